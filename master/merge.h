@@ -1,0 +1,91 @@
+/*
+ * The master's interval merge for one phase: pure code, no sockets, no
+ * clocks (time is an argument). Slaves' interval samples arrive in any order;
+ * the merge emits cluster interval k, in order of k, once every live slave
+ * has reported k or the grace deadline of k (its end plus grace_ns) has
+ * passed, naming the slaves that are missing. A sample that arrives after
+ * its interval was emitted is late: it is still added to the run totals and
+ * the slave's totals, once. A second sample for the same (slave, seq) is a
+ * duplicate and is dropped. Warmup intervals are emitted but never enter
+ * the run totals.
+ */
+#ifndef LOCKSTEP_MASTER_MERGE_H
+#define LOCKSTEP_MASTER_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/hist.h"
+#include "common/stats.h"
+
+struct merge_cfg {
+	unsigned nslaves;          /* slaves are numbered 0..nslaves-1 */
+	unsigned intervals;        /* intervals in the phase, warmup included */
+	unsigned warmup_intervals; /* the first ones, excluded from totals */
+	uint64_t start_ns;         /* phase start (master clock) */
+	uint64_t interval_ns;
+	uint64_t grace_ns;         /* wait after an interval's end */
+};
+
+/* One slave's interval as received (decoded from the wire). */
+struct merge_sample {
+	unsigned slave;
+	unsigned seq;
+	uint64_t ops[2], bytes[2], errors;
+	uint64_t cpu_user_ns, cpu_sys_ns;
+	uint64_t cpu_avail_ns;           /* interval length x slave cores */
+	const struct hist_sparse *lat[2]; /* read, write latency; not owned */
+};
+
+/* A cluster interval; pointers stay valid until the next merge_next(). */
+struct merge_row {
+	unsigned seq;
+	int warmup;
+	uint64_t start_ns, end_ns;
+	unsigned reported, expected;
+	unsigned nmissing;
+	const unsigned *missing;   /* slave indexes that did not report */
+	const struct stats *stats; /* cluster sum of this interval */
+};
+
+enum merge_result {
+	MERGE_ACCEPTED = 0,
+	MERGE_DUPLICATE = 1, /* dropped */
+	MERGE_LATE = 2,      /* row already emitted; counted in totals only */
+};
+
+/* Returns NULL on bad config or out of memory. */
+struct merge *merge_new(const struct merge_cfg *cfg);
+/* Free and NULL *m; safe on NULL. */
+void merge_destroy(struct merge **m);
+
+/*
+ * Add a sample (copied; the caller keeps ownership of its histograms).
+ * Returns enum merge_result, or -EINVAL when the sample is invalid (slave
+ * or seq out of range, malformed histogram) and nothing was counted.
+ */
+int merge_add(struct merge *m, const struct merge_sample *s);
+
+/* The slave is gone: rows no longer wait for it. */
+void merge_slave_lost(struct merge *m, unsigned slave);
+
+/*
+ * Emit the next row if it is ready at now_ns (pass UINT64_MAX to flush).
+ * Returns 1 with *row filled, 0 when nothing is ready.
+ */
+int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row);
+
+/* All rows emitted. */
+int merge_done(const struct merge *m);
+
+/* Deadline of the next row to emit (UINT64_MAX when done). */
+uint64_t merge_next_deadline(const struct merge *m);
+
+/* Totals of the measured (non-warmup) intervals, late samples included. */
+const struct stats *merge_totals(const struct merge *m);
+/* The same for one slave; NULL if out of range. */
+const struct stats *merge_slave_totals(const struct merge *m, unsigned slave);
+/* Samples counted late / dropped as duplicates so far. */
+unsigned merge_late_count(const struct merge *m);
+unsigned merge_duplicate_count(const struct merge *m);
+
+#endif

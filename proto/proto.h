@@ -1,0 +1,245 @@
+/*
+ * The lockstep wire protocol: every message is one ZeroMQ frame holding one
+ * msgpack map with short string keys; every map carries "v" (protocol major
+ * version) and "t" (message type name). This module turns bytes into
+ * structs and back, and nothing else: no sockets, no clocks. proto/PROTOCOL.md
+ * is the written grammar; any change to the wire bumps PROTO_VERSION.
+ *
+ * Decoding treats every frame as hostile: unknown keys are skipped, missing
+ * required keys, wrong types, out-of-range values, oversized arrays and
+ * trailing bytes are rejected with -EBADMSG and a message; a frame from
+ * another major version is rejected with -EPROTO.
+ */
+#ifndef LOCKSTEP_PROTO_PROTO_H
+#define LOCKSTEP_PROTO_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/hist.h"
+
+#define PROTO_VERSION 1
+
+#define PROTO_ID_LEN 37      /* uuid text + NUL */
+#define PROTO_NAME_LEN 64
+#define PROTO_HOST_LEN 256
+#define PROTO_TEXT_LEN 1024  /* error / log / reason text */
+#define PROTO_PATH_LEN 1024
+#define PROTO_MAX_ENGINES 8
+#define PROTO_MAX_TARGETS 1024
+#define PROTO_MAX_STREAMS 1024
+#define PROTO_MAX_XFER 16
+#define PROTO_MAX_STREAM_TARGETS 256
+
+enum proto_type {
+	PROTO_HELLO = 1,
+	PROTO_WELCOME,
+	PROTO_PING,
+	PROTO_PONG,
+	PROTO_PLAN,
+	PROTO_READY,
+	PROTO_ERROR,
+	PROTO_GO,
+	PROTO_GO_ACK,
+	PROTO_INTERVAL,
+	PROTO_ACK,
+	PROTO_PHASE_END,
+	PROTO_LOG,
+	PROTO_STOP,
+	PROTO_ABORT,
+	PROTO_HEARTBEAT,
+	PROTO_BYE,
+	PROTO_TYPE_MAX
+};
+
+/* slave -> master, first message on a DEALER connection. */
+struct proto_hello {
+	char id[PROTO_ID_LEN];       /* libuuid text */
+	char name[PROTO_NAME_LEN];   /* slave name, unique in a run */
+	char host[PROTO_HOST_LEN];   /* hostname */
+	uint32_t pid;
+	uint32_t cores;
+	char version[PROTO_NAME_LEN]; /* lockstep version string */
+	uint32_t nengines;
+	char engines[PROTO_MAX_ENGINES][PROTO_NAME_LEN];
+};
+
+/* master -> slave, answer to hello. */
+struct proto_welcome {
+	char run_id[PROTO_ID_LEN];
+	uint32_t slave_index;
+	uint64_t heartbeat_ns;
+	uint64_t master_timeout_ns; /* slave stops I/O after this much silence */
+};
+
+/* master -> slave: clock sample request; t1 = master send time. */
+struct proto_ping {
+	uint32_t seq;
+	uint64_t t1;
+};
+
+/* slave -> master: t2 receive, t3 send, on the slave's CLOCK_REALTIME. */
+struct proto_pong {
+	uint32_t seq;
+	uint64_t t1, t2, t3;
+};
+
+enum proto_openflags { PROTO_O_DIRECT = 1, PROTO_O_DSYNC = 2 };
+
+/* One storage target (sd) as one slave runs it. */
+struct proto_target {
+	char name[PROTO_NAME_LEN];
+	char path[PROTO_PATH_LEN];
+	uint64_t size;       /* bytes to use; 0 = whole file/device */
+	uint32_t openflags;  /* PROTO_O_* */
+	uint32_t create;     /* create the file at size if missing */
+	uint32_t threads;    /* I/Os in flight on this target by this slave */
+	uint64_t range_lo;   /* byte range inside the target, [lo, hi) */
+	uint64_t range_hi;   /* 0 = up to size */
+};
+
+struct proto_xfer {
+	uint32_t size;
+	double pct;
+};
+
+/* One workload (wd) as one slave runs it. */
+struct proto_stream {
+	char name[PROTO_NAME_LEN];
+	uint32_t ntargets;
+	uint32_t targets[PROTO_MAX_STREAM_TARGETS]; /* indexes into plan targets */
+	uint32_t nxfer;
+	struct proto_xfer xfer[PROTO_MAX_XFER];
+	double rdpct;    /* 0..100 */
+	double seekpct;  /* 0..100 */
+	double skew;     /* share of this slave's I/Os, 0..100; 0 = even split */
+};
+
+/* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */
+struct proto_plan {
+	uint32_t run;          /* index of the rd */
+	uint32_t phase;        /* phase number, unique and increasing in a run */
+	char name[PROTO_NAME_LEN];
+	char engine[PROTO_NAME_LEN];
+	uint64_t interval_ns;
+	uint32_t intervals;        /* total intervals, warmup included */
+	uint32_t warmup_intervals;
+	double iorate;             /* this slave's I/O per second, 0 = max */
+	int64_t clock_offset_ns;   /* slave - master, for converting go */
+	uint64_t clock_error_ns;
+	uint32_t ntargets;
+	struct proto_target *targets;
+	uint32_t nstreams;
+	struct proto_stream *streams;
+};
+
+/* slave -> master: targets are open, buffers allocated. */
+struct proto_ready {
+	uint32_t phase;
+};
+
+/* slave -> master: the phase cannot be prepared or failed. */
+struct proto_error {
+	uint32_t phase;
+	int32_t code;  /* -errno */
+	char message[PROTO_TEXT_LEN];
+};
+
+/* master -> slaves (PUB, then ROUTER to stragglers). */
+struct proto_go {
+	uint32_t phase;
+	uint64_t start_at; /* master CLOCK_REALTIME ns */
+};
+
+struct proto_go_ack {
+	uint32_t phase;
+};
+
+/* slave -> master: one interval's measurements. Histograms are sparse. */
+struct proto_interval {
+	uint32_t phase;
+	uint32_t seq;        /* interval number in the phase, from 0 */
+	uint64_t start_ns;   /* master clock */
+	uint64_t end_ns;
+	uint64_t first_io_ns; /* master-clock time of the phase's first I/O */
+	uint64_t ops[2];      /* read, write */
+	uint64_t bytes[2];
+	uint64_t errors;
+	uint64_t cpu_user_ns, cpu_sys_ns;
+	uint32_t cores;
+	struct hist_sparse lat[2];
+};
+
+/* master -> slave: every interval of phase with seq <= this was received. */
+struct proto_ack {
+	uint32_t phase;
+	uint32_t seq;
+};
+
+/* slave -> master: the phase is over on this slave. */
+struct proto_phase_end {
+	uint32_t phase;
+	uint32_t intervals;  /* intervals sent */
+	uint64_t ops, bytes, errors;
+	uint64_t first_io_ns;
+	int32_t status;      /* 0 ok, -errno if it ended early */
+};
+
+struct proto_log {
+	uint32_t level;  /* enum log_level */
+	char message[PROTO_TEXT_LEN];
+};
+
+struct proto_text {   /* stop, abort, bye */
+	char reason[PROTO_TEXT_LEN];
+};
+
+struct proto_heartbeat {
+	uint64_t now_ns;
+};
+
+struct proto_msg {
+	enum proto_type type;
+	union {
+		struct proto_hello hello;
+		struct proto_welcome welcome;
+		struct proto_ping ping;
+		struct proto_pong pong;
+		struct proto_plan plan;
+		struct proto_ready ready;
+		struct proto_error error;
+		struct proto_go go;
+		struct proto_go_ack go_ack;
+		struct proto_interval interval;
+		struct proto_ack ack;
+		struct proto_phase_end phase_end;
+		struct proto_log log;
+		struct proto_text stop;
+		struct proto_text abort;
+		struct proto_heartbeat heartbeat;
+		struct proto_text bye;
+	} u;
+};
+
+/* "hello", "welcome", ...; NULL for an unknown type. */
+const char *proto_type_name(enum proto_type t);
+
+/*
+ * Encode m into a malloc'd buffer (*buf, *len), owned by the caller.
+ * Returns 0, -EINVAL for an invalid message (unknown type, counts above
+ * the limits), or -ENOMEM.
+ */
+int proto_encode(const struct proto_msg *m, void **buf, size_t *len);
+
+/*
+ * Decode one frame into *m (zeroed first). On success returns 0 and *m may
+ * own arrays (free with proto_msg_free). On failure returns -EBADMSG
+ * (malformed), or -EPROTO (another major version) with a one-line reason in
+ * err, and *m owns nothing.
+ */
+int proto_decode(const void *buf, size_t len, struct proto_msg *m, char *err,
+		 size_t errlen);
+
+/* Free what a decoded (or hand-built, malloc'd) message owns; idempotent. */
+void proto_msg_free(struct proto_msg *m);
+
+#endif
