@@ -2,7 +2,7 @@
  * Log-linear latency histogram (HdrHistogram-style). Values are nanoseconds.
  * Values below 256 ns are counted exactly; above that each power of two is
  * split into 128 linear sub-buckets, so a bucket's width is at most 1/128 of
- * its lower bound (<= 0.79% relative error) from 1 ns up to 2^42 ns (~73 min).
+ * its lower bound (<= 0.79% relative error) from 1 ns up to 2^43 ns (~2.4 h).
  * Larger values are clamped into the last bucket (and still counted in max).
  * Merging two histograms adds their counts, so merged percentiles are exact
  * up to the bucket resolution.
