@@ -93,8 +93,13 @@ struct proto_target {
 	uint32_t openflags;  /* PROTO_O_* */
 	uint32_t create;     /* create the file at size if missing */
 	uint32_t threads;    /* I/Os in flight on this target by this slave */
-	uint64_t range_lo;   /* byte range inside the target, [lo, hi) */
-	uint64_t range_hi;   /* 0 = up to size */
+	/*
+	 * Working set inside the target as parts per billion of its usable
+	 * size (Vdbench range= is in percent of the sd): [lo, hi), hi <= 1e9.
+	 * The slave resolves them to byte offsets once it knows the size.
+	 */
+	uint64_t range_lo;
+	uint64_t range_hi;
 };
 
 struct proto_xfer {
@@ -233,8 +238,8 @@ int proto_encode(const struct proto_msg *m, void **buf, size_t *len);
 /*
  * Decode one frame into *m (zeroed first). On success returns 0 and *m may
  * own arrays (free with proto_msg_free). On failure returns -EBADMSG
- * (malformed), or -EPROTO (another major version) with a one-line reason in
- * err, and *m owns nothing.
+ * (malformed), -EPROTO (another major version) or -ENOMEM, with a one-line
+ * reason in err, and *m owns nothing.
  */
 int proto_decode(const void *buf, size_t len, struct proto_msg *m, char *err,
 		 size_t errlen);
