@@ -1,8 +1,11 @@
 /*
  * Vdbench-syntax parameter files: the parsed form. A file holds, in order,
  * general parameters, hd= (hosts), sd= (storage), wd= (workloads) and rd=
- * (runs) lines; a line whose first character is '*' or '#' is a comment, and
- * a line that starts with blanks continues the previous definition.
+ * (runs) lines; a line whose first non-blank character is '*' or '#' is a
+ * comment, as is text after a blank that follows a complete parameter. A
+ * line that starts with blanks or ',', follows a line ending in ',', or
+ * opens with a keyword that starts no definition continues the previous
+ * definition. xx=default lines set defaults for the xx= lines after them.
  * Every value keeps the file position it came from so later checks can say
  * FILE:LINE:COLUMN.
  *
@@ -19,14 +22,29 @@
 #define PARAMS_PATH_MAX 1024
 #define PARAMS_XFER_MAX 16
 #define PARAMS_LIST_MAX 256
+#define PARAMS_HOST_MAX 256
 
 enum params_openflags {
 	PARAMS_O_DIRECT = 1 << 0,
 	PARAMS_O_DSYNC = 1 << 1,
 };
 
+enum params_shell {
+	PARAMS_SHELL_SSH,  /* the master starts the host's slaves over ssh */
+	PARAMS_SHELL_NONE, /* slaves run there as daemons and register */
+};
+
 struct params_pos {
 	unsigned line, col;
+};
+
+struct params_hd {
+	char name[PARAMS_NAME_MAX];
+	char system[PARAMS_HOST_MAX]; /* host name or address; default: name */
+	char user[PARAMS_NAME_MAX];   /* empty = the master's user */
+	enum params_shell shell;      /* default PARAMS_SHELL_SSH */
+	unsigned slaves;              /* slave processes there; default 1 */
+	struct params_pos pos;
 };
 
 struct params_xfer {
@@ -42,6 +60,7 @@ struct params_sd {
 	unsigned openflags;     /* PARAMS_O_* */
 	double range_lo, range_hi; /* percent of the sd, default 0..100 */
 	struct params_pos pos;
+	struct params_pos lun_pos; /* for messages about the target itself */
 };
 
 struct params_wd {
@@ -68,15 +87,18 @@ struct params_rd {
 
 struct params {
 	char path[PARAMS_PATH_MAX]; /* the file as named by the caller */
-	size_t nsd, nwd, nrd;
+	unsigned data_errors;       /* data_errors=, default 50 */
+	double compratio;           /* compratio=, default 1 */
+	size_t nhd, nsd, nwd, nrd;
+	struct params_hd *hd;
 	struct params_sd *sd;
 	struct params_wd *wd;
 	struct params_rd *rd;
 };
 
 /*
- * Parse text (name is used in messages). On success returns 0 and *out
- * (owned by the caller, free with params_free). On a syntax or semantic
+ * Parse text (name is used in messages; path is left empty). On success
+ * returns 0 and *out (owned by the caller, free with params_free). On a syntax or semantic
  * error returns -EINVAL and writes "NAME:LINE:COLUMN: message" (naming the
  * parameter) into err. -ENOMEM on allocation failure.
  */

@@ -1,0 +1,944 @@
+/*
+ * Unit tests for the parameter-file parser (common/params.c): every keyword
+ * lands in its field, defaults and xx=default lines are inherited, the
+ * Vdbench layout rules (comments, continuation lines, lists, quoted strings)
+ * hold, HCIBench-generated files parse, and every rule that rejects input
+ * does so with the exact "NAME:LINE:COLUMN: message" text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/params.h"
+
+#define NAME "quick.vdb"
+#define SD1 "sd=sd1,lun=/dev/x\n"
+#define WD1 "wd=wd1,sd=sd1\n"
+#define RD1 "rd=rd1,wd=wd1\n"
+
+static char err[512];
+
+static struct params *parse_ok(const char *text)
+{
+	struct params *p = NULL;
+	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
+
+	if (ret) {
+		print_error("unexpected error %d: %s\nin:\n%.400s\n", ret, err,
+			    text);
+		fail();
+	}
+	assert_non_null(p);
+	return p;
+}
+
+static void parse_err(const char *text, const char *msg)
+{
+	struct params *p = (struct params *)1;
+	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
+
+	if (ret != -EINVAL || strcmp(err, msg)) {
+		print_error("expected: %s\n     got: %s (%d)\nin:\n%.400s\n",
+			    msg, ret ? err : "success", ret, text);
+		fail();
+	}
+	assert_null(p);
+}
+
+#define assert_dbl(a, b)                                                   \
+	do {                                                               \
+		double a_ = (a), b_ = (b);                                 \
+		if (fabs(a_ - b_) > 1e-9) {                                \
+			print_error("%s = %g, expected %g\n", #a, a_, b_); \
+			fail();                                            \
+		}                                                          \
+	} while (0)
+
+/* ---- fields and defaults ---------------------------------------------- */
+
+static void test_defaults(void **state)
+{
+	struct params *p = parse_ok("sd=sd1,lun=/dev/x\nwd=wd1\nrd=rd1\n");
+
+	(void)state;
+	assert_string_equal(p->path, "");
+	assert_int_equal(p->data_errors, 50);
+	assert_dbl(p->compratio, 1);
+	assert_int_equal(p->nhd, 0);
+	assert_int_equal(p->nsd, 1);
+	assert_string_equal(p->sd[0].name, "sd1");
+	assert_string_equal(p->sd[0].lun, "/dev/x");
+	assert_int_equal(p->sd[0].size, 0);
+	assert_int_equal(p->sd[0].threads, 8);
+	assert_int_equal(p->sd[0].openflags, 0);
+	assert_dbl(p->sd[0].range_lo, 0);
+	assert_dbl(p->sd[0].range_hi, 100);
+	assert_int_equal(p->sd[0].pos.line, 1);
+	assert_int_equal(p->sd[0].pos.col, 1);
+	assert_int_equal(p->sd[0].lun_pos.line, 1);
+	assert_int_equal(p->sd[0].lun_pos.col, 12);
+
+	assert_int_equal(p->nwd, 1);
+	assert_string_equal(p->wd[0].name, "wd1");
+	assert_int_equal(p->wd[0].nsd, 1); /* the only sd */
+	assert_int_equal(p->wd[0].sd[0], 0);
+	assert_int_equal(p->wd[0].nxfer, 1);
+	assert_int_equal(p->wd[0].xfer[0].size, 4096);
+	assert_dbl(p->wd[0].xfer[0].pct, 100);
+	assert_dbl(p->wd[0].rdpct, 100);
+	assert_dbl(p->wd[0].seekpct, 100);
+	assert_int_equal(p->wd[0].pos.line, 2);
+
+	assert_int_equal(p->nrd, 1);
+	assert_string_equal(p->rd[0].name, "rd1");
+	assert_int_equal(p->rd[0].nwd, 1); /* the only wd */
+	assert_int_equal(p->rd[0].wd[0], 0);
+	assert_dbl(p->rd[0].iorate, 0);
+	assert_dbl(p->rd[0].elapsed_s, 30);
+	assert_dbl(p->rd[0].warmup_s, 0);
+	assert_dbl(p->rd[0].interval_s, 1);
+	assert_int_equal(p->rd[0].pos.line, 3);
+	params_free(&p);
+	assert_null(p);
+	params_free(&p);
+	params_free(NULL);
+}
+
+struct sd_case {
+	const char *params;
+	uint64_t size;
+	unsigned threads, openflags;
+	double lo, hi;
+};
+
+static void test_sd_keywords(void **state)
+{
+	static const struct sd_case cases[] = {
+		{ "size=10g", 10ull << 30, 8, 0, 0, 100 },
+		{ "size=512", 512, 8, 0, 0, 100 },
+		{ "size=1.5m", 3ull << 19, 8, 0, 0, 100 },
+		{ "size=2T", 2ull << 40, 8, 0, 0, 100 },
+		{ "threads=1", 0, 1, 0, 0, 100 },
+		{ "threads=64", 0, 64, 0, 0, 100 },
+		{ "threads=65536", 0, 65536, 0, 0, 100 },
+		{ "openflags=o_direct", 0, 8, PARAMS_O_DIRECT, 0, 100 },
+		{ "openflags=directio", 0, 8, PARAMS_O_DIRECT, 0, 100 },
+		{ "openflags=O_DIRECT", 0, 8, PARAMS_O_DIRECT, 0, 100 },
+		{ "openflags=o_dsync", 0, 8, PARAMS_O_DSYNC, 0, 100 },
+		{ "openflags=(o_direct,o_dsync)", 0, 8,
+		  PARAMS_O_DIRECT | PARAMS_O_DSYNC, 0, 100 },
+		{ "openflags=(o_dsync)", 0, 8, PARAMS_O_DSYNC, 0, 100 },
+		{ "range=(0,100)", 0, 8, 0, 0, 100 },
+		{ "range=(10,20)", 0, 8, 0, 10, 20 },
+		{ "range=(0.5,99.5)", 0, 8, 0, 0.5, 99.5 },
+		{ "hitarea=0", 0, 8, 0, 0, 100 },
+		{ "SIZE=1m,Threads=3", 1 << 20, 3, 0, 0, 100 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct sd_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text), "sd=s,lun=/f,%s\nwd=w\nrd=r\n",
+			 c->params);
+		p = parse_ok(text);
+		print_message("sd %s\n", c->params);
+		assert_int_equal(p->sd[0].size, c->size);
+		assert_int_equal(p->sd[0].threads, c->threads);
+		assert_int_equal(p->sd[0].openflags, c->openflags);
+		assert_dbl(p->sd[0].range_lo, c->lo);
+		assert_dbl(p->sd[0].range_hi, c->hi);
+		params_free(&p);
+	}
+}
+
+struct wd_case {
+	const char *params;
+	size_t nxfer;
+	struct params_xfer xfer[3];
+	double rdpct, seekpct;
+};
+
+static void test_wd_keywords(void **state)
+{
+	static const struct wd_case cases[] = {
+		{ "xfersize=4k", 1, { { 4096, 100 } }, 100, 100 },
+		{ "xfersize=512", 1, { { 512, 100 } }, 100, 100 },
+		{ "xfersize=1m", 1, { { 1 << 20, 100 } }, 100, 100 },
+		{ "xfersize=64K", 1, { { 65536, 100 } }, 100, 100 },
+		{ "xfersize=(8k)", 1, { { 8192, 100 } }, 100, 100 },
+		{ "xfersize=(4k,50,8k,50)", 2, { { 4096, 50 }, { 8192, 50 } },
+		  100, 100 },
+		{ "xfersize=(4k,25.5,64k,70,1m,4.5)", 3,
+		  { { 4096, 25.5 }, { 65536, 70 }, { 1 << 20, 4.5 } }, 100,
+		  100 },
+		{ "rdpct=0", 1, { { 4096, 100 } }, 0, 100 },
+		{ "rdpct=70", 1, { { 4096, 100 } }, 70, 100 },
+		{ "rdpct=33.3", 1, { { 4096, 100 } }, 33.3, 100 },
+		{ "seekpct=0", 1, { { 4096, 100 } }, 100, 0 },
+		{ "seekpct=42", 1, { { 4096, 100 } }, 100, 42 },
+		{ "seekpct=random", 1, { { 4096, 100 } }, 100, 100 },
+		{ "seekpct=seq", 1, { { 4096, 100 } }, 100, 0 },
+		{ "seekpct=sequential", 1, { { 4096, 100 } }, 100, 0 },
+		{ "seekpct=SEQ", 1, { { 4096, 100 } }, 100, 0 },
+		{ "rdpct=70,seekpct=100,xfersize=8k", 1, { { 8192, 100 } }, 70,
+		  100 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct wd_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text), SD1 "wd=w,%s\nrd=r\n", c->params);
+		p = parse_ok(text);
+		print_message("wd %s\n", c->params);
+		assert_int_equal(p->wd[0].nxfer, c->nxfer);
+		for (size_t j = 0; j < c->nxfer; j++) {
+			assert_int_equal(p->wd[0].xfer[j].size,
+					 c->xfer[j].size);
+			assert_dbl(p->wd[0].xfer[j].pct, c->xfer[j].pct);
+		}
+		assert_dbl(p->wd[0].rdpct, c->rdpct);
+		assert_dbl(p->wd[0].seekpct, c->seekpct);
+		params_free(&p);
+	}
+}
+
+struct rd_case {
+	const char *params;
+	double iorate, elapsed, warmup, interval;
+};
+
+static void test_rd_keywords(void **state)
+{
+	static const struct rd_case cases[] = {
+		{ "iorate=max", 0, 30, 0, 1 },
+		{ "iorate=MAX", 0, 30, 0, 1 },
+		{ "iorate=1000", 1000, 30, 0, 1 },
+		{ "iorate=0.5", 0.5, 30, 0, 1 },
+		{ "elapsed=60", 0, 60, 0, 1 },
+		{ "elapsed=90s", 0, 90, 0, 1 },
+		{ "elapsed=5m", 0, 300, 0, 1 },
+		{ "elapsed=1h,interval=30", 0, 3600, 0, 30 },
+		{ "elapsed=3600,warmup=1800,interval=30", 0, 3600, 1800, 30 },
+		{ "warmup=10", 0, 30, 10, 1 },
+		{ "warmup=0", 0, 30, 0, 1 },
+		{ "interval=5", 0, 30, 0, 5 },
+		{ "elapsed=1,interval=0.5,warmup=1.5", 0, 1, 1.5, 0.5 },
+		{ "elapsed=1m,interval=1m", 0, 60, 0, 60 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct rd_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text), SD1 WD1 "rd=r,%s\n", c->params);
+		p = parse_ok(text);
+		print_message("rd %s\n", c->params);
+		assert_dbl(p->rd[0].iorate, c->iorate);
+		assert_dbl(p->rd[0].elapsed_s, c->elapsed);
+		assert_dbl(p->rd[0].warmup_s, c->warmup);
+		assert_dbl(p->rd[0].interval_s, c->interval);
+		params_free(&p);
+	}
+}
+
+static void test_general(void **state)
+{
+	struct params *p = parse_ok("debug=86\n"
+				    "data_errors=10000\n"
+				    "compratio=2.5,dedupratio=2,dedupunit=4k\n"
+				    "validate=yes\n" SD1 WD1 RD1);
+
+	(void)state;
+	assert_int_equal(p->data_errors, 10000);
+	assert_dbl(p->compratio, 2.5);
+	params_free(&p);
+
+	p = parse_ok("data_errors=0\n" SD1 WD1 RD1);
+	assert_int_equal(p->data_errors, 0);
+	params_free(&p);
+}
+
+static void test_hd(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=default,user=root,shell=ssh,vdbench=/opt/vdbench\n"
+		"hd=hd1,system=node1.example.com\n"
+		"hd=hd2,system=10.0.0.2,slaves=4,shell=none,user=bench\n"
+		"hd=node3\n" SD1 WD1 RD1);
+
+	(void)state;
+	assert_int_equal(p->nhd, 3);
+	assert_string_equal(p->hd[0].name, "hd1");
+	assert_string_equal(p->hd[0].system, "node1.example.com");
+	assert_string_equal(p->hd[0].user, "root");
+	assert_int_equal(p->hd[0].shell, PARAMS_SHELL_SSH);
+	assert_int_equal(p->hd[0].slaves, 1);
+	assert_string_equal(p->hd[1].system, "10.0.0.2");
+	assert_string_equal(p->hd[1].user, "bench");
+	assert_int_equal(p->hd[1].shell, PARAMS_SHELL_NONE);
+	assert_int_equal(p->hd[1].slaves, 4);
+	assert_string_equal(p->hd[2].system, "node3"); /* from the name */
+	assert_int_equal(p->hd[2].pos.line, 4);
+	params_free(&p);
+}
+
+/* ---- xx=default ------------------------------------------------------- */
+
+static void test_default_inheritance(void **state)
+{
+	struct params *p = parse_ok(
+		"sd=default,threads=4,openflags=o_direct,size=1g\n"
+		"sd=sd1,lun=/dev/sda\n"
+		"sd=sd2,lun=/dev/sdb,threads=16\n"
+		"sd=default,range=(0,50)\n" /* only for what follows */
+		"sd=sd3,lun=/dev/sdc\n"
+		"wd=default,xfersize=(4k,50,8k,50),rdpct=70,sd=(sd1,sd2)\n"
+		"wd=wd1\n"
+		"wd=wd2,xfersize=64k,sd=sd3\n"
+		"rd=default,iorate=max,elapsed=60,interval=5\n"
+		"rd=rd1,wd=wd1\n"
+		"rd=rd2,wd=wd2,elapsed=10\n");
+
+	(void)state;
+	assert_int_equal(p->nsd, 3);
+	assert_int_equal(p->sd[0].threads, 4);
+	assert_int_equal(p->sd[0].openflags, PARAMS_O_DIRECT);
+	assert_int_equal(p->sd[0].size, 1ull << 30);
+	assert_dbl(p->sd[0].range_hi, 100);
+	assert_int_equal(p->sd[1].threads, 16);
+	assert_int_equal(p->sd[1].openflags, PARAMS_O_DIRECT);
+	assert_int_equal(p->sd[2].threads, 4);
+	assert_dbl(p->sd[2].range_hi, 50);
+	assert_string_equal(p->sd[2].lun, "/dev/sdc");
+
+	assert_int_equal(p->nwd, 2);
+	assert_int_equal(p->wd[0].nxfer, 2);
+	assert_dbl(p->wd[0].rdpct, 70);
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->wd[0].sd[1], 1);
+	assert_int_equal(p->wd[1].nxfer, 1);
+	assert_int_equal(p->wd[1].xfer[0].size, 65536);
+	assert_dbl(p->wd[1].rdpct, 70);
+	assert_int_equal(p->wd[1].nsd, 1);
+	assert_int_equal(p->wd[1].sd[0], 2);
+
+	assert_int_equal(p->nrd, 2);
+	assert_dbl(p->rd[0].elapsed_s, 60);
+	assert_dbl(p->rd[0].interval_s, 5);
+	assert_dbl(p->rd[1].elapsed_s, 10);
+	assert_dbl(p->rd[1].interval_s, 5);
+	assert_int_equal(p->rd[1].wd[0], 1);
+	params_free(&p);
+}
+
+/* ---- layout: comments, continuations, lists, quotes ------------------- */
+
+static void test_comments(void **state)
+{
+	struct params *p = parse_ok("* a comment\n"
+				    "# another one\n"
+				    "   * an indented one\n"
+				    "\n"
+				    "\t\n"
+				    "sd=sd1,lun=/dev/x    * lun=/dev/y is faster\n"
+				    "sd=sd2,lun=/dev/z  comment without a star\n"
+				    "wd=wd1,sd=sd1,rdpct=50\t# tab then comment\n"
+				    "*rd=rdx,wd=wd1\n" RD1 "* the end\n");
+
+	(void)state;
+	assert_int_equal(p->nsd, 2);
+	assert_string_equal(p->sd[0].lun, "/dev/x");
+	assert_string_equal(p->sd[1].lun, "/dev/z");
+	assert_int_equal(p->sd[1].pos.line, 7);
+	assert_dbl(p->wd[0].rdpct, 50);
+	assert_int_equal(p->nrd, 1);
+	assert_string_equal(p->rd[0].name, "rd1");
+	assert_int_equal(p->rd[0].pos.line, 10);
+	params_free(&p);
+}
+
+static void test_continuation(void **state)
+{
+	struct params *p = parse_ok(
+		"sd=sd1,\n"               /* trailing comma */
+		"lun=/dev/sda,\n"         /* a starter-less line goes on */
+		"   threads=2\n"          /* indented */
+		"sd=sd2,lun=/dev/sdb\n"
+		"  ,threads=3\n"          /* leading comma */
+		",size=1m\n"              /* leading comma, no indent */
+		"wd=wd1\n"
+		"  sd=(sd1,\n"            /* indented sd= is wd's, not new */
+		"      sd2),\n"           /* a list across lines */
+		"  xfersize=(4k,50,\n"
+		"* a comment inside a list\n"
+		"            8k,50)\n"
+		"rd=rd1,wd=wd1\n"
+		"elapsed=10\n"            /* unindented, not a starter */
+		"  interval=5\n");
+
+	(void)state;
+	assert_int_equal(p->nsd, 2);
+	assert_string_equal(p->sd[0].lun, "/dev/sda");
+	assert_int_equal(p->sd[0].threads, 2);
+	assert_int_equal(p->sd[0].lun_pos.line, 2);
+	assert_int_equal(p->sd[0].lun_pos.col, 5);
+	assert_int_equal(p->sd[1].threads, 3);
+	assert_int_equal(p->sd[1].size, 1 << 20);
+	assert_int_equal(p->nwd, 1);
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->wd[0].nxfer, 2);
+	assert_int_equal(p->wd[0].xfer[1].size, 8192);
+	assert_int_equal(p->nrd, 1);
+	assert_dbl(p->rd[0].elapsed_s, 10);
+	assert_dbl(p->rd[0].interval_s, 5);
+	params_free(&p);
+
+	/* An indented definition that is not a parameter of the last one. */
+	p = parse_ok("  sd=sd1,lun=/a\n  sd=sd2,lun=/b\n  wd=wd1,sd=sd*\n"
+		     "  rd=rd1\n");
+	assert_int_equal(p->nsd, 2);
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->nrd, 1);
+	params_free(&p);
+}
+
+static void test_lists_and_wildcards(void **state)
+{
+	struct params *p = parse_ok("sd=sd1,lun=/a\nsd=sd2,lun=/b\n"
+				    "sd=sd10,lun=/c\nsd=other,lun=/d\n"
+				    "wd=w1,sd=(sd2,sd1)\n"
+				    "wd=w2,sd=sd*\n"
+				    "wd=w3,sd=*\n"
+				    "wd=w4,sd=(sd1,sd*,sd1)\n" /* each once */
+				    "wd=w5,sd=( sd10 , other )\n"
+				    "wd=w6,sd=sd?\n"
+				    "rd=r1,wd=(w1,w2)\n"
+				    "rd=r2,wd=w*\n");
+
+	(void)state;
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->wd[0].sd[0], 1);
+	assert_int_equal(p->wd[0].sd[1], 0);
+	assert_int_equal(p->wd[1].nsd, 3);
+	assert_int_equal(p->wd[1].sd[2], 2);
+	assert_int_equal(p->wd[2].nsd, 4);
+	assert_int_equal(p->wd[3].nsd, 3);
+	assert_int_equal(p->wd[3].sd[0], 0);
+	assert_int_equal(p->wd[3].sd[1], 1);
+	assert_int_equal(p->wd[3].sd[2], 2);
+	assert_int_equal(p->wd[4].nsd, 2);
+	assert_int_equal(p->wd[4].sd[0], 2);
+	assert_int_equal(p->wd[4].sd[1], 3);
+	assert_int_equal(p->wd[5].nsd, 2);
+	assert_int_equal(p->rd[0].nwd, 2);
+	assert_int_equal(p->rd[1].nwd, 6);
+	params_free(&p);
+}
+
+static void test_quoted(void **state)
+{
+	struct params *p = parse_ok(
+		"sd=sd1,lun=\"/mnt/my data/file,1\",threads=2\n"
+		"sd=\"sd 2\",lun=(\"/a,b\")\n"
+		"wd=wd1,sd=(\"sd 2\",sd1)\n" RD1);
+
+	(void)state;
+	assert_string_equal(p->sd[0].lun, "/mnt/my data/file,1");
+	assert_int_equal(p->sd[0].lun_pos.col, 12);
+	assert_int_equal(p->sd[0].threads, 2);
+	assert_string_equal(p->sd[1].name, "sd 2");
+	assert_string_equal(p->sd[1].lun, "/a,b");
+	assert_int_equal(p->wd[0].sd[0], 1);
+	params_free(&p);
+}
+
+static void test_case(void **state)
+{
+	struct params *p = parse_ok("SD=Sd1,LUN=/dev/X\nSD=sd1,Lun=/dev/y\n"
+				    "Wd=W,Sd=Sd1,RdPct=10\nRD=r\n");
+
+	(void)state;
+	assert_int_equal(p->nsd, 2);
+	assert_string_equal(p->sd[0].name, "Sd1");
+	assert_string_equal(p->sd[0].lun, "/dev/X");
+	assert_int_equal(p->wd[0].sd[0], 0);
+	params_free(&p);
+}
+
+static void test_crlf(void **state)
+{
+	struct params *p =
+		parse_ok("* windows\r\nsd=sd1,lun=/dev/x,threads=3\r\n"
+			 "wd=wd1,\r\n  rdpct=5\r\nrd=rd1\r\n");
+
+	(void)state;
+	assert_string_equal(p->sd[0].lun, "/dev/x");
+	assert_int_equal(p->sd[0].threads, 3);
+	assert_dbl(p->wd[0].rdpct, 5);
+	params_free(&p);
+}
+
+static void test_hcibench(void **state)
+{
+	struct params *p = parse_ok(
+		"*SD:    Storage Definition\n"
+		"*WD:    Workload Definition\n"
+		"*RD:    Run Definitiion\n"
+		"debug=86\n"
+		"data_errors=10000\n"
+		"sd=sd1,lun=/dev/sda,openflags=o_direct,hitarea=0,range=(0,100),threads=2\n"
+		"sd=sd2,lun=/dev/sdb,openflags=o_direct,hitarea=0,range=(0,100),threads=2\n"
+		"wd=wd1,sd=(sd1,sd2),xfersize=4k,rdpct=70,seekpct=100\n"
+		"rd=run1,wd=wd1,iorate=max,elapsed=3600,warmup=1800,interval=30\n");
+
+	(void)state;
+	assert_int_equal(p->data_errors, 10000);
+	assert_int_equal(p->nsd, 2);
+	assert_string_equal(p->sd[1].lun, "/dev/sdb");
+	assert_int_equal(p->sd[1].openflags, PARAMS_O_DIRECT);
+	assert_int_equal(p->sd[1].threads, 2);
+	assert_int_equal(p->sd[1].pos.line, 7);
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->wd[0].xfer[0].size, 4096);
+	assert_dbl(p->wd[0].rdpct, 70);
+	assert_dbl(p->wd[0].seekpct, 100);
+	assert_string_equal(p->rd[0].name, "run1");
+	assert_dbl(p->rd[0].iorate, 0);
+	assert_dbl(p->rd[0].elapsed_s, 3600);
+	assert_dbl(p->rd[0].warmup_s, 1800);
+	assert_dbl(p->rd[0].interval_s, 30);
+	params_free(&p);
+}
+
+/* Arrays grow past their first allocation. */
+static void test_many(void **state)
+{
+	size_t len = 1 << 20, n = 0;
+	char *text = malloc(len);
+	struct params *p;
+
+	(void)state;
+	assert_non_null(text);
+	for (int i = 0; i < 300; i++)
+		n += (size_t)snprintf(text + n, len - n,
+				      "sd=sd%d,lun=/dev/d%d\n", i, i);
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(text + n, len - n,
+				      "wd=wd%d,sd=sd%d\n", i, i);
+	for (int i = 0; i < 50; i++)
+		n += (size_t)snprintf(text + n, len - n,
+				      "rd=rd%d,wd=wd%d\n", i, 2 * i);
+	p = parse_ok(text);
+	assert_int_equal(p->nsd, 300);
+	assert_string_equal(p->sd[299].lun, "/dev/d299");
+	assert_int_equal(p->nwd, 100);
+	assert_int_equal(p->wd[99].sd[0], 99);
+	assert_int_equal(p->nrd, 50);
+	assert_int_equal(p->rd[49].wd[0], 98);
+	params_free(&p);
+	free(text);
+}
+
+/* Names, paths and lists right at their limits, and one past. */
+static void test_limits(void **state)
+{
+	size_t len = 16384, n, wd;
+	char *text = malloc(len), *msg = malloc(len);
+	char name[PARAMS_NAME_MAX + 1], path[PARAMS_PATH_MAX + 1];
+	struct params *p;
+
+	(void)state;
+	assert_non_null(text);
+	assert_non_null(msg);
+	memset(name, 'n', sizeof(name) - 1);
+	name[PARAMS_NAME_MAX - 1] = '\0';
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[PARAMS_PATH_MAX - 1] = '\0';
+	snprintf(text, len, "sd=%s,lun=%s\n" "wd=wd1\n" RD1, name, path);
+	p = parse_ok(text);
+	assert_string_equal(p->sd[0].name, name);
+	assert_string_equal(p->sd[0].lun, path);
+	params_free(&p);
+
+	name[PARAMS_NAME_MAX - 1] = 'n';
+	name[PARAMS_NAME_MAX] = '\0';
+	snprintf(text, len, "sd=%s,lun=/a\n" RD1, name);
+	parse_err(text, NAME ":1:4: sd= name is too long (64 characters, "
+			   "at most 63)");
+	path[PARAMS_PATH_MAX - 1] = 'p';
+	path[PARAMS_PATH_MAX] = '\0';
+	snprintf(text, len, "sd=s,lun=%s\n" RD1, path);
+	parse_err(text, NAME ":1:10: lun= is too long (1024 characters, at "
+			   "most 1023)");
+
+	/* 256 sds in one list is the most a wd can name. */
+	n = 0;
+	for (int i = 0; i < PARAMS_LIST_MAX + 1; i++)
+		n += (size_t)snprintf(text + n, len - n, "sd=s%d,lun=/a\n",
+				      i);
+	wd = n;
+	n += (size_t)snprintf(text + n, len - n, "wd=w,sd=(s0");
+	for (int i = 1; i < PARAMS_LIST_MAX; i++)
+		n += (size_t)snprintf(text + n, len - n, ",s%d", i);
+	snprintf(text + n, len - n, ")\nrd=r\n");
+	p = parse_ok(text);
+	assert_int_equal(p->wd[0].nsd, PARAMS_LIST_MAX);
+	assert_int_equal(p->wd[0].sd[255], 255);
+	params_free(&p);
+
+	/* 257 names (",s1".. ",s255", then ",s256"), then 257 through sd*. */
+	snprintf(text + n, len - n, ",s256)\nrd=r\n");
+	snprintf(msg, len, NAME ":%d:%zu: sd= has more than 256 values",
+		 PARAMS_LIST_MAX + 2,
+		 strlen("wd=w,sd=(s0") + 3 * 9 + 4 * 90 + 5 * 156 + 2);
+	parse_err(text, msg);
+	snprintf(text + wd, len - wd, "wd=w,sd=s*\nrd=r\n");
+	snprintf(msg, len, NAME ":%d:9: sd= names more than 256 sds",
+		 PARAMS_LIST_MAX + 2);
+	parse_err(text, msg);
+	free(msg);
+	free(text);
+}
+
+/* ---- errors ----------------------------------------------------------- */
+
+struct err_case {
+	const char *text;
+	const char *msg;
+};
+
+static void test_errors(void **state)
+{
+	static const struct err_case cases[] = {
+		/* Unknown keywords, with and without a suggestion. */
+		{ SD1 "wd=wd1,sd=sd1,rdpcnt=50\n" RD1,
+		  "2:15: unknown wd parameter 'rdpcnt' (did you mean 'rdpct'?)" },
+		{ SD1 "wd=wd1,sd=sd1,RDPCNT=50\n" RD1,
+		  "2:15: unknown wd parameter 'RDPCNT' (did you mean 'rdpct'?)" },
+		{ "sd=sd1,lun=/dev/x,foo=1\n" RD1,
+		  "1:19: unknown sd parameter 'foo'" },
+		{ "sd=sd1,lun=/dev/x,thread=1\n" RD1,
+		  "1:19: unknown sd parameter 'thread' (did you mean 'threads'?)" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,elapse=10\n",
+		  "3:15: unknown rd parameter 'elapse' (did you mean 'elapsed'?)" },
+		{ "debugg=1\n" SD1 WD1 RD1,
+		  "1:1: unknown general parameter 'debugg' (did you mean 'debug'?)" },
+		{ "sdd=sd1,lun=/a\n" RD1,
+		  "1:1: unknown general parameter 'sdd' (did you mean 'sd'?)" },
+		{ "messagescan=no\n" SD1 WD1 RD1,
+		  "1:1: unknown general parameter 'messagescan'" },
+		{ SD1 WD1 RD1 "foo=1\n", "4:1: unknown rd parameter 'foo'" },
+		{ "hd=h1,sytem=a\n" SD1 WD1 RD1,
+		  "1:7: unknown hd parameter 'sytem' (did you mean 'system'?)" },
+		/* Keywords Vdbench has that are still to come. */
+		{ "sd=sd1,lun=/dev/x,align=4k\n" RD1,
+		  "1:19: align= is not supported yet" },
+		{ SD1 "wd=wd1,skew=10\n" RD1, "2:8: skew= is not supported yet" },
+		{ SD1 WD1 "rd=rd1,forxfersize=(4k,8k)\n",
+		  "3:8: forxfersize= is not supported yet" },
+		/* Names. */
+		{ SD1 "sd=sd1,lun=/b\n" RD1,
+		  "2:4: sd=sd1 is already defined at line 1" },
+		{ SD1 WD1 RD1 "rd=rd1\n",
+		  "4:4: rd=rd1 is already defined at line 3" },
+		{ "sd=a/b,lun=/x\n" RD1,
+		  "1:4: sd=a/b: a name may not contain '/'" },
+		{ "sd=a*,lun=/x\n" RD1,
+		  "1:4: sd=a*: a name may not contain '*'" },
+		{ "sd=(a,b),lun=/x\n" RD1,
+		  "1:4: sd= takes one name, not a list" },
+		/* References. */
+		{ SD1 "wd=wd1,sd=sdx\n" RD1,
+		  "2:11: sd=sdx refers to an undefined sd" },
+		{ SD1 "wd=wd1,sd=SD1\n" RD1,
+		  "2:11: sd=SD1 refers to an undefined sd" },
+		{ SD1 "wd=wd1,sd=(sd1,sd9)\n" RD1,
+		  "2:16: sd=sd9 refers to an undefined sd" },
+		{ SD1 "wd=wd1,sd=xx*\n" RD1, "2:11: sd=xx* matches no sd" },
+		{ SD1 WD1 "rd=rd1,wd=wd2\n",
+		  "3:11: wd=wd2 refers to an undefined wd" },
+		{ SD1 "wd=wd1\nwd=wd2\nrd=rd1\n",
+		  "4:1: rd=rd1 needs wd= to say which of the 2 wds it runs" },
+		{ SD1 "rd=rd1\n", "2:1: rd=rd1 needs wd=, and no wd= is defined" },
+		{ "sd=sd1,lun=/a\nsd=sd2,lun=/b\nwd=wd1\n" RD1,
+		  "3:1: wd=wd1 needs sd= to say which of the 2 sds it uses" },
+		{ "wd=wd1\n" RD1, "1:1: wd=wd1 needs sd=, and no sd= is defined" },
+		{ "sd=sd1,threads=2\n" RD1, "1:1: sd=sd1 needs lun=" },
+		/* Nothing to run. */
+		{ SD1 WD1, "2:14: no rd= run definition: nothing to run" },
+		{ SD1 WD1 "\n\n  \n", "2:14: no rd= run definition: nothing to run" },
+		{ "", "1:1: no rd= run definition: nothing to run" },
+		{ "* only a comment\n",
+		  "1:17: no rd= run definition: nothing to run" },
+		/* Order. */
+		{ SD1 WD1 "sd=sd2,lun=/b\n" RD1,
+		  "3:1: sd=sd2 must come before the wd= definitions (the order is general, hd, sd, wd, rd)" },
+		{ SD1 "debug=1\n" RD1,
+		  "2:1: debug=1 must come before the sd= definitions (the order is general, hd, sd, wd, rd)" },
+		{ SD1 "hd=h1\n" RD1,
+		  "2:1: hd=h1 must come before the sd= definitions (the order is general, hd, sd, wd, rd)" },
+		{ SD1 WD1 RD1 "wd=default,rdpct=5\n",
+		  "4:1: wd=default must come before the rd= definitions (the order is general, hd, sd, wd, rd)" },
+		/* Values out of range or malformed. */
+		{ SD1 "wd=wd1,rdpct=150\n" RD1,
+		  "2:14: rdpct=150 is out of range 0..100" },
+		{ SD1 "wd=wd1,rdpct=-1\n" RD1, "2:14: rdpct=-1 is not a number" },
+		{ SD1 "wd=wd1,rdpct=5%\n" RD1, "2:14: rdpct=5% is not a number" },
+		{ SD1 "wd=wd1,seekpct=101\n" RD1,
+		  "2:16: seekpct=101 is out of range 0..100" },
+		{ SD1 "wd=wd1,seekpct=rand\n" RD1,
+		  "2:16: seekpct=rand is not a percentage, random, seq or sequential" },
+		{ "sd=sd1,lun=/a,threads=0\n" RD1,
+		  "1:23: threads=0 is out of range 1..65536" },
+		{ "sd=sd1,lun=/a,threads=65537\n" RD1,
+		  "1:23: threads=65537 is out of range 1..65536" },
+		{ "sd=sd1,lun=/a,threads=2.5\n" RD1,
+		  "1:23: threads=2.5 is not a whole number" },
+		{ "sd=sd1,lun=/a,threads=abc\n" RD1,
+		  "1:23: threads=abc is not a number" },
+		{ "sd=sd1,lun=/a,threads=(1,2)\n" RD1,
+		  "1:23: threads= takes one value, not a list" },
+		{ "sd=sd1,lun=/a,size=10q\n" RD1,
+		  "1:20: size=10q is not a size (bytes, or a number with k, m, g or t)" },
+		{ "sd=sd1,lun=/a,size=0\n" RD1,
+		  "1:20: size=0 must be more than 0" },
+		{ "sd=sd1,lun=/a,range=(50,10)\n" RD1,
+		  "1:21: range=(50,10): the low end must be below the high end" },
+		{ "sd=sd1,lun=/a,range=(5,5)\n" RD1,
+		  "1:21: range=(5,5): the low end must be below the high end" },
+		{ "sd=sd1,lun=/a,range=(0,101)\n" RD1,
+		  "1:24: range=101 is out of range 0..100" },
+		{ "sd=sd1,lun=/a,range=50\n" RD1,
+		  "1:21: range= needs two values: (low,high)" },
+		{ "sd=sd1,lun=/a,openflags=o_sync\n" RD1,
+		  "1:25: openflags=o_sync is not supported (use o_direct, directio or o_dsync)" },
+		{ "sd=sd1,lun=/a,openflags=(o_direct,fsync)\n" RD1,
+		  "1:35: openflags=fsync is not supported (use o_direct, directio or o_dsync)" },
+		{ SD1 "wd=wd1,xfersize=1000\n" RD1,
+		  "2:17: xfersize=1000 is not a multiple of 512" },
+		{ SD1 "wd=wd1,xfersize=2m\n" RD1,
+		  "2:17: xfersize=2m is out of range 512..1m" },
+		{ SD1 "wd=wd1,xfersize=256\n" RD1,
+		  "2:17: xfersize=256 is out of range 512..1m" },
+		{ SD1 "wd=wd1,xfersize=4x\n" RD1,
+		  "2:17: xfersize=4x is not a size (bytes, or a number with k, m, g or t)" },
+		{ SD1 "wd=wd1,xfersize=(4k,50,8k,40)\n" RD1,
+		  "2:17: xfersize=(4k,50,8k,40): the percentages add up to 90, not 100" },
+		{ SD1 "wd=wd1,xfersize=(4k,50,8k)\n" RD1,
+		  "2:17: xfersize= needs one size or size,percentage pairs such as (4k,50,8k,50)" },
+		{ SD1 "wd=wd1,xfersize=(4k,0,8k,100)\n" RD1,
+		  "2:21: xfersize= percentage 0 is out of range (0..100]" },
+		{ SD1 "wd=wd1,xfersize=(4k,50,1000,50)\n" RD1,
+		  "2:24: xfersize=1000 is not a multiple of 512" },
+		{ SD1 "wd=wd1,xfersize=(4k,x,8k,50)\n" RD1,
+		  "2:21: xfersize=x is not a number" },
+		{ SD1 WD1 "rd=rd1,iorate=0\n", "3:15: iorate=0 must be more than 0" },
+		{ SD1 WD1 "rd=rd1,iorate=fast\n",
+		  "3:15: iorate=fast is not max or a number" },
+		{ SD1 WD1 "rd=rd1,elapsed=0\n",
+		  "3:16: elapsed=0 must be more than 0 seconds" },
+		{ SD1 WD1 "rd=rd1,elapsed=10x\n",
+		  "3:16: elapsed=10x is not a duration (seconds, or a number with s, m or h)" },
+		{ SD1 WD1 "rd=rd1,interval=0\n",
+		  "3:17: interval=0 must be more than 0 seconds" },
+		{ SD1 WD1 "rd=rd1,warmup=x\n",
+		  "3:15: warmup=x is not a duration (seconds, or a number with s, m or h)" },
+		{ "data_errors=many\n" SD1 WD1 RD1,
+		  "1:13: data_errors=many is not a number" },
+		{ "compratio=0.5\n" SD1 WD1 RD1,
+		  "1:11: compratio=0.5 must be at least 1" },
+		{ "hd=h1,shell=rsh\n" SD1 WD1 RD1,
+		  "1:13: shell=rsh is not supported (use ssh or none)" },
+		{ "hd=h1,slaves=0\n" SD1 WD1 RD1,
+		  "1:14: slaves=0 is out of range 1..1024" },
+		/* elapsed= and warmup= against interval=. */
+		{ SD1 WD1 "rd=rd1,wd=wd1,elapsed=10,interval=3\n",
+		  "3:15: elapsed=10 is not a multiple of interval=3" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,interval=7\n",
+		  "3:15: elapsed=30 is not a multiple of interval=7" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,elapsed=10,warmup=5,interval=2\n",
+		  "3:26: warmup=5 is not a multiple of interval=2" },
+		{ SD1 WD1 "rd=default,elapsed=10\nrd=rd1,interval=3\n",
+		  "3:12: elapsed=10 is not a multiple of interval=3" },
+		{ SD1 WD1 "rd=rd1,elapsed=1m,interval=7s\n",
+		  "3:8: elapsed=60 is not a multiple of interval=7" },
+		/* Empty values. */
+		{ "sd=sd1,lun=,threads=2\n" RD1, "1:12: lun= has an empty value" },
+		{ "sd=sd1,lun=\n" RD1, "1:12: lun= has an empty value" },
+		{ "sd=sd1,lun=\"\"\n" RD1, "1:12: lun= has an empty value" },
+		{ "sd=,lun=/a\n" RD1, "1:4: sd= has an empty value" },
+		{ "sd=sd1,lun=/a,range=()\n" RD1,
+		  "1:22: range= has an empty value" },
+		{ "sd=sd1,lun=/a,range=(1,,2)\n" RD1,
+		  "1:24: range= has an empty value" },
+		{ "sd=sd1,lun=/a,range=(1,2,)\n" RD1,
+		  "1:26: range= has an empty value" },
+		/* Syntax. */
+		{ "sd=sd1,lun=\"/dev/x\n" RD1,
+		  "1:12: unterminated quoted string in lun=" },
+		{ "sd=sd1,lun=\"/dev/x\"y\n" RD1, "1:20: expected ',' before 'y'" },
+		{ "sd=sd1,lun=/a,range=(0,50)x\n" RD1,
+		  "1:27: expected ',' before 'x'" },
+		{ SD1 "wd=wd1,xfersize=(4k,50,8k,50\nrd=rd1\n",
+		  "2:17: missing ')' in xfersize=" },
+		{ SD1 "wd=wd1,xfersize=(4k,50,8k,50", "2:17: missing ')' in xfersize=" },
+		{ SD1 "wd=wd1,xfersize=(4k 50)\n" RD1,
+		  "2:21: expected ',' or ')' in xfersize=" },
+		{ "sd=sd1,lun=/a,range=((0,1),2)\n" RD1,
+		  "1:22: nested '(' in range= is not allowed" },
+		{ "sd=sd1,lun\n" RD1, "1:11: expected '=' after 'lun'" },
+		{ "sd=sd1,lun =/a\n" RD1, "1:11: expected '=' after 'lun'" },
+		{ "sd=sd1,=/a\n" RD1, "1:8: expected a parameter name, found '='" },
+		{ "sd=sd1,lun=/dev/x threads=4\n" RD1,
+		  "1:19: 'threads=' follows a blank: separate parameters with ',' (text after a blank is a comment)" },
+		{ "sd=sd1,lun=/a,threads=2,threads=4\n" RD1,
+		  "1:25: threads= is given twice (first at 1:15)" },
+		{ "sd=sd1,lun=/a,\n  threads=2,THREADS=4\n" RD1,
+		  "2:13: threads= is given twice (first at 2:3)" },
+		{ "sd=sd1,lun=/a,sd=sd2,lun=/b\n" RD1,
+		  "1:15: a second sd= in one definition (start each definition on a new line)" },
+	};
+	char want[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), NAME ":%s", cases[i].msg);
+		parse_err(cases[i].text, want);
+	}
+}
+
+/* Messages are cut to the buffer, never overrun it; no buffer is fine. */
+static void test_err_buffer(void **state)
+{
+	struct params *p;
+	char small[12];
+
+	(void)state;
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(params_parse_string(NAME, "foo=1\n", &p, small,
+					     sizeof(small)),
+			 -EINVAL);
+	assert_string_equal(small, "quick.vdb:1");
+	assert_int_equal(params_parse_string(NAME, "foo=1\n", &p, NULL, 0),
+			 -EINVAL);
+	assert_null(p);
+	assert_int_equal(params_parse_string(NULL, "", &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "-:1:1: no rd= run definition: nothing to run");
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static void write_temp(char *path, const char *data, size_t len)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+}
+
+static void test_file(void **state)
+{
+	char path[] = "/tmp/test_params.XXXXXX";
+	static const char text[] = SD1 WD1 RD1;
+	struct params *p = NULL;
+	char want[256];
+
+	(void)state;
+	write_temp(path, text, strlen(text));
+	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)), 0);
+	assert_string_equal(p->path, path);
+	assert_int_equal(p->nrd, 1);
+	params_free(&p);
+	assert_int_equal(unlink(path), 0);
+
+	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)),
+			 -ENOENT);
+	assert_null(p);
+	snprintf(want, sizeof(want),
+		 "%s: cannot read: No such file or directory", path);
+	assert_string_equal(err, want);
+}
+
+static void test_file_errors(void **state)
+{
+	char path[] = "/tmp/test_params.XXXXXX";
+	static const char bad[] = SD1 "wd=wd1,rdpct=500\n" RD1;
+	static const char nul[] = SD1 "wd=w\0d1\n" RD1;
+	struct params *p = NULL;
+	char want[256];
+
+	(void)state;
+	/* Errors name the file as the caller did. */
+	write_temp(path, bad, strlen(bad));
+	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_null(p);
+	snprintf(want, sizeof(want), "%s:2:14: rdpct=500 is out of range "
+		 "0..100", path);
+	assert_string_equal(err, want);
+	assert_int_equal(unlink(path), 0);
+
+	strcpy(path, "/tmp/test_params.XXXXXX");
+	write_temp(path, nul, sizeof(nul) - 1);
+	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_null(p);
+	snprintf(want, sizeof(want), "%s:2:5: a NUL byte: not a text file",
+		 path);
+	assert_string_equal(err, want);
+	assert_int_equal(unlink(path), 0);
+
+	/* A directory cannot be read as a file. */
+	assert_true(params_parse_file("/tmp", &p, err, sizeof(err)) < 0);
+	assert_null(p);
+	assert_string_equal(err, "/tmp: cannot read: Is a directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_sd_keywords),
+		cmocka_unit_test(test_wd_keywords),
+		cmocka_unit_test(test_rd_keywords),
+		cmocka_unit_test(test_general),
+		cmocka_unit_test(test_hd),
+		cmocka_unit_test(test_default_inheritance),
+		cmocka_unit_test(test_comments),
+		cmocka_unit_test(test_continuation),
+		cmocka_unit_test(test_lists_and_wildcards),
+		cmocka_unit_test(test_quoted),
+		cmocka_unit_test(test_case),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_hcibench),
+		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_err_buffer),
+		cmocka_unit_test(test_file),
+		cmocka_unit_test(test_file_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
