@@ -1,1 +1,419 @@
-/* placeholder: written in progress */
+/*
+ * The master's interval merge for one phase. Samples from the slaves are
+ * added into a pending row per interval, allocated only when the interval
+ * receives data and recycled after it is emitted, and rows leave in order
+ * of seq once every live slave has reported or the grace deadline passed.
+ * A bit per (slave, seq) remembers what was already counted, so a resent
+ * or late sample is counted exactly once and a duplicate never. The code
+ * is pure: no sockets, no clocks, no threads; time is an argument.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "master/merge.h"
+
+/* Emitted rows kept for reuse instead of freed; each is a struct stats. */
+#define MERGE_SPARE_ROWS 4
+
+struct merge_pending {
+	struct stats st;
+	unsigned live_reports; /* samples from slaves that are still live */
+	struct merge_pending *next_free;
+};
+
+struct merge {
+	struct merge_cfg cfg;
+	unsigned next; /* seq of the next row to emit */
+	unsigned nlive;
+	unsigned nlate, ndup;
+	unsigned char *lost; /* per slave */
+	uint64_t *seen;      /* bit per (slave, seq) already counted */
+	size_t seen_words;   /* words per slave in seen */
+	struct merge_pending **rows;  /* pending rows by seq, or NULL */
+	struct merge_pending *out;    /* last emitted row, never NULL */
+	struct merge_pending *spare;  /* free list */
+	unsigned nspare;
+	unsigned *missing;            /* nslaves entries */
+	struct stats *slave_totals;   /* nslaves entries */
+	struct stats totals;
+};
+
+static int seen_test(const struct merge *m, unsigned slave, unsigned seq)
+{
+	const uint64_t *w = m->seen + (size_t)slave * m->seen_words;
+
+	return (w[seq / 64] >> (seq % 64)) & 1;
+}
+
+static void seen_set(struct merge *m, unsigned slave, unsigned seq)
+{
+	uint64_t *w = m->seen + (size_t)slave * m->seen_words;
+
+	w[seq / 64] |= UINT64_C(1) << (seq % 64);
+}
+
+static uint64_t row_start(const struct merge *m, unsigned seq)
+{
+	return m->cfg.start_ns + (uint64_t)seq * m->cfg.interval_ns;
+}
+
+/*
+ * merge_new() made sure the last deadline fits in 64 bits, so none of the
+ * interval arithmetic can overflow.
+ */
+static uint64_t row_deadline(const struct merge *m, unsigned seq)
+{
+	return row_start(m, seq + 1) + m->cfg.grace_ns;
+}
+
+static int cfg_valid(const struct merge_cfg *c)
+{
+	uint64_t len, end;
+
+	if (c->nslaves < 1 || c->intervals < 1 || c->interval_ns == 0 ||
+	    c->warmup_intervals > c->intervals)
+		return 0;
+	if (__builtin_mul_overflow((uint64_t)c->intervals, c->interval_ns,
+				   &len) ||
+	    __builtin_add_overflow(c->start_ns, len, &end) ||
+	    __builtin_add_overflow(end, c->grace_ns, &end))
+		return 0;
+	return 1;
+}
+
+static struct merge_pending *pending_get(struct merge *m)
+{
+	struct merge_pending *p = m->spare;
+
+	if (p) {
+		m->spare = p->next_free;
+		m->nspare--;
+	} else {
+		p = malloc(sizeof(*p));
+		if (!p)
+			return NULL;
+	}
+	stats_init(&p->st);
+	p->live_reports = 0;
+	p->next_free = NULL;
+	return p;
+}
+
+static void pending_put(struct merge *m, struct merge_pending *p)
+{
+	if (m->nspare >= MERGE_SPARE_ROWS) {
+		free(p);
+		return;
+	}
+	p->next_free = m->spare;
+	m->spare = p;
+	m->nspare++;
+}
+
+struct merge *merge_new(const struct merge_cfg *cfg)
+{
+	struct merge *m;
+	size_t nseen;
+	unsigned i;
+
+	if (!cfg || !cfg_valid(cfg))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->cfg = *cfg;
+	m->nlive = cfg->nslaves;
+	m->seen_words = ((size_t)cfg->intervals + 63) / 64;
+	if (__builtin_mul_overflow(m->seen_words, (size_t)cfg->nslaves, &nseen))
+		goto fail;
+	m->lost = calloc(cfg->nslaves, sizeof(*m->lost));
+	m->seen = calloc(nseen, sizeof(*m->seen));
+	m->rows = calloc(cfg->intervals, sizeof(*m->rows));
+	m->missing = calloc(cfg->nslaves, sizeof(*m->missing));
+	m->slave_totals = calloc(cfg->nslaves, sizeof(*m->slave_totals));
+	if (!m->lost || !m->seen || !m->rows || !m->missing ||
+	    !m->slave_totals)
+		goto fail;
+	/* Allocated here so that emitting an empty row cannot fail. */
+	m->out = pending_get(m);
+	if (!m->out)
+		goto fail;
+	stats_init(&m->totals);
+	for (i = 0; i < cfg->nslaves; i++)
+		stats_init(&m->slave_totals[i]);
+	return m;
+fail:
+	merge_destroy(&m);
+	return NULL;
+}
+
+void merge_destroy(struct merge **mp)
+{
+	struct merge *m;
+	struct merge_pending *p;
+	unsigned i;
+
+	if (!mp || !*mp)
+		return;
+	m = *mp;
+	if (m->rows)
+		for (i = m->next; i < m->cfg.intervals; i++)
+			free(m->rows[i]);
+	while ((p = m->spare)) {
+		m->spare = p->next_free;
+		free(p);
+	}
+	free(m->out);
+	free(m->rows);
+	free(m->slave_totals);
+	free(m->missing);
+	free(m->seen);
+	free(m->lost);
+	free(m);
+	*mp = NULL;
+}
+
+static int lat_valid(const struct merge_sample *s, int d)
+{
+	const struct hist_sparse *h = s->lat[d];
+	const char *dir = d == STATS_READ ? "read" : "write";
+
+	if (!h || hist_sparse_validate(h) < 0) {
+		log_warn("merge: slave %u interval %u: malformed %s histogram",
+			 s->slave, s->seq, dir);
+		return 0;
+	}
+	if (h->count != s->ops[d]) {
+		log_warn("merge: slave %u interval %u: %" PRIu64
+			 " %s latencies for %" PRIu64 " ops",
+			 s->slave, s->seq, h->count, dir, s->ops[d]);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Everything a sample carries is checked before any of it is added, and
+ * the reason for a refusal is logged here, the only place that knows it.
+ */
+static int sample_valid(const struct merge *m, const struct merge_sample *s)
+{
+	if (s->slave >= m->cfg.nslaves) {
+		log_warn("merge: interval from slave %u of %u: no such slave",
+			 s->slave, m->cfg.nslaves);
+		return 0;
+	}
+	if (s->seq >= m->cfg.intervals) {
+		log_warn("merge: slave %u: interval %u of %u: out of range",
+			 s->slave, s->seq, m->cfg.intervals);
+		return 0;
+	}
+	return lat_valid(s, STATS_READ) && lat_valid(s, STATS_WRITE);
+}
+
+/*
+ * hist_add_sparse() refuses to wrap a histogram's count or sum. A peer can
+ * declare any sum, so every destination is checked before the first one is
+ * touched, which keeps a refused sample from being half counted.
+ */
+static int hist_fits(const struct hist *dst, const struct hist_sparse *s)
+{
+	uint64_t x;
+
+	return !__builtin_add_overflow(dst->count, s->count, &x) &&
+	       !__builtin_add_overflow(dst->sum, s->sum, &x);
+}
+
+static int stats_fits(const struct stats *st, const struct merge_sample *s)
+{
+	return hist_fits(&st->lat[0], s->lat[0]) &&
+	       hist_fits(&st->lat[1], s->lat[1]);
+}
+
+static void stats_add_sample(struct stats *st, const struct merge_sample *s)
+{
+	int d, rc;
+
+	for (d = 0; d < 2; d++) {
+		st->ops[d] += s->ops[d];
+		st->bytes[d] += s->bytes[d];
+		rc = hist_add_sparse(&st->lat[d], s->lat[d]);
+		/* Checked by sample_valid() and stats_fits(). */
+		assert(rc == 0);
+		(void)rc;
+	}
+	st->errors += s->errors;
+	st->cpu_user_ns += s->cpu_user_ns;
+	st->cpu_sys_ns += s->cpu_sys_ns;
+	st->cpu_avail_ns += s->cpu_avail_ns;
+	st->samples++;
+}
+
+/* Run and slave totals: measured intervals only. */
+static void add_totals(struct merge *m, const struct merge_sample *s)
+{
+	if (s->seq < m->cfg.warmup_intervals)
+		return;
+	stats_add_sample(&m->totals, s);
+	stats_add_sample(&m->slave_totals[s->slave], s);
+}
+
+/* Whether the sample's sums still fit in every total it will enter. */
+static int totals_fit(const struct merge *m, const struct merge_sample *s)
+{
+	if (s->seq < m->cfg.warmup_intervals)
+		return 1;
+	return stats_fits(&m->totals, s) &&
+	       stats_fits(&m->slave_totals[s->slave], s);
+}
+
+int merge_add(struct merge *m, const struct merge_sample *s)
+{
+	struct merge_pending *p;
+
+	assert(m && s);
+	if (!sample_valid(m, s))
+		return -EINVAL;
+	if (seen_test(m, s->slave, s->seq)) {
+		m->ndup++;
+		return MERGE_DUPLICATE;
+	}
+	p = s->seq < m->next ? NULL : m->rows[s->seq];
+	if (!totals_fit(m, s) || (p && !stats_fits(&p->st, s))) {
+		log_warn("merge: slave %u interval %u: latency sums overflow",
+			 s->slave, s->seq);
+		return -EINVAL;
+	}
+	if (s->seq < m->next) {
+		seen_set(m, s->slave, s->seq);
+		add_totals(m, s);
+		m->nlate++;
+		return MERGE_LATE;
+	}
+	if (!p) {
+		p = pending_get(m);
+		if (!p)
+			return -ENOMEM;
+		m->rows[s->seq] = p;
+	}
+	seen_set(m, s->slave, s->seq);
+	stats_add_sample(&p->st, s);
+	if (!m->lost[s->slave])
+		p->live_reports++;
+	add_totals(m, s);
+	return MERGE_ACCEPTED;
+}
+
+void merge_slave_lost(struct merge *m, unsigned slave)
+{
+	const uint64_t *w;
+	size_t i;
+
+	assert(m);
+	if (slave >= m->cfg.nslaves || m->lost[slave])
+		return;
+	m->lost[slave] = 1;
+	m->nlive--;
+	/*
+	 * Pending rows that counted this slave as a live reporter must stop
+	 * counting it, or they would wait for one slave too many. Walk its
+	 * seen bits from the next row on: a word at a time.
+	 */
+	w = m->seen + (size_t)slave * m->seen_words;
+	for (i = m->next / 64; i < m->seen_words; i++) {
+		uint64_t bits = w[i];
+
+		while (bits) {
+			unsigned seq = (unsigned)(i * 64) +
+				       (unsigned)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			if (seq < m->next)
+				continue;
+			assert(m->rows[seq] && m->rows[seq]->live_reports > 0);
+			m->rows[seq]->live_reports--;
+		}
+	}
+}
+
+int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
+{
+	struct merge_pending *p;
+	unsigned seq, i, expected = 0, nmissing = 0;
+
+	assert(m && row);
+	if (merge_done(m))
+		return 0;
+	seq = m->next;
+	p = m->rows[seq];
+	if ((p ? p->live_reports : 0) < m->nlive &&
+	    now_ns < row_deadline(m, seq))
+		return 0;
+
+	if (p) {
+		pending_put(m, m->out);
+		m->out = p;
+		m->rows[seq] = NULL;
+	} else {
+		stats_init(&m->out->st);
+	}
+	for (i = 0; i < m->cfg.nslaves; i++) {
+		int seen = seen_test(m, i, seq);
+
+		if (!m->lost[i] && !seen)
+			m->missing[nmissing++] = i;
+		if (!m->lost[i] || seen)
+			expected++;
+	}
+	m->next++;
+
+	memset(row, 0, sizeof(*row));
+	row->seq = seq;
+	row->warmup = seq < m->cfg.warmup_intervals;
+	row->start_ns = row_start(m, seq);
+	row->end_ns = row_start(m, seq + 1);
+	row->reported = m->out->st.samples;
+	row->expected = expected;
+	row->nmissing = nmissing;
+	row->missing = m->missing;
+	row->stats = &m->out->st;
+	return 1;
+}
+
+int merge_done(const struct merge *m)
+{
+	return m->next >= m->cfg.intervals;
+}
+
+uint64_t merge_next_deadline(const struct merge *m)
+{
+	if (merge_done(m))
+		return UINT64_MAX;
+	return row_deadline(m, m->next);
+}
+
+const struct stats *merge_totals(const struct merge *m)
+{
+	return &m->totals;
+}
+
+const struct stats *merge_slave_totals(const struct merge *m, unsigned slave)
+{
+	if (slave >= m->cfg.nslaves)
+		return NULL;
+	return &m->slave_totals[slave];
+}
+
+unsigned merge_late_count(const struct merge *m)
+{
+	return m->nlate;
+}
+
+unsigned merge_duplicate_count(const struct merge *m)
+{
+	return m->ndup;
+}
