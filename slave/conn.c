@@ -1,1 +1,154 @@
-/* placeholder: written in progress */
+/*
+ * ZeroMQ transport for the slave: DEALER to the master's ROUTER, SUB to its
+ * PUB. See conn.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zmq.h>
+#include "slave/conn.h"
+
+struct conn {
+	void *ctx;
+	void *dealer;
+	void *sub;
+};
+
+/* Split "tcp://HOST:PORT" or "HOST:PORT" into the two endpoints. */
+static int endpoints(const char *ep, char *dealer, char *sub, size_t len)
+{
+	const char *hp = strncmp(ep, "tcp://", 6) == 0 ? ep + 6 : ep;
+	const char *colon = strrchr(hp, ':');
+	char *end;
+	long port;
+
+	if (!colon || colon == hp)
+		return -EINVAL;
+	errno = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (errno || *end || port < 1 || port > 65534)
+		return -EINVAL;
+	snprintf(dealer, len, "tcp://%.*s:%ld", (int)(colon - hp), hp, port);
+	snprintf(sub, len, "tcp://%.*s:%ld", (int)(colon - hp), hp, port + 1);
+	return 0;
+}
+
+int conn_open(const char *endpoint, struct conn **cp, char *err,
+	      size_t errlen)
+{
+	char dep[512], sep[512];
+	struct conn *c;
+	int zero = 0, ivl = 100, ivl_max = 2000;
+
+	if (endpoints(endpoint, dep, sep, sizeof(dep)) < 0) {
+		snprintf(err, errlen,
+			 "bad master endpoint '%s' (want tcp://HOST:PORT)",
+			 endpoint);
+		return -EINVAL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->ctx = zmq_ctx_new();
+	if (!c->ctx)
+		goto fail;
+	c->dealer = zmq_socket(c->ctx, ZMQ_DEALER);
+	c->sub = zmq_socket(c->ctx, ZMQ_SUB);
+	if (!c->dealer || !c->sub)
+		goto fail;
+	zmq_setsockopt(c->dealer, ZMQ_LINGER, &zero, sizeof(zero));
+	zmq_setsockopt(c->sub, ZMQ_LINGER, &zero, sizeof(zero));
+	zmq_setsockopt(c->dealer, ZMQ_RECONNECT_IVL, &ivl, sizeof(ivl));
+	zmq_setsockopt(c->dealer, ZMQ_RECONNECT_IVL_MAX, &ivl_max,
+		       sizeof(ivl_max));
+	zmq_setsockopt(c->sub, ZMQ_RECONNECT_IVL, &ivl, sizeof(ivl));
+	zmq_setsockopt(c->sub, ZMQ_RECONNECT_IVL_MAX, &ivl_max,
+		       sizeof(ivl_max));
+	zmq_setsockopt(c->sub, ZMQ_SUBSCRIBE, "", 0);
+	if (zmq_connect(c->dealer, dep) < 0 || zmq_connect(c->sub, sep) < 0)
+		goto fail;
+	*cp = c;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot connect to %s: %s", endpoint,
+		 zmq_strerror(zmq_errno()));
+	conn_close(&c, 0);
+	return -EIO;
+}
+
+int conn_send(struct conn *c, const void *buf, size_t len)
+{
+	if (zmq_send(c->dealer, buf, len, ZMQ_DONTWAIT) < 0)
+		return -zmq_errno();
+	return 0;
+}
+
+int conn_wait(struct conn *c, int fd, long timeout_ms)
+{
+	zmq_pollitem_t items[3] = {
+		{ c->dealer, 0, ZMQ_POLLIN, 0 },
+		{ c->sub, 0, ZMQ_POLLIN, 0 },
+		{ NULL, fd, ZMQ_POLLIN, 0 },
+	};
+	int n = fd >= 0 ? 3 : 2, mask = 0;
+
+	if (zmq_poll(items, n, timeout_ms) < 0)
+		return zmq_errno() == EINTR ? 0 : -zmq_errno();
+	if (items[0].revents & ZMQ_POLLIN)
+		mask |= CONN_DEALER;
+	if (items[1].revents & ZMQ_POLLIN)
+		mask |= CONN_SUB;
+	if (n == 3 && (items[2].revents & ZMQ_POLLIN))
+		mask |= CONN_FD;
+	return mask;
+}
+
+int conn_recv(struct conn *c, int which, void **buf, size_t *len)
+{
+	void *sock = which == CONN_SUB ? c->sub : c->dealer;
+	zmq_msg_t msg;
+	int ret;
+
+	zmq_msg_init(&msg);
+	if (zmq_msg_recv(&msg, sock, ZMQ_DONTWAIT) < 0) {
+		ret = -zmq_errno();
+		zmq_msg_close(&msg);
+		return ret;
+	}
+	*len = zmq_msg_size(&msg);
+	*buf = malloc(*len ? *len : 1);
+	if (!*buf) {
+		zmq_msg_close(&msg);
+		return -ENOMEM;
+	}
+	memcpy(*buf, zmq_msg_data(&msg), *len);
+	/* A frame with more parts following is not ours: drop the rest. */
+	while (zmq_msg_more(&msg)) {
+		zmq_msg_close(&msg);
+		zmq_msg_init(&msg);
+		if (zmq_msg_recv(&msg, sock, ZMQ_DONTWAIT) < 0)
+			break;
+	}
+	zmq_msg_close(&msg);
+	return 0;
+}
+
+void conn_close(struct conn **cp, int linger_ms)
+{
+	struct conn *c = *cp;
+
+	if (!c)
+		return;
+	if (c->dealer) {
+		zmq_setsockopt(c->dealer, ZMQ_LINGER, &linger_ms,
+			       sizeof(linger_ms));
+		zmq_close(c->dealer);
+	}
+	if (c->sub)
+		zmq_close(c->sub);
+	if (c->ctx)
+		zmq_ctx_term(c->ctx);
+	free(c);
+	*cp = NULL;
+}

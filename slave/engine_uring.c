@@ -1,1 +1,202 @@
-/* placeholder: written in progress */
+/*
+ * The io_uring engine. One ring per worker thread, created on that thread.
+ * Set-up is where the speed is: the ring is created with SINGLE_ISSUER and
+ * DEFER_TASKRUN where the kernel has them (6.1+), else COOP_TASKRUN (5.19+),
+ * else plain; the files are registered (fixed files) and every slot's buffer
+ * is registered (fixed buffers) when the kernel allows, with a clean fallback
+ * to plain reads and writes when it does not. Submission and reaping are
+ * batched: one io_uring_submit_and_wait_timeout per loop, completions
+ * fetched with io_uring_peek_batch_cqe.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <liburing.h>
+#include "slave/engine.h"
+
+struct uring_ctx {
+	struct io_uring ring;
+	unsigned depth;
+	const int *fds;
+	void *const *bufs;
+	int fixed_files;
+	int fixed_bufs;
+	unsigned setup_flags;
+	struct io_uring_cqe **cqes;
+	char desc[128];
+};
+
+static int uring_init_ring(struct uring_ctx *u)
+{
+	static const unsigned tries[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int ret = -EINVAL;
+
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		struct io_uring_params p;
+
+		memset(&p, 0, sizeof(p));
+		p.flags = tries[i];
+		ret = io_uring_queue_init_params(u->depth, &u->ring, &p);
+		if (ret == 0) {
+			u->setup_flags = tries[i];
+			return 0;
+		}
+		if (ret != -EINVAL)
+			return ret;
+	}
+	return ret;
+}
+
+static int uring_open(const struct engine_cfg *cfg, void **ctx)
+{
+	struct uring_ctx *u = calloc(1, sizeof(*u));
+	struct iovec *iov = NULL;
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	u->depth = cfg->depth;
+	u->fds = cfg->fds;
+	u->bufs = cfg->bufs;
+	u->cqes = calloc(cfg->depth, sizeof(*u->cqes));
+	if (!u->cqes) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	ret = uring_init_ring(u);
+	if (ret < 0)
+		goto err_free;
+
+	if (io_uring_register_files(&u->ring, cfg->fds, cfg->nfiles) == 0)
+		u->fixed_files = 1;
+
+	iov = calloc(cfg->depth, sizeof(*iov));
+	if (!iov) {
+		ret = -ENOMEM;
+		goto err_ring;
+	}
+	for (unsigned i = 0; i < cfg->depth; i++) {
+		iov[i].iov_base = cfg->bufs[i];
+		iov[i].iov_len = cfg->buf_len;
+	}
+	/* Registration fails past RLIMIT_MEMLOCK on old kernels: fall back. */
+	if (io_uring_register_buffers(&u->ring, iov, cfg->depth) == 0)
+		u->fixed_bufs = 1;
+	free(iov);
+
+	snprintf(u->desc, sizeof(u->desc), "%s%s%s",
+		 u->setup_flags & IORING_SETUP_DEFER_TASKRUN ?
+			 "defer-taskrun" :
+		 u->setup_flags & IORING_SETUP_COOP_TASKRUN ? "coop-taskrun" :
+							       "plain-ring",
+		 u->fixed_files ? ",fixed-files" : "",
+		 u->fixed_bufs ? ",fixed-buffers" : "");
+	*ctx = u;
+	return 0;
+
+err_ring:
+	io_uring_queue_exit(&u->ring);
+err_free:
+	free(u->cqes);
+	free(u);
+	return ret;
+}
+
+static int uring_prep(void *ctx, unsigned slot, unsigned file, int write,
+		      uint32_t len, uint64_t offset)
+{
+	struct uring_ctx *u = ctx;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	int fd = u->fixed_files ? (int)file : u->fds[file];
+	void *buf = u->bufs[slot];
+
+	if (!sqe)
+		return -EBUSY;
+	if (u->fixed_bufs) {
+		if (write)
+			io_uring_prep_write_fixed(sqe, fd, buf, len, offset,
+						  (int)slot);
+		else
+			io_uring_prep_read_fixed(sqe, fd, buf, len, offset,
+						 (int)slot);
+	} else {
+		if (write)
+			io_uring_prep_write(sqe, fd, buf, len, offset);
+		else
+			io_uring_prep_read(sqe, fd, buf, len, offset);
+	}
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, slot);
+	return 0;
+}
+
+static int uring_submit(void *ctx, unsigned wait_nr, uint64_t timeout_ns)
+{
+	struct uring_ctx *u = ctx;
+	struct io_uring_cqe *cqe;
+	struct __kernel_timespec ts;
+	int ret;
+
+	if (timeout_ns == 0) {
+		ret = io_uring_submit_and_wait(&u->ring, wait_nr);
+	} else {
+		ts.tv_sec = (long long)(timeout_ns / 1000000000u);
+		ts.tv_nsec = (long long)(timeout_ns % 1000000000u);
+		ret = io_uring_submit_and_wait_timeout(&u->ring, &cqe, wait_nr,
+						       &ts, NULL);
+	}
+	if (ret == -ETIME || ret == -EINTR || ret == -EAGAIN ||
+	    ret == -EBUSY)
+		return 0;
+	return ret < 0 ? ret : 0;
+}
+
+static int uring_reap(void *ctx, struct engine_cqe *out, unsigned max)
+{
+	struct uring_ctx *u = ctx;
+	unsigned n;
+
+	if (max > u->depth)
+		max = u->depth;
+	n = io_uring_peek_batch_cqe(&u->ring, u->cqes, max);
+	for (unsigned i = 0; i < n; i++) {
+		out[i].slot = (unsigned)io_uring_cqe_get_data64(u->cqes[i]);
+		out[i].res = u->cqes[i]->res;
+	}
+	io_uring_cq_advance(&u->ring, n);
+	return (int)n;
+}
+
+static void uring_close(void **ctx)
+{
+	struct uring_ctx *u = *ctx;
+
+	if (!u)
+		return;
+	io_uring_queue_exit(&u->ring);
+	free(u->cqes);
+	free(u);
+	*ctx = NULL;
+}
+
+static const char *uring_describe(void *ctx)
+{
+	return ((struct uring_ctx *)ctx)->desc;
+}
+
+const struct engine_ops engine_uring_ops = {
+	.name = "io_uring",
+	.open = uring_open,
+	.prep = uring_prep,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.close = uring_close,
+	.describe = uring_describe,
+};

@@ -1,1 +1,395 @@
-/* placeholder: written in progress */
+/*
+ * The worker thread: the I/O hot path. One clock read per loop iteration
+ * serves as the completion time of everything reaped and the issue time of
+ * everything refilled, one submit-and-wait per iteration, no allocation and
+ * no locks except once per interval boundary. See worker.h.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/timeutil.h"
+#include "slave/worker.h"
+
+#define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
+
+struct slot {
+	uint64_t start;
+	uint64_t offset;
+	uint32_t len;
+	unsigned target;
+	int write;
+};
+
+struct worker {
+	struct worker_cfg cfg;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int setup_done;      /* under lock */
+	int setup_ret;
+	char *err;
+	size_t errlen;
+	int go;              /* under lock */
+	uint64_t mono_start;
+	atomic_int stop;
+	atomic_int finished;
+	atomic_uint_fast64_t first_io;
+	struct worker_interval *head, *tail; /* finished intervals, under lock */
+
+	void *ectx;
+	void **bufs;
+	struct slot *slots;
+	struct engine_cqe *cqes;
+	struct workload wl;
+	struct worker_interval *cur;
+	char desc[128];
+};
+
+static void notify(struct worker *w)
+{
+	uint64_t one = 1;
+	ssize_t r = write(w->cfg.notify_fd, &one, sizeof(one));
+
+	(void)r; /* an eventfd write only fails on overflow: still readable */
+}
+
+static struct worker_interval *interval_new(unsigned seq)
+{
+	struct worker_interval *iv = malloc(sizeof(*iv));
+
+	if (!iv)
+		return NULL;
+	memset(iv, 0, offsetof(struct worker_interval, lat));
+	hist_init(&iv->lat[0]);
+	hist_init(&iv->lat[1]);
+	iv->seq = seq;
+	iv->next = NULL;
+	return iv;
+}
+
+/* Hand the current interval over and start the next one. */
+static int roll_interval(struct worker *w, unsigned next_seq)
+{
+	struct worker_interval *done = w->cur;
+	struct worker_interval *fresh = interval_new(next_seq);
+
+	if (!fresh)
+		return -ENOMEM;
+	pthread_mutex_lock(&w->lock);
+	if (w->tail)
+		w->tail->next = done;
+	else
+		w->head = done;
+	w->tail = done;
+	pthread_mutex_unlock(&w->lock);
+	w->cur = fresh;
+	notify(w);
+	return 0;
+}
+
+static int setup(struct worker *w)
+{
+	const struct worker_cfg *c = &w->cfg;
+	struct engine_cfg ec;
+	int ret;
+
+	ret = workload_init(&w->wl, c->plan, c->target_size, c->seed, w->err,
+			    w->errlen);
+	if (ret < 0)
+		return ret;
+	w->bufs = calloc(c->depth, sizeof(*w->bufs));
+	w->slots = calloc(c->depth, sizeof(*w->slots));
+	w->cqes = calloc(c->depth, sizeof(*w->cqes));
+	w->cur = interval_new(0);
+	if (!w->bufs || !w->slots || !w->cqes || !w->cur)
+		return -ENOMEM;
+	for (unsigned i = 0; i < c->depth; i++) {
+		uint64_t *p;
+
+		if (posix_memalign(&w->bufs[i], 4096, w->wl.max_xfer))
+			return -ENOMEM;
+		/* Incompressible data for writes. */
+		p = w->bufs[i];
+		for (size_t k = 0; k < w->wl.max_xfer / sizeof(*p); k++)
+			p[k] = workload_rand(&w->wl);
+		w->slots[i].target = c->slot_target[i];
+	}
+	ec.depth = c->depth;
+	ec.nfiles = c->nfiles;
+	ec.fds = c->fds;
+	ec.bufs = w->bufs;
+	ec.buf_len = w->wl.max_xfer;
+	ret = c->engine->open(&ec, &w->ectx);
+	if (ret < 0) {
+		snprintf(w->err, w->errlen, "engine %s: %s", c->engine->name,
+			 strerror(-ret));
+		return ret;
+	}
+	snprintf(w->desc, sizeof(w->desc), "%s",
+		 c->engine->describe(w->ectx));
+	return 0;
+}
+
+static int issue(struct worker *w, unsigned i, uint64_t now)
+{
+	struct slot *s = &w->slots[i];
+	struct workload_io io;
+
+	workload_next(&w->wl, s->target, &io);
+	s->start = now;
+	s->offset = io.offset;
+	s->len = io.len;
+	s->write = io.write;
+	return w->cfg.engine->prep(w->ectx, i, io.target, io.write, io.len,
+				   io.offset);
+}
+
+static void complete(struct worker *w, const struct engine_cqe *e,
+		     uint64_t now)
+{
+	struct slot *s = &w->slots[e->slot];
+	struct worker_interval *iv = w->cur;
+
+	if (e->res == (int)s->len) {
+		iv->ops[s->write]++;
+		iv->bytes[s->write] += s->len;
+		hist_add(&iv->lat[s->write], now - s->start);
+		return;
+	}
+	iv->errors++;
+	iv->last_errno = e->res < 0 ? -e->res : EIO;
+	iv->last_err_offset = s->offset;
+}
+
+/* Wait for everything in flight; nothing is counted any more. */
+static void drain(struct worker *w, unsigned inflight)
+{
+	const struct engine_ops *ops = w->cfg.engine;
+	uint64_t deadline = time_mono_ns() + DRAIN_TIMEOUT_NS;
+
+	while (inflight > 0 && time_mono_ns() < deadline) {
+		int n;
+
+		if (ops->submit(w->ectx, 1, 100 * NS_PER_MS) < 0)
+			break;
+		n = ops->reap(w->ectx, w->cqes, w->cfg.depth);
+		if (n < 0)
+			break;
+		inflight -= (unsigned)n > inflight ? inflight : (unsigned)n;
+	}
+}
+
+static int run(struct worker *w)
+{
+	const struct engine_ops *ops = w->cfg.engine;
+	uint64_t I = w->cfg.interval_ns;
+	uint64_t start = w->mono_start, next_b = start + I;
+	uint64_t end = start + I * w->cfg.intervals;
+	unsigned seq = 0, inflight = 0;
+	uint64_t now;
+	int ret = 0;
+
+	while (!atomic_load(&w->stop)) {
+		now = time_mono_ns();
+		if (now >= start)
+			break;
+		time_sleep_ns(start - now < 20 * NS_PER_MS ? start - now :
+							     20 * NS_PER_MS);
+	}
+	if (atomic_load(&w->stop))
+		return 0;
+	now = time_mono_ns();
+	for (unsigned i = 0; i < w->cfg.depth; i++) {
+		ret = issue(w, i, now);
+		if (ret < 0)
+			goto out;
+		inflight++;
+	}
+	atomic_store(&w->first_io, now);
+
+	while (!atomic_load(&w->stop)) {
+		int n;
+
+		ret = ops->submit(w->ectx, 1, next_b > now ? next_b - now : 1);
+		if (ret < 0)
+			break;
+		n = ops->reap(w->ectx, w->cqes, w->cfg.depth);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		now = time_mono_ns();
+		inflight -= (unsigned)n;
+		for (int k = 0; k < n; k++) {
+			complete(w, &w->cqes[k], now);
+			if (now >= end)
+				continue;
+			ret = issue(w, w->cqes[k].slot, now);
+			if (ret < 0)
+				goto out;
+			inflight++;
+		}
+		while (now >= next_b && seq < w->cfg.intervals) {
+			ret = roll_interval(w, ++seq);
+			if (ret < 0)
+				goto out;
+			next_b += I;
+		}
+		if (seq >= w->cfg.intervals)
+			break;
+	}
+out:
+	drain(w, inflight);
+	return ret;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	int ret = setup(w);
+
+	pthread_mutex_lock(&w->lock);
+	w->setup_ret = ret;
+	w->setup_done = 1;
+	pthread_cond_broadcast(&w->cond);
+	if (ret < 0) {
+		pthread_mutex_unlock(&w->lock);
+		return NULL;
+	}
+	while (!w->go && !atomic_load(&w->stop))
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	if (!atomic_load(&w->stop))
+		run(w);
+	atomic_store(&w->finished, 1);
+	notify(w);
+	return NULL;
+}
+
+static void worker_free(struct worker *w)
+{
+	struct worker_interval *iv = w->head;
+
+	while (iv) {
+		struct worker_interval *next = iv->next;
+
+		free(iv);
+		iv = next;
+	}
+	if (w->ectx)
+		w->cfg.engine->close(&w->ectx);
+	if (w->bufs)
+		for (unsigned i = 0; i < w->cfg.depth; i++)
+			free(w->bufs[i]);
+	free(w->bufs);
+	free(w->slots);
+	free(w->cqes);
+	free(w->cur);
+	workload_free(&w->wl);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
+
+int worker_start(const struct worker_cfg *cfg, struct worker **wp, char *err,
+		 size_t errlen)
+{
+	struct worker *w = calloc(1, sizeof(*w));
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	w->cfg = *cfg;
+	w->err = err;
+	w->errlen = errlen;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	ret = -pthread_create(&w->thread, NULL, worker_main, w);
+	if (ret < 0) {
+		snprintf(err, errlen, "cannot start worker: %s", strerror(-ret));
+		worker_free(w);
+		return ret;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (!w->setup_done)
+		pthread_cond_wait(&w->cond, &w->lock);
+	ret = w->setup_ret;
+	pthread_mutex_unlock(&w->lock);
+	if (ret < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "worker set-up: %s",
+				 strerror(-ret));
+		pthread_join(w->thread, NULL);
+		worker_free(w);
+		return ret;
+	}
+	*wp = w;
+	return 0;
+}
+
+void worker_go(struct worker *w, uint64_t mono_start)
+{
+	pthread_mutex_lock(&w->lock);
+	if (!w->go) {
+		w->mono_start = mono_start;
+		w->go = 1;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+void worker_stop(struct worker *w)
+{
+	atomic_store(&w->stop, 1);
+	pthread_mutex_lock(&w->lock);
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+struct worker_interval *worker_pop(struct worker *w)
+{
+	struct worker_interval *iv;
+
+	pthread_mutex_lock(&w->lock);
+	iv = w->head;
+	if (iv) {
+		w->head = iv->next;
+		if (!w->head)
+			w->tail = NULL;
+		iv->next = NULL;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return iv;
+}
+
+int worker_finished(struct worker *w)
+{
+	return atomic_load(&w->finished);
+}
+
+uint64_t worker_first_io(struct worker *w)
+{
+	return (uint64_t)atomic_load(&w->first_io);
+}
+
+const char *worker_describe(struct worker *w)
+{
+	return w->desc;
+}
+
+void worker_join(struct worker **wp)
+{
+	struct worker *w = *wp;
+
+	if (!w)
+		return;
+	worker_stop(w);
+	pthread_join(w->thread, NULL);
+	worker_free(w);
+	*wp = NULL;
+}

@@ -1,0 +1,38 @@
+/*
+ * The slave's side of the transport: a DEALER connected to the master's
+ * ROUTER (everything addressed to this slave, and everything it sends) and a
+ * SUB connected to the master's PUB (phase broadcasts), which listens on the
+ * ROUTER's port + 1. The only file of the slave that includes <zmq.h>.
+ */
+#ifndef LOCKSTEP_SLAVE_CONN_H
+#define LOCKSTEP_SLAVE_CONN_H
+
+#include <stddef.h>
+
+enum { CONN_DEALER = 1, CONN_SUB = 2, CONN_FD = 4 };
+
+struct conn;
+
+/*
+ * Connect to endpoint "tcp://HOST:PORT" or "HOST:PORT". Returns 0 or -errno
+ * with a message in err. Connections are made in the background and
+ * re-established by ZeroMQ when the master goes away and comes back.
+ */
+int conn_open(const char *endpoint, struct conn **c, char *err,
+	      size_t errlen);
+/* Queue one frame to the master. 0, or -EAGAIN when the queue is full. */
+int conn_send(struct conn *c, const void *buf, size_t len);
+/*
+ * Wait up to timeout_ms (-1 = forever) for a frame on either socket or for
+ * fd (-1 = none) to be readable. Returns a mask of CONN_*, 0 on timeout.
+ */
+int conn_wait(struct conn *c, int fd, long timeout_ms);
+/*
+ * Receive one frame without blocking from CONN_DEALER or CONN_SUB into a
+ * malloc'd *buf (caller frees). Returns 0, -EAGAIN when none, or -errno.
+ */
+int conn_recv(struct conn *c, int which, void **buf, size_t *len);
+/* Close both sockets (linger 0 by default: unsent frames are dropped). */
+void conn_close(struct conn **c, int linger_ms);
+
+#endif

@@ -1,0 +1,56 @@
+/*
+ * I/O engines: one ops table per engine, looked up by name. An engine
+ * instance belongs to one worker thread and is only ever used from it (the
+ * io_uring engine creates its ring there, so single-issuer rings work).
+ * Slots are fixed at open: slot i always uses buffer i, so the engine can
+ * register the buffers once and the hot path never allocates.
+ */
+#ifndef LOCKSTEP_SLAVE_ENGINE_H
+#define LOCKSTEP_SLAVE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct engine_cfg {
+	unsigned depth;      /* slots (I/Os in flight at most) */
+	unsigned nfiles;
+	const int *fds;      /* file i of prep() is fds[i]; not owned */
+	void *const *bufs;   /* slot i's buffer, depth entries; not owned */
+	size_t buf_len;      /* every buffer's length */
+};
+
+struct engine_cqe {
+	unsigned slot;
+	int res;             /* bytes transferred, or -errno */
+};
+
+struct engine_ops {
+	const char *name;
+	/* Set up for cfg; *ctx is the engine's state. Returns 0 or -errno. */
+	int (*open)(const struct engine_cfg *cfg, void **ctx);
+	/* Queue one I/O on a free slot; nothing is submitted yet. */
+	int (*prep)(void *ctx, unsigned slot, unsigned file, int write,
+		    uint32_t len, uint64_t offset);
+	/*
+	 * Submit everything queued and wait until at least wait_nr
+	 * completions are ready or timeout_ns passed (0 = no limit).
+	 * Returns 0 or -errno (-ETIME on timeout is not an error: return 0).
+	 */
+	int (*submit)(void *ctx, unsigned wait_nr, uint64_t timeout_ns);
+	/* Fetch up to max completions. Returns how many, or -errno. */
+	int (*reap)(void *ctx, struct engine_cqe *out, unsigned max);
+	/* Free everything; NULLs *ctx; safe on NULL. */
+	void (*close)(void **ctx);
+	/* Short description of features in use (e.g. "fixed-files"). */
+	const char *(*describe)(void *ctx);
+};
+
+extern const struct engine_ops engine_uring_ops;
+extern const struct engine_ops engine_null_ops;
+
+/* The engine called name, or NULL. */
+const struct engine_ops *engine_find(const char *name);
+/* Names of all engines, NULL-terminated. */
+const char *const *engine_names(void);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * A worker: one thread, one engine instance (one io_uring), a fixed set of
+ * slots kept in flight. It issues I/O from the workload generator, records
+ * every completion's latency in the current interval's histograms, and at
+ * each interval boundary hands a snapshot of the interval to the session
+ * thread (through a queue and an eventfd) without stopping I/O.
+ */
+#ifndef LOCKSTEP_SLAVE_WORKER_H
+#define LOCKSTEP_SLAVE_WORKER_H
+
+#include <stdint.h>
+#include "common/hist.h"
+#include "slave/engine.h"
+#include "slave/workload.h"
+
+struct worker_interval {
+	unsigned seq;
+	uint64_t ops[2], bytes[2], errors;
+	int last_errno;        /* an error of this interval, for the log */
+	uint64_t last_err_offset;
+	struct hist lat[2];
+	struct worker_interval *next;
+};
+
+struct worker_cfg {
+	const struct engine_ops *engine;
+	unsigned nfiles;
+	const int *fds;             /* not owned; stay open while it runs */
+	unsigned depth;             /* slots */
+	const unsigned *slot_target; /* depth entries */
+	const struct proto_plan *plan; /* read during worker_start only */
+	const uint64_t *target_size;
+	uint64_t seed;
+	uint64_t interval_ns;
+	unsigned intervals;
+	int notify_fd;              /* eventfd: written on interval or end */
+};
+
+struct worker;
+
+/*
+ * Start a worker thread: it opens the engine and allocates buffers, then
+ * waits for worker_go. Returns once set-up is done: 0, or -errno with a
+ * message in err (and nothing left running).
+ */
+int worker_start(const struct worker_cfg *cfg, struct worker **w, char *err,
+		 size_t errlen);
+/* Start issuing I/O at CLOCK_MONOTONIC time mono_start. */
+void worker_go(struct worker *w, uint64_t mono_start);
+/* Ask the worker to stop now (it ends the current interval early). */
+void worker_stop(struct worker *w);
+/* Pop the oldest finished interval (caller frees it), or NULL. */
+struct worker_interval *worker_pop(struct worker *w);
+/* 1 once the worker has finished its last interval and drained. */
+int worker_finished(struct worker *w);
+/* Monotonic time of the first I/O submitted (0 if none yet). */
+uint64_t worker_first_io(struct worker *w);
+/* Engine features in use. */
+const char *worker_describe(struct worker *w);
+/* Join the thread and free everything; NULLs *w; safe on NULL. */
+void worker_join(struct worker **w);
+
+#endif
