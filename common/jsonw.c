@@ -64,6 +64,7 @@ static void open_(struct jsonw *w, const char *key, char c)
 	if (w->depth + 1 < JSONW_DEPTH)
 		w->depth++;
 	w->count[w->depth] = 0;
+	w->close[w->depth] = c == '{' ? '}' : ']';
 }
 
 void jsonw_object(struct jsonw *w, const char *key)
@@ -78,15 +79,18 @@ void jsonw_array(struct jsonw *w, const char *key)
 
 void jsonw_end(struct jsonw *w)
 {
-	/* Which bracket closes is known from what was opened: track by peek. */
 	int had = w->count[w->depth];
+	char c = w->close[w->depth];
 
+	if (w->depth == 0)
+		return;
 	w->depth--;
 	if (had) {
 		fputc('\n', w->f);
 		for (int i = 0; i < w->depth; i++)
 			fputs("  ", w->f);
 	}
+	fputc(c, w->f);
 }
 
 void jsonw_str(struct jsonw *w, const char *key, const char *v)

@@ -15,6 +15,7 @@ struct jsonw {
 	FILE *f;
 	int depth;
 	int count[JSONW_DEPTH]; /* items written at each depth */
+	char close[JSONW_DEPTH]; /* '}' or ']' that ends each depth */
 };
 
 void jsonw_init(struct jsonw *w, FILE *f);

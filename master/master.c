@@ -1,1 +1,1467 @@
-/* placeholder: written in progress */
+/*
+ * The master: `lockstep run FILE`. It parses the parameter file, starts (or
+ * waits for) its slaves, and drives them through every phase in lockstep:
+ * clock samples, plan, ready, a broadcast go at a common start time, then
+ * the interval merge, printing one cluster line per interval and writing the
+ * results folder as it goes. Decisions live in pure modules (plan.c,
+ * merge.c); this file is the conductor and the only place with sockets
+ * (through hub.c), processes and files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <uuid/uuid.h>
+#include "common/clockoff.h"
+#include "common/jsonw.h"
+#include "common/log.h"
+#include "common/params.h"
+#include "common/stats.h"
+#include "common/timeutil.h"
+#include "master/hub.h"
+#include "master/master.h"
+#include "master/merge.h"
+#include "master/plan.h"
+#include "master/report.h"
+#include "proto/proto.h"
+
+#define MAX_SLAVES 4096
+#define CLOCK_SAMPLES 8
+#define GO_RESEND_NS (20 * NS_PER_MS)
+
+enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
+
+struct slave_rec {
+	struct hub_peer peer;
+	struct proto_hello hello;
+	enum slave_state state;
+	struct clockoff clk;
+	uint64_t last_rx;        /* CLOCK_MONOTONIC */
+	uint64_t last_tx;
+	uint64_t last_heard_real;
+	pid_t pid;               /* a local child, else 0 */
+	FILE *csv;               /* hosts/<name>.csv */
+	/* Per phase. */
+	int in_phase, ready, go_acked, ended;
+	uint64_t first_io;       /* master clock */
+	unsigned char *got;      /* intervals received */
+	unsigned contig;         /* intervals 0..contig-1 all received */
+};
+
+struct run_result {
+	struct plan_phase ph;
+	int done;
+	uint64_t start_skew_ns;
+	uint64_t start_at;
+	struct stats *totals;
+	struct stats **per_slave; /* nslaves entries */
+};
+
+struct master {
+	/* Options. */
+	const char *param_path;
+	const char *outdir_opt;
+	const char *engine;
+	const char *bind;
+	unsigned port;
+	unsigned nlocal;
+	struct plan_overrides ov;
+	uint64_t slave_timeout_ns;
+	uint64_t join_timeout_ns;
+	uint64_t ready_timeout_ns;
+	uint64_t grace_ns;
+	uint64_t heartbeat_ns;
+	uint64_t master_timeout_ns;
+	int verbose;
+
+	struct params *params;
+	struct plan_phase *phases;
+	size_t nphases;
+	struct hub *hub;
+	unsigned bound_port;
+	char run_id[PROTO_ID_LEN];
+	char dir[PATH_MAX];
+	FILE *log;
+	FILE *icsv;
+	uint64_t started_real;
+
+	struct slave_rec *slaves;
+	unsigned nslaves;
+	struct run_result *runs;
+	size_t nruns;
+
+	/* The phase in progress. */
+	unsigned phase_no;
+	struct merge *merge;
+	struct run_result *cur;
+	struct stats *scratch;
+
+	int exit_code;
+	int aborted;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	if (interrupted)
+		_exit(MASTER_EXIT_ABORTED); /* second signal: leave at once */
+	interrupted = sig;
+}
+
+/* ---- sending ---------------------------------------------------------- */
+
+static int send_to(struct master *m, struct slave_rec *s,
+		   const struct proto_msg *msg)
+{
+	void *buf;
+	size_t len;
+	int ret = proto_encode(msg, &buf, &len);
+
+	if (ret < 0) {
+		log_error("cannot encode %s: %s", proto_type_name(msg->type),
+			  strerror(-ret));
+		return ret;
+	}
+	ret = hub_send(m->hub, &s->peer, buf, len);
+	free(buf);
+	if (ret == 0)
+		s->last_tx = time_mono_ns();
+	else if (s->state == SLAVE_JOINED)
+		log_debug("send %s to %s: %s", proto_type_name(msg->type),
+			  s->hello.name, strerror(-ret));
+	return ret;
+}
+
+static void send_text(struct master *m, struct slave_rec *s,
+		      enum proto_type type, const char *reason)
+{
+	struct proto_msg msg = { .type = type };
+
+	snprintf(msg.u.stop.reason, sizeof(msg.u.stop.reason), "%s", reason);
+	send_to(m, s, &msg);
+}
+
+static void stop_all(struct master *m, const char *reason)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED)
+			send_text(m, &m->slaves[i], PROTO_STOP, reason);
+}
+
+/* ---- frames ----------------------------------------------------------- */
+
+static struct slave_rec *find_peer(struct master *m, const struct hub_peer *p)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].peer.len == p->len &&
+		    memcmp(m->slaves[i].peer.id, p->id, p->len) == 0)
+			return &m->slaves[i];
+	return NULL;
+}
+
+static void open_slave_csv(struct master *m, struct slave_rec *s)
+{
+	char path[PATH_MAX + 128];
+
+	snprintf(path, sizeof(path), "%s/hosts/%s.csv", m->dir, s->hello.name);
+	s->csv = fopen(path, "w");
+	if (!s->csv) {
+		log_warn("cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	report_csv_header(s->csv);
+}
+
+static void on_hello(struct master *m, const struct hub_peer *peer,
+		     const struct proto_hello *h)
+{
+	struct proto_msg w = { .type = PROTO_WELCOME };
+	struct slave_rec *s = find_peer(m, peer);
+
+	if (!s) {
+		for (unsigned i = 0; i < m->nslaves; i++)
+			if (strcmp(m->slaves[i].hello.name, h->name) == 0) {
+				log_warn("a second slave named %s (pid %u on %s) was refused",
+					 h->name, h->pid, h->host);
+				return;
+			}
+		if (m->nslaves >= MAX_SLAVES) {
+			log_warn("slave %s refused: %d slaves at most", h->name,
+				 MAX_SLAVES);
+			return;
+		}
+		s = &m->slaves[m->nslaves++];
+		memset(s, 0, sizeof(*s));
+		s->peer = *peer;
+		s->hello = *h;
+		s->state = SLAVE_JOINED;
+		s->last_rx = time_mono_ns();
+		clockoff_init(&s->clk);
+		open_slave_csv(m, s);
+		log_info("slave %s registered (host %s, pid %u, %u cores)",
+			 h->name, h->host, h->pid, h->cores);
+	}
+	snprintf(w.u.welcome.run_id, sizeof(w.u.welcome.run_id), "%s",
+		 m->run_id);
+	w.u.welcome.slave_index = (uint32_t)(s - m->slaves);
+	w.u.welcome.heartbeat_ns = m->heartbeat_ns;
+	w.u.welcome.master_timeout_ns = m->master_timeout_ns;
+	send_to(m, s, &w);
+}
+
+/* Write one slave's interval to hosts/<name>.csv. */
+static void slave_csv_row(struct master *m, struct slave_rec *s,
+			  const struct proto_interval *iv, const char *note)
+{
+	struct stats *st = m->scratch;
+	struct stats_view v;
+
+	if (!s->csv || !m->cur)
+		return;
+	stats_init(st);
+	for (int d = 0; d < 2; d++) {
+		st->ops[d] = iv->ops[d];
+		st->bytes[d] = iv->bytes[d];
+		hist_add_sparse(&st->lat[d], &iv->lat[d]);
+	}
+	st->errors = iv->errors;
+	st->cpu_user_ns = iv->cpu_user_ns;
+	st->cpu_sys_ns = iv->cpu_sys_ns;
+	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
+	stats_view(st, m->cur->ph.interval_s, &v);
+	report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
+		       iv->start_ns, iv->end_ns, 1, 1, &v);
+}
+
+static void ack_intervals(struct master *m, struct slave_rec *s)
+{
+	struct proto_msg a = { .type = PROTO_ACK };
+
+	if (!s->contig)
+		return;
+	a.u.ack.phase = m->phase_no;
+	a.u.ack.seq = s->contig - 1;
+	send_to(m, s, &a);
+}
+
+static void on_interval(struct master *m, struct slave_rec *s,
+			const struct proto_interval *iv)
+{
+	struct merge_sample smp;
+	int ret;
+
+	if (!m->merge || iv->phase != m->phase_no ||
+	    iv->seq >= m->cur->ph.intervals) {
+		log_debug("interval %u of phase %u from %s ignored", iv->seq,
+			  iv->phase, s->hello.name);
+		return;
+	}
+	memset(&smp, 0, sizeof(smp));
+	smp.slave = (unsigned)(s - m->slaves);
+	smp.seq = iv->seq;
+	for (int d = 0; d < 2; d++) {
+		smp.ops[d] = iv->ops[d];
+		smp.bytes[d] = iv->bytes[d];
+		smp.lat[d] = &iv->lat[d];
+	}
+	smp.errors = iv->errors;
+	smp.cpu_user_ns = iv->cpu_user_ns;
+	smp.cpu_sys_ns = iv->cpu_sys_ns;
+	smp.cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
+	ret = merge_add(m->merge, &smp);
+	if (ret < 0)
+		return; /* merge_add said why */
+	if (iv->first_io_ns && !s->first_io)
+		s->first_io = iv->first_io_ns;
+	if (!s->got[iv->seq]) {
+		s->got[iv->seq] = 1;
+		while (s->contig < m->cur->ph.intervals && s->got[s->contig])
+			s->contig++;
+	}
+	ack_intervals(m, s);
+	if (ret == MERGE_DUPLICATE)
+		return;
+	if (ret == MERGE_LATE)
+		log_warn("slave %s: interval %u arrived after the cluster line was printed; counted in the run totals",
+			 s->hello.name, iv->seq + 1);
+	slave_csv_row(m, s, iv,
+		      iv->seq < m->cur->ph.warmup_intervals ? "warmup" :
+							       "measure");
+}
+
+static void on_frame(struct master *m, const struct hub_peer *peer,
+		     const void *buf, size_t len)
+{
+	struct slave_rec *s = find_peer(m, peer);
+	struct proto_msg msg;
+	char err[256];
+	int ret = proto_decode(buf, len, &msg, err, sizeof(err));
+
+	if (ret < 0) {
+		log_warn("dropped a bad frame (%zu bytes) from %s: %s", len,
+			 s ? s->hello.name : "an unknown peer", err);
+		return;
+	}
+	if (s) {
+		s->last_rx = time_mono_ns();
+		s->last_heard_real = time_real_ns();
+	}
+	if (msg.type == PROTO_HELLO) {
+		on_hello(m, peer, &msg.u.hello);
+		goto out;
+	}
+	if (!s) {
+		log_warn("dropped %s from an unregistered peer",
+			 proto_type_name(msg.type));
+		goto out;
+	}
+	switch (msg.type) {
+	case PROTO_PONG:
+		clockoff_add(&s->clk, msg.u.pong.t1, msg.u.pong.t2,
+			     msg.u.pong.t3, time_real_ns());
+		break;
+	case PROTO_READY:
+		if (msg.u.ready.phase == m->phase_no)
+			s->ready = 1;
+		break;
+	case PROTO_ERROR:
+		log_error("slave %s: %s", s->hello.name, msg.u.error.message);
+		if (msg.u.error.phase == m->phase_no)
+			s->ready = -1;
+		break;
+	case PROTO_GO_ACK:
+		if (msg.u.go_ack.phase == m->phase_no)
+			s->go_acked = 1;
+		break;
+	case PROTO_INTERVAL:
+		on_interval(m, s, &msg.u.interval);
+		break;
+	case PROTO_PHASE_END:
+		if (msg.u.phase_end.phase == m->phase_no) {
+			s->ended = 1;
+			if (msg.u.phase_end.first_io_ns && !s->first_io)
+				s->first_io = msg.u.phase_end.first_io_ns;
+			if (msg.u.phase_end.status < 0)
+				log_warn("slave %s ended phase %u early: %s",
+					 s->hello.name, m->phase_no,
+					 strerror(-msg.u.phase_end.status));
+		}
+		break;
+	case PROTO_LOG:
+		log_msg(msg.u.log.level <= LOG_ERROR ?
+				(enum log_level)msg.u.log.level : LOG_ERROR,
+			"slave %s: %s", s->hello.name, msg.u.log.message);
+		break;
+	case PROTO_BYE:
+		log_debug("slave %s left: %s", s->hello.name,
+			  msg.u.bye.reason);
+		s->state = SLAVE_GONE;
+		break;
+	case PROTO_HEARTBEAT:
+		break;
+	default:
+		log_warn("unexpected %s from slave %s",
+			 proto_type_name(msg.type), s->hello.name);
+		break;
+	}
+out:
+	proto_msg_free(&msg);
+}
+
+static void check_liveness(struct master *m)
+{
+	uint64_t now = time_mono_ns();
+
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+		char tod[32];
+
+		if (s->state != SLAVE_JOINED)
+			continue;
+		if (now - s->last_tx >= m->heartbeat_ns) {
+			struct proto_msg hb = { .type = PROTO_HEARTBEAT };
+
+			hb.u.heartbeat.now_ns = time_real_ns();
+			send_to(m, s, &hb);
+		}
+		/* Liveness is judged only while intervals are due. */
+		if (!m->merge || !s->in_phase ||
+		    now - s->last_rx <= m->slave_timeout_ns)
+			continue;
+		s->state = SLAVE_LOST;
+		merge_slave_lost(m->merge, i);
+		if (m->exit_code == MASTER_EXIT_OK)
+			m->exit_code = MASTER_EXIT_DEGRADED;
+		time_fmt_tod(s->last_heard_real, tod, sizeof(tod));
+		log_warn("slave %s lost: nothing heard for %.1f s (last at %s); the run goes on without it",
+			 s->hello.name, (double)(now - s->last_rx) / 1e9, tod);
+	}
+}
+
+/*
+ * Receive and handle frames for up to timeout_ms, then do the periodic
+ * work. Returns -EINTR once interrupted.
+ */
+static int pump(struct master *m, long timeout_ms)
+{
+	struct hub_peer peer;
+	void *buf;
+	size_t len;
+	int ret = hub_wait(m->hub, timeout_ms);
+
+	if (ret < 0)
+		return ret;
+	for (int n = 0; n < 10000; n++) {
+		ret = hub_recv(m->hub, &peer, &buf, &len);
+		if (ret == -EAGAIN)
+			break;
+		if (ret == -EBADMSG) {
+			log_warn("dropped a malformed multi-part frame");
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		on_frame(m, &peer, buf, len);
+		free(buf);
+	}
+	check_liveness(m);
+	return interrupted ? -EINTR : 0;
+}
+
+/* ---- slaves ----------------------------------------------------------- */
+
+static int spawn_local(struct master *m, unsigned idx)
+{
+	char exe[PATH_MAX], ep[64], name[32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	pid_t pid;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = 0;
+	snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", m->bound_port);
+	snprintf(name, sizeof(name), "local-%u", idx + 1);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char *argv[] = { "lockstep", "slave", "--master", ep,
+				 "--name", name, NULL, NULL };
+		int null = open("/dev/null", O_RDWR);
+
+		if (m->verbose)
+			argv[6] = "--verbose";
+		if (null >= 0)
+			dup2(null, STDIN_FILENO), dup2(null, STDOUT_FILENO);
+		/* Slaves' own messages go to lockstep.log, not the console. */
+		if (m->log)
+			dup2(fileno(m->log), STDERR_FILENO);
+		execv(exe, argv);
+		_exit(127);
+	}
+	log_debug("started local slave %s (pid %d)", name, (int)pid);
+	return (int)pid;
+}
+
+static struct slave_rec *slave_by_pid(struct master *m, pid_t pid)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].hello.pid == (uint32_t)pid)
+			return &m->slaves[i];
+	return NULL;
+}
+
+static int start_slaves(struct master *m, pid_t *pids)
+{
+	uint64_t deadline;
+
+	for (unsigned i = 0; i < m->nlocal; i++) {
+		int pid = spawn_local(m, i);
+
+		if (pid < 0) {
+			log_error("cannot start a local slave: %s",
+				  strerror(-pid));
+			return pid;
+		}
+		pids[i] = pid;
+	}
+	deadline = time_mono_ns() + m->join_timeout_ns;
+	while (m->nslaves < m->nlocal) {
+		int ret = pump(m, 50);
+
+		if (ret < 0)
+			return ret;
+		for (unsigned i = 0; i < m->nlocal; i++) {
+			int status;
+
+			if (pids[i] > 0 && waitpid(pids[i], &status, WNOHANG) ==
+						   pids[i]) {
+				log_error("local slave %u exited before registering (status %d)",
+					  i + 1, WIFEXITED(status) ?
+						     WEXITSTATUS(status) : -1);
+				pids[i] = 0;
+				return -ECHILD;
+			}
+		}
+		if (time_mono_ns() > deadline) {
+			log_error("only %u of %u slaves registered within %.0f s",
+				  m->nslaves, m->nlocal,
+				  (double)m->join_timeout_ns / 1e9);
+			return -ETIMEDOUT;
+		}
+	}
+	for (unsigned i = 0; i < m->nlocal; i++) {
+		struct slave_rec *s = slave_by_pid(m, pids[i]);
+
+		if (s)
+			s->pid = pids[i];
+	}
+	return 0;
+}
+
+/* Wait for local slaves to exit; kill the ones that do not. */
+static void reap_slaves(struct master *m, pid_t *pids, unsigned n)
+{
+	uint64_t deadline = time_mono_ns() + 5 * NS_PER_SEC;
+	unsigned left = n;
+
+	while (left > 0) {
+		left = 0;
+		for (unsigned i = 0; i < n; i++) {
+			if (pids[i] <= 0)
+				continue;
+			if (waitpid(pids[i], NULL, WNOHANG) == pids[i])
+				pids[i] = 0;
+			else
+				left++;
+		}
+		if (!left)
+			break;
+		if (time_mono_ns() > deadline) {
+			for (unsigned i = 0; i < n; i++)
+				if (pids[i] > 0) {
+					log_warn("local slave pid %d did not stop: killed",
+						 (int)pids[i]);
+					kill(pids[i], SIGKILL);
+					waitpid(pids[i], NULL, 0);
+					pids[i] = 0;
+				}
+			break;
+		}
+		if (m->hub)
+			pump(m, 20);
+		else
+			time_sleep_ns(20 * NS_PER_MS);
+	}
+}
+
+/* ---- phases ----------------------------------------------------------- */
+
+static unsigned live_count(struct master *m)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		n += m->slaves[i].state == SLAVE_JOINED;
+	return n;
+}
+
+static int sync_clocks(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + 3 * NS_PER_SEC;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		clockoff_init(&m->slaves[i].clk);
+	for (uint32_t k = 0; k < CLOCK_SAMPLES; k++) {
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct proto_msg p = { .type = PROTO_PING };
+
+			if (m->slaves[i].state != SLAVE_JOINED)
+				continue;
+			p.u.ping.seq = k;
+			p.u.ping.t1 = time_real_ns();
+			send_to(m, &m->slaves[i], &p);
+		}
+		if (pump(m, 5) < 0)
+			return -EINTR;
+	}
+	for (;;) {
+		unsigned missing = 0;
+
+		for (unsigned i = 0; i < m->nslaves; i++)
+			if (m->slaves[i].state == SLAVE_JOINED &&
+			    m->slaves[i].clk.samples < CLOCK_SAMPLES)
+				missing++;
+		if (!missing || time_mono_ns() > deadline)
+			break;
+		if (pump(m, 10) < 0)
+			return -EINTR;
+	}
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		if (s->state == SLAVE_JOINED && s->clk.samples == 0) {
+			log_error("slave %s answered no clock ping",
+				  s->hello.name);
+			return -ETIMEDOUT;
+		}
+		log_debug("slave %s clock offset %lld ns +- %llu ns (%u samples)",
+			  s->hello.name, (long long)s->clk.offset_ns,
+			  (unsigned long long)s->clk.error_ns, s->clk.samples);
+	}
+	return 0;
+}
+
+static int send_plans(struct master *m, const struct plan_phase *ph)
+{
+	unsigned n = live_count(m), k = 0;
+	char err[512];
+
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+		struct proto_msg msg = { .type = PROTO_PLAN };
+		int ret;
+
+		s->in_phase = s->ready = s->go_acked = s->ended = 0;
+		s->first_io = 0;
+		s->contig = 0;
+		free(s->got);
+		s->got = NULL;
+		if (s->state != SLAVE_JOINED)
+			continue;
+		s->got = calloc(ph->intervals, 1);
+		if (!s->got)
+			return -ENOMEM;
+		ret = plan_for_slave(m->params, ph, m->phase_no, k++, n,
+				     m->engine, &msg.u.plan, err, sizeof(err));
+		if (ret < 0) {
+			proto_msg_free(&msg);
+			log_error("%s", err);
+			return ret;
+		}
+		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
+		msg.u.plan.clock_error_ns = s->clk.error_ns;
+		ret = send_to(m, s, &msg);
+		proto_msg_free(&msg);
+		if (ret < 0)
+			return ret;
+		s->in_phase = 1;
+	}
+	return 0;
+}
+
+static int wait_ready(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + m->ready_timeout_ns;
+
+	for (;;) {
+		unsigned waiting = 0, failed = 0;
+
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct slave_rec *s = &m->slaves[i];
+
+			if (!s->in_phase)
+				continue;
+			if (s->ready < 0)
+				failed++;
+			else if (!s->ready && s->state == SLAVE_JOINED)
+				waiting++;
+		}
+		if (failed)
+			return -EIO;
+		if (!waiting)
+			return 0;
+		if (time_mono_ns() > deadline) {
+			log_error("%u slaves not ready after %.0f s", waiting,
+				  (double)m->ready_timeout_ns / 1e9);
+			return -ETIMEDOUT;
+		}
+		if (pump(m, 50) < 0)
+			return -EINTR;
+	}
+}
+
+/* Broadcast go; re-send over ROUTER to slaves that did not acknowledge. */
+static int start_phase(struct master *m, uint64_t *start_at)
+{
+	struct proto_msg go = { .type = PROTO_GO };
+	uint64_t max_rtt = 0, margin, deadline;
+	void *buf;
+	size_t len;
+	int ret;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].in_phase && m->slaves[i].clk.rtt_ns > max_rtt)
+			max_rtt = m->slaves[i].clk.rtt_ns;
+	margin = 4 * max_rtt + 250 * NS_PER_MS;
+	go.u.go.phase = m->phase_no;
+	go.u.go.start_at = time_real_ns() + margin;
+	*start_at = go.u.go.start_at;
+	ret = proto_encode(&go, &buf, &len);
+	if (ret < 0)
+		return ret;
+	hub_publish(m->hub, buf, len);
+	free(buf);
+	deadline = time_mono_ns() + margin + 5 * NS_PER_SEC;
+	for (;;) {
+		unsigned pending = 0;
+
+		if (pump(m, 10) < 0)
+			return -EINTR;
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct slave_rec *s = &m->slaves[i];
+
+			if (!s->in_phase || s->go_acked ||
+			    s->state != SLAVE_JOINED)
+				continue;
+			pending++;
+			if (time_mono_ns() - s->last_tx >= GO_RESEND_NS)
+				send_to(m, s, &go);
+		}
+		if (!pending)
+			return 0;
+		if (time_mono_ns() > deadline) {
+			log_warn("%u slaves did not acknowledge go", pending);
+			return 0;
+		}
+	}
+}
+
+static struct stats *stats_new(void)
+{
+	struct stats *s = malloc(sizeof(*s));
+
+	if (s)
+		stats_init(s);
+	return s;
+}
+
+static void emit_row(struct master *m, const struct merge_row *row)
+{
+	struct run_result *r = m->cur;
+	struct stats_view v;
+	char label[32];
+
+	stats_view(row->stats, r->ph.interval_s, &v);
+	snprintf(label, sizeof(label), "%u", row->seq + 1);
+	report_console_row(stdout, row->end_ns, label, &v, row->reported,
+			   row->expected);
+	if (m->icsv)
+		report_csv_row(m->icsv, r->ph.name, row->seq + 1,
+			       row->warmup ? "warmup" : "measure",
+			       row->start_ns, row->end_ns, row->reported,
+			       row->expected, &v);
+	for (unsigned i = 0; i < row->nmissing; i++)
+		log_warn("interval %u: no data from slave %s", row->seq + 1,
+			 m->slaves[row->missing[i]].hello.name);
+}
+
+static int phase_over(struct master *m)
+{
+	if (!merge_done(m->merge))
+		return 0;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].in_phase && !m->slaves[i].ended &&
+		    m->slaves[i].state == SLAVE_JOINED)
+			return 0;
+	return 1;
+}
+
+static int run_phase(struct master *m, struct run_result *r)
+{
+	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
+	int ret = 0;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (!m->slaves[i].in_phase)
+			merge_slave_lost(m->merge, i);
+	report_console_header(stdout, time_real_ns());
+	while (!phase_over(m)) {
+		struct merge_row row;
+		uint64_t now = time_real_ns();
+
+		if (pump(m, 20) < 0) {
+			ret = -EINTR;
+			break;
+		}
+		while (merge_next(m->merge, time_real_ns(), &row) == 1)
+			emit_row(m, &row);
+		/* Slaves that never end the phase cannot hold the run. */
+		if (now > end_real + m->grace_ns + m->slave_timeout_ns +
+				  10 * NS_PER_SEC) {
+			log_warn("phase %s: giving up on slaves that did not end it",
+				 r->ph.name);
+			break;
+		}
+	}
+	if (ret == 0) {
+		struct merge_row row;
+
+		while (merge_next(m->merge, UINT64_MAX, &row) == 1)
+			emit_row(m, &row);
+	}
+	return ret;
+}
+
+static uint64_t start_skew(struct master *m)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		uint64_t f = m->slaves[i].first_io;
+
+		if (!m->slaves[i].in_phase || !f)
+			continue;
+		lo = f < lo ? f : lo;
+		hi = f > hi ? f : hi;
+	}
+	return hi >= lo ? hi - lo : 0;
+}
+
+static void print_run_totals(struct master *m, struct run_result *r)
+{
+	struct stats_view v;
+	char label[32];
+	double secs = (double)(r->ph.intervals - r->ph.warmup_intervals) *
+		      r->ph.interval_s;
+
+	stats_view(r->totals, secs, &v);
+	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
+		 r->ph.intervals);
+	report_console_row(stdout, time_real_ns(), label, &v, 0, 0);
+	printf("\nRun %s: start skew %.3f ms over %u slaves\n", r->ph.name,
+	       (double)r->start_skew_ns / 1e6, live_count(m));
+	report_hcibench(stdout, &v);
+	printf("\n");
+}
+
+static void write_hgrm(struct master *m, struct run_result *r)
+{
+	char path[PATH_MAX + 128];
+	struct hist *h = malloc(sizeof(*h));
+	FILE *f;
+
+	if (!h)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.hgrm", m->dir, r->ph.name);
+	f = fopen(path, "w");
+	if (f) {
+		stats_combined_hist(r->totals, h);
+		report_hgrm(f, h);
+		fclose(f);
+	}
+	free(h);
+}
+
+static int run_one(struct master *m, struct run_result *r)
+{
+	int ret;
+
+	m->phase_no++;
+	m->cur = r;
+	if (live_count(m) == 0) {
+		log_error("no slave left to run %s", r->ph.name);
+		return -ENOENT;
+	}
+	ret = sync_clocks(m);
+	if (ret == 0)
+		ret = send_plans(m, &r->ph);
+	if (ret == 0)
+		ret = wait_ready(m);
+	if (ret < 0)
+		return ret;
+	ret = start_phase(m, &r->start_at);
+	if (ret < 0)
+		return ret;
+	{
+		struct merge_cfg cfg = {
+			.nslaves = m->nslaves,
+			.intervals = r->ph.intervals,
+			.warmup_intervals = r->ph.warmup_intervals,
+			.start_ns = r->start_at,
+			.interval_ns = r->ph.interval_ns,
+			.grace_ns = m->grace_ns,
+		};
+
+		m->merge = merge_new(&cfg);
+		if (!m->merge)
+			return -ENOMEM;
+	}
+	ret = run_phase(m, r);
+	r->start_skew_ns = start_skew(m);
+	stats_add(r->totals, merge_totals(m->merge));
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		const struct stats *st = merge_slave_totals(m->merge, i);
+
+		if (st && m->slaves[i].in_phase)
+			stats_add(r->per_slave[i], st);
+	}
+	merge_destroy(&m->merge);
+	r->done = 1;
+	if (ret == 0) {
+		print_run_totals(m, r);
+		write_hgrm(m, r);
+	}
+	return ret;
+}
+
+/* ---- results ---------------------------------------------------------- */
+
+static void json_totals(struct jsonw *w, const char *key,
+			const struct stats *st, double secs)
+{
+	struct stats_view v;
+
+	stats_view(st, secs > 0 ? secs : 1, &v);
+	jsonw_object(w, key);
+	jsonw_u64(w, "ops", v.ops);
+	jsonw_u64(w, "read_ops", v.read_ops);
+	jsonw_u64(w, "write_ops", v.write_ops);
+	jsonw_u64(w, "bytes", v.bytes);
+	jsonw_u64(w, "read_bytes", v.read_bytes);
+	jsonw_u64(w, "write_bytes", v.write_bytes);
+	jsonw_u64(w, "errors", v.errors);
+	jsonw_dbl(w, "iops", v.iops);
+	jsonw_dbl(w, "mbps", v.mbps);
+	jsonw_dbl(w, "read_pct", v.read_pct);
+	jsonw_dbl(w, "lat_mean_ms", v.resp_ms);
+	jsonw_dbl(w, "read_lat_mean_ms", v.read_resp_ms);
+	jsonw_dbl(w, "write_lat_mean_ms", v.write_resp_ms);
+	jsonw_dbl(w, "lat_max_ms", v.resp_max_ms);
+	jsonw_dbl(w, "lat_stddev_ms", v.resp_stddev_ms);
+	jsonw_dbl(w, "lat_p50_ms", v.p50_ms);
+	jsonw_dbl(w, "lat_p95_ms", v.p95_ms);
+	jsonw_dbl(w, "lat_p99_ms", v.p99_ms);
+	jsonw_dbl(w, "lat_p999_ms", v.p999_ms);
+	jsonw_dbl(w, "queue_depth", v.queue_depth);
+	jsonw_dbl(w, "cpu_pct", v.cpu_pct);
+	jsonw_dbl(w, "cpu_sys_pct", v.cpu_sys_pct);
+	jsonw_end(w);
+}
+
+static const char *status_name(int code)
+{
+	switch (code) {
+	case MASTER_EXIT_OK:
+		return "completed";
+	case MASTER_EXIT_DEGRADED:
+		return "degraded";
+	case MASTER_EXIT_ABORTED:
+		return "aborted";
+	default:
+		return "failed";
+	}
+}
+
+static void write_summary(struct master *m)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], iso[40];
+	struct jsonw w;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
+	snprintf(tmp, sizeof(tmp), "%s/.summary.json.tmp", m->dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		log_error("cannot write %s: %s", tmp, strerror(errno));
+		return;
+	}
+	jsonw_init(&w, f);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "version", LOCKSTEP_VERSION);
+	jsonw_str(&w, "run_id", m->run_id);
+	jsonw_str(&w, "status", status_name(m->exit_code));
+	jsonw_i64(&w, "exit_code", m->exit_code);
+	jsonw_str(&w, "param_file", m->param_path);
+	jsonw_str(&w, "started", time_fmt_iso(m->started_real, iso,
+					      sizeof(iso)));
+	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
+	jsonw_array(&w, "slaves");
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "id", s->hello.id);
+		jsonw_str(&w, "host", s->hello.host);
+		jsonw_str(&w, "name", s->hello.name);
+		jsonw_str(&w, "state",
+			  s->state == SLAVE_LOST ? "lost" : "finished");
+		jsonw_u64(&w, "pid", s->hello.pid);
+		jsonw_u64(&w, "cores", s->hello.cores);
+		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);
+		jsonw_u64(&w, "clock_error_ns", s->clk.error_ns);
+		if (s->state == SLAVE_LOST)
+			jsonw_str(&w, "last_heard",
+				  time_fmt_iso(s->last_heard_real, iso,
+					       sizeof(iso)));
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_array(&w, "runs");
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+		double secs = (double)(r->ph.intervals - r->ph.warmup_intervals) *
+			      r->ph.interval_s;
+
+		if (!r->done)
+			continue;
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "name", r->ph.name);
+		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
+		jsonw_dbl(&w, "warmup_s", r->ph.warmup_s);
+		jsonw_dbl(&w, "interval_s", r->ph.interval_s);
+		jsonw_u64(&w, "intervals", r->ph.intervals);
+		jsonw_u64(&w, "warmup_intervals", r->ph.warmup_intervals);
+		jsonw_dbl(&w, "iorate", r->ph.iorate);
+		jsonw_u64(&w, "start_ns", r->start_at);
+		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
+		json_totals(&w, "totals", r->totals, secs);
+		jsonw_array(&w, "per_slave");
+		for (unsigned k = 0; k < m->nslaves; k++) {
+			if (!r->per_slave[k]->samples)
+				continue;
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "slave", m->slaves[k].hello.name);
+			json_totals(&w, "totals", r->per_slave[k], secs);
+			jsonw_end(&w);
+		}
+		jsonw_end(&w);
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_end(&w);
+	jsonw_finish(&w);
+	if (fclose(f) != 0 || rename(tmp, path) < 0)
+		log_error("cannot write %s: %s", path, strerror(errno));
+}
+
+static void write_summary_txt(struct master *m)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.txt", m->dir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n\n",
+		LOCKSTEP_VERSION, m->run_id, status_name(m->exit_code),
+		m->exit_code, m->param_path);
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+		struct stats_view v;
+
+		if (!r->done)
+			continue;
+		stats_view(r->totals,
+			   (double)(r->ph.intervals - r->ph.warmup_intervals) *
+				   r->ph.interval_s,
+			   &v);
+		fprintf(f, "Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms)\n",
+			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
+			r->ph.interval_s, (double)r->start_skew_ns / 1e6);
+		report_hcibench(f, &v);
+		fprintf(f, "\n");
+	}
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_LOST)
+			fprintf(f, "slave %s was lost\n",
+				m->slaves[i].hello.name);
+	fclose(f);
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out;
+	size_t n;
+	int ret = 0;
+
+	if (!in)
+		return -errno;
+	out = fopen(to, "wb");
+	if (!out) {
+		ret = -errno;
+		fclose(in);
+		return ret;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			ret = -EIO;
+			break;
+		}
+	fclose(in);
+	if (fclose(out) != 0)
+		ret = -EIO;
+	return ret;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int open_results(struct master *m)
+{
+	char path[PATH_MAX + 64], stamp[32];
+	const char *base = strrchr(m->param_path, '/');
+	int ret;
+
+	if (m->outdir_opt)
+		snprintf(m->dir, sizeof(m->dir), "%s", m->outdir_opt);
+	else
+		snprintf(m->dir, sizeof(m->dir), "lockstep-output/%s-%.8s",
+			 time_fmt_stamp(m->started_real, stamp, sizeof(stamp)),
+			 m->run_id);
+	snprintf(path, sizeof(path), "%s/hosts", m->dir);
+	ret = mkdir_p(path);
+	if (ret < 0) {
+		fprintf(stderr, "lockstep: cannot create %s: %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s/lockstep.log", m->dir);
+	m->log = fopen(path, "a");
+	if (!m->log) {
+		ret = -errno;
+		fprintf(stderr, "lockstep: cannot write %s: %s\n", path,
+			strerror(-ret));
+		return ret;
+	}
+	setvbuf(m->log, NULL, _IOLBF, 0);
+	log_set_file(m->log);
+	snprintf(path, sizeof(path), "%s/%s", m->dir,
+		 base ? base + 1 : m->param_path);
+	if (copy_file(m->param_path, path) < 0)
+		log_warn("cannot copy the parameter file to %s", path);
+	snprintf(path, sizeof(path), "%s/intervals.csv", m->dir);
+	m->icsv = fopen(path, "w");
+	if (!m->icsv) {
+		ret = -errno;
+		log_error("cannot write %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	report_csv_header(m->icsv);
+	return 0;
+}
+
+/* ---- command line ------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lockstep run FILE [options]\n"
+		"  -o, --output DIR       results folder (default lockstep-output/<date>-<id>)\n"
+		"  -e SECONDS             elapsed time of every rd (Vdbench -e)\n"
+		"  -w SECONDS             warmup of every rd (Vdbench -w)\n"
+		"  -i SECONDS             reporting interval of every rd (Vdbench -i)\n"
+		"  --local-slaves N       slaves to start on this machine (default 2)\n"
+		"  --engine NAME          io_uring (default) or null\n"
+		"  --port N               ROUTER port (PUB is N+1; default: any free pair)\n"
+		"  --slave-timeout S      mark a silent slave lost after S s (default 3)\n"
+		"  --join-timeout S       wait S s for slaves to register (default 30)\n"
+		"  -v, --verbose          debug messages\n");
+}
+
+static int parse_seconds_opt(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v >= 0) || v > 1e7) {
+		fprintf(stderr, "lockstep run: %s wants seconds, not '%s'\n",
+			opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_args(struct master *m, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "local-slaves", required_argument, NULL, 'L' },
+		{ "engine", required_argument, NULL, 'E' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "slave-timeout", required_argument, NULL, 'S' },
+		{ "join-timeout", required_argument, NULL, 'J' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double d;
+	char *end;
+	long n;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:e:w:i:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			m->outdir_opt = optarg;
+			break;
+		case 'e':
+			if (parse_seconds_opt("-e", optarg, &m->ov.elapsed_s))
+				return -EINVAL;
+			break;
+		case 'w':
+			if (parse_seconds_opt("-w", optarg, &m->ov.warmup_s))
+				return -EINVAL;
+			break;
+		case 'i':
+			if (parse_seconds_opt("-i", optarg, &m->ov.interval_s) ||
+			    m->ov.interval_s <= 0) {
+				fprintf(stderr, "lockstep run: -i wants seconds > 0\n");
+				return -EINVAL;
+			}
+			break;
+		case 'L':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 256) {
+				fprintf(stderr, "lockstep run: --local-slaves wants 1..256, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			m->nlocal = (unsigned)n;
+			break;
+		case 'E':
+			if (strcmp(optarg, "io_uring") && strcmp(optarg, "null")) {
+				fprintf(stderr, "lockstep run: unknown engine '%s' (io_uring, null)\n",
+					optarg);
+				return -EINVAL;
+			}
+			m->engine = optarg;
+			break;
+		case 'P':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 65534) {
+				fprintf(stderr, "lockstep run: --port wants 1..65534, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			m->port = (unsigned)n;
+			break;
+		case 'S':
+			if (parse_seconds_opt("--slave-timeout", optarg, &d) ||
+			    d <= 0)
+				return -EINVAL;
+			m->slave_timeout_ns = (uint64_t)(d * 1e9);
+			break;
+		case 'J':
+			if (parse_seconds_opt("--join-timeout", optarg, &d) ||
+			    d <= 0)
+				return -EINVAL;
+			m->join_timeout_ns = (uint64_t)(d * 1e9);
+			break;
+		case 'v':
+			m->verbose = 1;
+			log_set_level(LOG_DEBUG);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind + 1 != argc) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	m->param_path = argv[optind];
+	return 0;
+}
+
+static void master_free(struct master *m)
+{
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		if (m->slaves[i].csv)
+			fclose(m->slaves[i].csv);
+		free(m->slaves[i].got);
+	}
+	for (size_t i = 0; i < m->nruns; i++) {
+		free(m->runs[i].totals);
+		if (m->runs[i].per_slave)
+			for (unsigned k = 0; k < MAX_SLAVES; k++)
+				free(m->runs[i].per_slave[k]);
+		free(m->runs[i].per_slave);
+	}
+	free(m->runs);
+	free(m->slaves);
+	free(m->phases);
+	free(m->scratch);
+	merge_destroy(&m->merge);
+	params_free(&m->params);
+	hub_close(&m->hub);
+	if (m->icsv)
+		fclose(m->icsv);
+	log_set_file(NULL);
+	if (m->log)
+		fclose(m->log);
+}
+
+static int alloc_runs(struct master *m)
+{
+	m->runs = calloc(m->nphases ? m->nphases : 1, sizeof(*m->runs));
+	if (!m->runs)
+		return -ENOMEM;
+	m->nruns = m->nphases;
+	for (size_t i = 0; i < m->nruns; i++) {
+		m->runs[i].ph = m->phases[i];
+		m->runs[i].totals = stats_new();
+		m->runs[i].per_slave = calloc(MAX_SLAVES, sizeof(struct stats *));
+		if (!m->runs[i].totals || !m->runs[i].per_slave)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int alloc_slave_totals(struct master *m)
+{
+	for (size_t i = 0; i < m->nruns; i++)
+		for (unsigned k = 0; k < m->nslaves; k++) {
+			m->runs[i].per_slave[k] = stats_new();
+			if (!m->runs[i].per_slave[k])
+				return -ENOMEM;
+		}
+	return 0;
+}
+
+int master_main(int argc, char **argv)
+{
+	struct master m = {
+		.engine = "io_uring",
+		.bind = "127.0.0.1",
+		.nlocal = 2,
+		.ov = { -1, -1, -1 },
+		.slave_timeout_ns = 3 * NS_PER_SEC,
+		.join_timeout_ns = 30 * NS_PER_SEC,
+		.ready_timeout_ns = 600 * NS_PER_SEC,
+		.grace_ns = 500 * NS_PER_MS,
+		.heartbeat_ns = NS_PER_SEC,
+		.master_timeout_ns = 10 * NS_PER_SEC,
+	};
+	pid_t pids[256] = { 0 };
+	char err[1024];
+	uuid_t uu;
+	int ret;
+
+	if (parse_args(&m, argc, argv) < 0)
+		return MASTER_EXIT_BAD_INPUT;
+	ret = params_parse_file(m.param_path, &m.params, err, sizeof(err));
+	if (ret == 0)
+		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
+				  sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "%s\n", err);
+		master_free(&m);
+		return MASTER_EXIT_BAD_INPUT;
+	}
+	uuid_generate(uu);
+	uuid_unparse_lower(uu, m.run_id);
+	m.started_real = time_real_ns();
+	m.slaves = calloc(MAX_SLAVES, sizeof(*m.slaves));
+	m.scratch = stats_new();
+	if (!m.slaves || !m.scratch || alloc_runs(&m) < 0 ||
+	    open_results(&m) < 0) {
+		master_free(&m);
+		return MASTER_EXIT_BAD_INPUT;
+	}
+	ret = hub_open(m.bind, m.port, &m.hub, &m.bound_port, err, sizeof(err));
+	if (ret < 0) {
+		log_error("%s", err);
+		master_free(&m);
+		return MASTER_EXIT_BAD_INPUT;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	log_info("run %s: %zu runs, %.0f s planned, results in %s", m.run_id,
+		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.dir);
+	log_info("master listening on tcp://%s:%u (broadcasts on port %u)",
+		 m.bind, m.bound_port, m.bound_port + 1);
+
+	ret = start_slaves(&m, pids);
+	if (ret == 0)
+		ret = alloc_slave_totals(&m);
+	for (size_t i = 0; ret == 0 && i < m.nruns; i++)
+		ret = run_one(&m, &m.runs[i]);
+
+	if (ret == -EINTR || interrupted) {
+		log_warn("interrupted: stopping every slave");
+		m.exit_code = MASTER_EXIT_ABORTED;
+	} else if (ret < 0) {
+		m.exit_code = MASTER_EXIT_BAD_INPUT;
+	}
+	stop_all(&m, m.exit_code == MASTER_EXIT_OK ? "run complete" :
+						     status_name(m.exit_code));
+	reap_slaves(&m, pids, m.nlocal);
+	write_summary(&m);
+	write_summary_txt(&m);
+	log_info("run %s %s; results in %s", m.run_id,
+		 status_name(m.exit_code), m.dir);
+	ret = m.exit_code;
+	master_free(&m);
+	return ret;
+}
+
+int master_check_main(int argc, char **argv)
+{
+	struct plan_overrides ov = { -1, -1, -1 };
+	struct plan_phase *ph = NULL;
+	struct params *p = NULL;
+	char err[1024];
+	size_t n = 0;
+	int ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: lockstep check FILE\n");
+		return MASTER_EXIT_BAD_INPUT;
+	}
+	ret = params_parse_file(argv[1], &p, err, sizeof(err));
+	if (ret == 0)
+		ret = plan_phases(p, &ov, &ph, &n, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "%s\n", err);
+		params_free(&p);
+		return MASTER_EXIT_BAD_INPUT;
+	}
+	printf("%s: %zu sd, %zu wd, %zu rd\n", argv[1], p->nsd, p->nwd, p->nrd);
+	for (size_t i = 0; i < p->nsd; i++)
+		printf("  sd=%s lun=%s size=%llu threads=%u range=(%g,%g)%s\n",
+		       p->sd[i].name, p->sd[i].lun,
+		       (unsigned long long)p->sd[i].size, p->sd[i].threads,
+		       p->sd[i].range_lo, p->sd[i].range_hi,
+		       p->sd[i].openflags & PARAMS_O_DIRECT ? " o_direct" : "");
+	for (size_t i = 0; i < n; i++)
+		printf("  phase %zu: rd=%s elapsed=%g warmup=%g interval=%g iorate=%s\n",
+		       i + 1, ph[i].name, ph[i].elapsed_s, ph[i].warmup_s,
+		       ph[i].interval_s, ph[i].iorate > 0 ? "fixed" : "max");
+	printf("planned time: %.0f s\n", plan_total_seconds(ph, n));
+	free(ph);
+	params_free(&p);
+	return 0;
+}

@@ -1,1 +1,135 @@
-/* placeholder: written in progress */
+/*
+ * Reporters: console, CSV and .hgrm formats. See report.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include "common/timeutil.h"
+#include "master/report.h"
+
+#define ROW_FMT_HEAD "%-12s%12s%11s%9s%8s%7s%9s%9s%9s%9s%9s%6s%6s%6s%9s%8s\n"
+
+void report_console_header(FILE *f, uint64_t real_ns)
+{
+	char date[32];
+
+	time_fmt_date(real_ns, date, sizeof(date));
+	fprintf(f, ROW_FMT_HEAD, date, "interval", "i/o", "MB/sec", "bytes",
+		"read", "resp", "read", "write", "resp", "resp", "queue",
+		"cpu%", "cpu%", "p99", "slaves");
+	fprintf(f, ROW_FMT_HEAD, "", "", "rate", "1024**2", "i/o", "pct",
+		"time", "resp", "resp", "max", "stddev", "depth", "sys+u",
+		"sys", "ms", "");
+}
+
+void report_console_row(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v, unsigned reported,
+			unsigned expected)
+{
+	char tod[32], slaves[32] = "";
+
+	time_fmt_tod(real_ns, tod, sizeof(tod));
+	if (expected)
+		snprintf(slaves, sizeof(slaves), "%u/%u", reported, expected);
+	fprintf(f,
+		"%-12s%12s%11.1f%9.2f%8.0f%7.2f%9.3f%9.3f%9.3f%9.3f%9.3f%6.1f%6.1f%6.1f%9.3f%8s\n",
+		tod, label, v->iops, v->mbps, v->xfer_bytes, v->read_pct,
+		v->resp_ms, v->read_resp_ms, v->write_resp_ms, v->resp_max_ms,
+		v->resp_stddev_ms, v->queue_depth, v->cpu_pct, v->cpu_sys_pct,
+		v->p99_ms, slaves);
+	fflush(f);
+}
+
+void report_hcibench(FILE *f, const struct stats_view *v)
+{
+	fprintf(f, "IOPS = %.2f IO/s\n", v->iops);
+	fprintf(f, "THROUGHPUT = %.2f MB/s\n", v->mbps);
+	fprintf(f, "LATENCY = %.4f ms\n", v->resp_ms);
+	fprintf(f, "R_LATENCY = %.4f ms\n", v->read_resp_ms);
+	fprintf(f, "W_LATENCY = %.4f ms\n", v->write_resp_ms);
+	fprintf(f, "95%%tile_LAT = %.4f ms\n", v->p95_ms);
+	fprintf(f, "99%%tile_LAT = %.4f ms\n", v->p99_ms);
+	fflush(f);
+}
+
+void report_csv_header(FILE *f)
+{
+	fputs("run,interval,phase,start_ns,end_ns,slaves_reported,"
+	      "slaves_expected,ops,read_ops,write_ops,bytes,read_bytes,"
+	      "write_bytes,iops,mbps,read_pct,resp_ms,read_resp_ms,"
+	      "write_resp_ms,resp_max_ms,resp_stddev_ms,p95_ms,p99_ms,"
+	      "queue_depth,cpu_pct\n",
+	      f);
+	fflush(f);
+}
+
+void report_csv_row(FILE *f, const char *run, unsigned interval,
+		    const char *phase, uint64_t start_ns, uint64_t end_ns,
+		    unsigned reported, unsigned expected,
+		    const struct stats_view *v)
+{
+	fprintf(f,
+		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
+		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f\n",
+		run, interval, phase, (unsigned long long)start_ns,
+		(unsigned long long)end_ns, reported, expected,
+		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
+		(unsigned long long)v->write_ops, (unsigned long long)v->bytes,
+		(unsigned long long)v->read_bytes,
+		(unsigned long long)v->write_bytes, v->iops, v->mbps,
+		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
+		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
+		v->queue_depth, v->cpu_pct);
+	fflush(f);
+}
+
+/*
+ * Like HdrHistogram's outputPercentileDistribution with 5 ticks per half
+ * distance: percentile steps get finer towards the tail.
+ */
+void report_hgrm(FILE *f, const struct hist *h)
+{
+	const double ticks = 5;
+	double pct = 0;
+	uint64_t cum = 0;
+	unsigned idx = 0;
+
+	fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile",
+		"TotalCount", "1/(1-Percentile)");
+	while (h->count > 0) {
+		uint64_t rank = (uint64_t)ceil(pct / 100.0 * (double)h->count);
+		double inv;
+
+		if (rank < 1)
+			rank = 1;
+		while (idx < HIST_BUCKETS && cum + h->buckets[idx] < rank)
+			cum += h->buckets[idx++];
+		if (idx >= HIST_BUCKETS)
+			break;
+		inv = pct >= 100 ? 0 : 1.0 / (1.0 - pct / 100.0);
+		if (pct >= 100) {
+			fprintf(f, "%12.3f %14.12f %10llu\n", h->max / 1e6, 1.0,
+				(unsigned long long)h->count);
+			break;
+		}
+		fprintf(f, "%12.3f %14.12f %10llu %14.2f\n",
+			hist_percentile(h, pct) / 1e6, pct / 100.0,
+			(unsigned long long)(cum + h->buckets[idx]), inv);
+		/* Halve the remaining distance every `ticks` steps. */
+		{
+			double half = 100.0 - pct;
+			double step = 100.0 / pow(2.0, floor(log2(100.0 / half))) /
+				      2.0 / ticks;
+
+			pct += step;
+			if (100.0 - pct < 100.0 / (double)h->count || step < 1e-9)
+				pct = 100.0;
+		}
+	}
+	fprintf(f, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n",
+		hist_mean(h) / 1e6, hist_stddev(h) / 1e6);
+	fprintf(f, "#[Max     = %12.3f, Total count    = %12llu]\n",
+		h->max / 1e6, (unsigned long long)h->count);
+	fprintf(f, "#[Buckets = %12d, SubBuckets     = %12d]\n",
+		HIST_MAX_SHIFT + 2, 1 << HIST_SUB_BITS);
+	fflush(f);
+}

@@ -1,0 +1,43 @@
+/*
+ * The master's side of the transport: a ROUTER (one conversation per slave,
+ * ROUTER_MANDATORY so a send to a vanished slave fails instead of vanishing)
+ * and a PUB for phase broadcasts on the ROUTER's port + 1. The only file of
+ * the master that includes <zmq.h>.
+ */
+#ifndef LOCKSTEP_MASTER_HUB_H
+#define LOCKSTEP_MASTER_HUB_H
+
+#include <stddef.h>
+
+#define HUB_PEER_MAX 256
+
+struct hub_peer {
+	unsigned char id[HUB_PEER_MAX]; /* ZeroMQ routing id */
+	size_t len;
+};
+
+struct hub;
+
+/*
+ * Bind ROUTER on host:port and PUB on host:port+1. port 0 picks a free
+ * pair at random. On success *bound_port is the ROUTER's port.
+ * Returns 0 or -errno with a message in err.
+ */
+int hub_open(const char *host, unsigned port, struct hub **h,
+	     unsigned *bound_port, char *err, size_t errlen);
+/* Send one frame to one slave. 0, or -EHOSTUNREACH / -EAGAIN / -errno. */
+int hub_send(struct hub *h, const struct hub_peer *to, const void *buf,
+	     size_t len);
+/* Broadcast one frame on PUB. */
+int hub_publish(struct hub *h, const void *buf, size_t len);
+/* Wait up to timeout_ms for a frame. 1 readable, 0 timeout, -errno. */
+int hub_wait(struct hub *h, long timeout_ms);
+/*
+ * Receive one frame without blocking into a malloc'd *buf (caller frees).
+ * Returns 0, -EAGAIN when none, -EBADMSG for a frame of an unexpected shape
+ * (dropped), or -errno.
+ */
+int hub_recv(struct hub *h, struct hub_peer *from, void **buf, size_t *len);
+void hub_close(struct hub **h);
+
+#endif

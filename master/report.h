@@ -1,0 +1,41 @@
+/*
+ * Reporters: the Vdbench-style console lines, the HCIBench-style summary
+ * block, the CSV rows of intervals.csv and hosts/<slave>.csv, and the merged
+ * latency distribution in HdrHistogram's percentile text format. They only
+ * format: every number comes from a struct stats_view.
+ */
+#ifndef LOCKSTEP_MASTER_REPORT_H
+#define LOCKSTEP_MASTER_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "common/hist.h"
+#include "common/stats.h"
+
+/* The two Vdbench header lines; the first starts with the date. */
+void report_console_header(FILE *f, uint64_t real_ns);
+/*
+ * One interval line: time of day, label (the interval number or
+ * "avg_2-10"), Vdbench's columns, then p99 ms and slaves reported/expected
+ * (expected 0 prints no slaves column value).
+ */
+void report_console_row(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v, unsigned reported,
+			unsigned expected);
+/* HCIBench-style block (IOPS = ..., THROUGHPUT = ..., LATENCY = ...). */
+void report_hcibench(FILE *f, const struct stats_view *v);
+
+/* Header line of intervals.csv and hosts/<slave>.csv. */
+void report_csv_header(FILE *f);
+void report_csv_row(FILE *f, const char *run, unsigned interval,
+		    const char *phase, uint64_t start_ns, uint64_t end_ns,
+		    unsigned reported, unsigned expected,
+		    const struct stats_view *v);
+
+/*
+ * HdrHistogram percentile distribution of h in milliseconds (Value,
+ * Percentile, TotalCount, 1/(1-Percentile)), with the Mean/Max footer.
+ */
+void report_hgrm(FILE *f, const struct hist *h);
+
+#endif
