@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install what lockstep needs to build and test on Debian 12 (bookworm).
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+
+pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
+	liburing-dev uuid-dev libcmocka-dev)
+# Optional extras for the test suite and benchmarks.
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(python3 iproute2 fio clang)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up, build (warnings are errors) and run the whole test suite.
+# SANITIZE=address,undefined builds with sanitizers; BUILD_DIR picks the
+# build folder (default build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+dir=${BUILD_DIR:-build}
+cmake -S . -B "$dir" -DWERROR=ON -DSANITIZE="${SANITIZE:-}" >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+cd "$dir" && ctest --output-on-failure -j2 "$@"

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Check a lockstep results folder for exact arithmetic.
+
+For every cluster interval: ops equal the sum of the per-slave ops, reads +
+writes equal ops, bytes likewise, and the read share is within 3 points of
+the asked rdpct. For the run: totals equal the sum of the measured intervals
+and the sum of the per-slave totals.
+usage: check_results.py DIR --rdpct P --slaves N [--run NAME]
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import sys
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--rdpct", type=float, required=True)
+    ap.add_argument("--slaves", type=int, required=True)
+    ap.add_argument("--status", default="completed")
+    args = ap.parse_args()
+
+    summary = json.load(open(os.path.join(args.dir, "summary.json")))
+    if summary["status"] != args.status:
+        fail("status %s, expected %s" % (summary["status"], args.status))
+    if len(summary["slaves"]) != args.slaves:
+        fail("%d slaves in summary, expected %d" % (len(summary["slaves"]), args.slaves))
+    cluster = rows(os.path.join(args.dir, "intervals.csv"))
+    hosts = {}
+    for path in glob.glob(os.path.join(args.dir, "hosts", "*.csv")):
+        hosts[os.path.basename(path)[:-4]] = rows(path)
+    if len(hosts) != args.slaves:
+        fail("%d host files, expected %d" % (len(hosts), args.slaves))
+    if not cluster:
+        fail("no intervals")
+
+    nint = 0
+    for run in summary["runs"]:
+        name = run["name"]
+        mine = [r for r in cluster if r["run"] == name]
+        if len(mine) != run["intervals"]:
+            fail("run %s: %d interval rows, expected %d" % (name, len(mine), run["intervals"]))
+        meas = {k: 0 for k in ("ops", "read_ops", "write_ops", "bytes", "read_bytes", "write_bytes")}
+        for r in mine:
+            nint += 1
+            i = r["interval"]
+            if int(r["slaves_reported"]) != args.slaves or int(r["slaves_expected"]) != args.slaves:
+                fail("run %s interval %s: slaves %s/%s" % (name, i, r["slaves_reported"], r["slaves_expected"]))
+            for k in ("ops", "read_ops", "write_ops", "bytes", "read_bytes", "write_bytes"):
+                total = sum(int(h[k]) for rs in hosts.values() for h in rs
+                            if h["run"] == name and h["interval"] == i)
+                if total != int(r[k]):
+                    fail("run %s interval %s: cluster %s %s != sum of slaves %d" % (name, i, k, r[k], total))
+            if int(r["read_ops"]) + int(r["write_ops"]) != int(r["ops"]):
+                fail("interval %s: read_ops + write_ops != ops" % i)
+            if int(r["read_bytes"]) + int(r["write_bytes"]) != int(r["bytes"]):
+                fail("interval %s: read_bytes + write_bytes != bytes" % i)
+            if int(r["ops"]) == 0:
+                fail("interval %s: no I/O" % i)
+            pct = 100.0 * int(r["read_ops"]) / int(r["ops"])
+            if abs(pct - args.rdpct) > 3:
+                fail("interval %s: read %% %.2f, asked %.0f" % (i, pct, args.rdpct))
+            if r["phase"] == "measure":
+                for k in meas:
+                    meas[k] += int(r[k])
+        for k, v in meas.items():
+            if run["totals"][k] != v:
+                fail("run %s: totals %s %d != sum of measured intervals %d" % (name, k, run["totals"][k], v))
+        for k in ("ops", "bytes", "read_ops", "write_ops"):
+            s = sum(p["totals"][k] for p in run["per_slave"])
+            if s != run["totals"][k]:
+                fail("run %s: per-slave %s sum %d != totals %d" % (name, k, s, run["totals"][k]))
+        t = run["totals"]
+        if not (t["lat_p50_ms"] <= t["lat_p95_ms"] <= t["lat_p99_ms"] <= t["lat_p999_ms"] <= t["lat_max_ms"] * 1.0001):
+            fail("run %s: percentiles out of order: %s" % (name, t))
+    print("ok: %d intervals, %d slaves, totals add up" % (nint, args.slaves))
+
+
+main()

@@ -1,0 +1,30 @@
+# A real master and 3 real local slaves over ZeroMQ on temporary files for a
+# few seconds; the results folder must add up exactly.
+source "$(dirname "$0")/lib.sh"
+
+cat > "$TMP/t.vdb" <<VDB
+* integration: 3 local slaves, two files, 70% read random
+sd=sd1,lun=$TMP/d1.dat,size=32m,threads=6,openflags=o_direct
+sd=sd2,lun=$TMP/d2.dat,size=32m,threads=3
+wd=wd1,sd=(sd1,sd2),xfersize=4k,rdpct=70,seekpct=100
+rd=r1,wd=wd1,iorate=max,elapsed=3,warmup=1,interval=1
+VDB
+
+run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 3 > "$TMP/console.txt" 2> "$TMP/stderr.txt"
+cat "$TMP/console.txt"
+[ "$rc" -eq 0 ] || { cat "$TMP/stderr.txt"; fail "lockstep run exited $rc"; }
+grep -q "avg_2-4" "$TMP/console.txt" || fail "no avg_2-4 line"
+for k in "IOPS = " "THROUGHPUT = " "LATENCY = " "R_LATENCY = " "W_LATENCY = " "95%tile_LAT = " "99%tile_LAT = "; do
+	grep -q "^$k" "$TMP/console.txt" || fail "no '$k' line in the summary"
+done
+for f in summary.json summary.txt intervals.csv lockstep.log t.vdb r1.hgrm; do
+	[ -s "$TMP/out/$f" ] || fail "results folder lacks $f"
+done
+python3 "$HERE/check_results.py" "$TMP/out" --rdpct 70 --slaves 3
+
+# Overrides: -e 2 -w 0 -i 1 gives exactly 2 intervals, all measured.
+run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 -e 2 -w 0 -i 1 > "$TMP/console2.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/console2.txt"; fail "run with overrides exited $rc"; }
+python3 "$HERE/check_results.py" "$TMP/out2" --rdpct 70 --slaves 2
+grep -q "avg_1-2" "$TMP/console2.txt" || fail "overrides not applied (no avg_1-2)"
+echo "PASS"
