@@ -536,12 +536,20 @@ static void reap_slaves(struct master *m, pid_t *pids, unsigned n)
 	while (left > 0) {
 		left = 0;
 		for (unsigned i = 0; i < n; i++) {
+			int status;
+
 			if (pids[i] <= 0)
 				continue;
-			if (waitpid(pids[i], NULL, WNOHANG) == pids[i])
-				pids[i] = 0;
-			else
+			if (waitpid(pids[i], &status, WNOHANG) != pids[i]) {
 				left++;
+				continue;
+			}
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				log_warn("local slave pid %d exited with status %d",
+					 (int)pids[i],
+					 WIFEXITED(status) ? WEXITSTATUS(status) :
+							     128 + WTERMSIG(status));
+			pids[i] = 0;
 		}
 		if (!left)
 			break;

@@ -33,6 +33,10 @@ def main():
     ap.add_argument("--status", default="completed")
     args = ap.parse_args()
 
+    log = open(os.path.join(args.dir, "lockstep.log"), errors="replace").read()
+    for bad in ("Sanitizer", "runtime error:", "exited with status", "dropped a bad frame"):
+        if bad in log:
+            fail("lockstep.log reports '%s':\n%s" % (bad, log[-3000:]))
     summary = json.load(open(os.path.join(args.dir, "summary.json")))
     if summary["status"] != args.status:
         fail("status %s, expected %s" % (summary["status"], args.status))
