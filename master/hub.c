@@ -90,6 +90,12 @@ int hub_open(const char *host, unsigned port, struct hub **hp,
 		return -ENOMEM;
 	}
 	zmq_setsockopt(h->router, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
+	/*
+	 * Slaves connect with their uuid as routing id; a slave that
+	 * reconnects (a new TCP connection after a network cut) takes its id
+	 * over from the dead connection instead of being refused.
+	 */
+	zmq_setsockopt(h->router, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
 	zmq_setsockopt(h->router, ZMQ_LINGER, &zero, sizeof(zero));
 	zmq_setsockopt(h->pub, ZMQ_LINGER, &zero, sizeof(zero));
 	/* Intervals must never be dropped for a full queue. */

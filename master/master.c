@@ -26,6 +26,7 @@
 #include "common/stats.h"
 #include "common/timeutil.h"
 #include "master/hub.h"
+#include "master/launch.h"
 #include "master/master.h"
 #include "master/merge.h"
 #include "master/plan.h"
@@ -48,6 +49,9 @@ struct slave_rec {
 	uint64_t last_heard_real;
 	pid_t pid;               /* a local child, else 0 */
 	FILE *csv;               /* hosts/<name>.csv */
+	uint64_t lost_real;      /* when it was marked lost (last time) */
+	uint64_t back_real;      /* when it came back (last time) */
+	unsigned losses;
 	/* Per phase. */
 	int in_phase, ready, go_acked, ended;
 	uint64_t first_io;       /* master clock */
@@ -70,6 +74,8 @@ struct master {
 	const char *outdir_opt;
 	const char *engine;
 	const char *bind;
+	const char *advertise;    /* the address slaves connect to */
+	int insecure;
 	unsigned port;
 	unsigned nlocal;
 	struct plan_overrides ov;
@@ -80,6 +86,8 @@ struct master {
 	uint64_t heartbeat_ns;
 	uint64_t master_timeout_ns;
 	int verbose;
+	int abort_on_loss;
+	unsigned expect;          /* external slaves to wait for */
 
 	struct params *params;
 	struct plan_phase *phases;
@@ -94,6 +102,7 @@ struct master {
 
 	struct slave_rec *slaves;
 	unsigned nslaves;
+	struct launch launch;
 	struct run_result *runs;
 	size_t nruns;
 
@@ -103,8 +112,9 @@ struct master {
 	struct run_result *cur;
 	struct stats *scratch;
 
+	int registering;          /* new slave names are accepted */
 	int exit_code;
-	int aborted;
+	int loss_abort;           /* a slave was lost under --on-slave-loss=abort */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -149,11 +159,12 @@ static void send_text(struct master *m, struct slave_rec *s,
 	send_to(m, s, &msg);
 }
 
-static void stop_all(struct master *m, const char *reason)
+static void stop_all(struct master *m, enum proto_type type,
+		     const char *reason)
 {
 	for (unsigned i = 0; i < m->nslaves; i++)
 		if (m->slaves[i].state == SLAVE_JOINED)
-			send_text(m, &m->slaves[i], PROTO_STOP, reason);
+			send_text(m, &m->slaves[i], type, reason);
 }
 
 /* ---- frames ----------------------------------------------------------- */
@@ -180,19 +191,65 @@ static void open_slave_csv(struct master *m, struct slave_rec *s)
 	report_csv_header(s->csv);
 }
 
+static struct slave_rec *find_name(struct master *m, const char *name)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (strcmp(m->slaves[i].hello.name, name) == 0)
+			return &m->slaves[i];
+	return NULL;
+}
+
+/*
+ * A slave we knew is back: a reconnect after it was declared lost, or a new
+ * process under the same name. It takes part from the next phase on.
+ */
+static void slave_back(struct master *m, struct slave_rec *s,
+		       const struct hub_peer *peer, const struct proto_hello *h)
+{
+	unsigned idx = (unsigned)(s - m->slaves);
+
+	if (s->state == SLAVE_JOINED && s->in_phase && m->merge) {
+		/* A restart we did not notice: its old process is gone. */
+		merge_slave_lost(m->merge, idx);
+		s->lost_real = time_real_ns();
+		s->losses++;
+		if (m->exit_code == MASTER_EXIT_OK)
+			m->exit_code = MASTER_EXIT_DEGRADED;
+	}
+	if (h && strcmp(h->id, s->hello.id) != 0)
+		log_warn("slave %s is back as a new process (pid %u, was %u); it joins at the next phase",
+			 h->name, h->pid, s->hello.pid);
+	else
+		log_warn("slave %s is back; it joins at the next phase",
+			 s->hello.name);
+	if (peer)
+		s->peer = *peer;
+	if (h)
+		s->hello = *h;
+	s->state = SLAVE_JOINED;
+	s->in_phase = 0;
+	s->back_real = time_real_ns();
+	s->last_rx = time_mono_ns();
+}
+
 static void on_hello(struct master *m, const struct hub_peer *peer,
 		     const struct proto_hello *h)
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
 	struct slave_rec *s = find_peer(m, peer);
 
-	if (!s) {
-		for (unsigned i = 0; i < m->nslaves; i++)
-			if (strcmp(m->slaves[i].hello.name, h->name) == 0) {
-				log_warn("a second slave named %s (pid %u on %s) was refused",
-					 h->name, h->pid, h->host);
-				return;
-			}
+	if (!s)
+		s = find_name(m, h->name);
+	if (s && (s->state != SLAVE_JOINED || strcmp(s->hello.id, h->id) ||
+		  s->peer.len != peer->len ||
+		  memcmp(s->peer.id, peer->id, peer->len))) {
+		slave_back(m, s, peer, h);
+	} else if (!s) {
+		if (!m->registering) {
+			log_warn("slave %s (pid %u on %s) refused: the run has started and it is not one of its slaves",
+				 h->name, h->pid, h->host);
+			return;
+		}
 		if (m->nslaves >= MAX_SLAVES) {
 			log_warn("slave %s refused: %d slaves at most", h->name,
 				 MAX_SLAVES);
@@ -217,14 +274,20 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	send_to(m, s, &w);
 }
 
-/* Write one slave's interval to hosts/<name>.csv. */
+/*
+ * Write one slave's interval to hosts/<name>.csv, and to intervals.csv as a
+ * `late` row when it arrived after its cluster row was written: the cluster
+ * row plus the late rows of an interval hold every I/O of it.
+ */
 static void slave_csv_row(struct master *m, struct slave_rec *s,
-			  const struct proto_interval *iv, const char *note)
+			  const struct proto_interval *iv, const char *note,
+			  int late)
 {
 	struct stats *st = m->scratch;
 	struct stats_view v;
+	uint64_t now = time_real_ns();
 
-	if (!s->csv || !m->cur)
+	if (!m->cur)
 		return;
 	stats_init(st);
 	for (int d = 0; d < 2; d++) {
@@ -237,8 +300,12 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 	st->cpu_sys_ns = iv->cpu_sys_ns;
 	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
 	stats_view(st, m->cur->ph.interval_s, &v);
-	report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
-		       iv->start_ns, iv->end_ns, 1, 1, &v);
+	if (s->csv)
+		report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
+			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
+	if (late && m->icsv)
+		report_csv_row(m->icsv, m->cur->ph.name, iv->seq + 1, "late",
+			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
 }
 
 static void ack_intervals(struct master *m, struct slave_rec *s)
@@ -290,11 +357,12 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	if (ret == MERGE_DUPLICATE)
 		return;
 	if (ret == MERGE_LATE)
-		log_warn("slave %s: interval %u arrived after the cluster line was printed; counted in the run totals",
+		log_warn("slave %s: interval %u arrived after its cluster line was written; it is counted in the run totals and written as a late row",
 			 s->hello.name, iv->seq + 1);
 	slave_csv_row(m, s, iv,
 		      iv->seq < m->cur->ph.warmup_intervals ? "warmup" :
-							       "measure");
+							       "measure",
+		      ret == MERGE_LATE);
 }
 
 static void on_frame(struct master *m, const struct hub_peer *peer,
@@ -323,6 +391,8 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			 proto_type_name(msg.type));
 		goto out;
 	}
+	if (s->state != SLAVE_JOINED && msg.type != PROTO_BYE)
+		slave_back(m, s, NULL, NULL);
 	switch (msg.type) {
 	case PROTO_PONG:
 		clockoff_add(&s->clk, msg.u.pong.t1, msg.u.pong.t2,
@@ -397,12 +467,18 @@ static void check_liveness(struct master *m)
 		    now - s->last_rx <= m->slave_timeout_ns)
 			continue;
 		s->state = SLAVE_LOST;
+		s->lost_real = time_real_ns();
+		s->losses++;
 		merge_slave_lost(m->merge, i);
 		if (m->exit_code == MASTER_EXIT_OK)
 			m->exit_code = MASTER_EXIT_DEGRADED;
 		time_fmt_tod(s->last_heard_real, tod, sizeof(tod));
-		log_warn("slave %s lost: nothing heard for %.1f s (last at %s); the run goes on without it",
-			 s->hello.name, (double)(now - s->last_rx) / 1e9, tod);
+		log_warn("slave %s lost: nothing heard for %.1f s (last at %s); %s",
+			 s->hello.name, (double)(now - s->last_rx) / 1e9, tod,
+			 m->abort_on_loss ? "aborting the run (--on-slave-loss=abort)" :
+					    "the run goes on without it");
+		if (m->abort_on_loss)
+			m->loss_abort = 1;
 	}
 }
 
@@ -433,135 +509,138 @@ static int pump(struct master *m, long timeout_ms)
 		free(buf);
 	}
 	check_liveness(m);
+	if (m->loss_abort)
+		return -ECANCELED;
 	return interrupted ? -EINTR : 0;
 }
 
 /* ---- slaves ----------------------------------------------------------- */
 
-static int spawn_local(struct master *m, unsigned idx)
+/*
+ * Names of the slaves this run waits for. With hd= lines: one per slave of
+ * each host, named after the hd (NAME, or NAME-1..NAME-N when slaves=N).
+ * Otherwise local-1..local-N for the local slaves; --expect-slaves adds
+ * that many slaves of any name.
+ */
+static void expected_name(const struct params_hd *hd, unsigned k, char *buf,
+			  size_t len)
 {
-	char exe[PATH_MAX], ep[64], name[32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	pid_t pid;
+	if (hd->slaves <= 1)
+		snprintf(buf, len, "%s", hd->name);
+	else
+		snprintf(buf, len, "%s-%u", hd->name, k + 1);
+}
 
-	if (n < 0)
-		return -errno;
-	exe[n] = 0;
-	snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", m->bound_port);
-	snprintf(name, sizeof(name), "local-%u", idx + 1);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char *argv[] = { "lockstep", "slave", "--master", ep,
-				 "--name", name, NULL, NULL };
-		int null = open("/dev/null", O_RDWR);
+static int launch_slaves(struct master *m)
+{
+	char ep[300], name[PROTO_NAME_LEN];
+	int ret = 0;
 
-		if (m->verbose)
-			argv[6] = "--verbose";
-		if (null >= 0)
-			dup2(null, STDIN_FILENO), dup2(null, STDOUT_FILENO);
-		/* Slaves' own messages go to lockstep.log, not the console. */
-		if (m->log)
-			dup2(fileno(m->log), STDERR_FILENO);
-		execv(exe, argv);
-		_exit(127);
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
+	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
+		snprintf(name, sizeof(name), "local-%u", i + 1);
+		ret = launch_local(&m->launch, ep, name);
 	}
-	log_debug("started local slave %s (pid %d)", name, (int)pid);
-	return (int)pid;
-}
+	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
+		const struct params_hd *hd = &m->params->hd[h];
 
-static struct slave_rec *slave_by_pid(struct master *m, pid_t pid)
-{
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].hello.pid == (uint32_t)pid)
-			return &m->slaves[i];
-	return NULL;
-}
-
-static int start_slaves(struct master *m, pid_t *pids)
-{
-	uint64_t deadline;
-
-	for (unsigned i = 0; i < m->nlocal; i++) {
-		int pid = spawn_local(m, i);
-
-		if (pid < 0) {
-			log_error("cannot start a local slave: %s",
-				  strerror(-pid));
-			return pid;
+		if (hd->shell == PARAMS_SHELL_NONE)
+			continue;
+		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
+			expected_name(hd, k, name, sizeof(name));
+			ret = launch_ssh(&m->launch, hd->user, hd->system,
+					 NULL, ep, name);
 		}
-		pids[i] = pid;
 	}
-	deadline = time_mono_ns() + m->join_timeout_ns;
-	while (m->nslaves < m->nlocal) {
-		int ret = pump(m, 50);
+	if (ret < 0)
+		log_error("cannot start a slave: %s", strerror(-ret));
+	return ret;
+}
+
+/* Expected slaves that have not registered yet; names listed into buf. */
+static unsigned missing_slaves(struct master *m, char *buf, size_t len)
+{
+	char name[PROTO_NAME_LEN];
+	unsigned missing = 0;
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (m->params->nhd == 0)
+		return m->nslaves < m->nlocal + m->expect ?
+			       m->nlocal + m->expect - m->nslaves : 0;
+	for (size_t h = 0; h < m->params->nhd; h++) {
+		const struct params_hd *hd = &m->params->hd[h];
+
+		for (unsigned k = 0; k < hd->slaves; k++) {
+			expected_name(hd, k, name, sizeof(name));
+			if (find_name(m, name))
+				continue;
+			missing++;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s%s", missing > 1 ? ", " : "",
+							 name);
+		}
+	}
+	return missing;
+}
+
+static int wait_registration(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + m->join_timeout_ns;
+	char names[512];
+
+	m->registering = 1;
+	while (missing_slaves(m, names, sizeof(names)) > 0) {
+		struct launch_proc *p;
+		int ret = pump(m, 50), status;
 
 		if (ret < 0)
 			return ret;
-		for (unsigned i = 0; i < m->nlocal; i++) {
-			int status;
-
-			if (pids[i] > 0 && waitpid(pids[i], &status, WNOHANG) ==
-						   pids[i]) {
-				log_error("local slave %u exited before registering (status %d)",
-					  i + 1, WIFEXITED(status) ?
-						     WEXITSTATUS(status) : -1);
-				pids[i] = 0;
-				return -ECHILD;
-			}
+		while ((p = launch_exited(&m->launch, &status))) {
+			if (find_name(m, p->name))
+				continue;
+			log_error("slave %s on %s exited before registering (status %d)%s",
+				  p->name, p->host, status,
+				  status == 255 ? ": ssh could not reach the host" : "");
+			return -ECHILD;
 		}
 		if (time_mono_ns() > deadline) {
-			log_error("only %u of %u slaves registered within %.0f s",
-				  m->nslaves, m->nlocal,
-				  (double)m->join_timeout_ns / 1e9);
+			unsigned n = missing_slaves(m, names, sizeof(names));
+
+			log_error("%u slaves did not register within %.0f s%s%s",
+				  n, (double)m->join_timeout_ns / 1e9,
+				  names[0] ? ": " : "", names);
 			return -ETIMEDOUT;
 		}
 	}
-	for (unsigned i = 0; i < m->nlocal; i++) {
-		struct slave_rec *s = slave_by_pid(m, pids[i]);
+	m->registering = 0;
+	for (unsigned i = 0; i < m->launch.n; i++) {
+		struct slave_rec *s = find_name(m, m->launch.p[i].name);
 
 		if (s)
-			s->pid = pids[i];
+			s->pid = m->launch.p[i].pid;
 	}
 	return 0;
 }
 
-/* Wait for local slaves to exit; kill the ones that do not. */
-static void reap_slaves(struct master *m, pid_t *pids, unsigned n)
+/* Wait for the slaves we started to exit; kill the ones that do not. */
+static void reap_slaves(struct master *m)
 {
 	uint64_t deadline = time_mono_ns() + 5 * NS_PER_SEC;
-	unsigned left = n;
 
-	while (left > 0) {
-		left = 0;
-		for (unsigned i = 0; i < n; i++) {
-			int status;
+	for (;;) {
+		struct launch_proc *p;
+		int status;
 
-			if (pids[i] <= 0)
-				continue;
-			if (waitpid(pids[i], &status, WNOHANG) != pids[i]) {
-				left++;
-				continue;
-			}
-			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-				log_warn("local slave pid %d exited with status %d",
-					 (int)pids[i],
-					 WIFEXITED(status) ? WEXITSTATUS(status) :
-							     128 + WTERMSIG(status));
-			pids[i] = 0;
-		}
-		if (!left)
+		while ((p = launch_exited(&m->launch, &status)))
+			if (status != 0)
+				log_warn("slave %s (%s) exited with status %d",
+					 p->name, p->host, status);
+		if (!launch_running(&m->launch))
 			break;
 		if (time_mono_ns() > deadline) {
-			for (unsigned i = 0; i < n; i++)
-				if (pids[i] > 0) {
-					log_warn("local slave pid %d did not stop: killed",
-						 (int)pids[i]);
-					kill(pids[i], SIGKILL);
-					waitpid(pids[i], NULL, 0);
-					pids[i] = 0;
-				}
+			launch_kill_all(&m->launch);
 			break;
 		}
 		if (m->hub)
@@ -766,7 +845,7 @@ static void emit_row(struct master *m, const struct merge_row *row)
 		report_csv_row(m->icsv, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
 			       row->start_ns, row->end_ns, row->reported,
-			       row->expected, &v);
+			       row->expected, &v, time_real_ns());
 	for (unsigned i = 0; i < row->nmissing; i++)
 		log_warn("interval %u: no data from slave %s", row->seq + 1,
 			 m->slaves[row->missing[i]].hello.name);
@@ -875,6 +954,9 @@ static int run_one(struct master *m, struct run_result *r)
 
 	m->phase_no++;
 	m->cur = r;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (!r->per_slave[i] && !(r->per_slave[i] = stats_new()))
+			return -ENOMEM;
 	if (live_count(m) == 0) {
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
@@ -909,7 +991,7 @@ static int run_one(struct master *m, struct run_result *r)
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		const struct stats *st = merge_slave_totals(m->merge, i);
 
-		if (st && m->slaves[i].in_phase)
+		if (st && r->per_slave[i])
 			stats_add(r->per_slave[i], st);
 	}
 	merge_destroy(&m->merge);
@@ -919,6 +1001,28 @@ static int run_one(struct master *m, struct run_result *r)
 		write_hgrm(m, r);
 	}
 	return ret;
+}
+
+/* One line per slave that was lost during the run, for the console. */
+static void report_lost(struct master *m, FILE *f)
+{
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+		char heard[32], back[32];
+
+		if (!s->losses)
+			continue;
+		time_fmt_tod(s->lost_real, heard, sizeof(heard));
+		if (s->back_real > s->lost_real) {
+			time_fmt_tod(s->back_real, back, sizeof(back));
+			fprintf(f, "slave %s was lost at %s and rejoined at %s\n",
+				s->hello.name, heard, back);
+		} else {
+			time_fmt_tod(s->last_heard_real, back, sizeof(back));
+			fprintf(f, "slave %s was lost at %s (last heard at %s)\n",
+				s->hello.name, heard, back);
+		}
+	}
 }
 
 /* ---- results ---------------------------------------------------------- */
@@ -1006,10 +1110,15 @@ static void write_summary(struct master *m)
 		jsonw_u64(&w, "cores", s->hello.cores);
 		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);
 		jsonw_u64(&w, "clock_error_ns", s->clk.error_ns);
-		if (s->state == SLAVE_LOST)
-			jsonw_str(&w, "last_heard",
-				  time_fmt_iso(s->last_heard_real, iso,
-					       sizeof(iso)));
+		jsonw_u64(&w, "losses", s->losses);
+		jsonw_str(&w, "last_heard",
+			  time_fmt_iso(s->last_heard_real, iso, sizeof(iso)));
+		if (s->losses)
+			jsonw_str(&w, "lost_at",
+				  time_fmt_iso(s->lost_real, iso, sizeof(iso)));
+		if (s->losses && s->back_real > s->lost_real)
+			jsonw_str(&w, "rejoined_at",
+				  time_fmt_iso(s->back_real, iso, sizeof(iso)));
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);
@@ -1034,7 +1143,7 @@ static void write_summary(struct master *m)
 		json_totals(&w, "totals", r->totals, secs);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < m->nslaves; k++) {
-			if (!r->per_slave[k]->samples)
+			if (!r->per_slave[k] || !r->per_slave[k]->samples)
 				continue;
 			jsonw_object(&w, NULL);
 			jsonw_str(&w, "slave", m->slaves[k].hello.name);
@@ -1079,10 +1188,7 @@ static void write_summary_txt(struct master *m)
 		report_hcibench(f, &v);
 		fprintf(f, "\n");
 	}
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].state == SLAVE_LOST)
-			fprintf(f, "slave %s was lost\n",
-				m->slaves[i].hello.name);
+	report_lost(m, f);
 	fclose(f);
 }
 
@@ -1174,6 +1280,39 @@ static int open_results(struct master *m)
 	return 0;
 }
 
+/*
+ * A master reachable from other machines must not take orders from anyone:
+ * until CURVE authentication exists, binding off loopback needs --insecure.
+ */
+static int check_listen(struct master *m)
+{
+	int loopback = strcmp(m->bind, "127.0.0.1") == 0 ||
+		       strcmp(m->bind, "localhost") == 0 ||
+		       strncmp(m->bind, "127.", 4) == 0;
+
+	if (!loopback && !m->insecure) {
+		log_error("--listen %s is reachable from other machines, and slaves would accept plans from anyone there; lockstep has no authentication yet (CURVE keys are planned), so add --insecure to accept that on a trusted test network",
+			  m->bind);
+		return -EPERM;
+	}
+	if (!m->advertise)
+		m->advertise = strcmp(m->bind, "*") && strcmp(m->bind, "0.0.0.0") ?
+				       m->bind : NULL;
+	if (!m->advertise && (m->nlocal || m->params->nhd)) {
+		log_error("--listen %s: say which address slaves should connect to with --advertise ADDR",
+			  m->bind);
+		return -EINVAL;
+	}
+	if (m->params->nhd && loopback)
+		for (size_t h = 0; h < m->params->nhd; h++)
+			if (m->params->hd[h].shell != PARAMS_SHELL_NONE) {
+				log_error("hd=%s: slaves on other hosts cannot reach a master on %s; use --listen ADDR --insecure",
+					  m->params->hd[h].name, m->bind);
+				return -EINVAL;
+			}
+	return 0;
+}
+
 /* ---- command line ------------------------------------------------------ */
 
 static void usage(FILE *f)
@@ -1188,7 +1327,12 @@ static void usage(FILE *f)
 		"  --engine NAME          io_uring (default) or null\n"
 		"  --port N               ROUTER port (PUB is N+1; default: any free pair)\n"
 		"  --slave-timeout S      mark a silent slave lost after S s (default 3)\n"
+		"  --on-slave-loss continue|abort  what a lost slave does to the run (continue)\n"
 		"  --join-timeout S       wait S s for slaves to register (default 30)\n"
+		"  --expect-slaves N      also wait for N slaves started elsewhere\n"
+		"  --listen ADDR          address to bind (default 127.0.0.1)\n"
+		"  --advertise ADDR       address slaves connect to (default: --listen)\n"
+		"  --insecure             allow --listen off loopback without authentication\n"
 		"  -v, --verbose          debug messages\n");
 }
 
@@ -1215,6 +1359,11 @@ static int parse_args(struct master *m, int argc, char **argv)
 		{ "port", required_argument, NULL, 'P' },
 		{ "slave-timeout", required_argument, NULL, 'S' },
 		{ "join-timeout", required_argument, NULL, 'J' },
+		{ "on-slave-loss", required_argument, NULL, 'O' },
+		{ "expect-slaves", required_argument, NULL, 'X' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "advertise", required_argument, NULL, 'A' },
+		{ "insecure", no_argument, NULL, 'I' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1247,12 +1396,41 @@ static int parse_args(struct master *m, int argc, char **argv)
 			break;
 		case 'L':
 			n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 256) {
-				fprintf(stderr, "lockstep run: --local-slaves wants 1..256, not '%s'\n",
+			if (*end || n < 0 || n > 256) {
+				fprintf(stderr, "lockstep run: --local-slaves wants 0..256, not '%s'\n",
 					optarg);
 				return -EINVAL;
 			}
 			m->nlocal = (unsigned)n;
+			break;
+		case 'X':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > MAX_SLAVES) {
+				fprintf(stderr, "lockstep run: --expect-slaves wants 1..%d, not '%s'\n",
+					MAX_SLAVES, optarg);
+				return -EINVAL;
+			}
+			m->expect = (unsigned)n;
+			break;
+		case 'O':
+			if (strcmp(optarg, "continue") == 0) {
+				m->abort_on_loss = 0;
+			} else if (strcmp(optarg, "abort") == 0) {
+				m->abort_on_loss = 1;
+			} else {
+				fprintf(stderr, "lockstep run: --on-slave-loss wants continue or abort, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'l':
+			m->bind = optarg;
+			break;
+		case 'A':
+			m->advertise = optarg;
+			break;
+		case 'I':
+			m->insecure = 1;
 			break;
 		case 'E':
 			if (strcmp(optarg, "io_uring") && strcmp(optarg, "null")) {
@@ -1297,6 +1475,10 @@ static int parse_args(struct master *m, int argc, char **argv)
 	}
 	if (optind + 1 != argc) {
 		usage(stderr);
+		return -EINVAL;
+	}
+	if (m->nlocal == 0 && m->expect == 0) {
+		fprintf(stderr, "lockstep run: --local-slaves 0 needs --expect-slaves N\n");
 		return -EINVAL;
 	}
 	m->param_path = argv[optind];
@@ -1347,17 +1529,6 @@ static int alloc_runs(struct master *m)
 	return 0;
 }
 
-static int alloc_slave_totals(struct master *m)
-{
-	for (size_t i = 0; i < m->nruns; i++)
-		for (unsigned k = 0; k < m->nslaves; k++) {
-			m->runs[i].per_slave[k] = stats_new();
-			if (!m->runs[i].per_slave[k])
-				return -ENOMEM;
-		}
-	return 0;
-}
-
 int master_main(int argc, char **argv)
 {
 	struct master m = {
@@ -1372,7 +1543,6 @@ int master_main(int argc, char **argv)
 		.heartbeat_ns = NS_PER_SEC,
 		.master_timeout_ns = 10 * NS_PER_SEC,
 	};
-	pid_t pids[256] = { 0 };
 	char err[1024];
 	uuid_t uu;
 	int ret;
@@ -1398,7 +1568,14 @@ int master_main(int argc, char **argv)
 		master_free(&m);
 		return MASTER_EXIT_BAD_INPUT;
 	}
-	ret = hub_open(m.bind, m.port, &m.hub, &m.bound_port, err, sizeof(err));
+	if (m.params->nhd > 0)
+		m.nlocal = 0; /* hd= lines say where the slaves run */
+	ret = check_listen(&m);
+	if (ret == 0)
+		ret = hub_open(m.bind, m.port, &m.hub, &m.bound_port, err,
+			       sizeof(err));
+	else
+		snprintf(err, sizeof(err), "%s", "bad --listen");
 	if (ret < 0) {
 		log_error("%s", err);
 		master_free(&m);
@@ -1412,21 +1589,29 @@ int master_main(int argc, char **argv)
 	log_info("master listening on tcp://%s:%u (broadcasts on port %u)",
 		 m.bind, m.bound_port, m.bound_port + 1);
 
-	ret = start_slaves(&m, pids);
+	m.launch.logfd = fileno(m.log);
+	m.launch.verbose = m.verbose;
+	ret = launch_slaves(&m);
 	if (ret == 0)
-		ret = alloc_slave_totals(&m);
+		ret = wait_registration(&m);
 	for (size_t i = 0; ret == 0 && i < m.nruns; i++)
 		ret = run_one(&m, &m.runs[i]);
 
 	if (ret == -EINTR || interrupted) {
 		log_warn("interrupted: stopping every slave");
 		m.exit_code = MASTER_EXIT_ABORTED;
+	} else if (ret == -ECANCELED) {
+		m.exit_code = MASTER_EXIT_ABORTED;
 	} else if (ret < 0) {
 		m.exit_code = MASTER_EXIT_BAD_INPUT;
 	}
-	stop_all(&m, m.exit_code == MASTER_EXIT_OK ? "run complete" :
-						     status_name(m.exit_code));
-	reap_slaves(&m, pids, m.nlocal);
+	stop_all(&m, m.exit_code == MASTER_EXIT_OK ||
+			     m.exit_code == MASTER_EXIT_DEGRADED ?
+		     PROTO_STOP : PROTO_ABORT,
+		 m.exit_code == MASTER_EXIT_OK ? "run complete" :
+						 status_name(m.exit_code));
+	reap_slaves(&m);
+	report_lost(&m, stdout);
 	write_summary(&m);
 	write_summary_txt(&m);
 	log_info("run %s %s; results in %s", m.run_id,

@@ -57,7 +57,7 @@ void report_csv_header(FILE *f)
 	      "slaves_expected,ops,read_ops,write_ops,bytes,read_bytes,"
 	      "write_bytes,iops,mbps,read_pct,resp_ms,read_resp_ms,"
 	      "write_resp_ms,resp_max_ms,resp_stddev_ms,p95_ms,p99_ms,"
-	      "queue_depth,cpu_pct\n",
+	      "queue_depth,cpu_pct,emitted_ns\n",
 	      f);
 	fflush(f);
 }
@@ -65,11 +65,12 @@ void report_csv_header(FILE *f)
 void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
-		    const struct stats_view *v)
+		    const struct stats_view *v, uint64_t emitted_ns)
 {
 	fprintf(f,
 		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
-		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f\n",
+		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f,"
+		"%llu\n",
 		run, interval, phase, (unsigned long long)start_ns,
 		(unsigned long long)end_ns, reported, expected,
 		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
@@ -78,7 +79,7 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		(unsigned long long)v->write_bytes, v->iops, v->mbps,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
-		v->queue_depth, v->cpu_pct);
+		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns);
 	fflush(f);
 }
 

@@ -25,12 +25,16 @@ void report_console_row(FILE *f, uint64_t real_ns, const char *label,
 /* HCIBench-style block (IOPS = ..., THROUGHPUT = ..., LATENCY = ...). */
 void report_hcibench(FILE *f, const struct stats_view *v);
 
-/* Header line of intervals.csv and hosts/<slave>.csv. */
+/*
+ * Header line of intervals.csv and hosts/<slave>.csv. The last column,
+ * emitted_ns, is the master's CLOCK_REALTIME when the row was written (for
+ * a slave's row: when its interval arrived).
+ */
 void report_csv_header(FILE *f);
 void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
-		    const struct stats_view *v);
+		    const struct stats_view *v, uint64_t emitted_ns);
 
 /*
  * HdrHistogram percentile distribution of h in milliseconds (Value,

@@ -34,12 +34,12 @@ static int endpoints(const char *ep, char *dealer, char *sub, size_t len)
 	return 0;
 }
 
-int conn_open(const char *endpoint, struct conn **cp, char *err,
-	      size_t errlen)
+int conn_open(const char *endpoint, const char *id, struct conn **cp,
+	      char *err, size_t errlen)
 {
 	char dep[512], sep[512];
 	struct conn *c;
-	int zero = 0, ivl = 100, ivl_max = 2000;
+	int zero = 0, one = 1, ivl = 100, ivl_max = 2000;
 
 	if (endpoints(endpoint, dep, sep, sizeof(dep)) < 0) {
 		snprintf(err, errlen,
@@ -58,6 +58,8 @@ int conn_open(const char *endpoint, struct conn **cp, char *err,
 	if (!c->dealer || !c->sub)
 		goto fail;
 	zmq_setsockopt(c->dealer, ZMQ_LINGER, &zero, sizeof(zero));
+	zmq_setsockopt(c->dealer, ZMQ_ROUTING_ID, id, strlen(id));
+	zmq_setsockopt(c->dealer, ZMQ_IMMEDIATE, &one, sizeof(one));
 	zmq_setsockopt(c->sub, ZMQ_LINGER, &zero, sizeof(zero));
 	zmq_setsockopt(c->dealer, ZMQ_RECONNECT_IVL, &ivl, sizeof(ivl));
 	zmq_setsockopt(c->dealer, ZMQ_RECONNECT_IVL_MAX, &ivl_max,

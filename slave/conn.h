@@ -14,12 +14,16 @@ enum { CONN_DEALER = 1, CONN_SUB = 2, CONN_FD = 4 };
 struct conn;
 
 /*
- * Connect to endpoint "tcp://HOST:PORT" or "HOST:PORT". Returns 0 or -errno
- * with a message in err. Connections are made in the background and
- * re-established by ZeroMQ when the master goes away and comes back.
+ * Connect to endpoint "tcp://HOST:PORT" or "HOST:PORT". The DEALER's
+ * routing id is id (the slave's uuid text), so the master recognises this
+ * slave across reconnects. Returns 0 or -errno with a message in err.
+ * Connections are made in the background and re-established by ZeroMQ
+ * (with backoff up to 2 s) when the master goes away and comes back.
+ * Frames are only queued on a live connection: a send with none fails with
+ * -EAGAIN, and the caller keeps what must arrive.
  */
-int conn_open(const char *endpoint, struct conn **c, char *err,
-	      size_t errlen);
+int conn_open(const char *endpoint, const char *id, struct conn **c,
+	      char *err, size_t errlen);
 /* Queue one frame to the master. 0, or -EAGAIN when the queue is full. */
 int conn_send(struct conn *c, const void *buf, size_t len);
 /*

@@ -27,18 +27,14 @@
 #include "slave/conn.h"
 #include "slave/engine.h"
 #include "slave/slave.h"
+#include "slave/spool.h"
 #include "slave/worker.h"
 
 #define MAX_WORKERS 64
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
+#define RESEND_NS (2 * NS_PER_SEC)   /* unacknowledged this long: re-send */
+#define RESEND_BATCH 64
 #define FILL_CHUNK (1u << 20)
-
-struct spool_item {
-	uint32_t phase, seq;
-	void *buf;
-	size_t len;
-	struct spool_item *next;
-};
 
 struct phase {
 	int active;         /* a plan is prepared */
@@ -67,7 +63,8 @@ struct session {
 	uint64_t hb_ns, master_timeout_ns;
 	uint64_t last_rx, last_tx, last_hello;
 	struct phase ph;
-	struct spool_item *spool;
+	struct spool spool;
+	int daemon;
 	int quit;
 	int exit_code;
 };
@@ -448,49 +445,6 @@ static uint64_t first_io_master(const struct phase *ph)
 	return first ? mono_to_master(ph, first) : 0;
 }
 
-static void spool_add(struct session *s, uint32_t phase, uint32_t seq,
-		      void *buf, size_t len)
-{
-	struct spool_item *it = malloc(sizeof(*it)), **pp = &s->spool;
-
-	if (!it) {
-		free(buf);
-		return;
-	}
-	*it = (struct spool_item){ phase, seq, buf, len, NULL };
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = it;
-}
-
-static void spool_ack(struct session *s, const struct proto_ack *a)
-{
-	struct spool_item **pp = &s->spool;
-
-	while (*pp) {
-		struct spool_item *it = *pp;
-
-		if (it->phase == a->phase && it->seq <= a->seq) {
-			*pp = it->next;
-			free(it->buf);
-			free(it);
-		} else {
-			pp = &it->next;
-		}
-	}
-}
-
-static void spool_free(struct session *s)
-{
-	while (s->spool) {
-		struct spool_item *it = s->spool;
-
-		s->spool = it->next;
-		free(it->buf);
-		free(it);
-	}
-}
-
 static void send_interval(struct session *s, struct worker_interval *iv)
 {
 	struct phase *ph = &s->ph;
@@ -538,7 +492,8 @@ static void send_interval(struct session *s, struct worker_interval *iv)
 	}
 	if (conn_send(s->conn, buf, len) == 0)
 		s->last_tx = time_mono_ns();
-	spool_add(s, pi->phase, pi->seq, buf, len);
+	if (spool_add(&s->spool, pi->phase, pi->seq, buf, len, time_mono_ns()))
+		log_warn("interval spool full: the oldest unacknowledged interval was dropped");
 }
 
 static void add_interval(struct worker_interval *dst,
@@ -633,6 +588,32 @@ static void on_plan(struct session *s, struct proto_plan *plan)
 	send_msg(s, &m);
 }
 
+/*
+ * The run is over for this slave: the master said stop or abort, or fell
+ * silent. I/O stops at once. A launched slave exits; a daemon forgets the
+ * run and waits for a master (the same one coming back, or the next).
+ */
+static void session_over(struct session *s, const char *why, int code)
+{
+	if (s->welcomed) {
+		struct proto_msg m = { .type = PROTO_BYE };
+
+		snprintf(m.u.bye.reason, sizeof(m.u.bye.reason), "%s", why);
+		send_msg(s, &m);
+	}
+	phase_reset(&s->ph);
+	spool_free(&s->spool);
+	s->welcomed = 0;
+	if (!s->daemon) {
+		s->quit = 1;
+		s->exit_code = code;
+		return;
+	}
+	s->last_rx = 0;
+	s->last_hello = 0;
+	log_info("%s; waiting for a master at %s", why, s->endpoint);
+}
+
 static void handle(struct session *s, int which, const void *buf, size_t len)
 {
 	struct proto_msg m, r = { 0 };
@@ -673,13 +654,14 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		}
 		break;
 	case PROTO_ACK:
-		spool_ack(s, &m.u.ack);
+		spool_ack(&s->spool, m.u.ack.phase, m.u.ack.seq);
 		break;
 	case PROTO_STOP:
 	case PROTO_ABORT:
 		log_debug("master says %s: %s", proto_type_name(m.type),
 			  m.u.stop.reason);
-		s->quit = 1;
+		session_over(s, m.type == PROTO_STOP ? "stopped" : "aborted",
+			     0);
 		break;
 	case PROTO_HEARTBEAT:
 		break;
@@ -715,16 +697,31 @@ static void tick(struct session *s)
 			if (!s->last_rx)
 				s->last_rx = now;
 		}
-	} else if (now - s->last_tx >= s->hb_ns) {
-		m.type = PROTO_HEARTBEAT;
-		m.u.heartbeat.now_ns = time_real_ns();
-		send_msg(s, &m);
+	} else {
+		struct spool_item *it;
+
+		for (int k = 0; k < RESEND_BATCH; k++) {
+			it = spool_due(&s->spool, now, RESEND_NS);
+			if (!it)
+				break;
+			if (conn_send(s->conn, it->buf, it->len) < 0)
+				break;
+			log_debug("re-sent interval %u of phase %u", it->seq,
+				  it->phase);
+			it->sent_ns = now;
+		}
+		if (now - s->last_tx >= s->hb_ns) {
+			m.type = PROTO_HEARTBEAT;
+			m.u.heartbeat.now_ns = time_real_ns();
+			send_msg(s, &m);
+		}
 	}
-	if (s->last_rx && now - s->last_rx > s->master_timeout_ns) {
+	/* A daemon waits for a master as long as it takes. */
+	if (s->last_rx && (s->welcomed || !s->daemon) &&
+	    now - s->last_rx > s->master_timeout_ns) {
 		log_error("no word from the master at %s for %.1f s: stopping all I/O",
 			  s->endpoint, (double)(now - s->last_rx) / 1e9);
-		s->quit = 1;
-		s->exit_code = 2;
+		session_over(s, "master timeout", 2);
 	}
 }
 
@@ -736,6 +733,7 @@ static void usage(FILE *f)
 		"  --name NAME          name of this slave (default HOST-PID)\n"
 		"  --workers N          I/O threads, each with its own ring (default 1)\n"
 		"  --master-timeout S   stop I/O after S seconds of silence (default 10)\n"
+		"  --daemon             stay up across runs and master restarts\n"
 		"  -v, --verbose        debug messages\n");
 }
 
@@ -776,6 +774,7 @@ int slave_main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "workers", required_argument, NULL, 'W' },
 		{ "master-timeout", required_argument, NULL, 'T' },
+		{ "daemon", no_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -822,6 +821,9 @@ int slave_main(int argc, char **argv)
 		case 'v':
 			log_set_level(LOG_DEBUG);
 			break;
+		case 'D':
+			s.daemon = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -839,7 +841,7 @@ int slave_main(int argc, char **argv)
 	session_init(&s, name);
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
 	log_set_prefix(prefix);
-	if (conn_open(s.endpoint, &s.conn, err, sizeof(err)) < 0) {
+	if (conn_open(s.endpoint, s.hello.id, &s.conn, err, sizeof(err)) < 0) {
 		log_error("%s", err);
 		return 1;
 	}
@@ -863,18 +865,11 @@ int slave_main(int argc, char **argv)
 			phase_collect(&s);
 		tick(&s);
 	}
-	if (got_signal)
+	if (got_signal) {
 		log_info("signal %d: stopping", (int)got_signal);
-	if (s.welcomed) {
-		struct proto_msg m = { .type = PROTO_BYE };
-
-		snprintf(m.u.bye.reason, sizeof(m.u.bye.reason), "%s",
-			 s.exit_code == 2 ? "master timeout" :
-			 got_signal ? "signal" : "stopped");
-		send_msg(&s, &m);
+		s.daemon = 0;
+		session_over(&s, "signal", 0);
 	}
-	phase_reset(&s.ph);
-	spool_free(&s);
 	conn_close(&s.conn, 200);
 	return s.exit_code;
 }

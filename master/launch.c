@@ -1,0 +1,214 @@
+/*
+ * Slave processes started by the master. See launch.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "common/log.h"
+#include "master/launch.h"
+
+static struct launch_proc *slot(struct launch *l, const char *name,
+				const char *host)
+{
+	struct launch_proc *p;
+
+	if (l->n >= LAUNCH_MAX)
+		return NULL;
+	p = &l->p[l->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->host, sizeof(p->host), "%s", host);
+	return p;
+}
+
+/* In a child: stdin and stdout to /dev/null, stderr to fd. */
+static void child_stdio(int err_fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	if (err_fd >= 0)
+		dup2(err_fd, STDERR_FILENO);
+	/* A slave must not die of the master's Ctrl-C before it is stopped. */
+	setpgid(0, 0);
+}
+
+int launch_local(struct launch *l, const char *endpoint, const char *name)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct launch_proc *p;
+	pid_t pid;
+
+	if (n < 0)
+		return -errno;
+	exe[n] = 0;
+	p = slot(l, name, "localhost");
+	if (!p)
+		return -ENOSPC;
+	pid = fork();
+	if (pid < 0) {
+		l->n--;
+		return -errno;
+	}
+	if (pid == 0) {
+		char *argv[] = { "lockstep", "slave", "--master",
+				 (char *)endpoint, "--name", (char *)name,
+				 l->verbose ? "--verbose" : NULL, NULL };
+
+		child_stdio(l->logfd);
+		execv(exe, argv);
+		_exit(127);
+	}
+	p->pid = pid;
+	log_debug("started local slave %s (pid %d)", name, (int)pid);
+	return 0;
+}
+
+/* Copy lines from fd to out, each prefixed by "host: ". */
+static void prefix_lines(int fd, int out, const char *host)
+{
+	char buf[4096], line[8192];
+	size_t used = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			if (used < sizeof(line) - 1)
+				line[used++] = buf[i];
+			if (buf[i] != '\n')
+				continue;
+			dprintf(out, "%s: %.*s", host, (int)used, line);
+			used = 0;
+		}
+	}
+	if (used)
+		dprintf(out, "%s: %.*s\n", host, (int)used, line);
+}
+
+int launch_ssh(struct launch *l, const char *user, const char *system,
+	       const char *path, const char *endpoint, const char *name)
+{
+	char remote[2048];
+	struct launch_proc *p;
+	int pfd[2];
+	pid_t pid, helper;
+
+	/* The remote command line: our arguments never contain quotes. */
+	if (strpbrk(name, "'\"\\ ") || strpbrk(endpoint, "'\"\\ ") ||
+	    (path && strpbrk(path, "'\"\\")))
+		return -EINVAL;
+	snprintf(remote, sizeof(remote), "'%s' slave --master '%s' --name '%s'%s",
+		 path && *path ? path : "lockstep", endpoint, name,
+		 l->verbose ? " --verbose" : "");
+	p = slot(l, name, system);
+	if (!p)
+		return -ENOSPC;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		l->n--;
+		return -errno;
+	}
+	helper = fork();
+	if (helper == 0) {
+		close(pfd[1]);
+		prefix_lines(pfd[0], l->logfd >= 0 ? l->logfd : STDERR_FILENO,
+			     system);
+		_exit(0);
+	}
+	pid = helper < 0 ? -1 : fork();
+	if (pid == 0) {
+		char *argv[16];
+		int k = 0;
+
+		child_stdio(pfd[1]);
+		argv[k++] = "ssh";
+		argv[k++] = "-o";
+		argv[k++] = "BatchMode=yes";
+		argv[k++] = "-o";
+		argv[k++] = "ConnectTimeout=10";
+		if (user && *user) {
+			argv[k++] = "-l";
+			argv[k++] = (char *)user;
+		}
+		argv[k++] = (char *)system;
+		argv[k++] = remote;
+		argv[k] = NULL;
+		execvp("ssh", argv);
+		dprintf(STDERR_FILENO, "cannot run ssh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pfd[0]);
+	close(pfd[1]);
+	if (pid < 0) {
+		int ret = -errno;
+
+		if (helper > 0) {
+			kill(helper, SIGKILL);
+			waitpid(helper, NULL, 0);
+		}
+		l->n--;
+		return ret;
+	}
+	p->pid = pid;
+	p->helper = helper;
+	log_info("started slave %s on %s through ssh (pid %d)", name, system,
+		 (int)pid);
+	return 0;
+}
+
+struct launch_proc *launch_exited(struct launch *l, int *status)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		struct launch_proc *p = &l->p[i];
+		int st;
+
+		if (p->helper > 0 && waitpid(p->helper, NULL, WNOHANG) == p->helper)
+			p->helper = 0;
+		if (p->pid <= 0 || waitpid(p->pid, &st, WNOHANG) != p->pid)
+			continue;
+		p->pid = 0;
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		return p;
+	}
+	return NULL;
+}
+
+unsigned launch_running(const struct launch *l)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < l->n; i++)
+		n += l->p[i].pid > 0;
+	return n;
+}
+
+void launch_kill_all(struct launch *l)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		struct launch_proc *p = &l->p[i];
+
+		if (p->pid > 0) {
+			log_warn("slave %s (pid %d) did not stop: killed",
+				 p->name, (int)p->pid);
+			kill(p->pid, SIGKILL);
+			waitpid(p->pid, NULL, 0);
+			p->pid = 0;
+		}
+		if (p->helper > 0) {
+			kill(p->helper, SIGKILL);
+			waitpid(p->helper, NULL, 0);
+			p->helper = 0;
+		}
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * Starting slave processes for the master: local children (`lockstep slave`
+ * on this machine) and remote ones through the system's ssh (hd= lines).
+ * Their stderr goes to the run's log, prefixed by host for remote ones.
+ * The table remembers every process it started so the master can notice
+ * one that dies early and reap (or kill) them all at the end.
+ */
+#ifndef LOCKSTEP_MASTER_LAUNCH_H
+#define LOCKSTEP_MASTER_LAUNCH_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define LAUNCH_MAX 1024
+
+struct launch_proc {
+	pid_t pid;
+	pid_t helper;    /* the stderr prefixer of an ssh slave, else 0 */
+	char name[64];
+	char host[256];
+};
+
+struct launch {
+	struct launch_proc p[LAUNCH_MAX];
+	unsigned n;
+	int logfd;       /* where children's stderr goes (not owned) */
+	int verbose;     /* pass --verbose to slaves */
+};
+
+/*
+ * Start `lockstep slave --master endpoint --name name` here, as a child of
+ * this process (the same executable). Returns 0 or -errno.
+ */
+int launch_local(struct launch *l, const char *endpoint, const char *name);
+
+/*
+ * Start it on system through ssh (BatchMode; user may be NULL or ""), with
+ * the remote executable at path (NULL: "lockstep" on the remote PATH).
+ * Returns 0 or -errno.
+ */
+int launch_ssh(struct launch *l, const char *user, const char *system,
+	       const char *path, const char *endpoint, const char *name);
+
+/*
+ * A started process that has exited since the last call (reaped; its
+ * entry's pid becomes 0), or NULL. *status is its exit code (128+signal).
+ */
+struct launch_proc *launch_exited(struct launch *l, int *status);
+
+/* Processes still running. */
+unsigned launch_running(const struct launch *l);
+
+/* SIGKILL every process still running and reap them. */
+void launch_kill_all(struct launch *l);
+
+#endif
