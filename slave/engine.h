@@ -28,9 +28,13 @@ struct engine_ops {
 	const char *name;
 	/* Set up for cfg; *ctx is the engine's state. Returns 0 or -errno. */
 	int (*open)(const struct engine_cfg *cfg, void **ctx);
-	/* Queue one I/O on a free slot; nothing is submitted yet. */
+	/*
+	 * Queue one I/O on a slot: len bytes at offset of file, to or from
+	 * the slot's buffer starting buf_off bytes in (non-zero only for the
+	 * rest of a short transfer). Nothing is submitted yet.
+	 */
 	int (*prep)(void *ctx, unsigned slot, unsigned file, int write,
-		    uint32_t len, uint64_t offset);
+		    uint32_t buf_off, uint32_t len, uint64_t offset);
 	/*
 	 * Submit everything queued and wait until at least wait_nr
 	 * completions are ready or timeout_ns passed (0 = no limit).

@@ -30,13 +30,14 @@ static int null_open(const struct engine_cfg *cfg, void **ctx)
 }
 
 static int null_prep(void *ctx, unsigned slot, unsigned file, int write,
-		     uint32_t len, uint64_t offset)
+		     uint32_t buf_off, uint32_t len, uint64_t offset)
 {
 	struct null_ctx *n = ctx;
 
 	(void)file;
 	(void)write;
 	(void)offset;
+	(void)buf_off;
 	if (n->nq >= n->depth)
 		return -EBUSY;
 	n->q[n->nq].slot = slot;

@@ -109,12 +109,12 @@ err_free:
 }
 
 static int uring_prep(void *ctx, unsigned slot, unsigned file, int write,
-		      uint32_t len, uint64_t offset)
+		      uint32_t buf_off, uint32_t len, uint64_t offset)
 {
 	struct uring_ctx *u = ctx;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 	int fd = u->fixed_files ? (int)file : u->fds[file];
-	void *buf = u->bufs[slot];
+	void *buf = (char *)u->bufs[slot] + buf_off;
 
 	if (!sqe)
 		return -EBUSY;

@@ -480,14 +480,28 @@ static void send_interval(struct session *s, struct worker_interval *iv)
 		return;
 	}
 	proto_msg_free(&m);
-	if (iv->errors) {
-		char text[256];
+	/* At most one log line per sd per interval: errors are counted. */
+	for (unsigned t = 0; t < iv->ntargets && t < ph->plan.ntargets; t++) {
+		char text[PROTO_TEXT_LEN];
 
-		snprintf(text, sizeof(text),
-			 "%llu I/O errors in interval %u, last at offset %llu: %s",
-			 (unsigned long long)iv->errors, iv->seq,
-			 (unsigned long long)iv->last_err_offset,
-			 strerror(iv->last_errno));
+		if (!iv->target_errors[t])
+			continue;
+		if (t == iv->last_err_target)
+			snprintf(text, sizeof(text),
+				 "sd %s (%s): %llu I/O errors in interval %u, the last at offset %llu: %s",
+				 ph->plan.targets[t].name,
+				 ph->plan.targets[t].path,
+				 (unsigned long long)iv->target_errors[t],
+				 iv->seq + 1,
+				 (unsigned long long)iv->last_err_offset,
+				 strerror(iv->last_errno));
+		else
+			snprintf(text, sizeof(text),
+				 "sd %s (%s): %llu I/O errors in interval %u",
+				 ph->plan.targets[t].name,
+				 ph->plan.targets[t].path,
+				 (unsigned long long)iv->target_errors[t],
+				 iv->seq + 1);
 		send_log(s, LOG_WARN, text);
 	}
 	if (conn_send(s->conn, buf, len) == 0)
@@ -505,9 +519,12 @@ static void add_interval(struct worker_interval *dst,
 		hist_merge(&dst->lat[d], &src->lat[d]);
 	}
 	dst->errors += src->errors;
+	for (unsigned t = 0; t < dst->ntargets && t < src->ntargets; t++)
+		dst->target_errors[t] += src->target_errors[t];
 	if (src->errors) {
 		dst->last_errno = src->last_errno;
 		dst->last_err_offset = src->last_err_offset;
+		dst->last_err_target = src->last_err_target;
 	}
 }
 

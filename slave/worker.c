@@ -18,9 +18,10 @@
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
 
 struct slot {
-	uint64_t start;
+	uint64_t start;     /* issue time, or intended time at a fixed rate */
 	uint64_t offset;
 	uint32_t len;
+	uint32_t done;      /* bytes transferred so far (short transfers) */
 	unsigned target;
 	int write;
 };
@@ -58,15 +59,19 @@ static void notify(struct worker *w)
 	(void)r; /* an eventfd write only fails on overflow: still readable */
 }
 
-static struct worker_interval *interval_new(unsigned seq)
+static struct worker_interval *interval_new(unsigned seq, unsigned ntargets)
 {
-	struct worker_interval *iv = malloc(sizeof(*iv));
+	size_t sz = sizeof(struct worker_interval) +
+		    ntargets * sizeof(uint64_t);
+	struct worker_interval *iv = malloc(sz);
 
 	if (!iv)
 		return NULL;
 	memset(iv, 0, offsetof(struct worker_interval, lat));
 	hist_init(&iv->lat[0]);
 	hist_init(&iv->lat[1]);
+	memset(iv->target_errors, 0, ntargets * sizeof(uint64_t));
+	iv->ntargets = ntargets;
 	iv->seq = seq;
 	iv->next = NULL;
 	return iv;
@@ -76,7 +81,7 @@ static struct worker_interval *interval_new(unsigned seq)
 static int roll_interval(struct worker *w, unsigned next_seq)
 {
 	struct worker_interval *done = w->cur;
-	struct worker_interval *fresh = interval_new(next_seq);
+	struct worker_interval *fresh = interval_new(next_seq, w->cfg.nfiles);
 
 	if (!fresh)
 		return -ENOMEM;
@@ -105,7 +110,7 @@ static int setup(struct worker *w)
 	w->bufs = calloc(c->depth, sizeof(*w->bufs));
 	w->slots = calloc(c->depth, sizeof(*w->slots));
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));
-	w->cur = interval_new(0);
+	w->cur = interval_new(0, c->nfiles);
 	if (!w->bufs || !w->slots || !w->cqes || !w->cur)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->depth; i++) {
@@ -135,35 +140,70 @@ static int setup(struct worker *w)
 	return 0;
 }
 
-static int issue(struct worker *w, unsigned i, uint64_t now)
+static int issue(struct worker *w, unsigned i, uint64_t start)
 {
 	struct slot *s = &w->slots[i];
 	struct workload_io io;
 
 	workload_next(&w->wl, s->target, &io);
-	s->start = now;
+	s->start = start;
 	s->offset = io.offset;
 	s->len = io.len;
+	s->done = 0;
 	s->write = io.write;
-	return w->cfg.engine->prep(w->ectx, i, io.target, io.write, io.len,
+	return w->cfg.engine->prep(w->ectx, i, io.target, io.write, 0, io.len,
 				   io.offset);
 }
 
-static void complete(struct worker *w, const struct engine_cqe *e,
-		     uint64_t now)
+/* Submit what is left of a short or interrupted transfer. */
+static int reissue(struct worker *w, unsigned i)
+{
+	struct slot *s = &w->slots[i];
+
+	return w->cfg.engine->prep(w->ectx, i, s->target, s->write, s->done,
+				   s->len - s->done, s->offset + s->done);
+}
+
+static void count_error(struct worker *w, struct slot *s, int err)
+{
+	struct worker_interval *iv = w->cur;
+
+	iv->errors++;
+	iv->target_errors[s->target]++;
+	iv->last_errno = err;
+	iv->last_err_offset = s->offset;
+	iv->last_err_target = s->target;
+}
+
+/*
+ * Account for one completion. Returns 1 when the slot is free again, 0 when
+ * the rest of a short transfer, or a retry after -EAGAIN/-EINTR, was queued
+ * (its latency keeps running from the original start).
+ */
+static int complete(struct worker *w, const struct engine_cqe *e,
+		    uint64_t now)
 {
 	struct slot *s = &w->slots[e->slot];
 	struct worker_interval *iv = w->cur;
 
-	if (e->res == (int)s->len) {
-		iv->ops[s->write]++;
-		iv->bytes[s->write] += s->len;
-		hist_add(&iv->lat[s->write], now - s->start);
-		return;
+	if (e->res == -EAGAIN || e->res == -EINTR)
+		return reissue(w, e->slot) < 0;
+	if (e->res < 0) {
+		count_error(w, s, -e->res);
+		return 1;
 	}
-	iv->errors++;
-	iv->last_errno = e->res < 0 ? -e->res : EIO;
-	iv->last_err_offset = s->offset;
+	if (e->res == 0) {
+		/* Nothing moved: past the end of the file or device. */
+		count_error(w, s, ENXIO);
+		return 1;
+	}
+	s->done += (uint32_t)e->res;
+	if (s->done < s->len)
+		return reissue(w, e->slot) < 0;
+	iv->ops[s->write]++;
+	iv->bytes[s->write] += s->len;
+	hist_add(&iv->lat[s->write], now - s->start);
+	return 1;
 }
 
 /* Wait for everything in flight; nothing is counted any more. */
@@ -226,7 +266,10 @@ static int run(struct worker *w)
 		now = time_mono_ns();
 		inflight -= (unsigned)n;
 		for (int k = 0; k < n; k++) {
-			complete(w, &w->cqes[k], now);
+			if (!complete(w, &w->cqes[k], now)) {
+				inflight++; /* the rest is in flight again */
+				continue;
+			}
 			if (now >= end)
 				continue;
 			ret = issue(w, w->cqes[k].slot, now);

@@ -16,10 +16,13 @@
 struct worker_interval {
 	unsigned seq;
 	uint64_t ops[2], bytes[2], errors;
-	int last_errno;        /* an error of this interval, for the log */
+	int last_errno;        /* the last error of this interval, for the log */
 	uint64_t last_err_offset;
-	struct hist lat[2];
+	unsigned last_err_target;
 	struct worker_interval *next;
+	struct hist lat[2];
+	unsigned ntargets;
+	uint64_t target_errors[]; /* errors per target (sd), ntargets */
 };
 
 struct worker_cfg {
