@@ -137,6 +137,9 @@ static const struct field target_fields[] = {
 	SCALAR(struct proto_target, "th", F_U32, threads),
 	BOUNDED(struct proto_target, "lo", range_lo, RANGE_PPB),
 	BOUNDED(struct proto_target, "hi", range_hi, RANGE_PPB),
+	SCALAR(struct proto_target, "os", F_U64, offset),
+	SCALAR(struct proto_target, "al", F_U32, align),
+	SCALAR(struct proto_target, "sq", F_U32, sqpoll),
 };
 TAB(target_tab, struct proto_target, target_fields);
 
@@ -153,6 +156,7 @@ static const struct field stream_fields[] = {
 	SCALAR(struct proto_stream, "rd", F_PCT, rdpct),
 	SCALAR(struct proto_stream, "sk", F_PCT, seekpct),
 	SCALAR(struct proto_stream, "sw", F_PCT, skew),
+	SCALAR(struct proto_stream, "eof", F_U32, eof),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 
@@ -167,6 +171,12 @@ static const struct field plan_fields[] = {
 	SCALAR(struct proto_plan, "io", F_DBL, iorate),
 	SCALAR(struct proto_plan, "co", F_I64, clock_offset_ns),
 	SCALAR(struct proto_plan, "ce", F_U64, clock_error_ns),
+	SCALAR(struct proto_plan, "de", F_U32, data_errors),
+	SCALAR(struct proto_plan, "di", F_U32, distribution),
+	SCALAR(struct proto_plan, "fm", F_U32, format),
+	SCALAR(struct proto_plan, "du", F_U32, dedupunit),
+	SCALAR(struct proto_plan, "cp", F_DBL, compratio),
+	SCALAR(struct proto_plan, "dr", F_DBL, dedupratio),
 	MAPS_PTR(struct proto_plan, "tg", targets, ntargets,
 		 PROTO_MAX_TARGETS, target_tab),
 	MAPS_PTR(struct proto_plan, "st", streams, nstreams,

@@ -85,6 +85,9 @@ struct proto_pong {
 
 enum proto_openflags { PROTO_O_DIRECT = 1, PROTO_O_DSYNC = 2 };
 
+/* Inter-arrival times at a fixed iorate. */
+enum proto_dist { PROTO_DIST_EXPONENTIAL = 0, PROTO_DIST_UNIFORM = 1 };
+
 /* One storage target (sd) as one slave runs it. */
 struct proto_target {
 	char name[PROTO_NAME_LEN];
@@ -100,6 +103,9 @@ struct proto_target {
 	 */
 	uint64_t range_lo;
 	uint64_t range_hi;
+	uint64_t offset;     /* bytes of the lun before the sd starts (offset=) */
+	uint32_t align;      /* random offsets' alignment; 0 = the xfersize */
+	uint32_t sqpoll;     /* ask for a kernel submission thread (sqpoll=yes) */
 };
 
 struct proto_xfer {
@@ -117,6 +123,7 @@ struct proto_stream {
 	double rdpct;    /* 0..100 */
 	double seekpct;  /* 0..100 */
 	double skew;     /* share of this slave's I/Os, 0..100; 0 = even split */
+	uint32_t eof;    /* seekpct=eof: one sequential pass, then the phase ends */
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */
@@ -131,6 +138,12 @@ struct proto_plan {
 	double iorate;             /* this slave's I/O per second, 0 = max */
 	int64_t clock_offset_ns;   /* slave - master, for converting go */
 	uint64_t clock_error_ns;
+	uint32_t data_errors;      /* more I/O errors than this end the phase */
+	uint32_t distribution;     /* enum proto_dist: fixed-rate arrivals */
+	uint32_t format;           /* a format (prime) phase: write the ranges once */
+	uint32_t dedupunit;        /* bytes; with dedupratio */
+	double compratio;          /* >= 1: written data compresses this much */
+	double dedupratio;         /* >= 1: duplicate units in written data */
 	uint32_t ntargets;
 	struct proto_target *targets;
 	uint32_t nstreams;

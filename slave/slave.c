@@ -216,6 +216,47 @@ static int fill_file(const char *path, uint64_t size, char *err,
 	return fill_fd(fd, path, size, err, errlen);
 }
 
+/*
+ * The alignment O_DIRECT needs on fd: the logical block size of a block
+ * device, the file system's direct I/O alignment of a file (statx, 6.1+),
+ * else 512.
+ */
+static unsigned direct_align(int fd)
+{
+	struct statx stx;
+	int lbs;
+
+	if (ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
+		return (unsigned)lbs;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
+		return stx.stx_dio_offset_align;
+	return 512;
+}
+
+/* Every transfer size on an O_DIRECT target must be a multiple of align. */
+static int check_align(const struct proto_plan *p, unsigned t, unsigned align,
+		       char *err, size_t errlen)
+{
+	for (unsigned s = 0; s < p->nstreams; s++) {
+		const struct proto_stream *ps = &p->streams[s];
+		int uses = 0;
+
+		for (unsigned k = 0; k < ps->ntargets; k++)
+			uses |= ps->targets[k] == t;
+		for (unsigned x = 0; uses && x < ps->nxfer; x++) {
+			if (ps->xfer[x].size % align == 0)
+				continue;
+			snprintf(err, errlen,
+				 "sd %s: xfersize %u of wd %s is not a multiple of %u, the alignment O_DIRECT needs on %s",
+				 p->targets[t].name, ps->xfer[x].size, ps->name,
+				 align, p->targets[t].path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int open_target(const struct proto_target *t, int need_write, int *fdp,
 		       uint64_t *sizep, char *err, size_t errlen)
 {
@@ -366,6 +407,9 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 	for (unsigned t = 0; t < plan->ntargets; t++) {
 		ret = open_target(&plan->targets[t], target_writes(plan, t),
 				  &ph->fds[t], &ph->size[t], err, errlen);
+		if (ret == 0 && (plan->targets[t].openflags & PROTO_O_DIRECT))
+			ret = check_align(plan, t, direct_align(ph->fds[t]),
+					  err, errlen);
 		if (ret < 0)
 			return ret;
 	}
@@ -748,7 +792,7 @@ static void usage(FILE *f)
 		"usage: lockstep slave --master tcp://HOST:PORT [options]\n"
 		"  --master EP          the master's ROUTER endpoint (its PUB is PORT+1)\n"
 		"  --name NAME          name of this slave (default HOST-PID)\n"
-		"  --workers N          I/O threads, each with its own ring (default 1)\n"
+		"  --workers N          I/O threads, each with its own ring (default: one per core)\n"
 		"  --master-timeout S   stop I/O after S seconds of silence (default 10)\n"
 		"  --daemon             stay up across runs and master restarts\n"
 		"  -v, --verbose        debug messages\n");
@@ -800,7 +844,7 @@ int slave_main(int argc, char **argv)
 	const char *name = NULL;
 	char err[512], prefix[96];
 	double timeout_s = 10;
-	long workers = 1;
+	long workers = 0; /* one per core */
 	int c;
 
 	optind = 1;
@@ -853,7 +897,10 @@ int slave_main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	s.want_workers = (unsigned)workers;
+	s.want_workers = workers ? (unsigned)workers :
+				   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (s.want_workers < 1)
+		s.want_workers = 1;
 	s.master_timeout_ns = (uint64_t)(timeout_s * 1e9);
 	session_init(&s, name);
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
@@ -880,7 +927,8 @@ int slave_main(int argc, char **argv)
 			drain_socket(&s, CONN_SUB);
 		if (s.ph.active && s.ph.started)
 			phase_collect(&s);
-		tick(&s);
+		if (!s.quit)
+			tick(&s);
 	}
 	if (got_signal) {
 		log_info("signal %d: stopping", (int)got_signal);

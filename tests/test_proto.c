@@ -108,6 +108,12 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->iorate = 12345.5;
 		p->clock_offset_ns = -INT64_C(123456789012);
 		p->clock_error_ns = 4321;
+		p->data_errors = 50;
+		p->distribution = PROTO_DIST_UNIFORM;
+		p->format = 1;
+		p->dedupunit = 131072;
+		p->compratio = 2.5;
+		p->dedupratio = 3.25;
 		p->ntargets = NTARGETS;
 		p->targets = calloc(NTARGETS, sizeof(*p->targets));
 		assert_non_null(p->targets);
@@ -127,6 +133,9 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->range_lo = 100000000 * (i + 1);
 			tg->range_hi = i == NTARGETS - 1 ? 1000000000
 							 : 900000000 + i;
+			tg->offset = 4096u * (i + 3);
+			tg->align = 8192u << i;
+			tg->sqpoll = i % 2;
 		}
 		p->nstreams = NSTREAMS;
 		p->streams = calloc(NSTREAMS, sizeof(*p->streams));
@@ -146,6 +155,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			s->rdpct = 70.0 + i;
 			s->seekpct = 99.5 - i;
 			s->skew = 33.25 + i;
+			s->eof = (i + 1) % 2;
 		}
 		break;
 	}
@@ -244,6 +254,12 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 	assert_true(a->iorate == b->iorate);
 	assert_true(a->clock_offset_ns == b->clock_offset_ns);
 	assert_int_equal(a->clock_error_ns, b->clock_error_ns);
+	assert_int_equal(a->data_errors, b->data_errors);
+	assert_int_equal(a->distribution, b->distribution);
+	assert_int_equal(a->format, b->format);
+	assert_int_equal(a->dedupunit, b->dedupunit);
+	assert_true(a->compratio == b->compratio);
+	assert_true(a->dedupratio == b->dedupratio);
 	assert_int_equal(a->ntargets, b->ntargets);
 	for (uint32_t i = 0; i < a->ntargets; i++) {
 		const struct proto_target *x = &a->targets[i];
@@ -257,6 +273,9 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_int_equal(x->threads, y->threads);
 		assert_int_equal(x->range_lo, y->range_lo);
 		assert_int_equal(x->range_hi, y->range_hi);
+		assert_int_equal(x->offset, y->offset);
+		assert_int_equal(x->align, y->align);
+		assert_int_equal(x->sqpoll, y->sqpoll);
 	}
 	assert_int_equal(a->nstreams, b->nstreams);
 	for (uint32_t i = 0; i < a->nstreams; i++) {
@@ -275,6 +294,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_true(x->rdpct == y->rdpct);
 		assert_true(x->seekpct == y->seekpct);
 		assert_true(x->skew == y->skew);
+		assert_int_equal(x->eof, y->eof);
 	}
 }
 
