@@ -114,7 +114,8 @@ struct master {
 
 	int registering;          /* new slave names are accepted */
 	int exit_code;
-	int loss_abort;           /* a slave was lost under --on-slave-loss=abort */
+	int stop_run;           /* stop the run: a slave was lost under
+				     --on-slave-loss=abort, or failed */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -419,10 +420,12 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			s->ended = 1;
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
-			if (msg.u.phase_end.status < 0)
-				log_warn("slave %s ended phase %u early: %s",
-					 s->hello.name, m->phase_no,
-					 strerror(-msg.u.phase_end.status));
+			if (msg.u.phase_end.status < 0) {
+				log_error("slave %s ended phase %u early (%s): the run stops",
+					  s->hello.name, m->phase_no,
+					  strerror(-msg.u.phase_end.status));
+				m->stop_run = 1;
+			}
 		}
 		break;
 	case PROTO_LOG:
@@ -478,7 +481,7 @@ static void check_liveness(struct master *m)
 			 m->abort_on_loss ? "aborting the run (--on-slave-loss=abort)" :
 					    "the run goes on without it");
 		if (m->abort_on_loss)
-			m->loss_abort = 1;
+			m->stop_run = 1;
 	}
 }
 
@@ -509,7 +512,7 @@ static int pump(struct master *m, long timeout_ms)
 		free(buf);
 	}
 	check_liveness(m);
-	if (m->loss_abort)
+	if (m->stop_run)
 		return -ECANCELED;
 	return interrupted ? -EINTR : 0;
 }
@@ -996,6 +999,11 @@ static int run_one(struct master *m, struct run_result *r)
 	}
 	merge_destroy(&m->merge);
 	r->done = 1;
+	if (r->totals->errors && m->exit_code == MASTER_EXIT_OK) {
+		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
+			 r->ph.name, (unsigned long long)r->totals->errors);
+		m->exit_code = MASTER_EXIT_DEGRADED;
+	}
 	if (ret == 0) {
 		print_run_totals(m, r);
 		write_hgrm(m, r);

@@ -52,6 +52,7 @@ struct phase {
 	unsigned next_send;
 	struct rusage ru_last;
 	uint64_t ops, bytes, errors;
+	int status;         /* -EIO once data_errors was exceeded */
 };
 
 struct session {
@@ -583,7 +584,8 @@ static void phase_end(struct session *s)
 	m.u.phase_end.bytes = ph->bytes;
 	m.u.phase_end.errors = ph->errors;
 	m.u.phase_end.first_io_ns = first_io_master(ph);
-	m.u.phase_end.status = ph->next_send == ph->plan.intervals ? 0 : -EIO;
+	m.u.phase_end.status = ph->status ? ph->status :
+			       ph->next_send == ph->plan.intervals ? 0 : -EIO;
 	send_msg(s, &m);
 	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
 		  ph->next_send, (unsigned long long)ph->ops);
@@ -626,6 +628,19 @@ static void phase_collect(struct session *s)
 		free(ph->acc[ph->next_send]);
 		ph->acc[ph->next_send] = NULL;
 		ph->next_send++;
+	}
+	if (!ph->status && ph->plan.data_errors &&
+	    ph->errors > ph->plan.data_errors) {
+		char text[PROTO_TEXT_LEN];
+
+		snprintf(text, sizeof(text),
+			 "%llu I/O errors, more than data_errors=%u: this slave ends the phase",
+			 (unsigned long long)ph->errors, ph->plan.data_errors);
+		log_error("%s", text);
+		send_log(s, LOG_ERROR, text);
+		ph->status = -EIO;
+		for (unsigned i = 0; i < ph->nworkers; i++)
+			worker_stop(ph->workers[i]);
 	}
 	if (all_done)
 		phase_end(s);
