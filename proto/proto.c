@@ -33,7 +33,7 @@
 /* proto_target.range_lo/hi are parts per billion. */
 #define RANGE_PPB UINT64_C(1000000000)
 /* Most fields in one map (see the tables below). */
-#define MAX_FIELDS 16
+#define MAX_FIELDS 32 /* fields of the largest map; checked per table */
 
 enum fkind {
 	F_U32,
@@ -72,6 +72,7 @@ struct ftab {
 };
 
 #define TAB(name, st, fields)                                             \
+	_Static_assert(NELEM(fields) <= MAX_FIELDS, #fields " > MAX_FIELDS"); \
 	static const struct ftab name = { fields, NELEM(fields), sizeof(st) }
 
 #define SCALAR(st, k, kd, m)                                              \

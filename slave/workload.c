@@ -1,7 +1,8 @@
 /*
  * Workload generator: stream choice by skew, transfer size by distribution,
  * read or write by rdpct, random (seekpct share) or sequential offsets inside
- * each target's range, aligned to the transfer size. See workload.h.
+ * each target's range, random ones aligned to the transfer size, and the
+ * single pass of seekpct=eof. See workload.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,24 +12,9 @@
 
 #define SCALE 4294967296.0 /* 2^32: shares are compared to 32 random bits */
 
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 uint64_t workload_rand(struct workload *w)
 {
-	uint64_t *s = w->rng;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return result;
+	return workload_rng_next(&w->rng);
 }
 
 static uint64_t splitmix(uint64_t *x)
@@ -40,10 +26,40 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+void workload_rng_seed(struct workload_rng *g, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		g->s[i] = splitmix(&seed);
+}
+
 /* Uniform in [0, n) without division (Lemire's multiply-shift). */
 static uint64_t below(struct workload *w, uint64_t n)
 {
 	return (uint64_t)(((unsigned __int128)workload_rand(w) * n) >> 64);
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * First offset of [lo, hi) that is a multiple of align and leaves room for
+ * len bytes; lo itself when the range is too narrow for such an offset (its
+ * transfers are then only as aligned as lo, which is 4 KiB).
+ */
+static uint64_t align_start(uint64_t lo, uint64_t hi, uint64_t align,
+			    uint64_t len)
+{
+	uint64_t a = (lo + align - 1) / align * align;
+
+	return a + len <= hi ? a : lo;
 }
 
 static uint64_t pct_scaled(double pct)
@@ -55,6 +71,24 @@ static uint64_t pct_scaled(double pct)
 	return (uint64_t)(pct / 100.0 * SCALE);
 }
 
+/* seekpct: a share in [0, 100], or eof (sequential, one pass). */
+static int init_seek(struct workload_stream *ws, const struct proto_stream *ps,
+		     char *err, size_t errlen)
+{
+	if (ps->eof) {
+		ws->eof = 1;
+		ws->seek_thresh = 0;
+		return 0;
+	}
+	if (!(ps->seekpct >= 0 && ps->seekpct <= 100)) {
+		snprintf(err, errlen, "wd %s: seekpct %g is not in [0, 100]",
+			 ps->name, ps->seekpct);
+		return -EINVAL;
+	}
+	ws->seek_thresh = pct_scaled(ps->seekpct);
+	return 0;
+}
+
 static int init_streams(struct workload *w, const struct proto_plan *plan,
 			char *err, size_t errlen)
 {
@@ -62,6 +96,7 @@ static int init_streams(struct workload *w, const struct proto_plan *plan,
 		const struct proto_stream *ps = &plan->streams[s];
 		struct workload_stream *ws = &w->streams[s];
 		double total = 0, cum = 0;
+		int ret;
 
 		if (ps->nxfer == 0 || ps->nxfer > WORKLOAD_XFER_MAX) {
 			snprintf(err, errlen, "wd %s: no transfer size",
@@ -87,15 +122,35 @@ static int init_streams(struct workload *w, const struct proto_plan *plan,
 			}
 			cum += ps->xfer[i].pct;
 			ws->xsize[i] = sz;
+			ws->align = gcd32(ws->align, sz);
 			ws->xcum[i] = (uint64_t)(cum / total * SCALE);
 			if (sz > w->max_xfer)
 				w->max_xfer = sz;
 		}
 		ws->xcum[ps->nxfer - 1] = (uint64_t)SCALE;
 		ws->rd_thresh = pct_scaled(ps->rdpct);
-		ws->seek_thresh = pct_scaled(ps->seekpct);
+		ret = init_seek(ws, ps, err, errlen);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
+}
+
+static uint32_t stream_max_xfer(const struct workload_stream *ws)
+{
+	uint32_t m = 0;
+
+	for (unsigned i = 0; i < ws->nxfer; i++)
+		if (ws->xsize[i] > m)
+			m = ws->xsize[i];
+	return m;
+}
+
+/* Where sequential I/O of stream s starts on target t, and wraps to. */
+static uint64_t seq_start(const struct workload_target *t,
+			  const struct workload_stream *s)
+{
+	return align_start(t->lo, t->hi, s->align, stream_max_xfer(s));
 }
 
 /* Skew: streams with skew > 0 get it; the rest share what is left evenly. */
@@ -135,6 +190,29 @@ static void target_range(const struct proto_target *pt, uint64_t size,
 		*hi = *lo;
 }
 
+/* Where the sd lies in its lun (offset=), its range=, and align=. */
+static int target_place(struct workload_target *wt,
+			const struct proto_target *pt, uint64_t size,
+			char *err, size_t errlen)
+{
+	if (pt->align % 512) {
+		snprintf(err, errlen, "sd %s: align %u is not a multiple of 512",
+			 pt->name, pt->align);
+		return -EINVAL;
+	}
+	if (pt->offset >= size) {
+		snprintf(err, errlen,
+			 "sd %s: offset %llu is not below the size, %llu bytes",
+			 pt->name, (unsigned long long)pt->offset,
+			 (unsigned long long)size);
+		return -EINVAL;
+	}
+	wt->base = pt->offset;
+	wt->align = pt->align;
+	target_range(pt, size - pt->offset, &wt->lo, &wt->hi);
+	return 0;
+}
+
 static int check_range(const struct workload *w, const struct proto_plan *plan,
 		       unsigned t, char *err, size_t errlen)
 {
@@ -171,8 +249,10 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		struct workload_target *wt = &w->targets[t];
 		double total = 0, acc = 0;
 
-		target_range(&plan->targets[t], target_size[t], &wt->lo,
-			     &wt->hi);
+		ret = target_place(wt, &plan->targets[t], target_size[t], err,
+				   errlen);
+		if (ret < 0)
+			break;
 		wt->choice = calloc(plan->nstreams ? plan->nstreams : 1,
 				    sizeof(*wt->choice));
 		if (!wt->choice) {
@@ -199,7 +279,8 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;
 		for (unsigned s = 0; s < plan->nstreams; s++)
-			w->cursor[t * plan->nstreams + s] = wt->lo;
+			w->cursor[t * plan->nstreams + s] =
+				seq_start(wt, &w->streams[s]);
 		if (wt->nchoice == 0) {
 			snprintf(err, errlen, "sd %s is used by no wd",
 				 plan->targets[t].name);
@@ -219,8 +300,7 @@ int workload_init(struct workload *w, const struct proto_plan *plan,
 	int ret;
 
 	memset(w, 0, sizeof(*w));
-	for (int i = 0; i < 4; i++)
-		w->rng[i] = splitmix(&seed);
+	workload_rng_seed(&w->rng, seed);
 	w->ntargets = plan->ntargets;
 	w->nstreams = plan->nstreams;
 	w->targets = calloc(plan->ntargets ? plan->ntargets : 1,
@@ -253,7 +333,7 @@ void workload_free(struct workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
-void workload_next(struct workload *w, unsigned target, struct workload_io *io)
+int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 {
 	struct workload_target *t = &w->targets[target];
 	struct workload_stream *s;
@@ -273,15 +353,25 @@ void workload_next(struct workload *w, unsigned target, struct workload_io *io)
 	r = workload_rand(w);
 	io->write = (r & 0xffffffffu) >= s->rd_thresh;
 	cur = &w->cursor[target * w->nstreams + io->stream];
+	if (t->done || (s->eof && *cur + io->len > t->hi)) {
+		t->done = 1;
+		io->len = 0;
+		io->offset = 0;
+		return WORKLOAD_EOF;
+	}
 	if ((r >> 32) < s->seek_thresh) {
-		uint64_t slots = (t->hi - t->lo - io->len) / io->len + 1;
+		uint64_t a = t->align ? t->align : io->len;
+		uint64_t lo = align_start(t->lo, t->hi, a, io->len);
+		uint64_t slots = (t->hi - lo - io->len) / a + 1;
 
-		io->offset = t->lo + below(w, slots) * io->len;
+		io->offset = lo + below(w, slots) * a;
 		*cur = io->offset + io->len;
 	} else {
 		if (*cur + io->len > t->hi || *cur < t->lo)
-			*cur = t->lo;
+			*cur = seq_start(t, s);
 		io->offset = *cur;
 		*cur += io->len;
 	}
+	io->offset += t->base;
+	return 0;
 }

@@ -4,7 +4,8 @@
  * seed; one instance per worker thread, so no locks. Slots are bound to a
  * target (an sd keeps its threads= I/Os in flight); when a slot frees up,
  * the next I/O goes to the same target, to a stream chosen among those that
- * use it by skew, like Vdbench.
+ * use it by skew, like Vdbench. The generator's random numbers
+ * (xoshiro256**) are shared with the rate scheduler and the data generator.
  */
 #ifndef LOCKSTEP_SLAVE_WORKLOAD_H
 #define LOCKSTEP_SLAVE_WORKLOAD_H
@@ -14,6 +15,14 @@
 #include "proto/proto.h"
 
 #define WORKLOAD_XFER_MAX PROTO_MAX_XFER
+
+/* workload_next's answer when the slot's target has finished its pass. */
+#define WORKLOAD_EOF 1
+
+/* xoshiro256** state; seed it with workload_rng_seed. */
+struct workload_rng {
+	uint64_t s[4];
+};
 
 struct workload_io {
 	unsigned target;
@@ -29,6 +38,8 @@ struct workload_stream {
 	uint64_t xcum[WORKLOAD_XFER_MAX]; /* cumulative share, scaled 2^32 */
 	uint64_t rd_thresh;   /* rdpct scaled to 2^32 */
 	uint64_t seek_thresh; /* seekpct scaled to 2^32 */
+	uint32_t align;       /* sequential alignment: gcd of the sizes */
+	int eof;              /* seekpct=eof: one pass, then the target stops */
 };
 
 struct workload_choice {
@@ -37,13 +48,16 @@ struct workload_choice {
 };
 
 struct workload_target {
-	uint64_t lo, hi;      /* byte range [lo, hi) */
+	uint64_t base;        /* offset=: where the sd starts in the lun */
+	uint64_t lo, hi;      /* byte range [lo, hi) from base */
+	uint32_t align;       /* align=: random offsets' alignment, 0 = size */
 	unsigned nchoice;
 	struct workload_choice *choice;
+	int done;             /* an eof stream finished its pass here */
 };
 
 struct workload {
-	uint64_t rng[4];
+	struct workload_rng rng;
 	unsigned ntargets, nstreams;
 	struct workload_target *targets;
 	struct workload_stream *streams;
@@ -52,20 +66,62 @@ struct workload {
 };
 
 /*
- * Build from a plan; target_size[i] is target i's usable size in bytes.
- * Returns 0, -EINVAL with a message in err (a range smaller than a transfer
- * size, a target no stream uses...), or -ENOMEM. Free with workload_free.
+ * Build from a plan (only read; nothing of it is kept); target_size[i] is
+ * the size in bytes of target i's lun or file, the sd being the part of it
+ * from proto_target.offset on. A stream with proto_stream.eof set is
+ * Vdbench's seekpct=eof (its seekpct is then not used). Returns 0, -EINVAL
+ * with a message in err (a range smaller than a transfer size, a target no
+ * stream uses, an offset past the end, an align that is not a multiple of
+ * 512...), or -ENOMEM. The generator owns its arrays: free them with
+ * workload_free.
  */
 int workload_init(struct workload *w, const struct proto_plan *plan,
 		  const uint64_t *target_size, uint64_t seed, char *err,
 		  size_t errlen);
+/* Free what workload_init allocated; safe on a zeroed or freed generator. */
 void workload_free(struct workload *w);
 
-/* Next I/O for a slot bound to target. */
-void workload_next(struct workload *w, unsigned target,
-		   struct workload_io *io);
+/*
+ * Next I/O for a slot bound to target: fills *io and returns 0. Returns
+ * WORKLOAD_EOF with io->len = 0 once a seekpct=eof stream of the target has
+ * made its one pass (the I/O that would cross the range's end is not
+ * issued); from then on every call for that target does, so the slot should
+ * stay idle. Offsets are the lun's (offset= included). Random ones are
+ * aligned to align=, by default to the transfer size, counted from the sd's
+ * start (so offset=512 makes every I/O misaligned, as in Vdbench), not from
+ * the range's. Sequential ones continue from the previous I/O of
+ * the same (target, stream), which all slots of the target share, like
+ * Vdbench; they start, and wrap when the next transfer would cross the end,
+ * at the range's first offset aligned to the stream's transfer size (the gcd
+ * of its sizes). No allocation.
+ */
+int workload_next(struct workload *w, unsigned target, struct workload_io *io);
 
-/* Uniform 64-bit random number (xoshiro256**). */
+/* Uniform 64-bit random number from the generator's own state. */
 uint64_t workload_rand(struct workload *w);
+
+/* Seed g from a 64-bit seed (splitmix64 expansion, any seed is fine). */
+void workload_rng_seed(struct workload_rng *g, uint64_t seed);
+
+static inline uint64_t workload_rng_rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* Uniform 64-bit random number (xoshiro256**): a few cycles, no state but g. */
+static inline uint64_t workload_rng_next(struct workload_rng *g)
+{
+	uint64_t *s = g->s;
+	uint64_t result = workload_rng_rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = workload_rng_rotl(s[3], 45);
+	return result;
+}
 
 #endif

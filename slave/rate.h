@@ -1,0 +1,72 @@
+/*
+ * The open-loop rate scheduler of one worker: for a fixed iorate= it gives
+ * the intended issue time of every I/O (Poisson arrivals by default, or fixed
+ * spacing), independent of how fast the device completes them. The worker
+ * issues an I/O when a slot is free and the intended time has come, and
+ * measures its latency from the intended time, not from when it was issued:
+ * a device that stalls then shows the stall in the latency of every I/O that
+ * should have started during it, instead of hiding it by delaying their
+ * issue (coordinated omission). Pure: time is passed in, no syscalls, no
+ * allocation; one instance per worker, no locks.
+ */
+#ifndef LOCKSTEP_SLAVE_RATE_H
+#define LOCKSTEP_SLAVE_RATE_H
+
+#include <stdint.h>
+#include "slave/workload.h"
+
+enum rate_dist {
+	RATE_EXPONENTIAL, /* Poisson arrivals: exponential gaps (default) */
+	RATE_UNIFORM,     /* fixed spacing of 1/iops */
+};
+
+struct rate {
+	uint64_t start;      /* ns, first intended time */
+	double gap;          /* mean gap, ns; 0 = unlimited */
+	double elapsed;      /* ns from start to the next intended time */
+	uint64_t n;          /* intended times handed out (uniform spacing) */
+	enum rate_dist dist;
+	struct workload_rng rng;
+};
+
+/*
+ * Set up a schedule of iops I/Os per second (for this worker) starting at
+ * start_ns (monotonic clock): the first intended time is start_ns itself.
+ * iops == 0 means unlimited: every I/O is due at once. Returns 0, or -EINVAL
+ * for a negative or non-finite iops or an unknown distribution.
+ */
+int rate_init(struct rate *r, double iops, enum rate_dist d,
+	      uint64_t start_ns, uint64_t seed);
+
+/* 1 when unlimited (iops == 0): there is no schedule to keep. */
+static inline int rate_unlimited(const struct rate *r)
+{
+	return r->gap == 0;
+}
+
+/*
+ * The next intended time, ns, without advancing. Never decreases. 0 when
+ * unlimited.
+ */
+static inline uint64_t rate_peek(const struct rate *r)
+{
+	return rate_unlimited(r) ? 0 : r->start + (uint64_t)r->elapsed;
+}
+
+/* The next intended time (as rate_peek), and advance to the one after. */
+uint64_t rate_next(struct rate *r);
+
+/*
+ * The worker's issue rule, for a slot that is free at time now: returns 1
+ * when an I/O is due, with *start set to the time its latency is measured
+ * from (its intended time; now when unlimited) and the schedule advanced;
+ * returns 0 when the next I/O is not due yet. A worker that falls behind
+ * gets 1 with past intended times until it has caught up: the backlog is
+ * issued as fast as slots free up, and its wait is counted in its latency.
+ */
+int rate_take(struct rate *r, uint64_t now, uint64_t *start);
+
+/* Nanoseconds from now until the next I/O is due; 0 when due (or unlimited). */
+uint64_t rate_wait_ns(const struct rate *r, uint64_t now);
+
+#endif

@@ -1,0 +1,428 @@
+/*
+ * Unit tests of the workload generator on hand-built plans: offsets aligned
+ * and inside the range, sequential runs and their wrap, the shares asked by
+ * seekpct, xfersize, rdpct and skew, range=, offset= and align=,
+ * seekpct=eof's single pass, and the plans it must refuse.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "slave/workload.h"
+
+#define KIB 1024ull
+#define GIB (1024ull * 1024 * 1024)
+#define DRAWS 100000
+#define PPB 1000000000ull
+
+/* An odd size, so range ends and alignment are not round by accident. */
+#define SIZE (GIB + 12345)
+
+struct fixture {
+	struct proto_plan plan;
+	struct proto_target targets[4];
+	struct proto_stream streams[4];
+	uint64_t size[4];
+	struct workload w;
+	char err[256];
+};
+
+static struct fixture fx;
+
+static void plan_reset(unsigned ntargets)
+{
+	memset(&fx, 0, sizeof(fx));
+	fx.plan.ntargets = ntargets;
+	fx.plan.targets = fx.targets;
+	fx.plan.streams = fx.streams;
+	for (unsigned t = 0; t < ntargets; t++) {
+		snprintf(fx.targets[t].name, sizeof(fx.targets[t].name), "sd%u",
+			 t + 1);
+		fx.targets[t].threads = 8;
+		fx.size[t] = SIZE;
+	}
+}
+
+/* A stream on one target; xfer sizes/shares come in pairs, 0-terminated. */
+static struct proto_stream *add_stream(unsigned target, double rdpct,
+				       double seekpct, double skew, ...)
+{
+	struct proto_stream *s = &fx.streams[fx.plan.nstreams];
+	va_list ap;
+	uint32_t size;
+
+	snprintf(s->name, sizeof(s->name), "wd%u", fx.plan.nstreams + 1);
+	s->ntargets = 1;
+	s->targets[0] = target;
+	s->rdpct = rdpct;
+	s->seekpct = seekpct;
+	s->skew = skew;
+	va_start(ap, skew);
+	while ((size = va_arg(ap, uint32_t)) != 0) {
+		s->xfer[s->nxfer].size = size;
+		s->xfer[s->nxfer].pct = va_arg(ap, double);
+		s->nxfer++;
+	}
+	va_end(ap);
+	fx.plan.nstreams++;
+	return s;
+}
+
+static int init(void)
+{
+	return workload_init(&fx.w, &fx.plan, fx.size, 1234, fx.err,
+			     sizeof(fx.err));
+}
+
+static void init_ok(void)
+{
+	int ret = init();
+
+	if (ret)
+		fail_msg("workload_init: %d %s", ret, fx.err);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	workload_free(&fx.w);
+	return 0;
+}
+
+static void assert_share(unsigned count, unsigned total, double pct)
+{
+	double got = 100.0 * count / total;
+
+	if (fabs(got - pct) > 2)
+		fail_msg("share %.2f%%, asked %.2f%%", got, pct);
+}
+
+/* Every offset aligned to its size and inside [lo, hi), over DRAWS. */
+static void check_offsets(uint64_t lo, uint64_t hi)
+{
+	struct workload_io io;
+
+	for (unsigned i = 0; i < DRAWS; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		assert_int_equal(io.target, 0);
+		assert_true(io.len > 0);
+		if (io.offset % io.len)
+			fail_msg("offset %llu not aligned to %u",
+				 (unsigned long long)io.offset, io.len);
+		assert_true(io.offset >= lo);
+		assert_true(io.offset + io.len <= hi);
+	}
+}
+
+static void test_offsets_aligned_in_range(void **state)
+{
+	(void)state;
+	plan_reset(1);
+	add_stream(0, 50.0, 100.0, 0.0, 4096u, 40.0, 8192u, 30.0,
+		   65536u, 30.0, 0u);
+	init_ok();
+	check_offsets(0, SIZE);
+}
+
+static void test_sequential_and_wrap(void **state)
+{
+	struct workload_io io;
+	uint64_t first, prev_end, hi;
+	unsigned wraps = 0;
+
+	(void)state;
+	plan_reset(1);
+	/* 32 MiB: 100k transfers of 8 KiB on average wrap ~24 times. */
+	fx.size[0] = 32 * 1024 * KIB + 512;
+	add_stream(0, 100.0, 0.0, 0.0, 4096u, 50.0, 12288u, 50.0, 0u);
+	init_ok();
+	hi = fx.w.targets[0].hi;
+	assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+	first = io.offset;
+	assert_int_equal(first, 0);
+	prev_end = io.offset + io.len;
+	for (unsigned i = 0; i < DRAWS; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		if (io.offset != prev_end) {
+			/* Only a transfer that would cross the end wraps. */
+			assert_int_equal(io.offset, first);
+			assert_true(prev_end + io.len > hi);
+			wraps++;
+		}
+		assert_true(io.offset + io.len <= hi);
+		prev_end = io.offset + io.len;
+	}
+	assert_true(wraps > 10);
+}
+
+/* Random = the offset does not continue the previous I/O. */
+static void check_seekpct(double seekpct)
+{
+	struct workload_io io;
+	uint64_t prev_end = UINT64_MAX;
+	unsigned random = 0;
+
+	plan_reset(1);
+	add_stream(0, 100.0, seekpct, 0.0, 4096u, 100.0, 0u);
+	init_ok();
+	for (unsigned i = 0; i < DRAWS; i++) {
+		workload_next(&fx.w, 0, &io);
+		random += io.offset != prev_end;
+		prev_end = io.offset + io.len;
+	}
+	assert_share(random, DRAWS, seekpct);
+	workload_free(&fx.w);
+}
+
+static void test_seekpct_share(void **state)
+{
+	(void)state;
+	check_seekpct(0);
+	check_seekpct(30);
+	check_seekpct(50);
+	check_seekpct(100);
+}
+
+static void test_xfer_and_rdpct_shares(void **state)
+{
+	static const uint32_t sizes[] = { 4096, 8192, 65536, 1048576 };
+	static const double pct[] = { 50, 25, 15, 10 };
+	unsigned count[4] = { 0 }, writes = 0;
+	struct workload_io io;
+
+	(void)state;
+	plan_reset(1);
+	add_stream(0, 70.0, 100.0, 0.0, sizes[0], pct[0], sizes[1], pct[1],
+		   sizes[2], pct[2], sizes[3], pct[3], 0u);
+	init_ok();
+	assert_int_equal(fx.w.max_xfer, 1048576);
+	for (unsigned i = 0; i < DRAWS; i++) {
+		workload_next(&fx.w, 0, &io);
+		writes += io.write;
+		for (unsigned k = 0; k < 4; k++)
+			count[k] += io.len == sizes[k];
+	}
+	for (unsigned k = 0; k < 4; k++)
+		assert_share(count[k], DRAWS, pct[k]);
+	assert_share(DRAWS - writes, DRAWS, 70);
+}
+
+static void check_skew(unsigned nstreams, const double *want)
+{
+	unsigned count[4] = { 0 };
+	struct workload_io io;
+
+	init_ok();
+	for (unsigned i = 0; i < DRAWS; i++) {
+		workload_next(&fx.w, 0, &io);
+		assert_true(io.stream < nstreams);
+		count[io.stream]++;
+	}
+	for (unsigned s = 0; s < nstreams; s++)
+		assert_share(count[s], DRAWS, want[s]);
+	workload_free(&fx.w);
+}
+
+static void test_skew_shares(void **state)
+{
+	static const double two[] = { 80, 20 };
+	static const double three[] = { 50, 25, 25 };
+
+	(void)state;
+	plan_reset(1);
+	add_stream(0, 100.0, 100.0, 80.0, 4096u, 100.0, 0u);
+	add_stream(0, 0.0, 100.0, 20.0, 4096u, 100.0, 0u);
+	check_skew(2, two);
+
+	/* One skew given; the two without share what is left. */
+	plan_reset(1);
+	add_stream(0, 100.0, 100.0, 50.0, 4096u, 100.0, 0u);
+	add_stream(0, 100.0, 0.0, 0.0, 4096u, 100.0, 0u);
+	add_stream(0, 0.0, 100.0, 0.0, 8192u, 100.0, 0u);
+	check_skew(3, three);
+}
+
+/*
+ * range=(10,20): every offset in [10%, 20%) of the target, and random ones
+ * still aligned to their size although 10% of the target is only 4 KiB
+ * aligned (the generator once aligned them to the range start instead).
+ */
+static void test_range(void **state)
+{
+	uint64_t lo = SIZE / 10, hi = SIZE / 5;
+
+	(void)state;
+	plan_reset(1);
+	fx.targets[0].range_lo = PPB / 10;
+	fx.targets[0].range_hi = PPB / 5;
+	add_stream(0, 50.0, 100.0, 0.0, 8192u, 50.0, 65536u, 50.0, 0u);
+	init_ok();
+	assert_true(fx.w.targets[0].lo % 65536 != 0);
+	check_offsets(lo, hi);
+	workload_free(&fx.w);
+
+	/* Sequential with one size: aligned to it, from the first fit. */
+	plan_reset(1);
+	fx.targets[0].range_lo = PPB / 10;
+	fx.targets[0].range_hi = PPB / 5;
+	add_stream(0, 50.0, 30.0, 0.0, 65536u, 100.0, 0u);
+	init_ok();
+	check_offsets(lo, hi);
+}
+
+/*
+ * offset=512 shifts the whole sd (every I/O misaligned on purpose, as in
+ * Vdbench); align=4k makes random 64k transfers land on any 4k boundary of
+ * the sd, not only on 64k ones.
+ */
+static void test_offset_and_align(void **state)
+{
+	const uint64_t base = 512;
+	unsigned off64k = 0;
+	struct workload_io io;
+
+	(void)state;
+	plan_reset(1);
+	fx.targets[0].offset = base;
+	fx.targets[0].align = 4096;
+	add_stream(0, 0.0, 100.0, 0.0, 65536u, 100.0, 0u);
+	init_ok();
+	for (unsigned i = 0; i < DRAWS; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		assert_true(io.offset >= base);
+		assert_true(io.offset + io.len <= SIZE);
+		assert_int_equal((io.offset - base) % 4096, 0);
+		off64k += (io.offset - base) % 65536 == 0;
+	}
+	/* One 4k boundary in 16 is also a 64k one. */
+	assert_share(off64k, DRAWS, 100.0 / 16);
+	workload_free(&fx.w);
+
+	plan_reset(1);
+	fx.targets[0].offset = base;
+	add_stream(0, 0.0, 0.0, 0.0, 65536u, 100.0, 0u);
+	init_ok();
+	workload_next(&fx.w, 0, &io);
+	assert_int_equal(io.offset, base);
+	workload_next(&fx.w, 0, &io);
+	assert_int_equal(io.offset, base + 65536);
+}
+
+/* seekpct=eof: each block of the range once, in order, then EOF for good. */
+static void test_eof_one_pass(void **state)
+{
+	struct workload_io io;
+	uint64_t expect, lo, hi, n = 0;
+
+	(void)state;
+	plan_reset(2);
+	fx.size[0] = 10 * 1024 * KIB + 4096; /* not a multiple of 64k */
+	add_stream(0, 0.0, 0.0, 0.0, 65536u, 100.0, 0u)->eof = 1;
+	add_stream(1, 0.0, 100.0, 0.0, 4096u, 100.0, 0u);
+	init_ok();
+	lo = fx.w.targets[0].lo;
+	hi = fx.w.targets[0].hi;
+	expect = lo;
+	while (workload_next(&fx.w, 0, &io) == 0) {
+		assert_int_equal(io.offset, expect);
+		assert_int_equal(io.len, 65536);
+		assert_true(io.write);
+		expect += io.len;
+		n++;
+		assert_true(n <= (hi - lo) / 65536);
+	}
+	assert_int_equal(n, (hi - lo) / 65536);
+	assert_int_equal(io.len, 0);
+	/* Every slot of the target now gets EOF; other targets go on. */
+	for (unsigned i = 0; i < 100; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), WORKLOAD_EOF);
+		assert_int_equal(io.len, 0);
+		assert_int_equal(workload_next(&fx.w, 1, &io), 0);
+		assert_int_equal(io.target, 1);
+	}
+}
+
+static void test_rejects(void **state)
+{
+	static const double bad_seek[] = { -2, 100.5, NAN };
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		plan_reset(1);
+		add_stream(0, 0.0, bad_seek[i], 0.0, 4096u, 100.0, 0u);
+		assert_int_equal(init(), -EINVAL);
+		assert_non_null(strstr(fx.err, "seekpct"));
+	}
+	plan_reset(1);
+	fx.size[0] = 8192;
+	add_stream(0, 0.0, 0.0, 0.0, 65536u, 100.0, 0u);
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "smaller than xfersize"));
+
+	plan_reset(2);
+	add_stream(0, 0.0, 0.0, 0.0, 4096u, 100.0, 0u);
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "used by no wd"));
+
+	plan_reset(1);
+	add_stream(0, 0.0, 0.0, 0.0, 1000u, 100.0, 0u);
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "multiple of 512"));
+
+	plan_reset(1);
+	fx.targets[0].align = 1000;
+	add_stream(0, 0.0, 100.0, 0.0, 4096u, 100.0, 0u);
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "align 1000"));
+
+	plan_reset(1);
+	fx.targets[0].offset = SIZE;
+	add_stream(0, 0.0, 100.0, 0.0, 4096u, 100.0, 0u);
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "offset"));
+}
+
+static void test_deterministic(void **state)
+{
+	struct workload_io a[64], b;
+
+	(void)state;
+	plan_reset(1);
+	add_stream(0, 50.0, 50.0, 0.0, 4096u, 50.0, 8192u, 50.0, 0u);
+	init_ok();
+	for (unsigned i = 0; i < 64; i++)
+		workload_next(&fx.w, 0, &a[i]);
+	workload_free(&fx.w);
+	init_ok();
+	for (unsigned i = 0; i < 64; i++) {
+		workload_next(&fx.w, 0, &b);
+		assert_memory_equal(&a[i], &b, sizeof(b));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_offsets_aligned_in_range,
+					  teardown),
+		cmocka_unit_test_teardown(test_sequential_and_wrap, teardown),
+		cmocka_unit_test_teardown(test_seekpct_share, teardown),
+		cmocka_unit_test_teardown(test_xfer_and_rdpct_shares,
+					  teardown),
+		cmocka_unit_test_teardown(test_skew_shares, teardown),
+		cmocka_unit_test_teardown(test_range, teardown),
+		cmocka_unit_test_teardown(test_offset_and_align, teardown),
+		cmocka_unit_test_teardown(test_eof_one_pass, teardown),
+		cmocka_unit_test_teardown(test_rejects, teardown),
+		cmocka_unit_test_teardown(test_deterministic, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
