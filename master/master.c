@@ -54,6 +54,7 @@ struct slave_rec {
 	unsigned losses;
 	/* Per phase. */
 	int in_phase, ready, go_acked, ended;
+	unsigned end_intervals;  /* intervals it sent, from phase_end */
 	uint64_t first_io;       /* master clock */
 	unsigned char *got;      /* intervals received */
 	unsigned contig;         /* intervals 0..contig-1 all received */
@@ -418,6 +419,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	case PROTO_PHASE_END:
 		if (msg.u.phase_end.phase == m->phase_no) {
 			s->ended = 1;
+			s->end_intervals = msg.u.phase_end.intervals;
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
 			if (msg.u.phase_end.status < 0) {
@@ -854,8 +856,35 @@ static void emit_row(struct master *m, const struct merge_row *row)
 			 m->slaves[row->missing[i]].hello.name);
 }
 
+/*
+ * Once every slave of the phase ended it and all of them sent fewer
+ * intervals than planned without an error (their seekpct=eof passes are
+ * done), the phase is as long as the longest of them.
+ */
+static void truncate_at_eof(struct master *m)
+{
+	unsigned longest = 0;
+
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		if (!s->in_phase || s->state != SLAVE_JOINED)
+			continue;
+		if (!s->ended || s->end_intervals >= m->cur->ph.intervals)
+			return;
+		if (s->end_intervals > longest)
+			longest = s->end_intervals;
+	}
+	if (longest && longest < merge_intervals(m->merge)) {
+		log_info("phase %s: every slave finished its pass after %u intervals",
+			 m->cur->ph.name, longest);
+		merge_truncate(m->merge, longest);
+	}
+}
+
 static int phase_over(struct master *m)
 {
+	truncate_at_eof(m);
 	if (!merge_done(m->merge))
 		return 0;
 	for (unsigned i = 0; i < m->nslaves; i++)
@@ -989,6 +1018,9 @@ static int run_one(struct master *m, struct run_result *r)
 			return -ENOMEM;
 	}
 	ret = run_phase(m, r);
+	r->ph.intervals = merge_intervals(m->merge);
+	if (r->ph.warmup_intervals > r->ph.intervals)
+		r->ph.warmup_intervals = r->ph.intervals;
 	r->start_skew_ns = start_skew(m);
 	stats_add(r->totals, merge_totals(m->merge));
 	for (unsigned i = 0; i < m->nslaves; i++) {

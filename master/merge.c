@@ -384,6 +384,27 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
 	return 1;
 }
 
+void merge_truncate(struct merge *m, unsigned intervals)
+{
+	if (intervals < m->next)
+		intervals = m->next;
+	if (intervals >= m->cfg.intervals)
+		return;
+	for (unsigned i = intervals; i < m->cfg.intervals; i++) {
+		if (m->rows[i])
+			pending_put(m, m->rows[i]);
+		m->rows[i] = NULL;
+	}
+	m->cfg.intervals = intervals;
+	if (m->cfg.warmup_intervals > intervals)
+		m->cfg.warmup_intervals = intervals;
+}
+
+unsigned merge_intervals(const struct merge *m)
+{
+	return m->cfg.intervals;
+}
+
 int merge_done(const struct merge *m)
 {
 	return m->next >= m->cfg.intervals;

@@ -76,6 +76,15 @@ void merge_slave_lost(struct merge *m, unsigned slave);
  */
 int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row);
 
+/*
+ * The phase ended early (every slave finished its seekpct=eof pass): it has
+ * only `intervals` rows (never fewer than were emitted). Samples past it
+ * are refused from now on.
+ */
+void merge_truncate(struct merge *m, unsigned intervals);
+/* Rows in the phase (after any truncation). */
+unsigned merge_intervals(const struct merge *m);
+
 /* All rows emitted. */
 int merge_done(const struct merge *m);
 

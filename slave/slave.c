@@ -50,9 +50,11 @@ struct phase {
 	struct worker_interval **acc; /* per seq, summed over workers */
 	unsigned *accn;
 	unsigned next_send;
+	int wlast[MAX_WORKERS]; /* last interval seq a worker handed over */
 	struct rusage ru_last;
 	uint64_t ops, bytes, errors;
 	int status;         /* -EIO once data_errors was exceeded */
+	int eof;            /* every worker ended with its eof pass done */
 };
 
 struct session {
@@ -429,6 +431,7 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 			.seed = time_real_ns() ^ ((uint64_t)getpid() << 20) ^ i,
 			.interval_ns = plan->interval_ns,
 			.intervals = plan->intervals,
+			.iorate = plan->iorate * depth[i] / total,
 			.notify_fd = ph->efd,
 		};
 
@@ -585,11 +588,26 @@ static void phase_end(struct session *s)
 	m.u.phase_end.errors = ph->errors;
 	m.u.phase_end.first_io_ns = first_io_master(ph);
 	m.u.phase_end.status = ph->status ? ph->status :
-			       ph->next_send == ph->plan.intervals ? 0 : -EIO;
+			       ph->next_send == ph->plan.intervals || ph->eof ?
+							0 : -EIO;
 	send_msg(s, &m);
 	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
 		  ph->next_send, (unsigned long long)ph->ops);
 	phase_reset(ph);
+}
+
+/*
+ * How many workers contribute to interval k: all, except those that ended
+ * early (their eof pass done) before k.
+ */
+static unsigned workers_due(const struct phase *ph, unsigned k)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < ph->nworkers; i++)
+		n += !(worker_finished(ph->workers[i]) &&
+		       worker_eof(ph->workers[i]) && ph->wlast[i] < (int)k);
+	return n;
 }
 
 /* Collect finished intervals from the workers; send the complete ones. */
@@ -607,6 +625,7 @@ static void phase_collect(struct session *s)
 		while ((iv = worker_pop(ph->workers[i]))) {
 			unsigned k = iv->seq;
 
+			ph->wlast[i] = (int)k;
 			if (k >= ph->plan.intervals) {
 				free(iv);
 				continue;
@@ -623,7 +642,7 @@ static void phase_collect(struct session *s)
 			all_done = 0;
 	}
 	while (ph->next_send < ph->plan.intervals &&
-	       ph->accn[ph->next_send] == ph->nworkers) {
+	       ph->accn[ph->next_send] == workers_due(ph, ph->next_send)) {
 		send_interval(s, ph->acc[ph->next_send]);
 		free(ph->acc[ph->next_send]);
 		ph->acc[ph->next_send] = NULL;
@@ -642,8 +661,20 @@ static void phase_collect(struct session *s)
 		for (unsigned i = 0; i < ph->nworkers; i++)
 			worker_stop(ph->workers[i]);
 	}
-	if (all_done)
+	if (all_done) {
+		ph->eof = 1;
+		for (unsigned i = 0; i < ph->nworkers; i++)
+			ph->eof &= worker_eof(ph->workers[i]);
+		/* Nothing more comes: send what the early enders left. */
+		while (ph->eof && ph->next_send < ph->plan.intervals &&
+		       ph->acc[ph->next_send]) {
+			send_interval(s, ph->acc[ph->next_send]);
+			free(ph->acc[ph->next_send]);
+			ph->acc[ph->next_send] = NULL;
+			ph->next_send++;
+		}
 		phase_end(s);
+	}
 }
 
 /* ---- messages ---------------------------------------------------------- */

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/timeutil.h"
+#include "slave/datagen.h"
+#include "slave/rate.h"
 #include "slave/worker.h"
 
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
@@ -39,6 +41,7 @@ struct worker {
 	uint64_t mono_start;
 	atomic_int stop;
 	atomic_int finished;
+	atomic_int eof;      /* ended early: every target finished its pass */
 	atomic_uint_fast64_t first_io;
 	struct worker_interval *head, *tail; /* finished intervals, under lock */
 
@@ -47,6 +50,15 @@ struct worker {
 	struct slot *slots;
 	struct engine_cqe *cqes;
 	struct workload wl;
+	struct rate rate;
+	double iorate;       /* this worker's share; 0 = max */
+	enum rate_dist dist;
+	struct datagen dg;
+	uint64_t *key;       /* datagen key per target */
+	unsigned *free;      /* slots with no I/O in flight (a stack) */
+	unsigned nfree;
+	unsigned retired;    /* slots whose target finished its eof pass */
+	unsigned inflight;
 	struct worker_interval *cur;
 	char desc[128];
 };
@@ -110,20 +122,34 @@ static int setup(struct worker *w)
 	w->bufs = calloc(c->depth, sizeof(*w->bufs));
 	w->slots = calloc(c->depth, sizeof(*w->slots));
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));
+	w->free = calloc(c->depth, sizeof(*w->free));
+	w->key = calloc(c->nfiles ? c->nfiles : 1, sizeof(*w->key));
 	w->cur = interval_new(0, c->nfiles);
-	if (!w->bufs || !w->slots || !w->cqes || !w->cur)
+	if (!w->bufs || !w->slots || !w->cqes || !w->free || !w->key ||
+	    !w->cur)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->depth; i++) {
-		uint64_t *p;
-
 		if (posix_memalign(&w->bufs[i], 4096, w->wl.max_xfer))
 			return -ENOMEM;
-		/* Incompressible data for writes. */
-		p = w->bufs[i];
-		for (size_t k = 0; k < w->wl.max_xfer / sizeof(*p); k++)
-			p[k] = workload_rand(&w->wl);
+		memset(w->bufs[i], 0, w->wl.max_xfer);
 		w->slots[i].target = c->slot_target[i];
 	}
+	for (unsigned t = 0; t < c->nfiles; t++)
+		w->key[t] = datagen_key(c->plan->targets[t].name);
+	ret = datagen_init(&w->dg,
+			   c->plan->compratio >= 1 ? c->plan->compratio : 1,
+			   c->plan->dedupratio >= 1 ? c->plan->dedupratio : 1,
+			   c->plan->dedupunit, c->seed);
+	if (ret < 0) {
+		snprintf(w->err, w->errlen,
+			 "data pattern compratio=%g dedupratio=%g dedupunit=%u: %s",
+			 c->plan->compratio, c->plan->dedupratio,
+			 c->plan->dedupunit, strerror(-ret));
+		return ret;
+	}
+	w->iorate = c->iorate;
+	w->dist = c->plan->distribution == PROTO_DIST_UNIFORM ?
+			  RATE_UNIFORM : RATE_EXPONENTIAL;
 	ec.depth = c->depth;
 	ec.nfiles = c->nfiles;
 	ec.fds = c->fds;
@@ -140,12 +166,21 @@ static int setup(struct worker *w)
 	return 0;
 }
 
+/*
+ * Start the next I/O on free slot i; its latency runs from start. Returns
+ * 0, WORKLOAD_EOF when the slot's target finished its one pass (the slot
+ * stays idle), or -errno.
+ */
 static int issue(struct worker *w, unsigned i, uint64_t start)
 {
 	struct slot *s = &w->slots[i];
 	struct workload_io io;
 
-	workload_next(&w->wl, s->target, &io);
+	if (workload_next(&w->wl, s->target, &io) == WORKLOAD_EOF)
+		return WORKLOAD_EOF;
+	if (io.write)
+		datagen_fill(&w->dg, w->bufs[i], io.len, io.offset,
+			     w->key[io.target]);
 	s->start = start;
 	s->offset = io.offset;
 	s->len = io.len;
@@ -224,13 +259,45 @@ static void drain(struct worker *w, unsigned inflight)
 	}
 }
 
+/*
+ * Put I/O on free slots while it is due: at once without a rate, else at
+ * the intended times of the open-loop schedule (latency is measured from
+ * them, so a device that stalls cannot hide its stall).
+ */
+static int fill(struct worker *w, uint64_t now, uint64_t end)
+{
+	while (w->nfree > 0 && now < end) {
+		uint64_t start;
+		unsigned i;
+		int ret;
+
+		if (!rate_take(&w->rate, now, &start))
+			break;
+		i = w->free[--w->nfree];
+		ret = issue(w, i, start);
+		if (ret == WORKLOAD_EOF) {
+			w->retired++;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		w->inflight++;
+	}
+	return 0;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 static int run(struct worker *w)
 {
 	const struct engine_ops *ops = w->cfg.engine;
 	uint64_t I = w->cfg.interval_ns;
 	uint64_t start = w->mono_start, next_b = start + I;
 	uint64_t end = start + I * w->cfg.intervals;
-	unsigned seq = 0, inflight = 0;
+	unsigned seq = 0;
 	uint64_t now;
 	int ret = 0;
 
@@ -238,45 +305,49 @@ static int run(struct worker *w)
 		now = time_mono_ns();
 		if (now >= start)
 			break;
-		time_sleep_ns(start - now < 20 * NS_PER_MS ? start - now :
-							     20 * NS_PER_MS);
+		time_sleep_ns(min_u64(start - now, 20 * NS_PER_MS));
 	}
 	if (atomic_load(&w->stop))
 		return 0;
+	ret = rate_init(&w->rate, w->iorate, w->dist, start, w->cfg.seed);
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; i < w->cfg.depth; i++)
+		w->free[w->nfree++] = w->cfg.depth - 1 - i;
 	now = time_mono_ns();
-	for (unsigned i = 0; i < w->cfg.depth; i++) {
-		ret = issue(w, i, now);
-		if (ret < 0)
-			goto out;
-		inflight++;
-	}
+	ret = fill(w, now, end);
+	if (ret < 0)
+		goto out;
 	atomic_store(&w->first_io, now);
 
 	while (!atomic_load(&w->stop)) {
+		uint64_t wake = next_b > now ? next_b - now : 1;
 		int n;
 
-		ret = ops->submit(w->ectx, 1, next_b > now ? next_b - now : 1);
+		if (w->nfree && !rate_unlimited(&w->rate))
+			wake = min_u64(wake, rate_wait_ns(&w->rate, now) + 1);
+		if (w->inflight)
+			ret = ops->submit(w->ectx, 1, wake);
+		else
+			time_sleep_ns(wake); /* idle: waiting for the schedule */
 		if (ret < 0)
 			break;
-		n = ops->reap(w->ectx, w->cqes, w->cfg.depth);
+		n = w->inflight ? ops->reap(w->ectx, w->cqes, w->cfg.depth) : 0;
 		if (n < 0) {
 			ret = n;
 			break;
 		}
 		now = time_mono_ns();
-		inflight -= (unsigned)n;
+		w->inflight -= (unsigned)n;
 		for (int k = 0; k < n; k++) {
-			if (!complete(w, &w->cqes[k], now)) {
-				inflight++; /* the rest is in flight again */
-				continue;
-			}
-			if (now >= end)
-				continue;
-			ret = issue(w, w->cqes[k].slot, now);
-			if (ret < 0)
-				goto out;
-			inflight++;
+			if (!complete(w, &w->cqes[k], now))
+				w->inflight++; /* the rest is in flight again */
+			else
+				w->free[w->nfree++] = w->cqes[k].slot;
 		}
+		ret = fill(w, now, end);
+		if (ret < 0)
+			break;
 		while (now >= next_b && seq < w->cfg.intervals) {
 			ret = roll_interval(w, ++seq);
 			if (ret < 0)
@@ -285,9 +356,15 @@ static int run(struct worker *w)
 		}
 		if (seq >= w->cfg.intervals)
 			break;
+		/* Every target finished its eof pass: the phase is over here. */
+		if (w->retired == w->cfg.depth && !w->inflight) {
+			ret = roll_interval(w, ++seq);
+			atomic_store(&w->eof, 1);
+			break;
+		}
 	}
 out:
-	drain(w, inflight);
+	drain(w, w->inflight);
 	return ret;
 }
 
@@ -332,7 +409,10 @@ static void worker_free(struct worker *w)
 	free(w->bufs);
 	free(w->slots);
 	free(w->cqes);
+	free(w->free);
+	free(w->key);
 	free(w->cur);
+	datagen_free(&w->dg);
 	workload_free(&w->wl);
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
@@ -413,6 +493,11 @@ struct worker_interval *worker_pop(struct worker *w)
 int worker_finished(struct worker *w)
 {
 	return atomic_load(&w->finished);
+}
+
+int worker_eof(struct worker *w)
+{
+	return atomic_load(&w->eof);
 }
 
 uint64_t worker_first_io(struct worker *w)

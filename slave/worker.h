@@ -36,6 +36,7 @@ struct worker_cfg {
 	uint64_t seed;
 	uint64_t interval_ns;
 	unsigned intervals;
+	double iorate;              /* this worker's I/O per second; 0 = max */
 	int notify_fd;              /* eventfd: written on interval or end */
 };
 
@@ -56,6 +57,11 @@ void worker_stop(struct worker *w);
 struct worker_interval *worker_pop(struct worker *w);
 /* 1 once the worker has finished its last interval and drained. */
 int worker_finished(struct worker *w);
+/*
+ * 1 when it finished early because every target of its slots completed
+ * its seekpct=eof pass; its last interval (seq of the end) is partial.
+ */
+int worker_eof(struct worker *w);
 /* Monotonic time of the first I/O submitted (0 if none yet). */
 uint64_t worker_first_io(struct worker *w);
 /* Engine features in use. */
