@@ -958,6 +958,10 @@ static void print_run_totals(struct master *m, struct run_result *r)
 	report_console_row(stdout, time_real_ns(), label, &v, 0, 0);
 	printf("\nRun %s: start skew %.3f ms over %u slaves\n", r->ph.name,
 	       (double)r->start_skew_ns / 1e6, live_count(m));
+	if (r->ph.iorate > 0 && v.iops < 0.98 * r->ph.iorate)
+		printf("iorate=%g not reached: %.1f IO/s, %.1f%% short\n",
+		       r->ph.iorate, v.iops,
+		       100.0 * (r->ph.iorate - v.iops) / r->ph.iorate);
 	report_hcibench(stdout, &v);
 	printf("\n");
 }
@@ -1178,6 +1182,15 @@ static void write_summary(struct master *m)
 		jsonw_u64(&w, "intervals", r->ph.intervals);
 		jsonw_u64(&w, "warmup_intervals", r->ph.warmup_intervals);
 		jsonw_dbl(&w, "iorate", r->ph.iorate);
+		if (r->ph.iorate > 0) {
+			struct stats_view v;
+
+			stats_view(r->totals, secs > 0 ? secs : 1, &v);
+			jsonw_dbl(&w, "iorate_shortfall_pct",
+				  v.iops < r->ph.iorate ?
+					  100.0 * (r->ph.iorate - v.iops) /
+						  r->ph.iorate : 0);
+		}
 		jsonw_u64(&w, "start_ns", r->start_at);
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
 		json_totals(&w, "totals", r->totals, secs);
