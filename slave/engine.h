@@ -17,7 +17,11 @@ struct engine_cfg {
 	const int *fds;      /* file i of prep() is fds[i]; not owned */
 	void *const *bufs;   /* slot i's buffer, depth entries; not owned */
 	size_t buf_len;      /* every buffer's length */
+	unsigned flags;      /* ENGINE_* */
 };
+
+/* A kernel thread polls the submission queue (io_uring SQPOLL). */
+#define ENGINE_SQPOLL 1u
 
 struct engine_cqe {
 	unsigned slot;

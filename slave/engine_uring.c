@@ -28,9 +28,11 @@ struct uring_ctx {
 	char desc[128];
 };
 
-static int uring_init_ring(struct uring_ctx *u)
+static int uring_init_ring(struct uring_ctx *u, unsigned flags)
 {
 	static const unsigned tries[] = {
+		IORING_SETUP_SQPOLL | IORING_SETUP_SINGLE_ISSUER,
+		IORING_SETUP_SQPOLL,
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
 		IORING_SETUP_COOP_TASKRUN,
 		0,
@@ -40,8 +42,11 @@ static int uring_init_ring(struct uring_ctx *u)
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		struct io_uring_params p;
 
+		if ((tries[i] & IORING_SETUP_SQPOLL) && !(flags & ENGINE_SQPOLL))
+			continue;
 		memset(&p, 0, sizeof(p));
 		p.flags = tries[i];
+		p.sq_thread_idle = 1000; /* ms before the poller sleeps */
 		ret = io_uring_queue_init_params(u->depth, &u->ring, &p);
 		if (ret == 0) {
 			u->setup_flags = tries[i];
@@ -69,7 +74,7 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	ret = uring_init_ring(u);
+	ret = uring_init_ring(u, cfg->flags);
 	if (ret < 0)
 		goto err_free;
 
@@ -91,6 +96,7 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 	free(iov);
 
 	snprintf(u->desc, sizeof(u->desc), "%s%s%s",
+		 u->setup_flags & IORING_SETUP_SQPOLL ? "sqpoll" :
 		 u->setup_flags & IORING_SETUP_DEFER_TASKRUN ?
 			 "defer-taskrun" :
 		 u->setup_flags & IORING_SETUP_COOP_TASKRUN ? "coop-taskrun" :

@@ -60,6 +60,7 @@ struct phase {
 struct session {
 	const char *endpoint;
 	unsigned want_workers;
+	int sqpoll;          /* --sqpoll: every ring gets a submission thread */
 	struct conn *conn;
 	struct proto_hello hello;
 	int welcomed;
@@ -347,6 +348,16 @@ static int target_writes(const struct proto_plan *p, unsigned t)
 	return 0;
 }
 
+/* Whether any slot's target asks for a kernel submission thread. */
+static int slots_sqpoll(const struct proto_plan *p, const unsigned *target,
+			unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (p->targets[target[i]].sqpoll)
+			return 1;
+	return 0;
+}
+
 /* Spread every target's threads over the workers, round robin. */
 static int assign_slots(struct phase *ph, unsigned *depth)
 {
@@ -432,6 +443,10 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 			.interval_ns = plan->interval_ns,
 			.intervals = plan->intervals,
 			.iorate = plan->iorate * depth[i] / total,
+			.engine_flags = s->sqpoll || slots_sqpoll(plan,
+							ph->slot_target[i],
+							depth[i]) ?
+						ENGINE_SQPOLL : 0,
 			.notify_fd = ph->efd,
 		};
 
@@ -841,6 +856,7 @@ static void usage(FILE *f)
 		"  --workers N          I/O threads, each with its own ring (default: one per core)\n"
 		"  --master-timeout S   stop I/O after S seconds of silence (default 10)\n"
 		"  --daemon             stay up across runs and master restarts\n"
+		"  --sqpoll             kernel submission-queue polling on every ring\n"
 		"  -v, --verbose        debug messages\n");
 }
 
@@ -882,6 +898,7 @@ int slave_main(int argc, char **argv)
 		{ "workers", required_argument, NULL, 'W' },
 		{ "master-timeout", required_argument, NULL, 'T' },
 		{ "daemon", no_argument, NULL, 'D' },
+		{ "sqpoll", no_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -930,6 +947,9 @@ int slave_main(int argc, char **argv)
 			break;
 		case 'D':
 			s.daemon = 1;
+			break;
+		case 'Q':
+			s.sqpoll = 1;
 			break;
 		case 'h':
 			usage(stdout);

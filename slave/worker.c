@@ -155,6 +155,7 @@ static int setup(struct worker *w)
 	ec.fds = c->fds;
 	ec.bufs = w->bufs;
 	ec.buf_len = w->wl.max_xfer;
+	ec.flags = c->engine_flags;
 	ret = c->engine->open(&ec, &w->ectx);
 	if (ret < 0) {
 		snprintf(w->err, w->errlen, "engine %s: %s", c->engine->name,

@@ -37,6 +37,7 @@ struct worker_cfg {
 	uint64_t interval_ns;
 	unsigned intervals;
 	double iorate;              /* this worker's I/O per second; 0 = max */
+	unsigned engine_flags;      /* ENGINE_* */
 	int notify_fd;              /* eventfd: written on interval or end */
 };
 
