@@ -15,7 +15,8 @@
 #   exec [-c ID] I CMD...  run CMD in host I's namespace
 #   link [-c ID] I down|up take host I's link down (a pulled cable) or up
 #   env [ID]               print the cluster's variables as shell exports
-#   list                   clusters that exist on this machine
+#   list                   clusters on this machine, and whether their owner
+#                          (the caller of up, or run) is still running
 #   run N [--prefix P] [--subnet A.B.C] -- CMD...
 #                          up, run CMD here (the root namespace) with the
 #                          variables below, and down when CMD ends, fails or
@@ -119,6 +120,7 @@ on_exit() {
 	exit "$rc"
 }
 RAN=
+OWNER=$PPID
 trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -162,7 +164,9 @@ cluster_up() {
 		done
 		[ $k -lt 256 ] || die "up: no free 10.77.K.0/24 subnet"
 	fi
-	printf 'n=%s\nsubnet=%s\ncreated_by=%s\n' "$n" "$subnet" "$$" > "$STATE/$id"
+	# The owner is who will take the cluster down: `run` itself, or the
+	# caller of `up`. `list` shows whether it is still there.
+	printf 'n=%s\nsubnet=%s\nowner=%s\n' "$n" "$subnet" "$OWNER" > "$STATE/$id"
 	CLUSTER_ID=$id
 	flock -u 9
 	exec 9>&-
@@ -319,12 +323,17 @@ cmd_env() {
 }
 
 cmd_list() {
-	local id
+	local id owner state
 	need_root
 	for id in $(list_ids); do
 		load "$id"
-		printf '%s\t%s hosts\t%s.0/24\tmade by pid %s\n' "$id" "$C_N" "$C_SUBNET" \
-			"$(sed -n 's/^created_by=//p' "$STATE/$id")"
+		owner=$(sed -n 's/^owner=//p' "$STATE/$id")
+		if [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; then
+			state="in use by pid $owner ($(ps -o comm= -p "$owner" 2>/dev/null || echo '?'))"
+		else
+			state="owner pid ${owner:-?} gone: stale, '$0 down $id' removes it"
+		fi
+		printf '%s\t%s hosts\t%s.0/24\t%s\n' "$id" "$C_N" "$C_SUBNET" "$state"
 	done
 }
 
@@ -339,16 +348,23 @@ cmd_run() {
 	fi
 	shift
 	need_root
+	OWNER=$$
 	cluster_up "${up_args[@]}"
 	load "$CLUSTER_ID"
 	RAN=1
 	# CMD runs in the background so that a signal to this script is handled
-	# at once; it keeps this script's stdin.
+	# at once (on_exit then ends CMD and removes the cluster). It keeps this
+	# script's stdin, and Ctrl-C reaches it as usual: a background command
+	# would otherwise start with SIGINT ignored.
 	exec 3<&0
 	while IFS='=' read -r k v; do
 		export "$k=$v"
 	done < <(cluster_vars)
-	"$@" <&3 3<&- &
+	if env --default-signal=INT true 2>/dev/null; then
+		env --default-signal=INT,QUIT "$@" <&3 3<&- &
+	else
+		"$@" <&3 3<&- &
+	fi
 	RUN_CHILD=$!
 	wait "$RUN_CHILD" || rc=$?
 	RUN_CHILD=

@@ -11,7 +11,12 @@
  * The histograms come from a small pool built once at start-up with
  * hist_add() of log-normal values, so the fakes spend their CPU on the
  * protocol and not on random numbers. The fakes are split over a few threads,
- * each owning its sockets; all share one ZeroMQ context.
+ * each owning its sockets; all share one ZeroMQ context (more I/O threads and
+ * ZMQ_MAX_SOCKETS raised for N). Connections are opened at --ramp per second
+ * so that thousands of SYNs do not overflow the master's listen backlog.
+ * Each fake holds four descriptors; when RLIMIT_NOFILE cannot be raised
+ * enough, the tool says so and several processes with distinct --prefix
+ * values do the job (bench-master.sh does that by itself).
  *
  * --send-log FILE writes, per (phase, seq), when the first and the last fake
  * slave had handed its interval to ZeroMQ (CLOCK_REALTIME ns), so the
