@@ -35,7 +35,7 @@
 
 #define MAX_SLAVES 4096
 #define CLOCK_SAMPLES 8
-#define GO_RESEND_NS (20 * NS_PER_MS)
+#define GO_RESEND_NS (100 * NS_PER_MS)
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
@@ -781,8 +781,12 @@ static int wait_ready(struct master *m)
 	}
 }
 
-/* Broadcast go; re-send over ROUTER to slaves that did not acknowledge. */
-static int start_phase(struct master *m, uint64_t *start_at)
+/*
+ * Pick the start time, get the merge ready for the phase's intervals (the
+ * first can arrive before every go_ack has), broadcast go, and re-send it
+ * over ROUTER to slaves that did not acknowledge.
+ */
+static int start_phase(struct master *m, struct run_result *r)
 {
 	struct proto_msg go = { .type = PROTO_GO };
 	uint64_t max_rtt = 0, margin, deadline;
@@ -796,7 +800,24 @@ static int start_phase(struct master *m, uint64_t *start_at)
 	margin = 4 * max_rtt + 250 * NS_PER_MS;
 	go.u.go.phase = m->phase_no;
 	go.u.go.start_at = time_real_ns() + margin;
-	*start_at = go.u.go.start_at;
+	r->start_at = go.u.go.start_at;
+	{
+		struct merge_cfg cfg = {
+			.nslaves = m->nslaves,
+			.intervals = r->ph.intervals,
+			.warmup_intervals = r->ph.warmup_intervals,
+			.start_ns = r->start_at,
+			.interval_ns = r->ph.interval_ns,
+			.grace_ns = m->grace_ns,
+		};
+
+		m->merge = merge_new(&cfg);
+		if (!m->merge)
+			return -ENOMEM;
+		for (unsigned i = 0; i < m->nslaves; i++)
+			if (!m->slaves[i].in_phase)
+				merge_slave_lost(m->merge, i);
+	}
 	ret = proto_encode(&go, &buf, &len);
 	if (ret < 0)
 		return ret;
@@ -898,10 +919,6 @@ static int run_phase(struct master *m, struct run_result *r)
 {
 	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
 	int ret = 0;
-
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (!m->slaves[i].in_phase)
-			merge_slave_lost(m->merge, i);
 	report_console_header(stdout, time_real_ns());
 	while (!phase_over(m)) {
 		struct merge_row row;
@@ -1004,24 +1021,11 @@ static int run_one(struct master *m, struct run_result *r)
 		ret = wait_ready(m);
 	if (ret < 0)
 		return ret;
-	ret = start_phase(m, &r->start_at);
-	if (ret < 0)
+	ret = start_phase(m, r);
+	if (ret == 0)
+		ret = run_phase(m, r);
+	if (!m->merge)
 		return ret;
-	{
-		struct merge_cfg cfg = {
-			.nslaves = m->nslaves,
-			.intervals = r->ph.intervals,
-			.warmup_intervals = r->ph.warmup_intervals,
-			.start_ns = r->start_at,
-			.interval_ns = r->ph.interval_ns,
-			.grace_ns = m->grace_ns,
-		};
-
-		m->merge = merge_new(&cfg);
-		if (!m->merge)
-			return -ENOMEM;
-	}
-	ret = run_phase(m, r);
 	r->ph.intervals = merge_intervals(m->merge);
 	if (r->ph.warmup_intervals > r->ph.intervals)
 		r->ph.warmup_intervals = r->ph.intervals;
