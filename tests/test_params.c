@@ -14,9 +14,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/params.h"
@@ -291,12 +293,483 @@ static void test_hd(void **state)
 	assert_string_equal(p->hd[0].user, "root");
 	assert_int_equal(p->hd[0].shell, PARAMS_SHELL_SSH);
 	assert_int_equal(p->hd[0].slaves, 1);
+	assert_string_equal(p->hd[0].lockstep, "/opt/vdbench");
 	assert_string_equal(p->hd[1].system, "10.0.0.2");
 	assert_string_equal(p->hd[1].user, "bench");
 	assert_int_equal(p->hd[1].shell, PARAMS_SHELL_NONE);
 	assert_int_equal(p->hd[1].slaves, 4);
 	assert_string_equal(p->hd[2].system, "node3"); /* from the name */
 	assert_int_equal(p->hd[2].pos.line, 4);
+	params_free(&p);
+}
+
+static void test_general_full(void **state)
+{
+	struct params *p = parse_ok(SD1 WD1 RD1);
+
+	(void)state;
+	assert_dbl(p->dedupratio, 1);
+	assert_int_equal(p->dedupunit, 128 * 1024);
+	assert_int_equal(p->formatxfersize, 1024 * 1024);
+	assert_false(p->validate);
+	assert_int_equal(p->nwarn, 0);
+	assert_int_equal(p->nfiles, 1);
+	assert_string_equal(p->files[0], NAME);
+	params_free(&p);
+
+	p = parse_ok("debug=86\ndedupratio=2.5,dedupunit=8k\n"
+		     "formatxfersize=256k\nvalidate=yes\n" SD1 WD1 RD1);
+	assert_dbl(p->dedupratio, 2.5);
+	assert_int_equal(p->dedupunit, 8192);
+	assert_int_equal(p->formatxfersize, 256 * 1024);
+	assert_true(p->validate);
+	assert_int_equal(p->nwarn, 0); /* debug= is accepted quietly */
+	params_free(&p);
+
+	p = parse_ok("validate=no\n" SD1 WD1 RD1);
+	assert_false(p->validate);
+	params_free(&p);
+}
+
+static void test_hd_full(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=default,lockstep=/usr/local/bin/lockstep\n"
+		"hd=h1,jvms=3,shell=vdbench\n"
+		"hd=h2,vdbench=/opt/vdbench\n" SD1 WD1 RD1);
+
+	(void)state;
+	assert_string_equal(p->hd[0].lockstep, "/usr/local/bin/lockstep");
+	assert_int_equal(p->hd[0].slaves, 3);
+	assert_int_equal(p->hd[0].shell, PARAMS_SHELL_NONE);
+	assert_string_equal(p->hd[1].lockstep, "/opt/vdbench");
+	assert_int_equal(p->hd[1].slaves, 1);
+	params_free(&p);
+}
+
+struct sd2_case {
+	const char *params;
+	uint32_t align;
+	uint64_t offset;
+	bool force;
+	size_t nhost;
+	unsigned host[2];
+};
+
+static void test_sd_more(void **state)
+{
+	static const struct sd2_case cases[] = {
+		{ "align=4k", 4096, 0, false, 0, { 0 } },
+		{ "align=512", 512, 0, false, 0, { 0 } },
+		{ "offset=1m", 0, 1 << 20, false, 0, { 0 } },
+		{ "offset=0", 0, 0, false, 0, { 0 } },
+		{ "force=yes", 0, 0, true, 0, { 0 } },
+		{ "force=no", 0, 0, false, 0, { 0 } },
+		{ "host=h2", 0, 0, false, 1, { 1 } },
+		{ "host=(h1,h2)", 0, 0, false, 2, { 0, 1 } },
+		{ "host=(other,h1)", 0, 0, false, 2, { 2, 0 } },
+		{ "host=h*", 0, 0, false, 2, { 0, 1 } },
+		{ "host=*", 0, 0, false, 0, { 0 } },
+		{ "hitarea=0,host=other", 0, 0, false, 1, { 2 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct sd2_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text),
+			 "hd=h1\nhd=h2\nhd=other\nsd=s,lun=/f,%s\nwd=w\nrd=r\n",
+			 c->params);
+		p = parse_ok(text);
+		print_message("sd %s\n", c->params);
+		assert_int_equal(p->sd[0].align, c->align);
+		assert_int_equal(p->sd[0].offset, c->offset);
+		assert_int_equal(p->sd[0].force, c->force);
+		assert_int_equal(p->sd[0].nhost, c->nhost);
+		for (size_t h = 0; h < c->nhost; h++)
+			assert_int_equal(p->sd[0].host[h], c->host[h]);
+		assert_int_equal(p->nwarn, 0);
+		params_free(&p);
+	}
+	/* Without hd= lines every sd is local. */
+	{
+		struct params *p = parse_ok(
+			"sd=s1,lun=/a,host=localhost\nsd=s2,lun=/b,host=*\n"
+			"wd=w,sd=s*\nrd=r\n");
+
+		assert_int_equal(p->sd[0].nhost, 0);
+		assert_int_equal(p->sd[1].nhost, 0);
+		params_free(&p);
+	}
+}
+
+struct wd2_case {
+	const char *params;
+	double seekpct;
+	bool eof;
+	double lo, hi, skew, iorate;
+	size_t nhost;
+};
+
+static void test_wd_more(void **state)
+{
+	static const struct wd2_case cases[] = {
+		{ "seekpct=eof", 0, true, 0, 100, 0, 0, 0 },
+		{ "seekpct=EOF", 0, true, 0, 100, 0, 0, 0 },
+		{ "seekpct=-1", 0, true, 0, 100, 0, 0, 0 },
+		{ "seekpct=0", 0, false, 0, 100, 0, 0, 0 },
+		{ "range=(10,20)", 100, false, 10, 20, 0, 0, 0 },
+		{ "skew=100", 100, false, 0, 100, 100, 0, 0 },
+		{ "iorate=500", 100, false, 0, 100, 0, 500, 0 },
+		{ "host=h2", 100, false, 0, 100, 0, 0, 1 },
+		{ "host=*", 100, false, 0, 100, 0, 0, 0 },
+		{ "rhpct=0,whpct=0", 100, false, 0, 100, 0, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct wd2_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text), "hd=h1\nhd=h2\n" SD1 "wd=w,%s\nrd=r\n",
+			 c->params);
+		p = parse_ok(text);
+		print_message("wd %s\n", c->params);
+		assert_dbl(p->wd[0].seekpct, c->seekpct);
+		assert_int_equal(p->wd[0].seek_eof, c->eof);
+		assert_dbl(p->wd[0].range_lo, c->lo);
+		assert_dbl(p->wd[0].range_hi, c->hi);
+		assert_dbl(p->wd[0].skew, c->skew);
+		assert_dbl(p->wd[0].iorate, c->iorate);
+		assert_int_equal(p->wd[0].nhost, c->nhost);
+		params_free(&p);
+	}
+}
+
+static void test_rd_more(void **state)
+{
+	struct params *p = parse_ok(
+		SD1 WD1
+		"rd=r1\n"
+		"rd=r2,iorate=curve,curve=(20,40,100),stopcurve=2.5\n"
+		"rd=r3,iorate=(100,200,max),format=yes,distribution=uniform,pause=10\n"
+		"rd=r4,foriorate=(100-400,100),format=only,distribution=d\n"
+		"rd=r5,iorate=max,format=no,pause=1m\n"
+		"rd=r6,iorate=(max)\n");
+
+	(void)state;
+	/* Defaults. */
+	assert_int_equal(p->rd[0].iorate_kind, PARAMS_IORATE_MAX);
+	assert_int_equal(p->rd[0].niorate, 0);
+	assert_int_equal(p->rd[0].ncurve, 6);
+	assert_dbl(p->rd[0].curve[0], 10);
+	assert_dbl(p->rd[0].curve[1], 50);
+	assert_dbl(p->rd[0].curve[5], 100);
+	assert_dbl(p->rd[0].stopcurve_ms, 0);
+	assert_int_equal(p->rd[0].format, PARAMS_FORMAT_NO);
+	assert_int_equal(p->rd[0].distribution, PARAMS_DIST_EXPONENTIAL);
+	assert_dbl(p->rd[0].pause_s, 0);
+	assert_int_equal(p->rd[0].nloop, 0);
+
+	assert_int_equal(p->rd[1].iorate_kind, PARAMS_IORATE_CURVE);
+	assert_int_equal(p->rd[1].ncurve, 3);
+	assert_dbl(p->rd[1].curve[1], 40);
+	assert_dbl(p->rd[1].stopcurve_ms, 2.5);
+
+	assert_int_equal(p->rd[2].iorate_kind, PARAMS_IORATE_FIXED);
+	assert_int_equal(p->rd[2].niorate, 3);
+	assert_dbl(p->rd[2].iorates[0], 100);
+	assert_dbl(p->rd[2].iorates[1], 200);
+	assert_dbl(p->rd[2].iorates[2], 0); /* max */
+	assert_dbl(p->rd[2].iorate, 100);
+	assert_int_equal(p->rd[2].format, PARAMS_FORMAT_YES);
+	assert_int_equal(p->rd[2].distribution, PARAMS_DIST_UNIFORM);
+	assert_dbl(p->rd[2].pause_s, 10);
+
+	assert_int_equal(p->rd[3].iorate_kind, PARAMS_IORATE_FIXED);
+	assert_int_equal(p->rd[3].niorate, 4);
+	assert_dbl(p->rd[3].iorates[3], 400);
+	assert_int_equal(p->rd[3].format, PARAMS_FORMAT_ONLY);
+	assert_int_equal(p->rd[3].distribution, PARAMS_DIST_DETERMINISTIC);
+
+	assert_int_equal(p->rd[4].iorate_kind, PARAMS_IORATE_MAX);
+	assert_dbl(p->rd[4].pause_s, 60);
+	assert_int_equal(p->rd[5].iorate_kind, PARAMS_IORATE_MAX);
+	assert_int_equal(p->rd[5].niorate, 0);
+	params_free(&p);
+}
+
+struct loop_case {
+	const char *params;
+	enum params_loop_kind kind;
+	size_t n;
+	double v[8];
+};
+
+static void test_loops(void **state)
+{
+	static const struct loop_case cases[] = {
+		{ "forxfersize=(4k,64k)", PARAMS_LOOP_XFERSIZE, 2,
+		  { 4096, 65536 } },
+		{ "forxfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
+		{ "xfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
+		{ "forxfersize=(4k-16k,4k)", PARAMS_LOOP_XFERSIZE, 4,
+		  { 4096, 8192, 12288, 16384 } },
+		{ "forxfersize=(4k-32k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		  { 4096, 8192, 16384, 32768 } },
+		{ "forxfersize=(32k,4k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		  { 32768, 16384, 8192, 4096 } },
+		{ "forthreads=(1-64,d)", PARAMS_LOOP_THREADS, 7,
+		  { 1, 2, 4, 8, 16, 32, 64 } },
+		{ "forthreads=(64-1,d)", PARAMS_LOOP_THREADS, 7,
+		  { 64, 32, 16, 8, 4, 2, 1 } },
+		{ "threads=(4,8)", PARAMS_LOOP_THREADS, 2, { 4, 8 } },
+		{ "forrdpct=(0-100,25)", PARAMS_LOOP_RDPCT, 5,
+		  { 0, 25, 50, 75, 100 } },
+		{ "forrdpct=(10-30,10,70)", PARAMS_LOOP_RDPCT, 4,
+		  { 10, 20, 30, 70 } },
+		{ "rdpct=50", PARAMS_LOOP_RDPCT, 1, { 50 } },
+		{ "forseekpct=(eof,random,50,seq)", PARAMS_LOOP_SEEKPCT, 4,
+		  { PARAMS_SEEK_EOF, 100, 50, 0 } },
+		{ "seekpct=(0,100)", PARAMS_LOOP_SEEKPCT, 2, { 0, 100 } },
+		{ "forcompratio=(1,2,4.5)", PARAMS_LOOP_COMPRATIO, 3,
+		  { 1, 2, 4.5 } },
+		{ "compratio=(1-3,1)", PARAMS_LOOP_COMPRATIO, 3, { 1, 2, 3 } },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct loop_case *c = &cases[i];
+		char text[256];
+		struct params *p;
+
+		snprintf(text, sizeof(text), SD1 WD1 "rd=r,%s\n", c->params);
+		p = parse_ok(text);
+		print_message("rd %s\n", c->params);
+		assert_int_equal(p->rd[0].nloop, 1);
+		assert_int_equal(p->rd[0].loop[0].kind, c->kind);
+		assert_int_equal(p->rd[0].loop[0].n, c->n);
+		for (size_t j = 0; j < c->n; j++)
+			assert_dbl(p->rd[0].loop[0].val[j], c->v[j]);
+		params_free(&p);
+	}
+}
+
+/* Loops nest in the order given; rd=default's keep their place. */
+static void test_loop_order(void **state)
+{
+	struct params *p = parse_ok(
+		SD1 WD1
+		"rd=r1,forthreads=(1,2),forxfersize=(4k,8k),forrdpct=50\n"
+		"rd=default,forxfersize=(4k,8k)\n"
+		"rd=r2,forthreads=(1,2)\n"
+		"rd=r3,forthreads=4,forxfersize=16k\n");
+
+	(void)state;
+	assert_int_equal(p->rd[0].nloop, 3);
+	assert_int_equal(p->rd[0].loop[0].kind, PARAMS_LOOP_THREADS);
+	assert_int_equal(p->rd[0].loop[1].kind, PARAMS_LOOP_XFERSIZE);
+	assert_int_equal(p->rd[0].loop[2].kind, PARAMS_LOOP_RDPCT);
+	assert_int_equal(p->rd[0].loop[0].pos.line, 3);
+	assert_int_equal(p->rd[0].loop[0].pos.col, 7);
+	assert_int_equal(p->rd[1].nloop, 2);
+	assert_int_equal(p->rd[1].loop[0].kind, PARAMS_LOOP_XFERSIZE);
+	assert_int_equal(p->rd[1].loop[1].kind, PARAMS_LOOP_THREADS);
+	assert_int_equal(p->rd[2].nloop, 2);
+	assert_int_equal(p->rd[2].loop[0].kind, PARAMS_LOOP_XFERSIZE);
+	assert_int_equal(p->rd[2].loop[0].n, 1);
+	assert_dbl(p->rd[2].loop[0].val[0], 16384);
+	assert_int_equal(p->rd[2].loop[1].kind, PARAMS_LOOP_THREADS);
+	assert_string_equal(params_loop_name(PARAMS_LOOP_SEEKPCT),
+			    "forseekpct");
+	params_free(&p);
+}
+
+struct warn_case {
+	const char *text;
+	const char *warn; /* the first warning, after "quick.vdb:" */
+	size_t n;
+};
+
+/* Keywords lockstep skips where that cannot change what is measured. */
+static void test_warnings(void **state)
+{
+	static const struct warn_case cases[] = {
+		{ "messagescan=no\n" SD1 WD1 RD1,
+		  "1:1: warning: messagescan= is ignored: lockstep does not scan system logs",
+		  1 },
+		{ "report=host_detail\nhistogram=(default,1,2)\n" SD1 WD1 RD1,
+		  "1:1: warning: report= is ignored: lockstep writes its own reports",
+		  2 },
+		{ "formatsds=no\n" SD1 WD1 RD1,
+		  "1:1: warning: formatsds= is ignored: prime the sds with format=yes on the rd",
+		  1 },
+		{ SD1 "wd=wd1,rhpct=0\n" RD1,
+		  "2:8: warning: rhpct= is ignored: cache hit targeting (rhpct=, whpct=) is not supported",
+		  1 },
+		{ SD1 WD1 "rd=rd1,startcmd=\"sync; echo 3\",forhitarea=(1m,2m)\n",
+		  "3:8: warning: startcmd= is ignored: lockstep runs no commands around runs",
+		  2 },
+		{ "sd=sd1,lun=/a,journal=/tmp\n" WD1 RD1,
+		  "1:15: warning: journal= is ignored: journaling is not supported, so it has no use",
+		  1 },
+	};
+	char want[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct params *p = parse_ok(cases[i].text);
+
+		snprintf(want, sizeof(want), NAME ":%s", cases[i].warn);
+		assert_int_equal(p->nwarn, cases[i].n);
+		assert_string_equal(p->warn[0], want);
+		params_free(&p);
+	}
+}
+
+static char *join(const char *dir, const char *name)
+{
+	char *s = malloc(strlen(dir) + strlen(name) + 2);
+
+	assert_non_null(s);
+	sprintf(s, "%s/%s", dir, name);
+	return s;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *path = join(dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+static void unput(const char *dir, const char *name)
+{
+	char *path = join(dir, name);
+
+	unlink(path);
+	free(path);
+}
+
+/* include=FILE: relative to the including file, nested, with errors. */
+static void test_include(void **state)
+{
+	char dir[] = "/tmp/test_params_inc.XXXXXX", *sub, *main_path;
+	struct params *p = NULL;
+	char want[1024];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	sub = join(dir, "sub");
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put(dir, "main.vdb",
+	    "compratio=2\n"
+	    "include=sub/sds.vdb\n"
+	    "wd=wd1,sd=sd*\n"
+	    "   include=rds.vdb   * the runs\n");
+	put(sub, "sds.vdb", "sd=sd1,lun=/a\ninclude=more.vdb\n");
+	put(sub, "more.vdb", "sd=sd2,lun=/b,\n  threads=3\n");
+	put(dir, "rds.vdb", "rd=rd1,wd=wd1\n");
+	main_path = join(dir, "main.vdb");
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
+			 0);
+	assert_dbl(p->compratio, 2);
+	assert_int_equal(p->nsd, 2);
+	assert_int_equal(p->sd[1].threads, 3);
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->nrd, 1);
+	assert_int_equal(p->nfiles, 4);
+	assert_string_equal(params_file(p, p->sd[1].pos),
+			    p->files[p->sd[1].pos.file]);
+	snprintf(want, sizeof(want), "%s/sub/more.vdb", dir);
+	assert_string_equal(params_file(p, p->sd[1].pos), want);
+	assert_int_equal(p->sd[1].pos.line, 1);
+	assert_int_equal(p->wd[0].pos.line, 3);
+	assert_int_equal(p->wd[0].pos.file, 0);
+	params_free(&p);
+
+	/* An error in an included file names that file. */
+	put(sub, "more.vdb", "sd=sd2,lun=/b,thread=3\n");
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/sub/more.vdb:1:15: unknown sd parameter 'thread' (did you mean 'threads'?)",
+		 dir);
+	assert_string_equal(err, want);
+
+	/* A missing file, a file including itself. */
+	put(sub, "more.vdb", "include=nothere.vdb\n");
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/sub/more.vdb:1:9: include=nothere.vdb: cannot read %s/sub/nothere.vdb: No such file or directory",
+		 dir, dir);
+	assert_string_equal(err, want);
+	put(sub, "more.vdb", "include=more.vdb\n");
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
+			 -EINVAL);
+	snprintf(want, sizeof(want),
+		 "%s/sub/more.vdb:1:1: include= nested more than %d deep (does a file include itself?)",
+		 dir, PARAMS_INCLUDE_DEPTH);
+	assert_string_equal(err, want);
+	assert_null(p);
+
+	/* Fuzzing and other callers can refuse include= altogether. */
+	assert_int_equal(params_parse_text(NAME, "include=/etc/passwd\n" SD1
+					   WD1 RD1, PARAMS_NO_INCLUDE, &p,
+					   err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":1:1: include= is not allowed here");
+
+	unput(sub, "more.vdb");
+	unput(sub, "sds.vdb");
+	unput(dir, "rds.vdb");
+	unput(dir, "main.vdb");
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(sub);
+	free(main_path);
+}
+
+/* A file as HCIBench generates it, at scale: 8 disks, working-set range. */
+static void test_hcibench_generated(void **state)
+{
+	char text[4096];
+	size_t n = 0;
+	struct params *p;
+
+	(void)state;
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "*Auto-generated by HCIBench\n"
+			      "*SD:    Storage Definition\n"
+			      "*WD:    Workload Definition\n"
+			      "*RD:    Run Definitiion\n"
+			      "debug=86\n"
+			      "data_errors=10000\n");
+	for (int i = 1; i <= 8; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "sd=sd%d,lun=/dev/sd%c,openflags=o_direct,hitarea=0,range=(0,25),threads=4\n",
+				      i, 'a' + i);
+	snprintf(text + n, sizeof(text) - n,
+		 "wd=wd1,sd=(sd1,sd2,sd3,sd4,sd5,sd6,sd7,sd8),xfersize=256k,rdpct=0,seekpct=0\n"
+		 "rd=run1,wd=wd1,iorate=2400,elapsed=900,warmup=300,interval=30\n");
+	p = parse_ok(text);
+	assert_int_equal(p->nsd, 8);
+	assert_int_equal(p->nwarn, 0);
+	assert_string_equal(p->sd[7].lun, "/dev/sdi");
+	assert_dbl(p->sd[7].range_hi, 25);
+	assert_int_equal(p->wd[0].nsd, 8);
+	assert_int_equal(p->wd[0].xfer[0].size, 256 * 1024);
+	assert_dbl(p->wd[0].seekpct, 0);
+	assert_int_equal(p->rd[0].iorate_kind, PARAMS_IORATE_FIXED);
+	assert_dbl(p->rd[0].iorate, 2400);
 	params_free(&p);
 }
 
@@ -644,17 +1117,34 @@ static void test_errors(void **state)
 		  "1:1: unknown general parameter 'debugg' (did you mean 'debug'?)" },
 		{ "sdd=sd1,lun=/a\n" RD1,
 		  "1:1: unknown general parameter 'sdd' (did you mean 'sd'?)" },
-		{ "messagescan=no\n" SD1 WD1 RD1,
-		  "1:1: unknown general parameter 'messagescan'" },
+		{ "messagescn=no\n" SD1 WD1 RD1,
+		  "1:1: unknown general parameter 'messagescn' (did you mean 'messagescan'?)" },
+		{ "fsd=fsd1,anchor=/x\n" SD1 WD1 RD1,
+		  "1:1: fsd= is not supported: file system workloads (fsd=, fwd=) are not supported (lockstep runs sd= workloads)" },
+		{ SD1 WD1 RD1 "fwd=fwd1\n",
+		  "4:1: fwd= is not supported: file system workloads (fsd=, fwd=) are not supported (lockstep runs sd= workloads)" },
 		{ SD1 WD1 RD1 "foo=1\n", "4:1: unknown rd parameter 'foo'" },
 		{ "hd=h1,sytem=a\n" SD1 WD1 RD1,
 		  "1:7: unknown hd parameter 'sytem' (did you mean 'system'?)" },
-		/* Keywords Vdbench has that are still to come. */
-		{ "sd=sd1,lun=/dev/x,align=4k\n" RD1,
-		  "1:19: align= is not supported yet" },
-		{ SD1 "wd=wd1,skew=10\n" RD1, "2:8: skew= is not supported yet" },
-		{ SD1 WD1 "rd=rd1,forxfersize=(4k,8k)\n",
-		  "3:8: forxfersize= is not supported yet" },
+		/* Vdbench keywords lockstep does not implement. */
+		{ "sd=sd1,lun=/dev/x,count=(0,8)\n" RD1,
+		  "1:19: count= is not supported: write one sd= line per lun" },
+		{ SD1 "wd=wd1,stride=(4k,8k)\n" RD1,
+		  "2:8: stride= is not supported: skip-sequential I/O is not supported" },
+		{ SD1 "wd=wd1,rhpct=50\n" RD1,
+		  "2:8: rhpct= is not supported: cache hit targeting (rhpct=, whpct=) is not supported" },
+		{ SD1 WD1 "rd=rd1,maxdata=10g\n",
+		  "3:8: maxdata= is not supported: runs end after elapsed=" },
+		{ SD1 WD1 "rd=rd1,sd=sd1\n",
+		  "3:8: sd= is not supported: name the sds on the wd= lines" },
+		{ "journal=yes\n" SD1 WD1 RD1,
+		  "1:1: journal= is not supported: data validation journaling" },
+		{ "formatsds=yes\n" SD1 WD1 RD1,
+		  "1:1: formatsds= is not supported: prime the sds with format=yes on the rd" },
+		{ "hd=h1,clients=4\n" SD1 WD1 RD1,
+		  "1:7: clients= is not supported: start more slaves with slaves= instead" },
+		{ "rg=rg1\n" SD1 WD1 RD1,
+		  "1:1: rg= is not supported: Swat replay is not supported" },
 		/* Names. */
 		{ SD1 "sd=sd1,lun=/b\n" RD1,
 		  "2:4: sd=sd1 is already defined at line 1" },
@@ -706,7 +1196,7 @@ static void test_errors(void **state)
 		{ SD1 "wd=wd1,seekpct=101\n" RD1,
 		  "2:16: seekpct=101 is out of range 0..100" },
 		{ SD1 "wd=wd1,seekpct=rand\n" RD1,
-		  "2:16: seekpct=rand is not a percentage, random, seq or sequential" },
+		  "2:16: seekpct=rand is not a percentage, random, seq, sequential or eof" },
 		{ "sd=sd1,lun=/a,threads=0\n" RD1,
 		  "1:23: threads=0 is out of range 1..65536" },
 		{ "sd=sd1,lun=/a,threads=65537\n" RD1,
@@ -753,7 +1243,7 @@ static void test_errors(void **state)
 		  "2:21: xfersize=x is not a number" },
 		{ SD1 WD1 "rd=rd1,iorate=0\n", "3:15: iorate=0 must be more than 0" },
 		{ SD1 WD1 "rd=rd1,iorate=fast\n",
-		  "3:15: iorate=fast is not max or a number" },
+		  "3:15: iorate=fast is not max, curve or a number" },
 		{ SD1 WD1 "rd=rd1,elapsed=0\n",
 		  "3:16: elapsed=0 must be more than 0 seconds" },
 		{ SD1 WD1 "rd=rd1,elapsed=10x\n",
@@ -770,6 +1260,111 @@ static void test_errors(void **state)
 		  "1:13: shell=rsh is not supported (use ssh or none)" },
 		{ "hd=h1,slaves=0\n" SD1 WD1 RD1,
 		  "1:14: slaves=0 is out of range 1..1024" },
+		/* General parameters. */
+		{ "validate=time\n" SD1 WD1 RD1,
+		  "1:10: validate=time is not supported (use yes or no)" },
+		{ "dedupratio=0.5\n" SD1 WD1 RD1,
+		  "1:12: dedupratio=0.5 must be at least 1" },
+		{ "dedupunit=1000\n" SD1 WD1 RD1,
+		  "1:11: dedupunit=1000 is not a multiple of 512" },
+		{ "formatxfersize=4m\n" SD1 WD1 RD1,
+		  "1:16: formatxfersize=4m is out of range 512..1m" },
+		/* sd= additions. */
+		{ "sd=sd1,lun=/a,align=1000\n" RD1,
+		  "1:21: align=1000 is not a multiple of 512" },
+		{ "sd=sd1,lun=/a,align=0\n" RD1,
+		  "1:21: align=0 must be more than 0" },
+		{ "sd=sd1,lun=/a,offset=100\n" RD1,
+		  "1:22: offset=100 is not a multiple of 512" },
+		{ "sd=sd1,lun=/a,offset=1x\n" RD1,
+		  "1:22: offset=1x is not a size (bytes, or a number with k, m, g or t)" },
+		{ "sd=sd1,lun=/a,force=maybe\n" RD1,
+		  "1:21: force=maybe is not supported (use yes or no)" },
+		{ "sd=sd1,lun=/a,host=h9\n" RD1,
+		  "1:20: host=h9 names a host, but no hd= is defined (use localhost or *)" },
+		{ "hd=h1\nsd=sd1,lun=/a,host=h9\n" RD1,
+		  "2:20: host=h9 refers to an undefined hd" },
+		{ "hd=h1\nsd=sd1,lun=/a,host=(h1,x*)\n" RD1,
+		  "2:24: host=x* matches no hd" },
+		/* wd= additions. */
+		{ SD1 "wd=wd1,skew=101\n" RD1,
+		  "2:13: skew=101 is out of range 0..100" },
+		{ SD1 "wd=wd1,iorate=0\n" RD1,
+		  "2:15: iorate=0 must be more than 0" },
+		{ SD1 "wd=wd1,range=(20,10)\n" RD1,
+		  "2:14: range=(20,10): the low end must be below the high end" },
+		{ SD1 "wd=wd1,seekpct=seqnz\n" RD1,
+		  "2:16: seekpct=seqnz is not a percentage, random, seq, sequential or eof" },
+		{ SD1 "wd=w1,skew=60\nwd=w2,skew=60\nrd=r,wd=w*\n",
+		  "4:1: rd=r: the skew= of its wds add up to 120, not 100" },
+		{ SD1 "wd=w1,skew=60\nwd=w2,skew=30\nrd=r,wd=w*\n",
+		  "4:1: rd=r: the skew= of its wds add up to 90, not 100" },
+		{ SD1 "wd=w1,skew=100\nwd=w2\nrd=r,wd=w*\n",
+		  "4:1: rd=r: the skew= of its wds add up to 100 and leave nothing for the 1 without one" },
+		{ SD1 "wd=w1,iorate=100\nwd=w2\nrd=r,wd=w*\n",
+		  "2:7: wd=w1 has iorate= but wd=w2 in rd=r has none: give every wd of a run its own iorate=, or none" },
+		{ SD1 "wd=w1,iorate=100\nrd=r,wd=w1,iorate=200\n",
+		  "3:12: rd=r has iorate= but its wds have their own iorate=: drop one of them" },
+		/* rd= additions: rates, curves, loops. */
+		{ SD1 WD1 "rd=rd1,iorate=(100,curve)\n",
+		  "3:20: iorate=curve must be alone, not in a list of rates" },
+		{ SD1 WD1 "rd=rd1,iorate=(100,0)\n",
+		  "3:20: iorate=0 must be more than 0" },
+		{ SD1 WD1 "rd=rd1,iorate=(100,200,100)\n",
+		  "3:15: iorate=(100,200,100) has the value 100 twice" },
+		{ SD1 WD1 "rd=rd1,curve=(0,50)\n",
+		  "3:15: curve=0 is out of range (0..100]" },
+		{ SD1 WD1 "rd=rd1,curve=(50,150)\n",
+		  "3:18: curve=150 is out of range (0..100]" },
+		{ SD1 WD1 "rd=rd1,stopcurve=0\n",
+		  "3:18: stopcurve=0 must be more than 0 (milliseconds)" },
+		{ SD1 WD1 "rd=rd1,format=maybe\n",
+		  "3:15: format=maybe is not yes, only or no" },
+		{ SD1 WD1 "rd=rd1,distribution=variable\n",
+		  "3:21: distribution=variable is not supported: lockstep runs one rate per phase (use iorate=(a,b,...))" },
+		{ SD1 WD1 "rd=rd1,distribution=poisson\n",
+		  "3:21: distribution=poisson is not exponential, uniform or deterministic" },
+		{ SD1 WD1 "rd=rd1,distribution=(uniform,d)\n",
+		  "3:30: distribution=d is not exponential, uniform or deterministic" },
+		{ SD1 WD1 "rd=rd1,pause=x\n",
+		  "3:14: pause=x is not a duration (seconds, or a number with s, m or h)" },
+		{ SD1 WD1 "rd=rd1,forxfersize=(4k,4k)\n",
+		  "3:20: forxfersize=(4k,4k) has the value 4096 twice" },
+		{ SD1 WD1 "rd=rd1,forthreads=(1-8)\n",
+		  "3:20: forthreads=1-8: a range needs a step after it, as in (10-100,10)" },
+		{ SD1 WD1 "rd=rd1,forthreads=(1-8,0)\n",
+		  "3:24: forthreads=: a range needs a step more than 0 (or d to double)" },
+		{ SD1 WD1 "rd=rd1,forthreads=(0-8,d)\n",
+		  "3:24: forthreads=: a range needs a step more than 0 (or d to double)" },
+		{ SD1 WD1 "rd=rd1,forthreads=(1-8,1.5)\n",
+		  "3:20: forthreads=2.5 is not a whole number" },
+		{ SD1 WD1 "rd=rd1,forxfersize=(4k-16k,1000)\n",
+		  "3:21: forxfersize=5096 is not a multiple of 512" },
+		{ SD1 WD1 "rd=rd1,forrdpct=(0-100,0.1)\n",
+		  "3:18: forrdpct= expands to more than 256 values" },
+		{ SD1 WD1 "rd=rd1,forrdpct=(50,101)\n",
+		  "3:21: forrdpct=101 is out of range 0..100" },
+		{ SD1 WD1 "rd=rd1,forthreads=(4,0)\n",
+		  "3:22: forthreads=0 is out of range 1..65536" },
+		{ SD1 WD1 "rd=rd1,forcompratio=0.5\n",
+		  "3:21: forcompratio=0.5 must be at least 1" },
+		{ SD1 WD1 "rd=rd1,forseekpct=(50,sometimes)\n",
+		  "3:23: forseekpct=sometimes is not a percentage, random, seq, sequential or eof" },
+		{ SD1 WD1 "rd=rd1,xfersize=8k,forxfersize=4k\n",
+		  "3:20: forxfersize= is given twice (first at 3:8)" },
+		{ SD1 WD1 "rd=rd1,iorate=100,foriorate=200\n",
+		  "3:19: foriorate= is given twice (first at 3:8)" },
+		/* include=. */
+		{ "includ=x.vdb\n" SD1 WD1 RD1,
+		  "1:1: unknown general parameter 'includ' (did you mean 'include'?)" },
+		{ "sd=sd1,lun=/a,include=x.vdb\n" RD1,
+		  "1:15: include= must be on a line of its own" },
+		{ "include=x.vdb,debug=1\n" SD1 WD1 RD1,
+		  "1:1: include= must be on a line of its own" },
+		{ "include=(a,b)\n" SD1 WD1 RD1,
+		  "1:9: include= takes one file name" },
+		{ "include=/nonexistent/x.vdb\n" SD1 WD1 RD1,
+		  "1:9: include=/nonexistent/x.vdb: cannot read /nonexistent/x.vdb: No such file or directory" },
 		/* elapsed= and warmup= against interval=. */
 		{ SD1 WD1 "rd=rd1,wd=wd1,elapsed=10,interval=3\n",
 		  "3:15: elapsed=10 is not a multiple of interval=3" },
@@ -924,6 +1519,16 @@ int main(void)
 		cmocka_unit_test(test_rd_keywords),
 		cmocka_unit_test(test_general),
 		cmocka_unit_test(test_hd),
+		cmocka_unit_test(test_general_full),
+		cmocka_unit_test(test_hd_full),
+		cmocka_unit_test(test_sd_more),
+		cmocka_unit_test(test_wd_more),
+		cmocka_unit_test(test_rd_more),
+		cmocka_unit_test(test_loops),
+		cmocka_unit_test(test_loop_order),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_hcibench_generated),
 		cmocka_unit_test(test_default_inheritance),
 		cmocka_unit_test(test_comments),
 		cmocka_unit_test(test_continuation),

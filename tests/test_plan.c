@@ -1,0 +1,691 @@
+/*
+ * Unit tests for the planner (master/plan.c): phases per rd (format,
+ * warmup+measure, curve-max, curve-point), for-loop cross products with
+ * their names, I/O rate lists, curve rates rounded as Vdbench does, the
+ * resolved per-wd values, and per-slave plans: threads and rates split
+ * over the slaves that run them, host= restrictions, sequential slices.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/params.h"
+#include "master/plan.h"
+
+#define NAME "t.vdb"
+
+static char err[1024];
+
+#define assert_dbl(a, b)                                                   \
+	do {                                                               \
+		double a_ = (a), b_ = (b);                                 \
+		if (fabs(a_ - b_) > 1e-6 * fmax(1, fabs(b_))) {            \
+			print_error("%s = %.9g, expected %.9g\n", #a, a_,  \
+				    b_);                                   \
+			fail();                                            \
+		}                                                          \
+	} while (0)
+
+struct fixture {
+	struct params *p;
+	struct plan_phase *ph;
+	size_t n;
+};
+
+static void load_ov(struct fixture *f, const char *text,
+		    const struct plan_overrides *ov)
+{
+	int ret = params_parse_string(NAME, text, &f->p, err, sizeof(err));
+
+	if (ret) {
+		print_error("parse: %s\n", err);
+		fail();
+	}
+	ret = plan_phases(f->p, ov, &f->ph, &f->n, err, sizeof(err));
+	if (ret) {
+		print_error("plan: %s\n", err);
+		fail();
+	}
+}
+
+static void load(struct fixture *f, const char *text)
+{
+	struct plan_overrides ov = { -1, -1, -1 };
+
+	load_ov(f, text, &ov);
+}
+
+static void unload(struct fixture *f)
+{
+	free(f->ph);
+	params_free(&f->p);
+}
+
+/* plan_phases fails with exactly msg (after "t.vdb:"). */
+static void plan_err(const char *text, const struct plan_overrides *ov,
+		     const char *msg)
+{
+	struct params *p = NULL;
+	struct plan_phase *ph = NULL;
+	size_t n = 0;
+	char want[512];
+
+	assert_int_equal(params_parse_string(NAME, text, &p, err, sizeof(err)),
+			 0);
+	snprintf(want, sizeof(want), NAME ":%s", msg);
+	assert_int_equal(plan_phases(p, ov, &ph, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, want);
+	params_free(&p);
+}
+
+#define HCI                                                                   \
+	"*SD:    Storage Definition\n"                                        \
+	"debug=86\n"                                                          \
+	"data_errors=10000\n"                                                 \
+	"sd=sd1,lun=/dev/sdb,openflags=o_direct,hitarea=0,range=(0,50),threads=4\n" \
+	"sd=sd2,lun=/dev/sdc,openflags=o_direct,hitarea=0,range=(0,50),threads=4\n"
+
+/* ---- phases ----------------------------------------------------------- */
+
+static void test_simple(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	load(&f, HCI "wd=wd1,sd=(sd1,sd2),xfersize=4k,rdpct=70,seekpct=100\n"
+		     "rd=run1,wd=wd1,iorate=max,elapsed=60,warmup=30,interval=10\n");
+	assert_int_equal(f.n, 1);
+	assert_string_equal(f.ph[0].name, "run1");
+	assert_int_equal(f.ph[0].kind, PLAN_MEASURE);
+	assert_string_equal(plan_kind_name(f.ph[0].kind), "warmup+measure");
+	assert_int_equal(f.ph[0].rd, 0);
+	assert_int_equal(f.ph[0].intervals, 9);
+	assert_int_equal(f.ph[0].warmup_intervals, 3);
+	assert_int_equal(f.ph[0].interval_ns, 10000000000ull);
+	assert_dbl(f.ph[0].iorate, 0);
+	assert_dbl(f.ph[0].compratio, 1);
+	assert_int_equal(f.ph[0].loops, 0);
+	assert_dbl(plan_total_seconds(f.ph, f.n), 90);
+	unload(&f);
+}
+
+struct name_case {
+	const char *rd;
+	size_t n;
+	const char *names[4]; /* the first ones */
+	const char *last;
+};
+
+/* Loop cross products: how many phases, in what order, named how. */
+static void test_loop_names(void **state)
+{
+	static const struct name_case cases[] = {
+		{ "rd=r,forxfersize=(4k,8k),forrdpct=(70,100),forthreads=(8,16)",
+		  8,
+		  { "r xfersize=4k rdpct=70 threads=8",
+		    "r xfersize=4k rdpct=70 threads=16",
+		    "r xfersize=4k rdpct=100 threads=8",
+		    "r xfersize=4k rdpct=100 threads=16" },
+		  "r xfersize=8k rdpct=100 threads=16" },
+		{ "rd=r,forthreads=(1-4,1),xfersize=(4k,1m)", 8,
+		  { "r threads=1 xfersize=4k", "r threads=1 xfersize=1m",
+		    "r threads=2 xfersize=4k", "r threads=2 xfersize=1m" },
+		  "r threads=4 xfersize=1m" },
+		{ "rd=r,forseekpct=(eof,50),forcompratio=2", 2,
+		  { "r seekpct=eof compratio=2", "r seekpct=50 compratio=2" },
+		  "r seekpct=50 compratio=2" },
+		{ "rd=r,iorate=(100,max,2500)", 3,
+		  { "r iorate=100", "r iorate=max", "r iorate=2500" },
+		  "r iorate=2500" },
+		{ "rd=r,forrdpct=(0,100),iorate=(10,20)", 4,
+		  { "r rdpct=0 iorate=10", "r rdpct=0 iorate=20",
+		    "r rdpct=100 iorate=10", "r rdpct=100 iorate=20" },
+		  "r rdpct=100 iorate=20" },
+		{ "rd=r,iorate=500", 1, { "r" }, "r" },
+		{ "rd=r,iorate=curve,curve=(10,50)", 3,
+		  { "r curve=max", "r curve=10%", "r curve=50%" },
+		  "r curve=50%" },
+		{ "rd=r,iorate=curve", 7,
+		  { "r curve=max", "r curve=10%", "r curve=50%",
+		    "r curve=70%" },
+		  "r curve=100%" },
+		{ "rd=r,forxfersize=(4k,8k),iorate=curve,curve=(50,100)", 6,
+		  { "r xfersize=4k curve=max", "r xfersize=4k curve=50%",
+		    "r xfersize=4k curve=100%", "r xfersize=8k curve=max" },
+		  "r xfersize=8k curve=100%" },
+		{ "rd=r,format=yes,forthreads=(2,4)", 3,
+		  { "r format", "r threads=2", "r threads=4" },
+		  "r threads=4" },
+		{ "rd=r,format=only,forthreads=(2,4)", 1, { "r format" },
+		  "r format" },
+	};
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct name_case *c = &cases[i];
+		struct fixture f;
+
+		snprintf(text, sizeof(text),
+			 HCI "wd=wd1,sd=sd*\n%s,elapsed=2,interval=1\n",
+			 c->rd);
+		print_message("%s\n", c->rd);
+		load(&f, text);
+		assert_int_equal(f.n, c->n);
+		for (size_t k = 0; k < 4 && c->names[k]; k++)
+			assert_string_equal(f.ph[k].name, c->names[k]);
+		assert_string_equal(f.ph[f.n - 1].name, c->last);
+		unload(&f);
+	}
+}
+
+static void test_loop_values(void **state)
+{
+	struct fixture f;
+	struct plan_wd w;
+
+	(void)state;
+	load(&f, HCI "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=100\n"
+		     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,elapsed=1\n");
+	assert_int_equal(f.n, 2);
+	assert_int_equal(f.ph[1].loops, (1u << PARAMS_LOOP_NR) - 1);
+	assert_int_equal(f.ph[1].xfersize, 65536);
+	assert_dbl(f.ph[1].rdpct, 100);
+	assert_dbl(f.ph[1].compratio, 3);
+	plan_wd_resolve(f.p, &f.ph[1], 0, &w);
+	assert_int_equal(w.wd, 0);
+	assert_int_equal(w.nxfer, 1);
+	assert_int_equal(w.xfer[0].size, 65536);
+	assert_dbl(w.xfer[0].pct, 100);
+	assert_dbl(w.rdpct, 100);
+	assert_dbl(w.seekpct, 0);
+	assert_true(w.seek_eof);
+	assert_int_equal(plan_sd_threads(f.p, &f.ph[1], 0), 2);
+	unload(&f);
+
+	/* Without loops the wd's own values. */
+	load(&f, HCI "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=30,range=(10,20)\n"
+		     "rd=r,wd=wd1,elapsed=1\n");
+	plan_wd_resolve(f.p, &f.ph[0], 0, &w);
+	assert_int_equal(w.nxfer, 2);
+	assert_int_equal(w.xfer[1].size, 8192);
+	assert_dbl(w.rdpct, 70);
+	assert_dbl(w.seekpct, 30);
+	assert_false(w.seek_eof);
+	assert_dbl(w.range_lo, 10);
+	assert_dbl(w.range_hi, 20);
+	assert_dbl(w.skew, 100);
+	assert_int_equal(plan_sd_threads(f.p, &f.ph[0], 1), 4);
+	unload(&f);
+}
+
+static void test_skews(void **state)
+{
+	struct fixture f;
+	struct plan_wd w;
+
+	(void)state;
+	/* One wd with skew=50: the other two split the rest. */
+	load(&f, HCI "wd=w1,sd=sd1,skew=50\nwd=w2,sd=sd2\nwd=w3,sd=sd2\n"
+		     "rd=r,wd=w*,iorate=1000,elapsed=1\n");
+	plan_wd_resolve(f.p, &f.ph[0], 0, &w);
+	assert_dbl(w.skew, 50);
+	plan_wd_resolve(f.p, &f.ph[0], 2, &w);
+	assert_dbl(w.skew, 25);
+	assert_dbl(f.ph[0].iorate, 1000);
+	unload(&f);
+
+	/* Every wd at its own rate: the phase runs their sum. */
+	load(&f, HCI "wd=w1,sd=sd1,iorate=100\nwd=w2,sd=sd2,iorate=300\n"
+		     "rd=r,wd=w*,elapsed=1\n");
+	assert_int_equal(f.n, 1);
+	assert_dbl(f.ph[0].iorate, 400);
+	plan_wd_resolve(f.p, &f.ph[0], 1, &w);
+	assert_dbl(w.skew, 75);
+	assert_dbl(w.iorate, 300);
+	unload(&f);
+}
+
+static void test_curve(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	load(&f, HCI "wd=wd1,sd=sd*\n"
+		     "rd=r0,wd=wd1,elapsed=1\n"
+		     "rd=r,wd=wd1,iorate=curve,curve=(10,50,100),stopcurve=5,elapsed=2,interval=1\n");
+	assert_int_equal(f.n, 5);
+	assert_int_equal(f.ph[1].kind, PLAN_CURVE_MAX);
+	assert_string_equal(plan_kind_name(f.ph[1].kind), "curve-max");
+	assert_dbl(f.ph[1].iorate, 0);
+	assert_dbl(f.ph[1].stopcurve_ms, 5);
+	for (size_t i = 2; i < 5; i++) {
+		assert_int_equal(f.ph[i].kind, PLAN_CURVE_POINT);
+		assert_int_equal(f.ph[i].curve_max, 1);
+		assert_dbl(f.ph[i].iorate, 0); /* set by the master */
+		assert_dbl(f.ph[i].stopcurve_ms, 5);
+		assert_int_equal(f.ph[i].intervals, 2);
+	}
+	assert_string_equal(plan_kind_name(f.ph[2].kind), "curve-point");
+	assert_dbl(f.ph[2].curve_pct, 10);
+	assert_dbl(f.ph[4].curve_pct, 100);
+	assert_dbl(f.ph[0].stopcurve_ms, 0);
+	assert_dbl(plan_total_seconds(f.ph, f.n), 9);
+	unload(&f);
+}
+
+struct rate_case {
+	double max, pct, want;
+};
+
+static void test_curve_rate(void **state)
+{
+	static const struct rate_case cases[] = {
+		{ 12345, 10, 1300 },  /* 1234.5: above 1000, up to 100s */
+		{ 12345, 50, 6200 },  /* 6172.5 */
+		{ 12345, 100, 12400 },
+		{ 999, 100, 1000 },   /* below 1000: up to 10s */
+		{ 1000, 100, 1000 },
+		{ 1001, 100, 1100 },
+		{ 1234, 80, 990 },    /* 987.2 */
+		{ 1250, 80, 1000 },   /* exactly 1000 stays */
+		{ 50, 10, 10 },       /* 5 */
+		{ 3, 10, 10 },        /* never below 10 */
+		{ 100000, 70, 70000 },
+		{ 0, 50, 0 },         /* the max phase did no I/O */
+		{ -5, 50, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("%g x %g%%\n", cases[i].max, cases[i].pct);
+		assert_dbl(plan_curve_rate(cases[i].max, cases[i].pct),
+			   cases[i].want);
+	}
+	assert_dbl(plan_curve_rate(NAN, 50), 0);
+}
+
+static void test_format_and_pause(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	/* No sizes: each lun's is known only when opened. */
+	load(&f, HCI "sd=sd3,lun=/dev/sdd\n"
+		     "wd=wd1,sd=sd*\n"
+		     "rd=r1,wd=wd1,format=yes,elapsed=4,warmup=2,interval=2,pause=10\n"
+		     "rd=r2,wd=wd1,format=only,pause=5\n");
+	assert_int_equal(f.n, 3);
+	assert_int_equal(f.ph[0].kind, PLAN_FORMAT);
+	assert_string_equal(f.ph[0].name, "r1 format");
+	assert_string_equal(plan_kind_name(PLAN_FORMAT), "format");
+	assert_dbl(f.ph[0].pause_s, 0); /* nothing before the first phase */
+	assert_int_equal(f.ph[0].warmup_intervals, 0);
+	assert_dbl(f.ph[0].elapsed_s, PLAN_FORMAT_BOUND_S);
+	assert_int_equal(f.ph[0].intervals, PLAN_FORMAT_BOUND_S / 2);
+	assert_int_equal(f.ph[0].format_unsized, 3);
+	assert_int_equal(f.ph[0].format_bytes, 0);
+	assert_int_equal(f.ph[1].kind, PLAN_MEASURE);
+	assert_dbl(f.ph[1].pause_s, 10);
+	assert_int_equal(f.ph[2].kind, PLAN_FORMAT);
+	assert_dbl(f.ph[2].pause_s, 5);
+	assert_int_equal(f.ph[2].intervals, PLAN_FORMAT_BOUND_S);
+	/* 6 s of r1, pauses of 10 and 5; format phases count nothing. */
+	assert_dbl(plan_total_seconds(f.ph, f.n), 21);
+	unload(&f);
+
+	load(&f, "sd=a,lun=/a,size=1g,range=(0,50)\nsd=b,lun=/b,size=10m\n"
+		 "sd=c,lun=/c,size=1t\n"
+		 "wd=w,sd=(a,b)\nrd=r,wd=w,format=yes,elapsed=1\n");
+	assert_int_equal(f.ph[0].format_bytes, (512ull << 20) + (10 << 20));
+	assert_int_equal(f.ph[0].format_unsized, 0);
+	unload(&f);
+}
+
+static void test_overrides(void **state)
+{
+	struct plan_overrides ov = { 10, 0, 2 };
+	struct fixture f;
+
+	(void)state;
+	load_ov(&f, HCI "wd=wd1,sd=sd*\n"
+			"rd=r,wd=wd1,elapsed=3600,warmup=1800,interval=30\n",
+		&ov);
+	assert_dbl(f.ph[0].elapsed_s, 10);
+	assert_dbl(f.ph[0].warmup_s, 0);
+	assert_int_equal(f.ph[0].intervals, 5);
+	assert_int_equal(f.ph[0].warmup_intervals, 0);
+	unload(&f);
+}
+
+static void test_phase_errors(void **state)
+{
+	struct plan_overrides ov = { 10, -1, 3 };
+
+	(void)state;
+	plan_err(HCI "wd=wd1,sd=sd*\nrd=r,wd=wd1,elapsed=9,interval=3\n", &ov,
+		 "7:1: rd=r: elapsed=10 is not a whole number of intervals of 3 s");
+	ov.elapsed_s = 9;
+	ov.warmup_s = 4;
+	plan_err(HCI "wd=wd1,sd=sd*\nrd=r,wd=wd1,elapsed=9,interval=3\n", &ov,
+		 "7:1: rd=r: warmup=4 is not a whole number of intervals of 3 s");
+	/* 101 x 101 = 10201 phases: a typo, not a plan. */
+	plan_err(HCI "wd=wd1,sd=sd*\n"
+		     "rd=r,wd=wd1,forrdpct=(0-100,1),forseekpct=(0-100,1),elapsed=1\n",
+		 NULL, "7:1: rd=r: its loops make more than 10000 phases");
+}
+
+/* ---- per-slave plans -------------------------------------------------- */
+
+static void slave_plan(const struct fixture *f, size_t phase,
+		       const int *hd, unsigned slave, unsigned n,
+		       struct proto_plan *pl)
+{
+	int ret = plan_for_slave(f->p, &f->ph[phase], (unsigned)phase + 1, hd,
+				 slave, n, "null", pl, err, sizeof(err));
+
+	if (ret) {
+		print_error("plan_for_slave: %s\n", err);
+		fail();
+	}
+}
+
+static void plan_free(struct proto_plan *pl)
+{
+	free(pl->targets);
+	free(pl->streams);
+}
+
+static void test_slaves_local(void **state)
+{
+	struct proto_plan pl[2];
+	struct fixture f;
+
+	(void)state;
+	load(&f, "data_errors=7,compratio=2,dedupratio=3,dedupunit=8k\n"
+		 "sd=sd1,lun=/a,size=1m,threads=7,openflags=(o_direct,o_dsync)\n"
+		 "sd=sd2,lun=/b,threads=8,range=(10,20),offset=1m,align=8k,sqpoll=yes\n"
+		 "wd=wd1,sd=(sd2,sd1),xfersize=(4k,25,8k,75),rdpct=70,seekpct=40\n"
+		 "rd=run1,wd=wd1,iorate=1000,elapsed=3,interval=1,distribution=d\n");
+	for (unsigned s = 0; s < 2; s++)
+		slave_plan(&f, 0, NULL, s, 2, &pl[s]);
+	assert_int_equal(pl[0].run, 0);
+	assert_int_equal(pl[0].phase, 1);
+	assert_string_equal(pl[0].name, "run1");
+	assert_string_equal(pl[0].engine, "null");
+	assert_int_equal(pl[0].intervals, 3);
+	assert_dbl(pl[0].iorate, 500);
+	assert_dbl(pl[1].iorate, 500);
+	assert_int_equal(pl[0].ntargets, 2);
+	assert_string_equal(pl[0].targets[0].name, "sd1");
+	assert_string_equal(pl[0].targets[0].path, "/a");
+	assert_int_equal(pl[0].targets[0].size, 1 << 20);
+	assert_int_equal(pl[0].targets[0].create, 1);
+	assert_int_equal(pl[0].targets[0].openflags,
+			 PROTO_O_DIRECT | PROTO_O_DSYNC);
+	assert_int_equal(pl[0].targets[0].threads, 4);
+	assert_int_equal(pl[1].targets[0].threads, 3);
+	assert_int_equal(pl[0].targets[1].create, 0);
+	assert_int_equal(pl[0].targets[1].range_lo, 100000000);
+	assert_int_equal(pl[0].targets[1].range_hi, 200000000);
+	assert_int_equal(pl[1].targets[1].range_lo, 100000000); /* random */
+	assert_int_equal(pl[0].nstreams, 1);
+	assert_string_equal(pl[0].streams[0].name, "wd1");
+	assert_int_equal(pl[0].streams[0].ntargets, 2);
+	assert_int_equal(pl[0].streams[0].targets[0], 1); /* sd2 */
+	assert_int_equal(pl[0].streams[0].targets[1], 0);
+	assert_int_equal(pl[0].streams[0].nxfer, 2);
+	assert_dbl(pl[0].streams[0].xfer[1].pct, 75);
+	assert_dbl(pl[0].streams[0].rdpct, 70);
+	assert_dbl(pl[0].streams[0].seekpct, 40);
+	assert_dbl(pl[0].streams[0].skew, 0); /* an even split */
+	assert_int_equal(pl[0].streams[0].eof, 0);
+	/* General and sd values with their own wire fields. */
+	assert_int_equal(pl[0].data_errors, 7);
+	assert_int_equal(pl[0].distribution, PROTO_DIST_UNIFORM);
+	assert_int_equal(pl[0].format, 0);
+	assert_dbl(pl[0].compratio, 2);
+	assert_dbl(pl[0].dedupratio, 3);
+	assert_int_equal(pl[0].dedupunit, 8192);
+	assert_int_equal(pl[0].targets[0].offset, 0);
+	assert_int_equal(pl[0].targets[0].align, 0);
+	assert_int_equal(pl[0].targets[0].sqpoll, 0);
+	assert_int_equal(pl[0].targets[1].offset, 1 << 20);
+	assert_int_equal(pl[0].targets[1].align, 8192);
+	assert_int_equal(pl[0].targets[1].sqpoll, 1);
+	plan_free(&pl[0]);
+	plan_free(&pl[1]);
+	unload(&f);
+}
+
+static void test_slaves_threads(void **state)
+{
+	struct proto_plan pl;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "sd=sd1,lun=/a,threads=2\nwd=wd1,sd=sd1\n"
+		 "rd=r,wd=wd1,elapsed=1\n"
+		 "rd=r2,wd=wd1,forthreads=(3,6),elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 3, "null",
+					&pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":1:1: sd=sd1 has threads=2, fewer than the 3 slaves that run it (raise threads= or use fewer slaves)");
+	assert_null(pl.targets);
+	/* forthreads= overrides the sd's threads. */
+	slave_plan(&f, 1, NULL, 2, 3, &pl);
+	assert_int_equal(pl.targets[0].threads, 1);
+	plan_free(&pl);
+	slave_plan(&f, 2, NULL, 0, 4, &pl);
+	assert_int_equal(pl.targets[0].threads, 2);
+	plan_free(&pl);
+	unload(&f);
+}
+
+#define HOSTS                                                              \
+	"hd=h1\nhd=h2,slaves=2\nhd=h3\n"                                   \
+	"sd=sd1,lun=/a,host=(h1,h2),threads=6\n"                           \
+	"sd=sd2,lun=/b,host=h2,threads=4\n"
+
+static void test_slaves_hosts(void **state)
+{
+	static const int hd[] = { 0, 1, 1, 2 };
+	struct proto_plan pl[4];
+	struct fixture f;
+	int *sh = NULL;
+	unsigned n = 0;
+
+	(void)state;
+	load(&f, HOSTS "wd=wd1,sd=(sd1,sd2),skew=60\n"
+		       "wd=wd2,sd=sd2,host=h2,skew=40\n"
+		       "rd=r,wd=(wd1,wd2),iorate=1000,elapsed=1\n");
+	assert_int_equal(plan_slave_hosts(f.p, 9, &sh, &n), 0);
+	assert_int_equal(n, 4);
+	assert_memory_equal(sh, hd, sizeof(hd));
+	free(sh);
+	assert_true(plan_sd_on_host(f.p, 0, 0));
+	assert_false(plan_sd_on_host(f.p, 1, 0));
+	assert_true(plan_sd_on_host(f.p, 1, 1));
+	assert_false(plan_sd_on_host(f.p, 1, -1));
+	for (unsigned s = 0; s < 4; s++)
+		slave_plan(&f, 0, hd, s, 4, &pl[s]);
+	/* h1: sd1 only, wd1 only: a third of wd1's 60%. */
+	assert_int_equal(pl[0].ntargets, 1);
+	assert_string_equal(pl[0].targets[0].name, "sd1");
+	assert_int_equal(pl[0].targets[0].threads, 2); /* 6 over 3 slaves */
+	assert_int_equal(pl[0].nstreams, 1);
+	assert_int_equal(pl[0].streams[0].ntargets, 1);
+	assert_dbl(pl[0].iorate, 200);
+	assert_dbl(pl[0].streams[0].skew, 100);
+	/* h2: both sds, both wds: 20% + 20%. */
+	for (unsigned s = 1; s < 3; s++) {
+		assert_int_equal(pl[s].ntargets, 2);
+		assert_int_equal(pl[s].targets[0].threads, 2);
+		assert_int_equal(pl[s].targets[1].threads, 2);
+		assert_int_equal(pl[s].nstreams, 2);
+		assert_int_equal(pl[s].streams[0].ntargets, 2);
+		assert_dbl(pl[s].iorate, 400);
+		assert_dbl(pl[s].streams[0].skew, 50);
+		assert_dbl(pl[s].streams[1].skew, 50);
+	}
+	/* h3 runs none of the sds: it sits the phase out. */
+	assert_int_equal(pl[3].ntargets, 0);
+	assert_int_equal(pl[3].nstreams, 0);
+	assert_dbl(pl[3].iorate, 0);
+	for (unsigned s = 0; s < 4; s++)
+		plan_free(&pl[s]);
+	unload(&f);
+
+	/* A wd no slave can run, an sd no slave can run. */
+	load(&f, HOSTS "wd=wd1,sd=sd2,host=h1\nrd=r,wd=wd1,elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, hd, 0, 4, "null",
+					&pl[0], err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":5:1: sd=sd2: no slave runs it in r (check host= on the sd and its wds)");
+	unload(&f);
+	load(&f, HOSTS "wd=wd1,sd=sd1\nwd=wd2,sd=sd1,host=h3\n"
+		       "rd=r,wd=wd*,elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, hd, 0, 4, "null",
+					&pl[0], err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
+	/* Without a host layout every slave runs everything. */
+	slave_plan(&f, 0, NULL, 0, 2, &pl[0]);
+	assert_int_equal(pl[0].nstreams, 2);
+	plan_free(&pl[0]);
+	/* The same refusals before anything starts. */
+	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, hd, 4, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
+	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, NULL, 4, err,
+					   sizeof(err)),
+			 0);
+	unload(&f);
+
+	/* forthreads=1 is too few for sd2 on h2's two slaves. */
+	load(&f, HOSTS "wd=wd1,sd=sd1\nwd=wd2,sd=sd2,host=h2\n"
+		       "rd=r,wd=wd*,iorate=curve,curve=50,elapsed=1\n"
+		       "rd=r2,wd=wd2,forthreads=(2,1),elapsed=1\n");
+	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, hd, 4, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":5:1: sd=sd2 has threads=1, fewer than the 2 slaves that run it (raise threads= or use fewer slaves)");
+	unload(&f);
+}
+
+static void test_slaves_sequential(void **state)
+{
+	struct proto_plan pl[2];
+	struct fixture f;
+
+	(void)state;
+	load(&f, "formatxfersize=512k\n"
+		 "sd=sd1,lun=/a,range=(10,60),size=1g\nsd=sd2,lun=/b\n"
+		 "wd=seq,sd=sd1,seekpct=0,rdpct=0,range=(0,50)\n"
+		 "wd=rnd,sd=sd2,seekpct=eof\n"
+		 "rd=r,wd=(seq,rnd),format=yes,elapsed=1\n");
+	assert_int_equal(f.n, 2);
+	/* Format: one stream writing each slave's slice once. */
+	for (unsigned s = 0; s < 2; s++)
+		slave_plan(&f, 0, NULL, s, 2, &pl[s]);
+	assert_int_equal(pl[0].nstreams, 1);
+	assert_string_equal(pl[0].streams[0].name, "format");
+	assert_int_equal(pl[0].streams[0].ntargets, 2);
+	assert_int_equal(pl[0].streams[0].xfer[0].size, 512 * 1024);
+	assert_dbl(pl[0].streams[0].rdpct, 0);
+	assert_dbl(pl[0].streams[0].seekpct, 0);
+	assert_int_equal(pl[0].streams[0].eof, 1);
+	assert_int_equal(pl[0].format, 1);
+	assert_dbl(pl[0].iorate, 0);
+	/* The format primes the sd's range, not the wd's. */
+	assert_int_equal(pl[0].targets[0].range_lo, 100000000);
+	assert_int_equal(pl[0].targets[0].range_hi, 350000000);
+	assert_int_equal(pl[1].targets[0].range_lo, 350000000);
+	assert_int_equal(pl[1].targets[0].range_hi, 600000000);
+	assert_int_equal(pl[1].targets[1].range_lo, 500000000);
+	assert_int_equal(pl[1].targets[1].range_hi, 1000000000);
+	plan_free(&pl[0]);
+	plan_free(&pl[1]);
+	/* Sequential wds: the wd's range inside the sd's, sliced. */
+	for (unsigned s = 0; s < 2; s++)
+		slave_plan(&f, 1, NULL, s, 2, &pl[s]);
+	assert_int_equal(pl[0].targets[0].range_lo, 100000000);
+	assert_int_equal(pl[0].targets[0].range_hi, 225000000);
+	assert_int_equal(pl[1].targets[0].range_lo, 225000000);
+	assert_int_equal(pl[1].targets[0].range_hi, 350000000);
+	assert_dbl(pl[1].streams[1].seekpct, 0); /* eof: sequential */
+	assert_int_equal(pl[1].streams[1].eof, 1);
+	assert_int_equal(pl[1].streams[0].eof, 0);
+	assert_int_equal(pl[1].format, 0);
+	plan_free(&pl[0]);
+	plan_free(&pl[1]);
+	unload(&f);
+
+	/* Two wds giving one sd different ranges. */
+	load(&f, "sd=sd1,lun=/a\nwd=w1,sd=sd1,range=(0,50)\n"
+		 "wd=w2,sd=sd1,range=(50,100)\nrd=r,wd=w*,elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 1, "null",
+					&pl[0], err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME ":3:1: wd=w1 and wd=w2 give sd=sd1 different range= in r: lockstep needs one range per sd in a phase");
+	unload(&f);
+}
+
+static void test_slaves_rates(void **state)
+{
+	struct proto_plan pl;
+	struct fixture f;
+
+	(void)state;
+	/* Fixed wd rates become the slave's rate and the streams' shares. */
+	load(&f, "sd=sd1,lun=/a\nwd=w1,sd=sd1,iorate=100\n"
+		 "wd=w2,sd=sd1,iorate=300\nrd=r,wd=w*,elapsed=1\n");
+	slave_plan(&f, 0, NULL, 0, 2, &pl);
+	assert_dbl(pl.iorate, 200);
+	assert_dbl(pl.streams[0].skew, 25);
+	assert_dbl(pl.streams[1].skew, 75);
+	plan_free(&pl);
+	unload(&f);
+
+	/* A curve point runs at the rate the master sets. */
+	load(&f, "sd=sd1,lun=/a\nwd=w1,sd=sd1\n"
+		 "rd=r,wd=w1,iorate=curve,curve=(50),elapsed=1\n");
+	f.ph[1].iorate = plan_curve_rate(4321, f.ph[1].curve_pct);
+	slave_plan(&f, 1, NULL, 1, 2, &pl);
+	assert_dbl(pl.iorate, 1100);
+	plan_free(&pl);
+	unload(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_simple),
+		cmocka_unit_test(test_loop_names),
+		cmocka_unit_test(test_loop_values),
+		cmocka_unit_test(test_skews),
+		cmocka_unit_test(test_curve),
+		cmocka_unit_test(test_curve_rate),
+		cmocka_unit_test(test_format_and_pause),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_phase_errors),
+		cmocka_unit_test(test_slaves_local),
+		cmocka_unit_test(test_slaves_threads),
+		cmocka_unit_test(test_slaves_hosts),
+		cmocka_unit_test(test_slaves_sequential),
+		cmocka_unit_test(test_slaves_rates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
