@@ -205,6 +205,18 @@ int hist_add_sparse(struct hist *dst, const struct hist_sparse *s)
 	return 0;
 }
 
+void hist_clear_sparse(struct hist *h, const struct hist_sparse *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->idx[i] < HIST_BUCKETS)
+			h->buckets[s->idx[i]] = 0;
+	h->count = 0;
+	h->sum = 0;
+	h->sumsq = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+}
+
 void hist_sparse_free(struct hist_sparse *s)
 {
 	if (!s)

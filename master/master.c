@@ -52,6 +52,7 @@ struct slave_rec {
 	uint64_t lost_real;      /* when it was marked lost (last time) */
 	uint64_t back_real;      /* when it came back (last time) */
 	unsigned losses;
+	int hd;                  /* index of its hd= line, -1 for none */
 	/* Per phase. */
 	int in_phase, ready, go_acked, ended;
 	unsigned end_intervals;  /* intervals it sent, from phase_end */
@@ -63,6 +64,10 @@ struct slave_rec {
 struct run_result {
 	struct plan_phase ph;
 	int done;
+	int skipped;              /* a curve point not run (see plan.h) */
+	int curve_stopped;        /* curve-max: stopcurve= ended its points */
+	double iops, resp_ms;     /* measured, for curves */
+	uint64_t duration_ns;     /* from start to the last interval */
 	uint64_t start_skew_ns;
 	uint64_t start_at;
 	struct stats *totals;
@@ -193,6 +198,23 @@ static void open_slave_csv(struct master *m, struct slave_rec *s)
 	report_csv_header(s->csv);
 }
 
+static void expected_name(const struct params_hd *hd, unsigned k, char *buf,
+			  size_t len);
+
+/* The hd= line a slave of this name belongs to, -1 for none. */
+static int hd_of_name(struct master *m, const char *name)
+{
+	char want[PROTO_NAME_LEN];
+
+	for (size_t h = 0; h < m->params->nhd; h++)
+		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
+			expected_name(&m->params->hd[h], k, want, sizeof(want));
+			if (strcmp(want, name) == 0)
+				return (int)h;
+		}
+	return -1;
+}
+
 static struct slave_rec *find_name(struct master *m, const char *name)
 {
 	for (unsigned i = 0; i < m->nslaves; i++)
@@ -252,6 +274,11 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 				 h->name, h->pid, h->host);
 			return;
 		}
+		if (m->params->nhd && hd_of_name(m, h->name) < 0) {
+			log_warn("slave %s (pid %u on %s) refused: no hd= line names it",
+				 h->name, h->pid, h->host);
+			return;
+		}
 		if (m->nslaves >= MAX_SLAVES) {
 			log_warn("slave %s refused: %d slaves at most", h->name,
 				 MAX_SLAVES);
@@ -263,6 +290,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		s->hello = *h;
 		s->state = SLAVE_JOINED;
 		s->last_rx = time_mono_ns();
+		s->hd = hd_of_name(m, h->name);
 		clockoff_init(&s->clk);
 		open_slave_csv(m, s);
 		log_info("slave %s registered (host %s, pid %u, %u cores)",
@@ -291,7 +319,7 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 
 	if (!m->cur)
 		return;
-	stats_init(st);
+	/* m->scratch is empty between calls: clearing it is O(its buckets). */
 	for (int d = 0; d < 2; d++) {
 		st->ops[d] = iv->ops[d];
 		st->bytes[d] = iv->bytes[d];
@@ -308,6 +336,10 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 	if (late && m->icsv)
 		report_csv_row(m->icsv, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
+	for (int d = 0; d < 2; d++) {
+		hist_clear_sparse(&st->lat[d], &iv->lat[d]);
+		st->ops[d] = st->bytes[d] = 0;
+	}
 }
 
 static void ack_intervals(struct master *m, struct slave_rec *s)
@@ -554,7 +586,7 @@ static int launch_slaves(struct master *m)
 		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
 			expected_name(hd, k, name, sizeof(name));
 			ret = launch_ssh(&m->launch, hd->user, hd->system,
-					 NULL, ep, name);
+					 hd->lockstep, ep, name);
 		}
 	}
 	if (ret < 0)
@@ -712,15 +744,33 @@ static int sync_clocks(struct master *m)
 	return 0;
 }
 
+/* The hd of every live slave, in slave order (for the planner). */
+static int *live_hosts(struct master *m, unsigned *n)
+{
+	int *hd = malloc(sizeof(int) * (m->nslaves ? m->nslaves : 1));
+
+	*n = 0;
+	if (!hd)
+		return NULL;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED)
+			hd[(*n)++] = m->slaves[i].hd;
+	return hd;
+}
+
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
-	unsigned n = live_count(m), k = 0;
+	unsigned n, k = 0;
+	int *hd = live_hosts(m, &n);
 	char err[512];
+	int ret = 0;
+
+	if (!hd)
+		return -ENOMEM;
 
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 		struct proto_msg msg = { .type = PROTO_PLAN };
-		int ret;
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
 		s->first_io = 0;
@@ -730,24 +780,34 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		if (s->state != SLAVE_JOINED)
 			continue;
 		s->got = calloc(ph->intervals, 1);
-		if (!s->got)
-			return -ENOMEM;
-		ret = plan_for_slave(m->params, ph, m->phase_no, k++, n,
+		if (!s->got) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = plan_for_slave(m->params, ph, m->phase_no, hd, k++, n,
 				     m->engine, &msg.u.plan, err, sizeof(err));
 		if (ret < 0) {
 			proto_msg_free(&msg);
 			log_error("%s", err);
-			return ret;
+			break;
 		}
 		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
 		msg.u.plan.clock_error_ns = s->clk.error_ns;
+		/* Nothing of this phase runs on its host: it sits it out. */
+		if (msg.u.plan.ntargets == 0) {
+			log_debug("slave %s sits phase %s out", s->hello.name,
+				  ph->name);
+			proto_msg_free(&msg);
+			continue;
+		}
 		ret = send_to(m, s, &msg);
 		proto_msg_free(&msg);
 		if (ret < 0)
-			return ret;
+			break;
 		s->in_phase = 1;
 	}
-	return 0;
+	free(hd);
+	return ret;
 }
 
 static int wait_ready(struct master *m)
@@ -1039,6 +1099,16 @@ static int run_one(struct master *m, struct run_result *r)
 	}
 	merge_destroy(&m->merge);
 	r->done = 1;
+	{
+		struct stats_view v;
+		double secs = (double)(r->ph.intervals -
+				       r->ph.warmup_intervals) *
+			      r->ph.interval_s;
+
+		stats_view(r->totals, secs > 0 ? secs : 1, &v);
+		r->iops = v.iops;
+		r->resp_ms = v.resp_ms;
+	}
 	if (r->totals->errors && m->exit_code == MASTER_EXIT_OK) {
 		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
 			 r->ph.name, (unsigned long long)r->totals->errors);
@@ -1047,6 +1117,69 @@ static int run_one(struct master *m, struct run_result *r)
 	if (ret == 0) {
 		print_run_totals(m, r);
 		write_hgrm(m, r);
+	}
+	return ret;
+}
+
+/* Refuse a file that cannot run on these slaves before anything starts. */
+static int check_plans(struct master *m)
+{
+	unsigned n;
+	int *hd = live_hosts(m, &n);
+	char err[1024];
+	int ret;
+
+	if (!hd)
+		return -ENOMEM;
+	ret = plan_check_slaves(m->params, m->phases, m->nphases, hd, n, err,
+				sizeof(err));
+	free(hd);
+	if (ret < 0)
+		log_error("%s", err);
+	return ret;
+}
+
+/* Wait s seconds (rd pause=), still serving the slaves. */
+static int pause_for(struct master *m, double s)
+{
+	uint64_t until = time_mono_ns() + (uint64_t)(s * 1e9);
+
+	log_info("pause of %g s", s);
+	while (time_mono_ns() < until)
+		if (pump(m, 50) < 0)
+			return -EINTR;
+	return 0;
+}
+
+/*
+ * Run one phase of the list, minding curves: a curve point runs at its
+ * share of its curve-max phase's measured rate, and once one exceeds
+ * stopcurve= the points left are skipped.
+ */
+static int run_next(struct master *m, struct run_result *r)
+{
+	int ret;
+
+	if (r->ph.kind == PLAN_CURVE_POINT) {
+		struct run_result *max = &m->runs[r->ph.curve_max];
+
+		r->ph.iorate = plan_curve_rate(max->iops, r->ph.curve_pct);
+		if (max->curve_stopped || !max->done || r->ph.iorate <= 0) {
+			log_info("%s skipped: %s", r->ph.name,
+				 max->curve_stopped ? "stopcurve= was reached" :
+				 "its curve-max phase has no rate");
+			r->skipped = 1;
+			return 0;
+		}
+	}
+	if (r->ph.pause_s > 0 && (ret = pause_for(m, r->ph.pause_s)) < 0)
+		return ret;
+	ret = run_one(m, r);
+	if (ret == 0 && r->ph.kind == PLAN_CURVE_POINT &&
+	    r->ph.stopcurve_ms > 0 && r->resp_ms > r->ph.stopcurve_ms) {
+		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
+			 r->ph.name, r->resp_ms, r->ph.stopcurve_ms);
+		m->runs[r->ph.curve_max].curve_stopped = 1;
 	}
 	return ret;
 }
@@ -1180,6 +1313,9 @@ static void write_summary(struct master *m)
 			continue;
 		jsonw_object(&w, NULL);
 		jsonw_str(&w, "name", r->ph.name);
+		jsonw_str(&w, "kind", plan_kind_name(r->ph.kind));
+		if (r->ph.kind == PLAN_CURVE_POINT)
+			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
 		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
 		jsonw_dbl(&w, "warmup_s", r->ph.warmup_s);
 		jsonw_dbl(&w, "interval_s", r->ph.interval_s);
@@ -1641,6 +1777,8 @@ int master_main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	for (size_t i = 0; i < m.params->nwarn; i++)
+		log_msg(LOG_WARN, "%s", m.params->warn[i]);
 	log_info("run %s: %zu runs, %.0f s planned, results in %s", m.run_id,
 		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.dir);
 	log_info("master listening on tcp://%s:%u (broadcasts on port %u)",
@@ -1651,8 +1789,10 @@ int master_main(int argc, char **argv)
 	ret = launch_slaves(&m);
 	if (ret == 0)
 		ret = wait_registration(&m);
+	if (ret == 0)
+		ret = check_plans(&m);
 	for (size_t i = 0; ret == 0 && i < m.nruns; i++)
-		ret = run_one(&m, &m.runs[i]);
+		ret = run_next(&m, &m.runs[i]);
 
 	if (ret == -EINTR || interrupted) {
 		log_warn("interrupted: stopping every slave");

@@ -656,7 +656,7 @@ static void phase_collect(struct session *s)
 		if (!worker_finished(ph->workers[i]))
 			all_done = 0;
 	}
-	while (ph->next_send < ph->plan.intervals &&
+	while (ph->next_send < ph->plan.intervals && ph->acc[ph->next_send] &&
 	       ph->accn[ph->next_send] == workers_due(ph, ph->next_send)) {
 		send_interval(s, ph->acc[ph->next_send]);
 		free(ph->acc[ph->next_send]);
