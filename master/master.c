@@ -67,7 +67,8 @@ struct run_result {
 	int skipped;              /* a curve point not run (see plan.h) */
 	int curve_stopped;        /* curve-max: stopcurve= ended its points */
 	double iops, resp_ms;     /* measured, for curves */
-	uint64_t duration_ns;     /* from start to the last interval */
+	uint64_t duration_ns;     /* from start to the last phase_end */
+	uint64_t done_bytes;      /* format: written so far (emitted rows) */
 	uint64_t start_skew_ns;
 	uint64_t start_at;
 	struct stats *totals;
@@ -119,6 +120,7 @@ struct master {
 	struct stats *scratch;
 
 	int registering;          /* new slave names are accepted */
+	int tty;                  /* stdout is a terminal */
 	int exit_code;
 	int stop_run;           /* stop the run: a slave was lost under
 				     --on-slave-loss=abort, or failed */
@@ -451,6 +453,9 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	case PROTO_PHASE_END:
 		if (msg.u.phase_end.phase == m->phase_no) {
 			s->ended = 1;
+			if (m->cur && time_real_ns() > m->cur->start_at)
+				m->cur->duration_ns = time_real_ns() -
+						      m->cur->start_at;
 			s->end_intervals = msg.u.phase_end.intervals;
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
@@ -917,6 +922,28 @@ static struct stats *stats_new(void)
 	return s;
 }
 
+/*
+ * A format phase on a terminal: one progress line, redrawn each interval,
+ * with bytes written, rate and time left.
+ */
+static void format_progress(struct run_result *r, const struct stats_view *v,
+			    unsigned seq)
+{
+	double done = (double)r->done_bytes, total = (double)r->ph.format_bytes;
+	double secs = (double)(seq + 1) * r->ph.interval_s;
+	double rate = done / secs;
+
+	if (total > 0 && rate > 0 && done < total)
+		printf("\rformat %s: %.1f of %.1f GiB (%.0f%%), %.1f MB/s, %.0f s left  ",
+		       r->ph.name, done / 1073741824.0, total / 1073741824.0,
+		       100.0 * done / total, rate / 1048576.0,
+		       (total - done) / rate);
+	else
+		printf("\rformat %s: %.1f GiB written, %.1f MB/s              ",
+		       r->ph.name, done / 1073741824.0, v->mbps);
+	fflush(stdout);
+}
+
 static void emit_row(struct master *m, const struct merge_row *row)
 {
 	struct run_result *r = m->cur;
@@ -925,8 +952,12 @@ static void emit_row(struct master *m, const struct merge_row *row)
 
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
-	report_console_row(stdout, row->end_ns, label, &v, row->reported,
-			   row->expected);
+	r->done_bytes += v.bytes;
+	if (r->ph.kind == PLAN_FORMAT && m->tty)
+		format_progress(r, &v, row->seq);
+	else
+		report_console_row(stdout, row->end_ns, label, &v,
+				   row->reported, row->expected);
 	if (m->icsv)
 		report_csv_row(m->icsv, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
@@ -1030,6 +1061,16 @@ static void print_run_totals(struct master *m, struct run_result *r)
 		      r->ph.interval_s;
 
 	stats_view(r->totals, secs, &v);
+	if (r->ph.kind == PLAN_FORMAT) {
+		double d = (double)r->duration_ns / 1e9;
+
+		if (m->tty)
+			printf("\n");
+		printf("format %s: %.1f MiB written in %.2f s, %.1f MB/s\n\n",
+		       r->ph.name, (double)v.bytes / 1048576.0, d,
+		       d > 0 ? (double)v.bytes / 1048576.0 / d : 0);
+		return;
+	}
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
 	report_console_row(stdout, time_real_ns(), label, &v, 0, 0);
@@ -1314,6 +1355,14 @@ static void write_summary(struct master *m)
 		jsonw_object(&w, NULL);
 		jsonw_str(&w, "name", r->ph.name);
 		jsonw_str(&w, "kind", plan_kind_name(r->ph.kind));
+		jsonw_dbl(&w, "duration_s", (double)r->duration_ns / 1e9);
+		if (r->ph.kind == PLAN_FORMAT)
+			jsonw_dbl(&w, "format_mbps",
+				  r->duration_ns ?
+					  (double)r->totals->bytes[1] /
+						  1048576.0 /
+						  ((double)r->duration_ns / 1e9) :
+					  0);
 		if (r->ph.kind == PLAN_CURVE_POINT)
 			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
 		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
@@ -1785,6 +1834,7 @@ int master_main(int argc, char **argv)
 		 m.bind, m.bound_port, m.bound_port + 1);
 
 	m.launch.logfd = fileno(m.log);
+	m.tty = isatty(STDOUT_FILENO);
 	m.launch.verbose = m.verbose;
 	ret = launch_slaves(&m);
 	if (ret == 0)

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <signal.h>
 #include <stdio.h>
@@ -45,6 +46,8 @@ struct phase {
 	unsigned nworkers;
 	struct worker *workers[MAX_WORKERS];
 	unsigned *slot_target[MAX_WORKERS];
+	unsigned *slice[MAX_WORKERS]; /* per target: the worker's slice */
+	unsigned *nslices;            /* per target: workers sharing it */
 	int efd;
 	uint64_t start_at;  /* master clock */
 	struct worker_interval **acc; /* per seq, summed over workers */
@@ -318,7 +321,10 @@ static void phase_reset(struct phase *ph)
 		worker_join(&ph->workers[i]);
 		free(ph->slot_target[i]);
 		ph->slot_target[i] = NULL;
+		free(ph->slice[i]);
+		ph->slice[i] = NULL;
 	}
+	free(ph->nslices);
 	if (ph->fds)
 		for (unsigned t = 0; t < ph->plan.ntargets; t++)
 			if (ph->fds[t] >= 0)
@@ -376,6 +382,24 @@ static int assign_slots(struct phase *ph, unsigned *depth)
 			ph->slot_target[w][depth[w]++] = t;
 			w = (w + 1) % ph->nworkers;
 		}
+	/* Workers that share a target each take a slice of its range. */
+	ph->nslices = calloc(ph->plan.ntargets ? ph->plan.ntargets : 1,
+			     sizeof(unsigned));
+	if (!ph->nslices)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ph->nworkers; i++) {
+		ph->slice[i] = calloc(ph->plan.ntargets ? ph->plan.ntargets : 1,
+				      sizeof(unsigned));
+		if (!ph->slice[i])
+			return -ENOMEM;
+		for (unsigned t = 0; t < ph->plan.ntargets; t++) {
+			int uses = 0;
+
+			for (unsigned k = 0; k < depth[i]; k++)
+				uses |= ph->slot_target[i][k] == t;
+			ph->slice[i][t] = uses ? ph->nslices[t]++ : UINT_MAX;
+		}
+	}
 	return 0;
 }
 
@@ -439,6 +463,8 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 			.slot_target = ph->slot_target[i],
 			.plan = plan,
 			.target_size = ph->size,
+			.slice = ph->slice[i],
+			.nslices = ph->nslices,
 			.seed = time_real_ns() ^ ((uint64_t)getpid() << 20) ^ i,
 			.interval_ns = plan->interval_ns,
 			.intervals = plan->intervals,

@@ -5,6 +5,7 @@
  * no locks except once per interval boundary. See worker.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdatomic.h>
@@ -119,6 +120,14 @@ static int setup(struct worker *w)
 			    w->errlen);
 	if (ret < 0)
 		return ret;
+	for (unsigned t = 0; c->nslices && t < c->nfiles; t++) {
+		if (c->slice[t] == UINT_MAX) /* no slot of ours on it */
+			continue;
+		ret = workload_slice(&w->wl, c->plan, t, c->slice[t],
+				     c->nslices[t], w->err, w->errlen);
+		if (ret < 0)
+			return ret;
+	}
 	w->bufs = calloc(c->depth, sizeof(*w->bufs));
 	w->slots = calloc(c->depth, sizeof(*w->slots));
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));

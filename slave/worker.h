@@ -33,6 +33,11 @@ struct worker_cfg {
 	const unsigned *slot_target; /* depth entries */
 	const struct proto_plan *plan; /* read during worker_start only */
 	const uint64_t *target_size;
+	/*
+	 * This worker's slice of each target: slice[t] of nslices[t]
+	 * (UINT_MAX: it has no slot on that target).
+	 */
+	const unsigned *slice, *nslices;
 	uint64_t seed;
 	uint64_t interval_ns;
 	unsigned intervals;

@@ -322,6 +322,24 @@ int workload_init(struct workload *w, const struct proto_plan *plan,
 	return ret;
 }
 
+int workload_slice(struct workload *w, const struct proto_plan *plan,
+		   unsigned t, unsigned k, unsigned n, char *err, size_t errlen)
+{
+	struct workload_target *wt = &w->targets[t];
+	uint64_t unit = w->max_xfer > ALIGN ? w->max_xfer : ALIGN;
+	uint64_t units = (wt->hi - wt->lo) / unit;
+	uint64_t lo = wt->lo;
+
+	if (n <= 1)
+		return 0;
+	wt->lo = lo + units * k / n * unit;
+	if (k + 1 < n)
+		wt->hi = lo + units * (k + 1) / n * unit;
+	for (unsigned s = 0; s < w->nstreams; s++)
+		w->cursor[t * w->nstreams + s] = seq_start(wt, &w->streams[s]);
+	return check_range(w, plan, t, err, errlen);
+}
+
 void workload_free(struct workload *w)
 {
 	if (w->targets)

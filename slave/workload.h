@@ -82,6 +82,17 @@ int workload_init(struct workload *w, const struct proto_plan *plan,
 void workload_free(struct workload *w);
 
 /*
+ * Narrow target t to slice k of n of its range (on max-transfer-size
+ * boundaries), for the k-th of n workers sharing the target: sequential
+ * streams and eof passes then cover the range once between them instead of
+ * once each. Returns 0, or -EINVAL with a message when a slice is smaller
+ * than a transfer.
+ */
+int workload_slice(struct workload *w, const struct proto_plan *plan,
+		   unsigned t, unsigned k, unsigned n, char *err,
+		   size_t errlen);
+
+/*
  * Next I/O for a slot bound to target: fills *io and returns 0. Returns
  * WORKLOAD_EOF with io->len = 0 once a seekpct=eof stream of the target has
  * made its one pass (the I/O that would cross the range's end is not

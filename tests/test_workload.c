@@ -349,6 +349,42 @@ static void test_eof_one_pass(void **state)
 	}
 }
 
+/*
+ * Workers sharing a target take slices of it: their eof passes are
+ * disjoint, contiguous, and cover the range exactly once between them.
+ */
+static void test_slices_cover_once(void **state)
+{
+	uint64_t lo, hi, expect = 0, total = 0;
+	const unsigned n = 3;
+
+	(void)state;
+	for (unsigned k = 0; k < n; k++) {
+		struct workload_io io;
+
+		plan_reset(1);
+		add_stream(0, 0.0, 0.0, 0.0, 65536u, 100.0, 0u)->eof = 1;
+		init_ok();
+		if (k == 0) {
+			lo = fx.w.targets[0].lo;
+			hi = fx.w.targets[0].hi;
+			expect = lo;
+		}
+		assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, k, n,
+						fx.err, sizeof(fx.err)), 0);
+		assert_int_equal(fx.w.targets[0].lo, expect);
+		while (workload_next(&fx.w, 0, &io) == 0) {
+			assert_int_equal(io.offset, expect);
+			expect += io.len;
+			total += io.len;
+		}
+		workload_free(&fx.w);
+	}
+	/* As one pass does: a tail shorter than a transfer is left alone. */
+	assert_int_equal(expect, lo + (hi - lo) / 65536 * 65536);
+	assert_int_equal(total, (hi - lo) / 65536 * 65536);
+}
+
 static void test_rejects(void **state)
 {
 	static const double bad_seek[] = { -2, 100.5, NAN };
@@ -420,6 +456,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_range, teardown),
 		cmocka_unit_test_teardown(test_offset_and_align, teardown),
 		cmocka_unit_test_teardown(test_eof_one_pass, teardown),
+		cmocka_unit_test_teardown(test_slices_cover_once, teardown),
 		cmocka_unit_test_teardown(test_rejects, teardown),
 		cmocka_unit_test_teardown(test_deterministic, teardown),
 	};
