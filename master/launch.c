@@ -128,11 +128,16 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	}
 	pid = helper < 0 ? -1 : fork();
 	if (pid == 0) {
-		char *argv[16];
+		char *argv[48], words[1024], *save = NULL;
 		int k = 0;
 
 		child_stdio(pfd[1]);
-		argv[k++] = "ssh";
+		snprintf(words, sizeof(words), "%s", l->ssh ? l->ssh : "ssh");
+		for (char *w = strtok_r(words, " \t", &save); w && k < 32;
+		     w = strtok_r(NULL, " \t", &save))
+			argv[k++] = w;
+		if (k == 0)
+			argv[k++] = "ssh";
 		argv[k++] = "-o";
 		argv[k++] = "BatchMode=yes";
 		argv[k++] = "-o";
@@ -144,8 +149,9 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 		argv[k++] = (char *)system;
 		argv[k++] = remote;
 		argv[k] = NULL;
-		execvp("ssh", argv);
-		dprintf(STDERR_FILENO, "cannot run ssh: %s\n", strerror(errno));
+		execvp(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	close(pfd[0]);

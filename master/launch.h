@@ -24,6 +24,7 @@ struct launch {
 	struct launch_proc p[LAUNCH_MAX];
 	unsigned n;
 	int logfd;       /* where children's stderr goes (not owned) */
+	const char *ssh; /* the ssh command, words split on blanks; NULL: "ssh" */
 	int verbose;     /* pass --verbose to slaves */
 };
 

@@ -1575,6 +1575,7 @@ static void usage(FILE *f)
 		"  --listen ADDR          address to bind (default 127.0.0.1)\n"
 		"  --advertise ADDR       address slaves connect to (default: --listen)\n"
 		"  --insecure             allow --listen off loopback without authentication\n"
+		"  --ssh CMD              the ssh command for hd= hosts (default ssh)\n"
 		"  -v, --verbose          debug messages\n");
 }
 
@@ -1606,6 +1607,7 @@ static int parse_args(struct master *m, int argc, char **argv)
 		{ "listen", required_argument, NULL, 'l' },
 		{ "advertise", required_argument, NULL, 'A' },
 		{ "insecure", no_argument, NULL, 'I' },
+		{ "ssh", required_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1673,6 +1675,9 @@ static int parse_args(struct master *m, int argc, char **argv)
 			break;
 		case 'I':
 			m->insecure = 1;
+			break;
+		case 'H':
+			m->launch.ssh = optarg;
 			break;
 		case 'E':
 			if (strcmp(optarg, "io_uring") && strcmp(optarg, "null")) {

@@ -6,7 +6,9 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 	liburing-dev uuid-dev libcmocka-dev)
 # Optional extras for the test suite and benchmarks.
-[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(python3 iproute2 fio clang)
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
+	pkgs+=(python3 iproute2 fio clang zlib1g-dev openssh-client openssh-server
+		procps psmisc)
 
 missing=()
 for p in "${pkgs[@]}"; do
