@@ -63,9 +63,19 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 		return -errno;
 	}
 	if (pid == 0) {
-		char *argv[] = { "lockstep", "slave", "--master",
-				 (char *)endpoint, "--name", (char *)name,
-				 l->verbose ? "--verbose" : NULL, NULL };
+		char workers[16];
+		char *argv[10] = { "lockstep", "slave", "--master",
+				   (char *)endpoint, "--name", (char *)name };
+		int k = 6;
+
+		snprintf(workers, sizeof(workers), "%u", l->workers);
+		if (l->workers) {
+			argv[k++] = "--workers";
+			argv[k++] = workers;
+		}
+		if (l->verbose)
+			argv[k++] = "--verbose";
+		argv[k] = NULL;
 
 		child_stdio(l->logfd);
 		execv(exe, argv);
@@ -109,8 +119,10 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	if (strpbrk(name, "'\"\\ ") || strpbrk(endpoint, "'\"\\ ") ||
 	    (path && strpbrk(path, "'\"\\")))
 		return -EINVAL;
-	snprintf(remote, sizeof(remote), "'%s' slave --master '%s' --name '%s'%s",
+	snprintf(remote, sizeof(remote),
+		 "'%s' slave --master '%s' --name '%s'%s%.0u%s",
 		 path && *path ? path : "lockstep", endpoint, name,
+		 l->workers ? " --workers " : "", l->workers,
 		 l->verbose ? " --verbose" : "");
 	p = slot(l, name, system);
 	if (!p)

@@ -26,6 +26,7 @@ struct launch {
 	int logfd;       /* where children's stderr goes (not owned) */
 	const char *ssh; /* the ssh command, words split on blanks; NULL: "ssh" */
 	int verbose;     /* pass --verbose to slaves */
+	unsigned workers; /* pass --workers N to slaves; 0 = their default */
 };
 
 /*

@@ -1576,6 +1576,7 @@ static void usage(FILE *f)
 		"  --advertise ADDR       address slaves connect to (default: --listen)\n"
 		"  --insecure             allow --listen off loopback without authentication\n"
 		"  --ssh CMD              the ssh command for hd= hosts (default ssh)\n"
+		"  --workers N            I/O threads per slave it starts (default: one per core)\n"
 		"  -v, --verbose          debug messages\n");
 }
 
@@ -1608,6 +1609,7 @@ static int parse_args(struct master *m, int argc, char **argv)
 		{ "advertise", required_argument, NULL, 'A' },
 		{ "insecure", no_argument, NULL, 'I' },
 		{ "ssh", required_argument, NULL, 'H' },
+		{ "workers", required_argument, NULL, 'W' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -1678,6 +1680,15 @@ static int parse_args(struct master *m, int argc, char **argv)
 			break;
 		case 'H':
 			m->launch.ssh = optarg;
+			break;
+		case 'W':
+			n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 64) {
+				fprintf(stderr, "lockstep run: --workers wants 1..64, not '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
+			m->launch.workers = (unsigned)n;
 			break;
 		case 'E':
 			if (strcmp(optarg, "io_uring") && strcmp(optarg, "null")) {

@@ -179,7 +179,7 @@ wd=wd1,sd=sd1,xfersize=4k,rdpct=$rdpct,seekpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=$MEASURE,warmup=$WARMUP,interval=1
 VDB
 	if ! "${pin[@]}" /usr/bin/time -f '%U %S' -o "$dir/time.txt" \
-		"$LOCKSTEP" run "$dir/bench.vdb" --local-slaves 1 \
+		"$LOCKSTEP" run "$dir/bench.vdb" --local-slaves 1 --workers 1 \
 		--engine "$engine" -o "$dir/out" > "$dir/console.txt" 2>&1; then
 		say "lockstep failed in $dir:"
 		tail -n 5 "$dir/console.txt" >&2
