@@ -3,10 +3,13 @@
  * holds the slower parts, namely bucket bounds, merging, percentiles, moments
  * and the sparse wire form. The sparse form arrives from the network, so
  * hist_sparse_validate() checks everything a peer could get wrong before
- * hist_add_sparse() touches the destination.
+ * hist_add_sparse() touches the destination; a caller that adds one sparse
+ * histogram to several destinations validates it once and then uses
+ * hist_add_sparse_unchecked().
  */
 #include "common/hist.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -182,27 +185,41 @@ int hist_sparse_validate(const struct hist_sparse *s)
 
 int hist_add_sparse(struct hist *dst, const struct hist_sparse *s)
 {
-	uint64_t count, sum;
+	uint64_t x;
 
 	if (hist_sparse_validate(s) < 0)
 		return -EINVAL;
 	if (s->count == 0)
 		return 0;
 	/* Totals that would wrap are as malformed as ones that disagree. */
-	if (__builtin_add_overflow(dst->count, s->count, &count) ||
-	    __builtin_add_overflow(dst->sum, s->sum, &sum))
+	if (__builtin_add_overflow(dst->count, s->count, &x) ||
+	    __builtin_add_overflow(dst->sum, s->sum, &x))
 		return -EINVAL;
+	hist_add_sparse_unchecked(dst, s);
+	return 0;
+}
 
-	for (size_t k = 0; k < s->n; k++)
-		dst->buckets[s->idx[k]] += s->cnt[k];
-	dst->count = count;
-	dst->sum = sum;
+void hist_add_sparse_unchecked(struct hist *dst, const struct hist_sparse *s)
+{
+	const uint32_t *idx = s->idx;
+	const uint64_t *cnt = s->cnt;
+	uint64_t *buckets = dst->buckets;
+	size_t n = s->n; /* read once: to C, the stores might change *s */
+
+	/* An empty sparse adds nothing, whatever its other fields say. */
+	if (s->count == 0)
+		return;
+	assert(dst->count + s->count >= dst->count &&
+	       dst->sum + s->sum >= dst->sum);
+	for (size_t k = 0; k < n; k++)
+		buckets[idx[k]] += cnt[k];
+	dst->count += s->count;
+	dst->sum += s->sum;
 	dst->sumsq += s->sumsq;
 	if (s->min < dst->min)
 		dst->min = s->min;
 	if (s->max > dst->max)
 		dst->max = s->max;
-	return 0;
 }
 
 void hist_clear_sparse(struct hist *h, const struct hist_sparse *s)

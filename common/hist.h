@@ -90,10 +90,19 @@ int hist_to_sparse(const struct hist *h, struct hist_sparse *out);
 /*
  * dst += sparse. Validates untrusted input first: indexes strictly
  * increasing and < HIST_BUCKETS, counts summing to count, min <= max when
- * count > 0. Returns 0, or -EINVAL leaving dst unchanged.
+ * count > 0; and dst's count and sum must not wrap. Returns 0, or -EINVAL
+ * leaving dst unchanged.
  */
 int hist_add_sparse(struct hist *dst, const struct hist_sparse *s);
 int hist_sparse_validate(const struct hist_sparse *s);
+/*
+ * dst += sparse, without the checks, for a caller that adds one sparse
+ * histogram to several destinations and validates it once: s must have
+ * passed hist_sparse_validate(), and dst->count + s->count and
+ * dst->sum + s->sum must not wrap (hist_add_sparse() checks both; passing
+ * anything else is a programmer error). Nothing is owned or kept.
+ */
+void hist_add_sparse_unchecked(struct hist *dst, const struct hist_sparse *s);
 void hist_sparse_free(struct hist_sparse *s);
 /*
  * Make h empty again in O(buckets of s), for a scratch histogram that

@@ -32,6 +32,8 @@
 #define SCAN_MAX_DEPTH 16
 /* proto_target.range_lo/hi are parts per billion. */
 #define RANGE_PPB UINT64_C(1000000000)
+/* An unsigned LEB128 varint of 64 bits takes at most 10 bytes. */
+#define VARINT_MAX 10
 /* Most fields in one map (see the tables below). */
 #define MAX_FIELDS 32 /* fields of the largest map; checked per table */
 
@@ -49,8 +51,7 @@ enum fkind {
 	F_MAPS,       /* inline struct array with a uint32_t count */
 	F_MAPS_PTR,   /* malloc'd struct array with a uint32_t count */
 	F_HISTS,      /* struct hist_sparse[2]: read, write */
-	F_HIST_IDX,   /* hist_sparse.idx, done by the histogram code */
-	F_HIST_CNT,   /* hist_sparse.cnt, done by the histogram code */
+	F_HIST_BIN,   /* hist_sparse idx[] and cnt[] as one bin of varints */
 };
 
 struct ftab;
@@ -208,16 +209,18 @@ static const struct field go_ack_fields[] = {
 };
 TAB(go_ack_tab, struct proto_go_ack, go_ack_fields);
 
-/* The positions of "i" and "c" are relied on by hist_decode(). */
-enum { HIST_F_IDX = 5, HIST_F_CNT = 6 };
+/*
+ * The position of "b" is relied on by decode_hist(). Its offset is 0: the
+ * bin is written from, and read into, the whole struct hist_sparse.
+ */
+enum { HIST_F_BIN = 5 };
 static const struct field hist_fields[] = {
 	SCALAR(struct hist_sparse, "n", F_U64, count),
 	SCALAR(struct hist_sparse, "s", F_U64, sum),
 	SCALAR(struct hist_sparse, "q", F_DBL, sumsq),
 	SCALAR(struct hist_sparse, "mn", F_U64, min),
 	SCALAR(struct hist_sparse, "mx", F_U64, max),
-	SCALAR(struct hist_sparse, "i", F_HIST_IDX, idx),
-	SCALAR(struct hist_sparse, "c", F_HIST_CNT, cnt),
+	{ .key = "b", .kind = F_HIST_BIN, .off = 0 },
 };
 TAB(hist_tab, struct hist_sparse, hist_fields);
 
@@ -372,32 +375,68 @@ static int encode_struct(msgpack_packer *pk, const struct ftab *t,
 	return encode_fields(pk, t, base);
 }
 
+/* Bytes of v as an unsigned LEB128 varint. */
+static size_t varint_len(uint64_t v)
+{
+	return 1 + (size_t)(63 - __builtin_clzll(v | 1)) / 7;
+}
+
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/*
+ * The buckets of a valid sparse histogram as one bin: per non-zero bucket
+ * the gap to the previous index (the first one from 0, so absolute) and
+ * the count, each a varint. Buckets counted 0 add nothing and are left out,
+ * so the decoder can refuse them. The varints go out through a small
+ * buffer: no allocation, and the bin's length is known before its body.
+ */
+static int encode_buckets(msgpack_packer *pk, const struct hist_sparse *h)
+{
+	uint8_t chunk[512];
+	size_t size = 0, used = 0;
+	uint32_t prev = 0;
+
+	for (size_t k = 0; k < h->n; k++) {
+		if (!h->cnt[k])
+			continue;
+		size += varint_len(h->idx[k] - prev) + varint_len(h->cnt[k]);
+		prev = h->idx[k];
+	}
+	if (msgpack_pack_bin(pk, size))
+		return -ENOMEM;
+	prev = 0;
+	for (size_t k = 0; k < h->n; k++) {
+		if (!h->cnt[k])
+			continue;
+		if (used > sizeof(chunk) - 2 * VARINT_MAX) {
+			if (msgpack_pack_bin_body(pk, chunk, used))
+				return -ENOMEM;
+			used = 0;
+		}
+		used += put_varint(chunk + used, h->idx[k] - prev);
+		used += put_varint(chunk + used, h->cnt[k]);
+		prev = h->idx[k];
+	}
+	if (used && msgpack_pack_bin_body(pk, chunk, used))
+		return -ENOMEM;
+	return 0;
+}
+
 static int encode_hist(msgpack_packer *pk, const struct hist_sparse *h)
 {
-	int rc;
-
 	if (hist_sparse_validate(h))
 		return -EINVAL;
-	rc = encode_struct(pk, &hist_tab, (const char *)h);
-	if (rc)
-		return rc;
-	/* Indexes are strictly increasing: send the gaps, mostly fixints. */
-	if (pack_key(pk, hist_fields[HIST_F_IDX].key) ||
-	    msgpack_pack_array(pk, h->n))
-		return -ENOMEM;
-	for (size_t k = 0; k < h->n; k++) {
-		uint32_t d = k ? h->idx[k] - h->idx[k - 1] : h->idx[k];
-
-		if (msgpack_pack_uint32(pk, d))
-			return -ENOMEM;
-	}
-	if (pack_key(pk, hist_fields[HIST_F_CNT].key) ||
-	    msgpack_pack_array(pk, h->n))
-		return -ENOMEM;
-	for (size_t k = 0; k < h->n; k++)
-		if (msgpack_pack_uint64(pk, h->cnt[k]))
-			return -ENOMEM;
-	return 0;
+	return encode_struct(pk, &hist_tab, (const char *)h);
 }
 
 static int encode_field(msgpack_packer *pk, const struct field *f,
@@ -471,9 +510,8 @@ static int encode_field(msgpack_packer *pk, const struct field *f,
 			rc = encode_hist(pk,
 					 &((const struct hist_sparse *)p)[i]);
 		return rc;
-	case F_HIST_IDX:
-	case F_HIST_CNT:
-		break;
+	case F_HIST_BIN:
+		return encode_buckets(pk, (const struct hist_sparse *)p);
 	}
 	return rc ? -ENOMEM : 0;
 }
@@ -486,8 +524,6 @@ static int encode_fields(msgpack_packer *pk, const struct ftab *t,
 		const struct field *f = &t->f[i];
 		int rc;
 
-		if (f->kind == F_HIST_IDX || f->kind == F_HIST_CNT)
-			continue;
 		rc = pack_key(pk, f->key);
 		if (!rc)
 			rc = encode_field(pk, f, base);
@@ -948,16 +984,135 @@ static int decode_fields(struct dctx *c, const struct ftab *t,
 			 const msgpack_object **vals, char *base);
 
 /*
- * A sparse histogram: the scalars go through the table, the bucket arrays
- * are done here because they are parallel and "i" is delta-encoded (first
- * index absolute, then the gap to the previous one, always >= 1).
+ * Reads the varint at p[*pos], len bytes in all. Returns NULL, or why the
+ * bytes are not one 64-bit varint in its shortest form (the encoder only
+ * writes those, so each value has one encoding).
+ */
+static const char *get_varint(const uint8_t *p, size_t len, size_t *pos,
+			      uint64_t *out)
+{
+	size_t i = *pos;
+	uint64_t v = 0;
+
+	for (unsigned shift = 0;; shift += 7) {
+		uint8_t b;
+
+		if (i == len)
+			return "truncated varint";
+		b = p[i++];
+		if (shift == 7 * (VARINT_MAX - 1)) {
+			if (b & 0x80)
+				return "varint longer than 10 bytes";
+			if (b > 1)
+				return "varint overflows 64 bits";
+		}
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (b & 0x80)
+			continue;
+		if (b == 0 && shift)
+			return "varint not in its shortest form";
+		break;
+	}
+	*pos = i;
+	*out = v;
+	return NULL;
+}
+
+/* The next varint: the common one-byte case here, the rest in get_varint(). */
+static inline const char *next_varint(const uint8_t *p, size_t len,
+				      size_t *pos, uint64_t *out)
+{
+	if (*pos < len && p[*pos] < 0x80) {
+		*out = p[(*pos)++];
+		return NULL;
+	}
+	return get_varint(p, len, pos, out);
+}
+
+/*
+ * The bin "b" of a histogram, after its scalars: pairs of varints, the
+ * index gap (the first from 0) and the count of each non-zero bucket. The
+ * checks of hist_sparse_validate() are made on the way, so a decoded
+ * histogram is valid without another pass: indexes strictly increasing and
+ * below HIST_BUCKETS, counts summing to n without wrapping, and (as no
+ * count is 0) no bucket when n is 0.
+ */
+static int decode_buckets(struct dctx *c, const msgpack_object *o,
+			  struct hist_sparse *h)
+{
+	const uint8_t *p;
+	size_t len, pos = 0, n = 0, cap;
+	uint64_t bucket = 0, total = 0;
+
+	if (o->type != MSGPACK_OBJECT_BIN)
+		return BAD(c, "expected a bin");
+	p = (const uint8_t *)o->via.bin.ptr;
+	len = o->via.bin.size;
+
+	/*
+	 * A bucket takes 2 bytes or more, so (len + 1) / 2 slots hold every
+	 * bucket of the bin unless it has more than a histogram can.
+	 */
+	cap = (len + 1) / 2;
+	if (cap > HIST_BUCKETS)
+		cap = HIST_BUCKETS;
+	if (cap) {
+		/* Owned by *m at once, so any later failure frees them. */
+		h->idx = malloc(cap * sizeof(*h->idx));
+		h->cnt = malloc(cap * sizeof(*h->cnt));
+		if (!h->idx || !h->cnt)
+			return fail(c, -ENOMEM, "out of memory");
+	}
+
+	while (pos < len) {
+		const char *why;
+		uint64_t d, cnt;
+		size_t at = pos;
+
+		if (n == cap)
+			return BAD(c, "more than %d buckets", HIST_BUCKETS);
+		why = next_varint(p, len, &pos, &d);
+		if (why)
+			return BAD(c, "byte %zu: %s", at, why);
+		if (n > 0 && d == 0)
+			return BAD(c, "bucket %zu: index gap 0 (indexes must "
+				      "increase)", n);
+		if (d >= HIST_BUCKETS - bucket)
+			return BAD(c, "bucket %zu: index gap %" PRIu64 " runs "
+				      "past the last bucket (%d)",
+				   n, d, HIST_BUCKETS - 1);
+		bucket += d;
+		if (pos == len)
+			return BAD(c, "bucket %zu: index without a count "
+				      "(truncated)", n);
+		at = pos;
+		why = next_varint(p, len, &pos, &cnt);
+		if (why)
+			return BAD(c, "byte %zu: %s", at, why);
+		if (cnt == 0)
+			return BAD(c, "bucket %zu: count 0 (only non-zero "
+				      "buckets are sent)", n);
+		if (__builtin_add_overflow(total, cnt, &total))
+			return BAD(c, "bucket counts overflow 64 bits");
+		h->idx[n] = (uint32_t)bucket;
+		h->cnt[n] = cnt;
+		n++;
+	}
+	h->n = n;
+	if (total != h->count)
+		return BAD(c, "bucket counts sum to %" PRIu64 " but n is "
+			      "%" PRIu64, total, h->count);
+	return 0;
+}
+
+/*
+ * A sparse histogram: the scalars go through the table, the bucket bin is
+ * done last because its checks need n.
  */
 static int decode_hist(struct dctx *c, const msgpack_object *o,
 		       struct hist_sparse *h)
 {
 	const msgpack_object *v[MAX_FIELDS];
-	const msgpack_object_array *ai = NULL, *ac = NULL;
-	uint64_t d = 0, bucket = 0;
 	int rc;
 
 	rc = collect(c, o, &hist_tab, false, v);
@@ -965,57 +1120,13 @@ static int decode_hist(struct dctx *c, const msgpack_object *o,
 		rc = decode_fields(c, &hist_tab, v, (char *)h);
 	if (rc)
 		return rc;
-
-	at_key(c, "i");
-	rc = get_array(c, v[HIST_F_IDX], HIST_BUCKETS, &ai);
+	if (h->count && h->min > h->max)
+		return BAD(c, "mn %" PRIu64 " above mx %" PRIu64, h->min,
+			   h->max);
+	at_key(c, hist_fields[HIST_F_BIN].key);
+	rc = decode_buckets(c, v[HIST_F_BIN], h);
 	up(c);
-	if (rc)
-		return rc;
-	at_key(c, "c");
-	rc = get_array(c, v[HIST_F_CNT], HIST_BUCKETS, &ac);
-	up(c);
-	if (rc)
-		return rc;
-	if (ai->size != ac->size)
-		return BAD(c, "i has %" PRIu32 " entries but c has %" PRIu32,
-			   ai->size, ac->size);
-	if (ai->size) {
-		/* Owned by *m at once, so any later failure frees them. */
-		h->idx = calloc(ai->size, sizeof(*h->idx));
-		h->cnt = calloc(ai->size, sizeof(*h->cnt));
-		if (!h->idx || !h->cnt)
-			return fail(c, -ENOMEM, "out of memory");
-	}
-	h->n = ai->size;
-
-	for (uint32_t k = 0; k < ai->size; k++) {
-		at_key(c, "i");
-		at_idx(c, k);
-		rc = get_uint(c, &ai->ptr[k], HIST_BUCKETS, &d);
-		if (!rc && k > 0 && d == 0)
-			rc = BAD(c, "bucket indexes not increasing");
-		else if (!rc && (bucket += d) >= HIST_BUCKETS)
-			rc = BAD(c, "bucket index %" PRIu64 " out of range",
-				 bucket);
-		up(c);
-		up(c);
-		if (rc)
-			return rc;
-		h->idx[k] = (uint32_t)bucket;
-	}
-	for (uint32_t k = 0; k < ac->size; k++) {
-		at_key(c, "c");
-		at_idx(c, k);
-		rc = get_uint(c, &ac->ptr[k], UINT64_MAX, &h->cnt[k]);
-		up(c);
-		up(c);
-		if (rc)
-			return rc;
-	}
-	if (hist_sparse_validate(h))
-		return BAD(c, "inconsistent histogram (bucket counts must sum "
-			      "to n, min <= max)");
-	return 0;
+	return rc;
 }
 
 static int decode_field(struct dctx *c, const struct field *f,
@@ -1117,9 +1228,8 @@ static int decode_field(struct dctx *c, const struct field *f,
 			up(c);
 		}
 		break;
-	case F_HIST_IDX:
-	case F_HIST_CNT:
-		break;
+	case F_HIST_BIN:
+		break; /* by decode_hist(), once the scalars are known */
 	}
 	if (!rc && a)
 		memcpy(base + f->cnt, &a->size, sizeof(a->size));

@@ -434,6 +434,42 @@ static void test_sparse_rejects_malformed(void **state)
 	free(copy);
 }
 
+/*
+ * For a valid sparse, the unchecked add does exactly what the checked one
+ * does, into an empty and into a non-empty destination; an empty sparse
+ * leaves the destination alone whatever its min and max say.
+ */
+static void test_add_sparse_unchecked(void **state)
+{
+	struct hist *src = hist_new(), *a = hist_new(), *b = hist_new();
+	struct hist_sparse s;
+
+	(void)state;
+	rng_seed(5);
+	for (int i = 0; i < 20000; i++)
+		hist_add(src, dist_sample(&dists[4]));
+	assert_int_equal(hist_to_sparse(src, &s), 0);
+	assert_int_equal(hist_sparse_validate(&s), 0);
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(hist_add_sparse(a, &s), 0);
+		hist_add_sparse_unchecked(b, &s);
+		assert_hist_equal(b, a);
+		assert_true(b->sumsq == a->sumsq);
+	}
+	hist_sparse_free(&s);
+
+	struct hist_sparse e = { .count = 0, .sum = 7, .min = 1, .max = 0 };
+	memcpy(a, b, sizeof(*a));
+	hist_add_sparse_unchecked(b, &e);
+	assert_memory_equal(b, a, sizeof(*a));
+	assert_int_equal(hist_add_sparse(b, &e), 0);
+	assert_memory_equal(b, a, sizeof(*a));
+
+	free(src);
+	free(a);
+	free(b);
+}
+
 static void test_mean_stddev(void **state)
 {
 	const size_t n = 100000;
@@ -561,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_clamp_above_max),
 		cmocka_unit_test(test_clear_sparse),
+		cmocka_unit_test(test_add_sparse_unchecked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

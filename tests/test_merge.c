@@ -766,6 +766,17 @@ static void min_above_max(struct tsample *t)
 	t->sp[1].min = t->sp[1].max + 1;
 }
 
+static void sumsq_nan(struct tsample *t)
+{
+	t->sp[1].sumsq = NAN;
+}
+
+static void too_many_buckets(struct tsample *t)
+{
+	/* Refused on n alone: the arrays are never read past their end. */
+	t->sp[0].n = HIST_BUCKETS + 1;
+}
+
 static void sum_overflows(struct tsample *t)
 {
 	/* One sample alone is fine; added to the first it would wrap. */
@@ -801,6 +812,8 @@ static void test_invalid(void **state)
 		{ "bucket indexes not increasing", idx_unsorted },
 		{ "bucket counts differ from count", cnt_mismatch },
 		{ "min above max", min_above_max },
+		{ "sum of squares not a number", sumsq_nan },
+		{ "more buckets than a histogram has", too_many_buckets },
 		{ "latency sum overflows the row", sum_overflows },
 		{ "latency sum overflows the totals", sum_overflows_totals },
 		{ "latency sum overflows a warmup row",

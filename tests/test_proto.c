@@ -646,11 +646,21 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 2);
+	kuint(&f, "v", 3);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
-	expect(&f, -EPROTO, "protocol version 2 not supported");
+	expect(&f, -EPROTO, "protocol version 3 not supported (this "
+			    "lockstep speaks 2)");
+
+	/* Version 1 (histograms as two arrays) is refused, not misread. */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 4);
+	kuint(&f, "v", 1);
+	kstr(&f, "t", "ping");
+	kuint(&f, "s", 1);
+	kuint(&f, "t1", 2);
+	expect(&f, -EPROTO, "protocol version 1 not supported");
 
 	/* Checked before anything else, wherever "v" sits. */
 	frame_init(&f);
@@ -677,8 +687,8 @@ static void test_version(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 5);
-	kuint(&f, "v", 1);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
@@ -692,18 +702,18 @@ static void test_type_and_shape(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 1);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	expect(&f, -EBADMSG, "\"t\"");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 2);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "pingx\n");
 	expect(&f, -EBADMSG, "unknown message type \"pingx?\"");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 2);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kuint(&f, "t", PROTO_PING);
 	expect(&f, -EBADMSG, "t");
 
@@ -728,19 +738,19 @@ static void test_type_and_shape(void **state)
 	kstr(&f, "a", "b");
 	kuint(&f, "s", 1);
 	kstr(&f, "t", "ping");
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	expect(&f, 0, NULL);
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	expect(&f, -EBADMSG, "missing key \"t1\"");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kstr(&f, "s", "1");
 	kuint(&f, "t1", 2);
@@ -748,7 +758,7 @@ static void test_type_and_shape(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", UINT64_C(1) << 32);
 	kuint(&f, "t1", 2);
@@ -756,7 +766,7 @@ static void test_type_and_shape(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	pkey(&f, "s");
 	msgpack_pack_int64(&f.pk, -1);
@@ -765,7 +775,7 @@ static void test_type_and_shape(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 5);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "s", 1);
@@ -774,7 +784,7 @@ static void test_type_and_shape(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	msgpack_pack_uint32(&f.pk, 7);
@@ -784,7 +794,7 @@ static void test_type_and_shape(void **state)
 	/* Signed fields take either msgpack int kind, within range. */
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 5);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "error");
 	kuint(&f, "p", 1);
 	kuint(&f, "cd", INT32_MAX);
@@ -793,7 +803,7 @@ static void test_type_and_shape(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 5);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "error");
 	kuint(&f, "p", 1);
 	pkey(&f, "cd");
@@ -838,7 +848,7 @@ static void test_framing(void **state)
 	/* Deep nesting under an unknown key. */
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 5);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
@@ -859,7 +869,7 @@ static void pack_hello(struct frame *f, const char *name, int nengines)
 {
 	frame_init(f);
 	msgpack_pack_map(&f->pk, 9);
-	kuint(f, "v", 1);
+	kuint(f, "v", PROTO_VERSION);
 	kstr(f, "t", "hello");
 	kstr(f, "id", "0f8b6f5e-3c4d-4e2a-9b1c-7d6e5f4a3b2c");
 	kstr(f, "nm", name);
@@ -894,7 +904,7 @@ static void test_strings_and_arrays(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "bye");
 	pkey(&f, "m");
 	msgpack_pack_str_with_body(&f.pk, "a\0b", 3);
@@ -902,7 +912,7 @@ static void test_strings_and_arrays(void **state)
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
-	kuint(&f, "v", 1);
+	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "bye");
 	pkey(&f, "m");
 	msgpack_pack_bin_with_body(&f.pk, "abc", 3);
@@ -1057,40 +1067,278 @@ static void test_plan_hostile(void **state)
 	edit_finish(&e, -EBADMSG, "plan.tg[2]");
 }
 
+/* ---- histogram bins: (index gap, count) varint pairs ---- */
+
+/* The pairs of one bin, for a test to change before writing them back. */
+struct pairs {
+	size_t n;
+	uint64_t gap[HIST_BUCKETS + 2];
+	uint64_t cnt[HIST_BUCKETS + 2];
+};
+
+static size_t put_leb(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* An independent reader of the encoder's output (valid input only). */
+static uint64_t get_leb(const uint8_t *p, size_t len, size_t *pos)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0;; shift += 7) {
+		assert_true(*pos < len && shift < 64);
+		v |= (uint64_t)(p[*pos] & 0x7f) << shift;
+		if (!(p[(*pos)++] & 0x80))
+			return v;
+	}
+}
+
+static void pairs_read(const msgpack_object *b, struct pairs *ps)
+{
+	const uint8_t *p = (const uint8_t *)b->via.bin.ptr;
+	size_t pos = 0;
+
+	assert_int_equal(b->type, MSGPACK_OBJECT_BIN);
+	ps->n = 0;
+	while (pos < b->via.bin.size) {
+		assert_true(ps->n < HIST_BUCKETS);
+		ps->gap[ps->n] = get_leb(p, b->via.bin.size, &pos);
+		ps->cnt[ps->n] = get_leb(p, b->via.bin.size, &pos);
+		ps->n++;
+	}
+}
+
+/* Room for the biggest bin a test writes. */
+static uint8_t bin_buf[(HIST_BUCKETS + 2) * 2 * 10];
+
+/* Points b at the pairs' encoding; it lives until the next call. */
+static void pairs_write(msgpack_object *b, const struct pairs *ps)
+{
+	size_t len = 0;
+
+	for (size_t k = 0; k < ps->n; k++) {
+		len += put_leb(bin_buf + len, ps->gap[k]);
+		len += put_leb(bin_buf + len, ps->cnt[k]);
+	}
+	b->via.bin.ptr = (const char *)bin_buf;
+	b->via.bin.size = (uint32_t)len;
+}
+
+/* Points b at raw bytes (static storage, so they outlive edit_finish). */
+static void bin_raw(msgpack_object *b, const void *bytes, size_t len)
+{
+	b->type = MSGPACK_OBJECT_BIN;
+	b->via.bin.ptr = bytes;
+	b->via.bin.size = (uint32_t)len;
+}
+
+/* interval.l[d] of a valid interval being edited, and its pairs. */
+static msgpack_object *edit_hist(struct edit *e, int d, struct pairs *ps)
+{
+	msgpack_object *h = at(get(edit_start(e, PROTO_INTERVAL), "l"), d);
+
+	pairs_read(get(h, "b"), ps);
+	assert_true(ps->n > 5);
+	return h;
+}
+
+/* A histogram of one bucket (index 5) with count n, as raw bin bytes. */
+static void one_bucket(struct edit *e, const void *bin, size_t len,
+		       uint64_t n, int want, const char *what)
+{
+	static struct pairs ps;
+	msgpack_object *h = edit_hist(e, 0, &ps);
+
+	get(h, "n")->via.u64 = n;
+	get(h, "mn")->via.u64 = 40;
+	get(h, "mx")->via.u64 = 40;
+	bin_raw(get(h, "b"), bin, len);
+	edit_finish(e, want, what);
+}
+
+/* The bin is the documented byte layout: gap, count, gap, count ... */
+static void test_hist_bin_layout(void **state)
+{
+	static const uint8_t want[] = {
+		0x00, 0x01,       /* bucket 0: gap 0 (absolute), count 1 */
+		0x05, 0xc8, 0x01, /* bucket 5: gap 5, count 200 */
+		0xa7, 0x02, 0x03, /* bucket 300: gap 295, count 3 */
+		0x80, 0x01,       /* bucket 428: gap 128, */
+		0xb3, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0x01,             /* count 2^64 - 205 in 10 bytes */
+	};
+	uint32_t idx[] = { 0, 5, 17, 300, 428 };
+	uint64_t cnt[] = { 1, 200, 0, 3, UINT64_MAX - 204 };
+	struct proto_msg a, b;
+	msgpack_unpacked u;
+	msgpack_object *bin;
+	size_t len, off = 0;
+	void *buf;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.type = PROTO_INTERVAL;
+	a.u.interval.lat[0] = (struct hist_sparse){
+		.count = UINT64_MAX, .sum = 9, .sumsq = 81, .min = 1,
+		.max = 1 << 20, .n = 5, .idx = idx, .cnt = cnt,
+	};
+	a.u.interval.lat[1] = (struct hist_sparse){ .min = UINT64_MAX };
+	assert_int_equal(proto_encode(&a, &buf, &len), 0);
+
+	msgpack_unpacked_init(&u);
+	assert_int_equal(msgpack_unpack_next(&u, buf, len, &off),
+			 MSGPACK_UNPACK_SUCCESS);
+	bin = get(at(get(&u.data, "l"), 0), "b");
+	assert_int_equal(bin->type, MSGPACK_OBJECT_BIN);
+	assert_int_equal(bin->via.bin.size, sizeof(want));
+	assert_memory_equal(bin->via.bin.ptr, want, sizeof(want));
+	/* An empty histogram has an empty bin. */
+	bin = get(at(get(&u.data, "l"), 1), "b");
+	assert_int_equal(bin->type, MSGPACK_OBJECT_BIN);
+	assert_int_equal(bin->via.bin.size, 0);
+	msgpack_unpacked_destroy(&u);
+
+	/* The bucket counted 0 was left out; the rest comes back as sent. */
+	assert_int_equal(proto_decode(buf, len, &b, NULL, 0), 0);
+	assert_int_equal(b.u.interval.lat[0].n, 4);
+	assert_int_equal(b.u.interval.lat[0].idx[2], 300);
+	assert_int_equal(b.u.interval.lat[0].idx[3], 428);
+	assert_int_equal(b.u.interval.lat[0].cnt[3], UINT64_MAX - 204);
+	assert_int_equal(b.u.interval.lat[0].count, UINT64_MAX);
+	assert_int_equal(b.u.interval.lat[1].n, 0);
+	assert_null(b.u.interval.lat[1].idx);
+	proto_msg_free(&b);
+	free(buf);
+}
+
 static void test_interval_hostile(void **state)
 {
-	msgpack_object *o, *h, *v;
+	static struct pairs ps;
+	msgpack_object *o, *h;
 	struct edit e;
 
 	(void)state;
 	/* Bucket counts that do not sum to the count. */
-	o = edit_start(&e, PROTO_INTERVAL);
-	get(at(get(o, "l"), 0), "n")->via.u64 += 1;
-	edit_finish(&e, -EBADMSG, "interval.l[0]");
-	o = edit_start(&e, PROTO_INTERVAL);
-	at(get(at(get(o, "l"), 1), "c"), 3)->via.u64 += 1;
-	edit_finish(&e, -EBADMSG, "interval.l[1]");
+	h = edit_hist(&e, 0, &ps);
+	get(h, "n")->via.u64 += 1;
+	edit_finish(&e, -EBADMSG, "interval.l[0].b: bucket counts sum to");
+	h = edit_hist(&e, 1, &ps);
+	ps.cnt[3] += 1;
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "interval.l[1].b: bucket counts sum to");
+	/* ... nor wrap around to it. */
+	h = edit_hist(&e, 1, &ps);
+	ps.cnt[0] += UINT64_MAX - get(h, "n")->via.u64 + 1;
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "interval.l[1].b: bucket counts overflow");
 
-	/* Index and count arrays of different lengths. */
-	o = edit_start(&e, PROTO_INTERVAL);
-	get(at(get(o, "l"), 1), "c")->via.array.size -= 1;
-	edit_finish(&e, -EBADMSG, "interval.l[1]");
+	/* A bin cut after an index, or inside a varint. */
+	h = edit_hist(&e, 1, &ps);
+	pairs_write(get(h, "b"), &ps);
+	get(h, "b")->via.bin.size -= 1;
+	edit_finish(&e, -EBADMSG, "interval.l[1].b");
+	h = edit_hist(&e, 1, &ps);
+	ps.n--;
+	ps.cnt[ps.n - 1] += ps.cnt[ps.n];
+	pairs_write(get(h, "b"), &ps);
+	bin_buf[get(h, "b")->via.bin.size] = 0x01; /* a last gap, no count */
+	get(h, "b")->via.bin.size += 1;
+	edit_finish(&e, -EBADMSG, "index without a count");
+	{
+		static const uint8_t cut[] = { 0x05, 0x81 };
+
+		one_bucket(&e, cut, sizeof(cut), 1, -EBADMSG,
+			   "l[0].b: byte 1: truncated varint");
+	}
 
 	/* A gap that runs past the last bucket; a zero gap. */
-	o = edit_start(&e, PROTO_INTERVAL);
-	h = at(get(o, "l"), 0);
-	v = get(h, "i");
-	at(v, v->via.array.size - 1)->via.u64 = HIST_BUCKETS;
-	edit_finish(&e, -EBADMSG, "interval.l[0].i");
-	o = edit_start(&e, PROTO_INTERVAL);
-	at(get(at(get(o, "l"), 0), "i"), 4)->via.u64 = 0;
-	edit_finish(&e, -EBADMSG, "interval.l[0].i[4]");
+	h = edit_hist(&e, 0, &ps);
+	ps.gap[ps.n - 1] = HIST_BUCKETS;
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "runs past the last bucket");
+	h = edit_hist(&e, 0, &ps);
+	ps.gap[ps.n - 1] = UINT64_MAX; /* would wrap back into range */
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "interval.l[0].b: bucket");
+	h = edit_hist(&e, 0, &ps);
+	ps.gap[4] = 0;
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "interval.l[0].b: bucket 4: index gap 0");
+	{
+		/* The first index is absolute, and only it may be 0. */
+		static const uint8_t first0[] = { 0x00, 0x07 };
+		static const uint8_t last[] = { 0xff, 0x24, 0x07 };
+		static const uint8_t past[] = { 0x80, 0x25, 0x07 };
+
+		one_bucket(&e, first0, sizeof(first0), 7, 0, NULL);
+		/* 0xff 0x24 is 4735, the last bucket. */
+		one_bucket(&e, last, sizeof(last), 7, 0, NULL);
+		one_bucket(&e, past, sizeof(past), 7, -EBADMSG,
+			   "bucket 0: index gap 4736 runs past");
+	}
+
+	/* A bucket counted 0 is never sent. */
+	h = edit_hist(&e, 0, &ps);
+	ps.cnt[ps.n] = 0;
+	ps.gap[ps.n++] = 1;
+	pairs_write(get(h, "b"), &ps);
+	edit_finish(&e, -EBADMSG, "count 0");
+
+	/* Varints: too long, too big, not in the shortest form. */
+	{
+		static const uint8_t eleven[] = { 0x05, 0x81, 0x80, 0x80, 0x80,
+						  0x80, 0x80, 0x80, 0x80, 0x80,
+						  0x80, 0x00 };
+		static const uint8_t too_big[] = { 0x05, 0xff, 0xff, 0xff, 0xff,
+						   0xff, 0xff, 0xff, 0xff, 0xff,
+						   0x02 };
+		static const uint8_t max[] = { 0x05, 0xff, 0xff, 0xff, 0xff,
+					       0xff, 0xff, 0xff, 0xff, 0xff,
+					       0x01 };
+		static const uint8_t padded[] = { 0x05, 0x81, 0x00 };
+		static const uint8_t padded_gap[] = { 0x85, 0x00, 0x01 };
+
+		one_bucket(&e, eleven, sizeof(eleven), 1, -EBADMSG,
+			   "l[0].b: byte 1: varint longer than 10 bytes");
+		one_bucket(&e, too_big, sizeof(too_big), 1, -EBADMSG,
+			   "l[0].b: byte 1: varint overflows 64 bits");
+		one_bucket(&e, max, sizeof(max), UINT64_MAX, 0, NULL);
+		one_bucket(&e, padded, sizeof(padded), 1, -EBADMSG,
+			   "l[0].b: byte 1: varint not in its shortest form");
+		one_bucket(&e, padded_gap, sizeof(padded_gap), 1, -EBADMSG,
+			   "l[0].b: byte 0: varint not in its shortest form");
+	}
+
+	/* The buckets must be one bin: not an array, not a string. */
+	h = edit_hist(&e, 0, &ps);
+	get(h, "b")->type = MSGPACK_OBJECT_STR;
+	edit_finish(&e, -EBADMSG, "interval.l[0].b: expected a bin");
+	h = edit_hist(&e, 0, &ps);
+	get(h, "b")->type = MSGPACK_OBJECT_NIL;
+	edit_finish(&e, -EBADMSG, "interval.l[0].b: expected a bin");
+	/* Version 1's "i" array in its place: "b" is missing. */
+	h = edit_hist(&e, 0, &ps);
+	for (uint32_t k = 0; k < h->via.map.size; k++) {
+		msgpack_object *key = &h->via.map.ptr[k].key;
+
+		if (key->via.str.size == 1 && key->via.str.ptr[0] == 'b')
+			key->via.str.ptr = "i";
+	}
+	edit_finish(&e, -EBADMSG, "interval.l[0]: missing key \"b\"");
 
 	/* min above max. */
 	o = edit_start(&e, PROTO_INTERVAL);
 	h = at(get(o, "l"), 0);
 	get(h, "mn")->via.u64 = get(h, "mx")->via.u64 + 1;
-	edit_finish(&e, -EBADMSG, "interval.l[0]");
+	edit_finish(&e, -EBADMSG, "interval.l[0]: mn");
 
 	/* Not exactly two histograms, two counters. */
 	o = edit_start(&e, PROTO_INTERVAL);
@@ -1100,21 +1348,22 @@ static void test_interval_hostile(void **state)
 	get(o, "op")->via.array.size = 1;
 	edit_finish(&e, -EBADMSG, "interval.op");
 
-	/* More buckets than a histogram has. */
-	{
-		static msgpack_object many[HIST_BUCKETS + 1];
-
-		for (size_t i = 0; i < HIST_BUCKETS + 1; i++) {
-			many[i].type = MSGPACK_OBJECT_POSITIVE_INTEGER;
-			many[i].via.u64 = 1;
+	/* As many buckets as a histogram has, and one more. */
+	for (size_t extra = 0; extra < 2; extra++) {
+		h = edit_hist(&e, 0, &ps);
+		ps.n = HIST_BUCKETS + extra;
+		for (size_t k = 0; k < ps.n; k++) {
+			ps.gap[k] = k > 0;
+			ps.cnt[k] = 1;
 		}
-		o = edit_start(&e, PROTO_INTERVAL);
-		h = at(get(o, "l"), 0);
-		get(h, "i")->via.array.ptr = many;
-		get(h, "i")->via.array.size = HIST_BUCKETS + 1;
-		get(h, "c")->via.array.ptr = many;
-		get(h, "c")->via.array.size = HIST_BUCKETS + 1;
-		edit_finish(&e, -EBADMSG, "interval.l[0].i");
+		pairs_write(get(h, "b"), &ps);
+		get(h, "n")->via.u64 = ps.n;
+		if (!extra)
+			edit_finish(&e, 0, NULL);
+		else
+			edit_finish(&e, -EBADMSG,
+				    "interval.l[0].b: more than 4736 "
+				    "buckets");
 	}
 }
 
@@ -1190,6 +1439,7 @@ int main(void)
 		cmocka_unit_test(test_framing),
 		cmocka_unit_test(test_strings_and_arrays),
 		cmocka_unit_test(test_plan_hostile),
+		cmocka_unit_test(test_hist_bin_layout),
 		cmocka_unit_test(test_interval_hostile),
 		cmocka_unit_test(test_encode_invalid),
 	};
