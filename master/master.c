@@ -36,6 +36,14 @@
 #define MAX_SLAVES 4096
 #define CLOCK_SAMPLES 8
 #define GO_RESEND_NS (100 * NS_PER_MS)
+#define PEER_SLOTS 8192            /* > 2 x MAX_SLAVES, a power of two */
+#define HOSTS_FLUSH_NS (2 * NS_PER_SEC)
+/*
+ * After a wake-up with frames, wait this long before polling again: the
+ * ZeroMQ I/O thread then hands over many frames per wake-up instead of one.
+ */
+#define BATCH_NS (5 * NS_PER_MS)
+#define LIVENESS_NS (50 * NS_PER_MS) /* how often silence is judged */
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
@@ -109,6 +117,9 @@ struct master {
 
 	struct slave_rec *slaves;
 	unsigned nslaves;
+	int peer_tab[PEER_SLOTS];   /* slave index + 1 by routing id hash */
+	uint64_t hosts_flushed;     /* when the slaves' CSV files were flushed */
+	uint64_t liveness_at;       /* when silence was last judged */
 	struct launch launch;
 	struct run_result *runs;
 	size_t nruns;
@@ -178,12 +189,47 @@ static void stop_all(struct master *m, enum proto_type type,
 
 /* ---- frames ----------------------------------------------------------- */
 
+/* Slaves by ZeroMQ routing id: an open-addressing hash table. */
+static unsigned peer_hash(const struct hub_peer *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < p->len; i++)
+		h = (h ^ p->id[i]) * 0x100000001b3ull;
+	return (unsigned)(h ^ (h >> 32)) & (PEER_SLOTS - 1);
+}
+
+static int peer_equal(const struct hub_peer *a, const struct hub_peer *b)
+{
+	return a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
+}
+
+static void peer_insert(struct master *m, unsigned idx)
+{
+	unsigned h = peer_hash(&m->slaves[idx].peer);
+
+	while (m->peer_tab[h])
+		h = (h + 1) & (PEER_SLOTS - 1);
+	m->peer_tab[h] = (int)idx + 1;
+}
+
+/* After a slave's routing id changed (rare): build the table anew. */
+static void peer_rebuild(struct master *m)
+{
+	memset(m->peer_tab, 0, sizeof(m->peer_tab));
+	for (unsigned i = 0; i < m->nslaves; i++)
+		peer_insert(m, i);
+}
+
 static struct slave_rec *find_peer(struct master *m, const struct hub_peer *p)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].peer.len == p->len &&
-		    memcmp(m->slaves[i].peer.id, p->id, p->len) == 0)
-			return &m->slaves[i];
+	for (unsigned h = peer_hash(p); m->peer_tab[h];
+	     h = (h + 1) & (PEER_SLOTS - 1)) {
+		struct slave_rec *s = &m->slaves[m->peer_tab[h] - 1];
+
+		if (peer_equal(&s->peer, p))
+			return s;
+	}
 	return NULL;
 }
 
@@ -248,8 +294,10 @@ static void slave_back(struct master *m, struct slave_rec *s,
 	else
 		log_warn("slave %s is back; it joins at the next phase",
 			 s->hello.name);
-	if (peer)
+	if (peer && !peer_equal(&s->peer, peer)) {
 		s->peer = *peer;
+		peer_rebuild(m);
+	}
 	if (h)
 		s->hello = *h;
 	s->state = SLAVE_JOINED;
@@ -289,6 +337,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		s = &m->slaves[m->nslaves++];
 		memset(s, 0, sizeof(*s));
 		s->peer = *peer;
+		peer_insert(m, (unsigned)(s - m->slaves));
 		s->hello = *h;
 		s->state = SLAVE_JOINED;
 		s->last_rx = time_mono_ns();
@@ -321,11 +370,14 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 
 	if (!m->cur)
 		return;
-	/* m->scratch is empty between calls: clearing it is O(its buckets). */
+	/*
+	 * m->scratch is empty between calls (clearing it is O(its buckets))
+	 * and decoded histograms are valid: the unchecked add is safe.
+	 */
 	for (int d = 0; d < 2; d++) {
 		st->ops[d] = iv->ops[d];
 		st->bytes[d] = iv->bytes[d];
-		hist_add_sparse(&st->lat[d], &iv->lat[d]);
+		hist_add_sparse_unchecked(&st->lat[d], &iv->lat[d]);
 	}
 	st->errors = iv->errors;
 	st->cpu_user_ns = iv->cpu_user_ns;
@@ -335,9 +387,11 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 	if (s->csv)
 		report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
 			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
-	if (late && m->icsv)
+	if (late && m->icsv) {
 		report_csv_row(m->icsv, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
+		fflush(m->icsv);
+	}
 	for (int d = 0; d < 2; d++) {
 		hist_clear_sparse(&st->lat[d], &iv->lat[d]);
 		st->ops[d] = st->bytes[d] = 0;
@@ -492,6 +546,9 @@ static void check_liveness(struct master *m)
 {
 	uint64_t now = time_mono_ns();
 
+	if (now - m->liveness_at < LIVENESS_NS)
+		return;
+	m->liveness_at = now;
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 		char tod[32];
@@ -525,6 +582,22 @@ static void check_liveness(struct master *m)
 }
 
 /*
+ * The slaves' CSV files are flushed every HOSTS_FLUSH_NS (a write per file
+ * per interval adds up with a thousand slaves) and whenever force is set.
+ */
+static void flush_hosts(struct master *m, int force)
+{
+	uint64_t now = time_mono_ns();
+
+	if (!force && now - m->hosts_flushed < HOSTS_FLUSH_NS)
+		return;
+	m->hosts_flushed = now;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].csv)
+			fflush(m->slaves[i].csv);
+}
+
+/*
  * Receive and handle frames for up to timeout_ms, then do the periodic
  * work. Returns -EINTR once interrupted.
  */
@@ -537,6 +610,8 @@ static int pump(struct master *m, long timeout_ms)
 
 	if (ret < 0)
 		return ret;
+	if (ret > 0)
+		time_sleep_ns(BATCH_NS);
 	for (int n = 0; n < 10000; n++) {
 		ret = hub_recv(m->hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
@@ -551,6 +626,7 @@ static int pump(struct master *m, long timeout_ms)
 		free(buf);
 	}
 	check_liveness(m);
+	flush_hosts(m, 0);
 	if (m->stop_run)
 		return -ECANCELED;
 	return interrupted ? -EINTR : 0;
@@ -959,10 +1035,13 @@ static void emit_row(struct master *m, const struct merge_row *row)
 		report_console_row(stdout, row->end_ns, label, &v,
 				   row->reported, row->expected);
 	if (m->icsv)
+	{
 		report_csv_row(m->icsv, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
 			       row->start_ns, row->end_ns, row->reported,
 			       row->expected, &v, time_real_ns());
+		fflush(m->icsv);
+	}
 	for (unsigned i = 0; i < row->nmissing; i++)
 		log_warn("interval %u: no data from slave %s", row->seq + 1,
 			 m->slaves[row->missing[i]].hello.name);
@@ -1125,6 +1204,7 @@ static int run_one(struct master *m, struct run_result *r)
 	ret = start_phase(m, r);
 	if (ret == 0)
 		ret = run_phase(m, r);
+	flush_hosts(m, 1);
 	if (!m->merge)
 		return ret;
 	r->ph.intervals = merge_intervals(m->merge);

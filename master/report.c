@@ -80,7 +80,6 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
 		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns);
-	fflush(f);
 }
 
 /*

@@ -35,6 +35,7 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns);
+/* (report_csv_row leaves flushing to the caller: one file per slave.) */
 
 /*
  * HdrHistogram percentile distribution of h in milliseconds (Value,
