@@ -22,6 +22,8 @@ struct engine_cfg {
 
 /* A kernel thread polls the submission queue (io_uring SQPOLL). */
 #define ENGINE_SQPOLL 1u
+/* Every file is open with O_DIRECT. */
+#define ENGINE_DIRECT 2u
 
 struct engine_cqe {
 	unsigned slot;

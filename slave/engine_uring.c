@@ -13,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #include <liburing.h>
 #include "slave/engine.h"
+
+#define IOWQ_PER_CPU 1 /* io-wq workers per core for blocking devices */
 
 struct uring_ctx {
 	struct io_uring ring;
@@ -89,6 +92,23 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 	for (unsigned i = 0; i < cfg->depth; i++) {
 		iov[i].iov_base = cfg->bufs[i];
 		iov[i].iov_len = cfg->buf_len;
+	}
+	/*
+	 * Devices that cannot take I/O without blocking (zram, some other
+	 * drivers) get their requests punted to io-wq worker threads; left
+	 * alone, io-wq runs up to four per core, and on a few cores the
+	 * context switches cost more than the I/O (zram: 30-50% more I/O per
+	 * CPU-second with one per core). With O_DIRECT a punted request only
+	 * blocks while it is submitted, not until it completes, so the queue
+	 * depth stays what was asked; buffered I/O can block for the whole
+	 * read, so it keeps the kernel's default.
+	 */
+	if (cfg->flags & ENGINE_DIRECT) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned vals[2] = { (unsigned)(cpus > 0 ? cpus : 1) * IOWQ_PER_CPU,
+				     0 };
+
+		io_uring_register_iowq_max_workers(&u->ring, vals);
 	}
 	/* Registration fails past RLIMIT_MEMLOCK on old kernels: fall back. */
 	if (io_uring_register_buffers(&u->ring, iov, cfg->depth) == 0)

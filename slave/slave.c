@@ -364,6 +364,16 @@ static int slots_sqpoll(const struct proto_plan *p, const unsigned *target,
 	return 0;
 }
 
+/* Whether every slot's target is open with O_DIRECT. */
+static int slots_direct(const struct proto_plan *p, const unsigned *target,
+			unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!(p->targets[target[i]].openflags & PROTO_O_DIRECT))
+			return 0;
+	return 1;
+}
+
 /* Spread every target's threads over the workers, round robin. */
 static int assign_slots(struct phase *ph, unsigned *depth)
 {
@@ -469,10 +479,13 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 			.interval_ns = plan->interval_ns,
 			.intervals = plan->intervals,
 			.iorate = plan->iorate * depth[i] / total,
-			.engine_flags = s->sqpoll || slots_sqpoll(plan,
+			.engine_flags = (s->sqpoll || slots_sqpoll(plan,
 							ph->slot_target[i],
 							depth[i]) ?
-						ENGINE_SQPOLL : 0,
+						 ENGINE_SQPOLL : 0) |
+					(slots_direct(plan, ph->slot_target[i],
+						      depth[i]) ?
+						 ENGINE_DIRECT : 0),
 			.notify_fd = ph->efd,
 		};
 
