@@ -6,23 +6,8 @@
 # (3) kill -9 the master: every slave stops its I/O within 10 s. (4) a slave
 # restarted mid-run rejoins at the next phase.
 source "$(dirname "$0")/lib.sh"
-NETNS="$HERE/../../scripts/netns-cluster.sh"
-
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
-	echo "SKIP: needs root and network namespaces"
-	exit 77
-fi
-
-CID=$("$NETNS" up 3 --prefix lsf 2>/dev/null | tail -1)
-[ -n "$CID" ] || fail "could not build the test cluster"
-eval "$("$NETNS" env "$CID")"
-cleanup_cluster() {
-	cleanup
-	"$NETNS" down "$CID" >/dev/null 2>&1 || true
-}
-trap cleanup_cluster EXIT
+start_cluster 3 lsf
 BR=$LOCKSTEP_BRIDGE_IP
-read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
 
 # start_daemon I: a daemon slave named hI in host I's namespace.
 declare -A DPID

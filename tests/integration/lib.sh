@@ -30,3 +30,26 @@ run_bounded() {
 	rc=$?
 	set -e
 }
+
+NETNS="$HERE/../../scripts/netns-cluster.sh"
+
+# start_cluster N PREFIX: N test hosts in network namespaces joined by a
+# bridge (the test is skipped without root). Sets CID, HOSTS ("NS=IP"
+# words, host 1 first) and the LOCKSTEP_* variables of netns-cluster.sh,
+# and removes the cluster, with everything left running in it, on exit.
+start_cluster() {
+	if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1; then
+		echo "SKIP: needs root and network namespaces"
+		exit 77
+	fi
+	CID=$("$NETNS" up "$1" --prefix "$2" 2>/dev/null | tail -1)
+	[ -n "$CID" ] || fail "could not build the test cluster"
+	eval "$("$NETNS" env "$CID")"
+	trap cleanup_cluster EXIT
+	read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
+}
+
+cleanup_cluster() {
+	cleanup
+	"$NETNS" down "$CID" >/dev/null 2>&1 || true
+}

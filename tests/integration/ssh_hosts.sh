@@ -3,23 +3,11 @@
 # through ssh, streams their stderr into lockstep.log prefixed by host, runs
 # the phase and stops them.
 source "$(dirname "$0")/lib.sh"
-NETNS="$HERE/../../scripts/netns-cluster.sh"
-
-if [ "$(id -u)" -ne 0 ] || ! ip netns list >/dev/null 2>&1 ||
-	[ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
-	echo "SKIP: needs root, network namespaces, sshd and ssh"
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+	echo "SKIP: needs sshd and ssh"
 	exit 77
 fi
-
-CID=$("$NETNS" up 2 --prefix lss 2>/dev/null | tail -1)
-[ -n "$CID" ] || fail "could not build the test cluster"
-eval "$("$NETNS" env "$CID")"
-cleanup_cluster() {
-	cleanup
-	"$NETNS" down "$CID" >/dev/null 2>&1 || true
-}
-trap cleanup_cluster EXIT
-read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
+start_cluster 2 lss
 
 ssh-keygen -q -t ed25519 -N "" -f "$TMP/id" >/dev/null
 ssh-keygen -q -t ed25519 -N "" -f "$TMP/hostkey" >/dev/null
