@@ -17,7 +17,7 @@
 #include <liburing.h>
 #include "slave/engine.h"
 
-#define IOWQ_PER_CPU 1 /* io-wq workers per core for blocking devices */
+#define IOWQ_PER_CPU 2 /* io-wq workers per core for blocking devices */
 
 struct uring_ctx {
 	struct io_uring ring;
