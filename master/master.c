@@ -44,6 +44,7 @@
  */
 #define BATCH_NS (5 * NS_PER_MS)
 #define LIVENESS_NS (50 * NS_PER_MS) /* how often silence is judged */
+#define ACK_DELAY_NS (1500 * NS_PER_MS) /* a lone interval's ack waits */
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
@@ -67,6 +68,8 @@ struct slave_rec {
 	uint64_t first_io;       /* master clock */
 	unsigned char *got;      /* intervals received */
 	unsigned contig;         /* intervals 0..contig-1 all received */
+	unsigned acked;          /* intervals 0..acked-1 acknowledged */
+	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
 };
 
 struct run_result {
@@ -398,15 +401,25 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 	}
 }
 
-static void ack_intervals(struct master *m, struct slave_rec *s)
+/*
+ * Acknowledge what a slave sent: one ack covers every interval up to the
+ * highest contiguous one, so it goes out once two are waiting, at once for
+ * a re-sent interval (urgent), or ACK_DELAY_NS after the first one waiting
+ * arrived. Slaves re-send only what waited longer than that (3 s).
+ */
+static void ack_intervals(struct master *m, struct slave_rec *s, int urgent)
 {
 	struct proto_msg a = { .type = PROTO_ACK };
 
-	if (!s->contig)
+	if (s->contig <= s->acked)
+		return;
+	if (!urgent && s->contig - s->acked < 2 &&
+	    time_mono_ns() - s->ack_wait < ACK_DELAY_NS)
 		return;
 	a.u.ack.phase = m->phase_no;
 	a.u.ack.seq = s->contig - 1;
-	send_to(m, s, &a);
+	if (send_to(m, s, &a) == 0)
+		s->acked = s->contig;
 }
 
 static void on_interval(struct master *m, struct slave_rec *s,
@@ -417,8 +430,14 @@ static void on_interval(struct master *m, struct slave_rec *s,
 
 	if (!m->merge || iv->phase != m->phase_no ||
 	    iv->seq >= m->cur->ph.intervals) {
+		struct proto_msg a = { .type = PROTO_ACK };
+
+		/* Too late for its phase: acknowledge it so it is not re-sent. */
 		log_debug("interval %u of phase %u from %s ignored", iv->seq,
 			  iv->phase, s->hello.name);
+		a.u.ack.phase = iv->phase;
+		a.u.ack.seq = iv->seq;
+		send_to(m, s, &a);
 		return;
 	}
 	memset(&smp, 0, sizeof(smp));
@@ -439,11 +458,13 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	if (iv->first_io_ns && !s->first_io)
 		s->first_io = iv->first_io_ns;
 	if (!s->got[iv->seq]) {
+		if (s->contig == s->acked)
+			s->ack_wait = time_mono_ns();
 		s->got[iv->seq] = 1;
 		while (s->contig < m->cur->ph.intervals && s->got[s->contig])
 			s->contig++;
 	}
-	ack_intervals(m, s);
+	ack_intervals(m, s, ret == MERGE_DUPLICATE);
 	if (ret == MERGE_DUPLICATE)
 		return;
 	if (ret == MERGE_LATE)
@@ -555,6 +576,7 @@ static void check_liveness(struct master *m)
 
 		if (s->state != SLAVE_JOINED)
 			continue;
+		ack_intervals(m, s, 0);
 		if (now - s->last_tx >= m->heartbeat_ns) {
 			struct proto_msg hb = { .type = PROTO_HEARTBEAT };
 
@@ -855,7 +877,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
 		s->first_io = 0;
-		s->contig = 0;
+		s->contig = s->acked = 0;
 		free(s->got);
 		s->got = NULL;
 		if (s->state != SLAVE_JOINED)
@@ -1205,6 +1227,9 @@ static int run_one(struct master *m, struct run_result *r)
 	if (ret == 0)
 		ret = run_phase(m, r);
 	flush_hosts(m, 1);
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED)
+			ack_intervals(m, &m->slaves[i], 1);
 	if (!m->merge)
 		return ret;
 	r->ph.intervals = merge_intervals(m->merge);

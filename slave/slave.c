@@ -33,7 +33,7 @@
 
 #define MAX_WORKERS 64
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
-#define RESEND_NS (2 * NS_PER_SEC)   /* unacknowledged this long: re-send */
+#define RESEND_NS (3 * NS_PER_SEC)   /* unacknowledged this long: re-send */
 #define RESEND_BATCH 64
 #define FILL_CHUNK (1u << 20)
 
