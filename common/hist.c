@@ -222,18 +222,6 @@ void hist_add_sparse_unchecked(struct hist *dst, const struct hist_sparse *s)
 		dst->max = s->max;
 }
 
-void hist_clear_sparse(struct hist *h, const struct hist_sparse *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->idx[i] < HIST_BUCKETS)
-			h->buckets[s->idx[i]] = 0;
-	h->count = 0;
-	h->sum = 0;
-	h->sumsq = 0;
-	h->min = UINT64_MAX;
-	h->max = 0;
-}
-
 void hist_sparse_free(struct hist_sparse *s)
 {
 	if (!s)

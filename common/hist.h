@@ -104,10 +104,5 @@ int hist_sparse_validate(const struct hist_sparse *s);
  */
 void hist_add_sparse_unchecked(struct hist *dst, const struct hist_sparse *s);
 void hist_sparse_free(struct hist_sparse *s);
-/*
- * Make h empty again in O(buckets of s), for a scratch histogram that
- * holds nothing but what hist_add_sparse(h, s) put there.
- */
-void hist_clear_sparse(struct hist *h, const struct hist_sparse *s);
 
 #endif

@@ -38,14 +38,48 @@ void stats_combined_hist(const struct stats *s, struct hist *out)
 	hist_merge(out, &s->lat[STATS_WRITE]);
 }
 
+/* The sums every histogram form carries. */
+struct lat_sums {
+	uint64_t count, sum, min, max;
+	double sumsq;
+};
+
+#define LAT_SUMS(h) \
+	((struct lat_sums){ (h)->count, (h)->sum, (h)->min, (h)->max, \
+			    (h)->sumsq })
+
+static const double view_ps[] = { 50.0, 95.0, 99.0, 99.9 };
+#define VIEW_NP (sizeof(view_ps) / sizeof(view_ps[0]))
+
+/* The rank hist_percentile() looks for: ceil(p% of count), at least 1. */
+static uint64_t rank_of(double p, uint64_t count)
+{
+	double rank = ceil(p / 100.0 * (double)count);
+	uint64_t target = rank < 1.0 ? 1 : (uint64_t)rank;
+
+	return target > count ? count : target;
+}
+
+/* Bucket idx reported as its midpoint, clamped to [min, max]. */
+static double bucket_value(unsigned idx, uint64_t min, uint64_t max)
+{
+	uint64_t lo = hist_bucket_lo(idx), hi = hist_bucket_hi(idx);
+	uint64_t mid = lo + (hi - lo) / 2;
+
+	if (mid < min)
+		mid = min;
+	if (mid > max)
+		mid = max;
+	return (double)mid;
+}
+
 /*
  * Percentiles of the read+write histogram computed by walking both at once,
  * with the same rule as hist_percentile(), so stats_view() needs no 37 KiB
- * temporary. ps must be ascending and strictly between 0 and 100; out[k]
- * receives the value in ns for ps[k].
+ * temporary. out[k] receives the value in ns for view_ps[k].
  */
 static void combined_percentiles(const struct hist *a, const struct hist *b,
-				 const double *ps, double *out, size_t np)
+				 double *out)
 {
 	uint64_t count = a->count + b->count;
 	uint64_t min = a->min < b->min ? a->min : b->min;
@@ -53,40 +87,62 @@ static void combined_percentiles(const struct hist *a, const struct hist *b,
 	uint64_t cum = 0;
 	unsigned i = 0;
 
-	for (size_t k = 0; k < np; k++) {
+	for (size_t k = 0; k < VIEW_NP; k++) {
+		uint64_t target = rank_of(view_ps[k], count);
+
 		if (count == 0) {
 			out[k] = 0.0;
 			continue;
 		}
-		double rank = ceil(ps[k] / 100.0 * (double)count);
-		uint64_t target = rank < 1.0 ? 1 : (uint64_t)rank;
-		if (target > count)
-			target = count;
 		/* i is the next bucket to add; i - 1 reached cum. */
 		while (i < HIST_BUCKETS && cum < target) {
 			cum += a->buckets[i] + b->buckets[i];
 			i++;
 		}
-		if (cum < target || i == 0) {
-			out[k] = (double)max;
-			continue;
-		}
-		uint64_t lo = hist_bucket_lo(i - 1), hi = hist_bucket_hi(i - 1);
-		uint64_t mid = lo + (hi - lo) / 2;
-		if (mid < min)
-			mid = min;
-		if (mid > max)
-			mid = max;
-		out[k] = (double)mid;
+		out[k] = cum < target || i == 0 ? (double)max :
+						  bucket_value(i - 1, min, max);
 	}
 }
 
-void stats_view(const struct stats *s, double seconds, struct stats_view *v)
+/* The same over two sparse histograms (index arrays ascending). */
+static void sparse_percentiles(const struct hist_sparse *a,
+			       const struct hist_sparse *b, double *out)
 {
-	static const double ps[] = { 50.0, 95.0, 99.0, 99.9 };
-	const struct hist *rd = &s->lat[STATS_READ], *wr = &s->lat[STATS_WRITE];
-	double pv[4];
+	uint64_t count = a->count + b->count;
+	uint64_t min = a->min < b->min ? a->min : b->min;
+	uint64_t max = a->max > b->max ? a->max : b->max;
+	uint64_t cum = 0;
+	size_t i = 0, j = 0;
+	unsigned idx = 0;
 
+	for (size_t k = 0; k < VIEW_NP; k++) {
+		uint64_t target = rank_of(view_ps[k], count);
+
+		if (count == 0) {
+			out[k] = 0.0;
+			continue;
+		}
+		while (cum < target && (i < a->n || j < b->n)) {
+			if (j >= b->n || (i < a->n && a->idx[i] < b->idx[j])) {
+				idx = a->idx[i];
+				cum += a->cnt[i++];
+			} else if (i >= a->n || b->idx[j] < a->idx[i]) {
+				idx = b->idx[j];
+				cum += b->cnt[j++];
+			} else {
+				idx = a->idx[i];
+				cum += a->cnt[i++] + b->cnt[j++];
+			}
+		}
+		out[k] = cum < target ? (double)max : bucket_value(idx, min, max);
+	}
+}
+
+/* Everything but the percentiles (pv, ns), from the counters and sums. */
+static void view_fill(const struct stats *s, const struct lat_sums *rd,
+		      const struct lat_sums *wr, const double *pv,
+		      double seconds, struct stats_view *v)
+{
 	memset(v, 0, sizeof(*v));
 	v->read_ops = s->ops[STATS_READ];
 	v->write_ops = s->ops[STATS_WRITE];
@@ -107,8 +163,10 @@ void stats_view(const struct stats *s, double seconds, struct stats_view *v)
 		v->read_pct = (double)v->read_ops / (double)v->ops * 100.0;
 	}
 
-	v->read_resp_ms = hist_mean(rd) / 1e6;
-	v->write_resp_ms = hist_mean(wr) / 1e6;
+	if (rd->count)
+		v->read_resp_ms = (double)rd->sum / (double)rd->count / 1e6;
+	if (wr->count)
+		v->write_resp_ms = (double)wr->sum / (double)wr->count / 1e6;
 	uint64_t n = rd->count + wr->count;
 	if (n > 0) {
 		double mean = ((double)rd->sum + (double)wr->sum) / (double)n;
@@ -119,7 +177,6 @@ void stats_view(const struct stats *s, double seconds, struct stats_view *v)
 		v->resp_max_ms = (double)max / 1e6;
 	}
 
-	combined_percentiles(rd, wr, ps, pv, 4);
 	v->p50_ms = pv[0] / 1e6;
 	v->p95_ms = pv[1] / 1e6;
 	v->p99_ms = pv[2] / 1e6;
@@ -131,4 +188,25 @@ void stats_view(const struct stats *s, double seconds, struct stats_view *v)
 			     avail * 100.0;
 		v->cpu_sys_pct = (double)s->cpu_sys_ns / avail * 100.0;
 	}
+}
+
+void stats_view(const struct stats *s, double seconds, struct stats_view *v)
+{
+	struct lat_sums rd = LAT_SUMS(&s->lat[STATS_READ]);
+	struct lat_sums wr = LAT_SUMS(&s->lat[STATS_WRITE]);
+	double pv[VIEW_NP];
+
+	combined_percentiles(&s->lat[STATS_READ], &s->lat[STATS_WRITE], pv);
+	view_fill(s, &rd, &wr, pv, seconds, v);
+}
+
+void stats_view_sparse(const struct stats *s, const struct hist_sparse *lat,
+		       double seconds, struct stats_view *v)
+{
+	struct lat_sums rd = LAT_SUMS(&lat[STATS_READ]);
+	struct lat_sums wr = LAT_SUMS(&lat[STATS_WRITE]);
+	double pv[VIEW_NP];
+
+	sparse_percentiles(&lat[STATS_READ], &lat[STATS_WRITE], pv);
+	view_fill(s, &rd, &wr, pv, seconds, v);
 }

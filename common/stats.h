@@ -51,5 +51,13 @@ void stats_add(struct stats *dst, const struct stats *src);
 void stats_combined_hist(const struct stats *s, struct hist *out);
 /* Compute the view over a span of seconds (> 0). */
 void stats_view(const struct stats *s, double seconds, struct stats_view *v);
+/*
+ * The same view for one sample whose latencies are the sparse histograms
+ * lat[STATS_READ] and lat[STATS_WRITE] (a slave's interval as it arrived,
+ * validated): counters and CPU come from s, whose own histograms are not
+ * read. No dense histogram is built: O(buckets of lat).
+ */
+void stats_view_sparse(const struct stats *s, const struct hist_sparse *lat,
+		       double seconds, struct stats_view *v);
 
 #endif

@@ -367,26 +367,21 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 			  const struct proto_interval *iv, const char *note,
 			  int late)
 {
-	struct stats *st = m->scratch;
+	struct stats *st = m->scratch; /* only its counters are used */
 	struct stats_view v;
 	uint64_t now = time_real_ns();
 
 	if (!m->cur)
 		return;
-	/*
-	 * m->scratch is empty between calls (clearing it is O(its buckets))
-	 * and decoded histograms are valid: the unchecked add is safe.
-	 */
 	for (int d = 0; d < 2; d++) {
 		st->ops[d] = iv->ops[d];
 		st->bytes[d] = iv->bytes[d];
-		hist_add_sparse_unchecked(&st->lat[d], &iv->lat[d]);
 	}
 	st->errors = iv->errors;
 	st->cpu_user_ns = iv->cpu_user_ns;
 	st->cpu_sys_ns = iv->cpu_sys_ns;
 	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
-	stats_view(st, m->cur->ph.interval_s, &v);
+	stats_view_sparse(st, iv->lat, m->cur->ph.interval_s, &v);
 	if (s->csv)
 		report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
 			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
@@ -394,10 +389,6 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
 		report_csv_row(m->icsv, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
 		fflush(m->icsv);
-	}
-	for (int d = 0; d < 2; d++) {
-		hist_clear_sparse(&st->lat[d], &iv->lat[d]);
-		st->ops[d] = st->bytes[d] = 0;
 	}
 }
 

@@ -561,30 +561,6 @@ static void test_clamp_above_max(void **state)
 	free(h);
 }
 
-/* A scratch histogram cleared by the sparse form it holds is empty again. */
-static void test_clear_sparse(void **state)
-{
-	struct hist *h = malloc(sizeof(*h)), *fresh = malloc(sizeof(*fresh));
-	struct hist_sparse sp;
-
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(fresh);
-	hist_init(h);
-	hist_init(fresh);
-	for (uint64_t v = 1; v < 5000000; v = v * 3 + 7)
-		hist_add(h, v);
-	assert_int_equal(hist_to_sparse(h, &sp), 0);
-	hist_init(h);
-	assert_int_equal(hist_add_sparse(h, &sp), 0);
-	assert_true(h->count > 0);
-	hist_clear_sparse(h, &sp);
-	assert_memory_equal(h, fresh, sizeof(*h));
-	hist_sparse_free(&sp);
-	free(h);
-	free(fresh);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,7 +572,6 @@ int main(void)
 		cmocka_unit_test(test_mean_stddev),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_clamp_above_max),
-		cmocka_unit_test(test_clear_sparse),
 		cmocka_unit_test(test_add_sparse_unchecked),
 	};
 

@@ -201,6 +201,42 @@ static void test_percentiles_match_combined(void **state)
 	free(s);
 }
 
+/* The view of a sample's sparse histograms equals the dense view. */
+static void test_sparse_view_matches(void **state)
+{
+	struct stats *s = stats_new();
+	struct hist_sparse sp[2];
+	struct stats_view dense, sparse;
+
+	(void)state;
+	for (int round = 0; round < 30; round++) {
+		stats_init(s);
+		/* Some rounds leave one direction (or both) empty. */
+		int n = round % 10 == 0 ? 0 : 1 + (int)(rng_next() % 5000);
+		for (int i = 0; i < n; i++) {
+			int dir = round % 7 == 3 ? 1 : (rng_next() % 3) == 0;
+			uint64_t lat = 50 + rng_next() % (dir ? 9000000 : 400000);
+
+			hist_add(&s->lat[dir], lat);
+			s->ops[dir]++;
+			s->bytes[dir] += 4096;
+		}
+		s->cpu_user_ns = rng_next() % 1000000;
+		s->cpu_avail_ns = 2000000000;
+		assert_int_equal(hist_to_sparse(&s->lat[0], &sp[0]), 0);
+		assert_int_equal(hist_to_sparse(&s->lat[1], &sp[1]), 0);
+		stats_view(s, 1.0, &dense);
+		/* Only counters and CPU may be read from s by the sparse view. */
+		hist_init(&s->lat[0]);
+		hist_init(&s->lat[1]);
+		stats_view_sparse(s, sp, 1.0, &sparse);
+		assert_memory_equal(&dense, &sparse, sizeof(dense));
+		hist_sparse_free(&sp[0]);
+		hist_sparse_free(&sp[1]);
+	}
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_view_empty),
 		cmocka_unit_test(test_add),
 		cmocka_unit_test(test_percentiles_match_combined),
+		cmocka_unit_test(test_sparse_view_matches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
