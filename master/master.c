@@ -72,18 +72,23 @@ struct slave_rec {
 	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
 };
 
+struct slave_total {
+	int ran;                  /* it sent intervals of this run */
+	struct stats_view v;
+};
+
 struct run_result {
 	struct plan_phase ph;
 	int done;
 	int skipped;              /* a curve point not run (see plan.h) */
 	int curve_stopped;        /* curve-max: stopcurve= ended its points */
-	double iops, resp_ms;     /* measured, for curves */
 	uint64_t duration_ns;     /* from start to the last phase_end */
 	uint64_t done_bytes;      /* format: written so far (emitted rows) */
 	uint64_t start_skew_ns;
 	uint64_t start_at;
-	struct stats *totals;
-	struct stats **per_slave; /* nslaves entries */
+	struct stats_view view;   /* the run's totals over its measured time */
+	struct slave_total *slave; /* per slave at the run, from the merge */
+	unsigned nslave;
 };
 
 struct master {
@@ -1145,38 +1150,50 @@ static uint64_t start_skew(struct master *m)
 	return hi >= lo ? hi - lo : 0;
 }
 
-static void print_run_totals(struct master *m, struct run_result *r)
+/* How far a fixed-rate run fell short of its iorate, in percent. */
+static double shortfall_pct(const struct run_result *r)
 {
-	struct stats_view v;
-	char label[32];
-	double secs = (double)(r->ph.intervals - r->ph.warmup_intervals) *
-		      r->ph.interval_s;
+	if (r->ph.iorate <= 0 || r->view.iops >= r->ph.iorate)
+		return 0;
+	return 100.0 * (r->ph.iorate - r->view.iops) / r->ph.iorate;
+}
 
-	stats_view(r->totals, secs, &v);
+/* The seconds a run's totals cover: its measured (non-warmup) intervals. */
+static double measured_s(const struct run_result *r)
+{
+	return (double)(r->ph.intervals - r->ph.warmup_intervals) *
+	       r->ph.interval_s;
+}
+
+static void print_run_totals(struct master *m, const struct run_result *r)
+{
+	const struct stats_view *v = &r->view;
+	char label[32];
+
 	if (r->ph.kind == PLAN_FORMAT) {
 		double d = (double)r->duration_ns / 1e9;
 
 		if (m->tty)
 			printf("\n");
 		printf("format %s: %.1f MiB written in %.2f s, %.1f MB/s\n\n",
-		       r->ph.name, (double)v.bytes / 1048576.0, d,
-		       d > 0 ? (double)v.bytes / 1048576.0 / d : 0);
+		       r->ph.name, (double)v->bytes / 1048576.0, d,
+		       d > 0 ? (double)v->bytes / 1048576.0 / d : 0);
 		return;
 	}
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
-	report_console_row(stdout, time_real_ns(), label, &v, 0, 0);
+	report_console_row(stdout, time_real_ns(), label, v, 0, 0);
 	printf("\nRun %s: start skew %.3f ms over %u slaves\n", r->ph.name,
 	       (double)r->start_skew_ns / 1e6, live_count(m));
-	if (r->ph.iorate > 0 && v.iops < 0.98 * r->ph.iorate)
+	if (r->ph.iorate > 0 && v->iops < 0.98 * r->ph.iorate)
 		printf("iorate=%g not reached: %.1f IO/s, %.1f%% short\n",
-		       r->ph.iorate, v.iops,
-		       100.0 * (r->ph.iorate - v.iops) / r->ph.iorate);
-	report_hcibench(stdout, &v);
+		       r->ph.iorate, v->iops, shortfall_pct(r));
+	report_hcibench(stdout, v);
 	printf("\n");
 }
 
-static void write_hgrm(struct master *m, struct run_result *r)
+static void write_hgrm(struct master *m, const struct run_result *r,
+		       const struct stats *totals)
 {
 	char path[PATH_MAX + 128];
 	struct hist *h = malloc(sizeof(*h));
@@ -1187,7 +1204,7 @@ static void write_hgrm(struct master *m, struct run_result *r)
 	snprintf(path, sizeof(path), "%s/%s.hgrm", m->dir, r->ph.name);
 	f = fopen(path, "w");
 	if (f) {
-		stats_combined_hist(r->totals, h);
+		stats_combined_hist(totals, h);
 		report_hgrm(f, h);
 		fclose(f);
 	}
@@ -1200,9 +1217,6 @@ static int run_one(struct master *m, struct run_result *r)
 
 	m->phase_no++;
 	m->cur = r;
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (!r->per_slave[i] && !(r->per_slave[i] = stats_new()))
-			return -ENOMEM;
 	if (live_count(m) == 0) {
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
@@ -1227,34 +1241,29 @@ static int run_one(struct master *m, struct run_result *r)
 	if (r->ph.warmup_intervals > r->ph.intervals)
 		r->ph.warmup_intervals = r->ph.intervals;
 	r->start_skew_ns = start_skew(m);
-	stats_add(r->totals, merge_totals(m->merge));
-	for (unsigned i = 0; i < m->nslaves; i++) {
+	/* Keep the views: the dense totals go with the merge. */
+	stats_view(merge_totals(m->merge), measured_s(r), &r->view);
+	r->slave = calloc(m->nslaves ? m->nslaves : 1, sizeof(*r->slave));
+	if (r->slave)
+		r->nslave = m->nslaves;
+	for (unsigned i = 0; i < r->nslave; i++) {
 		const struct stats *st = merge_slave_totals(m->merge, i);
 
-		if (st && r->per_slave[i])
-			stats_add(r->per_slave[i], st);
+		r->slave[i].ran = st && st->samples;
+		if (r->slave[i].ran)
+			stats_view(st, measured_s(r), &r->slave[i].v);
 	}
+	if (ret == 0)
+		write_hgrm(m, r, merge_totals(m->merge));
 	merge_destroy(&m->merge);
 	r->done = 1;
-	{
-		struct stats_view v;
-		double secs = (double)(r->ph.intervals -
-				       r->ph.warmup_intervals) *
-			      r->ph.interval_s;
-
-		stats_view(r->totals, secs > 0 ? secs : 1, &v);
-		r->iops = v.iops;
-		r->resp_ms = v.resp_ms;
-	}
-	if (r->totals->errors && m->exit_code == MASTER_EXIT_OK) {
+	if (r->view.errors && m->exit_code == MASTER_EXIT_OK) {
 		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
-			 r->ph.name, (unsigned long long)r->totals->errors);
+			 r->ph.name, (unsigned long long)r->view.errors);
 		m->exit_code = MASTER_EXIT_DEGRADED;
 	}
-	if (ret == 0) {
+	if (ret == 0)
 		print_run_totals(m, r);
-		write_hgrm(m, r);
-	}
 	return ret;
 }
 
@@ -1300,7 +1309,7 @@ static int run_next(struct master *m, struct run_result *r)
 	if (r->ph.kind == PLAN_CURVE_POINT) {
 		struct run_result *max = &m->runs[r->ph.curve_max];
 
-		r->ph.iorate = plan_curve_rate(max->iops, r->ph.curve_pct);
+		r->ph.iorate = plan_curve_rate(max->view.iops, r->ph.curve_pct);
 		if (max->curve_stopped || !max->done || r->ph.iorate <= 0) {
 			log_info("%s skipped: %s", r->ph.name,
 				 max->curve_stopped ? "stopcurve= was reached" :
@@ -1313,9 +1322,9 @@ static int run_next(struct master *m, struct run_result *r)
 		return ret;
 	ret = run_one(m, r);
 	if (ret == 0 && r->ph.kind == PLAN_CURVE_POINT &&
-	    r->ph.stopcurve_ms > 0 && r->resp_ms > r->ph.stopcurve_ms) {
+	    r->ph.stopcurve_ms > 0 && r->view.resp_ms > r->ph.stopcurve_ms) {
 		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
-			 r->ph.name, r->resp_ms, r->ph.stopcurve_ms);
+			 r->ph.name, r->view.resp_ms, r->ph.stopcurve_ms);
 		m->runs[r->ph.curve_max].curve_stopped = 1;
 	}
 	return ret;
@@ -1346,34 +1355,31 @@ static void report_lost(struct master *m, FILE *f)
 /* ---- results ---------------------------------------------------------- */
 
 static void json_totals(struct jsonw *w, const char *key,
-			const struct stats *st, double secs)
+			const struct stats_view *v)
 {
-	struct stats_view v;
-
-	stats_view(st, secs > 0 ? secs : 1, &v);
 	jsonw_object(w, key);
-	jsonw_u64(w, "ops", v.ops);
-	jsonw_u64(w, "read_ops", v.read_ops);
-	jsonw_u64(w, "write_ops", v.write_ops);
-	jsonw_u64(w, "bytes", v.bytes);
-	jsonw_u64(w, "read_bytes", v.read_bytes);
-	jsonw_u64(w, "write_bytes", v.write_bytes);
-	jsonw_u64(w, "errors", v.errors);
-	jsonw_dbl(w, "iops", v.iops);
-	jsonw_dbl(w, "mbps", v.mbps);
-	jsonw_dbl(w, "read_pct", v.read_pct);
-	jsonw_dbl(w, "lat_mean_ms", v.resp_ms);
-	jsonw_dbl(w, "read_lat_mean_ms", v.read_resp_ms);
-	jsonw_dbl(w, "write_lat_mean_ms", v.write_resp_ms);
-	jsonw_dbl(w, "lat_max_ms", v.resp_max_ms);
-	jsonw_dbl(w, "lat_stddev_ms", v.resp_stddev_ms);
-	jsonw_dbl(w, "lat_p50_ms", v.p50_ms);
-	jsonw_dbl(w, "lat_p95_ms", v.p95_ms);
-	jsonw_dbl(w, "lat_p99_ms", v.p99_ms);
-	jsonw_dbl(w, "lat_p999_ms", v.p999_ms);
-	jsonw_dbl(w, "queue_depth", v.queue_depth);
-	jsonw_dbl(w, "cpu_pct", v.cpu_pct);
-	jsonw_dbl(w, "cpu_sys_pct", v.cpu_sys_pct);
+	jsonw_u64(w, "ops", v->ops);
+	jsonw_u64(w, "read_ops", v->read_ops);
+	jsonw_u64(w, "write_ops", v->write_ops);
+	jsonw_u64(w, "bytes", v->bytes);
+	jsonw_u64(w, "read_bytes", v->read_bytes);
+	jsonw_u64(w, "write_bytes", v->write_bytes);
+	jsonw_u64(w, "errors", v->errors);
+	jsonw_dbl(w, "iops", v->iops);
+	jsonw_dbl(w, "mbps", v->mbps);
+	jsonw_dbl(w, "read_pct", v->read_pct);
+	jsonw_dbl(w, "lat_mean_ms", v->resp_ms);
+	jsonw_dbl(w, "read_lat_mean_ms", v->read_resp_ms);
+	jsonw_dbl(w, "write_lat_mean_ms", v->write_resp_ms);
+	jsonw_dbl(w, "lat_max_ms", v->resp_max_ms);
+	jsonw_dbl(w, "lat_stddev_ms", v->resp_stddev_ms);
+	jsonw_dbl(w, "lat_p50_ms", v->p50_ms);
+	jsonw_dbl(w, "lat_p95_ms", v->p95_ms);
+	jsonw_dbl(w, "lat_p99_ms", v->p99_ms);
+	jsonw_dbl(w, "lat_p999_ms", v->p999_ms);
+	jsonw_dbl(w, "queue_depth", v->queue_depth);
+	jsonw_dbl(w, "cpu_pct", v->cpu_pct);
+	jsonw_dbl(w, "cpu_sys_pct", v->cpu_sys_pct);
 	jsonw_end(w);
 }
 
@@ -1443,8 +1449,6 @@ static void write_summary(struct master *m)
 	jsonw_array(&w, "runs");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
-		double secs = (double)(r->ph.intervals - r->ph.warmup_intervals) *
-			      r->ph.interval_s;
 
 		if (!r->done)
 			continue;
@@ -1455,7 +1459,7 @@ static void write_summary(struct master *m)
 		if (r->ph.kind == PLAN_FORMAT)
 			jsonw_dbl(&w, "format_mbps",
 				  r->duration_ns ?
-					  (double)r->totals->bytes[1] /
+					  (double)r->view.write_bytes /
 						  1048576.0 /
 						  ((double)r->duration_ns / 1e9) :
 					  0);
@@ -1467,25 +1471,18 @@ static void write_summary(struct master *m)
 		jsonw_u64(&w, "intervals", r->ph.intervals);
 		jsonw_u64(&w, "warmup_intervals", r->ph.warmup_intervals);
 		jsonw_dbl(&w, "iorate", r->ph.iorate);
-		if (r->ph.iorate > 0) {
-			struct stats_view v;
-
-			stats_view(r->totals, secs > 0 ? secs : 1, &v);
-			jsonw_dbl(&w, "iorate_shortfall_pct",
-				  v.iops < r->ph.iorate ?
-					  100.0 * (r->ph.iorate - v.iops) /
-						  r->ph.iorate : 0);
-		}
+		if (r->ph.iorate > 0)
+			jsonw_dbl(&w, "iorate_shortfall_pct", shortfall_pct(r));
 		jsonw_u64(&w, "start_ns", r->start_at);
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
-		json_totals(&w, "totals", r->totals, secs);
+		json_totals(&w, "totals", &r->view);
 		jsonw_array(&w, "per_slave");
-		for (unsigned k = 0; k < m->nslaves; k++) {
-			if (!r->per_slave[k] || !r->per_slave[k]->samples)
+		for (unsigned k = 0; k < r->nslave; k++) {
+			if (!r->slave[k].ran)
 				continue;
 			jsonw_object(&w, NULL);
 			jsonw_str(&w, "slave", m->slaves[k].hello.name);
-			json_totals(&w, "totals", r->per_slave[k], secs);
+			json_totals(&w, "totals", &r->slave[k].v);
 			jsonw_end(&w);
 		}
 		jsonw_end(&w);
@@ -1512,18 +1509,13 @@ static void write_summary_txt(struct master *m)
 		m->exit_code, m->param_path);
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
-		struct stats_view v;
 
 		if (!r->done)
 			continue;
-		stats_view(r->totals,
-			   (double)(r->ph.intervals - r->ph.warmup_intervals) *
-				   r->ph.interval_s,
-			   &v);
 		fprintf(f, "Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms)\n",
 			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
 			r->ph.interval_s, (double)r->start_skew_ns / 1e6);
-		report_hcibench(f, &v);
+		report_hcibench(f, &r->view);
 		fprintf(f, "\n");
 	}
 	report_lost(m, f);
@@ -1846,13 +1838,8 @@ static void master_free(struct master *m)
 			fclose(m->slaves[i].csv);
 		free(m->slaves[i].got);
 	}
-	for (size_t i = 0; i < m->nruns; i++) {
-		free(m->runs[i].totals);
-		if (m->runs[i].per_slave)
-			for (unsigned k = 0; k < MAX_SLAVES; k++)
-				free(m->runs[i].per_slave[k]);
-		free(m->runs[i].per_slave);
-	}
+	for (size_t i = 0; i < m->nruns; i++)
+		free(m->runs[i].slave);
 	free(m->runs);
 	free(m->slaves);
 	free(m->phases);
@@ -1873,13 +1860,8 @@ static int alloc_runs(struct master *m)
 	if (!m->runs)
 		return -ENOMEM;
 	m->nruns = m->nphases;
-	for (size_t i = 0; i < m->nruns; i++) {
+	for (size_t i = 0; i < m->nruns; i++)
 		m->runs[i].ph = m->phases[i];
-		m->runs[i].totals = stats_new();
-		m->runs[i].per_slave = calloc(MAX_SLAVES, sizeof(struct stats *));
-		if (!m->runs[i].totals || !m->runs[i].per_slave)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
