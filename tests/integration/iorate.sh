@@ -20,4 +20,22 @@ for r in csv.DictReader(open(d + "/intervals.csv")):
         assert abs(float(r["iops"]) - 3000) <= 300, "interval %s: %s IO/s" % (r["interval"], r["iops"])
 print("ok: %.1f IO/s for 3000 asked" % t["iops"])
 PY
+
+# A rate the target cannot reach (one I/O in flight): the run says by how
+# much it fell short, on the console and in the summary.
+cat > "$TMP/slow.vdb" <<VDB
+sd=sd1,lun=$TMP/r.dat,size=32m,threads=2,openflags=(o_direct,o_dsync)
+wd=wd1,sd=sd1,xfersize=1m,rdpct=0,seekpct=100
+rd=r1,wd=wd1,iorate=10000000,elapsed=2,interval=1
+VDB
+run_bounded 60 "$LOCKSTEP" run "$TMP/slow.vdb" -o "$TMP/slow" --local-slaves 2 > "$TMP/slow.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/slow.txt"; fail "the unreachable-rate run exited $rc"; }
+grep -q "^iorate=1e+07 not reached: [0-9.]* IO/s, [0-9.]*% short" "$TMP/slow.txt" || { cat "$TMP/slow.txt"; fail "no shortfall line"; }
+python3 - "$TMP/slow" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1] + "/summary.json"))["runs"][0]
+want = 100.0 * (1e7 - r["totals"]["iops"]) / 1e7
+# The JSON carries 6 significant digits.
+assert abs(r["iorate_shortfall_pct"] - want) < 1e-3 and want > 90, (r["iorate_shortfall_pct"], want)
+PY
 echo "PASS"

@@ -21,6 +21,21 @@ for f in summary.json summary.txt intervals.csv lockstep.log t.vdb r1.hgrm; do
 	[ -s "$TMP/out/$f" ] || fail "results folder lacks $f"
 done
 python3 "$HERE/check_results.py" "$TMP/out" --rdpct 70 --slaves 3
+# The merged distribution holds every measured I/O; the start skew of
+# three local slaves is small.
+python3 - "$TMP/out" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+run = json.load(open(d + "/summary.json"))["runs"][0]
+hgrm = open(d + "/r1.hgrm").read()
+total = int(re.search(r"Total count\s*=\s*(\d+)", hgrm).group(1))
+assert total == run["totals"]["ops"], (total, run["totals"]["ops"])
+mx = float(re.search(r"#\[Max\s*=\s*([0-9.]+)", hgrm).group(1))
+assert abs(mx - run["totals"]["lat_max_ms"]) < 0.001, (mx, run["totals"]["lat_max_ms"])
+assert 0 <= run["start_skew_ns"] < 50e6, run["start_skew_ns"]
+print("ok: hgrm holds %d I/Os; start skew %.3f ms" % (total, run["start_skew_ns"] / 1e6))
+PY
+grep -q "^Run r1: start skew [0-9.]* ms over 3 slaves" "$TMP/console.txt" || fail "no start skew line"
 
 # Overrides: -e 2 -w 0 -i 1 gives exactly 2 intervals, all measured.
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 -e 2 -w 0 -i 1 > "$TMP/console2.txt" 2>&1
