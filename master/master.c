@@ -34,27 +34,38 @@
 #include "proto/proto.h"
 
 #define MAX_SLAVES 4096
-#define CLOCK_SAMPLES 8
+#define CLOCK_SAMPLES 16
 #define GO_RESEND_NS (100 * NS_PER_MS)
 #define PEER_SLOTS 8192            /* > 2 x MAX_SLAVES, a power of two */
 #define HOSTS_FLUSH_NS (2 * NS_PER_SEC)
 /*
- * After a wake-up with frames, wait this long before polling again: the
- * ZeroMQ I/O thread then hands over many frames per wake-up instead of one.
+ * While intervals flow, wait this long after a wake-up with frames before
+ * draining them: the ZeroMQ I/O thread then hands over many frames per
+ * wake-up instead of one (with 1000 slaves, 20 ms instead of 5 saves a
+ * sixth of the master's CPU). Never while clocks are measured: a pong read
+ * late makes the round trip look long and skews the offset by half of it.
  */
-#define BATCH_NS (5 * NS_PER_MS)
+#define BATCH_NS (20 * NS_PER_MS)
 #define LIVENESS_NS (50 * NS_PER_MS) /* how often silence is judged */
 #define ACK_DELAY_NS (1500 * NS_PER_MS) /* a lone interval's ack waits */
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
 struct slave_rec {
-	struct hub_peer peer;
-	struct proto_hello hello;
+	/*
+	 * First what check_liveness() reads of every slave 20 times a
+	 * second: one cache line, not three, per slave.
+	 */
 	enum slave_state state;
-	struct clockoff clk;
+	int in_phase;
 	uint64_t last_rx;        /* CLOCK_MONOTONIC */
 	uint64_t last_tx;
+	unsigned contig;         /* intervals 0..contig-1 all received */
+	unsigned acked;          /* intervals 0..acked-1 acknowledged */
+	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
+	struct hub_peer peer;
+	struct proto_hello hello;
+	struct clockoff clk;
 	uint64_t last_heard_real;
 	pid_t pid;               /* a local child, else 0 */
 	FILE *csv;               /* hosts/<name>.csv */
@@ -62,14 +73,11 @@ struct slave_rec {
 	uint64_t back_real;      /* when it came back (last time) */
 	unsigned losses;
 	int hd;                  /* index of its hd= line, -1 for none */
-	/* Per phase. */
-	int in_phase, ready, go_acked, ended;
+	/* Per phase (and in_phase, contig, acked, ack_wait above). */
+	int ready, go_acked, ended;
 	unsigned end_intervals;  /* intervals it sent, from phase_end */
 	uint64_t first_io;       /* master clock */
 	unsigned char *got;      /* intervals received */
-	unsigned contig;         /* intervals 0..contig-1 all received */
-	unsigned acked;          /* intervals 0..acked-1 acknowledged */
-	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
 };
 
 struct slave_total {
@@ -107,6 +115,7 @@ struct master {
 	uint64_t ready_timeout_ns;
 	uint64_t grace_ns;
 	uint64_t heartbeat_ns;
+	uint64_t batch_ns;        /* BATCH_NS in run_phase(), else 0 */
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;
@@ -444,6 +453,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		smp.bytes[d] = iv->bytes[d];
 		smp.lat[d] = &iv->lat[d];
 	}
+	smp.lat_valid = 1; /* proto_decode() checked the buckets */
 	smp.errors = iv->errors;
 	smp.cpu_user_ns = iv->cpu_user_ns;
 	smp.cpu_sys_ns = iv->cpu_sys_ns;
@@ -628,8 +638,8 @@ static int pump(struct master *m, long timeout_ms)
 
 	if (ret < 0)
 		return ret;
-	if (ret > 0)
-		time_sleep_ns(BATCH_NS);
+	if (ret > 0 && m->batch_ns)
+		time_sleep_ns(m->batch_ns);
 	for (int n = 0; n < 10000; n++) {
 		ret = hub_recv(m->hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
@@ -1108,6 +1118,7 @@ static int run_phase(struct master *m, struct run_result *r)
 	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
 	int ret = 0;
 	report_console_header(stdout, time_real_ns());
+	m->batch_ns = BATCH_NS;
 	while (!phase_over(m)) {
 		struct merge_row row;
 		uint64_t now = time_real_ns();
@@ -1126,6 +1137,7 @@ static int run_phase(struct master *m, struct run_result *r)
 			break;
 		}
 	}
+	m->batch_ns = 0;
 	if (ret == 0) {
 		struct merge_row row;
 

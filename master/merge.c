@@ -4,8 +4,11 @@
  * receives data and recycled after it is emitted, and rows leave in order
  * of seq once every live slave has reported or the grace deadline passed.
  * A bit per (slave, seq) remembers what was already counted, so a resent
- * or late sample is counted exactly once and a duplicate never. The code
- * is pure: no sockets, no clocks, no threads; time is an argument.
+ * or late sample is counted exactly once and a duplicate never. The run
+ * totals are the sum of the measured rows, each added once (dense) when it
+ * is emitted or when the totals are asked for, plus the late samples: a
+ * sample's histograms are added to its row and its slave's totals only.
+ * The code is pure: no sockets, no clocks, no threads; time is an argument.
  */
 #include <assert.h>
 #include <errno.h>
@@ -22,6 +25,7 @@
 struct merge_pending {
 	struct stats st;
 	unsigned live_reports; /* samples from slaves that are still live */
+	int in_totals;         /* already added to the run totals */
 	struct merge_pending *next_free;
 };
 
@@ -40,6 +44,8 @@ struct merge {
 	unsigned *missing;            /* nslaves entries */
 	struct stats *slave_totals;   /* nslaves entries */
 	struct stats totals;
+	/* What the totals will hold once every pending row is in. */
+	uint64_t run_count[2], run_sum[2];
 };
 
 static int seen_test(const struct merge *m, unsigned slave, unsigned seq)
@@ -99,6 +105,7 @@ static struct merge_pending *pending_get(struct merge *m)
 	}
 	stats_init(&p->st);
 	p->live_reports = 0;
+	p->in_totals = 0;
 	p->next_free = NULL;
 	return p;
 }
@@ -182,7 +189,7 @@ static int lat_valid(const struct merge_sample *s, int d)
 	const struct hist_sparse *h = s->lat[d];
 	const char *dir = d == STATS_READ ? "read" : "write";
 
-	if (!h || hist_sparse_validate(h) < 0) {
+	if (!h || (!s->lat_valid && hist_sparse_validate(h) < 0)) {
 		log_warn("merge: slave %u interval %u: malformed %s histogram",
 			 s->slave, s->seq, dir);
 		return 0;
@@ -217,18 +224,23 @@ static int sample_valid(const struct merge *m, const struct merge_sample *s)
 
 /*
  * A sample's histograms are validated once, by sample_valid(), and then
- * added to three places (row, run totals, slave totals) unchecked. What
- * hist_add_sparse() would still refuse is a wrapped count or sum: a peer
- * can declare any sum, so every destination is checked here before the
- * first one is touched, which keeps a refused sample from being half
- * counted.
+ * added to its row and its slave's totals (and, late, the run totals)
+ * unchecked. What hist_add_sparse() would still refuse is a wrapped count
+ * or sum: a peer can declare any sum, so every destination is checked here
+ * before the first one is touched, which keeps a refused sample from being
+ * half counted.
  */
-static int hist_fits(const struct hist *dst, const struct hist_sparse *s)
+static int sums_fit(uint64_t count, uint64_t sum, const struct hist_sparse *s)
 {
 	uint64_t x;
 
-	return !__builtin_add_overflow(dst->count, s->count, &x) &&
-	       !__builtin_add_overflow(dst->sum, s->sum, &x);
+	return !__builtin_add_overflow(count, s->count, &x) &&
+	       !__builtin_add_overflow(sum, s->sum, &x);
+}
+
+static int hist_fits(const struct hist *dst, const struct hist_sparse *s)
+{
+	return sums_fit(dst->count, dst->sum, s);
 }
 
 static int stats_fits(const struct stats *st, const struct merge_sample *s)
@@ -252,13 +264,23 @@ static void stats_add_sample(struct stats *st, const struct merge_sample *s)
 	st->samples++;
 }
 
-/* Run and slave totals: measured intervals only. */
-static void add_totals(struct merge *m, const struct merge_sample *s)
+/*
+ * Slave totals, and the sums the run totals will reach: measured intervals
+ * only. The sample itself enters the run totals directly only when its row
+ * is no longer on the way there (direct set).
+ */
+static void add_totals(struct merge *m, const struct merge_sample *s,
+		       int direct)
 {
 	if (s->seq < m->cfg.warmup_intervals)
 		return;
-	stats_add_sample(&m->totals, s);
+	for (int d = 0; d < 2; d++) {
+		m->run_count[d] += s->lat[d]->count;
+		m->run_sum[d] += s->lat[d]->sum;
+	}
 	stats_add_sample(&m->slave_totals[s->slave], s);
+	if (direct)
+		stats_add_sample(&m->totals, s);
 }
 
 /* Whether the sample's sums still fit in every total it will enter. */
@@ -266,8 +288,19 @@ static int totals_fit(const struct merge *m, const struct merge_sample *s)
 {
 	if (s->seq < m->cfg.warmup_intervals)
 		return 1;
-	return stats_fits(&m->totals, s) &&
+	return sums_fit(m->run_count[0], m->run_sum[0], s->lat[0]) &&
+	       sums_fit(m->run_count[1], m->run_sum[1], s->lat[1]) &&
 	       stats_fits(&m->slave_totals[s->slave], s);
+}
+
+/* A measured row joins the run totals, once. */
+static void row_to_totals(struct merge *m, unsigned seq,
+			  struct merge_pending *p)
+{
+	if (p->in_totals || seq < m->cfg.warmup_intervals)
+		return;
+	stats_add(&m->totals, &p->st);
+	p->in_totals = 1;
 }
 
 int merge_add(struct merge *m, const struct merge_sample *s)
@@ -289,7 +322,7 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 	}
 	if (s->seq < m->next) {
 		seen_set(m, s->slave, s->seq);
-		add_totals(m, s);
+		add_totals(m, s, 1);
 		m->nlate++;
 		return MERGE_LATE;
 	}
@@ -303,7 +336,7 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 	stats_add_sample(&p->st, s);
 	if (!m->lost[s->slave])
 		p->live_reports++;
-	add_totals(m, s);
+	add_totals(m, s, p->in_totals);
 	return MERGE_ACCEPTED;
 }
 
@@ -354,6 +387,7 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
 		return 0;
 
 	if (p) {
+		row_to_totals(m, seq, p);
 		pending_put(m, m->out);
 		m->out = p;
 		m->rows[seq] = NULL;
@@ -416,8 +450,12 @@ uint64_t merge_next_deadline(const struct merge *m)
 	return row_deadline(m, m->next);
 }
 
-const struct stats *merge_totals(const struct merge *m)
+const struct stats *merge_totals(struct merge *m)
 {
+	/* Rows still pending (a phase cut short) are in the totals too. */
+	for (unsigned seq = m->next; seq < m->cfg.intervals; seq++)
+		if (m->rows[seq])
+			row_to_totals(m, seq, m->rows[seq]);
 	return &m->totals;
 }
 

@@ -34,6 +34,11 @@ struct merge_sample {
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	uint64_t cpu_avail_ns;           /* interval length x slave cores */
 	const struct hist_sparse *lat[2]; /* read, write latency; not owned */
+	/*
+	 * Set when lat[] passed hist_sparse_validate() already (proto_decode()
+	 * makes the same checks): merge_add() then does not walk them again.
+	 */
+	int lat_valid;
 };
 
 /* A cluster interval; pointers stay valid until the next merge_next(). */
@@ -91,8 +96,11 @@ int merge_done(const struct merge *m);
 /* Deadline of the next row to emit (UINT64_MAX when done). */
 uint64_t merge_next_deadline(const struct merge *m);
 
-/* Totals of the measured (non-warmup) intervals, late samples included. */
-const struct stats *merge_totals(const struct merge *m);
+/*
+ * Totals of the measured (non-warmup) intervals, late samples included:
+ * the rows emitted so far and those still pending.
+ */
+const struct stats *merge_totals(struct merge *m);
 /* The same for one slave; NULL if out of range. */
 const struct stats *merge_slave_totals(const struct merge *m, unsigned slave);
 /* Samples counted late / dropped as duplicates so far. */

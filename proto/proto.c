@@ -1018,15 +1018,27 @@ static const char *get_varint(const uint8_t *p, size_t len, size_t *pos,
 	return NULL;
 }
 
-/* The next varint: the common one-byte case here, the rest in get_varint(). */
+/*
+ * The next varint: the common one-byte case here, the rest in get_varint().
+ * get_varint() gets copies of the position and value, so that the
+ * caller's own stay in registers (decoding the buckets is the master's hottest loop).
+ */
 static inline const char *next_varint(const uint8_t *p, size_t len,
 				      size_t *pos, uint64_t *out)
 {
-	if (*pos < len && p[*pos] < 0x80) {
-		*out = p[(*pos)++];
+	size_t at = *pos;
+	uint64_t v = 0;
+	const char *why;
+
+	if (at < len && p[at] < 0x80) {
+		*out = p[at];
+		*pos = at + 1;
 		return NULL;
 	}
-	return get_varint(p, len, pos, out);
+	why = get_varint(p, len, &at, &v);
+	*pos = at;
+	*out = v;
+	return why;
 }
 
 /*

@@ -871,7 +871,18 @@ static void tick(struct session *s)
 				  it->phase);
 			it->sent_ns = now;
 		}
-		if (now - s->last_tx >= s->hb_ns) {
+		/*
+		 * While intervals flow they are the heartbeat: one sent a bit
+		 * later than the last one plus hb_ns must not bring a
+		 * heartbeat with it (a thousand slaves would double what the
+		 * master receives), so in a phase silence must last a
+		 * quarter longer.
+		 */
+		uint64_t quiet = s->hb_ns;
+
+		if (s->ph.active && s->ph.next_send < s->ph.plan.intervals)
+			quiet += s->hb_ns / 4;
+		if (now - s->last_tx >= quiet) {
 			m.type = PROTO_HEARTBEAT;
 			m.u.heartbeat.now_ns = time_real_ns();
 			send_msg(s, &m);

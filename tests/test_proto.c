@@ -508,6 +508,12 @@ static int decode_copy(const void *src, size_t len)
 	err[0] = '\0';
 	rc = proto_decode(copy, len, &m, err, sizeof(err));
 	if (rc == 0) {
+		/* The master's merge trusts decoded histograms (lat_valid). */
+		if (m.type == PROTO_INTERVAL)
+			for (int d = 0; d < 2; d++)
+				assert_int_equal(hist_sparse_validate(
+							 &m.u.interval.lat[d]),
+						 0);
 		proto_msg_free(&m);
 	} else {
 		if (rc != -EBADMSG && rc != -EPROTO)
@@ -634,6 +640,10 @@ static void expect(struct frame *f, int want, const char *what)
 		fail_msg("rc %d, wanted %d (%s)", rc, want, err);
 	if (what && !strstr(err, what))
 		fail_msg("error \"%s\" does not mention \"%s\"", err, what);
+	if (rc == 0 && m.type == PROTO_INTERVAL)
+		for (int d = 0; d < 2; d++)
+			assert_int_equal(
+				hist_sparse_validate(&m.u.interval.lat[d]), 0);
 	if (rc == 0)
 		proto_msg_free(&m);
 	msgpack_sbuffer_destroy(&f->sb);

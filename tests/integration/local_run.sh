@@ -33,6 +33,14 @@ assert total == run["totals"]["ops"], (total, run["totals"]["ops"])
 mx = float(re.search(r"#\[Max\s*=\s*([0-9.]+)", hgrm).group(1))
 assert abs(mx - run["totals"]["lat_max_ms"]) < 0.001, (mx, run["totals"]["lat_max_ms"])
 assert 0 <= run["start_skew_ns"] < 50e6, run["start_skew_ns"]
+# Local slaves share the master's clock: the true offset is 0, so it must
+# lie within the error bound, and the bound (half the best ping's round
+# trip over loopback) must be small. A pong read late (after a batching
+# sleep, say) inflates both.
+for s in json.load(open(d + "/summary.json"))["slaves"]:
+    off, err = s["clock_offset_ns"], s["clock_error_ns"]
+    assert abs(off) <= err, (s["name"], off, err)
+    assert err < 2e6, (s["name"], "clock error %d ns" % err)
 print("ok: hgrm holds %d I/Os; start skew %.3f ms" % (total, run["start_skew_ns"] / 1e6))
 PY
 grep -q "^Run r1: start skew [0-9.]* ms over 3 slaves" "$TMP/console.txt" || fail "no start skew line"

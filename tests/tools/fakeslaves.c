@@ -434,7 +434,10 @@ static uint64_t tick(struct shard *sh, struct fake *f, uint64_t now,
 	while (f->started && f->next_seq < f->intervals &&
 	       interval_due(f, now, now_real) <= now)
 		send_interval(sh, f);
-	if (now - f->last_tx + HOUSEKEEP_NS >= f->hb_ns) {
+	/* As the real slave: in a phase the intervals are the heartbeat. */
+	if (f->started && f->next_seq < f->intervals ?
+		    now - f->last_tx >= f->hb_ns + f->hb_ns / 4 :
+		    now - f->last_tx + HOUSEKEEP_NS >= f->hb_ns) {
 		struct proto_msg m = { .type = PROTO_HEARTBEAT };
 
 		m.u.heartbeat.now_ns = now_real;
