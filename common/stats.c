@@ -38,15 +38,33 @@ void stats_combined_hist(const struct stats *s, struct hist *out)
 	hist_merge(out, &s->lat[STATS_WRITE]);
 }
 
-/* The sums every histogram form carries. */
-struct lat_sums {
-	uint64_t count, sum, min, max;
-	double sumsq;
-};
-
 #define LAT_SUMS(h) \
-	((struct lat_sums){ (h)->count, (h)->sum, (h)->min, (h)->max, \
-			    (h)->sumsq })
+	((struct stats_lat_sums){ (h)->count, (h)->sum, (h)->min, (h)->max, \
+				  (h)->sumsq })
+
+void stats_sums_init(struct stats_sums *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lat[STATS_READ].min = UINT64_MAX;
+	s->lat[STATS_WRITE].min = UINT64_MAX;
+}
+
+/* The counters of s and the given latency sums. */
+static void sums_of(const struct stats *s, struct stats_lat_sums rd,
+		    struct stats_lat_sums wr, struct stats_sums *out)
+{
+	for (int d = 0; d < 2; d++) {
+		out->ops[d] = s->ops[d];
+		out->bytes[d] = s->bytes[d];
+	}
+	out->errors = s->errors;
+	out->lat[STATS_READ] = rd;
+	out->lat[STATS_WRITE] = wr;
+	out->cpu_user_ns = s->cpu_user_ns;
+	out->cpu_sys_ns = s->cpu_sys_ns;
+	out->cpu_avail_ns = s->cpu_avail_ns;
+	out->samples = s->samples;
+}
 
 static const double view_ps[] = { 50.0, 95.0, 99.0, 99.9 };
 #define VIEW_NP (sizeof(view_ps) / sizeof(view_ps[0]))
@@ -139,10 +157,12 @@ static void sparse_percentiles(const struct hist_sparse *a,
 }
 
 /* Everything but the percentiles (pv, ns), from the counters and sums. */
-static void view_fill(const struct stats *s, const struct lat_sums *rd,
-		      const struct lat_sums *wr, const double *pv,
+static void view_fill(const struct stats_sums *s, const double *pv,
 		      double seconds, struct stats_view *v)
 {
+	const struct stats_lat_sums *rd = &s->lat[STATS_READ];
+	const struct stats_lat_sums *wr = &s->lat[STATS_WRITE];
+
 	memset(v, 0, sizeof(*v));
 	v->read_ops = s->ops[STATS_READ];
 	v->write_ops = s->ops[STATS_WRITE];
@@ -192,21 +212,36 @@ static void view_fill(const struct stats *s, const struct lat_sums *rd,
 
 void stats_view(const struct stats *s, double seconds, struct stats_view *v)
 {
-	struct lat_sums rd = LAT_SUMS(&s->lat[STATS_READ]);
-	struct lat_sums wr = LAT_SUMS(&s->lat[STATS_WRITE]);
+	struct stats_sums c;
 	double pv[VIEW_NP];
 
+	sums_of(s, LAT_SUMS(&s->lat[STATS_READ]),
+		LAT_SUMS(&s->lat[STATS_WRITE]), &c);
 	combined_percentiles(&s->lat[STATS_READ], &s->lat[STATS_WRITE], pv);
-	view_fill(s, &rd, &wr, pv, seconds, v);
+	view_fill(&c, pv, seconds, v);
 }
 
 void stats_view_sparse(const struct stats *s, const struct hist_sparse *lat,
 		       double seconds, struct stats_view *v)
 {
-	struct lat_sums rd = LAT_SUMS(&lat[STATS_READ]);
-	struct lat_sums wr = LAT_SUMS(&lat[STATS_WRITE]);
+	struct stats_sums c;
 	double pv[VIEW_NP];
 
+	sums_of(s, LAT_SUMS(&lat[STATS_READ]), LAT_SUMS(&lat[STATS_WRITE]),
+		&c);
 	sparse_percentiles(&lat[STATS_READ], &lat[STATS_WRITE], pv);
-	view_fill(s, &rd, &wr, pv, seconds, v);
+	view_fill(&c, pv, seconds, v);
+}
+
+void stats_view_sums(const struct stats_sums *s, const struct hist_sparse *lat,
+		     double seconds, struct stats_view *v)
+{
+	double pv[VIEW_NP];
+
+	if (lat)
+		sparse_percentiles(&lat[STATS_READ], &lat[STATS_WRITE], pv);
+	else
+		for (size_t k = 0; k < VIEW_NP; k++)
+			pv[k] = NAN;
+	view_fill(s, pv, seconds, v);
 }

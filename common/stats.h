@@ -43,6 +43,30 @@ struct stats_view {
 	double cpu_pct, cpu_sys_pct;
 };
 
+/* The latency sums every histogram form carries. */
+struct stats_lat_sums {
+	uint64_t count, sum;
+	uint64_t min;   /* UINT64_MAX when empty */
+	uint64_t max;
+	double sumsq;
+};
+
+/*
+ * A stats without its buckets: the sums, which add cheaply. The master
+ * keeps one per slave (a dense histogram per slave costs a thousand slaves
+ * more cache misses than the rest of the master's work).
+ */
+struct stats_sums {
+	uint64_t ops[2];
+	uint64_t bytes[2];
+	uint64_t errors;
+	struct stats_lat_sums lat[2];
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
+	uint64_t cpu_avail_ns;
+	unsigned samples;
+};
+
 /* Initialise an empty stats (histograms empty). */
 void stats_init(struct stats *s);
 /* dst += src. */
@@ -59,5 +83,14 @@ void stats_view(const struct stats *s, double seconds, struct stats_view *v);
  */
 void stats_view_sparse(const struct stats *s, const struct hist_sparse *lat,
 		       double seconds, struct stats_view *v);
+
+void stats_sums_init(struct stats_sums *s);
+/*
+ * The view of sums. The percentiles come from lat[STATS_READ] and
+ * lat[STATS_WRITE] (sparse, validated) when lat is not NULL; they are NaN
+ * (unknown) when it is. lat's own sums are not read.
+ */
+void stats_view_sums(const struct stats_sums *s, const struct hist_sparse *lat,
+		     double seconds, struct stats_view *v);
 
 #endif

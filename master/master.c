@@ -33,11 +33,11 @@
 #include "master/report.h"
 #include "proto/proto.h"
 
-#define MAX_SLAVES 4096
+#define MAX_SLAVES 8192
 #define CLOCK_SAMPLES 16
 #define GO_RESEND_NS (100 * NS_PER_MS)
-#define PEER_SLOTS 8192            /* > 2 x MAX_SLAVES, a power of two */
-#define HOSTS_FLUSH_NS (2 * NS_PER_SEC)
+#define PEER_SLOTS 16384           /* > 2 x MAX_SLAVES, a power of two */
+#define HOSTS_FLUSH_NS (5 * NS_PER_SEC)
 /*
  * While intervals flow, wait this long after a wake-up with frames before
  * draining them: the ZeroMQ I/O thread then hands over many frames per
@@ -78,10 +78,12 @@ struct slave_rec {
 	unsigned end_intervals;  /* intervals it sent, from phase_end */
 	uint64_t first_io;       /* master clock */
 	unsigned char *got;      /* intervals received */
+	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
 };
 
 struct slave_total {
 	int ran;                  /* it sent intervals of this run */
+	const char *no_pct;       /* why v has no percentiles, or NULL */
 	struct stats_view v;
 };
 
@@ -164,6 +166,35 @@ static void on_signal(int sig)
 }
 
 /* ---- sending ---------------------------------------------------------- */
+
+static void free_end_lat(struct slave_rec *s)
+{
+	for (int d = 0; d < 2; d++) {
+		hist_sparse_free(&s->end_lat[d]);
+		memset(&s->end_lat[d], 0, sizeof(s->end_lat[d]));
+	}
+}
+
+/*
+ * The slave's own histograms of the phase (phase_end) give its percentiles
+ * only if they hold exactly the intervals the master counted for it: same
+ * count, sum, min and max per direction. NULL if they do, else why not.
+ */
+static const char *end_lat_mismatch(const struct slave_rec *s,
+				    const struct stats_sums *st)
+{
+	if (!s->ended)
+		return "it did not end the phase (lost, or the run stopped first)";
+	for (int d = 0; d < 2; d++) {
+		const struct hist_sparse *h = &s->end_lat[d];
+		const struct stats_lat_sums *l = &st->lat[d];
+
+		if (h->count != l->count || h->sum != l->sum ||
+		    (h->count && (h->min != l->min || h->max != l->max)))
+			return "its own totals differ from the intervals the master received";
+	}
+	return NULL;
+}
 
 static int send_to(struct master *m, struct slave_rec *s,
 		   const struct proto_msg *msg)
@@ -412,14 +443,15 @@ static void slave_csv_row(struct master *m, struct slave_rec *s,
  * a re-sent interval (urgent), or ACK_DELAY_NS after the first one waiting
  * arrived. Slaves re-send only what waited longer than that (3 s).
  */
-static void ack_intervals(struct master *m, struct slave_rec *s, int urgent)
+static void ack_intervals(struct master *m, struct slave_rec *s, int urgent,
+			  uint64_t now)
 {
 	struct proto_msg a = { .type = PROTO_ACK };
 
 	if (s->contig <= s->acked)
 		return;
 	if (!urgent && s->contig - s->acked < 2 &&
-	    time_mono_ns() - s->ack_wait < ACK_DELAY_NS)
+	    now - s->ack_wait < ACK_DELAY_NS)
 		return;
 	a.u.ack.phase = m->phase_no;
 	a.u.ack.seq = s->contig - 1;
@@ -465,12 +497,12 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		s->first_io = iv->first_io_ns;
 	if (!s->got[iv->seq]) {
 		if (s->contig == s->acked)
-			s->ack_wait = time_mono_ns();
+			s->ack_wait = s->last_rx; /* on_frame() just set it */
 		s->got[iv->seq] = 1;
 		while (s->contig < m->cur->ph.intervals && s->got[s->contig])
 			s->contig++;
 	}
-	ack_intervals(m, s, ret == MERGE_DUPLICATE);
+	ack_intervals(m, s, ret == MERGE_DUPLICATE, s->last_rx);
 	if (ret == MERGE_DUPLICATE)
 		return;
 	if (ret == MERGE_LATE)
@@ -538,6 +570,12 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 				m->cur->duration_ns = time_real_ns() -
 						      m->cur->start_at;
 			s->end_intervals = msg.u.phase_end.intervals;
+			/* Kept (taken from msg) until the run's totals. */
+			free_end_lat(s);
+			memcpy(s->end_lat, msg.u.phase_end.lat,
+			       sizeof(s->end_lat));
+			memset(msg.u.phase_end.lat, 0,
+			       sizeof(msg.u.phase_end.lat));
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
 			if (msg.u.phase_end.status < 0) {
@@ -582,7 +620,7 @@ static void check_liveness(struct master *m)
 
 		if (s->state != SLAVE_JOINED)
 			continue;
-		ack_intervals(m, s, 0);
+		ack_intervals(m, s, 0, now);
 		if (now - s->last_tx >= m->heartbeat_ns) {
 			struct proto_msg hb = { .type = PROTO_HEARTBEAT };
 
@@ -886,6 +924,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		s->contig = s->acked = 0;
 		free(s->got);
 		s->got = NULL;
+		free_end_lat(s);
 		if (s->state != SLAVE_JOINED)
 			continue;
 		s->got = calloc(ph->intervals, 1);
@@ -1246,7 +1285,7 @@ static int run_one(struct master *m, struct run_result *r)
 	flush_hosts(m, 1);
 	for (unsigned i = 0; i < m->nslaves; i++)
 		if (m->slaves[i].state == SLAVE_JOINED)
-			ack_intervals(m, &m->slaves[i], 1);
+			ack_intervals(m, &m->slaves[i], 1, 0);
 	if (!m->merge)
 		return ret;
 	r->ph.intervals = merge_intervals(m->merge);
@@ -1259,11 +1298,18 @@ static int run_one(struct master *m, struct run_result *r)
 	if (r->slave)
 		r->nslave = m->nslaves;
 	for (unsigned i = 0; i < r->nslave; i++) {
-		const struct stats *st = merge_slave_totals(m->merge, i);
+		const struct stats_sums *st = merge_slave_totals(m->merge, i);
+		struct slave_rec *s = &m->slaves[i];
 
 		r->slave[i].ran = st && st->samples;
-		if (r->slave[i].ran)
-			stats_view(st, measured_s(r), &r->slave[i].v);
+		if (!r->slave[i].ran)
+			continue;
+		r->slave[i].no_pct = end_lat_mismatch(s, st);
+		stats_view_sums(st, r->slave[i].no_pct ? NULL : s->end_lat,
+				measured_s(r), &r->slave[i].v);
+		if (r->slave[i].no_pct)
+			log_info("run %s: no percentiles for slave %s: %s",
+				 r->ph.name, s->hello.name, r->slave[i].no_pct);
 	}
 	if (ret == 0)
 		write_hgrm(m, r, merge_totals(m->merge));
@@ -1495,6 +1541,9 @@ static void write_summary(struct master *m)
 			jsonw_object(&w, NULL);
 			jsonw_str(&w, "slave", m->slaves[k].hello.name);
 			json_totals(&w, "totals", &r->slave[k].v);
+			if (r->slave[k].no_pct)
+				jsonw_str(&w, "percentiles_unknown",
+					  r->slave[k].no_pct);
 			jsonw_end(&w);
 		}
 		jsonw_end(&w);
@@ -1849,6 +1898,7 @@ static void master_free(struct master *m)
 		if (m->slaves[i].csv)
 			fclose(m->slaves[i].csv);
 		free(m->slaves[i].got);
+		free_end_lat(&m->slaves[i]);
 	}
 	for (size_t i = 0; i < m->nruns; i++)
 		free(m->runs[i].slave);

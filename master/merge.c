@@ -42,7 +42,7 @@ struct merge {
 	struct merge_pending *spare;  /* free list */
 	unsigned nspare;
 	unsigned *missing;            /* nslaves entries */
-	struct stats *slave_totals;   /* nslaves entries */
+	struct stats_sums *slave_totals; /* nslaves entries, no buckets */
 	struct stats totals;
 	/* What the totals will hold once every pending row is in. */
 	uint64_t run_count[2], run_sum[2];
@@ -151,7 +151,7 @@ struct merge *merge_new(const struct merge_cfg *cfg)
 		goto fail;
 	stats_init(&m->totals);
 	for (i = 0; i < cfg->nslaves; i++)
-		stats_init(&m->slave_totals[i]);
+		stats_sums_init(&m->slave_totals[i]);
 	return m;
 fail:
 	merge_destroy(&m);
@@ -249,6 +249,40 @@ static int stats_fits(const struct stats *st, const struct merge_sample *s)
 	       hist_fits(&st->lat[1], s->lat[1]);
 }
 
+static int sums_fit_sample(const struct stats_sums *st,
+			   const struct merge_sample *s)
+{
+	return sums_fit(st->lat[0].count, st->lat[0].sum, s->lat[0]) &&
+	       sums_fit(st->lat[1].count, st->lat[1].sum, s->lat[1]);
+}
+
+/* s passed sample_valid() and sums_fit_sample(st, s). */
+static void sums_add_sample(struct stats_sums *st,
+			    const struct merge_sample *s)
+{
+	for (int d = 0; d < 2; d++) {
+		const struct hist_sparse *h = s->lat[d];
+		struct stats_lat_sums *l = &st->lat[d];
+
+		st->ops[d] += s->ops[d];
+		st->bytes[d] += s->bytes[d];
+		if (!h->count)
+			continue;
+		l->count += h->count;
+		l->sum += h->sum;
+		l->sumsq += h->sumsq;
+		if (h->min < l->min)
+			l->min = h->min;
+		if (h->max > l->max)
+			l->max = h->max;
+	}
+	st->errors += s->errors;
+	st->cpu_user_ns += s->cpu_user_ns;
+	st->cpu_sys_ns += s->cpu_sys_ns;
+	st->cpu_avail_ns += s->cpu_avail_ns;
+	st->samples++;
+}
+
 /* s passed sample_valid() and stats_fits(st, s). */
 static void stats_add_sample(struct stats *st, const struct merge_sample *s)
 {
@@ -278,7 +312,7 @@ static void add_totals(struct merge *m, const struct merge_sample *s,
 		m->run_count[d] += s->lat[d]->count;
 		m->run_sum[d] += s->lat[d]->sum;
 	}
-	stats_add_sample(&m->slave_totals[s->slave], s);
+	sums_add_sample(&m->slave_totals[s->slave], s);
 	if (direct)
 		stats_add_sample(&m->totals, s);
 }
@@ -290,7 +324,7 @@ static int totals_fit(const struct merge *m, const struct merge_sample *s)
 		return 1;
 	return sums_fit(m->run_count[0], m->run_sum[0], s->lat[0]) &&
 	       sums_fit(m->run_count[1], m->run_sum[1], s->lat[1]) &&
-	       stats_fits(&m->slave_totals[s->slave], s);
+	       sums_fit_sample(&m->slave_totals[s->slave], s);
 }
 
 /* A measured row joins the run totals, once. */
@@ -459,7 +493,8 @@ const struct stats *merge_totals(struct merge *m)
 	return &m->totals;
 }
 
-const struct stats *merge_slave_totals(const struct merge *m, unsigned slave)
+const struct stats_sums *merge_slave_totals(const struct merge *m,
+					   unsigned slave)
 {
 	if (slave >= m->cfg.nslaves)
 		return NULL;

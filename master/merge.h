@@ -101,8 +101,12 @@ uint64_t merge_next_deadline(const struct merge *m);
  * the rows emitted so far and those still pending.
  */
 const struct stats *merge_totals(struct merge *m);
-/* The same for one slave; NULL if out of range. */
-const struct stats *merge_slave_totals(const struct merge *m, unsigned slave);
+/*
+ * The same for one slave, as sums without buckets (the slave sends its own
+ * histograms at phase_end); NULL if out of range.
+ */
+const struct stats_sums *merge_slave_totals(const struct merge *m,
+					   unsigned slave);
 /* Samples counted late / dropped as duplicates so far. */
 unsigned merge_late_count(const struct merge *m);
 unsigned merge_duplicate_count(const struct merge *m);

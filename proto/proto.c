@@ -254,6 +254,7 @@ static const struct field phase_end_fields[] = {
 	SCALAR(struct proto_phase_end, "er", F_U64, errors),
 	SCALAR(struct proto_phase_end, "fi", F_U64, first_io_ns),
 	SCALAR(struct proto_phase_end, "rc", F_I32, status),
+	SCALAR(struct proto_phase_end, "l", F_HISTS, lat),
 };
 TAB(phase_end_tab, struct proto_phase_end, phase_end_fields);
 
@@ -1379,6 +1380,16 @@ int proto_decode(const void *buf, size_t len, struct proto_msg *m, char *err,
 	return rc;
 }
 
+static void free_hists(struct hist_sparse *lat)
+{
+	for (int i = 0; i < 2; i++) {
+		hist_sparse_free(&lat[i]);
+		lat[i].idx = NULL;
+		lat[i].cnt = NULL;
+		lat[i].n = 0;
+	}
+}
+
 void proto_msg_free(struct proto_msg *m)
 {
 	if (!m)
@@ -1393,14 +1404,10 @@ void proto_msg_free(struct proto_msg *m)
 		m->u.plan.nstreams = 0;
 		break;
 	case PROTO_INTERVAL:
-		for (int i = 0; i < 2; i++) {
-			struct hist_sparse *h = &m->u.interval.lat[i];
-
-			hist_sparse_free(h);
-			h->idx = NULL;
-			h->cnt = NULL;
-			h->n = 0;
-		}
+		free_hists(m->u.interval.lat);
+		break;
+	case PROTO_PHASE_END:
+		free_hists(m->u.phase_end.lat);
 		break;
 	default:
 		break;

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 2
+#define PROTO_VERSION 3
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -200,6 +200,12 @@ struct proto_phase_end {
 	uint64_t ops, bytes, errors;
 	uint64_t first_io_ns;
 	int32_t status;      /* 0 ok, -errno if it ended early */
+	/*
+	 * Read and write latency over the measured intervals this slave
+	 * sent (seq >= the plan's warmup_intervals): the master's per-slave
+	 * percentiles, once its own sums of those intervals agree.
+	 */
+	struct hist_sparse lat[2];
 };
 
 struct proto_log {

@@ -56,6 +56,7 @@ struct phase {
 	int wlast[MAX_WORKERS]; /* last interval seq a worker handed over */
 	struct rusage ru_last;
 	uint64_t ops, bytes, errors;
+	struct hist *meas;  /* [2]: latency over the measured intervals sent */
 	int status;         /* -EIO once data_errors was exceeded */
 	int eof;            /* every worker ended with its eof pass done */
 };
@@ -334,6 +335,7 @@ static void phase_reset(struct phase *ph)
 			free(ph->acc[k]);
 	free(ph->acc);
 	free(ph->accn);
+	free(ph->meas);
 	free(ph->fds);
 	free(ph->size);
 	if (ph->efd >= 0)
@@ -445,11 +447,15 @@ static int phase_prepare(struct session *s, struct proto_plan *plan,
 			 sizeof(*ph->acc));
 	ph->accn = calloc(plan->intervals ? plan->intervals : 1,
 			  sizeof(*ph->accn));
+	ph->meas = malloc(2 * sizeof(*ph->meas));
 	ph->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!ph->fds || !ph->size || !ph->acc || !ph->accn || ph->efd < 0) {
+	if (!ph->fds || !ph->size || !ph->acc || !ph->accn || !ph->meas ||
+	    ph->efd < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	hist_init(&ph->meas[0]);
+	hist_init(&ph->meas[1]);
 	for (unsigned t = 0; t < plan->ntargets; t++)
 		ph->fds[t] = -1;
 	for (unsigned t = 0; t < plan->ntargets; t++) {
@@ -567,6 +573,8 @@ static void send_interval(struct session *s, struct worker_interval *iv)
 		pi->bytes[d] = iv->bytes[d];
 		ph->ops += iv->ops[d];
 		ph->bytes += iv->bytes[d];
+		if (iv->seq >= ph->plan.warmup_intervals)
+			hist_merge(&ph->meas[d], &iv->lat[d]);
 	}
 	pi->errors = iv->errors;
 	ph->errors += iv->errors;
@@ -644,7 +652,15 @@ static void phase_end(struct session *s)
 	m.u.phase_end.status = ph->status ? ph->status :
 			       ph->next_send == ph->plan.intervals || ph->eof ?
 							0 : -EIO;
+	if (hist_to_sparse(&ph->meas[0], &m.u.phase_end.lat[0]) < 0 ||
+	    hist_to_sparse(&ph->meas[1], &m.u.phase_end.lat[1]) < 0) {
+		/* Sent empty: the master then reports no percentiles. */
+		log_warn("out of memory for the phase's histograms");
+		proto_msg_free(&m);
+		memset(m.u.phase_end.lat, 0, sizeof(m.u.phase_end.lat));
+	}
 	send_msg(s, &m);
+	proto_msg_free(&m);
 	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
 		  ph->next_send, (unsigned long long)ph->ops);
 	phase_reset(ph);

@@ -207,6 +207,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		m->u.phase_end.errors = 77;
 		m->u.phase_end.first_io_ns = UINT64_C(1700000005000012345);
 		m->u.phase_end.status = -EIO;
+		fill_hist(&m->u.phase_end.lat[0], 3, 400);
+		fill_hist(&m->u.phase_end.lat[1], 4, 120);
 		break;
 	case PROTO_LOG:
 		m->u.log.level = 3;
@@ -388,6 +390,8 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->errors, y->errors);
 		assert_int_equal(x->first_io_ns, y->first_io_ns);
 		assert_int_equal(x->status, y->status);
+		check_hist(&x->lat[0], &y->lat[0]);
+		check_hist(&x->lat[1], &y->lat[1]);
 		break;
 	}
 	case PROTO_LOG:
@@ -656,12 +660,21 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 3);
+	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
-	expect(&f, -EPROTO, "protocol version 3 not supported (this "
-			    "lockstep speaks 2)");
+	expect(&f, -EPROTO, "protocol version 4 not supported (this "
+			    "lockstep speaks 3)");
+
+	/* Version 2 (no histograms in phase_end) is refused, not misread. */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 4);
+	kuint(&f, "v", 2);
+	kstr(&f, "t", "ping");
+	kuint(&f, "s", 1);
+	kuint(&f, "t1", 2);
+	expect(&f, -EPROTO, "protocol version 2 not supported");
 
 	/* Version 1 (histograms as two arrays) is refused, not misread. */
 	frame_init(&f);

@@ -231,6 +231,38 @@ static void test_sparse_view_matches(void **state)
 		hist_init(&s->lat[1]);
 		stats_view_sparse(s, sp, 1.0, &sparse);
 		assert_memory_equal(&dense, &sparse, sizeof(dense));
+
+		/*
+		 * The sums alone (as the master keeps them per slave) give the
+		 * same view; with the histograms, the same percentiles too,
+		 * and without, percentiles that say unknown (NaN).
+		 */
+		struct stats_sums c;
+
+		stats_sums_init(&c);
+		for (int d = 0; d < 2; d++) {
+			c.ops[d] = s->ops[d];
+			c.bytes[d] = s->bytes[d];
+			c.lat[d].count = sp[d].count;
+			c.lat[d].sum = sp[d].sum;
+			c.lat[d].sumsq = sp[d].sumsq;
+			if (sp[d].count) {
+				c.lat[d].min = sp[d].min;
+				c.lat[d].max = sp[d].max;
+			}
+		}
+		c.cpu_user_ns = s->cpu_user_ns;
+		c.cpu_avail_ns = s->cpu_avail_ns;
+		stats_view_sums(&c, sp, 1.0, &sparse);
+		assert_memory_equal(&dense, &sparse, sizeof(dense));
+		stats_view_sums(&c, NULL, 1.0, &sparse);
+		assert_true(isnan(sparse.p50_ms) && isnan(sparse.p95_ms) &&
+			    isnan(sparse.p99_ms) && isnan(sparse.p999_ms));
+		sparse.p50_ms = dense.p50_ms;
+		sparse.p95_ms = dense.p95_ms;
+		sparse.p99_ms = dense.p99_ms;
+		sparse.p999_ms = dense.p999_ms;
+		assert_memory_equal(&dense, &sparse, sizeof(dense));
 		hist_sparse_free(&sp[0]);
 		hist_sparse_free(&sp[1]);
 	}

@@ -94,6 +94,19 @@ def main():
         t = run["totals"]
         if not (t["lat_p50_ms"] <= t["lat_p95_ms"] <= t["lat_p99_ms"] <= t["lat_p999_ms"] <= t["lat_max_ms"] * 1.0001):
             fail("run %s: percentiles out of order: %s" % (name, t))
+        # Per slave: percentiles from the slave's own histograms, which the
+        # master takes only when they match what it received; a slave that
+        # stayed to the end always has them.
+        for p in run["per_slave"]:
+            pt = p["totals"]
+            if "percentiles_unknown" in p:
+                if not args.degraded:
+                    fail("run %s: slave %s has no percentiles: %s" % (name, p["slave"], p["percentiles_unknown"]))
+                if pt["lat_p99_ms"] is not None:
+                    fail("run %s: slave %s: percentiles unknown but p99 given" % (name, p["slave"]))
+                continue
+            if pt["ops"] and not (0 < pt["lat_p50_ms"] <= pt["lat_p95_ms"] <= pt["lat_p99_ms"] <= pt["lat_p999_ms"] <= pt["lat_max_ms"] * 1.0001):
+                fail("run %s: slave %s: percentiles out of order: %s" % (name, p["slave"], pt))
     print("ok: %d intervals, %d slaves, totals add up" % (nint, args.slaves))
 
 

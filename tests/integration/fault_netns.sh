@@ -102,6 +102,13 @@ for h in ("h1", "h3"):
     assert sorted(int(r["interval"]) for r in rows) == list(range(1, n + 1)), (h, len(rows))
 rows = list(csv.DictReader(open(d + "/intervals.csv")))
 assert int(rows[-1]["slaves_expected"]) == 2, rows[-1]
+# The survivors' percentiles come from their own histograms; the lost
+# slave's are unknown (it never sent its phase_end), its sums still count.
+ps = {p["slave"]: p for p in s["runs"][0]["per_slave"]}
+assert "percentiles_unknown" in ps["h2"] and ps["h2"]["totals"]["lat_p99_ms"] is None, ps["h2"]
+assert ps["h2"]["totals"]["ops"] > 0, ps["h2"]
+for h in ("h1", "h3"):
+    assert "percentiles_unknown" not in ps[h] and ps[h]["totals"]["lat_p99_ms"] > 0, ps[h]
 PY
 python3 "$HERE/check_results.py" "$TMP/t1" --rdpct 80 --slaves 3 --status degraded --degraded
 grep -q "slave h2 lost" "$TMP/t1.err" || fail "(1) no console line for the lost slave"
@@ -129,6 +136,9 @@ for h in ("h1", "h2", "h3"):
     rows = list(csv.DictReader(open("%s/hosts/%s.csv" % (d, h))))
     got = sorted(int(r["interval"]) for r in rows)
     assert got == list(range(1, n + 1)), (h, got)
+# Every interval arrived, so every slave's own histograms match its sums.
+for p in s["runs"][0]["per_slave"]:
+    assert "percentiles_unknown" not in p, p
 PY
 python3 "$HERE/check_results.py" "$TMP/t2" --rdpct 80 --slaves 3 --degraded
 echo "ok (2): 2 s link cut"
@@ -151,6 +161,7 @@ rows = [r for r in csv.DictReader(open(d + "/intervals.csv")) if r["run"] == "r2
 assert rows and all(r["slaves_reported"] == "3" and r["slaves_expected"] == "3" for r in rows), rows
 r2 = [x for x in s["runs"] if x["name"] == "r2"][0]
 assert any(p["slave"] == "h3" and p["totals"]["ops"] > 0 for p in r2["per_slave"]), r2["per_slave"]
+assert all("percentiles_unknown" not in p for p in r2["per_slave"]), r2["per_slave"]
 PY
 grep -q "h3 was lost at .* and rejoined at" "$TMP/t4.console" || fail "(4) the summary does not show h3 lost and rejoined"
 echo "ok (4): restarted slave rejoins"

@@ -65,6 +65,8 @@ struct fake {
 	int64_t offset_ns;              /* slave - master */
 	uint64_t ops, bytes;
 	unsigned pick;                  /* next pool entry */
+	uint32_t warmup;                /* the plan's warmup intervals */
+	uint32_t used[POOL_SIZE];       /* measured intervals per entry */
 };
 
 /* When the fakes of one thread handed interval (phase, seq) to ZeroMQ. */
@@ -233,6 +235,28 @@ static void record_send(struct shard *sh, uint32_t phase, uint32_t seq,
 		r->last_ns = now_real;
 }
 
+/*
+ * The latency of the measured intervals a fake sent, as a real slave
+ * sends it in phase_end: the sum of the pool entries it used.
+ */
+static int phase_lat(const struct fake *f, struct hist_sparse *out)
+{
+	struct hist *h = malloc(sizeof(*h));
+	int rc = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (int d = 0; d < 2 && rc == 0; d++) {
+		hist_init(h);
+		for (unsigned i = 0; i < POOL_SIZE; i++)
+			for (uint32_t k = 0; k < f->used[i]; k++)
+				hist_add_sparse_unchecked(h, &g.pool[i].lat[d]);
+		rc = hist_to_sparse(h, &out[d]);
+	}
+	free(h);
+	return rc;
+}
+
 static void send_phase_end(struct shard *sh, struct fake *f)
 {
 	struct proto_msg m = { .type = PROTO_PHASE_END };
@@ -243,7 +267,10 @@ static void send_phase_end(struct shard *sh, struct fake *f)
 	m.u.phase_end.bytes = f->bytes;
 	m.u.phase_end.first_io_ns = f->start_at;
 	m.u.phase_end.status = f->next_seq == f->intervals ? 0 : -EINTR;
+	if (phase_lat(f, m.u.phase_end.lat) < 0)
+		sh->errors++;
 	send_msg(sh, f, &m);
+	proto_msg_free(&m);
 	f->prepared = f->started = 0;
 }
 
@@ -251,7 +278,7 @@ static void send_interval(struct shard *sh, struct fake *f)
 {
 	struct proto_msg m = { .type = PROTO_INTERVAL };
 	struct proto_interval *iv = &m.u.interval;
-	const struct synth *sy = &g.pool[f->pick++ % POOL_SIZE];
+	const struct synth *sy = &g.pool[f->pick % POOL_SIZE];
 
 	iv->phase = f->phase;
 	iv->seq = f->next_seq;
@@ -269,6 +296,9 @@ static void send_interval(struct shard *sh, struct fake *f)
 	iv->cpu_user_ns = f->interval_ns / 100;
 	iv->cpu_sys_ns = f->interval_ns / 50;
 	iv->cores = f->hello.cores;
+	if (f->next_seq >= f->warmup)
+		f->used[f->pick % POOL_SIZE]++;
+	f->pick++;
 	if (send_msg(sh, f, &m) == 0) {
 		record_send(sh, f->phase, f->next_seq, time_real_ns());
 		sh->sent_intervals++;
@@ -346,6 +376,8 @@ static void handle(struct shard *sh, struct fake *f, const void *buf,
 		f->offset_ns = m.u.plan.clock_offset_ns;
 		f->next_seq = 0;
 		f->ops = f->bytes = 0;
+		f->warmup = m.u.plan.warmup_intervals;
+		memset(f->used, 0, sizeof(f->used));
 		r.type = PROTO_READY;
 		r.u.ready.phase = f->phase;
 		send_msg(sh, f, &r);
