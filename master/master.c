@@ -196,6 +196,20 @@ static const char *end_lat_mismatch(const struct slave_rec *s,
 	return NULL;
 }
 
+/* Send msg, already encoded as buf. */
+static int send_frame(struct master *m, struct slave_rec *s,
+		      const struct proto_msg *msg, const void *buf, size_t len)
+{
+	int ret = hub_send(m->hub, &s->peer, buf, len);
+
+	if (ret == 0)
+		s->last_tx = time_mono_ns();
+	else if (s->state == SLAVE_JOINED)
+		log_debug("send %s to %s: %s", proto_type_name(msg->type),
+			  s->hello.name, strerror(-ret));
+	return ret;
+}
+
 static int send_to(struct master *m, struct slave_rec *s,
 		   const struct proto_msg *msg)
 {
@@ -208,13 +222,8 @@ static int send_to(struct master *m, struct slave_rec *s,
 			  strerror(-ret));
 		return ret;
 	}
-	ret = hub_send(m->hub, &s->peer, buf, len);
+	ret = send_frame(m, s, msg, buf, len);
 	free(buf);
-	if (ret == 0)
-		s->last_tx = time_mono_ns();
-	else if (s->state == SLAVE_JOINED)
-		log_debug("send %s to %s: %s", proto_type_name(msg->type),
-			  s->hello.name, strerror(-ret));
 	return ret;
 }
 
@@ -610,6 +619,8 @@ out:
 static void check_liveness(struct master *m)
 {
 	uint64_t now = time_mono_ns();
+	void *hb = NULL; /* one heartbeat frame, encoded once per pass */
+	size_t hb_len = 0;
 
 	if (now - m->liveness_at < LIVENESS_NS)
 		return;
@@ -622,10 +633,11 @@ static void check_liveness(struct master *m)
 			continue;
 		ack_intervals(m, s, 0, now);
 		if (now - s->last_tx >= m->heartbeat_ns) {
-			struct proto_msg hb = { .type = PROTO_HEARTBEAT };
+			struct proto_msg msg = { .type = PROTO_HEARTBEAT };
 
-			hb.u.heartbeat.now_ns = time_real_ns();
-			send_to(m, s, &hb);
+			msg.u.heartbeat.now_ns = time_real_ns();
+			if (hb || proto_encode(&msg, &hb, &hb_len) == 0)
+				send_frame(m, s, &msg, hb, hb_len);
 		}
 		/* Liveness is judged only while intervals are due. */
 		if (!m->merge || !s->in_phase ||
@@ -645,6 +657,7 @@ static void check_liveness(struct master *m)
 		if (m->abort_on_loss)
 			m->stop_run = 1;
 	}
+	free(hb);
 }
 
 /*
