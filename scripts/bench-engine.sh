@@ -14,7 +14,8 @@
 #                    at the end)
 #   --seconds S      measured seconds per run (default 10)
 #   --warmup S       warmup seconds per run (default 2)
-#   --repeat N       lockstep/fio pairs per case (default 3)
+#   --repeat N       lockstep/fio pairs per case (default 5: on a noisy
+#                    machine the median of 3 pairs still swings)
 #   --quick          smoke run: 3 s measured, 1 s warmup
 #   --cases LIST     comma-separated subset of: qd32-read, qd32-mixed,
 #                    qd1-read, null (default all)
@@ -41,7 +42,7 @@ DEVICE=/dev/zram0
 DEVICE_GIVEN=0
 MEASURE=10
 WARMUP=2
-REPEAT=3
+REPEAT=5
 CASES=qd32-read,qd32-mixed,qd1-read,null
 KEEP_DIR=
 
