@@ -890,6 +890,37 @@ static void test_invalid(void **state)
 }
 
 /* A sample far ahead is kept until its row is due; flushing emits all. */
+/*
+ * The run totals are built from rows as they leave; asked for while rows
+ * are pending (a phase cut short), they take those in too, and neither
+ * those rows nor samples added to them afterwards are counted twice.
+ */
+static void test_totals_with_pending_rows(void **state)
+{
+	struct merge_cfg cfg = cfg_of(3, 4, 1);
+	struct harness h;
+
+	(void)state;
+	h_init(&h, cfg);
+	assert_int_equal(h_add(&h, 0, 0), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 1, 0), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 0, 1), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 1, 2), MERGE_ACCEPTED);
+	h_check_totals(&h);
+	h_check_totals(&h); /* asking twice changes nothing */
+	assert_int_equal(h_add(&h, 2, 1), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 2, 2), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 1, 1), MERGE_ACCEPTED);
+	h_check_totals(&h);
+	assert_int_equal(h_drain(&h, deadline(&cfg, 2)), 3);
+	h_check_totals(&h);
+	assert_int_equal(h_add(&h, 0, 2), MERGE_LATE);
+	assert_int_equal(h_add(&h, 0, 3), MERGE_ACCEPTED);
+	assert_int_equal(h_drain(&h, UINT64_MAX), 1);
+	h_check_totals(&h);
+	h_fini(&h);
+}
+
 static void test_far_ahead_and_flush(void **state)
 {
 	struct merge_cfg cfg = cfg_of(2, 200, 0);
@@ -946,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_slave_lost),
 		cmocka_unit_test(test_exact_percentiles),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_totals_with_pending_rows),
 		cmocka_unit_test(test_far_ahead_and_flush),
 	};
 
