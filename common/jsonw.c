@@ -2,6 +2,8 @@
  * Streaming JSON writer. See jsonw.h.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "common/jsonw.h"
 
@@ -111,13 +113,24 @@ void jsonw_i64(struct jsonw *w, const char *key, int64_t v)
 	fprintf(w->f, "%lld", (long long)v);
 }
 
+/*
+ * The shortest of 15 or 17 significant digits that reads back as exactly
+ * v: results are read by programs, and 6 digits turned 1234567 IOPS into
+ * 1.23457e+06 and a 1240.828 ms maximum into 1240.83.
+ */
 void jsonw_dbl(struct jsonw *w, const char *key, double v)
 {
+	char buf[40];
+
 	item(w, key);
-	if (isfinite(v))
-		fprintf(w->f, "%.6g", v);
-	else
+	if (!isfinite(v)) {
 		fputs("null", w->f);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, w->f);
 }
 
 void jsonw_bool(struct jsonw *w, const char *key, int v)

@@ -73,6 +73,42 @@ static void test_document(void **state)
 	free(out);
 }
 
+/* Every finite double is written so that it reads back exactly. */
+static void test_doubles_round_trip(void **state)
+{
+	const double xs[] = { 0.25,	    1234567.891,  1240.828123,
+			      0.1,	    1.0 / 3.0,	  141710.0,
+			      6.02214076e23, 5e-324,	  1.7976931348623157e308,
+			      -2.5,	    0.0604,	  123456789.0 };
+	uint64_t s = 88172645463325252ULL;
+
+	(void)state;
+	for (size_t i = 0; i < 10000; i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct jsonw w;
+		double x;
+
+		if (i < sizeof(xs) / sizeof(xs[0])) {
+			x = xs[i];
+		} else {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			x = (double)(s >> 11) / 9007199254740992.0 *
+			    pow(10.0, (double)(s % 30) - 10);
+		}
+		assert_non_null(f);
+		jsonw_init(&w, f);
+		jsonw_dbl(&w, NULL, x);
+		fclose(f);
+		if (strtod(buf, NULL) != x)
+			fail_msg("%.17g written as %s", x, buf);
+		free(buf);
+	}
+}
+
 static void test_unbalanced_end_is_harmless(void **state)
 {
 	char *buf = NULL;
@@ -94,6 +130,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_document),
+		cmocka_unit_test(test_doubles_round_trip),
 		cmocka_unit_test(test_unbalanced_end_is_harmless),
 	};
 
