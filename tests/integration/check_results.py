@@ -107,6 +107,16 @@ def main():
                 continue
             if pt["ops"] and not (0 < pt["lat_p50_ms"] <= pt["lat_p95_ms"] <= pt["lat_p99_ms"] <= pt["lat_p999_ms"] <= pt["lat_max_ms"] * 1.0001):
                 fail("run %s: slave %s: percentiles out of order: %s" % (name, p["slave"], pt))
+        # With one slave, its own histograms (sent in phase_end) and the
+        # master's merge of its intervals describe the same I/Os: every
+        # number of its totals equals the run's.
+        if args.slaves == 1 and len(run["per_slave"]) == 1:
+            pt = run["per_slave"][0]["totals"]
+            for k, v in t.items():
+                w = pt[k]
+                if v != w and not (isinstance(v, float) and isinstance(w, float)
+                                   and abs(v - w) <= 1e-9 * abs(v)):
+                    fail("run %s: one slave, but its %s %r != the run's %r" % (name, k, w, v))
     print("ok: %d intervals, %d slaves, totals add up" % (nint, args.slaves))
 
 
