@@ -635,8 +635,12 @@ static void check_liveness(struct master *m)
 		if (now - s->last_tx >= m->heartbeat_ns) {
 			struct proto_msg msg = { .type = PROTO_HEARTBEAT };
 
-			msg.u.heartbeat.now_ns = time_real_ns();
-			if (hb || proto_encode(&msg, &hb, &hb_len) == 0)
+			if (!hb) {
+				msg.u.heartbeat.now_ns = time_real_ns();
+				if (proto_encode(&msg, &hb, &hb_len) < 0)
+					hb = NULL;
+			}
+			if (hb)
 				send_frame(m, s, &msg, hb, hb_len);
 		}
 		/* Liveness is judged only while intervals are due. */

@@ -256,16 +256,32 @@ static int sums_fit_sample(const struct stats_sums *st,
 	       sums_fit(st->lat[1].count, st->lat[1].sum, s->lat[1]);
 }
 
+/*
+ * The counters a struct stats and a struct stats_sums share (they differ
+ * only in how they keep latency), added from sample s.
+ */
+#define ADD_COUNTERS(st, s)                                \
+	do {                                               \
+		for (int d_ = 0; d_ < 2; d_++) {           \
+			(st)->ops[d_] += (s)->ops[d_];     \
+			(st)->bytes[d_] += (s)->bytes[d_]; \
+		}                                          \
+		(st)->errors += (s)->errors;               \
+		(st)->cpu_user_ns += (s)->cpu_user_ns;     \
+		(st)->cpu_sys_ns += (s)->cpu_sys_ns;       \
+		(st)->cpu_avail_ns += (s)->cpu_avail_ns;   \
+		(st)->samples++;                           \
+	} while (0)
+
 /* s passed sample_valid() and sums_fit_sample(st, s). */
 static void sums_add_sample(struct stats_sums *st,
 			    const struct merge_sample *s)
 {
+	ADD_COUNTERS(st, s);
 	for (int d = 0; d < 2; d++) {
 		const struct hist_sparse *h = s->lat[d];
 		struct stats_lat_sums *l = &st->lat[d];
 
-		st->ops[d] += s->ops[d];
-		st->bytes[d] += s->bytes[d];
 		if (!h->count)
 			continue;
 		l->count += h->count;
@@ -276,26 +292,14 @@ static void sums_add_sample(struct stats_sums *st,
 		if (h->max > l->max)
 			l->max = h->max;
 	}
-	st->errors += s->errors;
-	st->cpu_user_ns += s->cpu_user_ns;
-	st->cpu_sys_ns += s->cpu_sys_ns;
-	st->cpu_avail_ns += s->cpu_avail_ns;
-	st->samples++;
 }
 
 /* s passed sample_valid() and stats_fits(st, s). */
 static void stats_add_sample(struct stats *st, const struct merge_sample *s)
 {
-	for (int d = 0; d < 2; d++) {
-		st->ops[d] += s->ops[d];
-		st->bytes[d] += s->bytes[d];
-		hist_add_sparse_unchecked(&st->lat[d], s->lat[d]);
-	}
-	st->errors += s->errors;
-	st->cpu_user_ns += s->cpu_user_ns;
-	st->cpu_sys_ns += s->cpu_sys_ns;
-	st->cpu_avail_ns += s->cpu_avail_ns;
-	st->samples++;
+	ADD_COUNTERS(st, s);
+	hist_add_sparse_unchecked(&st->lat[STATS_READ], s->lat[STATS_READ]);
+	hist_add_sparse_unchecked(&st->lat[STATS_WRITE], s->lat[STATS_WRITE]);
 }
 
 /*

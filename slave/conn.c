@@ -15,8 +15,7 @@ struct conn {
 	void *sub;
 };
 
-/* Split "tcp://HOST:PORT" or "HOST:PORT" into the two endpoints. */
-static int endpoints(const char *ep, char *dealer, char *sub, size_t len)
+int conn_endpoints(const char *ep, char *dealer, char *sub, size_t len)
 {
 	const char *hp = strncmp(ep, "tcp://", 6) == 0 ? ep + 6 : ep;
 	const char *colon = strrchr(hp, ':');
@@ -41,7 +40,7 @@ int conn_open(const char *endpoint, const char *id, struct conn **cp,
 	struct conn *c;
 	int zero = 0, one = 1, ivl = 100, ivl_max = 2000;
 
-	if (endpoints(endpoint, dep, sep, sizeof(dep)) < 0) {
+	if (conn_endpoints(endpoint, dep, sep, sizeof(dep)) < 0) {
 		snprintf(err, errlen,
 			 "bad master endpoint '%s' (want tcp://HOST:PORT)",
 			 endpoint);

@@ -24,6 +24,11 @@ struct conn;
  */
 int conn_open(const char *endpoint, const char *id, struct conn **c,
 	      char *err, size_t errlen);
+/*
+ * Split "tcp://HOST:PORT" or "HOST:PORT" into the ROUTER's endpoint and the
+ * PUB's (port + 1), each at most len bytes. 0, or -EINVAL.
+ */
+int conn_endpoints(const char *ep, char *dealer, char *sub, size_t len);
 /* Queue one frame to the master. 0, or -EAGAIN when the queue is full. */
 int conn_send(struct conn *c, const void *buf, size_t len);
 /*

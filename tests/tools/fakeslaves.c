@@ -41,6 +41,7 @@
 #include "common/hist.h"
 #include "common/timeutil.h"
 #include "proto/proto.h"
+#include "slave/conn.h"
 
 #define POOL_SIZE 16
 #define HELLO_RETRY_NS NS_PER_SEC
@@ -588,26 +589,6 @@ static void *shard_main(void *arg)
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static int split_endpoint(const char *ep)
-{
-	const char *hp = strncmp(ep, "tcp://", 6) == 0 ? ep + 6 : ep;
-	const char *colon = strrchr(hp, ':');
-	char *end;
-	long port;
-
-	if (!colon || colon == hp)
-		return -EINVAL;
-	errno = 0;
-	port = strtol(colon + 1, &end, 10);
-	if (errno || *end || port < 1 || port > 65534)
-		return -EINVAL;
-	snprintf(g.dealer_ep, sizeof(g.dealer_ep), "tcp://%.*s:%ld",
-		 (int)(colon - hp), hp, port);
-	snprintf(g.sub_ep, sizeof(g.sub_ep), "tcp://%.*s:%ld",
-		 (int)(colon - hp), hp, port + 1);
-	return 0;
-}
-
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct send_rec *x = a, *y = b;
@@ -790,7 +771,8 @@ static int parse_args(int argc, char **argv)
 		usage(stderr);
 		return -EINVAL;
 	}
-	if (split_endpoint(g.endpoint) < 0) {
+	if (conn_endpoints(g.endpoint, g.dealer_ep, g.sub_ep,
+			   sizeof(g.dealer_ep)) < 0) {
 		fprintf(stderr, "fakeslaves: bad endpoint '%s' (want tcp://HOST:PORT)\n",
 			g.endpoint);
 		return -EINVAL;
