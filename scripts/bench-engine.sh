@@ -20,6 +20,10 @@
 #   --cases LIST     comma-separated subset of: qd32-read, qd32-mixed,
 #                    qd1-read, null (default all)
 #   --build DIR      where lockstep is (default build)
+#   --no-prefill     do not write the device before the runs (by default
+#                    every byte of it is written once with random data, so
+#                    that reads read stored data: an unwritten zram device
+#                    answers reads with zeros at three times the speed)
 #   -o DIR           keep every run's files in DIR (default: removed)
 #   -h, --help
 #
@@ -28,7 +32,8 @@
 # I/Os per CPU-second = IOPS x (warmup + measured seconds) / CPU seconds:
 # the warmup runs at the same rate and its CPU is in the total, for both
 # tools alike; set-up and tear-down CPU is charged to each tool as it is.
-# The 70/30 case writes to the device: whatever is on it is overwritten.
+# The prefill and the 70/30 case write to the device: whatever is on it is
+# overwritten.
 # Latency: lockstep per I/O from submission; fio its total latency (lat,
 # with lat_percentiles=1), both directions together.
 # On a loop device most of the work is done by the loop driver's kernel
@@ -45,6 +50,7 @@ WARMUP=2
 REPEAT=5
 CASES=qd32-read,qd32-mixed,qd1-read,null
 KEEP_DIR=
+PREFILL=1
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() {
@@ -62,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--quick) MEASURE=3; WARMUP=1; shift ;;
 	--cases) CASES=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
+	--no-prefill) PREFILL=0; shift ;;
 	-o) KEEP_DIR=${2:?}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument $1 (try --help)" ;;
@@ -147,6 +154,21 @@ setup_loop() {
 	LOOP=$(losetup --find --show "$TMPFS/disk") || die "cannot set up a loop device"
 	DEVICE=$LOOP
 	say "using $DEVICE"
+}
+
+# Write every byte once with incompressible data: both tools then read what
+# a real device would hold (zram keeps it uncompressed, as a disk keeps it).
+prefill_device() {
+	local bytes
+	if [ -b "$DEVICE" ]; then
+		bytes=$(blockdev --getsize64 "$DEVICE")
+	else
+		bytes=$(stat -c %s "$DEVICE")
+	fi
+	[ "$bytes" -ge 1048576 ] || die "$DEVICE is smaller than 1 MiB"
+	say "prefilling $DEVICE ($((bytes / 1048576)) MiB of random data)"
+	dd if=/dev/urandom of="$DEVICE" bs=1M count=$((bytes / 1048576)) \
+		oflag=direct conv=notrunc status=none || die "cannot prefill $DEVICE"
 }
 
 # Someone else's I/O on the device spoils the numbers: say so.
@@ -274,6 +296,7 @@ print(f"{case:<11} ratio lockstep/fio, median of {len(pairs)} pairs: "
 PY
 
 setup_device
+[ "$PREFILL" -eq 0 ] || prefill_device
 say "device $DEVICE; ${WARMUP}s warmup + ${MEASURE}s measured; $REPEAT pairs per case"
 results=$WORK/results.txt
 : > "$results"

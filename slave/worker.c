@@ -16,6 +16,7 @@
 #include "common/timeutil.h"
 #include "slave/datagen.h"
 #include "slave/rate.h"
+#include "slave/reap.h"
 #include "slave/worker.h"
 
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
@@ -52,6 +53,7 @@ struct worker {
 	struct engine_cqe *cqes;
 	struct workload wl;
 	struct rate rate;
+	struct reap reap;
 	double iorate;       /* this worker's share; 0 = max */
 	enum rate_dist dist;
 	struct datagen dg;
@@ -332,14 +334,19 @@ static int run(struct worker *w)
 
 	while (!atomic_load(&w->stop)) {
 		uint64_t wake = next_b > now ? next_b - now : 1;
+		unsigned nr = 1;
+		uint64_t t;
 		int n;
 
 		if (w->nfree && !rate_unlimited(&w->rate))
 			wake = min_u64(wake, rate_wait_ns(&w->rate, now) + 1);
-		if (w->inflight)
-			ret = ops->submit(w->ectx, 1, wake);
-		else
+		if (w->inflight) {
+			nr = reap_wait_nr(&w->reap, w->inflight,
+					  rate_unlimited(&w->rate), &wake);
+			ret = ops->submit(w->ectx, nr, wake);
+		} else {
 			time_sleep_ns(wake); /* idle: waiting for the schedule */
+		}
 		if (ret < 0)
 			break;
 		n = w->inflight ? ops->reap(w->ectx, w->cqes, w->cfg.depth) : 0;
@@ -347,7 +354,10 @@ static int run(struct worker *w)
 			ret = n;
 			break;
 		}
-		now = time_mono_ns();
+		t = time_mono_ns();
+		if (w->inflight)
+			reap_seen(&w->reap, nr, (unsigned)n, t - now);
+		now = t;
 		w->inflight -= (unsigned)n;
 		for (int k = 0; k < n; k++) {
 			if (!complete(w, &w->cqes[k], now))
