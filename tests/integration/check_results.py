@@ -78,9 +78,16 @@ def main():
                 fail("interval %s: read_bytes + write_bytes != bytes" % i)
             if int(r["ops"]) == 0:
                 fail("interval %s: no I/O" % i)
-            pct = 100.0 * int(r["read_ops"]) / int(r["ops"])
-            if abs(pct - args.rdpct) > 3:
-                fail("interval %s: read %% %.2f, asked %.0f" % (i, pct, args.rdpct))
+            # Each I/O is a read with probability rdpct: the share of a
+            # small interval strays by chance, so allow 3 points or 4.5
+            # standard deviations of a binomial, whichever is more.
+            n = int(r["ops"])
+            pct = 100.0 * int(r["read_ops"]) / n
+            p = args.rdpct / 100.0
+            tol = max(3.0, 450.0 * (p * (1 - p) / n) ** 0.5)
+            if abs(pct - args.rdpct) > tol:
+                fail("interval %s: read %% %.2f of %d I/Os, asked %.0f (+-%.2f)"
+                     % (i, pct, n, args.rdpct, tol))
             if r["phase"] == "measure":
                 for k in meas:
                     meas[k] += int(r[k]) + sum(int(x[k]) for x in late if x["interval"] == i)
