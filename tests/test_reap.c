@@ -77,22 +77,24 @@ static void test_off_and_on(void **state)
  * FIFO, in service_ns each (like one io-wq thread on zram), with qd slots
  * always refilled at once. The worker waits as reap_wait_nr says: until
  * that many completions are there or the timeout passes, then reaps every
- * completion up to that moment and stamps them all with it. Returns the
- * largest stamp delay (stamp - true completion), and counts waits for more
- * than one and those that came back short.
+ * completion up to that moment and stamps them all with it. The device
+ * stalls for stall_ns before it starts I/O number stall_at (none when
+ * stall_ns is 0). Returns the largest stamp delay (stamp - true
+ * completion) and counts of waits.
  */
 struct sim {
 	uint64_t max_delay;
 	uint64_t late;      /* waits with a delay past REAP_BATCH_FAST_NS */
-	uint64_t batched, short_batched, reaped, waits;
+	uint64_t batched, reaped, waits;
 };
 
-static struct sim simulate(uint64_t service_ns, unsigned qd, uint64_t span)
+static struct sim simulate(uint64_t service_ns, unsigned qd, uint64_t span,
+			   uint64_t stall_at, uint64_t stall_ns)
 {
 	struct sim s = { 0 };
 	struct reap r = { 0 };
 	uint64_t *done = calloc(qd, sizeof(*done)); /* FIFO of completions */
-	uint64_t now = 0, server_free = 0;
+	uint64_t now = 0, server_free = 0, issued = 0;
 	unsigned head = 0, n = 0;
 
 	assert_non_null(done);
@@ -100,6 +102,8 @@ static struct sim simulate(uint64_t service_ns, unsigned qd, uint64_t span)
 		while (n < qd) { /* refill every free slot at now */
 			uint64_t begin = server_free > now ? server_free : now;
 
+			if (issued++ == stall_at)
+				begin += stall_ns;
 			server_free = begin + service_ns;
 			done[(head + n++) % qd] = server_free;
 		}
@@ -128,7 +132,6 @@ static struct sim simulate(uint64_t service_ns, unsigned qd, uint64_t span)
 		s.waits++;
 		s.reaped += got;
 		s.batched += nr > 1;
-		s.short_batched += nr > 1 && got < nr;
 		now = wake;
 	}
 	free(done);
@@ -139,7 +142,7 @@ static void test_delay_bound(void **state)
 {
 	(void)state;
 	/* Fast: 2.3 us per I/O at QD32, the zram case. */
-	struct sim fast = simulate(2300, 32, NS_S / 10);
+	struct sim fast = simulate(2300, 32, NS_S / 10, 0, 0);
 
 	assert_true(fast.max_delay <= REAP_BATCH_WAIT_NS);
 	assert_true(fast.batched > fast.waits * 9 / 10);
@@ -149,7 +152,7 @@ static void test_delay_bound(void **state)
 	 * Slow: 1 ms per I/O. The first batched wait takes 4 ms and turns
 	 * batching off; about 2000 waits in 2 s: no retry.
 	 */
-	struct sim slow = simulate(NS_MS, 32, 2 * NS_S);
+	struct sim slow = simulate(NS_MS, 32, 2 * NS_S, 0, 0);
 
 	assert_true(slow.max_delay <= REAP_BATCH_WAIT_NS);
 	assert_int_equal(slow.batched, 1);
@@ -160,16 +163,37 @@ static void test_delay_bound(void **state)
 	 * Between: 400 us per I/O, a batch of 4 takes 1.6 ms: one late wait
 	 * per REAP_RETRY_WAITS at most.
 	 */
-	struct sim mid = simulate(400000, 64, 8 * NS_S);
+	struct sim mid = simulate(400000, 64, 8 * NS_S, 0, 0);
 
 	assert_true(mid.max_delay <= REAP_BATCH_WAIT_NS);
 	assert_true(mid.late <= 1 + mid.waits / REAP_RETRY_WAITS);
 	assert_true(mid.batched >= 2); /* it was retried */
 	/* 20 us per I/O: 4 fill in 80 us, batching stays on. */
-	struct sim quick = simulate(20000, 64, NS_S / 10);
+	struct sim quick = simulate(20000, 64, NS_S / 10, 0, 0);
 
 	assert_true(quick.max_delay <= REAP_BATCH_FAST_NS);
 	assert_true(quick.batched > quick.waits * 9 / 10);
+}
+
+/*
+ * A fast device that stalls for a second in the middle of a batch: the
+ * completions before the stall are stamped when the batched wait gives up,
+ * REAP_BATCH_WAIT_NS later at most, not at the interval boundary (100 ms in
+ * the simulation). Stalls at a few neighbouring I/Os, so that some fall
+ * inside a batch rather than at its end.
+ */
+static void test_stall_in_batch(void **state)
+{
+	unsigned hit = 0;
+
+	(void)state;
+	for (uint64_t at = 1000; at < 1004; at++) {
+		struct sim st = simulate(2300, 32, 2 * NS_S, at, NS_S);
+
+		assert_true(st.max_delay <= REAP_BATCH_WAIT_NS);
+		hit += st.late > 0;
+	}
+	assert_true(hit > 0); /* the bound, not the batch, ended a wait */
 }
 
 int main(void)
@@ -178,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_wait_nr),
 		cmocka_unit_test(test_off_and_on),
 		cmocka_unit_test(test_delay_bound),
+		cmocka_unit_test(test_stall_in_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
