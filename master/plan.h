@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "common/params.h"
+#include "master/params/params.h"
 #include "proto/proto.h"
 
 /* Phase names: the rd name and the values that vary ("rd1 xfersize=8k"). */

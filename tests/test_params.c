@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/params.h"
+#include "master/params/params.h"
 
 #define NAME "quick.vdb"
 #define SD1 "sd=sd1,lun=/dev/x\n"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/params.h"
+#include "master/params/params.h"
 #include "master/plan.h"
 
 #define NAME "t.vdb"

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "common/units.h"
+#include "master/params/units.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * 1024)

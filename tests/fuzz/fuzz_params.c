@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/params.h"
+#include "master/params/params.h"
 #include "master/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

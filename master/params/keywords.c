@@ -1,0 +1,369 @@
+/*
+ * The keyword tables: for each kind of definition (general parameters, hd=,
+ * sd=, wd=, rd=) the keywords it takes and the function that checks and
+ * stores each one. Supporting a new keyword is one row here and, if no
+ * existing setter fits, one small function in the kind's file (hd.c, sd.c,
+ * wd.c, rd.c); the setters shared by several kinds (strings, percentages,
+ * durations, yes/no, ratios) and the general parameters' own are here too.
+ */
+#include "master/params/params_int.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* ---- setters ---------------------------------------------------------- */
+
+/* A string field of kw->size bytes at kw->off. */
+static int set_string(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (!cstr(v, (char *)obj + kw->off, kw->size))
+		return perr(p, v->pos,
+			    "%s= is too long (%zu characters, at most %zu)",
+			    kw->name, v->len, kw->size - 1);
+	return 0;
+}
+
+static int set_lun(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_sd *sd = obj;
+	int ret = set_string(p, kw, obj, it);
+
+	if (!ret)
+		sd->lun_pos = it->val[0].pos;
+	return ret;
+}
+
+/* A percentage, 0..100, in the double at kw->off. */
+static int set_pct(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	return values_number_in(p, kw, v, 0, 100, field_double(obj, kw));
+}
+
+/* A duration > 0 s in the double at kw->off. */
+static int set_duration(struct parser *p, const struct kw *kw, void *obj,
+			const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+	int ret;
+
+	if (!v)
+		return -EINVAL;
+	ret = values_seconds(p, kw, v, field_double(obj, kw));
+	return ret ? ret : values_positive(p, kw, v, *field_double(obj, kw), " seconds");
+}
+
+/* A duration >= 0 s in the double at kw->off. */
+static int set_duration0(struct parser *p, const struct kw *kw, void *obj,
+			 const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	return values_seconds(p, kw, v, field_double(obj, kw));
+}
+
+/* ---- general ---------------------------------------------------------- */
+
+static int set_data_errors(struct parser *p, const struct kw *kw, void *obj,
+			   const struct item *it)
+{
+	struct params *pa = obj;
+	const struct val *v = values_single(p, kw, it);
+	double d;
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret)
+		ret = values_whole(p, kw, v, 0, UINT_MAX, &d);
+	if (!ret)
+		pa->data_errors = (unsigned)d;
+	return ret;
+}
+
+/* A ratio >= 1 (compratio=, dedupratio=) in the double at kw->off. */
+static int set_ratio(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+	double *d = field_double(obj, kw);
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret)
+		ret = values_number(p, kw, v, d);
+	if (!ret && *d < 1)
+		return perr(p, v->pos, "%s=%.*s must be at least 1", kw->name,
+			    show(v->len), v->s);
+	return ret;
+}
+
+/* yes or no in the bool at kw->off. */
+static int set_yesno(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+	bool *b = (bool *)((char *)obj + kw->off);
+
+	if (!v)
+		return -EINVAL;
+	if (val_is(v, "yes"))
+		*b = true;
+	else if (val_is(v, "no"))
+		*b = false;
+	else
+		return perr(p, v->pos, "%s=%.*s is not supported (use yes or no)",
+			    kw->name, show(v->len), v->s);
+	return 0;
+}
+
+/*
+ * range=(lo,hi) in percent into the two doubles at kw->off (range_lo and
+ * the range_hi right after it).
+ */
+static int set_range(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	double *r = field_double(obj, kw);
+	double lo, hi;
+	int ret;
+
+	if (it->nval != 2)
+		return perr(p, it->vpos, "%s= needs two values: (low,high)",
+			    kw->name);
+	ret = values_number_in(p, kw, &it->val[0], 0, 100, &lo);
+	if (!ret)
+		ret = values_number_in(p, kw, &it->val[1], 0, 100, &hi);
+	if (ret)
+		return ret;
+	if (lo >= hi)
+		return perr(p, it->vpos,
+			    "%s=%.*s: the low end must be below the high end",
+			    kw->name, show(it->rawlen), it->raw);
+	r[0] = lo;
+	r[1] = hi;
+	return 0;
+}
+
+_Static_assert(offsetof(struct params_sd, range_hi) ==
+		       offsetof(struct params_sd, range_lo) + sizeof(double),
+	       "set_range writes range_lo and range_hi as a pair");
+_Static_assert(offsetof(struct params_wd, range_hi) ==
+		       offsetof(struct params_wd, range_lo) + sizeof(double),
+	       "set_range writes range_lo and range_hi as a pair");
+
+/* A transfer-size-like uint32_t at kw->off (dedupunit=, formatxfersize=). */
+static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
+			  const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	return values_xfer_size(p, kw, v, (uint32_t *)((char *)obj + kw->off));
+}
+
+/* ---- keyword tables --------------------------------------------------- */
+
+#define KW(n, fn) { .name = (n), .set = (fn) }
+#define KWF(n, fn, type, field) \
+	{ .name = (n), .set = (fn), .off = offsetof(type, field) }
+#define KWS(n, type, field)                                          \
+	{ .name = (n), .set = set_string, .off = offsetof(type, field), \
+	  .size = sizeof(((type *)0)->field) }
+#define LOOP(n, alias, kind) \
+	{ .name = (n), .set = rd_set_loop, .off = (kind), .alias_of = (alias) }
+#define IGNORED(n, w) { .name = (n), .set = compat_set_ignored, .why = (w) }
+#define UNSUPPORTED(n, w) { .name = (n), .set = compat_set_unsupported, .why = (w) }
+#define UNSUPPORTED_BUT(n, ok, w) \
+	{ .name = (n), .set = compat_set_unsupported, .why = (w), .harmless = (ok) }
+
+#define WHY_DEDUP "lockstep's data patterns take the general dedupratio= and dedupunit= only"
+#define WHY_REPORTS "lockstep writes its own reports"
+#define WHY_CMD "lockstep runs no commands around runs"
+#define WHY_HIT "cache hit targeting (rhpct=, whpct=) is not supported"
+#define WHY_OPENFLAGS "give openflags= on the sd= lines"
+
+static const struct kw general_kws[] = {
+	KWF("compratio", set_ratio, struct params, compratio),
+	KW("data_errors", set_data_errors),
+	/* Vdbench's own tracing: nothing for lockstep to do. */
+	KW("debug", NULL),
+	KWF("dedupratio", set_ratio, struct params, dedupratio),
+	KWF("dedupunit", set_xfer_field, struct params, dedupunit),
+	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize),
+	KWF("validate", set_yesno, struct params, validate),
+	IGNORED("abort_failed_skew", "lockstep does not abort on a missed skew"),
+	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
+	UNSUPPORTED("create_anchors", WHY_FS),
+	UNSUPPORTED("dedupsets", WHY_DEDUP),
+	UNSUPPORTED("deduphotsets", WHY_DEDUP),
+	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
+	IGNORED("endcmd", WHY_CMD),
+	IGNORED("startcmd", WHY_CMD),
+	UNSUPPORTED_BUT("formatsds", "no", "prime the sds with format=yes on the rd"),
+	IGNORED("fwd_thread_adjust", "it applies to file system workloads only"),
+	IGNORED("histogram", "lockstep's latency histograms need no buckets"),
+	IGNORED("ios_per_jvm", "lockstep has no per-slave rate warning"),
+	UNSUPPORTED_BUT("journal", "no", "data validation journaling"),
+	UNSUPPORTED("loop", "repeat the rd= lines instead"),
+	IGNORED("messagescan", "lockstep does not scan system logs"),
+	IGNORED("monitor", "lockstep does not watch a monitor file"),
+	UNSUPPORTED("pattern", "lockstep makes its own data (see compratio=)"),
+	IGNORED("port", "give `lockstep run --port` instead"),
+	IGNORED("report", WHY_REPORTS),
+	IGNORED("report_run_totals", WHY_REPORTS),
+	IGNORED("showlba", "lockstep writes no lba trace"),
+	IGNORED("timeout", "lockstep has its own slave timeouts"),
+};
+
+static const struct kw hd_kws[] = {
+	KWS("system", struct params_hd, system),
+	KWS("user", struct params_hd, user),
+	KW("shell", hd_set_shell),
+	KW("slaves", hd_set_slaves),
+	{ .name = "jvms", .set = hd_set_slaves, .alias_of = "slaves" },
+	KWS("lockstep", struct params_hd, lockstep),
+	{ .name = "vdbench", .set = set_string,
+	  .off = offsetof(struct params_hd, lockstep),
+	  .size = sizeof(((struct params_hd *)0)->lockstep),
+	  .alias_of = "lockstep" },
+	UNSUPPORTED("clients", "start more slaves with slaves= instead"),
+	UNSUPPORTED("mount", WHY_FS),
+};
+
+static const struct kw sd_kws[] = {
+	{ .name = "lun", .set = set_lun, .off = offsetof(struct params_sd, lun),
+	  .size = sizeof(((struct params_sd *)0)->lun) },
+	KW("size", sd_set_size),
+	KW("threads", sd_set_threads),
+	KW("openflags", sd_set_openflags),
+	KWF("range", set_range, struct params_sd, range_lo),
+	KW("align", sd_set_align),
+	KW("offset", sd_set_offset),
+	KW("host", sd_set_host),
+	KWF("force", set_yesno, struct params_sd, force),
+	/* lockstep's own: run the sd from a ring with a kernel SQ thread. */
+	KWF("sqpoll", set_yesno, struct params_sd, sqpoll),
+	/* Only matters with rhpct=/whpct=, which are not supported. */
+	KW("hitarea", NULL),
+	UNSUPPORTED("count", "write one sd= line per lun"),
+	IGNORED("journal", "journaling is not supported, so it has no use"),
+	UNSUPPORTED("dedupratio", WHY_DEDUP),
+	UNSUPPORTED("dedupsets", WHY_DEDUP),
+	UNSUPPORTED("deduphotsets", WHY_DEDUP),
+	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
+	UNSUPPORTED("replay", "Swat replay is not supported"),
+	UNSUPPORTED("resetbus", "bus resets are not supported"),
+	UNSUPPORTED("resetlun", "lun resets are not supported"),
+};
+
+static const struct kw wd_kws[] = {
+	KW("sd", wd_set_sd),
+	KW("xfersize", wd_set_xfersize),
+	KWF("rdpct", set_pct, struct params_wd, rdpct),
+	KW("seekpct", wd_set_seekpct),
+	KWF("range", set_range, struct params_wd, range_lo),
+	KW("skew", wd_set_skew),
+	KW("iorate", wd_set_iorate),
+	KW("host", wd_set_host),
+	UNSUPPORTED("hotband", "hot bands are not supported"),
+	UNSUPPORTED("openflags", WHY_OPENFLAGS),
+	UNSUPPORTED("priority", "workload priorities are not supported"),
+	UNSUPPORTED_BUT("rhpct", "0", WHY_HIT),
+	UNSUPPORTED_BUT("whpct", "0", WHY_HIT),
+	UNSUPPORTED("streams", "independent sequential streams are not supported"),
+	UNSUPPORTED("stride", "skip-sequential I/O is not supported"),
+	UNSUPPORTED("threads", "give threads= on the sd= lines (wd threads= is for sd concatenation)"),
+};
+
+static const struct kw rd_kws[] = {
+	KW("wd", rd_set_wd),
+	KW("iorate", rd_set_iorate),
+	{ .name = "foriorate", .set = rd_set_iorate, .alias_of = "iorate" },
+	KW("curve", rd_set_curve),
+	KW("stopcurve", rd_set_stopcurve),
+	KWF("elapsed", set_duration, struct params_rd, elapsed_s),
+	KWF("warmup", set_duration0, struct params_rd, warmup_s),
+	KWF("interval", set_duration, struct params_rd, interval_s),
+	KWF("pause", set_duration0, struct params_rd, pause_s),
+	KW("format", rd_set_format),
+	KW("distribution", rd_set_distribution),
+	LOOP("forxfersize", NULL, PARAMS_LOOP_XFERSIZE),
+	LOOP("xfersize", "forxfersize", PARAMS_LOOP_XFERSIZE),
+	LOOP("forrdpct", NULL, PARAMS_LOOP_RDPCT),
+	LOOP("rdpct", "forrdpct", PARAMS_LOOP_RDPCT),
+	LOOP("forseekpct", NULL, PARAMS_LOOP_SEEKPCT),
+	LOOP("seekpct", "forseekpct", PARAMS_LOOP_SEEKPCT),
+	LOOP("forthreads", NULL, PARAMS_LOOP_THREADS),
+	LOOP("threads", "forthreads", PARAMS_LOOP_THREADS),
+	LOOP("forcompratio", NULL, PARAMS_LOOP_COMPRATIO),
+	LOOP("compratio", "forcompratio", PARAMS_LOOP_COMPRATIO),
+	UNSUPPORTED("sd", "name the sds on the wd= lines"),
+	UNSUPPORTED("maxdata", "runs end after elapsed="),
+	IGNORED("endcmd", WHY_CMD),
+	IGNORED("startcmd", WHY_CMD),
+	UNSUPPORTED("openflags", WHY_OPENFLAGS),
+	UNSUPPORTED("replay", "Swat replay is not supported"),
+	IGNORED("forhitarea", "hitarea= matters only with rhpct=/whpct="),
+	IGNORED("hitarea", "hitarea= matters only with rhpct=/whpct="),
+	UNSUPPORTED_BUT("forrhpct", "0", WHY_HIT),
+	UNSUPPORTED_BUT("rhpct", "0", WHY_HIT),
+	UNSUPPORTED_BUT("forwhpct", "0", WHY_HIT),
+	UNSUPPORTED_BUT("whpct", "0", WHY_HIT),
+	UNSUPPORTED("mount", WHY_FS),
+};
+
+#define NKW(t) (sizeof(t) / sizeof(t[0]))
+_Static_assert(NKW(general_kws) <= KW_MAX && NKW(hd_kws) <= KW_MAX &&
+		       NKW(sd_kws) <= KW_MAX && NKW(wd_kws) <= KW_MAX &&
+		       NKW(rd_kws) <= KW_MAX,
+	       "raise KW_MAX");
+
+#define KIND(n, t, f) { n, t, NKW(t), f }
+const struct kind_desc keywords_kinds[KIND_NR] = {
+	[KIND_GENERAL] = KIND("general", general_kws, NULL),
+	[KIND_HD] = KIND("hd", hd_kws, hd_finish),
+	[KIND_SD] = KIND("sd", sd_kws, sd_finish),
+	[KIND_WD] = KIND("wd", wd_kws, wd_finish),
+	[KIND_RD] = KIND("rd", rd_kws, rd_finish),
+};
+
+int keywords_find(enum kind k, const struct item *it)
+{
+	for (size_t i = 0; i < keywords_kinds[k].nkw; i++)
+		if (key_is(it, keywords_kinds[k].kws[i].name))
+			return (int)i;
+	return -1;
+}
+
+int keywords_index(enum kind k, const char *name)
+{
+	for (size_t i = 0; i < keywords_kinds[k].nkw; i++)
+		if (!strcmp(keywords_kinds[k].kws[i].name, name))
+			return (int)i;
+	assert(0 && "keyword not in its table");
+	return -1;
+}
+
+/* The kind an item such as sd=NAME starts, or KIND_NONE. */
+enum kind keywords_starter(const struct item *it)
+{
+	for (int k = KIND_HD; k < KIND_NR; k++)
+		if (key_is(it, keywords_kinds[k].name))
+			return (enum kind)k;
+	return KIND_NONE;
+}

@@ -1,0 +1,604 @@
+/*
+ * Parser for Vdbench-syntax parameter files: the public functions
+ * (params.h), the error and warning messages every part reports through,
+ * and the definitions. The scanner (scan.c) turns the text into KEY=VALUE
+ * items and include=FILE (include.c) switches it to another text until its
+ * end; here definitions (general parameters, hd=, sd=, wd=, rd=) gather the
+ * items that belong to them, xx=default lines set the defaults of the ones
+ * after them, and each kind's keyword table (keywords.c) maps a keyword to
+ * the function that checks its value and stores it. References to earlier
+ * definitions (sd=, wd=, host=) are resolved here. The first error stops the
+ * parse and is reported as "NAME:LINE:COLUMN: message".
+ */
+#include "master/params/params_int.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *pos_file(const struct parser *p, struct params_pos pos)
+{
+	return params_file(p->out, pos);
+}
+
+int params_err(struct parser *p, struct params_pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!p->err || !p->errlen)
+		return -EINVAL;
+	n = snprintf(p->err, p->errlen, "%s:%u:%u: ", pos_file(p, pos),
+		     pos.line, pos.col);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Keep a warning about the text at pos; -ENOMEM if it cannot be kept. */
+int params_warn(struct parser *p, struct params_pos pos, const char *fmt, ...)
+{
+	struct params *pa = p->out;
+	char buf[1024], **nw;
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%s:%u:%u: warning: ", pos_file(p, pos),
+		     pos.line, pos.col);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	va_end(ap);
+	nw = realloc(pa->warn, (pa->nwarn + 1) * sizeof(*nw));
+	if (!nw)
+		return -ENOMEM;
+	pa->warn = nw;
+	nw[pa->nwarn] = strdup(buf);
+	if (!nw[pa->nwarn])
+		return -ENOMEM;
+	pa->nwarn++;
+	return 0;
+}
+
+/* ---- references ------------------------------------------------------- */
+
+static const char *obj_name(enum kind k, size_t i, const struct params *pa)
+{
+	switch (k) {
+	case KIND_HD:
+		return pa->hd[i].name;
+	case KIND_SD:
+		return pa->sd[i].name;
+	case KIND_WD:
+		return pa->wd[i].name;
+	case KIND_RD:
+		return pa->rd[i].name;
+	default:
+		return NULL;
+	}
+}
+
+static size_t obj_count(enum kind k, const struct params *pa)
+{
+	switch (k) {
+	case KIND_HD:
+		return pa->nhd;
+	case KIND_SD:
+		return pa->nsd;
+	case KIND_WD:
+		return pa->nwd;
+	case KIND_RD:
+		return pa->nrd;
+	default:
+		return 0;
+	}
+}
+
+static bool has_wildcard(const struct val *v)
+{
+	return memchr(v->s, '*', v->len) || memchr(v->s, '?', v->len);
+}
+
+static bool has_index(const unsigned *idx, size_t n, unsigned i)
+{
+	for (size_t j = 0; j < n; j++)
+		if (idx[j] == i)
+			return true;
+	return false;
+}
+
+/*
+ * Names of earlier definitions of kind k, or shell-style patterns (sd*)
+ * matching them, into indexes; each one once, in the order given.
+ */
+int params_set_refs(struct parser *p, const struct kw *kw,
+		    const struct item *it, enum kind k, unsigned *idx,
+		    size_t *nidx)
+{
+	size_t total = obj_count(k, p->out), n = 0;
+	char buf[PARAMS_NAME_MAX];
+
+	for (size_t i = 0; i < it->nval; i++) {
+		const struct val *v = &it->val[i];
+		bool wild = has_wildcard(v), found = false;
+		/* A name too long to fit was never defined. */
+		size_t candidates = cstr(v, buf, sizeof(buf)) ? total : 0;
+
+		for (size_t j = 0; j < candidates; j++) {
+			const char *name = obj_name(k, j, p->out);
+
+			if (wild ? fnmatch(buf, name, 0) : strcmp(buf, name))
+				continue;
+			found = true;
+			if (has_index(idx, n, (unsigned)j))
+				continue;
+			if (n == PARAMS_LIST_MAX)
+				return perr(p, v->pos,
+					    "%s= names more than %d %ss",
+					    kw->name, PARAMS_LIST_MAX,
+					    keywords_kinds[k].name);
+			idx[n++] = (unsigned)j;
+		}
+		if (!found && wild)
+			return perr(p, v->pos, "%s=%.*s matches no %s",
+				    kw->name, show(v->len), v->s,
+				    keywords_kinds[k].name);
+		if (!found)
+			return perr(p, v->pos,
+				    "%s=%.*s refers to an undefined %s",
+				    kw->name, show(v->len), v->s,
+				    keywords_kinds[k].name);
+	}
+	*nidx = n;
+	return 0;
+}
+
+/*
+ * host=: hd names or patterns; '*' (or, without hd= lines, localhost)
+ * means every host and is stored as an empty list.
+ */
+int params_set_hosts(struct parser *p, const struct kw *kw,
+		     const struct item *it, unsigned *idx, size_t *nidx)
+{
+	if (values_all_are(it, "*") ||
+	    (!p->out->nhd && values_all_are(it, "localhost"))) {
+		*nidx = 0;
+		return 0;
+	}
+	if (!p->out->nhd)
+		return perr(p, it->vpos,
+			    "%s=%.*s names a host, but no hd= is defined (use localhost or *)",
+			    kw->name, show(it->rawlen), it->raw);
+	return params_set_refs(p, kw, it, KIND_HD, idx, nidx);
+}
+
+/* ---- definitions ------------------------------------------------------ */
+
+static void obj_defaults(union obj *o, enum kind k)
+{
+	memset(o, 0, sizeof(*o));
+	switch (k) {
+	case KIND_HD:
+		o->hd.shell = PARAMS_SHELL_SSH;
+		o->hd.slaves = 1;
+		break;
+	case KIND_SD:
+		o->sd.threads = 8;
+		o->sd.range_hi = 100;
+		break;
+	case KIND_WD:
+		o->wd.nxfer = 1;
+		o->wd.xfer[0].size = 4096;
+		o->wd.xfer[0].pct = 100;
+		o->wd.rdpct = 100;
+		o->wd.seekpct = 100;
+		o->wd.range_hi = 100;
+		break;
+	case KIND_RD: {
+		static const double curve[] = { 10, 50, 70, 80, 90, 100 };
+
+		o->rd.elapsed_s = 30;
+		o->rd.warmup_s = 0;
+		o->rd.interval_s = 1;
+		o->rd.ncurve = sizeof(curve) / sizeof(curve[0]);
+		memcpy(o->rd.curve, curve, sizeof(curve));
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* Every kind's struct starts with its name. */
+static char *cur_name(struct parser *p)
+{
+	return p->cur.sd.name;
+}
+
+static struct params_pos *cur_pos(struct parser *p)
+{
+	switch (p->kind) {
+	case KIND_HD:
+		return &p->cur.hd.pos;
+	case KIND_SD:
+		return &p->cur.sd.pos;
+	case KIND_WD:
+		return &p->cur.wd.pos;
+	default:
+		return &p->cur.rd.pos;
+	}
+}
+
+static int grow(struct parser *p, enum kind k, void **arr, size_t n,
+		size_t elem)
+{
+	size_t cap = p->cap[k] ? 2 * p->cap[k] : 8;
+	void *na;
+
+	if (n < p->cap[k])
+		return 0;
+	na = realloc(*arr, cap * elem);
+	if (!na)
+		return -ENOMEM;
+	*arr = na;
+	p->cap[k] = cap;
+	return 0;
+}
+
+/* Store the definition in progress: in the defaults or in the result. */
+static int def_finish(struct parser *p)
+{
+	struct params *pa = p->out;
+	enum kind k = p->kind;
+	int ret;
+
+	p->kind = KIND_NONE;
+	if (k == KIND_NONE || k == KIND_GENERAL)
+		return 0;
+	if (p->is_default) {
+		p->dflt[k] = p->cur;
+		memcpy(p->dflt_from[k], p->from, sizeof(p->from));
+		return 0;
+	}
+	p->kind = k;
+	ret = keywords_kinds[k].finish(p);
+	p->kind = KIND_NONE;
+	if (ret)
+		return ret;
+	switch (k) {
+	case KIND_HD:
+		ret = grow(p, k, (void **)&pa->hd, pa->nhd, sizeof(*pa->hd));
+		if (!ret)
+			pa->hd[pa->nhd++] = p->cur.hd;
+		break;
+	case KIND_SD:
+		ret = grow(p, k, (void **)&pa->sd, pa->nsd, sizeof(*pa->sd));
+		if (!ret)
+			pa->sd[pa->nsd++] = p->cur.sd;
+		break;
+	case KIND_WD:
+		ret = grow(p, k, (void **)&pa->wd, pa->nwd, sizeof(*pa->wd));
+		if (!ret)
+			pa->wd[pa->nwd++] = p->cur.wd;
+		break;
+	default:
+		ret = grow(p, k, (void **)&pa->rd, pa->nrd, sizeof(*pa->rd));
+		if (!ret)
+			pa->rd[pa->nrd++] = p->cur.rd;
+		break;
+	}
+	return ret;
+}
+
+static int def_apply(struct parser *p, const struct item *it)
+{
+	const struct kw *kw;
+	int i;
+
+	if (p->kind == KIND_NONE)
+		return compat_unknown(p, KIND_GENERAL, it);
+	if (p->kind != KIND_GENERAL && key_is(it, keywords_kinds[p->kind].name))
+		return perr(p, it->kpos,
+			    "a second %s= in one definition (start each definition on a new line)",
+			    keywords_kinds[p->kind].name);
+	i = keywords_find(p->kind, it);
+	if (i < 0)
+		return compat_unknown(p, p->kind, it);
+	kw = &keywords_kinds[p->kind].kws[i];
+	/* Another name for a keyword counts as that keyword. */
+	if (kw->alias_of)
+		i = keywords_index(p->kind, kw->alias_of);
+	if (p->seen[i].line)
+		return perr(p, it->kpos,
+			    "%s= is given twice (first at %u:%u)", kw->name,
+			    p->seen[i].line, p->seen[i].col);
+	p->seen[i] = p->from[i] = it->kpos;
+	if (!kw->set)
+		return 0;
+	return kw->set(p, kw, p->kind == KIND_GENERAL ? (void *)p->out :
+						       (void *)&p->cur,
+		       it);
+}
+
+static int check_name(struct parser *p, enum kind k, const struct val *v)
+{
+	const char *kn = keywords_kinds[k].name;
+	size_t n = obj_count(k, p->out);
+
+	if (v->len >= PARAMS_NAME_MAX)
+		return perr(p, v->pos,
+			    "%s= name is too long (%zu characters, at most %d)",
+			    kn, v->len, PARAMS_NAME_MAX - 1);
+	for (size_t i = 0; i < v->len; i++) {
+		unsigned char c = (unsigned char)v->s[i];
+
+		if (c == '/' || c == '\\' || c == '*' || c == '?' ||
+		    iscntrl(c))
+			return perr(p, v->pos,
+				    "%s=%.*s: a name may not contain '%c'", kn,
+				    show(v->len), v->s, iscntrl(c) ? '?' : c);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = obj_name(k, i, p->out);
+
+		if (strlen(name) == v->len && !memcmp(name, v->s, v->len)) {
+			const struct params_pos *pos =
+				k == KIND_HD ? &p->out->hd[i].pos :
+				k == KIND_SD ? &p->out->sd[i].pos :
+				k == KIND_WD ? &p->out->wd[i].pos :
+					       &p->out->rd[i].pos;
+
+			return perr(p, v->pos,
+				    "%s=%.*s is already defined at line %u",
+				    kn, show(v->len), v->s, pos->line);
+		}
+	}
+	return 0;
+}
+
+/* An item that starts a definition of kind k. */
+static int def_start(struct parser *p, enum kind k, const struct item *it)
+{
+	const struct val *v = &it->val[0];
+	int ret = def_finish(p);
+
+	if (ret)
+		return ret;
+	if (k < p->last)
+		return perr(p, it->kpos,
+			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd)",
+			    (int)it->keylen, it->key, show(it->rawlen),
+			    it->raw, keywords_kinds[p->last].name);
+	p->last = k;
+	p->kind = k;
+	p->dpos = it->kpos;
+	memset(p->seen, 0, sizeof(p->seen));
+	if (k == KIND_GENERAL) {
+		memset(p->from, 0, sizeof(p->from));
+		return def_apply(p, it);
+	}
+	if (it->list)
+		return perr(p, it->vpos, "%s= takes one name, not a list",
+			    keywords_kinds[k].name);
+	p->cur = p->dflt[k];
+	memcpy(p->from, p->dflt_from[k], sizeof(p->from));
+	p->is_default = val_is(v, "default");
+	if (p->is_default)
+		return 0;
+	ret = check_name(p, k, v);
+	if (ret)
+		return ret;
+	memcpy(cur_name(p), v->s, v->len);
+	cur_name(p)[v->len] = '\0';
+	*cur_pos(p) = it->kpos;
+	return 0;
+}
+
+/*
+ * Where an item that opens a line belongs. A line starts a new definition
+ * when it opens with sd=, wd=, ... unless it is a continuation: after a
+ * trailing ',' or before a leading one, or an indented line whose keyword is
+ * also a parameter of the current definition (an indented sd= under a wd=).
+ * An unindented general parameter starts a general line; everything else
+ * continues the current definition.
+ */
+static enum kind line_kind(const struct parser *p, const struct item *it)
+{
+	enum kind k;
+
+	if (!it->first_on_line || it->cont)
+		return KIND_NONE;
+	k = keywords_starter(it);
+	if (k != KIND_NONE) {
+		if (!it->indented || p->kind == KIND_NONE ||
+		    keywords_find(p->kind, it) < 0)
+			return k;
+		return KIND_NONE;
+	}
+	if (keywords_find(KIND_GENERAL, it) >= 0 &&
+	    (!it->indented || p->kind == KIND_NONE))
+		return KIND_GENERAL;
+	return KIND_NONE;
+}
+
+static int parse(struct parser *p)
+{
+	int ret;
+
+	for (;;) {
+		enum kind k;
+
+		ret = scan_next_item(p);
+		if (ret == 0 && p->depth) {
+			include_end(p);
+			continue;
+		}
+		if (ret != 1)
+			break;
+		if (key_is(&p->it, "include")) {
+			ret = include_start(p, &p->it);
+		} else {
+			k = line_kind(p, &p->it);
+			if (k != KIND_NONE)
+				ret = def_start(p, k, &p->it);
+			else
+				ret = def_apply(p, &p->it);
+		}
+		if (ret)
+			return ret;
+	}
+	if (!ret)
+		ret = def_finish(p);
+	if (!ret && !p->out->nrd)
+		ret = perr(p, scan_end_pos(p->text),
+			   "no rd= run definition: nothing to run");
+	return ret;
+}
+
+int params_parse_text(const char *name, const char *text, unsigned flags,
+		      struct params **out, char *err, size_t errlen)
+{
+	struct parser *p;
+	int ret;
+
+	assert(text && out);
+	*out = NULL;
+	if (err && errlen)
+		err[0] = '\0';
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->out = calloc(1, sizeof(*p->out));
+	if (!p->out) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->name = name ? name : "-";
+	ret = include_add_file(p->out, p->name);
+	if (ret < 0) {
+		params_free(&p->out);
+		free(p);
+		return ret;
+	}
+	p->out->data_errors = 50;
+	p->out->compratio = 1;
+	p->out->dedupratio = 1;
+	p->out->dedupunit = 128 * 1024;
+	p->out->formatxfersize = 1024 * 1024;
+	p->flags = flags;
+	p->text = p->s = p->bol = text;
+	p->line = 1;
+	p->at_bol = true;
+	p->err = err;
+	p->errlen = errlen;
+	p->kind = KIND_NONE;
+	p->last = KIND_GENERAL;
+	for (int k = 0; k < KIND_NR; k++)
+		obj_defaults(&p->dflt[k], (enum kind)k);
+
+	ret = parse(p);
+	while (p->depth)
+		include_end(p);
+	if (ret == -ENOMEM && err && errlen)
+		snprintf(err, errlen, "%s: out of memory", p->name);
+	if (ret)
+		params_free(&p->out);
+	*out = p->out;
+	free(p);
+	return ret;
+}
+
+int params_parse_string(const char *name, const char *text,
+			struct params **out, char *err, size_t errlen)
+{
+	return params_parse_text(name, text, 0, out, err, errlen);
+}
+
+int params_parse_file(const char *path, struct params **out, char *err,
+		      size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	assert(path && out);
+	*out = NULL;
+	if (strlen(path) >= PARAMS_PATH_MAX) {
+		if (err && errlen)
+			snprintf(err, errlen, "%.*s...: path is too long",
+				 SHOW_MAX, path);
+		return -ENAMETOOLONG;
+	}
+	ret = include_read_text(path, &text, &len);
+	if (ret) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot read: %s", path,
+				 ret == -EFBIG ?
+					 "too large for a parameter file" :
+					 strerror(-ret));
+		return ret;
+	}
+	if (strlen(text) != len) {
+		struct params_pos pos = scan_text_pos(text, text + strlen(text));
+
+		if (err && errlen)
+			snprintf(err, errlen,
+				 "%s:%u:%u: a NUL byte: not a text file",
+				 path, pos.line, pos.col);
+		free(text);
+		return -EINVAL;
+	}
+	ret = params_parse_string(path, text, out, err, errlen);
+	free(text);
+	if (!ret)
+		strcpy((*out)->path, path);
+	return ret;
+}
+
+void params_free(struct params **p)
+{
+	if (!p || !*p)
+		return;
+	for (size_t i = 0; i < (*p)->nfiles; i++)
+		free((*p)->files[i]);
+	for (size_t i = 0; i < (*p)->nwarn; i++)
+		free((*p)->warn[i]);
+	free((*p)->files);
+	free((*p)->warn);
+	free((*p)->hd);
+	free((*p)->sd);
+	free((*p)->wd);
+	free((*p)->rd);
+	free(*p);
+	*p = NULL;
+}
+
+const char *params_file(const struct params *p, struct params_pos pos)
+{
+	if (!p || !p->nfiles)
+		return "-";
+	return p->files[pos.file < p->nfiles ? pos.file : 0];
+}
+
+const char *params_loop_name(enum params_loop_kind k)
+{
+	static const char *const names[PARAMS_LOOP_NR] = {
+		[PARAMS_LOOP_XFERSIZE] = "forxfersize",
+		[PARAMS_LOOP_RDPCT] = "forrdpct",
+		[PARAMS_LOOP_SEEKPCT] = "forseekpct",
+		[PARAMS_LOOP_THREADS] = "forthreads",
+		[PARAMS_LOOP_COMPRATIO] = "forcompratio",
+	};
+
+	return (unsigned)k < PARAMS_LOOP_NR ? names[k] : "?";
+}

@@ -1,0 +1,217 @@
+/*
+ * Vdbench-syntax parameter files: the parsed form. A file holds, in order,
+ * general parameters, hd= (hosts), sd= (storage), wd= (workloads) and rd=
+ * (runs) lines; a line whose first non-blank character is '*' or '#' is a
+ * comment, as is text after a blank that follows a complete parameter. A
+ * line that starts with blanks or ',', follows a line ending in ',', or
+ * opens with a keyword that starts no definition continues the previous
+ * definition. xx=default lines set defaults for the xx= lines after them.
+ * include=FILE on a line of its own reads FILE (relative to the including
+ * file) in its place. Every value keeps the file position it came from so
+ * later checks can say FILE:LINE:COLUMN.
+ *
+ * Vdbench keywords lockstep knowingly does not implement are recognised:
+ * where skipping one cannot change what is measured (messagescan=,
+ * report=, ...) the parse goes on with a warning in params.warn; otherwise
+ * it fails saying the keyword is not supported.
+ *
+ * The parser is pure: it reads the parameter text (and included files) and
+ * produces this structure; it never touches the targets it names.
+ */
+#ifndef LOCKSTEP_COMMON_PARAMS_H
+#define LOCKSTEP_COMMON_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PARAMS_NAME_MAX 64
+#define PARAMS_PATH_MAX 1024
+#define PARAMS_XFER_MAX 16
+#define PARAMS_LIST_MAX 256
+#define PARAMS_HOST_MAX 256
+#define PARAMS_INCLUDE_DEPTH 16
+
+enum params_openflags {
+	PARAMS_O_DIRECT = 1 << 0,
+	PARAMS_O_DSYNC = 1 << 1,
+};
+
+enum params_shell {
+	PARAMS_SHELL_SSH,  /* the master starts the host's slaves over ssh */
+	PARAMS_SHELL_NONE, /* slaves run there as daemons and register */
+};
+
+/* rd iorate=: how the phases of a run pick their I/O rate. */
+enum params_iorate {
+	PARAMS_IORATE_MAX,   /* as fast as possible (uncontrolled) */
+	PARAMS_IORATE_FIXED, /* the rates in rd.iorates, one phase each */
+	PARAMS_IORATE_CURVE, /* a max phase, then rd.curve percentages of it */
+};
+
+/* rd format=: prime the working set before the measured phases. */
+enum params_format {
+	PARAMS_FORMAT_NO,
+	PARAMS_FORMAT_YES,  /* a format phase, then the measured phases */
+	PARAMS_FORMAT_ONLY, /* the format phase alone */
+};
+
+/* rd distribution=: I/O inter-arrival times under a fixed iorate. */
+enum params_dist {
+	PARAMS_DIST_EXPONENTIAL, /* Vdbench's default */
+	PARAMS_DIST_UNIFORM,
+	PARAMS_DIST_DETERMINISTIC,
+};
+
+/* The rd for-loops (forxfersize=, ...); each phase takes one value each. */
+enum params_loop_kind {
+	PARAMS_LOOP_XFERSIZE,  /* bytes */
+	PARAMS_LOOP_RDPCT,     /* 0..100 */
+	PARAMS_LOOP_SEEKPCT,   /* 0..100, or PARAMS_SEEK_EOF */
+	PARAMS_LOOP_THREADS,   /* per sd */
+	PARAMS_LOOP_COMPRATIO, /* >= 1 */
+	PARAMS_LOOP_NR,
+};
+
+/* seekpct=eof in a forseekpct= list: sequential, stop at the end. */
+#define PARAMS_SEEK_EOF (-1.0)
+
+/* A place in the text: file is an index into params.files. */
+struct params_pos {
+	unsigned line, col;
+	unsigned file;
+};
+
+struct params_hd {
+	char name[PARAMS_NAME_MAX];
+	char system[PARAMS_HOST_MAX]; /* host name or address; default: name */
+	char user[PARAMS_NAME_MAX];   /* empty = the master's user */
+	enum params_shell shell;      /* default PARAMS_SHELL_SSH */
+	unsigned slaves;              /* slave processes there; default 1 */
+	/* lockstep= (or vdbench=): the executable there; "" = the master's */
+	char lockstep[PARAMS_PATH_MAX];
+	struct params_pos pos;
+};
+
+struct params_xfer {
+	uint32_t size;  /* bytes */
+	double pct;     /* share of I/Os, 0..100; fixed size: one entry, 100 */
+};
+
+struct params_sd {
+	char name[PARAMS_NAME_MAX];
+	char lun[PARAMS_PATH_MAX];
+	uint64_t size;          /* 0 = use the file's or device's size */
+	unsigned threads;       /* I/Os kept in flight; default 8 */
+	unsigned openflags;     /* PARAMS_O_* */
+	double range_lo, range_hi; /* percent of the sd, default 0..100 */
+	uint64_t offset;        /* bytes of the lun before the sd (n x 512) */
+	uint32_t align;         /* random offsets align to this; 0 = xfersize */
+	bool force;             /* force=yes: write despite a signature */
+	bool sqpoll;            /* sqpoll=yes: a kernel submission thread */
+	size_t nhost;           /* host=: 0 = every host */
+	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
+	struct params_pos pos;
+	struct params_pos lun_pos; /* for messages about the target itself */
+};
+
+struct params_wd {
+	char name[PARAMS_NAME_MAX];
+	size_t nsd;
+	unsigned sd[PARAMS_LIST_MAX]; /* indexes into params.sd */
+	size_t nxfer;
+	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one entry, 4k */
+	double rdpct;    /* 0..100, default 100 */
+	double seekpct;  /* 0..100 share of random I/Os, default 100 */
+	bool seek_eof;   /* seekpct=eof: sequential (seekpct 0), stop at end */
+	double range_lo, range_hi; /* percent of each sd's range, 0..100 */
+	double skew;     /* percent of the rd's I/O; 0 = an even share */
+	double iorate;   /* this wd's own fixed I/O rate; 0 = none */
+	size_t nhost;    /* host=: 0 = every host */
+	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
+	struct params_pos pos;
+	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
+};
+
+struct params_loop {
+	enum params_loop_kind kind;
+	size_t n;
+	double val[PARAMS_LIST_MAX];
+	struct params_pos pos;
+};
+
+struct params_rd {
+	char name[PARAMS_NAME_MAX];
+	size_t nwd;
+	unsigned wd[PARAMS_LIST_MAX]; /* indexes into params.wd */
+	enum params_iorate iorate_kind; /* default PARAMS_IORATE_MAX */
+	double iorate;     /* the first rate of a fixed list; else 0 */
+	size_t niorate;    /* fixed: iorate=(a,b,..) / foriorate= rates */
+	double iorates[PARAMS_LIST_MAX]; /* I/O per second for the cluster */
+	size_t ncurve;     /* curve=, default 10,50,70,80,90,100 */
+	double curve[PARAMS_LIST_MAX];   /* percent of the max rate */
+	double stopcurve_ms; /* 0 = run every curve point */
+	double elapsed_s;  /* default 30 */
+	double warmup_s;   /* default 0 */
+	double interval_s; /* default 1 */
+	double pause_s;    /* sleep before each phase but the file's first */
+	enum params_format format;
+	enum params_dist distribution;
+	/* The for-loops in the order given: loop[0] is the outermost. */
+	size_t nloop;
+	struct params_loop loop[PARAMS_LOOP_NR];
+	struct params_pos pos;
+	struct params_pos iorate_pos;
+};
+
+struct params {
+	char path[PARAMS_PATH_MAX]; /* the file as named by the caller */
+	unsigned data_errors;       /* data_errors=, default 50 */
+	double compratio;           /* compratio=, default 1 */
+	double dedupratio;          /* dedupratio=, default 1 (no duplicates) */
+	uint32_t dedupunit;         /* dedupunit=, default 128k */
+	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
+	bool validate;              /* validate=yes */
+	size_t nhd, nsd, nwd, nrd;
+	struct params_hd *hd;
+	struct params_sd *sd;
+	struct params_wd *wd;
+	struct params_rd *rd;
+	/* files[0] is the name given to the parser, then every include=. */
+	size_t nfiles;
+	char **files;
+	/* "FILE:LINE:COLUMN: warning: ..." for keywords lockstep skips. */
+	size_t nwarn;
+	char **warn;
+};
+
+/* Flags for params_parse_text. */
+enum params_flags {
+	PARAMS_NO_INCLUDE = 1 << 0, /* include= is an error (fuzzing) */
+};
+
+/*
+ * Parse text (name is used in messages and as the directory include=
+ * paths are relative to; path is left empty). On success returns 0 and
+ * *out (owned by the caller, free with params_free). On a syntax or
+ * semantic error returns -EINVAL and writes "NAME:LINE:COLUMN: message"
+ * (naming the parameter) into err. -ENOMEM on allocation failure.
+ */
+int params_parse_string(const char *name, const char *text,
+			struct params **out, char *err, size_t errlen);
+/* The same with PARAMS_* flags. */
+int params_parse_text(const char *name, const char *text, unsigned flags,
+		      struct params **out, char *err, size_t errlen);
+/* Read and parse a file; -errno with a message in err if unreadable. */
+int params_parse_file(const char *path, struct params **out, char *err,
+		      size_t errlen);
+/* Free and NULL *p; safe on NULL. */
+void params_free(struct params **p);
+
+/* The file a position is in, for "FILE:LINE:COLUMN" messages. */
+const char *params_file(const struct params *p, struct params_pos pos);
+
+/* "forxfersize", ... */
+const char *params_loop_name(enum params_loop_kind k);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * What the files of the parameter-file parser share and nothing outside
+ * master/params/ may include: the scanned form of the text (items and their
+ * values with positions), the parser's state, the keyword-table row, the
+ * small value helpers every setter uses, and the functions one file of the
+ * parser calls in another. The public API is params.h.
+ */
+#ifndef LOCKSTEP_MASTER_PARAMS_PARAMS_INT_H
+#define LOCKSTEP_MASTER_PARAMS_PARAMS_INT_H
+
+#include "master/params/params.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* Upper bounds that keep values sane; the engine has its own limits. */
+#define THREADS_MAX 65536
+#define SLAVES_MAX 1024
+#define XFER_MIN 512
+#define XFER_MAX (1024 * 1024)
+/* Longest value quoted back in a message. */
+#define SHOW_MAX 64
+
+/* In the order a file must define them. */
+enum kind {
+	KIND_NONE = -1,
+	KIND_GENERAL,
+	KIND_HD,
+	KIND_SD,
+	KIND_WD,
+	KIND_RD,
+	KIND_NR,
+};
+
+struct val {
+	const char *s; /* not NUL-terminated; quotes removed */
+	size_t len;
+	struct params_pos pos;
+};
+
+struct item {
+	const char *key;
+	size_t keylen;
+	struct params_pos kpos;
+	const char *raw; /* the value as written, list parentheses included */
+	size_t rawlen;
+	struct params_pos vpos;
+	bool list;
+	size_t nval;
+	struct val val[PARAMS_LIST_MAX];
+	bool first_on_line; /* first item of its line */
+	bool indented;      /* that line started with blanks */
+	bool cont;          /* that line began with ',' or the last ended so */
+};
+
+struct parser;
+struct kw;
+
+typedef int (*kw_set_fn)(struct parser *p, const struct kw *kw, void *obj,
+			 const struct item *it);
+
+struct kw {
+	const char *name;
+	kw_set_fn set; /* NULL: accepted and ignored */
+	size_t off;    /* field written by the generic setters */
+	size_t size;   /* its size, for strings */
+	/* Another name for this row's keyword: both count as one. */
+	const char *alias_of;
+	/* Keywords lockstep skips: why, and the value that is harmless. */
+	const char *why;
+	const char *harmless;
+};
+
+#define KW_MAX 48
+
+struct kind_desc {
+	const char *name;
+	const struct kw *kws;
+	size_t nkw;
+	int (*finish)(struct parser *p);
+};
+
+union obj {
+	struct params_hd hd;
+	struct params_sd sd;
+	struct params_wd wd;
+	struct params_rd rd;
+};
+
+/* A text being scanned, saved while an included one is. */
+struct source {
+	const char *s, *bol;
+	unsigned line, file;
+	bool at_bol, cont_next;
+	char *owned; /* an included file's text, freed at its end */
+};
+
+struct parser {
+	const char *name;
+	const char *text;
+	unsigned flags;  /* PARAMS_* */
+	const char *s;   /* scan position */
+	const char *bol; /* start of the line s is on */
+	unsigned line;
+	unsigned file;  /* index into out->files of the text being scanned */
+	bool at_bol;    /* nothing scanned yet on this line */
+	bool cont_next; /* the last line ended with ',' */
+	char *owned;    /* the text being scanned, when it is an include */
+	size_t depth;   /* includes open */
+	struct source outer[PARAMS_INCLUDE_DEPTH];
+	char *err;
+	size_t errlen;
+	struct params *out;
+	size_t cap[KIND_NR];
+	enum kind last; /* the latest kind defined, for the order check */
+	struct item it;
+
+	/* The definition being gathered. */
+	enum kind kind;
+	bool is_default;
+	struct params_pos dpos;
+	struct params_pos seen[KW_MAX]; /* given in this definition */
+	struct params_pos from[KW_MAX]; /* where each value came from */
+	union obj cur;
+
+	/* What xx=default lines set so far. */
+	union obj dflt[KIND_NR];
+	struct params_pos dflt_from[KIND_NR][KW_MAX];
+};
+
+/* How one kind of list value is read (parse) and judged (check). */
+struct numkind {
+	int (*parse)(struct parser *p, const struct kw *kw,
+		     const struct val *v, double *out);
+	int (*check)(struct parser *p, const struct kw *kw,
+		     struct params_pos pos, const char *sh, double x);
+};
+
+/* iorate=max inside a list of rates, until the list is stored. */
+#define IORATE_MAX_MARK (-1.0)
+
+/* Shared by a keyword row (keywords.c) and the fsd=/fwd= error (compat.c). */
+#define WHY_FS "file system workloads (fsd=, fwd=) are not supported"
+
+/* How many characters of a value to quote back in a message. */
+static inline int show(size_t len)
+{
+	return len > SHOW_MAX ? SHOW_MAX : (int)len;
+}
+
+static inline bool key_is(const struct item *it, const char *name)
+{
+	return strlen(name) == it->keylen &&
+	       !strncasecmp(it->key, name, it->keylen);
+}
+
+static inline bool val_is(const struct val *v, const char *word)
+{
+	return strlen(word) == v->len && !strncasecmp(v->s, word, v->len);
+}
+
+/* Copy v into buf as a C string; false when it does not fit. */
+static inline bool cstr(const struct val *v, char *buf, size_t len)
+{
+	if (v->len >= len)
+		return false;
+	memcpy(buf, v->s, v->len);
+	buf[v->len] = '\0';
+	return true;
+}
+
+/* v as written, cut short for messages. */
+static inline const char *shown(const struct val *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", show(v->len), v->s);
+	return buf;
+}
+
+static inline double *field_double(void *obj, const struct kw *kw)
+{
+	return (double *)((char *)obj + kw->off);
+}
+
+/*
+ * params.c: messages, references, definitions. An error goes into the
+ * caller's buffer as "FILE:LINE:COLUMN: message" and stops the parse (it
+ * returns -EINVAL); perr is its short name, kept for the many places that
+ * report one. A warning is kept in params.warn (0, or -ENOMEM).
+ */
+__attribute__((format(printf, 3, 4))) int
+params_err(struct parser *p, struct params_pos pos, const char *fmt, ...);
+#define perr params_err
+__attribute__((format(printf, 3, 4))) int
+params_warn(struct parser *p, struct params_pos pos, const char *fmt, ...);
+int params_set_refs(struct parser *p, const struct kw *kw,
+		    const struct item *it, enum kind k, unsigned *idx,
+		    size_t *nidx);
+int params_set_hosts(struct parser *p, const struct kw *kw,
+		     const struct item *it, unsigned *idx, size_t *nidx);
+
+/* scan.c: the text into items. */
+bool scan_is_blank(char c);
+void scan_skip_to_eol(struct parser *p);
+void scan_end_line(struct parser *p);
+int scan_next_item(struct parser *p);
+struct params_pos scan_text_pos(const char *text, const char *e);
+struct params_pos scan_end_pos(const char *text);
+
+/* include.c: include=, and reading a parameter file whole. */
+int include_add_file(struct params *pa, const char *name);
+int include_start(struct parser *p, const struct item *it);
+void include_end(struct parser *p);
+int include_read_text(const char *path, char **text, size_t *len);
+
+/* values.c: values read, checked, and lists of numbers expanded. */
+bool values_all_are(const struct item *it, const char *word);
+const struct val *values_single(struct parser *p, const struct kw *kw,
+				const struct item *it);
+int values_number(struct parser *p, const struct kw *kw, const struct val *v,
+		  double *out);
+int values_number_in(struct parser *p, const struct kw *kw,
+		     const struct val *v, double lo, double hi, double *out);
+int values_whole(struct parser *p, const struct kw *kw, const struct val *v,
+		 double lo, double hi, double *out);
+int values_seconds(struct parser *p, const struct kw *kw, const struct val *v,
+		   double *out);
+int values_size(struct parser *p, const struct kw *kw, const struct val *v,
+		uint64_t *out);
+int values_positive(struct parser *p, const struct kw *kw,
+		    const struct val *v, double x, const char *unit);
+int values_read_positive(struct parser *p, const struct kw *kw,
+			 const struct item *it, double *out, const char *unit);
+int values_xfer_size(struct parser *p, const struct kw *kw,
+		     const struct val *v, uint32_t *out);
+int values_parse_seek(struct parser *p, const struct kw *kw,
+		      const struct val *v, double *out);
+int values_check_seek(struct parser *p, const struct kw *kw,
+		      struct params_pos pos, const char *sh, double x);
+int values_expand(struct parser *p, const struct kw *kw,
+		  const struct item *it, const struct numkind *nk, double *out,
+		  size_t *nout);
+extern const struct numkind values_num_iorate;
+extern const struct numkind values_num_curve;
+extern const struct numkind values_num_loop[PARAMS_LOOP_NR];
+
+/* keywords.c: each kind's keyword table, and looking keywords up. */
+extern const struct kind_desc keywords_kinds[KIND_NR];
+int keywords_find(enum kind k, const struct item *it);
+int keywords_index(enum kind k, const char *name);
+enum kind keywords_starter(const struct item *it);
+
+/* compat.c: Vdbench keywords lockstep skips, and unknown keywords. */
+int compat_set_ignored(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it);
+int compat_set_unsupported(struct parser *p, const struct kw *kw, void *obj,
+			   const struct item *it);
+int compat_unknown(struct parser *p, enum kind k, const struct item *it);
+
+/* hd.c, sd.c, wd.c, rd.c: each kind's setters and its end-of-definition check. */
+int hd_set_shell(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it);
+int hd_set_slaves(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int hd_finish(struct parser *p);
+
+int sd_set_size(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int sd_set_offset(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int sd_set_align(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it);
+int sd_set_threads(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
+int sd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it);
+int sd_set_host(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int sd_finish(struct parser *p);
+
+int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it);
+int wd_set_seekpct(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
+int wd_set_skew(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int wd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int wd_set_host(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it);
+int wd_finish(struct parser *p);
+
+int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it);
+int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it);
+int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it);
+int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int rd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
+			const struct item *it);
+int rd_set_loop(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int rd_finish(struct parser *p);
+
+#endif

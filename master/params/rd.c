@@ -1,0 +1,232 @@
+/*
+ * rd= (run) definitions: the wds a run runs, its rates (a fixed rate, max,
+ * a list of rates, or a curve), durations, format=, the arrival
+ * distribution and the for*= loops; and the checks on a finished rd= that
+ * need all of it at once (elapsed= against interval=, how the wds share the
+ * rate).
+ */
+#include "master/params/params_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it)
+{
+	struct params_rd *rd = obj;
+
+	return params_set_refs(p, kw, it, KIND_WD, rd->wd, &rd->nwd);
+}
+
+/* iorate=max, iorate=curve, iorate=N or iorate=(N,M,...): one phase each. */
+int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_rd *rd = obj;
+	int ret;
+
+	rd->iorate_pos = it->kpos;
+	rd->iorate = 0;
+	rd->niorate = 0;
+	if (it->nval == 1 && val_is(&it->val[0], "curve")) {
+		rd->iorate_kind = PARAMS_IORATE_CURVE;
+		return 0;
+	}
+	ret = values_expand(p, kw, it, &values_num_iorate, rd->iorates, &rd->niorate);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < rd->niorate; i++)
+		if (rd->iorates[i] == IORATE_MAX_MARK)
+			rd->iorates[i] = 0;
+	rd->iorate = rd->iorates[0];
+	rd->iorate_kind = PARAMS_IORATE_FIXED;
+	if (rd->niorate == 1 && rd->iorate == 0) {
+		rd->iorate_kind = PARAMS_IORATE_MAX;
+		rd->niorate = 0;
+	}
+	return 0;
+}
+
+int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it)
+{
+	struct params_rd *rd = obj;
+
+	return values_expand(p, kw, it, &values_num_curve, rd->curve, &rd->ncurve);
+}
+
+int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	struct params_rd *rd = obj;
+
+	return values_read_positive(p, kw, it, &rd->stopcurve_ms, " (milliseconds)");
+}
+
+int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_rd *rd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (val_is(v, "no"))
+		rd->format = PARAMS_FORMAT_NO;
+	else if (val_is(v, "yes"))
+		rd->format = PARAMS_FORMAT_YES;
+	else if (val_is(v, "only"))
+		rd->format = PARAMS_FORMAT_ONLY;
+	else
+		return perr(p, v->pos, "%s=%.*s is not yes, only or no",
+			    kw->name, show(v->len), v->s);
+	return 0;
+}
+
+int rd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
+			const struct item *it)
+{
+	static const struct {
+		const char *word, *abbrev;
+		enum params_dist d;
+	} dists[] = {
+		{ "exponential", "e", PARAMS_DIST_EXPONENTIAL },
+		{ "uniform", "u", PARAMS_DIST_UNIFORM },
+		{ "deterministic", "d", PARAMS_DIST_DETERMINISTIC },
+	};
+	struct params_rd *rd = obj;
+	bool got = false;
+
+	for (size_t i = 0; i < it->nval; i++) {
+		const struct val *v = &it->val[i];
+		size_t j;
+
+		if (val_is(v, "variable") || val_is(v, "spike"))
+			return perr(p, v->pos,
+				    "%s=%.*s is not supported: lockstep runs one rate per phase (use iorate=(a,b,...))",
+				    kw->name, show(v->len), v->s);
+		for (j = 0; j < sizeof(dists) / sizeof(dists[0]); j++)
+			if (val_is(v, dists[j].word) ||
+			    val_is(v, dists[j].abbrev))
+				break;
+		if (j == sizeof(dists) / sizeof(dists[0]) || got)
+			return perr(p, v->pos,
+				    "%s=%.*s is not exponential, uniform or deterministic",
+				    kw->name, show(v->len), v->s);
+		rd->distribution = dists[j].d;
+		got = true;
+	}
+	return 0;
+}
+
+/* forxfersize= and its kin: kw->off is the enum params_loop_kind. */
+int rd_set_loop(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it)
+{
+	struct params_rd *rd = obj;
+	enum params_loop_kind k = (enum params_loop_kind)kw->off;
+	size_t i;
+
+	/* A loop the rd=default line gave keeps its place in the order. */
+	for (i = 0; i < rd->nloop && rd->loop[i].kind != k; i++)
+		;
+	if (i == rd->nloop)
+		rd->nloop++;
+	rd->loop[i].kind = k;
+	rd->loop[i].pos = it->kpos;
+	return values_expand(p, kw, it, &values_num_loop[k], rd->loop[i].val,
+			     &rd->loop[i].n);
+}
+
+static bool is_multiple(double a, double b)
+{
+	double q = a / b;
+
+	return fabs(q - nearbyint(q)) <= 1e-9 * fmax(1, q);
+}
+
+/* Where a value of the current definition came from, for messages. */
+static struct params_pos src_pos(struct parser *p, const char *kwname)
+{
+	struct params_pos pos = p->from[keywords_index(p->kind, kwname)];
+
+	return pos.line ? pos : p->dpos;
+}
+
+/*
+ * The wds of a run share its I/O rate by skew= (as in Vdbench, those
+ * without one split what the others leave), or all run at their own
+ * iorate=; lockstep cannot mix fixed-rate wds with shared-rate ones.
+ */
+static int check_rd_rates(struct parser *p, const struct params_rd *rd)
+{
+	const struct params_wd *fixed = NULL, *shared = NULL;
+	double given = 0;
+	size_t unset = 0;
+
+	for (size_t i = 0; i < rd->nwd; i++) {
+		const struct params_wd *wd = &p->out->wd[rd->wd[i]];
+
+		if (wd->skew > 0)
+			given += wd->skew;
+		else
+			unset++;
+		if (wd->iorate > 0)
+			fixed = wd;
+		else
+			shared = wd;
+	}
+	if (fixed && shared)
+		return perr(p, fixed->iorate_pos,
+			    "wd=%s has iorate= but wd=%s in rd=%s has none: give every wd of a run its own iorate=, or none",
+			    fixed->name, shared->name, rd->name);
+	if (fixed && rd->iorate_kind != PARAMS_IORATE_MAX)
+		return perr(p, rd->iorate_pos.line ? rd->iorate_pos : p->dpos,
+			    "rd=%s has iorate= but its wds have their own iorate=: drop one of them",
+			    rd->name);
+	if (fixed)
+		return 0;
+	if (given > 100 + 1e-6 || (!unset && fabs(given - 100) > 1e-6))
+		return perr(p, p->dpos,
+			    "rd=%s: the skew= of its wds add up to %g, not 100",
+			    rd->name, given);
+	if (unset && given > 100 - 1e-6)
+		return perr(p, p->dpos,
+			    "rd=%s: the skew= of its wds add up to 100 and leave nothing for the %zu without one",
+			    rd->name, unset);
+	return 0;
+}
+
+int rd_finish(struct parser *p)
+{
+	struct params_rd *rd = &p->cur.rd;
+	int ie = keywords_index(KIND_RD, "elapsed");
+	int iw = keywords_index(KIND_RD, "warmup");
+
+	if (!rd->nwd && p->out->nwd == 1) {
+		rd->wd[0] = 0;
+		rd->nwd = 1;
+	} else if (!rd->nwd && !p->out->nwd) {
+		return perr(p, p->dpos,
+			    "rd=%s needs wd=, and no wd= is defined",
+			    rd->name);
+	} else if (!rd->nwd) {
+		return perr(p, p->dpos,
+			    "rd=%s needs wd= to say which of the %zu wds it runs",
+			    rd->name, p->out->nwd);
+	}
+	if (!is_multiple(rd->elapsed_s, rd->interval_s))
+		return perr(p,
+			    p->from[ie].line ? p->from[ie] :
+					       src_pos(p, "interval"),
+			    "elapsed=%g is not a multiple of interval=%g",
+			    rd->elapsed_s, rd->interval_s);
+	if (!is_multiple(rd->warmup_s, rd->interval_s))
+		return perr(p,
+			    p->from[iw].line ? p->from[iw] :
+					       src_pos(p, "interval"),
+			    "warmup=%g is not a multiple of interval=%g",
+			    rd->warmup_s, rd->interval_s);
+	return check_rd_rates(p, rd);
+}

@@ -1,0 +1,138 @@
+/*
+ * wd= (workload) definitions: transfer sizes with their shares, seek
+ * percentage, skew, a fixed rate, hosts and sds, and which sds a finished
+ * wd= uses when it names none.
+ */
+#include "master/params/params_int.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/* xfersize=4k or xfersize=(4k,50,8k,50): sizes with their share of I/Os. */
+int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it)
+{
+	struct params_wd *wd = obj;
+	struct params_xfer x[PARAMS_XFER_MAX];
+	double sum = 0;
+	size_t n = it->nval / 2;
+	int ret;
+
+	if (it->nval == 1) {
+		ret = values_xfer_size(p, kw, &it->val[0], &x[0].size);
+		if (ret)
+			return ret;
+		wd->xfer[0].size = x[0].size;
+		wd->xfer[0].pct = 100;
+		wd->nxfer = 1;
+		return 0;
+	}
+	if (it->nval % 2)
+		return perr(p, it->vpos,
+			    "%s= needs one size or size,percentage pairs such as (4k,50,8k,50)",
+			    kw->name);
+	if (n > PARAMS_XFER_MAX)
+		return perr(p, it->vpos,
+			    "%s= has more than %d size,percentage pairs",
+			    kw->name, PARAMS_XFER_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct val *pv = &it->val[2 * i + 1];
+
+		ret = values_xfer_size(p, kw, &it->val[2 * i], &x[i].size);
+		if (!ret)
+			ret = values_number(p, kw, pv, &x[i].pct);
+		if (ret)
+			return ret;
+		if (x[i].pct <= 0 || x[i].pct > 100)
+			return perr(p, pv->pos,
+				    "%s= percentage %.*s is out of range (0..100]",
+				    kw->name, show(pv->len), pv->s);
+		sum += x[i].pct;
+	}
+	if (fabs(sum - 100) > 1e-6)
+		return perr(p, it->vpos,
+			    "%s=%.*s: the percentages add up to %g, not 100",
+			    kw->name, show(it->rawlen), it->raw, sum);
+	memcpy(wd->xfer, x, n * sizeof(x[0]));
+	wd->nxfer = n;
+	return 0;
+}
+
+int wd_set_seekpct(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	char b[SHOW_MAX + 1];
+	double x;
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret)
+		ret = values_parse_seek(p, kw, v, &x);
+	if (!ret)
+		ret = values_check_seek(p, kw, v->pos, shown(v, b, sizeof(b)), x);
+	if (ret)
+		return ret;
+	wd->seek_eof = x == PARAMS_SEEK_EOF;
+	wd->seekpct = wd->seek_eof ? 0 : x;
+	return 0;
+}
+
+int wd_set_skew(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret)
+		ret = values_number_in(p, kw, v, 0, 100, &wd->skew);
+	wd->skew_pos = it->kpos;
+	return ret;
+}
+
+int wd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_wd *wd = obj;
+
+	wd->iorate_pos = it->kpos;
+	return values_read_positive(p, kw, it, &wd->iorate, "");
+}
+
+int wd_set_host(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it)
+{
+	struct params_wd *wd = obj;
+
+	return params_set_hosts(p, kw, it, wd->host, &wd->nhost);
+}
+
+int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it)
+{
+	struct params_wd *wd = obj;
+
+	return params_set_refs(p, kw, it, KIND_SD, wd->sd, &wd->nsd);
+}
+
+int wd_finish(struct parser *p)
+{
+	struct params_wd *wd = &p->cur.wd;
+
+	if (wd->nsd)
+		return 0;
+	if (p->out->nsd == 1) {
+		wd->sd[0] = 0;
+		wd->nsd = 1;
+		return 0;
+	}
+	if (!p->out->nsd)
+		return perr(p, p->dpos,
+			    "wd=%s needs sd=, and no sd= is defined",
+			    wd->name);
+	return perr(p, p->dpos,
+		    "wd=%s needs sd= to say which of the %zu sds it uses",
+		    wd->name, p->out->nsd);
+}
