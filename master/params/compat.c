@@ -21,7 +21,8 @@ int compat_set_ignored(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it)
 {
 	(void)obj;
-	return params_warn(p, it->kpos, "%s= is ignored: %s", kw->name, kw->why);
+	return params_warn(p, it->kpos, "%s= is ignored: %s", kw->name,
+			   kw->why);
 }
 
 /*
@@ -105,7 +106,8 @@ int compat_unknown(struct parser *p, enum kind k, const struct item *it)
 	if (best && bestd <= 2 && bestd < it->keylen)
 		return perr(p, it->kpos,
 			    "unknown %s parameter '%.*s' (did you mean '%s'?)",
-			    keywords_kinds[k].name, show(it->keylen), it->key, best);
+			    keywords_kinds[k].name, show(it->keylen), it->key,
+			    best);
 	return perr(p, it->kpos, "unknown %s parameter '%.*s'",
 		    keywords_kinds[k].name, show(it->keylen), it->key);
 }

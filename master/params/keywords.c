@@ -187,9 +187,11 @@ static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
 #define LOOP(n, alias, kind) \
 	{ .name = (n), .set = rd_set_loop, .off = (kind), .alias_of = (alias) }
 #define IGNORED(n, w) { .name = (n), .set = compat_set_ignored, .why = (w) }
-#define UNSUPPORTED(n, w) { .name = (n), .set = compat_set_unsupported, .why = (w) }
+#define UNSUPPORTED(n, w) \
+	{ .name = (n), .set = compat_set_unsupported, .why = (w) }
 #define UNSUPPORTED_BUT(n, ok, w) \
-	{ .name = (n), .set = compat_set_unsupported, .why = (w), .harmless = (ok) }
+	{ .name = (n), .set = compat_set_unsupported, .why = (w), \
+	  .harmless = (ok) }
 
 #define WHY_DEDUP "lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"

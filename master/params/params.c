@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- messages --------------------------------------------------------- */
+
 static const char *pos_file(const struct parser *p, struct params_pos pos)
 {
 	return params_file(p->out, pos);
@@ -431,6 +433,8 @@ static enum kind line_kind(const struct parser *p, const struct item *it)
 	return KIND_NONE;
 }
 
+/* ---- the public functions --------------------------------------------- */
+
 static int parse(struct parser *p)
 {
 	int ret;
@@ -549,7 +553,8 @@ int params_parse_file(const char *path, struct params **out, char *err,
 		return ret;
 	}
 	if (strlen(text) != len) {
-		struct params_pos pos = scan_text_pos(text, text + strlen(text));
+		struct params_pos pos =
+			scan_text_pos(text, text + strlen(text));
 
 		if (err && errlen)
 			snprintf(err, errlen,

@@ -18,8 +18,8 @@
  * The parser is pure: it reads the parameter text (and included files) and
  * produces this structure; it never touches the targets it names.
  */
-#ifndef LOCKSTEP_COMMON_PARAMS_H
-#define LOCKSTEP_COMMON_PARAMS_H
+#ifndef LOCKSTEP_MASTER_PARAMS_PARAMS_H
+#define LOCKSTEP_MASTER_PARAMS_PARAMS_H
 
 #include <stdbool.h>
 #include <stddef.h>

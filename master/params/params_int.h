@@ -260,7 +260,7 @@ int compat_set_unsupported(struct parser *p, const struct kw *kw, void *obj,
 			   const struct item *it);
 int compat_unknown(struct parser *p, enum kind k, const struct item *it);
 
-/* hd.c, sd.c, wd.c, rd.c: each kind's setters and its end-of-definition check. */
+/* hd.c, sd.c, wd.c, rd.c: each kind's setters and its finishing check. */
 int hd_set_shell(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
 int hd_set_slaves(struct parser *p, const struct kw *kw, void *obj,

@@ -33,7 +33,8 @@ int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		rd->iorate_kind = PARAMS_IORATE_CURVE;
 		return 0;
 	}
-	ret = values_expand(p, kw, it, &values_num_iorate, rd->iorates, &rd->niorate);
+	ret = values_expand(p, kw, it, &values_num_iorate, rd->iorates,
+			    &rd->niorate);
 	if (ret)
 		return ret;
 	for (size_t i = 0; i < rd->niorate; i++)
@@ -53,7 +54,8 @@ int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 {
 	struct params_rd *rd = obj;
 
-	return values_expand(p, kw, it, &values_num_curve, rd->curve, &rd->ncurve);
+	return values_expand(p, kw, it, &values_num_curve, rd->curve,
+			     &rd->ncurve);
 }
 
 int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
@@ -61,7 +63,8 @@ int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
 {
 	struct params_rd *rd = obj;
 
-	return values_read_positive(p, kw, it, &rd->stopcurve_ms, " (milliseconds)");
+	return values_read_positive(p, kw, it, &rd->stopcurve_ms,
+				    " (milliseconds)");
 }
 
 int rd_set_format(struct parser *p, const struct kw *kw, void *obj,

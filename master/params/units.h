@@ -3,8 +3,8 @@
  * command lines: "4k", "1m", "256m", "10g" (binary multiples), "30", "30s",
  * "5m", "1h".
  */
-#ifndef LOCKSTEP_COMMON_UNITS_H
-#define LOCKSTEP_COMMON_UNITS_H
+#ifndef LOCKSTEP_MASTER_PARAMS_UNITS_H
+#define LOCKSTEP_MASTER_PARAMS_UNITS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -71,7 +71,8 @@ int wd_set_seekpct(struct parser *p, const struct kw *kw, void *obj,
 	if (!ret)
 		ret = values_parse_seek(p, kw, v, &x);
 	if (!ret)
-		ret = values_check_seek(p, kw, v->pos, shown(v, b, sizeof(b)), x);
+		ret = values_check_seek(p, kw, v->pos, shown(v, b, sizeof(b)),
+					x);
 	if (ret)
 		return ret;
 	wd->seek_eof = x == PARAMS_SEEK_EOF;
