@@ -1,5 +1,5 @@
 /*
- * Unit tests for the parameter-file parser (common/params.c): every keyword
+ * Unit tests for the parameter-file parser (master/params/): every keyword
  * lands in its field, defaults and xx=default lines are inherited, the
  * Vdbench layout rules (comments, continuation lines, lists, quoted strings)
  * hold, HCIBench-generated files parse, and every rule that rejects input
