@@ -525,6 +525,7 @@ static void test_loop_blank(void **state)
 {
 	struct rig *r = *state;
 	struct safety_verdict v;
+	int fd;
 
 	if (skip_unless_root(""))
 		skip();
@@ -534,6 +535,13 @@ static void test_loop_blank(void **state)
 	assert_int_equal(v.forced, 0);
 	assert_string_equal(v.reason, "");
 	expect(r->loop, 0, 0, 0, NULL);
+	/* The kernel's exclusive claim, held here as another program would. */
+	fd = open(r->loop, O_RDONLY | O_EXCL | O_CLOEXEC);
+	assert_true(fd >= 0);
+	expect(r->loop, 1, 1, -EBUSY, "claimed by another program");
+	expect(r->loop, 0, 0, 0, NULL);
+	close(fd);
+	expect(r->loop, 1, 0, 0, NULL);
 }
 
 static void test_loop_ext4(void **state)
