@@ -4,6 +4,8 @@
  * never overwrites a mounted file system, the system disk, an LVM PV or a
  * swap device. Probing only reads (stat, /proc, sysfs, a read-only probe by
  * libblkid) and the decision is a pure function of what was probed.
+ * Over 700 lines on purpose: every rule about what a lun may be is here, in
+ * one room, the pure decision first.
  */
 #include "slave/safety.h"
 
@@ -410,7 +412,7 @@ static void scan_mounts(dev_t dev, const char *name, int is_disk,
 			continue;
 		if (md == dev) {
 			snprintf(f->mounted_dev, sizeof(f->mounted_dev), "%s",
-				 name[0] ? name : "?");
+				 f->dev_name);
 		} else if (is_disk && name[0] &&
 			   sysfs_name(md, mname, mdisk) == 0 &&
 			   !strcmp(mdisk, name) && strcmp(mname, name)) {
@@ -575,7 +577,7 @@ static int probe_path(const char *path, int deep, struct safety_facts *f)
 	char resolved[PATH_MAX], disk[SAFETY_NAME_LEN];
 	struct sysdevs *s;
 	struct stat st;
-	int ret;
+	int ret, known;
 
 	memset(f, 0, sizeof(*f));
 	ret = resolve_path(path, resolved, sizeof(resolved));
@@ -617,14 +619,20 @@ static int probe_path(const char *path, int deep, struct safety_facts *f)
 		free(s);
 		return 0;
 	}
-	if (sysfs_name(st.st_rdev, f->dev_name, disk) < 0)
-		f->dev_name[0] = 0;
-	scan_mounts(st.st_rdev, f->dev_name,
-		    f->dev_name[0] && !strcmp(f->dev_name, disk), s, f);
+	known = sysfs_name(st.st_rdev, f->dev_name, disk) == 0;
+	if (!known) {
+		/* No sysfs: name it for the messages; matching is by number. */
+		const char *base = strrchr(resolved, '/');
+
+		snprintf(f->dev_name, sizeof(f->dev_name), "%s", base + 1);
+		disk[0] = 0;
+	}
+	scan_mounts(st.st_rdev, known ? f->dev_name : "",
+		    known && !strcmp(f->dev_name, disk), s, f);
 	scan_swaps(s, NULL, f);
 	match_system(s, st.st_rdev, f);
 	free(s);
-	if (f->dev_name[0])
+	if (known)
 		find_holder(f->dev_name, f);
 	f->busy = probe_exclusive(path);
 	probe_signature(path, f);
@@ -644,8 +652,8 @@ int safety_check_target(const char *path, int need_write, int force,
 
 	if (ret < 0) {
 		memset(v, 0, sizeof(*v));
-		snprintf(v->reason, sizeof(v->reason), "%s: cannot check it: %s%s",
-			 path, strerror(-ret),
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s: cannot check it: %s%s", path, strerror(-ret),
 			 ret == -ENOENT ? " (a dangling symlink?)" : "");
 		return ret;
 	}

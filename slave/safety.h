@@ -58,7 +58,7 @@ struct safety_facts {
 	enum safety_kind kind;
 	enum safety_place place;
 	char dev_name[SAFETY_NAME_LEN];    /* kernel name of a block device */
-	/* Holds /, /boot or an active swap (or is a disk or slave under one). */
+	/* Holds /, /boot or an active swap (or is a disk or slave below). */
 	char system[SAFETY_NAME_LEN];      /* "/", "/boot", "swap" */
 	/* The device, or one of its partitions, is mounted. */
 	char mounted_dev[SAFETY_NAME_LEN]; /* kernel name, e.g. "loop3p1" */
@@ -129,7 +129,8 @@ int safety_check_target(const char *path, int need_write, int force,
  * Whether the file system that holds (or will hold) path has room to grow
  * it to size bytes. For an existing file only the growth is counted; for a
  * missing one the nearest existing ancestor directory is asked (statvfs,
- * blocks available to unprivileged users). Returns 0, -ENOSPC with reason
+ * blocks available to unprivileged users). A path that exists and is not a
+ * regular file has nothing to grow: 0. Returns 0, -ENOSPC with reason
  * giving both numbers, or -errno.
  */
 int safety_check_room(const char *path, uint64_t size, char *reason,
