@@ -4,12 +4,13 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
-	liburing-dev uuid-dev libcmocka-dev)
+	liburing-dev uuid-dev libcmocka-dev libblkid-dev)
 # Optional extras for the test suite and benchmarks.
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev zlib1g-dev openssh-client
 		openssh-server
-		procps psmisc)
+		procps psmisc
+		fdisk e2fsprogs util-linux)
 
 missing=()
 for p in "${pkgs[@]}"; do
