@@ -62,6 +62,8 @@ struct tgt {
 };
 
 /* Run a shell command; its exit code, or -1 when it did not exit. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static int sh(const char *fmt, ...)
 {
 	char cmd[512];
