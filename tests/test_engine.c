@@ -1,4 +1,7 @@
 /*
+ * (Over 700 lines on purpose: one conformance suite, every engine on every
+ * kind of target, is one test binary.)
+ *
  * Engine conformance: every engine in the table (engine_names()) is driven
  * through its ops on real targets - a regular file in a temp dir, a loop
  * device on a temp file (root only) and /dev/zram0 (root, and only when
