@@ -3,7 +3,8 @@
  * instance belongs to one worker thread and is only ever used from it (the
  * io_uring engine creates its ring there, so single-issuer rings work).
  * Slots are fixed at open: slot i always uses buffer i, so the engine can
- * register the buffers once and the hot path never allocates.
+ * register the buffers once and the hot path never allocates. The table
+ * of engines is in engine.c: a new engine is one file and one row there.
  */
 #ifndef LOCKSTEP_SLAVE_ENGINE_H
 #define LOCKSTEP_SLAVE_ENGINE_H
@@ -60,7 +61,12 @@ extern const struct engine_ops engine_null_ops;
 
 /* The engine called name, or NULL. */
 const struct engine_ops *engine_find(const char *name);
-/* Names of all engines, NULL-terminated. */
+/* Names of all engines in table order, NULL-terminated; static storage. */
 const char *const *engine_names(void);
+/*
+ * Write the engines' names as "a, b" into buf (len bytes, cut to fit, always
+ * terminated when len > 0), for messages. Returns the length written.
+ */
+size_t engine_list(char *buf, size_t len);
 
 #endif

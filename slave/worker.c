@@ -3,6 +3,14 @@
  * serves as the completion time of everything reaped and the issue time of
  * everything refilled, one submit-and-wait per iteration, no allocation and
  * no locks except once per interval boundary. See worker.h.
+ *
+ * Intervals are double-buffered: two are allocated at set-up, the one being
+ * counted (cur) and a spare. At a boundary the worker queues cur for the
+ * session thread and counts into the spare; the session thread copies what
+ * it needs, clears the buffer and gives it back with worker_release. Both
+ * hand-offs go through the worker's lock, so a buffer always has exactly one
+ * owner. Only if the session thread falls more than an interval behind is a
+ * third buffer allocated (correct counts matter more than the promise).
  */
 #include <errno.h>
 #include <limits.h>
@@ -46,6 +54,7 @@ struct worker {
 	atomic_int eof;      /* ended early: every target finished its pass */
 	atomic_uint_fast64_t first_io;
 	struct worker_interval *head, *tail; /* finished intervals, under lock */
+	struct worker_interval *spare;       /* cleared buffers, under lock */
 
 	void *ectx;
 	void **bufs;
@@ -92,21 +101,57 @@ static struct worker_interval *interval_new(unsigned seq, unsigned ntargets)
 	return iv;
 }
 
-/* Hand the current interval over and start the next one. */
-static int roll_interval(struct worker *w, unsigned next_seq)
+/* Clear what hist_add can have touched: the buckets from min's to max's. */
+static void hist_clear_used(struct hist *h)
 {
-	struct worker_interval *done = w->cur;
-	struct worker_interval *fresh = interval_new(next_seq, w->cfg.nfiles);
+	if (h->count) {
+		unsigned lo = hist_index(h->min), hi = hist_index(h->max);
 
-	if (!fresh)
-		return -ENOMEM;
-	pthread_mutex_lock(&w->lock);
+		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
+	}
+	h->count = 0;
+	h->sum = 0;
+	h->sumsq = 0;
+	h->min = UINT64_MAX;
+	h->max = 0;
+}
+
+/* Queue a finished interval for the session thread; call under lock. */
+static void queue_done(struct worker *w, struct worker_interval *done)
+{
 	if (w->tail)
 		w->tail->next = done;
 	else
 		w->head = done;
 	w->tail = done;
+}
+
+/*
+ * Hand the current interval over and start the next one in the spare
+ * buffer: no allocation and no clearing on this thread, as long as the
+ * session thread gave the previous one back.
+ */
+static int roll_interval(struct worker *w, unsigned next_seq)
+{
+	struct worker_interval *done = w->cur, *fresh;
+
+	pthread_mutex_lock(&w->lock);
+	fresh = w->spare;
+	if (fresh) {
+		w->spare = fresh->next;
+		queue_done(w, done);
+	}
 	pthread_mutex_unlock(&w->lock);
+	if (!fresh) {
+		fresh = interval_new(next_seq, w->cfg.nfiles);
+		if (!fresh)
+			return -ENOMEM;
+		pthread_mutex_lock(&w->lock);
+		queue_done(w, done);
+		pthread_mutex_unlock(&w->lock);
+	}
+	fresh->seq = next_seq;
+	fresh->next = NULL;
 	w->cur = fresh;
 	notify(w);
 	return 0;
@@ -136,8 +181,9 @@ static int setup(struct worker *w)
 	w->free = calloc(c->depth, sizeof(*w->free));
 	w->key = calloc(c->nfiles ? c->nfiles : 1, sizeof(*w->key));
 	w->cur = interval_new(0, c->nfiles);
+	w->spare = interval_new(0, c->nfiles);
 	if (!w->bufs || !w->slots || !w->cqes || !w->free || !w->key ||
-	    !w->cur)
+	    !w->cur || !w->spare)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->depth; i++) {
 		if (posix_memalign(&w->bufs[i], 4096, w->wl.max_xfer))
@@ -411,16 +457,20 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void worker_free(struct worker *w)
+static void free_list(struct worker_interval *iv)
 {
-	struct worker_interval *iv = w->head;
-
 	while (iv) {
 		struct worker_interval *next = iv->next;
 
 		free(iv);
 		iv = next;
 	}
+}
+
+static void worker_free(struct worker *w)
+{
+	free_list(w->head);
+	free_list(w->spare);
 	if (w->ectx)
 		w->cfg.engine->close(&w->ectx);
 	if (w->bufs)
@@ -508,6 +558,20 @@ struct worker_interval *worker_pop(struct worker *w)
 	}
 	pthread_mutex_unlock(&w->lock);
 	return iv;
+}
+
+void worker_release(struct worker *w, struct worker_interval *iv)
+{
+	/* Cleared here, on the session thread, off the I/O path. */
+	hist_clear_used(&iv->lat[0]);
+	hist_clear_used(&iv->lat[1]);
+	memset(iv, 0, offsetof(struct worker_interval, lat));
+	memset(iv->target_errors, 0, w->cfg.nfiles * sizeof(uint64_t));
+	iv->ntargets = w->cfg.nfiles;
+	pthread_mutex_lock(&w->lock);
+	iv->next = w->spare;
+	w->spare = iv;
+	pthread_mutex_unlock(&w->lock);
 }
 
 int worker_finished(struct worker *w)

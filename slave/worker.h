@@ -2,8 +2,9 @@
  * A worker: one thread, one engine instance (one io_uring), a fixed set of
  * slots kept in flight. It issues I/O from the workload generator, records
  * every completion's latency in the current interval's histograms, and at
- * each interval boundary hands a snapshot of the interval to the session
- * thread (through a queue and an eventfd) without stopping I/O.
+ * each interval boundary hands the interval to the session thread (through
+ * a queue and an eventfd) without stopping I/O; the session thread gives
+ * the buffer back with worker_release, so the hot path never allocates.
  */
 #ifndef LOCKSTEP_SLAVE_WORKER_H
 #define LOCKSTEP_SLAVE_WORKER_H
@@ -59,8 +60,13 @@ int worker_start(const struct worker_cfg *cfg, struct worker **w, char *err,
 void worker_go(struct worker *w, uint64_t mono_start);
 /* Ask the worker to stop now (it ends the current interval early). */
 void worker_stop(struct worker *w);
-/* Pop the oldest finished interval (caller frees it), or NULL. */
+/*
+ * Pop the oldest finished interval, or NULL. The caller reads it and gives
+ * it back with worker_release (it is one of the worker's own buffers).
+ */
 struct worker_interval *worker_pop(struct worker *w);
+/* Clear iv, popped from w, and give it back to w for a later interval. */
+void worker_release(struct worker *w, struct worker_interval *iv);
 /* 1 once the worker has finished its last interval and drained. */
 int worker_finished(struct worker *w);
 /*

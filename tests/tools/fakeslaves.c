@@ -42,6 +42,7 @@
 #include "common/timeutil.h"
 #include "proto/proto.h"
 #include "slave/conn.h"
+#include "slave/engine.h"
 
 #define POOL_SIZE 16
 #define HELLO_RETRY_NS NS_PER_SEC
@@ -529,9 +530,10 @@ static int open_fake(struct fake *f, unsigned idx, const char *host,
 	f->hello.cores = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(f->hello.version, sizeof(f->hello.version), "%s",
 		 LOCKSTEP_VERSION);
-	f->hello.nengines = 2;
-	snprintf(f->hello.engines[0], PROTO_NAME_LEN, "io_uring");
-	snprintf(f->hello.engines[1], PROTO_NAME_LEN, "null");
+	for (const char *const *e = engine_names();
+	     *e && f->hello.nengines < PROTO_MAX_ENGINES; e++)
+		snprintf(f->hello.engines[f->hello.nengines++], PROTO_NAME_LEN,
+			 "%s", *e);
 	f->hb_ns = NS_PER_SEC;
 	f->pick = idx;
 	return 0;

@@ -1,0 +1,299 @@
+/*
+ * One phase on this slave: targets, workers, intervals. See phase.h. The
+ * session thread runs all of it; workers hand their intervals over through
+ * worker_pop and get the buffers back through worker_release.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "slave/engine.h"
+#include "slave/link.h"
+#include "slave/phase.h"
+#include "slave/target.h"
+
+void phase_reset(struct phase *ph)
+{
+	for (unsigned i = 0; i < ph->slots.nworkers; i++)
+		worker_join(&ph->workers[i]);
+	prepare_slots_free(&ph->slots);
+	if (ph->fds)
+		for (unsigned t = 0; t < ph->plan.ntargets; t++)
+			if (ph->fds[t] >= 0)
+				close(ph->fds[t]);
+	if (ph->acc)
+		for (unsigned k = 0; k < ph->plan.intervals; k++)
+			free(ph->acc[k]);
+	free(ph->acc);
+	free(ph->accn);
+	free(ph->fds);
+	free(ph->size);
+	if (ph->efd >= 0)
+		close(ph->efd);
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
+					    .u.plan = ph->plan });
+	memset(ph, 0, sizeof(*ph));
+	ph->efd = -1;
+}
+
+int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
+		  size_t errlen)
+{
+	struct phase *ph = &s->ph;
+	const struct engine_ops *eng = engine_find(plan->engine);
+	struct prepare_slots *ps = &ph->slots;
+	unsigned total;
+	int ret;
+
+	phase_reset(ph);
+	ph->plan = *plan;
+	memset(plan, 0, sizeof(*plan)); /* ownership moved into ph */
+	plan = &ph->plan;
+	if (!eng) {
+		char list[128];
+
+		engine_list(list, sizeof(list));
+		snprintf(err, errlen, "unknown engine '%s' (this slave has %s)",
+			 plan->engine, list);
+		return -EINVAL;
+	}
+	total = prepare_threads(plan);
+	if (total == 0) {
+		snprintf(err, errlen, "phase %s gives this slave no threads",
+			 plan->name);
+		return -EINVAL;
+	}
+	ps->nworkers = prepare_nworkers(s->want_workers, total);
+	ph->fds = malloc(sizeof(int) * (plan->ntargets ? plan->ntargets : 1));
+	ph->size = calloc(plan->ntargets ? plan->ntargets : 1, sizeof(uint64_t));
+	ph->acc = calloc(plan->intervals ? plan->intervals : 1,
+			 sizeof(*ph->acc));
+	ph->accn = calloc(plan->intervals ? plan->intervals : 1,
+			  sizeof(*ph->accn));
+	ph->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (!ph->fds || !ph->size || !ph->acc || !ph->accn || ph->efd < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	hist_init(&ph->tot.meas[0]);
+	hist_init(&ph->tot.meas[1]);
+	for (unsigned t = 0; t < plan->ntargets; t++)
+		ph->fds[t] = -1;
+	for (unsigned t = 0; t < plan->ntargets; t++) {
+		ret = target_open(plan, t, prepare_target_writes(plan, t),
+				  &ph->fds[t], &ph->size[t], err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	ret = prepare_assign_slots(ps, plan);
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; i < ps->nworkers; i++) {
+		struct worker_cfg wc = {
+			.engine = eng,
+			.nfiles = plan->ntargets,
+			.fds = ph->fds,
+			.depth = ps->depth[i],
+			.slot_target = ps->slot_target[i],
+			.plan = plan,
+			.target_size = ph->size,
+			.slice = ps->slice[i],
+			.nslices = ps->nslices,
+			.seed = time_real_ns() ^ ((uint64_t)getpid() << 20) ^ i,
+			.interval_ns = plan->interval_ns,
+			.intervals = plan->intervals,
+			.iorate = plan->iorate * ps->depth[i] / total,
+			.engine_flags = prepare_engine_flags(plan,
+							     ps->slot_target[i],
+							     ps->depth[i],
+							     s->sqpoll),
+			.notify_fd = ph->efd,
+		};
+
+		ret = worker_start(&wc, &ph->workers[i], err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	ph->active = 1;
+	log_debug("phase %u (%s) ready: %u targets, %u workers, %s",
+		  plan->phase, plan->name, plan->ntargets, ps->nworkers,
+		  worker_describe(ph->workers[0]));
+	return 0;
+}
+
+void phase_go(struct session *s, const struct proto_go *go)
+{
+	struct phase *ph = &s->ph;
+	int64_t slave_start, delta;
+	uint64_t now_mono, now_real, mono_start;
+
+	if (!ph->active || ph->started || go->phase != ph->plan.phase)
+		return;
+	ph->started = 1;
+	ph->start_at = go->start_at;
+	now_mono = time_mono_ns();
+	now_real = time_real_ns();
+	slave_start = (int64_t)go->start_at + ph->plan.clock_offset_ns;
+	delta = slave_start - (int64_t)now_real;
+	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
+	getrusage(RUSAGE_SELF, &ph->ru_last);
+	for (unsigned i = 0; i < ph->slots.nworkers; i++)
+		worker_go(ph->workers[i], mono_start);
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * NS_PER_SEC + (uint64_t)tv->tv_usec * 1000;
+}
+
+/* Master-clock time of the phase's first I/O on this slave, 0 for none. */
+static uint64_t first_io_master(const struct phase *ph)
+{
+	uint64_t first[SESSION_MAX_WORKERS], f;
+
+	for (unsigned i = 0; i < ph->slots.nworkers; i++)
+		first[i] = worker_first_io(ph->workers[i]);
+	f = prepare_first_io(first, ph->slots.nworkers);
+	if (!f)
+		return 0;
+	return prepare_mono_to_master(f,
+				      (int64_t)time_real_ns() -
+					      (int64_t)time_mono_ns(),
+				      ph->plan.clock_offset_ns);
+}
+
+/* Send interval iv (complete over the workers) and its error log lines. */
+static void send_interval(struct session *s, const struct worker_interval *iv)
+{
+	struct phase *ph = &s->ph;
+	struct proto_msg m = { .type = PROTO_INTERVAL };
+	struct proto_interval *pi = &m.u.interval;
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	pi->first_io_ns = first_io_master(ph);
+	pi->cpu_user_ns = tv_ns(&ru.ru_utime) - tv_ns(&ph->ru_last.ru_utime);
+	pi->cpu_sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&ph->ru_last.ru_stime);
+	pi->cores = s->hello.cores;
+	ph->ru_last = ru;
+	prepare_account(&ph->tot, &ph->plan, iv);
+	if (prepare_interval_msg(pi, &ph->plan, ph->start_at, iv) < 0) {
+		log_error("cannot encode interval %u", iv->seq);
+		proto_msg_free(&m);
+		return;
+	}
+	for (unsigned t = 0; t < iv->ntargets; t++) {
+		char text[PROTO_TEXT_LEN];
+
+		if (prepare_error_text(text, sizeof(text), &ph->plan, iv, t))
+			link_log(s, LOG_WARN, text);
+	}
+	link_send(s, &m);
+	proto_msg_free(&m);
+}
+
+static void phase_end(struct session *s)
+{
+	struct phase *ph = &s->ph;
+	struct proto_msg m = { .type = PROTO_PHASE_END };
+
+	m.u.phase_end.phase = ph->plan.phase;
+	m.u.phase_end.intervals = ph->next_send;
+	m.u.phase_end.ops = ph->tot.ops;
+	m.u.phase_end.bytes = ph->tot.bytes;
+	m.u.phase_end.errors = ph->tot.errors;
+	m.u.phase_end.first_io_ns = first_io_master(ph);
+	m.u.phase_end.status = ph->status ? ph->status :
+			       ph->next_send == ph->plan.intervals || ph->eof ?
+							0 : -EIO;
+	if (hist_to_sparse(&ph->tot.meas[0], &m.u.phase_end.lat[0]) < 0 ||
+	    hist_to_sparse(&ph->tot.meas[1], &m.u.phase_end.lat[1]) < 0) {
+		/* Sent empty: the master then reports no percentiles. */
+		log_warn("out of memory for the phase's histograms");
+		proto_msg_free(&m);
+		memset(m.u.phase_end.lat, 0, sizeof(m.u.phase_end.lat));
+	}
+	link_send(s, &m);
+	proto_msg_free(&m);
+	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
+		  ph->next_send, (unsigned long long)ph->tot.ops);
+	phase_reset(ph);
+}
+
+/* How many workers contribute to interval k (see prepare_workers_due). */
+static unsigned workers_due(const struct phase *ph, unsigned k)
+{
+	int ended[SESSION_MAX_WORKERS];
+
+	for (unsigned i = 0; i < ph->slots.nworkers; i++)
+		ended[i] = worker_finished(ph->workers[i]) &&
+			   worker_eof(ph->workers[i]);
+	return prepare_workers_due(ended, ph->wlast, ph->slots.nworkers, k);
+}
+
+/* Send interval next_send and move on to the next. */
+static void send_next(struct session *s)
+{
+	struct phase *ph = &s->ph;
+
+	send_interval(s, ph->acc[ph->next_send]);
+	free(ph->acc[ph->next_send]);
+	ph->acc[ph->next_send] = NULL;
+	ph->next_send++;
+}
+
+void phase_collect(struct session *s)
+{
+	struct phase *ph = &s->ph;
+	uint64_t junk;
+	int all_done = 1;
+
+	if (read(ph->efd, &junk, sizeof(junk)) < 0 && errno != EAGAIN)
+		log_warn("eventfd: %s", strerror(errno));
+	for (unsigned i = 0; i < ph->slots.nworkers; i++) {
+		struct worker_interval *iv;
+
+		while ((iv = worker_pop(ph->workers[i]))) {
+			ph->wlast[i] = (int)iv->seq;
+			if (prepare_collect(ph->acc, ph->accn,
+					    ph->plan.intervals, iv) < 0)
+				log_error("out of memory: interval %u of a worker is lost",
+					  iv->seq);
+			worker_release(ph->workers[i], iv);
+		}
+		if (!worker_finished(ph->workers[i]))
+			all_done = 0;
+	}
+	while (ph->next_send < ph->plan.intervals && ph->acc[ph->next_send] &&
+	       ph->accn[ph->next_send] == workers_due(ph, ph->next_send))
+		send_next(s);
+	if (!ph->status && ph->plan.data_errors &&
+	    ph->tot.errors > ph->plan.data_errors) {
+		char text[PROTO_TEXT_LEN];
+
+		snprintf(text, sizeof(text),
+			 "%llu I/O errors, more than data_errors=%u: this slave ends the phase",
+			 (unsigned long long)ph->tot.errors,
+			 ph->plan.data_errors);
+		log_error("%s", text);
+		link_log(s, LOG_ERROR, text);
+		ph->status = -EIO;
+		for (unsigned i = 0; i < ph->slots.nworkers; i++)
+			worker_stop(ph->workers[i]);
+	}
+	if (all_done) {
+		ph->eof = 1;
+		for (unsigned i = 0; i < ph->slots.nworkers; i++)
+			ph->eof &= worker_eof(ph->workers[i]);
+		/* Nothing more comes: send what the early enders left. */
+		while (ph->eof && ph->next_send < ph->plan.intervals &&
+		       ph->acc[ph->next_send])
+			send_next(s);
+		phase_end(s);
+	}
+}

@@ -1,0 +1,30 @@
+/*
+ * One phase on this slave: open its targets and start its workers on a plan,
+ * start I/O at the agreed time on the slave's corrected clock, collect the
+ * workers' intervals and send each complete one, end the phase. Decisions
+ * are in prepare.h; this file does the doing. Internal to the session.
+ */
+#ifndef LOCKSTEP_SLAVE_PHASE_H
+#define LOCKSTEP_SLAVE_PHASE_H
+
+#include <stddef.h>
+#include "slave/session.h"
+
+/*
+ * Prepare s->ph for plan, whose arrays move into the phase (plan is zeroed).
+ * Returns 0 with the workers waiting for go, or -errno with a message in
+ * err; the caller then resets the phase.
+ */
+int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
+		  size_t errlen);
+/* Start I/O at go's time, if go is for the prepared phase. */
+void phase_go(struct session *s, const struct proto_go *go);
+/*
+ * Take the workers' finished intervals, send the complete ones, stop the
+ * phase past data_errors, and end it once every worker finished.
+ */
+void phase_collect(struct session *s);
+/* Stop and join the workers, close the targets, free everything. */
+void phase_reset(struct phase *ph);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * What the slave decides about a phase, without threads, sockets or clocks:
+ * how many workers it runs and which target each of their slots serves,
+ * which slice of a shared target each worker takes, how a target is opened
+ * and which engine features a worker asks for; then, while the phase runs,
+ * how the workers' intervals add up to the slave's, when an interval is
+ * complete, and what its message and its error log lines say. The session
+ * (phase.c) does the doing; everything here is data in, data out.
+ */
+#ifndef LOCKSTEP_SLAVE_PREPARE_H
+#define LOCKSTEP_SLAVE_PREPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/hist.h"
+#include "proto/proto.h"
+#include "slave/worker.h"
+
+#define PREPARE_MAX_WORKERS 64
+
+/* The workers' slots of a phase. Arrays are malloc'd and owned. */
+struct prepare_slots {
+	unsigned nworkers;                         /* set before assigning */
+	unsigned depth[PREPARE_MAX_WORKERS];       /* slots of worker i */
+	unsigned *slot_target[PREPARE_MAX_WORKERS]; /* per slot: its target */
+	/* Per target: worker i's slice of it, UINT_MAX when it has none. */
+	unsigned *slice[PREPARE_MAX_WORKERS];
+	unsigned *nslices;                         /* per target: sharers */
+};
+
+/* What a slave has sent of a phase so far, for its phase end. */
+struct prepare_totals {
+	uint64_t ops, bytes, errors;
+	struct hist meas[2]; /* latency over the measured intervals sent */
+};
+
+/* Threads (I/Os in flight) the plan gives this slave, over all targets. */
+unsigned prepare_threads(const struct proto_plan *p);
+/*
+ * Workers to run: want (the --workers), but no more than there are
+ * threads to spread and no more than PREPARE_MAX_WORKERS.
+ */
+unsigned prepare_nworkers(unsigned want, unsigned threads);
+/*
+ * Spread every target's threads over ps->nworkers workers, round robin,
+ * and give each worker that shares a target a slice of its range. Fills
+ * depth, slot_target, slice and nslices. Returns 0 or -ENOMEM; either way
+ * prepare_slots_free releases what was allocated.
+ */
+int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p);
+/* Free the arrays and zero ps (nworkers included); idempotent. */
+void prepare_slots_free(struct prepare_slots *ps);
+/* Whether any stream writes to target t (it must be opened read-write). */
+int prepare_target_writes(const struct proto_plan *p, unsigned t);
+/*
+ * The ENGINE_* flags for a worker whose n slots serve targets target[]:
+ * SQPOLL when sqpoll (--sqpoll) or any of the targets asks for it, DIRECT
+ * when every one of them is open with O_DIRECT.
+ */
+unsigned prepare_engine_flags(const struct proto_plan *p,
+			      const unsigned *target, unsigned n, int sqpoll);
+
+/* Add src's counts and histograms to dst (same targets); src's last error
+ * becomes dst's when src has errors. */
+void prepare_add_interval(struct worker_interval *dst,
+			  const struct worker_interval *src);
+/*
+ * Take a worker's interval into the phase's sums: acc[k] (k = iv->seq) is
+ * a copy of the first worker's interval k, the others are added to it, and
+ * accn[k] counts them. iv stays the caller's. An interval past the phase's
+ * intervals is ignored. Returns 0, or -ENOMEM (iv is then not counted).
+ */
+int prepare_collect(struct worker_interval **acc, unsigned *accn,
+		    unsigned intervals, const struct worker_interval *iv);
+/*
+ * How many of n workers contribute to interval k: all, except those that
+ * ended early (ended[i]: finished with their eof pass done) before k
+ * (wlast[i]: the last interval worker i handed over, -1 for none).
+ */
+unsigned prepare_workers_due(const int *ended, const int *wlast, unsigned n,
+			     unsigned k);
+/*
+ * Master-clock time of a CLOCK_MONOTONIC instant: real_minus_mono is
+ * CLOCK_REALTIME - CLOCK_MONOTONIC now, clock_offset_ns slave - master.
+ */
+uint64_t prepare_mono_to_master(uint64_t mono, int64_t real_minus_mono,
+				int64_t clock_offset_ns);
+/* The earliest non-zero of n first-I/O times, 0 when all are 0. */
+uint64_t prepare_first_io(const uint64_t *first, unsigned n);
+
+/*
+ * Add interval iv to the phase's totals; its latencies count only past the
+ * warmup intervals.
+ */
+void prepare_account(struct prepare_totals *tot,
+		     const struct proto_plan *plan,
+		     const struct worker_interval *iv);
+/*
+ * Fill the interval message pi for iv of plan (the phase started at master
+ * time start_at): times, counts and the sparse histograms. The cpu and
+ * first_io fields are the caller's. pi's histograms are malloc'd: release
+ * them with proto_msg_free. Returns 0 or -ENOMEM.
+ */
+int prepare_interval_msg(struct proto_interval *pi,
+			 const struct proto_plan *plan, uint64_t start_at,
+			 const struct worker_interval *iv);
+/*
+ * The log line for target t's I/O errors in iv (one per sd per interval:
+ * errors are counted, not logged one by one), with the last error's offset
+ * and errno when it was on t. Returns 0 when t had no errors (text is then
+ * untouched), 1 when text was written.
+ */
+int prepare_error_text(char *text, size_t len, const struct proto_plan *plan,
+		       const struct worker_interval *iv, unsigned t);
+
+#endif

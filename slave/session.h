@@ -1,0 +1,55 @@
+/*
+ * The slave session's state, shared by the files that make up the session
+ * and by nothing else: link.c (messages to and from the master), phase.c
+ * (one phase's targets, workers and intervals) and slave.c (options and the
+ * main loop). Internal to the slave: nothing outside slave/ includes it.
+ */
+#ifndef LOCKSTEP_SLAVE_SESSION_H
+#define LOCKSTEP_SLAVE_SESSION_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+#include "proto/proto.h"
+#include "slave/prepare.h"
+#include "slave/spool.h"
+#include "slave/worker.h"
+
+#define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
+
+struct phase {
+	int active;         /* a plan is prepared */
+	int started;        /* go received */
+	struct proto_plan plan;
+	int *fds;
+	uint64_t *size;
+	struct prepare_slots slots;
+	struct worker *workers[SESSION_MAX_WORKERS];
+	int efd;
+	uint64_t start_at;  /* master clock */
+	struct worker_interval **acc; /* per seq, summed over workers */
+	unsigned *accn;
+	unsigned next_send;
+	int wlast[SESSION_MAX_WORKERS]; /* last interval seq a worker handed */
+	struct rusage ru_last;
+	struct prepare_totals tot;
+	int status;         /* -EIO once data_errors was exceeded */
+	int eof;            /* every worker ended with its eof pass done */
+};
+
+struct session {
+	const char *endpoint;
+	unsigned want_workers;
+	int sqpoll;          /* --sqpoll: every ring gets a submission thread */
+	struct conn *conn;
+	struct proto_hello hello;
+	int welcomed;
+	uint64_t hb_ns, master_timeout_ns;
+	uint64_t last_rx, last_tx, last_hello;
+	struct phase ph;
+	struct spool spool;
+	int daemon;
+	int quit;
+	int exit_code;
+};
+
+#endif

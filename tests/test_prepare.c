@@ -1,0 +1,394 @@
+/*
+ * Unit tests for the slave's phase decisions (slave/prepare.c): how slots
+ * spread over workers and targets, the engine flags a worker asks for, and
+ * how the workers' intervals add up to the slave's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "slave/engine.h"
+#include "slave/prepare.h"
+
+#define NT 3
+
+static struct proto_target targets[NT];
+static struct proto_stream streams[2];
+static struct proto_plan plan;
+
+/* A plan over n targets with the given threads each, no streams. */
+static void make_plan(unsigned n, const unsigned *threads)
+{
+	memset(targets, 0, sizeof(targets));
+	memset(streams, 0, sizeof(streams));
+	memset(&plan, 0, sizeof(plan));
+	for (unsigned t = 0; t < n; t++) {
+		snprintf(targets[t].name, sizeof(targets[t].name), "sd%u",
+			 t + 1);
+		snprintf(targets[t].path, sizeof(targets[t].path),
+			 "/dev/fake%u", t);
+		targets[t].threads = threads[t];
+	}
+	plan.ntargets = n;
+	plan.targets = targets;
+	plan.streams = streams;
+	plan.intervals = 4;
+	plan.interval_ns = 1000000000ull;
+}
+
+static void assert_slots(const struct prepare_slots *ps, unsigned i,
+			 unsigned depth, const unsigned *want)
+{
+	assert_int_equal(ps->depth[i], depth);
+	for (unsigned k = 0; k < depth; k++)
+		assert_int_equal(ps->slot_target[i][k], want[k]);
+}
+
+static void test_assign_two_targets_two_workers(void **state)
+{
+	static const unsigned threads[] = { 3, 2 };
+	struct prepare_slots ps = { .nworkers = 2 };
+
+	(void)state;
+	make_plan(2, threads);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	/* Round robin over the workers, target by target. */
+	assert_slots(&ps, 0, 3, (const unsigned[]){ 0, 0, 1 });
+	assert_slots(&ps, 1, 2, (const unsigned[]){ 0, 1 });
+	/* Both workers share both targets: two slices each. */
+	assert_int_equal(ps.nslices[0], 2);
+	assert_int_equal(ps.nslices[1], 2);
+	assert_int_equal(ps.slice[0][0], 0);
+	assert_int_equal(ps.slice[1][0], 1);
+	assert_int_equal(ps.slice[0][1], 0);
+	assert_int_equal(ps.slice[1][1], 1);
+	prepare_slots_free(&ps);
+	assert_int_equal(ps.nworkers, 0);
+	assert_null(ps.nslices);
+	prepare_slots_free(&ps); /* idempotent */
+}
+
+static void test_assign_unused_and_unshared_targets(void **state)
+{
+	static const unsigned threads[] = { 1, 0, 4 };
+	struct prepare_slots ps = { .nworkers = 4 };
+
+	(void)state;
+	make_plan(3, threads);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_slots(&ps, 0, 2, (const unsigned[]){ 0, 2 });
+	assert_slots(&ps, 1, 1, (const unsigned[]){ 2 });
+	assert_slots(&ps, 2, 1, (const unsigned[]){ 2 });
+	assert_slots(&ps, 3, 1, (const unsigned[]){ 2 });
+	/* sd1 is worker 0's alone; sd2 has no slot; sd3 is split in four. */
+	assert_int_equal(ps.nslices[0], 1);
+	assert_int_equal(ps.nslices[1], 0);
+	assert_int_equal(ps.nslices[2], 4);
+	assert_int_equal(ps.slice[0][0], 0);
+	for (unsigned i = 1; i < 4; i++)
+		assert_int_equal(ps.slice[i][0], UINT_MAX);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(ps.slice[i][1], UINT_MAX);
+		assert_int_equal(ps.slice[i][2], i);
+	}
+	prepare_slots_free(&ps);
+}
+
+/* Over many shapes: every thread gets exactly one slot, depths even. */
+static void test_assign_table(void **state)
+{
+	static const struct {
+		unsigned threads[NT];
+		unsigned nworkers;
+	} cases[] = {
+		{ { 1, 1, 1 }, 1 },  { { 8, 0, 0 }, 3 }, { { 5, 7, 2 }, 4 },
+		{ { 32, 32, 32 }, 64 }, { { 2, 3, 0 }, 5 }, { { 64, 1, 1 }, 2 },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct prepare_slots ps = { .nworkers = cases[c].nworkers };
+		unsigned per_target[NT] = { 0 }, total = 0, lo = UINT_MAX,
+			 hi = 0;
+
+		make_plan(NT, cases[c].threads);
+		assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+		for (unsigned i = 0; i < ps.nworkers; i++) {
+			total += ps.depth[i];
+			lo = ps.depth[i] < lo ? ps.depth[i] : lo;
+			hi = ps.depth[i] > hi ? ps.depth[i] : hi;
+			for (unsigned k = 0; k < ps.depth[i]; k++)
+				per_target[ps.slot_target[i][k]]++;
+		}
+		assert_int_equal(total, prepare_threads(&plan));
+		assert_true(hi - lo <= 1);
+		for (unsigned t = 0; t < NT; t++)
+			assert_int_equal(per_target[t], cases[c].threads[t]);
+		prepare_slots_free(&ps);
+	}
+}
+
+static void test_nworkers(void **state)
+{
+	(void)state;
+	assert_int_equal(prepare_nworkers(4, 10), 4);
+	assert_int_equal(prepare_nworkers(8, 3), 3);
+	assert_int_equal(prepare_nworkers(200, 500), PREPARE_MAX_WORKERS);
+}
+
+static void test_target_writes_and_flags(void **state)
+{
+	static const unsigned threads[] = { 1, 1, 1 };
+	unsigned slots[] = { 0, 1 };
+
+	(void)state;
+	make_plan(3, threads);
+	plan.nstreams = 2;
+	streams[0].ntargets = 2;
+	streams[0].targets[0] = 0;
+	streams[0].targets[1] = 1;
+	streams[0].rdpct = 100;
+	streams[1].ntargets = 1;
+	streams[1].targets[0] = 1;
+	streams[1].rdpct = 70;
+	assert_false(prepare_target_writes(&plan, 0));
+	assert_true(prepare_target_writes(&plan, 1));
+	assert_false(prepare_target_writes(&plan, 2));
+
+	assert_int_equal(prepare_engine_flags(&plan, slots, 2, 0), 0);
+	assert_int_equal(prepare_engine_flags(&plan, slots, 2, 1),
+			 ENGINE_SQPOLL);
+	targets[1].sqpoll = 1;
+	assert_int_equal(prepare_engine_flags(&plan, slots, 2, 0),
+			 ENGINE_SQPOLL);
+	targets[0].openflags = PROTO_O_DIRECT;
+	assert_int_equal(prepare_engine_flags(&plan, slots, 1, 0),
+			 ENGINE_DIRECT);
+	/* DIRECT only when every slot's target is O_DIRECT. */
+	assert_int_equal(prepare_engine_flags(&plan, slots, 2, 0),
+			 ENGINE_SQPOLL);
+	targets[1].openflags = PROTO_O_DIRECT | PROTO_O_DSYNC;
+	assert_int_equal(prepare_engine_flags(&plan, slots, 2, 0),
+			 ENGINE_SQPOLL | ENGINE_DIRECT);
+}
+
+static struct worker_interval *interval(unsigned seq, unsigned ntargets)
+{
+	struct worker_interval *iv = calloc(1, sizeof(*iv) +
+						       ntargets * sizeof(uint64_t));
+
+	assert_non_null(iv);
+	hist_init(&iv->lat[0]);
+	hist_init(&iv->lat[1]);
+	iv->seq = seq;
+	iv->ntargets = ntargets;
+	return iv;
+}
+
+/*
+ * Three workers hand over intervals 0 and 1 (out of order between them);
+ * the sums are exact, the copy is the session's, the last error kept.
+ */
+static void test_collect_three_workers(void **state)
+{
+	struct worker_interval *acc[4] = { 0 }, *iv[3][2];
+	unsigned accn[4] = { 0 };
+
+	(void)state;
+	for (unsigned w = 0; w < 3; w++)
+		for (unsigned k = 0; k < 2; k++) {
+			struct worker_interval *x = interval(k, 2);
+
+			x->ops[0] = 10 * (w + 1);
+			x->ops[1] = w + 1;
+			x->bytes[0] = 4096 * x->ops[0];
+			x->bytes[1] = 8192 * x->ops[1];
+			for (uint64_t n = 0; n < x->ops[0]; n++)
+				hist_add(&x->lat[0], 1000 * (w + 1));
+			for (uint64_t n = 0; n < x->ops[1]; n++)
+				hist_add(&x->lat[1], 5000);
+			if (w != 1) {
+				x->errors = w + 1;
+				x->target_errors[w ? 1 : 0] = w + 1;
+				x->last_errno = w ? EIO : ENXIO;
+				x->last_err_offset = 512 * (w + 1);
+				x->last_err_target = w ? 1 : 0;
+			}
+			iv[w][k] = x;
+		}
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[0][0]), 0);
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[0][1]), 0);
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[2][0]), 0);
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[1][0]), 0);
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[1][1]), 0);
+	assert_int_equal(accn[0], 3);
+	assert_int_equal(accn[1], 2);
+	assert_int_equal(accn[2], 0);
+	/* The first one was copied: changing it later changes nothing. */
+	assert_ptr_not_equal(acc[0], iv[0][0]);
+	iv[0][0]->ops[0] = 999;
+
+	assert_int_equal(acc[0]->seq, 0);
+	assert_int_equal(acc[0]->ops[0], 60);
+	assert_int_equal(acc[0]->ops[1], 6);
+	assert_int_equal(acc[0]->bytes[0], 60 * 4096);
+	assert_int_equal(acc[0]->bytes[1], 6 * 8192);
+	assert_int_equal(acc[0]->lat[0].count, 60);
+	assert_int_equal(acc[0]->lat[0].min, 1000);
+	assert_int_equal(acc[0]->lat[0].max, 3000);
+	assert_int_equal(acc[0]->lat[0].sum, 10 * 1000 + 20 * 2000 + 30 * 3000);
+	assert_int_equal(acc[0]->lat[0].buckets[hist_index(2000)], 20);
+	assert_int_equal(acc[0]->lat[1].count, 6);
+	assert_int_equal(acc[0]->errors, 4);
+	assert_int_equal(acc[0]->target_errors[0], 1);
+	assert_int_equal(acc[0]->target_errors[1], 3);
+	/* The last worker with errors added (worker 3, by order) has it. */
+	assert_int_equal(acc[0]->last_errno, EIO);
+	assert_int_equal(acc[0]->last_err_offset, 1536);
+	assert_int_equal(acc[0]->last_err_target, 1);
+	/* Worker 2 had no errors: interval 1 keeps worker 1's. */
+	assert_int_equal(acc[1]->ops[0], 30);
+	assert_int_equal(acc[1]->errors, 1);
+	assert_int_equal(acc[1]->last_errno, ENXIO);
+
+	/* An interval past the phase's end is dropped, not counted. */
+	iv[2][1]->seq = 4;
+	assert_int_equal(prepare_collect(acc, accn, 4, iv[2][1]), 0);
+	assert_int_equal(accn[1], 2);
+	for (unsigned w = 0; w < 3; w++)
+		for (unsigned k = 0; k < 2; k++)
+			free(iv[w][k]);
+	for (unsigned k = 0; k < 4; k++)
+		free(acc[k]);
+}
+
+static void test_workers_due(void **state)
+{
+	int ended[3] = { 0, 0, 0 }, wlast[3] = { 2, 2, 2 };
+
+	(void)state;
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 0), 3);
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 5), 3);
+	/* Worker 1 ended its eof pass with interval 2: due up to 2 only. */
+	ended[1] = 1;
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 2), 3);
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 3), 2);
+	ended[0] = 1;
+	wlast[0] = 0;
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 1), 2);
+	assert_int_equal(prepare_workers_due(ended, wlast, 3, 3), 1);
+}
+
+static void test_clock_conversion(void **state)
+{
+	static const uint64_t none[3] = { 0, 0, 0 };
+	static const uint64_t some[4] = { 0, 700, 500, 900 };
+
+	(void)state;
+	assert_int_equal(prepare_first_io(none, 3), 0);
+	assert_int_equal(prepare_first_io(some, 4), 500);
+	assert_int_equal(prepare_first_io(some, 0), 0);
+	/* mono 100 + (real - mono) 1000, slave 30 ahead of the master. */
+	assert_int_equal(prepare_mono_to_master(100, 1000, 30), 1070);
+	assert_int_equal(prepare_mono_to_master(100, 1000, -30), 1130);
+}
+
+static void test_interval_msg_and_totals(void **state)
+{
+	static const unsigned threads[] = { 1, 1 };
+	struct prepare_totals tot = { 0 };
+	struct worker_interval *iv = interval(0, 2);
+	struct proto_msg m = { .type = PROTO_INTERVAL };
+	struct proto_interval *pi = &m.u.interval;
+
+	(void)state;
+	make_plan(2, threads);
+	plan.phase = 7;
+	plan.warmup_intervals = 1;
+	hist_init(&tot.meas[0]);
+	hist_init(&tot.meas[1]);
+	iv->ops[0] = 3;
+	iv->bytes[0] = 3 * 4096;
+	iv->errors = 2;
+	hist_add(&iv->lat[0], 100);
+	hist_add(&iv->lat[0], 200);
+	hist_add(&iv->lat[0], 300);
+	prepare_account(&tot, &plan, iv); /* a warmup interval */
+	iv->seq = 2;
+	prepare_account(&tot, &plan, iv);
+	assert_int_equal(tot.ops, 6);
+	assert_int_equal(tot.bytes, 6 * 4096);
+	assert_int_equal(tot.errors, 4);
+	assert_int_equal(tot.meas[0].count, 3); /* warmup not measured */
+	assert_int_equal(tot.meas[1].count, 0);
+
+	assert_int_equal(prepare_interval_msg(pi, &plan, 5000000000ull, iv),
+			 0);
+	assert_int_equal(pi->phase, 7);
+	assert_int_equal(pi->seq, 2);
+	assert_int_equal(pi->start_ns, 7000000000ull);
+	assert_int_equal(pi->end_ns, 8000000000ull);
+	assert_int_equal(pi->ops[0], 3);
+	assert_int_equal(pi->bytes[0], 3 * 4096);
+	assert_int_equal(pi->errors, 2);
+	assert_int_equal(pi->lat[0].count, 3);
+	assert_int_equal(pi->lat[0].n, 3);
+	assert_int_equal(pi->lat[1].count, 0);
+	proto_msg_free(&m);
+	free(iv);
+}
+
+static void test_error_text(void **state)
+{
+	static const unsigned threads[] = { 1, 1 };
+	struct worker_interval *iv = interval(4, 2);
+	char text[PROTO_TEXT_LEN] = "untouched";
+
+	(void)state;
+	make_plan(2, threads);
+	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 0),
+			 0);
+	assert_string_equal(text, "untouched");
+	iv->errors = 5;
+	iv->target_errors[0] = 2;
+	iv->target_errors[1] = 3;
+	iv->last_errno = EIO;
+	iv->last_err_offset = 8192;
+	iv->last_err_target = 1;
+	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 0),
+			 1);
+	assert_string_equal(text,
+			    "sd sd1 (/dev/fake0): 2 I/O errors in interval 5");
+	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 1),
+			 1);
+	assert_string_equal(text,
+			    "sd sd2 (/dev/fake1): 3 I/O errors in interval 5, the last at offset 8192: Input/output error");
+	/* A target the plan does not have is never read. */
+	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 2),
+			 0);
+	free(iv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_assign_two_targets_two_workers),
+		cmocka_unit_test(test_assign_unused_and_unshared_targets),
+		cmocka_unit_test(test_assign_table),
+		cmocka_unit_test(test_nworkers),
+		cmocka_unit_test(test_target_writes_and_flags),
+		cmocka_unit_test(test_collect_three_workers),
+		cmocka_unit_test(test_workers_due),
+		cmocka_unit_test(test_clock_conversion),
+		cmocka_unit_test(test_interval_msg_and_totals),
+		cmocka_unit_test(test_error_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
