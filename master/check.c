@@ -7,14 +7,15 @@
  * `lockstep run` would refuse is refused here with the same message.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/jsonw.h"
+#include "common/exitcode.h"
+#include "common/opts.h"
 #include "common/params.h"
 #include "common/units.h"
+#include "master/jsonw.h"
 #include "master/master.h"
 #include "master/plan.h"
 
@@ -447,79 +448,40 @@ static void print_json(const struct check *c)
 
 /* ---- command line ----------------------------------------------------- */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]\n"
-		"  --json            print the plan as one JSON document\n"
-		"  -e S, -w S, -i S  override every rd's elapsed, warmup, interval\n"
-		"  --local-slaves N  slaves assumed without hd= lines (default 2)\n"
-		"Exit 0 when the file is valid, 1 when it is not.\n");
-}
-
-static int seconds_opt(const char *opt, const char *arg, double *out)
-{
-	if (units_parse_seconds(arg, out)) {
-		fprintf(stderr, "lockstep check: %s wants seconds, not '%s'\n",
-			opt, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int parse_args(struct check *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "local-slaves", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	int json = 0, help = 0, args, ret;
+	const struct opts_def defs[] = {
+		{ "json", 0, OPTS_FLAG, &json,
+		  .help = "print the plan as one JSON document" },
+		{ NULL, 'e', OPTS_SECONDS, &c->ov.elapsed_s, .flags = OPTS_UNITS,
+		  .label = "-e S, -w S, -i S",
+		  .help = "override every rd's elapsed, warmup, interval" },
+		{ NULL, 'w', OPTS_SECONDS, &c->ov.warmup_s,
+		  .flags = OPTS_UNITS },
+		{ NULL, 'i', OPTS_SECONDS, &c->ov.interval_s,
+		  .flags = OPTS_UNITS | OPTS_POSITIVE },
+		{ "local-slaves", 0, OPTS_UINT, &c->nlocal, 1, 256,
+		  OPTS_NONEMPTY | OPTS_NO_ECHO, .arg = "N",
+		  .help = "slaves assumed without hd= lines (default 2)" },
+		{ .name = "help", .letter = 'h', .kind = OPTS_HELP,
+		  .dest = &help },
 	};
-	char *end;
-	int o;
+	const struct opts_cmd cmd = {
+		.prog = "lockstep check",
+		.synopsis = "usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]",
+		.footer = "Exit 0 when the file is valid, 1 when it is not.\n",
+		.width = 18,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 1,
+	};
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "e:w:i:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'j':
-			c->json = true;
-			break;
-		case 'L':
-			c->nlocal = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || c->nlocal < 1 ||
-			    c->nlocal > 256) {
-				fprintf(stderr, "lockstep check: --local-slaves wants 1..256\n");
-				return -EINVAL;
-			}
-			break;
-		case 'e':
-			if (seconds_opt("-e", optarg, &c->ov.elapsed_s))
-				return -EINVAL;
-			break;
-		case 'w':
-			if (seconds_opt("-w", optarg, &c->ov.warmup_s))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (seconds_opt("-i", optarg, &c->ov.interval_s) ||
-			    c->ov.interval_s <= 0) {
-				fprintf(stderr, "lockstep check: -i wants seconds > 0\n");
-				return -EINVAL;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return -EINVAL;
-	}
-	c->path = argv[optind];
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret)
+		return ret;
+	c->json = json;
+	c->path = argv[args];
 	return 0;
 }
 
@@ -530,7 +492,7 @@ int master_check_main(int argc, char **argv)
 	int ret = parse_args(&c, argc, argv);
 
 	if (ret)
-		return ret > 0 ? MASTER_EXIT_OK : MASTER_EXIT_BAD_INPUT;
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	ret = params_parse_file(c.path, &c.p, err, sizeof(err));
 	for (size_t i = 0; c.p && i < c.p->nwarn; i++)
 		fprintf(stderr, "%s\n", c.p->warn[i]);
@@ -542,7 +504,7 @@ int master_check_main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		free(c.ph);
 		params_free(&c.p);
-		return MASTER_EXIT_BAD_INPUT;
+		return LS_EXIT_BAD_INPUT;
 	}
 	if (c.json)
 		print_json(&c);
@@ -550,5 +512,5 @@ int master_check_main(int argc, char **argv)
 		print_text(&c);
 	free(c.ph);
 	params_free(&c.p);
-	return MASTER_EXIT_OK;
+	return LS_EXIT_OK;
 }
