@@ -151,12 +151,12 @@ static struct item *add(struct desc *d, enum item_kind kind, const char *key)
 	return it;
 }
 
-/* Give the last item its text (a text-only item if kind is ITEM_TEXT). */
+/* Give the last item its text, or (alone) add a text-only item. */
 __attribute__((format(printf, 3, 4)))
-static void text(struct desc *d, enum item_kind kind, const char *fmt, ...)
+static void text(struct desc *d, int alone, const char *fmt, ...)
 {
-	struct item *it = kind == ITEM_TEXT ? add(d, ITEM_TEXT, NULL) :
-		d->n ? &d->it[d->n - 1] : NULL;
+	struct item *it = alone ? add(d, ITEM_TEXT, NULL) :
+			  d->n ? &d->it[d->n - 1] : NULL;
 	va_list ap;
 
 	if (!it)
@@ -170,9 +170,9 @@ static void text(struct desc *d, enum item_kind kind, const char *fmt, ...)
 }
 
 /* The text of the item just added. */
-#define SHOWN(d, ...) text(d, ITEM_END, __VA_ARGS__)
+#define SHOWN(d, ...) text(d, 0, __VA_ARGS__)
 /* Text alone. */
-#define TEXT(d, ...) text(d, ITEM_TEXT, __VA_ARGS__)
+#define TEXT(d, ...) text(d, 1, __VA_ARGS__)
 
 static void str(struct desc *d, const char *key, const char *v)
 {
@@ -610,7 +610,8 @@ static int parse_args(struct check *c, int argc, char **argv)
 	const struct opts_def defs[] = {
 		{ "json", 0, OPTS_FLAG, &json,
 		  .help = "print the plan as one JSON document" },
-		{ NULL, 'e', OPTS_SECONDS, &c->ov.elapsed_s, .flags = OPTS_UNITS,
+		{ NULL, 'e', OPTS_SECONDS, &c->ov.elapsed_s,
+		  .flags = OPTS_UNITS,
 		  .label = "-e S, -w S, -i S",
 		  .help = "override every rd's elapsed, warmup, interval" },
 		{ NULL, 'w', OPTS_SECONDS, &c->ov.warmup_s,

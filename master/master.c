@@ -277,11 +277,13 @@ int master_main(int argc, char **argv, const char *const *engines)
 	} else if (ret < 0) {
 		m.exit_code = LS_EXIT_BAD_INPUT;
 	}
-	link_stop_all(&m, m.exit_code == LS_EXIT_OK ||
-			     m.exit_code == LS_EXIT_DEGRADED ?
-		     PROTO_STOP : PROTO_ABORT,
-		 m.exit_code == LS_EXIT_OK ? "run complete" :
-						 results_status_name(m.exit_code));
+	link_stop_all(&m,
+		      m.exit_code == LS_EXIT_OK ||
+				      m.exit_code == LS_EXIT_DEGRADED ?
+			      PROTO_STOP : PROTO_ABORT,
+		      m.exit_code == LS_EXIT_OK ?
+			      "run complete" :
+			      results_status_name(m.exit_code));
 	conductor_reap(&m);
 	results_finish(&m);
 	ret = m.exit_code;

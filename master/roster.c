@@ -72,7 +72,8 @@ int roster_hd_of_name(struct master *m, const char *name)
 
 	for (size_t h = 0; h < m->params->nhd; h++)
 		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
-			roster_expected_name(&m->params->hd[h], k, want, sizeof(want));
+			roster_expected_name(&m->params->hd[h], k, want,
+					     sizeof(want));
 			if (strcmp(want, name) == 0)
 				return (int)h;
 		}
