@@ -7,14 +7,16 @@
  * `lockstep run` would refuse is refused here with the same message.
  */
 #include <errno.h>
-#include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/jsonw.h"
-#include "common/params.h"
+#include "common/exitcode.h"
+#include "common/opts.h"
+#include "master/params/params.h"
 #include "common/units.h"
+#include "master/jsonw.h"
 #include "master/master.h"
 #include "master/plan.h"
 
@@ -87,450 +89,568 @@ static int check_slave_plans(const struct check *c, char *err, size_t errlen)
 	return ret;
 }
 
-/* ---- text ------------------------------------------------------------- */
+/* ---- the description ---------------------------------------------------- */
 
-static void print_hosts(const struct check *c)
+/*
+ * The plan is described once, as a list of items, and both outputs walk
+ * that list: the JSON document takes each item's key and typed value (and
+ * the object and array structure), the text takes each item's text. An
+ * item can carry both (a value and how the text shows it, e.g. the size
+ * 268435456 and " size=256m"), only a value (JSON-only detail such as
+ * intervals=) or only text (the text's punctuation). The text and JSON
+ * orders of a value may differ; it is then two items.
+ */
+enum item_kind {
+	ITEM_TEXT,       /* text only */
+	ITEM_OBJECT,     /* starts a JSON object */
+	ITEM_ARRAY,      /* starts a JSON array */
+	ITEM_END,        /* ends the innermost object or array */
+	ITEM_STR,
+	ITEM_U64,
+	ITEM_DBL,
+	ITEM_BOOL,
+};
+
+struct item {
+	enum item_kind kind;
+	const char *key;  /* JSON key; NULL inside arrays (not owned) */
+	union {
+		const char *s; /* not owned: the params or a literal */
+		uint64_t u;
+		double d;
+		int b;
+	} v;
+	char *text;       /* malloc'd; NULL: nothing in the text */
+};
+
+struct desc {
+	struct item *it;
+	size_t n, cap;
+	int nomem;
+};
+
+static struct item *add(struct desc *d, enum item_kind kind, const char *key)
 {
-	const struct params *p = c->p;
+	struct item *it;
 
-	printf("hosts:\n");
-	if (!p->nhd)
-		printf("  localhost: %u local slaves (--local-slaves), every sd\n",
-		       c->nlocal);
-	for (size_t h = 0; h < p->nhd; h++) {
-		const struct params_hd *hd = &p->hd[h];
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 256;
+		struct item *p = realloc(d->it, cap * sizeof(*p));
 
-		printf("  %s: system=%s user=%s shell=%s lockstep=%s, %u slave%s; sds:",
-		       hd->name, hd->system, hd->user[0] ? hd->user : "-",
-		       shell_name(hd->shell),
-		       hd->lockstep[0] ? hd->lockstep : "-", hd->slaves,
-		       hd->slaves == 1 ? "" : "s");
-		for (unsigned i = 0; i < p->nsd; i++)
-			if (sd_used(p, i) && plan_sd_on_host(p, i, (int)h))
-				printf(" %s", p->sd[i].name);
-		printf("\n");
+		if (!p) {
+			d->nomem = 1;
+			return NULL;
+		}
+		d->it = p;
+		d->cap = cap;
 	}
+	it = &d->it[d->n++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->key = key;
+	return it;
 }
 
-static void print_sds(const struct params *p)
+/* Give the last item its text, or (alone) add a text-only item. */
+__attribute__((format(printf, 3, 4)))
+static void text(struct desc *d, int alone, const char *fmt, ...)
 {
-	char sz[32], al[32], off[32];
+	struct item *it = alone ? add(d, ITEM_TEXT, NULL) :
+			  d->n ? &d->it[d->n - 1] : NULL;
+	va_list ap;
 
-	printf("sds:\n");
-	for (size_t i = 0; i < p->nsd; i++) {
-		const struct params_sd *sd = &p->sd[i];
-
-		printf("  %s: lun=%s size=%s range=(%g,%g) threads=%u openflags=%s%s%s align=%s offset=%s force=%s host=",
-		       sd->name, sd->lun,
-		       sd->size ? size_str(sd->size, sz, sizeof(sz)) : "lun",
-		       sd->range_lo, sd->range_hi, sd->threads,
-		       sd->openflags ? "" : "none",
-		       sd->openflags & PARAMS_O_DIRECT ? "o_direct" : "",
-		       sd->openflags & PARAMS_O_DSYNC ?
-			       (sd->openflags & PARAMS_O_DIRECT ? ",o_dsync" :
-								  "o_dsync") :
-			       "",
-		       sd->align ? size_str(sd->align, al, sizeof(al)) :
-				   "xfersize",
-		       size_str(sd->offset, off, sizeof(off)),
-		       sd->force ? "yes" : "no");
-		if (!sd->nhost)
-			printf("*");
-		for (size_t h = 0; h < sd->nhost; h++)
-			printf("%s%s", h ? "," : "", p->hd[sd->host[h]].name);
-		printf("%s%s\n", sd->sqpoll ? " sqpoll=yes" : "",
-		       sd_used(p, (unsigned)i) ? "" : " (unused)");
-	}
-}
-
-static void print_wd(const struct params *p, const struct plan_phase *ph,
-		     size_t i)
-{
-	const struct params_wd *wd = &p->wd[p->rd[ph->rd].wd[i]];
-	struct plan_wd pw;
-	char sz[32];
-
-	plan_wd_resolve(p, ph, i, &pw);
-	printf("      %s: sd=(", wd->name);
-	for (size_t k = 0; k < wd->nsd; k++)
-		printf("%s%s", k ? "," : "", p->sd[wd->sd[k]].name);
-	printf(") xfersize=");
-	if (pw.nxfer == 1)
-		printf("%s", size_str(pw.xfer[0].size, sz, sizeof(sz)));
-	for (size_t x = 0; pw.nxfer > 1 && x < pw.nxfer; x++)
-		printf("%s%s,%g%s", x ? "," : "(",
-		       size_str(pw.xfer[x].size, sz, sizeof(sz)),
-		       pw.xfer[x].pct, x + 1 == pw.nxfer ? ")" : "");
-	printf(" rdpct=%g seekpct=", pw.rdpct);
-	if (pw.seek_eof)
-		printf("eof");
-	else
-		printf("%g", pw.seekpct);
-	printf(" skew=%g range=(%g,%g)", pw.skew, pw.range_lo, pw.range_hi);
-	if (pw.iorate > 0)
-		printf(" iorate=%g", pw.iorate);
-	if (wd->nhost) {
-		printf(" host=");
-		for (size_t h = 0; h < wd->nhost; h++)
-			printf("%s%s", h ? "," : "", p->hd[wd->host[h]].name);
-	}
-	printf("\n");
-}
-
-static void print_phase(const struct check *c, size_t i)
-{
-	const struct params *p = c->p;
-	const struct plan_phase *ph = &c->ph[i];
-	const struct params_rd *rd = &p->rd[ph->rd];
-	char sz[32];
-
-	printf("  %zu. %s [%s]", i + 1, ph->name, plan_kind_name(ph->kind));
-	if (ph->kind == PLAN_FORMAT) {
-		printf(" writes %s", size_str(ph->format_bytes, sz, sizeof(sz)));
-		if (ph->format_unsized)
-			printf(" + %u whole luns", ph->format_unsized);
-		printf(" with xfersize=%s, interval=%g, until done\n",
-		       size_str(p->formatxfersize, sz, sizeof(sz)),
-		       ph->interval_s);
+	if (!it)
 		return;
+	va_start(ap, fmt);
+	if (vasprintf(&it->text, fmt, ap) < 0) {
+		it->text = NULL;
+		d->nomem = 1;
 	}
-	if (ph->kind == PLAN_CURVE_POINT)
-		printf(" iorate=%g%% of phase %u", ph->curve_pct,
-		       ph->curve_max + 1);
-	else if (ph->iorate > 0)
-		printf(" iorate=%g", ph->iorate);
-	else
-		printf(" iorate=max");
-	printf(" elapsed=%g warmup=%g interval=%g", ph->elapsed_s, ph->warmup_s,
-	       ph->interval_s);
-	if (ph->stopcurve_ms > 0)
-		printf(" stopcurve=%gms", ph->stopcurve_ms);
-	if (ph->pause_s > 0)
-		printf(" pause=%g", ph->pause_s);
-	printf(" compratio=%g distribution=%s\n", ph->compratio,
-	       dist_name(ph->distribution));
-	for (size_t w = 0; w < rd->nwd; w++)
-		print_wd(p, ph, w);
-	printf("      threads:");
-	for (unsigned s = 0; s < p->nsd; s++)
-		if (plan_rd_uses_sd(p, ph->rd, s))
-			printf(" %s=%u", p->sd[s].name,
-			       plan_sd_threads(p, ph, s));
-	printf("\n");
+	va_end(ap);
 }
 
-static void print_text(const struct check *c)
-{
-	const struct params *p = c->p;
-	uint64_t fb;
-	unsigned unsized;
-	char sz[32], fx[32];
+/* The text of the item just added. */
+#define SHOWN(d, ...) text(d, 0, __VA_ARGS__)
+/* Text alone. */
+#define TEXT(d, ...) text(d, 1, __VA_ARGS__)
 
-	printf("%s: valid: %zu sd, %zu wd, %zu rd -> %zu phase%s\n", c->path,
-	       p->nsd, p->nwd, p->nrd, c->nph, c->nph == 1 ? "" : "s");
-	printf("general: compratio=%g dedupratio=%g dedupunit=%s validate=%s data_errors=%u formatxfersize=%s\n",
-	       p->compratio, p->dedupratio,
-	       size_str(p->dedupunit, sz, sizeof(sz)),
-	       p->validate ? "yes" : "no", p->data_errors,
-	       size_str(p->formatxfersize, fx, sizeof(fx)));
-	print_hosts(c);
-	print_sds(p);
-	printf("phases:\n");
-	for (size_t i = 0; i < c->nph; i++)
-		print_phase(c, i);
-	fb = format_total(c, &unsized);
-	printf("planned time: %.0f s", plan_total_seconds(c->ph, c->nph));
-	if (fb || unsized)
-		printf(", plus format phases that write %s%s", size_str(fb, sz, sizeof(sz)),
-		       unsized ? " and whole luns" : "");
-	printf("\n");
+static void str(struct desc *d, const char *key, const char *v)
+{
+	struct item *it = add(d, ITEM_STR, key);
+
+	if (it)
+		it->v.s = v;
 }
 
-/* ---- json ------------------------------------------------------------- */
+static void u64(struct desc *d, const char *key, uint64_t v)
+{
+	struct item *it = add(d, ITEM_U64, key);
 
-static void json_hosts(struct jsonw *w, const struct check *c)
+	if (it)
+		it->v.u = v;
+}
+
+static void dbl(struct desc *d, const char *key, double v)
+{
+	struct item *it = add(d, ITEM_DBL, key);
+
+	if (it)
+		it->v.d = v;
+}
+
+static void boolean(struct desc *d, const char *key, int v)
+{
+	struct item *it = add(d, ITEM_BOOL, key);
+
+	if (it)
+		it->v.b = v;
+}
+
+static void object(struct desc *d, const char *key)
+{
+	add(d, ITEM_OBJECT, key);
+}
+
+static void array(struct desc *d, const char *key)
+{
+	add(d, ITEM_ARRAY, key);
+}
+
+static void end(struct desc *d)
+{
+	add(d, ITEM_END, NULL);
+}
+
+static void desc_free(struct desc *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->it[i].text);
+	free(d->it);
+	memset(d, 0, sizeof(*d));
+}
+
+static void describe_hosts(struct desc *d, const struct check *c)
 {
 	const struct params *p = c->p;
 
-	jsonw_array(w, "hosts");
+	array(d, "hosts");
+	SHOWN(d, "hosts:\n");
 	if (!p->nhd) {
-		jsonw_object(w, NULL);
-		jsonw_str(w, "name", "localhost");
-		jsonw_bool(w, "local", 1);
-		jsonw_u64(w, "slaves", c->nlocal);
-		jsonw_array(w, "sds");
+		object(d, NULL);
+		str(d, "name", "localhost");
+		SHOWN(d, "  localhost: %u local slaves (--local-slaves), every sd\n",
+		      c->nlocal);
+		boolean(d, "local", 1);
+		u64(d, "slaves", c->nlocal);
+		array(d, "sds");
 		for (unsigned i = 0; i < p->nsd; i++)
 			if (sd_used(p, i))
-				jsonw_str(w, NULL, p->sd[i].name);
-		jsonw_end(w);
-		jsonw_end(w);
+				str(d, NULL, p->sd[i].name);
+		end(d);
+		end(d);
 	}
 	for (size_t h = 0; h < p->nhd; h++) {
 		const struct params_hd *hd = &p->hd[h];
 
-		jsonw_object(w, NULL);
-		jsonw_str(w, "name", hd->name);
-		jsonw_bool(w, "local", 0);
-		jsonw_str(w, "system", hd->system);
-		jsonw_str(w, "user", hd->user);
-		jsonw_str(w, "shell", shell_name(hd->shell));
-		jsonw_str(w, "lockstep", hd->lockstep);
-		jsonw_u64(w, "slaves", hd->slaves);
-		jsonw_array(w, "sds");
+		object(d, NULL);
+		str(d, "name", hd->name);
+		SHOWN(d, "  %s:", hd->name);
+		boolean(d, "local", 0);
+		str(d, "system", hd->system);
+		SHOWN(d, " system=%s", hd->system);
+		str(d, "user", hd->user);
+		SHOWN(d, " user=%s", hd->user[0] ? hd->user : "-");
+		str(d, "shell", shell_name(hd->shell));
+		SHOWN(d, " shell=%s", shell_name(hd->shell));
+		str(d, "lockstep", hd->lockstep);
+		SHOWN(d, " lockstep=%s", hd->lockstep[0] ? hd->lockstep : "-");
+		u64(d, "slaves", hd->slaves);
+		SHOWN(d, ", %u slave%s; sds:", hd->slaves,
+		      hd->slaves == 1 ? "" : "s");
+		array(d, "sds");
 		for (unsigned i = 0; i < p->nsd; i++)
-			if (sd_used(p, i) && plan_sd_on_host(p, i, (int)h))
-				jsonw_str(w, NULL, p->sd[i].name);
-		jsonw_end(w);
-		jsonw_end(w);
+			if (sd_used(p, i) && plan_sd_on_host(p, i, (int)h)) {
+				str(d, NULL, p->sd[i].name);
+				SHOWN(d, " %s", p->sd[i].name);
+			}
+		end(d);
+		end(d);
+		SHOWN(d, "\n");
 	}
-	jsonw_end(w);
+	end(d);
 }
 
-static void json_range(struct jsonw *w, double lo, double hi)
+/* A JSON list of hosts by name, "*" for every host. */
+static void describe_hostlist(struct desc *d, const struct params *p,
+			      const unsigned *host, size_t nhost)
 {
-	jsonw_array(w, "range");
-	jsonw_dbl(w, NULL, lo);
-	jsonw_dbl(w, NULL, hi);
-	jsonw_end(w);
-}
-
-static void json_hostlist(struct jsonw *w, const struct params *p,
-			  const unsigned *host, size_t nhost)
-{
-	jsonw_array(w, "hosts");
+	array(d, "hosts");
 	if (!nhost)
-		jsonw_str(w, NULL, "*");
+		str(d, NULL, "*");
 	for (size_t h = 0; h < nhost; h++)
-		jsonw_str(w, NULL, p->hd[host[h]].name);
-	jsonw_end(w);
+		str(d, NULL, p->hd[host[h]].name);
+	end(d);
 }
 
-static void json_sds(struct jsonw *w, const struct params *p)
+static void describe_range(struct desc *d, double lo, double hi)
 {
-	jsonw_array(w, "sds");
+	array(d, "range");
+	dbl(d, NULL, lo);
+	dbl(d, NULL, hi);
+	end(d);
+}
+
+static void describe_sds(struct desc *d, const struct params *p)
+{
+	char sz[32];
+
+	array(d, "sds");
+	SHOWN(d, "sds:\n");
 	for (size_t i = 0; i < p->nsd; i++) {
 		const struct params_sd *sd = &p->sd[i];
+		bool used = sd_used(p, (unsigned)i);
 
-		jsonw_object(w, NULL);
-		jsonw_str(w, "name", sd->name);
-		jsonw_str(w, "lun", sd->lun);
-		jsonw_u64(w, "size", sd->size);
-		jsonw_u64(w, "threads", sd->threads);
-		jsonw_array(w, "openflags");
+		object(d, NULL);
+		str(d, "name", sd->name);
+		SHOWN(d, "  %s:", sd->name);
+		str(d, "lun", sd->lun);
+		SHOWN(d, " lun=%s", sd->lun);
+		u64(d, "size", sd->size);
+		SHOWN(d, " size=%s",
+		      sd->size ? size_str(sd->size, sz, sizeof(sz)) : "lun");
+		TEXT(d, " range=(%g,%g)", sd->range_lo, sd->range_hi);
+		u64(d, "threads", sd->threads);
+		SHOWN(d, " threads=%u", sd->threads);
+		array(d, "openflags");
+		SHOWN(d, " openflags=%s%s%s", sd->openflags ? "" : "none",
+		      sd->openflags & PARAMS_O_DIRECT ? "o_direct" : "",
+		      sd->openflags & PARAMS_O_DSYNC ?
+			      (sd->openflags & PARAMS_O_DIRECT ? ",o_dsync" :
+								 "o_dsync") :
+			      "");
 		if (sd->openflags & PARAMS_O_DIRECT)
-			jsonw_str(w, NULL, "o_direct");
+			str(d, NULL, "o_direct");
 		if (sd->openflags & PARAMS_O_DSYNC)
-			jsonw_str(w, NULL, "o_dsync");
-		jsonw_end(w);
-		json_range(w, sd->range_lo, sd->range_hi);
-		jsonw_u64(w, "align", sd->align);
-		jsonw_u64(w, "offset", sd->offset);
-		jsonw_bool(w, "force", sd->force);
-		jsonw_bool(w, "sqpoll", sd->sqpoll);
-		json_hostlist(w, p, sd->host, sd->nhost);
-		jsonw_bool(w, "used", sd_used(p, (unsigned)i));
-		jsonw_end(w);
+			str(d, NULL, "o_dsync");
+		end(d);
+		describe_range(d, sd->range_lo, sd->range_hi);
+		u64(d, "align", sd->align);
+		SHOWN(d, " align=%s",
+		      sd->align ? size_str(sd->align, sz, sizeof(sz)) :
+				  "xfersize");
+		u64(d, "offset", sd->offset);
+		SHOWN(d, " offset=%s", size_str(sd->offset, sz, sizeof(sz)));
+		boolean(d, "force", sd->force);
+		SHOWN(d, " force=%s", sd->force ? "yes" : "no");
+		TEXT(d, " host=%s", sd->nhost ? "" : "*");
+		for (size_t h = 0; h < sd->nhost; h++)
+			TEXT(d, "%s%s", h ? "," : "", p->hd[sd->host[h]].name);
+		boolean(d, "sqpoll", sd->sqpoll);
+		SHOWN(d, "%s", sd->sqpoll ? " sqpoll=yes" : "");
+		describe_hostlist(d, p, sd->host, sd->nhost);
+		boolean(d, "used", used);
+		SHOWN(d, "%s\n", used ? "" : " (unused)");
+		end(d);
 	}
-	jsonw_end(w);
+	end(d);
 }
 
-static void json_wd(struct jsonw *w, const struct params *p,
-		    const struct plan_phase *ph, size_t i)
+static void describe_wd(struct desc *d, const struct params *p,
+			const struct plan_phase *ph, size_t i)
 {
 	const struct params_wd *wd = &p->wd[p->rd[ph->rd].wd[i]];
 	struct plan_wd pw;
+	char sz[32];
 
 	plan_wd_resolve(p, ph, i, &pw);
-	jsonw_object(w, NULL);
-	jsonw_str(w, "name", wd->name);
-	jsonw_array(w, "sds");
-	for (size_t k = 0; k < wd->nsd; k++)
-		jsonw_str(w, NULL, p->sd[wd->sd[k]].name);
-	jsonw_end(w);
-	jsonw_array(w, "xfersize");
-	for (size_t x = 0; x < pw.nxfer; x++) {
-		jsonw_object(w, NULL);
-		jsonw_u64(w, "size", pw.xfer[x].size);
-		jsonw_dbl(w, "pct", pw.xfer[x].pct);
-		jsonw_end(w);
+	object(d, NULL);
+	str(d, "name", wd->name);
+	SHOWN(d, "      %s:", wd->name);
+	array(d, "sds");
+	SHOWN(d, " sd=(");
+	for (size_t k = 0; k < wd->nsd; k++) {
+		str(d, NULL, p->sd[wd->sd[k]].name);
+		SHOWN(d, "%s%s", k ? "," : "", p->sd[wd->sd[k]].name);
 	}
-	jsonw_end(w);
-	jsonw_dbl(w, "rdpct", pw.rdpct);
-	jsonw_dbl(w, "seekpct", pw.seekpct);
-	jsonw_bool(w, "seek_eof", pw.seek_eof);
-	jsonw_dbl(w, "skew", pw.skew);
-	jsonw_dbl(w, "iorate", pw.iorate);
-	json_range(w, pw.range_lo, pw.range_hi);
-	json_hostlist(w, p, wd->host, wd->nhost);
-	jsonw_end(w);
+	end(d);
+	SHOWN(d, ")");
+	array(d, "xfersize");
+	SHOWN(d, " xfersize=");
+	for (size_t x = 0; x < pw.nxfer; x++) {
+		object(d, NULL);
+		if (pw.nxfer == 1)
+			SHOWN(d, "%s", size_str(pw.xfer[x].size, sz,
+						sizeof(sz)));
+		else
+			SHOWN(d, "%s%s,%g%s", x ? "," : "(",
+			      size_str(pw.xfer[x].size, sz, sizeof(sz)),
+			      pw.xfer[x].pct, x + 1 == pw.nxfer ? ")" : "");
+		u64(d, "size", pw.xfer[x].size);
+		dbl(d, "pct", pw.xfer[x].pct);
+		end(d);
+	}
+	end(d);
+	dbl(d, "rdpct", pw.rdpct);
+	SHOWN(d, " rdpct=%g", pw.rdpct);
+	dbl(d, "seekpct", pw.seekpct);
+	if (pw.seek_eof)
+		SHOWN(d, " seekpct=eof");
+	else
+		SHOWN(d, " seekpct=%g", pw.seekpct);
+	boolean(d, "seek_eof", pw.seek_eof);
+	dbl(d, "skew", pw.skew);
+	SHOWN(d, " skew=%g", pw.skew);
+	TEXT(d, " range=(%g,%g)", pw.range_lo, pw.range_hi);
+	dbl(d, "iorate", pw.iorate);
+	if (pw.iorate > 0)
+		SHOWN(d, " iorate=%g", pw.iorate);
+	describe_range(d, pw.range_lo, pw.range_hi);
+	describe_hostlist(d, p, wd->host, wd->nhost);
+	if (wd->nhost) {
+		TEXT(d, " host=");
+		for (size_t h = 0; h < wd->nhost; h++)
+			TEXT(d, "%s%s", h ? "," : "", p->hd[wd->host[h]].name);
+	}
+	end(d);
+	SHOWN(d, "\n");
 }
 
-static void json_phase(struct jsonw *w, const struct check *c, size_t i)
+static void describe_phase(struct desc *d, const struct check *c, size_t i)
 {
 	const struct params *p = c->p;
 	const struct plan_phase *ph = &c->ph[i];
 	const struct params_rd *rd = &p->rd[ph->rd];
+	bool fmt = ph->kind == PLAN_FORMAT;
+	char sz[32];
 
-	jsonw_object(w, NULL);
-	jsonw_u64(w, "index", i + 1);
-	jsonw_str(w, "run", rd->name);
-	jsonw_str(w, "name", ph->name);
-	jsonw_str(w, "kind", plan_kind_name(ph->kind));
-	jsonw_dbl(w, "iorate", ph->iorate);
+	object(d, NULL);
+	u64(d, "index", i + 1);
+	SHOWN(d, "  %zu.", i + 1);
+	str(d, "run", rd->name);
+	str(d, "name", ph->name);
+	SHOWN(d, " %s", ph->name);
+	str(d, "kind", plan_kind_name(ph->kind));
+	SHOWN(d, " [%s]", plan_kind_name(ph->kind));
+	dbl(d, "iorate", ph->iorate);
+	if (fmt)
+		;
+	else if (ph->kind == PLAN_CURVE_POINT)
+		SHOWN(d, " iorate=%g%% of phase %u", ph->curve_pct,
+		      ph->curve_max + 1);
+	else if (ph->iorate > 0)
+		SHOWN(d, " iorate=%g", ph->iorate);
+	else
+		SHOWN(d, " iorate=max");
 	if (ph->kind == PLAN_CURVE_POINT) {
-		jsonw_dbl(w, "curve_pct", ph->curve_pct);
-		jsonw_u64(w, "curve_max", ph->curve_max + 1);
+		dbl(d, "curve_pct", ph->curve_pct);
+		u64(d, "curve_max", ph->curve_max + 1);
 	}
 	if (ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_CURVE_POINT)
-		jsonw_dbl(w, "stopcurve_ms", ph->stopcurve_ms);
-	jsonw_dbl(w, "elapsed", ph->elapsed_s);
-	jsonw_dbl(w, "warmup", ph->warmup_s);
-	jsonw_dbl(w, "interval", ph->interval_s);
-	jsonw_u64(w, "intervals", ph->intervals);
-	jsonw_u64(w, "warmup_intervals", ph->warmup_intervals);
-	jsonw_dbl(w, "pause", ph->pause_s);
-	jsonw_dbl(w, "compratio", ph->compratio);
-	jsonw_str(w, "distribution", dist_name(ph->distribution));
-	if (ph->kind == PLAN_FORMAT) {
-		jsonw_u64(w, "format_bytes", ph->format_bytes);
-		jsonw_u64(w, "format_unsized", ph->format_unsized);
-		jsonw_u64(w, "format_xfersize", p->formatxfersize);
+		dbl(d, "stopcurve_ms", ph->stopcurve_ms);
+	dbl(d, "elapsed", ph->elapsed_s);
+	if (!fmt)
+		SHOWN(d, " elapsed=%g", ph->elapsed_s);
+	dbl(d, "warmup", ph->warmup_s);
+	if (!fmt)
+		SHOWN(d, " warmup=%g", ph->warmup_s);
+	dbl(d, "interval", ph->interval_s);
+	if (!fmt)
+		SHOWN(d, " interval=%g", ph->interval_s);
+	if (!fmt && ph->stopcurve_ms > 0)
+		TEXT(d, " stopcurve=%gms", ph->stopcurve_ms);
+	u64(d, "intervals", ph->intervals);
+	u64(d, "warmup_intervals", ph->warmup_intervals);
+	dbl(d, "pause", ph->pause_s);
+	if (!fmt && ph->pause_s > 0)
+		SHOWN(d, " pause=%g", ph->pause_s);
+	dbl(d, "compratio", ph->compratio);
+	if (!fmt)
+		SHOWN(d, " compratio=%g", ph->compratio);
+	str(d, "distribution", dist_name(ph->distribution));
+	if (!fmt)
+		SHOWN(d, " distribution=%s\n", dist_name(ph->distribution));
+	if (fmt) {
+		u64(d, "format_bytes", ph->format_bytes);
+		SHOWN(d, " writes %s",
+		      size_str(ph->format_bytes, sz, sizeof(sz)));
+		u64(d, "format_unsized", ph->format_unsized);
+		if (ph->format_unsized)
+			SHOWN(d, " + %u whole luns", ph->format_unsized);
+		u64(d, "format_xfersize", p->formatxfersize);
+		SHOWN(d, " with xfersize=%s, interval=%g, until done\n",
+		      size_str(p->formatxfersize, sz, sizeof(sz)),
+		      ph->interval_s);
 	} else {
-		jsonw_array(w, "wds");
+		array(d, "wds");
 		for (size_t k = 0; k < rd->nwd; k++)
-			json_wd(w, p, ph, k);
-		jsonw_end(w);
+			describe_wd(d, p, ph, k);
+		end(d);
 	}
-	jsonw_object(w, "threads");
+	object(d, "threads");
+	if (!fmt)
+		SHOWN(d, "      threads:");
 	for (unsigned s = 0; s < p->nsd; s++)
-		if (plan_rd_uses_sd(p, ph->rd, s))
-			jsonw_u64(w, p->sd[s].name, plan_sd_threads(p, ph, s));
-	jsonw_end(w);
-	jsonw_end(w);
+		if (plan_rd_uses_sd(p, ph->rd, s)) {
+			u64(d, p->sd[s].name, plan_sd_threads(p, ph, s));
+			if (!fmt)
+				SHOWN(d, " %s=%u", p->sd[s].name,
+				      plan_sd_threads(p, ph, s));
+		}
+	end(d);
+	if (!fmt)
+		SHOWN(d, "\n");
+	end(d);
 }
 
-static void print_json(const struct check *c)
+/* The whole plan. Returns 0 or -ENOMEM. */
+static int describe(struct desc *d, const struct check *c)
 {
 	const struct params *p = c->p;
-	struct jsonw w;
 	unsigned unsized;
 	uint64_t fb = format_total(c, &unsized);
+	char sz[32];
 
-	jsonw_init(&w, stdout);
-	jsonw_object(&w, NULL);
-	jsonw_str(&w, "file", c->path);
-	jsonw_bool(&w, "valid", 1);
-	jsonw_object(&w, "general");
-	jsonw_dbl(&w, "compratio", p->compratio);
-	jsonw_dbl(&w, "dedupratio", p->dedupratio);
-	jsonw_u64(&w, "dedupunit", p->dedupunit);
-	jsonw_bool(&w, "validate", p->validate);
-	jsonw_u64(&w, "data_errors", p->data_errors);
-	jsonw_u64(&w, "formatxfersize", p->formatxfersize);
-	jsonw_end(&w);
-	jsonw_array(&w, "warnings");
+	object(d, NULL);
+	str(d, "file", c->path);
+	SHOWN(d, "%s: valid: %zu sd, %zu wd, %zu rd -> %zu phase%s\n", c->path,
+	      p->nsd, p->nwd, p->nrd, c->nph, c->nph == 1 ? "" : "s");
+	boolean(d, "valid", 1);
+	object(d, "general");
+	SHOWN(d, "general:");
+	dbl(d, "compratio", p->compratio);
+	SHOWN(d, " compratio=%g", p->compratio);
+	dbl(d, "dedupratio", p->dedupratio);
+	SHOWN(d, " dedupratio=%g", p->dedupratio);
+	u64(d, "dedupunit", p->dedupunit);
+	SHOWN(d, " dedupunit=%s", size_str(p->dedupunit, sz, sizeof(sz)));
+	boolean(d, "validate", p->validate);
+	SHOWN(d, " validate=%s", p->validate ? "yes" : "no");
+	u64(d, "data_errors", p->data_errors);
+	SHOWN(d, " data_errors=%u", p->data_errors);
+	u64(d, "formatxfersize", p->formatxfersize);
+	SHOWN(d, " formatxfersize=%s\n",
+	      size_str(p->formatxfersize, sz, sizeof(sz)));
+	end(d);
+	/* The text leaves warnings to stderr, where both print them. */
+	array(d, "warnings");
 	for (size_t i = 0; i < p->nwarn; i++)
-		jsonw_str(&w, NULL, p->warn[i]);
-	jsonw_end(&w);
-	json_hosts(&w, c);
-	json_sds(&w, p);
-	jsonw_array(&w, "phases");
+		str(d, NULL, p->warn[i]);
+	end(d);
+	describe_hosts(d, c);
+	describe_sds(d, p);
+	array(d, "phases");
+	SHOWN(d, "phases:\n");
 	for (size_t i = 0; i < c->nph; i++)
-		json_phase(&w, c, i);
-	jsonw_end(&w);
-	jsonw_dbl(&w, "total_seconds", plan_total_seconds(c->ph, c->nph));
-	jsonw_u64(&w, "format_bytes", fb);
-	jsonw_u64(&w, "format_unsized", unsized);
-	jsonw_end(&w);
+		describe_phase(d, c, i);
+	end(d);
+	dbl(d, "total_seconds", plan_total_seconds(c->ph, c->nph));
+	SHOWN(d, "planned time: %.0f s", plan_total_seconds(c->ph, c->nph));
+	u64(d, "format_bytes", fb);
+	if (fb || unsized)
+		SHOWN(d, ", plus format phases that write %s%s",
+		      size_str(fb, sz, sizeof(sz)),
+		      unsized ? " and whole luns" : "");
+	u64(d, "format_unsized", unsized);
+	SHOWN(d, "\n");
+	end(d);
+	return d->nomem ? -ENOMEM : 0;
+}
+
+/* ---- the two renderings ------------------------------------------------ */
+
+static void render_text(const struct desc *d, FILE *f)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->it[i].text)
+			fputs(d->it[i].text, f);
+}
+
+static void render_json(const struct desc *d, FILE *f)
+{
+	struct jsonw w;
+
+	jsonw_init(&w, f);
+	for (size_t i = 0; i < d->n; i++) {
+		const struct item *it = &d->it[i];
+
+		switch (it->kind) {
+		case ITEM_TEXT:
+			break;
+		case ITEM_OBJECT:
+			jsonw_object(&w, it->key);
+			break;
+		case ITEM_ARRAY:
+			jsonw_array(&w, it->key);
+			break;
+		case ITEM_END:
+			jsonw_end(&w);
+			break;
+		case ITEM_STR:
+			jsonw_str(&w, it->key, it->v.s);
+			break;
+		case ITEM_U64:
+			jsonw_u64(&w, it->key, it->v.u);
+			break;
+		case ITEM_DBL:
+			jsonw_dbl(&w, it->key, it->v.d);
+			break;
+		case ITEM_BOOL:
+			jsonw_bool(&w, it->key, it->v.b);
+			break;
+		}
+	}
 	jsonw_finish(&w);
 }
 
 /* ---- command line ----------------------------------------------------- */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]\n"
-		"  --json            print the plan as one JSON document\n"
-		"  -e S, -w S, -i S  override every rd's elapsed, warmup, interval\n"
-		"  --local-slaves N  slaves assumed without hd= lines (default 2)\n"
-		"Exit 0 when the file is valid, 1 when it is not.\n");
-}
-
-static int seconds_opt(const char *opt, const char *arg, double *out)
-{
-	if (units_parse_seconds(arg, out)) {
-		fprintf(stderr, "lockstep check: %s wants seconds, not '%s'\n",
-			opt, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int parse_args(struct check *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "local-slaves", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	int json = 0, help = 0, args, ret;
+	const struct opts_def defs[] = {
+		{ "json", 0, OPTS_FLAG, &json,
+		  .help = "print the plan as one JSON document" },
+		{ NULL, 'e', OPTS_SECONDS, &c->ov.elapsed_s,
+		  .flags = OPTS_UNITS,
+		  .label = "-e S, -w S, -i S",
+		  .help = "override every rd's elapsed, warmup, interval" },
+		{ NULL, 'w', OPTS_SECONDS, &c->ov.warmup_s,
+		  .flags = OPTS_UNITS },
+		{ NULL, 'i', OPTS_SECONDS, &c->ov.interval_s,
+		  .flags = OPTS_UNITS | OPTS_POSITIVE },
+		{ "local-slaves", 0, OPTS_UINT, &c->nlocal, 1, 256,
+		  OPTS_NONEMPTY | OPTS_NO_ECHO, .arg = "N",
+		  .help = "slaves assumed without hd= lines (default 2)" },
+		{ .name = "help", .letter = 'h', .kind = OPTS_HELP,
+		  .dest = &help },
 	};
-	char *end;
-	int o;
+	const struct opts_cmd cmd = {
+		.prog = "lockstep check",
+		.synopsis = "usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]",
+		.footer = "Exit 0 when the file is valid, 1 when it is not.\n",
+		.width = 18,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 1,
+	};
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "e:w:i:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'j':
-			c->json = true;
-			break;
-		case 'L':
-			c->nlocal = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg || c->nlocal < 1 ||
-			    c->nlocal > 256) {
-				fprintf(stderr, "lockstep check: --local-slaves wants 1..256\n");
-				return -EINVAL;
-			}
-			break;
-		case 'e':
-			if (seconds_opt("-e", optarg, &c->ov.elapsed_s))
-				return -EINVAL;
-			break;
-		case 'w':
-			if (seconds_opt("-w", optarg, &c->ov.warmup_s))
-				return -EINVAL;
-			break;
-		case 'i':
-			if (seconds_opt("-i", optarg, &c->ov.interval_s) ||
-			    c->ov.interval_s <= 0) {
-				fprintf(stderr, "lockstep check: -i wants seconds > 0\n");
-				return -EINVAL;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return -EINVAL;
-	}
-	c->path = argv[optind];
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret)
+		return ret;
+	c->json = json;
+	c->path = argv[args];
 	return 0;
 }
 
 int master_check_main(int argc, char **argv)
 {
 	struct check c = { .nlocal = 2, .ov = { -1, -1, -1 } };
+	struct desc d = { 0 };
 	char err[1024];
 	int ret = parse_args(&c, argc, argv);
 
 	if (ret)
-		return ret > 0 ? MASTER_EXIT_OK : MASTER_EXIT_BAD_INPUT;
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	ret = params_parse_file(c.path, &c.p, err, sizeof(err));
 	for (size_t i = 0; c.p && i < c.p->nwarn; i++)
 		fprintf(stderr, "%s\n", c.p->warn[i]);
@@ -542,13 +662,18 @@ int master_check_main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		free(c.ph);
 		params_free(&c.p);
-		return MASTER_EXIT_BAD_INPUT;
+		return LS_EXIT_BAD_INPUT;
 	}
-	if (c.json)
-		print_json(&c);
-	else
-		print_text(&c);
+	if (describe(&d, &c) < 0) {
+		fprintf(stderr, "%s: out of memory\n", c.path);
+		ret = -ENOMEM;
+	} else if (c.json) {
+		render_json(&d, stdout);
+	} else {
+		render_text(&d, stdout);
+	}
+	desc_free(&d);
 	free(c.ph);
 	params_free(&c.p);
-	return MASTER_EXIT_OK;
+	return ret < 0 ? LS_EXIT_BAD_INPUT : LS_EXIT_OK;
 }

@@ -2,18 +2,14 @@
 #ifndef LOCKSTEP_MASTER_MASTER_H
 #define LOCKSTEP_MASTER_MASTER_H
 
-/* Entry point of `lockstep run`; returns the process exit code. */
-int master_main(int argc, char **argv);
+/*
+ * Entry point of `lockstep run`; returns the process exit code (enum
+ * ls_exit, common/exitcode.h). engines lists the slave's I/O engines,
+ * NULL-terminated, the default first: --engine is checked against it and
+ * a slave that lacks the chosen engine is refused at registration.
+ */
+int master_main(int argc, char **argv, const char *const *engines);
 /* Entry point of `lockstep check`; returns the process exit code. */
 int master_check_main(int argc, char **argv);
-
-/* Exit codes (DESIGN.md section 9). */
-enum {
-	MASTER_EXIT_OK = 0,
-	MASTER_EXIT_BAD_INPUT = 1,
-	MASTER_EXIT_ABORTED = 2,
-	MASTER_EXIT_REGRESSION = 3,
-	MASTER_EXIT_DEGRADED = 4,
-};
 
 #endif

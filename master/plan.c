@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "master/params/units.h"
+#include "common/units.h"
 #include "master/plan.h"
 
 #define PPB 1000000000ull

@@ -13,7 +13,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "slave/engine.h"
-#include "slave/link.h"
+#include "slave/uplink.h"
 #include "slave/phase.h"
 #include "slave/target.h"
 
@@ -191,9 +191,9 @@ static void send_interval(struct session *s, const struct worker_interval *iv)
 		char text[PROTO_TEXT_LEN];
 
 		if (prepare_error_text(text, sizeof(text), &ph->plan, iv, t))
-			link_log(s, LOG_WARN, text);
+			uplink_log(s, LOG_WARN, text);
 	}
-	link_send(s, &m);
+	uplink_send(s, &m);
 	proto_msg_free(&m);
 }
 
@@ -218,7 +218,7 @@ static void phase_end(struct session *s)
 		proto_msg_free(&m);
 		memset(m.u.phase_end.lat, 0, sizeof(m.u.phase_end.lat));
 	}
-	link_send(s, &m);
+	uplink_send(s, &m);
 	proto_msg_free(&m);
 	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
 		  ph->next_send, (unsigned long long)ph->tot.ops);
@@ -281,7 +281,7 @@ void phase_collect(struct session *s)
 			 (unsigned long long)ph->tot.errors,
 			 ph->plan.data_errors);
 		log_error("%s", text);
-		link_log(s, LOG_ERROR, text);
+		uplink_log(s, LOG_ERROR, text);
 		ph->status = -EIO;
 		for (unsigned i = 0; i < ph->slots.nworkers; i++)
 			worker_stop(ph->workers[i]);

@@ -1,6 +1,6 @@
 /*
  * The slave session's state, shared by the files that make up the session
- * and by nothing else: link.c (messages to and from the master), phase.c
+ * and by nothing else: uplink.c (messages to and from the master), phase.c
  * (one phase's targets, workers and intervals) and slave.c (options and the
  * main loop). Internal to the slave: nothing outside slave/ includes it.
  */

@@ -4,7 +4,7 @@
  * phase (opens its targets, starts its workers), starts I/O at the agreed
  * time on its own corrected clock, sends one interval message per interval
  * (kept until the master acknowledges it), ends the phase, and exits on
- * stop. The session lives in link.c (the master), phase.c (a phase) and
+ * stop. The session lives in uplink.c (the master), phase.c (a phase) and
  * prepare.c (the decisions); targets in target.c, I/O in worker.c.
  */
 #include <getopt.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "slave/conn.h"
-#include "slave/link.h"
+#include "slave/uplink.h"
 #include "slave/phase.h"
 #include "slave/session.h"
 #include "slave/slave.h"
@@ -119,7 +119,7 @@ int slave_main(int argc, char **argv)
 	if (s.want_workers < 1)
 		s.want_workers = 1;
 	s.master_timeout_ns = (uint64_t)(timeout_s * 1e9);
-	link_init(&s, name);
+	uplink_init(&s, name);
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
 	log_set_prefix(prefix);
 	if (conn_open(s.endpoint, s.hello.id, &s.conn, err, sizeof(err)) < 0) {
@@ -139,18 +139,18 @@ int slave_main(int argc, char **argv)
 			break;
 		}
 		if (mask & CONN_DEALER)
-			link_drain(&s, CONN_DEALER);
+			uplink_drain(&s, CONN_DEALER);
 		if (mask & CONN_SUB)
-			link_drain(&s, CONN_SUB);
+			uplink_drain(&s, CONN_SUB);
 		if (s.ph.active && s.ph.started)
 			phase_collect(&s);
 		if (!s.quit)
-			link_tick(&s);
+			uplink_tick(&s);
 	}
 	if (got_signal) {
 		log_info("signal %d: stopping", (int)got_signal);
 		s.daemon = 0;
-		link_over(&s, "signal", 0);
+		uplink_over(&s, "signal", 0);
 	}
 	conn_close(&s.conn, 200);
 	return s.exit_code;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "master/master.h"
+#include "slave/engine.h"
 #include "slave/slave.h"
 
 static void usage(FILE *f)
@@ -24,7 +25,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(argv[1], "run") == 0)
-		return master_main(argc - 1, argv + 1);
+		return master_main(argc - 1, argv + 1, engine_names());
 	if (strcmp(argv[1], "slave") == 0)
 		return slave_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "check") == 0)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
-#include "common/jsonw.h"
+#include "master/jsonw.h"
 
 static char *render(void (*fn)(struct jsonw *))
 {

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "master/params/units.h"
+#include "common/units.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * 1024)

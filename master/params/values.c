@@ -6,7 +6,7 @@
  */
 #include "master/params/params_int.h"
 
-#include "master/params/units.h"
+#include "common/units.h"
 
 #include <ctype.h>
 #include <errno.h>

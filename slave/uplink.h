@@ -1,33 +1,33 @@
 /*
- * The session's link with the master: every message this slave sends goes
- * through link_send; frames from the master are handled here; the tick sends
+ * The session's uplink to the master: every message this slave sends goes
+ * through uplink_send; frames from the master are handled here; the tick sends
  * hellos, heartbeats and re-sends of unacknowledged intervals, and gives up
  * on a master that fell silent. Internal to the session.
  */
-#ifndef LOCKSTEP_SLAVE_LINK_H
-#define LOCKSTEP_SLAVE_LINK_H
+#ifndef LOCKSTEP_SLAVE_UPLINK_H
+#define LOCKSTEP_SLAVE_UPLINK_H
 
 #include "common/log.h"
 #include "slave/session.h"
 
 /* Fill the hello (id, host, name, engines) and the session's defaults. */
-void link_init(struct session *s, const char *name);
+void uplink_init(struct session *s, const char *name);
 /*
  * Encode m and send it to the master. An interval is also kept in the
  * spool until the master acknowledges it (and sent later if this send
  * fails). Returns 0 or -errno; m stays the caller's.
  */
-int link_send(struct session *s, const struct proto_msg *m);
+int uplink_send(struct session *s, const struct proto_msg *m);
 /* Send a log line to the master (it is not logged here). */
-void link_log(struct session *s, enum log_level lvl, const char *text);
+void uplink_log(struct session *s, enum log_level lvl, const char *text);
 /* Handle every frame waiting on socket which (CONN_DEALER or CONN_SUB). */
-void link_drain(struct session *s, int which);
+void uplink_drain(struct session *s, int which);
 /* Hello, heartbeat, re-send and master timeout; call at least every 100 ms. */
-void link_tick(struct session *s);
+void uplink_tick(struct session *s);
 /*
  * The run is over for this slave (why, exit code): say bye, stop I/O at
  * once; a launched slave quits, a daemon waits for the next master.
  */
-void link_over(struct session *s, const char *why, int code);
+void uplink_over(struct session *s, const char *why, int code);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common/jsonw.h"
+#include "master/jsonw.h"
 
 void jsonw_init(struct jsonw *w, FILE *f)
 {

@@ -2,7 +2,7 @@
  * The session's link with the master: registration (hello until welcome),
  * clock pings, plans and go, acknowledgements, heartbeats, and the master
  * timeout. If the master falls silent past the timeout, the slave stops all
- * I/O at once: an orphaned slave never keeps hammering storage. See link.h.
+ * I/O at once: an orphaned slave never keeps hammering storage. See uplink.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,14 +13,14 @@
 #include "common/timeutil.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
-#include "slave/link.h"
+#include "slave/uplink.h"
 #include "slave/phase.h"
 
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
 #define RESEND_NS (3 * NS_PER_SEC)   /* unacknowledged this long: re-send */
 #define RESEND_BATCH 64
 
-int link_send(struct session *s, const struct proto_msg *m)
+int uplink_send(struct session *s, const struct proto_msg *m)
 {
 	void *buf;
 	size_t len;
@@ -57,16 +57,16 @@ static void send_error(struct session *s, uint32_t phase, int code,
 	m.u.error.code = code;
 	snprintf(m.u.error.message, sizeof(m.u.error.message), "%s", text);
 	log_error("%s", text);
-	link_send(s, &m);
+	uplink_send(s, &m);
 }
 
-void link_log(struct session *s, enum log_level lvl, const char *text)
+void uplink_log(struct session *s, enum log_level lvl, const char *text)
 {
 	struct proto_msg m = { .type = PROTO_LOG };
 
 	m.u.log.level = lvl;
 	snprintf(m.u.log.message, sizeof(m.u.log.message), "%s", text);
-	link_send(s, &m);
+	uplink_send(s, &m);
 }
 
 static void on_plan(struct session *s, struct proto_plan *plan)
@@ -82,16 +82,16 @@ static void on_plan(struct session *s, struct proto_plan *plan)
 		return;
 	}
 	m.u.ready.phase = phase;
-	link_send(s, &m);
+	uplink_send(s, &m);
 }
 
-void link_over(struct session *s, const char *why, int code)
+void uplink_over(struct session *s, const char *why, int code)
 {
 	if (s->welcomed) {
 		struct proto_msg m = { .type = PROTO_BYE };
 
 		snprintf(m.u.bye.reason, sizeof(m.u.bye.reason), "%s", why);
-		link_send(s, &m);
+		uplink_send(s, &m);
 	}
 	phase_reset(&s->ph);
 	spool_free(&s->spool);
@@ -132,7 +132,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		r.u.pong.t1 = m.u.ping.t1;
 		r.u.pong.t2 = time_real_ns();
 		r.u.pong.t3 = time_real_ns();
-		link_send(s, &r);
+		uplink_send(s, &r);
 		break;
 	case PROTO_PLAN:
 		on_plan(s, &m.u.plan);
@@ -142,7 +142,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 			phase_go(s, &m.u.go);
 			r.type = PROTO_GO_ACK;
 			r.u.go_ack.phase = m.u.go.phase;
-			link_send(s, &r);
+			uplink_send(s, &r);
 		}
 		break;
 	case PROTO_ACK:
@@ -152,7 +152,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	case PROTO_ABORT:
 		log_debug("master says %s: %s", proto_type_name(m.type),
 			  m.u.stop.reason);
-		link_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", 0);
+		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", 0);
 		break;
 	case PROTO_HEARTBEAT:
 		break;
@@ -163,7 +163,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	proto_msg_free(&m);
 }
 
-void link_drain(struct session *s, int which)
+void uplink_drain(struct session *s, int which)
 {
 	void *buf;
 	size_t len;
@@ -174,7 +174,7 @@ void link_drain(struct session *s, int which)
 	}
 }
 
-void link_tick(struct session *s)
+void uplink_tick(struct session *s)
 {
 	uint64_t now = time_mono_ns();
 	struct proto_msg m = { 0 };
@@ -183,7 +183,7 @@ void link_tick(struct session *s)
 		if (now - s->last_hello >= HELLO_RETRY_NS) {
 			m.type = PROTO_HELLO;
 			m.u.hello = s->hello;
-			link_send(s, &m);
+			uplink_send(s, &m);
 			s->last_hello = now;
 			if (!s->last_rx)
 				s->last_rx = now;
@@ -215,7 +215,7 @@ void link_tick(struct session *s)
 		if (now - s->last_tx >= quiet) {
 			m.type = PROTO_HEARTBEAT;
 			m.u.heartbeat.now_ns = time_real_ns();
-			link_send(s, &m);
+			uplink_send(s, &m);
 		}
 	}
 	/* A daemon waits for a master as long as it takes. */
@@ -223,11 +223,11 @@ void link_tick(struct session *s)
 	    now - s->last_rx > s->master_timeout_ns) {
 		log_error("no word from the master at %s for %.1f s: stopping all I/O",
 			  s->endpoint, (double)(now - s->last_rx) / 1e9);
-		link_over(s, "master timeout", 2);
+		uplink_over(s, "master timeout", 2);
 	}
 }
 
-void link_init(struct session *s, const char *name)
+void uplink_init(struct session *s, const char *name)
 {
 	uuid_t uu;
 	char host[PROTO_HOST_LEN];

@@ -5,7 +5,7 @@
  * else (no signs, spaces, exponents or hex), and sizes must come out as a
  * whole number of bytes.
  */
-#include "master/params/units.h"
+#include "common/units.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -3,8 +3,8 @@
  * FILE with commas, indentation and string escaping handled here, so the
  * results files and `check --json` never build JSON by hand.
  */
-#ifndef LOCKSTEP_COMMON_JSONW_H
-#define LOCKSTEP_COMMON_JSONW_H
+#ifndef LOCKSTEP_MASTER_JSONW_H
+#define LOCKSTEP_MASTER_JSONW_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,0 +1,21 @@
+/*
+ * The exit codes of every lockstep command, so that scripts (and the slave,
+ * the master and `lockstep check` alike) agree on what a status means.
+ */
+#ifndef LOCKSTEP_COMMON_EXITCODE_H
+#define LOCKSTEP_COMMON_EXITCODE_H
+
+enum ls_exit {
+	/* Everything ran (or the file is valid, for `check`). */
+	LS_EXIT_OK = 0,
+	/* The command line, the parameter file or the set-up was refused. */
+	LS_EXIT_BAD_INPUT = 1,
+	/* A signal or a lost slave (--on-slave-loss=abort) stopped the run. */
+	LS_EXIT_ABORTED = 2,
+	/* Results worse than a reference run (reserved, not yet used). */
+	LS_EXIT_REGRESSION = 3,
+	/* The run completed without a slave it lost, or with I/O errors. */
+	LS_EXIT_DEGRADED = 4,
+};
+
+#endif

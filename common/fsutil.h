@@ -1,0 +1,16 @@
+/*
+ * Small file-system helpers shared by the master and the slave: creating a
+ * folder with its parents and copying a file.
+ */
+#ifndef LOCKSTEP_COMMON_FSUTIL_H
+#define LOCKSTEP_COMMON_FSUTIL_H
+
+/*
+ * Create path and every missing parent (mode 0755), like `mkdir -p`. A
+ * folder that exists already is fine. Returns 0 or -errno.
+ */
+int fsutil_mkdir_p(const char *path);
+/* Copy the file from into to (created or truncated). Returns 0 or -errno. */
+int fsutil_copy_file(const char *from, const char *to);
+
+#endif

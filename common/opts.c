@@ -1,0 +1,236 @@
+/*
+ * The command-line parser of every subcommand (opts.h): getopt_long tables
+ * built from one struct opts_def array, values checked and stored by kind,
+ * and the usage printed from the same array, so an option is added in one
+ * place and its help cannot drift from what is parsed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/opts.h"
+#include "common/units.h"
+
+#define OPTS_MAX 64
+#define OPTS_LONG_VAL 256 /* getopt value of a long-only option: + index */
+
+/* The name an error message gives an option: "--name", else "-x". */
+static const char *opt_name(const struct opts_def *d, char *buf, size_t len)
+{
+	if (d->name)
+		snprintf(buf, len, "--%s", d->name);
+	else
+		snprintf(buf, len, "-%c", d->letter);
+	return buf;
+}
+
+const char *opts_join(const char *const *names, const char *sep,
+		      const char *last, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; names[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i == 0 ? "" :
+					 names[i + 1] ? sep : last, names[i]);
+	return buf;
+}
+
+static int parse_uint(const struct opts_def *d, const char *arg,
+		      const char *prog, const char *name)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || ((d->flags & OPTS_NONEMPTY) && !*arg) || n < d->min ||
+	    n > d->max) {
+		if (d->flags & OPTS_NO_ECHO)
+			fprintf(stderr, "%s: %s wants %.0f..%.0f\n", prog,
+				name, d->min, d->max);
+		else
+			fprintf(stderr, "%s: %s wants %.0f..%.0f, not '%s'\n",
+				prog, name, d->min, d->max, arg);
+		return -EINVAL;
+	}
+	*(unsigned *)d->dest = (unsigned)n;
+	return 0;
+}
+
+static int parse_seconds(const struct opts_def *d, const char *arg,
+			 const char *prog, const char *name)
+{
+	double v = 0;
+	int bad;
+
+	if (d->flags & OPTS_UNITS) {
+		bad = units_parse_seconds(arg, &v) != 0;
+	} else {
+		char *end;
+
+		v = strtod(arg, &end);
+		bad = end == arg || *end || !(v >= 0) ||
+		      (d->max > 0 && v > d->max);
+	}
+	if (bad)
+		fprintf(stderr, "%s: %s wants seconds, not '%s'\n", prog, name,
+			arg);
+	if ((d->flags & OPTS_POSITIVE) && (bad || v <= 0)) {
+		if (!(d->flags & OPTS_QUIET))
+			fprintf(stderr, "%s: %s wants seconds > 0\n", prog,
+				name);
+		return -EINVAL;
+	}
+	if (bad)
+		return -EINVAL;
+	*(double *)d->dest = v;
+	return 0;
+}
+
+static int parse_choice(const struct opts_def *d, const char *arg,
+			const char *prog, const char *name)
+{
+	char list[512];
+
+	for (int i = 0; d->choices[i]; i++)
+		if (strcmp(d->choices[i], arg) == 0) {
+			*(int *)d->dest = i;
+			return 0;
+		}
+	if (d->what)
+		fprintf(stderr, "%s: unknown %s '%s' (%s)\n", prog, d->what,
+			arg, opts_join(d->choices, ", ", ", ", list,
+				       sizeof(list)));
+	else
+		fprintf(stderr, "%s: %s wants %s, not '%s'\n", prog, name,
+			opts_join(d->choices, ", ", " or ", list,
+				  sizeof(list)),
+			arg);
+	return -EINVAL;
+}
+
+static int parse_one(const struct opts_cmd *cmd, const struct opts_def *d,
+		     const char *arg)
+{
+	char name[80];
+
+	opt_name(d, name, sizeof(name));
+	switch (d->kind) {
+	case OPTS_FLAG:
+		*(int *)d->dest = 1;
+		return 0;
+	case OPTS_STRING:
+		if (d->max > 0 && (double)strlen(arg) > d->max) {
+			fprintf(stderr, "%s: %s is longer than %.0f characters\n",
+				cmd->prog, name, d->max);
+			return -EINVAL;
+		}
+		*(const char **)d->dest = arg;
+		return 0;
+	case OPTS_UINT:
+		return parse_uint(d, arg, cmd->prog, name);
+	case OPTS_SECONDS:
+		return parse_seconds(d, arg, cmd->prog, name);
+	case OPTS_CHOICE:
+		return parse_choice(d, arg, cmd->prog, name);
+	case OPTS_CUSTOM:
+		return d->parse(d, arg, cmd->prog);
+	case OPTS_HELP:
+		opts_usage(cmd, stdout);
+		return 1;
+	}
+	return -EINVAL;
+}
+
+int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *args)
+{
+	struct option lopts[OPTS_MAX + 1];
+	char sopts[2 * OPTS_MAX + 1];
+	size_t nl = 0, ns = 0;
+	int c;
+
+	if (cmd->ndefs > OPTS_MAX)
+		return -EINVAL;
+	for (size_t i = 0; i < cmd->ndefs; i++) {
+		const struct opts_def *d = &cmd->defs[i];
+		int has_arg = d->kind != OPTS_FLAG && d->kind != OPTS_HELP;
+
+		if (d->name)
+			lopts[nl++] = (struct option){
+				.name = d->name,
+				.has_arg = has_arg ? required_argument :
+						     no_argument,
+				.val = d->letter ? d->letter :
+						   OPTS_LONG_VAL + (int)i,
+			};
+		if (d->letter) {
+			sopts[ns++] = (char)d->letter;
+			if (has_arg)
+				sopts[ns++] = ':';
+		}
+	}
+	lopts[nl] = (struct option){ 0 };
+	sopts[ns] = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		const struct opts_def *d = NULL;
+		int ret;
+
+		for (size_t i = 0; i < cmd->ndefs && !d; i++)
+			if (c == OPTS_LONG_VAL + (int)i ||
+			    (cmd->defs[i].letter && c == cmd->defs[i].letter))
+				d = &cmd->defs[i];
+		if (!d) {
+			opts_usage(cmd, stderr);
+			return -EINVAL;
+		}
+		ret = parse_one(cmd, d, optarg);
+		if (ret)
+			return ret;
+	}
+	if (argc - optind != cmd->nargs) {
+		opts_usage(cmd, stderr);
+		return -EINVAL;
+	}
+	*args = optind;
+	return 0;
+}
+
+void opts_usage(const struct opts_cmd *cmd, FILE *f)
+{
+	fprintf(f, "%s\n", cmd->synopsis);
+	for (size_t i = 0; i < cmd->ndefs; i++) {
+		const struct opts_def *d = &cmd->defs[i];
+		char label[160], list[256];
+		size_t n = 0;
+
+		if (!d->help)
+			continue;
+		if (d->label) {
+			snprintf(label, sizeof(label), "%s", d->label);
+		} else {
+			if (d->letter)
+				n += (size_t)snprintf(label + n,
+						      sizeof(label) - n, "-%c%s",
+						      d->letter,
+						      d->name ? ", " : "");
+			if (d->name)
+				n += (size_t)snprintf(label + n,
+						      sizeof(label) - n, "--%s",
+						      d->name);
+			if (d->arg)
+				snprintf(label + n, sizeof(label) - n, " %s",
+					 d->arg);
+			else if (d->kind == OPTS_CHOICE)
+				snprintf(label + n, sizeof(label) - n, " %s",
+					 opts_join(d->choices, "|", "|", list,
+						   sizeof(list)));
+		}
+		if ((int)strlen(label) < cmd->width)
+			fprintf(f, "  %-*s%s\n", cmd->width, label, d->help);
+		else
+			fprintf(f, "  %s  %s\n", label, d->help);
+	}
+	if (cmd->footer)
+		fprintf(f, "%s", cmd->footer);
+}

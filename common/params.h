@@ -1,2 +1,0 @@
-/* Forwarding header, removed at merge. */
-#include "master/params/params.h"

@@ -1,0 +1,537 @@
+/*
+ * The phase conductor of the master: it starts the slaves (or waits for
+ * them), then takes every phase through its steps in lockstep - clock
+ * samples, plans, ready, a broadcast go at a common start time, the
+ * interval merge until the phase is over - and minds curves and pauses
+ * between phases. What it decides on the way is in decide.c; frames move
+ * through link.c and every output goes through results.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/exitcode.h"
+#include "common/log.h"
+#include "master/params/params.h"
+#include "common/timeutil.h"
+#include "master/master_int.h"
+
+/* What the decisions of decide.c need of a slave. */
+static void view_of(const struct slave_rec *s, struct decide_slave *v)
+{
+	v->in_phase = s->in_phase;
+	v->joined = s->state == SLAVE_JOINED;
+	v->go_acked = s->go_acked;
+	v->ended = s->ended;
+	v->end_intervals = s->end_intervals;
+	v->first_io = s->first_io;
+	v->last_tx = s->last_tx;
+}
+
+/* Every slave's view, into m->dview. */
+static void views_of(struct master *m)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		view_of(&m->slaves[i], &m->dview[i]);
+}
+
+static int launch_slaves(struct master *m)
+{
+	char ep[300], name[PROTO_NAME_LEN];
+	int ret = 0;
+
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
+	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
+		snprintf(name, sizeof(name), "local-%u", i + 1);
+		ret = launch_local(&m->launch, ep, name);
+	}
+	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
+		const struct params_hd *hd = &m->params->hd[h];
+
+		if (hd->shell == PARAMS_SHELL_NONE)
+			continue;
+		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
+			roster_expected_name(hd, k, name, sizeof(name));
+			ret = launch_ssh(&m->launch, hd->user, hd->system,
+					 hd->lockstep, ep, name);
+		}
+	}
+	if (ret < 0)
+		log_error("cannot start a slave: %s", strerror(-ret));
+	return ret;
+}
+
+static int wait_registration(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + m->join_timeout_ns;
+	char names[512];
+
+	m->registering = 1;
+	while (roster_missing(m, names, sizeof(names)) > 0) {
+		struct launch_proc *p;
+		int ret = link_pump(m, 50), status;
+
+		if (ret < 0)
+			return ret;
+		while ((p = launch_exited(&m->launch, &status))) {
+			if (roster_find_name(m, p->name))
+				continue;
+			log_error("slave %s on %s exited before registering (status %d)%s",
+				  p->name, p->host, status,
+				  status == 255 ? ": ssh could not reach the host" : "");
+			return -ECHILD;
+		}
+		if (time_mono_ns() > deadline) {
+			unsigned n = roster_missing(m, names, sizeof(names));
+
+			log_error("%u slaves did not register within %.0f s%s%s",
+				  n, (double)m->join_timeout_ns / 1e9,
+				  names[0] ? ": " : "", names);
+			return -ETIMEDOUT;
+		}
+	}
+	m->registering = 0;
+	for (unsigned i = 0; i < m->launch.n; i++) {
+		struct slave_rec *s = roster_find_name(m, m->launch.p[i].name);
+
+		if (s)
+			s->pid = m->launch.p[i].pid;
+	}
+	return 0;
+}
+
+void conductor_reap(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + 5 * NS_PER_SEC;
+
+	for (;;) {
+		struct launch_proc *p;
+		int status;
+
+		while ((p = launch_exited(&m->launch, &status)))
+			if (status != 0)
+				log_warn("slave %s (%s) exited with status %d",
+					 p->name, p->host, status);
+		if (!launch_running(&m->launch))
+			break;
+		if (time_mono_ns() > deadline) {
+			launch_kill_all(&m->launch);
+			break;
+		}
+		if (m->hub)
+			link_pump(m, 20);
+		else
+			time_sleep_ns(20 * NS_PER_MS);
+	}
+}
+
+static int sync_clocks(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + 3 * NS_PER_SEC;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		clockoff_init(&m->slaves[i].clk);
+	for (uint32_t k = 0; k < CLOCK_SAMPLES; k++) {
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct proto_msg p = { .type = PROTO_PING };
+
+			if (m->slaves[i].state != SLAVE_JOINED)
+				continue;
+			p.u.ping.seq = k;
+			p.u.ping.t1 = time_real_ns();
+			link_send(m, &m->slaves[i], &p);
+		}
+		if (link_pump(m, 5) < 0)
+			return -EINTR;
+	}
+	for (;;) {
+		unsigned missing = 0;
+
+		for (unsigned i = 0; i < m->nslaves; i++)
+			if (m->slaves[i].state == SLAVE_JOINED &&
+			    m->slaves[i].clk.samples < CLOCK_SAMPLES)
+				missing++;
+		if (!missing || time_mono_ns() > deadline)
+			break;
+		if (link_pump(m, 10) < 0)
+			return -EINTR;
+	}
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		if (s->state == SLAVE_JOINED && s->clk.samples == 0) {
+			log_error("slave %s answered no clock ping",
+				  s->hello.name);
+			return -ETIMEDOUT;
+		}
+		log_debug("slave %s clock offset %lld ns +- %llu ns (%u samples)",
+			  s->hello.name, (long long)s->clk.offset_ns,
+			  (unsigned long long)s->clk.error_ns, s->clk.samples);
+	}
+	return 0;
+}
+
+static int send_plans(struct master *m, const struct plan_phase *ph)
+{
+	unsigned n, k = 0;
+	int *hd = roster_live_hosts(m, &n);
+	char err[512];
+	int ret = 0;
+
+	if (!hd)
+		return -ENOMEM;
+
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+		struct proto_msg msg = { .type = PROTO_PLAN };
+
+		s->in_phase = s->ready = s->go_acked = s->ended = 0;
+		s->first_io = 0;
+		s->contig = s->acked = 0;
+		free(s->got);
+		s->got = NULL;
+		roster_free_end_lat(s);
+		if (s->state != SLAVE_JOINED)
+			continue;
+		s->got = calloc(ph->intervals, 1);
+		if (!s->got) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = plan_for_slave(m->params, ph, m->phase_no, hd, k++, n,
+				     m->engine, &msg.u.plan, err, sizeof(err));
+		if (ret < 0) {
+			proto_msg_free(&msg);
+			log_error("%s", err);
+			break;
+		}
+		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
+		msg.u.plan.clock_error_ns = s->clk.error_ns;
+		/* Nothing of this phase runs on its host: it sits it out. */
+		if (msg.u.plan.ntargets == 0) {
+			log_debug("slave %s sits phase %s out", s->hello.name,
+				  ph->name);
+			proto_msg_free(&msg);
+			continue;
+		}
+		ret = link_send(m, s, &msg);
+		proto_msg_free(&msg);
+		if (ret < 0)
+			break;
+		s->in_phase = 1;
+	}
+	free(hd);
+	return ret;
+}
+
+static int wait_ready(struct master *m)
+{
+	uint64_t deadline = time_mono_ns() + m->ready_timeout_ns;
+
+	for (;;) {
+		unsigned waiting = 0, failed = 0;
+
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct slave_rec *s = &m->slaves[i];
+
+			if (!s->in_phase)
+				continue;
+			if (s->ready < 0)
+				failed++;
+			else if (!s->ready && s->state == SLAVE_JOINED)
+				waiting++;
+		}
+		if (failed)
+			return -EIO;
+		if (!waiting)
+			return 0;
+		if (time_mono_ns() > deadline) {
+			log_error("%u slaves not ready after %.0f s", waiting,
+				  (double)m->ready_timeout_ns / 1e9);
+			return -ETIMEDOUT;
+		}
+		if (link_pump(m, 50) < 0)
+			return -EINTR;
+	}
+}
+
+/*
+ * Pick the start time, get the merge ready for the phase's intervals (the
+ * first can arrive before every go_ack has), broadcast go, and re-send it
+ * over ROUTER to slaves that did not acknowledge.
+ */
+static int start_phase(struct master *m, struct run_result *r)
+{
+	struct proto_msg go = { .type = PROTO_GO };
+	uint64_t max_rtt = 0, margin, deadline;
+	void *buf;
+	size_t len;
+	int ret;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].in_phase && m->slaves[i].clk.rtt_ns > max_rtt)
+			max_rtt = m->slaves[i].clk.rtt_ns;
+	margin = 4 * max_rtt + 250 * NS_PER_MS;
+	go.u.go.phase = m->phase_no;
+	go.u.go.start_at = time_real_ns() + margin;
+	r->start_at = go.u.go.start_at;
+	{
+		struct merge_cfg cfg = {
+			.nslaves = m->nslaves,
+			.intervals = r->ph.intervals,
+			.warmup_intervals = r->ph.warmup_intervals,
+			.start_ns = r->start_at,
+			.interval_ns = r->ph.interval_ns,
+			.grace_ns = m->grace_ns,
+		};
+
+		m->merge = merge_new(&cfg);
+		if (!m->merge)
+			return -ENOMEM;
+		for (unsigned i = 0; i < m->nslaves; i++)
+			if (!m->slaves[i].in_phase)
+				merge_slave_lost(m->merge, i);
+	}
+	ret = proto_encode(&go, &buf, &len);
+	if (ret < 0)
+		return ret;
+	hub_publish(m->hub, buf, len);
+	free(buf);
+	deadline = time_mono_ns() + margin + 5 * NS_PER_SEC;
+	for (;;) {
+		unsigned pending = 0;
+
+		if (link_pump(m, 10) < 0)
+			return -EINTR;
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct slave_rec *s = &m->slaves[i];
+			struct decide_slave v;
+			enum decide_go d;
+
+			view_of(s, &v);
+			d = decide_go(&v, time_mono_ns(), GO_RESEND_NS);
+			if (d == DECIDE_GO_DONE)
+				continue;
+			pending++;
+			if (d == DECIDE_GO_RESEND)
+				link_send(m, s, &go);
+		}
+		if (!pending)
+			return 0;
+		if (time_mono_ns() > deadline) {
+			log_warn("%u slaves did not acknowledge go", pending);
+			return 0;
+		}
+	}
+}
+
+/*
+ * Once every slave of the phase ended it and all of them sent fewer
+ * intervals than planned without an error (their seekpct=eof passes are
+ * done), the phase is as long as the longest of them.
+ */
+static void truncate_at_eof(struct master *m)
+{
+	unsigned longest;
+
+	views_of(m);
+	longest = decide_eof_truncate(m->dview, m->nslaves,
+				      m->cur->ph.intervals,
+				      merge_intervals(m->merge));
+	if (longest) {
+		log_info("phase %s: every slave finished its pass after %u intervals",
+			 m->cur->ph.name, longest);
+		merge_truncate(m->merge, longest);
+	}
+}
+
+static int phase_over(struct master *m)
+{
+	truncate_at_eof(m);
+	if (!merge_done(m->merge))
+		return 0;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].in_phase && !m->slaves[i].ended &&
+		    m->slaves[i].state == SLAVE_JOINED)
+			return 0;
+	return 1;
+}
+
+static int run_phase(struct master *m, struct run_result *r)
+{
+	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
+	int ret = 0;
+	results_phase_start(m);
+	m->batch_ns = BATCH_NS;
+	while (!phase_over(m)) {
+		struct merge_row row;
+		uint64_t now = time_real_ns();
+
+		if (link_pump(m, 20) < 0) {
+			ret = -EINTR;
+			break;
+		}
+		while (merge_next(m->merge, time_real_ns(), &row) == 1)
+			results_row(m, &row);
+		/* Slaves that never end the phase cannot hold the run. */
+		if (now > end_real + m->grace_ns + m->slave_timeout_ns +
+				  10 * NS_PER_SEC) {
+			log_warn("phase %s: giving up on slaves that did not end it",
+				 r->ph.name);
+			break;
+		}
+	}
+	m->batch_ns = 0;
+	if (ret == 0) {
+		struct merge_row row;
+
+		while (merge_next(m->merge, UINT64_MAX, &row) == 1)
+			results_row(m, &row);
+	}
+	return ret;
+}
+
+static int run_one(struct master *m, struct run_result *r)
+{
+	double measured;
+	int ret;
+
+	m->phase_no++;
+	m->cur = r;
+	if (roster_live_count(m) == 0) {
+		log_error("no slave left to run %s", r->ph.name);
+		return -ENOENT;
+	}
+	ret = sync_clocks(m);
+	if (ret == 0)
+		ret = send_plans(m, &r->ph);
+	if (ret == 0)
+		ret = wait_ready(m);
+	if (ret < 0)
+		return ret;
+	ret = start_phase(m, r);
+	if (ret == 0)
+		ret = run_phase(m, r);
+	results_flush_hosts(m, 1);
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED)
+			link_ack(m, &m->slaves[i], 1, 0);
+	if (!m->merge)
+		return ret;
+	r->ph.intervals = merge_intervals(m->merge);
+	if (r->ph.warmup_intervals > r->ph.intervals)
+		r->ph.warmup_intervals = r->ph.intervals;
+	views_of(m);
+	r->start_skew_ns = decide_start_skew(m->dview, m->nslaves);
+	measured = decide_measured_s(r->ph.intervals, r->ph.warmup_intervals,
+				     r->ph.interval_s);
+	/* Keep the views: the dense totals go with the merge. */
+	stats_view(merge_totals(m->merge), measured, &r->view);
+	r->slave = calloc(m->nslaves ? m->nslaves : 1, sizeof(*r->slave));
+	if (r->slave)
+		r->nslave = m->nslaves;
+	for (unsigned i = 0; i < r->nslave; i++) {
+		const struct stats_sums *st = merge_slave_totals(m->merge, i);
+		struct slave_rec *s = &m->slaves[i];
+
+		r->slave[i].ran = st && st->samples;
+		if (!r->slave[i].ran)
+			continue;
+		r->slave[i].no_pct = decide_end_lat_mismatch(s->ended,
+							     s->end_lat, st);
+		stats_view_sums(st, r->slave[i].no_pct ? NULL : s->end_lat,
+				measured, &r->slave[i].v);
+		if (r->slave[i].no_pct)
+			log_info("run %s: no percentiles for slave %s: %s",
+				 r->ph.name, s->hello.name, r->slave[i].no_pct);
+	}
+	if (ret == 0)
+		results_hgrm(m, r, merge_totals(m->merge));
+	merge_destroy(&m->merge);
+	r->done = 1;
+	if (r->view.errors && m->exit_code == LS_EXIT_OK) {
+		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
+			 r->ph.name, (unsigned long long)r->view.errors);
+		m->exit_code = LS_EXIT_DEGRADED;
+	}
+	if (ret == 0)
+		results_run_totals(m, r);
+	return ret;
+}
+
+/* Refuse a file that cannot run on these slaves before anything starts. */
+static int check_plans(struct master *m)
+{
+	unsigned n;
+	int *hd = roster_live_hosts(m, &n);
+	char err[1024];
+	int ret;
+
+	if (!hd)
+		return -ENOMEM;
+	ret = plan_check_slaves(m->params, m->phases, m->nphases, hd, n, err,
+				sizeof(err));
+	free(hd);
+	if (ret < 0)
+		log_error("%s", err);
+	return ret;
+}
+
+/* Wait s seconds (rd pause=), still serving the slaves. */
+static int pause_for(struct master *m, double s)
+{
+	uint64_t until = time_mono_ns() + (uint64_t)(s * 1e9);
+
+	log_info("pause of %g s", s);
+	while (time_mono_ns() < until)
+		if (link_pump(m, 50) < 0)
+			return -EINTR;
+	return 0;
+}
+
+/*
+ * Run one phase of the list, minding curves: a curve point runs at its
+ * share of its curve-max phase's measured rate, and once one exceeds
+ * stopcurve= the points left are skipped.
+ */
+static int run_next(struct master *m, struct run_result *r)
+{
+	int ret;
+
+	if (r->ph.kind == PLAN_CURVE_POINT) {
+		struct run_result *max = &m->runs[r->ph.curve_max];
+
+		const char *why;
+
+		r->ph.iorate = plan_curve_rate(max->view.iops, r->ph.curve_pct);
+		if (decide_curve_skip(max->done, max->curve_stopped,
+				      r->ph.iorate, &why)) {
+			log_info("%s skipped: %s", r->ph.name, why);
+			r->skipped = 1;
+			return 0;
+		}
+	}
+	if (r->ph.pause_s > 0 && (ret = pause_for(m, r->ph.pause_s)) < 0)
+		return ret;
+	ret = run_one(m, r);
+	if (ret == 0 && r->ph.kind == PLAN_CURVE_POINT &&
+	    decide_curve_stop(r->ph.stopcurve_ms, r->view.resp_ms)) {
+		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
+			 r->ph.name, r->view.resp_ms, r->ph.stopcurve_ms);
+		m->runs[r->ph.curve_max].curve_stopped = 1;
+	}
+	return ret;
+}
+
+int conductor_run(struct master *m)
+{
+	int ret = launch_slaves(m);
+
+	if (ret == 0)
+		ret = wait_registration(m);
+	if (ret == 0)
+		ret = check_plans(m);
+	for (size_t i = 0; ret == 0 && i < m->nruns; i++)
+		ret = run_next(m, &m->runs[i]);
+	return ret;
+}

@@ -1,0 +1,97 @@
+/*
+ * Pure decisions of the phase conductor (see decide.h): when go is sent
+ * again, when a seekpct=eof phase ends early, the start skew, curve points
+ * skipped and stopped, and how far a run fell short of its iorate.
+ */
+#include "master/decide.h"
+
+enum decide_go decide_go(const struct decide_slave *s, uint64_t now,
+			 uint64_t resend_ns)
+{
+	if (!s->in_phase || s->go_acked || !s->joined)
+		return DECIDE_GO_DONE;
+	if (now - s->last_tx >= resend_ns)
+		return DECIDE_GO_RESEND;
+	return DECIDE_GO_WAIT;
+}
+
+unsigned decide_eof_truncate(const struct decide_slave *s, size_t n,
+			     unsigned planned, unsigned merged)
+{
+	unsigned longest = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].in_phase || !s[i].joined)
+			continue;
+		if (!s[i].ended || s[i].end_intervals >= planned)
+			return 0;
+		if (s[i].end_intervals > longest)
+			longest = s[i].end_intervals;
+	}
+	return longest && longest < merged ? longest : 0;
+}
+
+uint64_t decide_start_skew(const struct decide_slave *s, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t f = s[i].first_io;
+
+		if (!s[i].in_phase || !f)
+			continue;
+		lo = f < lo ? f : lo;
+		hi = f > hi ? f : hi;
+	}
+	return hi >= lo ? hi - lo : 0;
+}
+
+int decide_curve_skip(int max_done, int max_stopped, double rate,
+		      const char **why)
+{
+	if (!max_stopped && max_done && !(rate <= 0))
+		return 0;
+	*why = max_stopped ? "stopcurve= was reached" :
+			     "its curve-max phase has no rate";
+	return 1;
+}
+
+int decide_curve_stop(double stopcurve_ms, double resp_ms)
+{
+	return stopcurve_ms > 0 && resp_ms > stopcurve_ms;
+}
+
+double decide_shortfall_pct(double iorate, double iops)
+{
+	if (iorate <= 0 || iops >= iorate)
+		return 0;
+	return 100.0 * (iorate - iops) / iorate;
+}
+
+int decide_iorate_missed(double iorate, double iops)
+{
+	return iorate > 0 && iops < 0.98 * iorate;
+}
+
+double decide_measured_s(unsigned intervals, unsigned warmup_intervals,
+			 double interval_s)
+{
+	return (double)(intervals - warmup_intervals) * interval_s;
+}
+
+const char *decide_end_lat_mismatch(int ended,
+				    const struct hist_sparse *end_lat,
+				    const struct stats_sums *st)
+{
+	if (!ended)
+		return "it did not end the phase (lost, or the run stopped first)";
+	for (int d = 0; d < 2; d++) {
+		const struct hist_sparse *h = &end_lat[d];
+		const struct stats_lat_sums *l = &st->lat[d];
+
+		if (h->count != l->count || h->sum != l->sum ||
+		    (h->count && (h->min != l->min || h->max != l->max)))
+			return "its own totals differ from the intervals the master received";
+	}
+	return NULL;
+}

@@ -1,0 +1,268 @@
+/*
+ * What the files of `lockstep run` share: the master's state (struct
+ * master), what it knows of each slave (struct slave_rec) and of each run
+ * (struct run_result), and the functions each room of the master offers
+ * the others. The rooms are:
+ *   roster.c     the slaves: lookup by routing id and name, the names this
+ *                run waits for, lost and back;
+ *   link.c       frames in and out: sending, hello, intervals and their
+ *                acks, liveness, and pump() that drives it all;
+ *   conductor.c  the phases: launch, registration, clocks, plans, ready,
+ *                go, the interval merge, curves and pauses;
+ *   decide.c     the conductor's decisions as pure functions (decide.h);
+ *   results.c    every output: console lines and totals, intervals.csv,
+ *                hosts/<name>.csv, the .hgrm files, the copied parameter
+ *                file and the log; results_summary.c writes summary.json
+ *                and summary.txt;
+ *   master.c     master_main() and the command line.
+ * Nothing here is used outside master/.
+ */
+#ifndef LOCKSTEP_MASTER_MASTER_INT_H
+#define LOCKSTEP_MASTER_MASTER_INT_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "common/clockoff.h"
+#include "common/hist.h"
+#include "common/stats.h"
+#include "master/decide.h"
+#include "master/hub.h"
+#include "master/launch.h"
+#include "master/merge.h"
+#include "master/plan.h"
+#include "proto/proto.h"
+
+#define MAX_SLAVES 8192
+#define CLOCK_SAMPLES 16
+#define GO_RESEND_NS (100 * NS_PER_MS)
+#define PEER_SLOTS 16384           /* > 2 x MAX_SLAVES, a power of two */
+#define HOSTS_FLUSH_NS (5 * NS_PER_SEC)
+/*
+ * While intervals flow, wait this long after a wake-up with frames before
+ * draining them: the ZeroMQ I/O thread then hands over many frames per
+ * wake-up instead of one (with 1000 slaves, 20 ms instead of 5 saves a
+ * sixth of the master's CPU). Never while clocks are measured: a pong read
+ * late makes the round trip look long and skews the offset by half of it.
+ */
+#define BATCH_NS (20 * NS_PER_MS)
+#define LIVENESS_NS (50 * NS_PER_MS) /* how often silence is judged */
+#define ACK_DELAY_NS (1500 * NS_PER_MS) /* a lone interval's ack waits */
+
+enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
+
+struct slave_rec {
+	/*
+	 * First what check_liveness() reads of every slave 20 times a
+	 * second: one cache line, not three, per slave.
+	 */
+	enum slave_state state;
+	int in_phase;
+	uint64_t last_rx;        /* CLOCK_MONOTONIC */
+	uint64_t last_tx;
+	unsigned contig;         /* intervals 0..contig-1 all received */
+	unsigned acked;          /* intervals 0..acked-1 acknowledged */
+	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
+	struct hub_peer peer;
+	struct proto_hello hello;
+	struct clockoff clk;
+	uint64_t last_heard_real;
+	pid_t pid;               /* a local child, else 0 */
+	FILE *csv;               /* hosts/<name>.csv */
+	uint64_t lost_real;      /* when it was marked lost (last time) */
+	uint64_t back_real;      /* when it came back (last time) */
+	unsigned losses;
+	int hd;                  /* index of its hd= line, -1 for none */
+	/* Per phase (and in_phase, contig, acked, ack_wait above). */
+	int ready, go_acked, ended;
+	unsigned end_intervals;  /* intervals it sent, from phase_end */
+	uint64_t first_io;       /* master clock */
+	unsigned char *got;      /* intervals received */
+	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
+};
+
+struct slave_total {
+	int ran;                  /* it sent intervals of this run */
+	const char *no_pct;       /* why v has no percentiles, or NULL */
+	struct stats_view v;
+};
+
+struct run_result {
+	struct plan_phase ph;
+	int done;
+	int skipped;              /* a curve point not run (see plan.h) */
+	int curve_stopped;        /* curve-max: stopcurve= ended its points */
+	uint64_t duration_ns;     /* from start to the last phase_end */
+	uint64_t done_bytes;      /* format: written so far (emitted rows) */
+	uint64_t start_skew_ns;
+	uint64_t start_at;
+	struct stats_view view;   /* the run's totals over its measured time */
+	struct slave_total *slave; /* per slave at the run, from the merge */
+	unsigned nslave;
+};
+
+struct master {
+	/* Options. */
+	const char *param_path;
+	const char *outdir_opt;
+	const char *engine;
+	const char *bind;
+	const char *advertise;    /* the address slaves connect to */
+	int insecure;
+	unsigned port;
+	unsigned nlocal;
+	struct plan_overrides ov;
+	uint64_t slave_timeout_ns;
+	uint64_t join_timeout_ns;
+	uint64_t ready_timeout_ns;
+	uint64_t grace_ns;
+	uint64_t heartbeat_ns;
+	uint64_t batch_ns;        /* BATCH_NS in run_phase(), else 0 */
+	uint64_t master_timeout_ns;
+	int verbose;
+	int abort_on_loss;
+	unsigned expect;          /* external slaves to wait for */
+
+	struct params *params;
+	struct plan_phase *phases;
+	size_t nphases;
+	struct hub *hub;
+	unsigned bound_port;
+	char run_id[PROTO_ID_LEN];
+	char dir[PATH_MAX];
+	FILE *log;
+	FILE *icsv;
+	uint64_t started_real;
+
+	struct slave_rec *slaves;
+	unsigned nslaves;
+	int peer_tab[PEER_SLOTS];   /* slave index + 1 by routing id hash */
+	uint64_t hosts_flushed;     /* when the slaves' CSV files were flushed */
+	uint64_t liveness_at;       /* when silence was last judged */
+	struct launch launch;
+	struct run_result *runs;
+	size_t nruns;
+	struct decide_slave *dview; /* MAX_SLAVES, the conductor's scratch */
+
+	/* The phase in progress. */
+	unsigned phase_no;
+	struct merge *merge;
+	struct run_result *cur;
+	struct stats *scratch;
+
+	int registering;          /* new slave names are accepted */
+	int tty;                  /* stdout is a terminal */
+	int exit_code;
+	int stop_run;           /* stop the run: a slave was lost under
+				     --on-slave-loss=abort, or failed */
+};
+
+/* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
+extern volatile sig_atomic_t master_interrupted;
+
+/* ---- roster.c: the slaves ---- */
+
+/* The slave with this routing id / name, or NULL. */
+struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p);
+struct slave_rec *roster_find_name(struct master *m, const char *name);
+/*
+ * Register a new slave (the caller checked it may join): a zeroed record
+ * in m->slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
+ */
+struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+			     const struct proto_hello *h);
+/*
+ * Name k of hd= line hd: NAME, or NAME-1..NAME-N when slaves=N. With hd=
+ * lines these are the slaves a run waits for; otherwise local-1..local-N
+ * for the local slaves, and --expect-slaves adds that many of any name.
+ */
+void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
+			  size_t len);
+/* The hd= line a slave of this name belongs to, -1 for none. */
+int roster_hd_of_name(struct master *m, const char *name);
+/* Expected slaves that have not registered yet; names listed into buf. */
+unsigned roster_missing(struct master *m, char *buf, size_t len);
+/* Slaves registered and not lost or gone. */
+unsigned roster_live_count(struct master *m);
+/* The hd of every live slave, in slave order (malloc'd, for the planner). */
+int *roster_live_hosts(struct master *m, unsigned *n);
+/*
+ * The one place a slave is marked lost: its intervals are no longer waited
+ * for, the loss is counted and the run is degraded.
+ */
+void roster_mark_lost(struct master *m, struct slave_rec *s);
+/*
+ * A slave we knew is back (peer and h NULL when it just spoke again after
+ * it was marked lost); it takes part from the next phase on.
+ */
+void roster_back(struct master *m, struct slave_rec *s,
+		 const struct hub_peer *peer, const struct proto_hello *h);
+/* Free what phase_end gave a slave (its histograms). */
+void roster_free_end_lat(struct slave_rec *s);
+
+/* ---- link.c: frames in and out ---- */
+
+/* Encode msg and send it to s. Returns 0 or -errno (logged). */
+int link_send(struct master *m, struct slave_rec *s,
+	      const struct proto_msg *msg);
+/* Send stop or abort with a reason to every live slave. */
+void link_stop_all(struct master *m, enum proto_type type, const char *reason);
+/* Acknowledge what s sent, now if urgent (see link.c). */
+void link_ack(struct master *m, struct slave_rec *s, int urgent,
+	      uint64_t now);
+/*
+ * Receive and handle frames for up to timeout_ms, then do the periodic
+ * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.
+ */
+int link_pump(struct master *m, long timeout_ms);
+
+/* ---- conductor.c: the phases ---- */
+
+/*
+ * Launch the slaves, wait for them to register, refuse plans they cannot
+ * run, then run every phase. Returns 0 or -errno (-EINTR interrupted,
+ * -ECANCELED the run was stopped).
+ */
+int conductor_run(struct master *m);
+/* Wait for the slaves we started to exit; kill the ones that do not. */
+void conductor_reap(struct master *m);
+
+/* ---- results.c and results_summary.c: every output ---- */
+
+/*
+ * Create the results folder (and hosts/), start the log there, copy the
+ * parameter file and open intervals.csv. Returns 0 or -errno (said why).
+ */
+int results_open(struct master *m);
+/* Open hosts/<name>.csv of a newly registered slave. */
+void results_open_slave(struct master *m, struct slave_rec *s);
+/* One slave's interval to hosts/<name>.csv (and intervals.csv if late). */
+void results_slave_row(struct master *m, struct slave_rec *s,
+		       const struct proto_interval *iv, const char *note,
+		       int late);
+/* Flush the hosts/ files every HOSTS_FLUSH_NS, or now with force. */
+void results_flush_hosts(struct master *m, int force);
+/* A phase starts: the console's column header. */
+void results_phase_start(struct master *m);
+/* One merged interval: the console line (or progress) and intervals.csv. */
+void results_row(struct master *m, const struct merge_row *row);
+/* A run's end: its .hgrm file from the merged totals. */
+void results_hgrm(struct master *m, const struct run_result *r,
+		  const struct stats *totals);
+/* A run's end: its totals on the console. */
+void results_run_totals(struct master *m, const struct run_result *r);
+/* "completed", "degraded", "aborted" or "failed" for an exit code. */
+const char *results_status_name(int code);
+/* The end of it all: lost slaves on the console, summary.json/.txt. */
+void results_finish(struct master *m);
+/* Close every file results_open() and results_open_slave() opened. */
+void results_close(struct master *m);
+/* results_summary.c: summary.json and summary.txt. */
+void results_summary_json(struct master *m);
+void results_summary_txt(struct master *m);
+/* One line per slave that was lost during the run. */
+void results_report_lost(struct master *m, FILE *f);
+
+#endif

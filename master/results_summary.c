@@ -1,0 +1,187 @@
+/*
+ * The summary files of a run's results folder: summary.json (every slave,
+ * every run with its totals and each slave's) and summary.txt (the same
+ * totals for people, HCIBench style), written once at the end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/exitcode.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "master/jsonw.h"
+#include "master/master_int.h"
+#include "master/report.h"
+
+static void json_totals(struct jsonw *w, const char *key,
+			const struct stats_view *v)
+{
+	jsonw_object(w, key);
+	jsonw_u64(w, "ops", v->ops);
+	jsonw_u64(w, "read_ops", v->read_ops);
+	jsonw_u64(w, "write_ops", v->write_ops);
+	jsonw_u64(w, "bytes", v->bytes);
+	jsonw_u64(w, "read_bytes", v->read_bytes);
+	jsonw_u64(w, "write_bytes", v->write_bytes);
+	jsonw_u64(w, "errors", v->errors);
+	jsonw_dbl(w, "iops", v->iops);
+	jsonw_dbl(w, "mbps", v->mbps);
+	jsonw_dbl(w, "read_pct", v->read_pct);
+	jsonw_dbl(w, "lat_mean_ms", v->resp_ms);
+	jsonw_dbl(w, "read_lat_mean_ms", v->read_resp_ms);
+	jsonw_dbl(w, "write_lat_mean_ms", v->write_resp_ms);
+	jsonw_dbl(w, "lat_max_ms", v->resp_max_ms);
+	jsonw_dbl(w, "lat_stddev_ms", v->resp_stddev_ms);
+	jsonw_dbl(w, "lat_p50_ms", v->p50_ms);
+	jsonw_dbl(w, "lat_p95_ms", v->p95_ms);
+	jsonw_dbl(w, "lat_p99_ms", v->p99_ms);
+	jsonw_dbl(w, "lat_p999_ms", v->p999_ms);
+	jsonw_dbl(w, "queue_depth", v->queue_depth);
+	jsonw_dbl(w, "cpu_pct", v->cpu_pct);
+	jsonw_dbl(w, "cpu_sys_pct", v->cpu_sys_pct);
+	jsonw_end(w);
+}
+
+const char *results_status_name(int code)
+{
+	switch (code) {
+	case LS_EXIT_OK:
+		return "completed";
+	case LS_EXIT_DEGRADED:
+		return "degraded";
+	case LS_EXIT_ABORTED:
+		return "aborted";
+	default:
+		return "failed";
+	}
+}
+
+void results_summary_json(struct master *m)
+{
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], iso[40];
+	struct jsonw w;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
+	snprintf(tmp, sizeof(tmp), "%s/.summary.json.tmp", m->dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		log_error("cannot write %s: %s", tmp, strerror(errno));
+		return;
+	}
+	jsonw_init(&w, f);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "version", LOCKSTEP_VERSION);
+	jsonw_str(&w, "run_id", m->run_id);
+	jsonw_str(&w, "status", results_status_name(m->exit_code));
+	jsonw_i64(&w, "exit_code", m->exit_code);
+	jsonw_str(&w, "param_file", m->param_path);
+	jsonw_str(&w, "started", time_fmt_iso(m->started_real, iso,
+					      sizeof(iso)));
+	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
+	jsonw_array(&w, "slaves");
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "id", s->hello.id);
+		jsonw_str(&w, "host", s->hello.host);
+		jsonw_str(&w, "name", s->hello.name);
+		jsonw_str(&w, "state",
+			  s->state == SLAVE_LOST ? "lost" : "finished");
+		jsonw_u64(&w, "pid", s->hello.pid);
+		jsonw_u64(&w, "cores", s->hello.cores);
+		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);
+		jsonw_u64(&w, "clock_error_ns", s->clk.error_ns);
+		jsonw_u64(&w, "losses", s->losses);
+		jsonw_str(&w, "last_heard",
+			  time_fmt_iso(s->last_heard_real, iso, sizeof(iso)));
+		if (s->losses)
+			jsonw_str(&w, "lost_at",
+				  time_fmt_iso(s->lost_real, iso, sizeof(iso)));
+		if (s->losses && s->back_real > s->lost_real)
+			jsonw_str(&w, "rejoined_at",
+				  time_fmt_iso(s->back_real, iso, sizeof(iso)));
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_array(&w, "runs");
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+
+		if (!r->done)
+			continue;
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "name", r->ph.name);
+		jsonw_str(&w, "kind", plan_kind_name(r->ph.kind));
+		jsonw_dbl(&w, "duration_s", (double)r->duration_ns / 1e9);
+		if (r->ph.kind == PLAN_FORMAT)
+			jsonw_dbl(&w, "format_mbps",
+				  r->duration_ns ?
+					  (double)r->view.write_bytes /
+						  1048576.0 /
+						  ((double)r->duration_ns / 1e9) :
+					  0);
+		if (r->ph.kind == PLAN_CURVE_POINT)
+			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
+		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
+		jsonw_dbl(&w, "warmup_s", r->ph.warmup_s);
+		jsonw_dbl(&w, "interval_s", r->ph.interval_s);
+		jsonw_u64(&w, "intervals", r->ph.intervals);
+		jsonw_u64(&w, "warmup_intervals", r->ph.warmup_intervals);
+		jsonw_dbl(&w, "iorate", r->ph.iorate);
+		if (r->ph.iorate > 0)
+			jsonw_dbl(&w, "iorate_shortfall_pct",
+				  decide_shortfall_pct(r->ph.iorate,
+						       r->view.iops));
+		jsonw_u64(&w, "start_ns", r->start_at);
+		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
+		json_totals(&w, "totals", &r->view);
+		jsonw_array(&w, "per_slave");
+		for (unsigned k = 0; k < r->nslave; k++) {
+			if (!r->slave[k].ran)
+				continue;
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "slave", m->slaves[k].hello.name);
+			json_totals(&w, "totals", &r->slave[k].v);
+			if (r->slave[k].no_pct)
+				jsonw_str(&w, "percentiles_unknown",
+					  r->slave[k].no_pct);
+			jsonw_end(&w);
+		}
+		jsonw_end(&w);
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_end(&w);
+	jsonw_finish(&w);
+	if (fclose(f) != 0 || rename(tmp, path) < 0)
+		log_error("cannot write %s: %s", path, strerror(errno));
+}
+
+void results_summary_txt(struct master *m)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.txt", m->dir);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n\n",
+		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
+		m->exit_code, m->param_path);
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+
+		if (!r->done)
+			continue;
+		fprintf(f, "Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms)\n",
+			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
+			r->ph.interval_s, (double)r->start_skew_ns / 1e6);
+		report_hcibench(f, &r->view);
+		fprintf(f, "\n");
+	}
+	results_report_lost(m, f);
+	fclose(f);
+}

@@ -1,0 +1,200 @@
+/*
+ * The slave roster of the master: every slave that registered, found by
+ * its ZeroMQ routing id (an open-addressing hash table) or by its name; the
+ * names a run waits for (from hd= lines or local-N); and the two changes of
+ * a slave's standing, lost (roster_mark_lost) and back (roster_back).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/exitcode.h"
+#include "common/log.h"
+#include "master/params/params.h"
+#include "common/timeutil.h"
+#include "master/master_int.h"
+
+void roster_free_end_lat(struct slave_rec *s)
+{
+	for (int d = 0; d < 2; d++) {
+		hist_sparse_free(&s->end_lat[d]);
+		memset(&s->end_lat[d], 0, sizeof(s->end_lat[d]));
+	}
+}
+
+/* Slaves by ZeroMQ routing id: an open-addressing hash table. */
+static unsigned peer_hash(const struct hub_peer *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < p->len; i++)
+		h = (h ^ p->id[i]) * 0x100000001b3ull;
+	return (unsigned)(h ^ (h >> 32)) & (PEER_SLOTS - 1);
+}
+
+static int peer_equal(const struct hub_peer *a, const struct hub_peer *b)
+{
+	return a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
+}
+
+static void peer_insert(struct master *m, unsigned idx)
+{
+	unsigned h = peer_hash(&m->slaves[idx].peer);
+
+	while (m->peer_tab[h])
+		h = (h + 1) & (PEER_SLOTS - 1);
+	m->peer_tab[h] = (int)idx + 1;
+}
+
+/* After a slave's routing id changed (rare): build the table anew. */
+static void peer_rebuild(struct master *m)
+{
+	memset(m->peer_tab, 0, sizeof(m->peer_tab));
+	for (unsigned i = 0; i < m->nslaves; i++)
+		peer_insert(m, i);
+}
+
+struct slave_rec *roster_find_peer(struct master *m,
+				   const struct hub_peer *p)
+{
+	for (unsigned h = peer_hash(p); m->peer_tab[h];
+	     h = (h + 1) & (PEER_SLOTS - 1)) {
+		struct slave_rec *s = &m->slaves[m->peer_tab[h] - 1];
+
+		if (peer_equal(&s->peer, p))
+			return s;
+	}
+	return NULL;
+}
+
+int roster_hd_of_name(struct master *m, const char *name)
+{
+	char want[PROTO_NAME_LEN];
+
+	for (size_t h = 0; h < m->params->nhd; h++)
+		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
+			roster_expected_name(&m->params->hd[h], k, want,
+					     sizeof(want));
+			if (strcmp(want, name) == 0)
+				return (int)h;
+		}
+	return -1;
+}
+
+struct slave_rec *roster_find_name(struct master *m, const char *name)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (strcmp(m->slaves[i].hello.name, name) == 0)
+			return &m->slaves[i];
+	return NULL;
+}
+
+void roster_mark_lost(struct master *m, struct slave_rec *s)
+{
+	s->state = SLAVE_LOST;
+	s->lost_real = time_real_ns();
+	s->losses++;
+	merge_slave_lost(m->merge, (unsigned)(s - m->slaves));
+	if (m->exit_code == LS_EXIT_OK)
+		m->exit_code = LS_EXIT_DEGRADED;
+}
+
+void roster_back(struct master *m, struct slave_rec *s,
+		 const struct hub_peer *peer, const struct proto_hello *h)
+{
+	/* A restart we did not notice: its old process is gone. */
+	if (s->state == SLAVE_JOINED && s->in_phase && m->merge)
+		roster_mark_lost(m, s);
+	if (h && strcmp(h->id, s->hello.id) != 0)
+		log_warn("slave %s is back as a new process (pid %u, was %u); it joins at the next phase",
+			 h->name, h->pid, s->hello.pid);
+	else
+		log_warn("slave %s is back; it joins at the next phase",
+			 s->hello.name);
+	if (peer && !peer_equal(&s->peer, peer)) {
+		s->peer = *peer;
+		peer_rebuild(m);
+	}
+	if (h)
+		s->hello = *h;
+	s->state = SLAVE_JOINED;
+	s->in_phase = 0;
+	s->back_real = time_real_ns();
+	s->last_rx = time_mono_ns();
+}
+
+struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+			     const struct proto_hello *h)
+{
+	struct slave_rec *s;
+
+	if (m->nslaves >= MAX_SLAVES)
+		return NULL;
+	s = &m->slaves[m->nslaves++];
+	memset(s, 0, sizeof(*s));
+	s->peer = *peer;
+	peer_insert(m, (unsigned)(s - m->slaves));
+	s->hello = *h;
+	s->state = SLAVE_JOINED;
+	s->last_rx = time_mono_ns();
+	s->hd = roster_hd_of_name(m, h->name);
+	clockoff_init(&s->clk);
+	return s;
+}
+
+void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
+			  size_t len)
+{
+	if (hd->slaves <= 1)
+		snprintf(buf, len, "%s", hd->name);
+	else
+		snprintf(buf, len, "%s-%u", hd->name, k + 1);
+}
+
+unsigned roster_missing(struct master *m, char *buf, size_t len)
+{
+	char name[PROTO_NAME_LEN];
+	unsigned missing = 0;
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (m->params->nhd == 0)
+		return m->nslaves < m->nlocal + m->expect ?
+			       m->nlocal + m->expect - m->nslaves : 0;
+	for (size_t h = 0; h < m->params->nhd; h++) {
+		const struct params_hd *hd = &m->params->hd[h];
+
+		for (unsigned k = 0; k < hd->slaves; k++) {
+			roster_expected_name(hd, k, name, sizeof(name));
+			if (roster_find_name(m, name))
+				continue;
+			missing++;
+			if (used < len)
+				used += (size_t)snprintf(buf + used, len - used,
+							 "%s%s", missing > 1 ? ", " : "",
+							 name);
+		}
+	}
+	return missing;
+}
+
+unsigned roster_live_count(struct master *m)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < m->nslaves; i++)
+		n += m->slaves[i].state == SLAVE_JOINED;
+	return n;
+}
+
+int *roster_live_hosts(struct master *m, unsigned *n)
+{
+	int *hd = malloc(sizeof(int) * (m->nslaves ? m->nslaves : 1));
+
+	*n = 0;
+	if (!hd)
+		return NULL;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED)
+			hd[(*n)++] = m->slaves[i].hd;
+	return hd;
+}

@@ -1,0 +1,192 @@
+/*
+ * Unit tests for the conductor's pure decisions (master/decide.c): go
+ * re-sends, seekpct=eof truncation, start skew, curve points skipped and
+ * stopped, iorate shortfall and the measured seconds. Table-driven.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "master/decide.h"
+
+#define MS 1000000ull
+
+static void test_go(void **state)
+{
+	static const struct {
+		struct decide_slave s;
+		uint64_t now;
+		enum decide_go want;
+	} t[] = {
+		/* Not in the phase, acknowledged, or not joined: done. */
+		{ { .in_phase = 0, .joined = 1 }, 1000 * MS, DECIDE_GO_DONE },
+		{ { .in_phase = 1, .joined = 1, .go_acked = 1 }, 1000 * MS,
+		  DECIDE_GO_DONE },
+		{ { .in_phase = 1, .joined = 0 }, 1000 * MS, DECIDE_GO_DONE },
+		/* Waiting: sent 50 ms ago, re-sent after 100 ms. */
+		{ { .in_phase = 1, .joined = 1, .last_tx = 950 * MS }, 1000 * MS,
+		  DECIDE_GO_WAIT },
+		{ { .in_phase = 1, .joined = 1, .last_tx = 900 * MS }, 1000 * MS,
+		  DECIDE_GO_RESEND },
+		{ { .in_phase = 1, .joined = 1, .last_tx = 900 * MS + 1 },
+		  1000 * MS, DECIDE_GO_WAIT },
+		{ { .in_phase = 1, .joined = 1, .last_tx = 0 }, 5000 * MS,
+		  DECIDE_GO_RESEND },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		enum decide_go got = decide_go(&t[i].s, t[i].now, 100 * MS);
+
+		if (got != t[i].want)
+			fail_msg("case %zu: %d, want %d", i, got, t[i].want);
+	}
+}
+
+static void test_eof(void **state)
+{
+	static const struct {
+		struct decide_slave s[3];
+		size_t n;
+		unsigned planned, merged, want;
+	} t[] = {
+		/* Both ended short: the longest of them. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 4 },
+		    { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 6 } }, 2, 60, 60, 6 },
+		/* One still running: nothing yet. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 4 },
+		    { .in_phase = 1, .joined = 1, .ended = 0 } }, 2, 60, 60,
+		  0 },
+		/* One ran the whole phase: no truncation. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 4 },
+		    { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 60 } }, 2, 60, 60, 0 },
+		/* Lost slaves and slaves sitting out do not count. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 5 },
+		    { .in_phase = 1, .joined = 0, .ended = 0 },
+		    { .in_phase = 0, .joined = 1 } }, 3, 60, 60, 5 },
+		/* Already truncated to that length: nothing to do. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 5 } }, 1, 60, 5, 0 },
+		/* Nothing sent at all: no length to cut to. */
+		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		      .end_intervals = 0 } }, 1, 60, 60, 0 },
+		/* No slave in the phase. */
+		{ { { .in_phase = 0 } }, 1, 60, 60, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		unsigned got = decide_eof_truncate(t[i].s, t[i].n,
+						   t[i].planned, t[i].merged);
+
+		if (got != t[i].want)
+			fail_msg("case %zu: %u, want %u", i, got, t[i].want);
+	}
+}
+
+static void test_skew(void **state)
+{
+	struct decide_slave s[4] = {
+		{ .in_phase = 1, .first_io = 1000 },
+		{ .in_phase = 1, .first_io = 1700 },
+		{ .in_phase = 0, .first_io = 9000 }, /* not in the phase */
+		{ .in_phase = 1, .first_io = 0 },    /* unknown */
+	};
+
+	(void)state;
+	assert_int_equal(decide_start_skew(s, 4), 700);
+	assert_int_equal(decide_start_skew(s, 1), 0);
+	assert_int_equal(decide_start_skew(s + 2, 2), 0);
+	assert_int_equal(decide_start_skew(s, 0), 0);
+}
+
+static void test_curve(void **state)
+{
+	static const struct {
+		int done, stopped;
+		double rate;
+		int want;
+		const char *why;
+	} t[] = {
+		{ 1, 0, 500, 0, NULL },
+		{ 1, 1, 500, 1, "stopcurve= was reached" },
+		{ 0, 0, 500, 1, "its curve-max phase has no rate" },
+		{ 1, 0, 0, 1, "its curve-max phase has no rate" },
+		{ 1, 0, -1, 1, "its curve-max phase has no rate" },
+		{ 0, 1, 0, 1, "stopcurve= was reached" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *why = NULL;
+
+		assert_int_equal(decide_curve_skip(t[i].done, t[i].stopped,
+						   t[i].rate, &why),
+				 t[i].want);
+		if (t[i].why)
+			assert_string_equal(why, t[i].why);
+		else
+			assert_null(why);
+	}
+	assert_true(decide_curve_stop(5, 5.1));
+	assert_false(decide_curve_stop(5, 5));
+	assert_false(decide_curve_stop(0, 100)); /* no stopcurve= */
+}
+
+static void test_iorate(void **state)
+{
+	(void)state;
+	assert_float_equal(decide_shortfall_pct(1000, 900), 10, 1e-9);
+	assert_float_equal(decide_shortfall_pct(1000, 1000), 0, 0);
+	assert_float_equal(decide_shortfall_pct(1000, 1200), 0, 0);
+	assert_float_equal(decide_shortfall_pct(0, 50), 0, 0); /* max */
+	assert_true(decide_iorate_missed(1000, 979));
+	assert_false(decide_iorate_missed(1000, 980));
+	assert_false(decide_iorate_missed(0, 1));
+	assert_float_equal(decide_measured_s(12, 2, 0.5), 5, 1e-12);
+	assert_float_equal(decide_measured_s(3, 3, 1), 0, 0);
+}
+
+static void test_end_lat(void **state)
+{
+	struct hist_sparse h[2];
+	struct stats_sums st;
+
+	(void)state;
+	memset(h, 0, sizeof(h));
+	memset(&st, 0, sizeof(st));
+	assert_non_null(decide_end_lat_mismatch(0, h, &st));
+	assert_null(decide_end_lat_mismatch(1, h, &st));
+	h[0].count = st.lat[0].count = 3;
+	h[0].sum = st.lat[0].sum = 30;
+	h[0].min = st.lat[0].min = 5;
+	h[0].max = st.lat[0].max = 15;
+	assert_null(decide_end_lat_mismatch(1, h, &st));
+	st.lat[0].max = 16;
+	assert_non_null(decide_end_lat_mismatch(1, h, &st));
+	st.lat[0].max = 15;
+	h[1].count = 1;
+	assert_non_null(decide_end_lat_mismatch(1, h, &st));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_go),
+		cmocka_unit_test(test_eof),
+		cmocka_unit_test(test_skew),
+		cmocka_unit_test(test_curve),
+		cmocka_unit_test(test_iorate),
+		cmocka_unit_test(test_end_lat),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
