@@ -23,7 +23,8 @@ static int hist_equal(const struct hist_sparse *a, const struct hist_sparse *b)
 {
 	return a->count == b->count && a->sum == b->sum && a->min == b->min &&
 	       a->max == b->max &&
-	       !memcmp(&a->sumsq, &b->sumsq, sizeof(a->sumsq)) && a->n == b->n &&
+	       !memcmp(&a->sumsq, &b->sumsq, sizeof(a->sumsq)) &&
+	       a->n == b->n &&
 	       (!a->n || (!memcmp(a->idx, b->idx, a->n * sizeof(*a->idx)) &&
 			  !memcmp(a->cnt, b->cnt, a->n * sizeof(*a->cnt))));
 }

@@ -127,7 +127,8 @@ static int fill(struct proto_msg *m, enum proto_type t)
 	case PROTO_ERROR:
 		m->u.error.phase = 2;
 		m->u.error.code = -EACCES;
-		strcpy(m->u.error.message, "sd1: /dev/nvme0n1: Permission denied");
+		strcpy(m->u.error.message,
+		       "sd1: /dev/nvme0n1: Permission denied");
 		return 0;
 	case PROTO_GO:
 		m->u.go.phase = 2;
