@@ -7,8 +7,8 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 	liburing-dev uuid-dev libcmocka-dev libblkid-dev)
 # Optional extras for the test suite and benchmarks.
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
-	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev zlib1g-dev openssh-client
-		openssh-server
+	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev clang-format zlib1g-dev
+		openssh-client openssh-server
 		procps psmisc
 		fdisk e2fsprogs util-linux)
 

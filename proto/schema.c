@@ -1,0 +1,277 @@
+/*
+ * The schema of the lockstep wire protocol (proto/PROTOCOL.md): each
+ * message type is described once by a table of fields (short key, kind,
+ * offset in the struct of proto.h), and both the encoder and the decoder
+ * walk the same tables, so the two directions cannot drift apart. The
+ * cross-checks that no single field can express (a stream's target
+ * indexes) live here too, used by both directions.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "proto/proto_int.h"
+
+/* proto_target.range_lo/hi are parts per billion. */
+#define RANGE_PPB UINT64_C(1000000000)
+
+#define TAB(name, st, fields)                                             \
+	_Static_assert(NELEM(fields) <= MAX_FIELDS, #fields " > MAX_FIELDS"); \
+	static const struct ftab name = { fields, NELEM(fields), sizeof(st) }
+
+#define SCALAR(st, k, kd, m)                                              \
+	{ .key = k, .kind = kd, .off = offsetof(st, m) }
+#define BOUNDED(st, k, m, top)                                            \
+	{ .key = k, .kind = F_U64, .off = offsetof(st, m), .max = top }
+#define STRING(st, k, m)                                                  \
+	{ .key = k, .kind = F_STR, .off = offsetof(st, m),                \
+	  .size = sizeof(MEMBER(st, m)) }
+#define STRINGS(st, k, m, c)                                              \
+	{ .key = k, .kind = F_STRS, .off = offsetof(st, m),               \
+	  .size = sizeof(MEMBER(st, m)[0]), .max = NELEM(MEMBER(st, m)),  \
+	  .cnt = offsetof(st, c) }
+#define U32S(st, k, m, c)                                                 \
+	{ .key = k, .kind = F_U32S, .off = offsetof(st, m),               \
+	  .max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c) }
+#define MAPS(st, k, m, c, t)                                              \
+	{ .key = k, .kind = F_MAPS, .off = offsetof(st, m),               \
+	  .max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c), .sub = &t }
+#define MAPS_PTR(st, k, m, c, mx, t)                                      \
+	{ .key = k, .kind = F_MAPS_PTR, .off = offsetof(st, m), .max = mx, \
+	  .cnt = offsetof(st, c), .sub = &t }
+
+static const struct field hello_fields[] = {
+	STRING(struct proto_hello, "id", id),
+	STRING(struct proto_hello, "nm", name),
+	STRING(struct proto_hello, "h", host),
+	SCALAR(struct proto_hello, "pid", F_U32, pid),
+	SCALAR(struct proto_hello, "c", F_U32, cores),
+	STRING(struct proto_hello, "ver", version),
+	STRINGS(struct proto_hello, "e", engines, nengines),
+};
+TAB(hello_tab, struct proto_hello, hello_fields);
+
+static const struct field welcome_fields[] = {
+	STRING(struct proto_welcome, "r", run_id),
+	SCALAR(struct proto_welcome, "i", F_U32, slave_index),
+	SCALAR(struct proto_welcome, "hb", F_U64, heartbeat_ns),
+	SCALAR(struct proto_welcome, "mt", F_U64, master_timeout_ns),
+};
+TAB(welcome_tab, struct proto_welcome, welcome_fields);
+
+static const struct field ping_fields[] = {
+	SCALAR(struct proto_ping, "s", F_U32, seq),
+	SCALAR(struct proto_ping, "t1", F_U64, t1),
+};
+TAB(ping_tab, struct proto_ping, ping_fields);
+
+static const struct field pong_fields[] = {
+	SCALAR(struct proto_pong, "s", F_U32, seq),
+	SCALAR(struct proto_pong, "t1", F_U64, t1),
+	SCALAR(struct proto_pong, "t2", F_U64, t2),
+	SCALAR(struct proto_pong, "t3", F_U64, t3),
+};
+TAB(pong_tab, struct proto_pong, pong_fields);
+
+static const struct field target_fields[] = {
+	STRING(struct proto_target, "nm", name),
+	STRING(struct proto_target, "pa", path),
+	SCALAR(struct proto_target, "sz", F_U64, size),
+	SCALAR(struct proto_target, "of", F_U32, openflags),
+	SCALAR(struct proto_target, "cr", F_U32, create),
+	SCALAR(struct proto_target, "th", F_U32, threads),
+	BOUNDED(struct proto_target, "lo", range_lo, RANGE_PPB),
+	BOUNDED(struct proto_target, "hi", range_hi, RANGE_PPB),
+	SCALAR(struct proto_target, "os", F_U64, offset),
+	SCALAR(struct proto_target, "al", F_U32, align),
+	SCALAR(struct proto_target, "sq", F_U32, sqpoll),
+};
+TAB(target_tab, struct proto_target, target_fields);
+
+static const struct field xfer_fields[] = {
+	SCALAR(struct proto_xfer, "sz", F_U32, size),
+	SCALAR(struct proto_xfer, "pc", F_PCT, pct),
+};
+TAB(xfer_tab, struct proto_xfer, xfer_fields);
+
+static const struct field stream_fields[] = {
+	STRING(struct proto_stream, "nm", name),
+	U32S(struct proto_stream, "tg", targets, ntargets),
+	MAPS(struct proto_stream, "x", xfer, nxfer, xfer_tab),
+	SCALAR(struct proto_stream, "rd", F_PCT, rdpct),
+	SCALAR(struct proto_stream, "sk", F_PCT, seekpct),
+	SCALAR(struct proto_stream, "sw", F_PCT, skew),
+	SCALAR(struct proto_stream, "eof", F_U32, eof),
+};
+TAB(stream_tab, struct proto_stream, stream_fields);
+
+static const struct field plan_fields[] = {
+	SCALAR(struct proto_plan, "r", F_U32, run),
+	SCALAR(struct proto_plan, "p", F_U32, phase),
+	STRING(struct proto_plan, "nm", name),
+	STRING(struct proto_plan, "e", engine),
+	SCALAR(struct proto_plan, "in", F_U64, interval_ns),
+	SCALAR(struct proto_plan, "ni", F_U32, intervals),
+	SCALAR(struct proto_plan, "wi", F_U32, warmup_intervals),
+	SCALAR(struct proto_plan, "io", F_DBL, iorate),
+	SCALAR(struct proto_plan, "co", F_I64, clock_offset_ns),
+	SCALAR(struct proto_plan, "ce", F_U64, clock_error_ns),
+	SCALAR(struct proto_plan, "de", F_U32, data_errors),
+	SCALAR(struct proto_plan, "di", F_U32, distribution),
+	SCALAR(struct proto_plan, "fm", F_U32, format),
+	SCALAR(struct proto_plan, "du", F_U32, dedupunit),
+	SCALAR(struct proto_plan, "cp", F_DBL, compratio),
+	SCALAR(struct proto_plan, "dr", F_DBL, dedupratio),
+	MAPS_PTR(struct proto_plan, "tg", targets, ntargets,
+		 PROTO_MAX_TARGETS, target_tab),
+	MAPS_PTR(struct proto_plan, "st", streams, nstreams,
+		 PROTO_MAX_STREAMS, stream_tab),
+};
+TAB(plan_tab, struct proto_plan, plan_fields);
+
+static const struct field ready_fields[] = {
+	SCALAR(struct proto_ready, "p", F_U32, phase),
+};
+TAB(ready_tab, struct proto_ready, ready_fields);
+
+static const struct field error_fields[] = {
+	SCALAR(struct proto_error, "p", F_U32, phase),
+	SCALAR(struct proto_error, "cd", F_I32, code),
+	STRING(struct proto_error, "m", message),
+};
+TAB(error_tab, struct proto_error, error_fields);
+
+static const struct field go_fields[] = {
+	SCALAR(struct proto_go, "p", F_U32, phase),
+	SCALAR(struct proto_go, "at", F_U64, start_at),
+};
+TAB(go_tab, struct proto_go, go_fields);
+
+static const struct field go_ack_fields[] = {
+	SCALAR(struct proto_go_ack, "p", F_U32, phase),
+};
+TAB(go_ack_tab, struct proto_go_ack, go_ack_fields);
+
+/* HIST_F_BIN in proto_int.h is the position of "b". */
+static const struct field hist_fields[] = {
+	SCALAR(struct hist_sparse, "n", F_U64, count),
+	SCALAR(struct hist_sparse, "s", F_U64, sum),
+	SCALAR(struct hist_sparse, "q", F_DBL, sumsq),
+	SCALAR(struct hist_sparse, "mn", F_U64, min),
+	SCALAR(struct hist_sparse, "mx", F_U64, max),
+	{ .key = "b", .kind = F_HIST_BIN, .off = 0 },
+};
+_Static_assert(NELEM(hist_fields) <= MAX_FIELDS, "hist_fields > MAX_FIELDS");
+const struct ftab schema_hist_tab = { hist_fields, NELEM(hist_fields),
+				      sizeof(struct hist_sparse) };
+
+static const struct field interval_fields[] = {
+	SCALAR(struct proto_interval, "p", F_U32, phase),
+	SCALAR(struct proto_interval, "s", F_U32, seq),
+	SCALAR(struct proto_interval, "sa", F_U64, start_ns),
+	SCALAR(struct proto_interval, "en", F_U64, end_ns),
+	SCALAR(struct proto_interval, "fi", F_U64, first_io_ns),
+	SCALAR(struct proto_interval, "op", F_U64X2, ops),
+	SCALAR(struct proto_interval, "by", F_U64X2, bytes),
+	SCALAR(struct proto_interval, "er", F_U64, errors),
+	SCALAR(struct proto_interval, "cu", F_U64, cpu_user_ns),
+	SCALAR(struct proto_interval, "cs", F_U64, cpu_sys_ns),
+	SCALAR(struct proto_interval, "c", F_U32, cores),
+	SCALAR(struct proto_interval, "l", F_HISTS, lat),
+};
+TAB(interval_tab, struct proto_interval, interval_fields);
+
+static const struct field ack_fields[] = {
+	SCALAR(struct proto_ack, "p", F_U32, phase),
+	SCALAR(struct proto_ack, "s", F_U32, seq),
+};
+TAB(ack_tab, struct proto_ack, ack_fields);
+
+static const struct field phase_end_fields[] = {
+	SCALAR(struct proto_phase_end, "p", F_U32, phase),
+	SCALAR(struct proto_phase_end, "ni", F_U32, intervals),
+	SCALAR(struct proto_phase_end, "op", F_U64, ops),
+	SCALAR(struct proto_phase_end, "by", F_U64, bytes),
+	SCALAR(struct proto_phase_end, "er", F_U64, errors),
+	SCALAR(struct proto_phase_end, "fi", F_U64, first_io_ns),
+	SCALAR(struct proto_phase_end, "rc", F_I32, status),
+	SCALAR(struct proto_phase_end, "l", F_HISTS, lat),
+};
+TAB(phase_end_tab, struct proto_phase_end, phase_end_fields);
+
+static const struct field log_fields[] = {
+	SCALAR(struct proto_log, "lv", F_U32, level),
+	STRING(struct proto_log, "m", message),
+};
+TAB(log_tab, struct proto_log, log_fields);
+
+static const struct field text_fields[] = {
+	STRING(struct proto_text, "m", reason),
+};
+TAB(text_tab, struct proto_text, text_fields);
+
+static const struct field heartbeat_fields[] = {
+	SCALAR(struct proto_heartbeat, "now", F_U64, now_ns),
+};
+TAB(heartbeat_tab, struct proto_heartbeat, heartbeat_fields);
+
+const char *const schema_type_names[PROTO_TYPE_MAX] = {
+	[PROTO_HELLO] = "hello",         [PROTO_WELCOME] = "welcome",
+	[PROTO_PING] = "ping",           [PROTO_PONG] = "pong",
+	[PROTO_PLAN] = "plan",           [PROTO_READY] = "ready",
+	[PROTO_ERROR] = "error",         [PROTO_GO] = "go",
+	[PROTO_GO_ACK] = "go_ack",       [PROTO_INTERVAL] = "interval",
+	[PROTO_ACK] = "ack",             [PROTO_PHASE_END] = "phase_end",
+	[PROTO_LOG] = "log",             [PROTO_STOP] = "stop",
+	[PROTO_ABORT] = "abort",         [PROTO_HEARTBEAT] = "heartbeat",
+	[PROTO_BYE] = "bye",
+};
+
+const struct ftab *const schema_type_tabs[PROTO_TYPE_MAX] = {
+	[PROTO_HELLO] = &hello_tab,         [PROTO_WELCOME] = &welcome_tab,
+	[PROTO_PING] = &ping_tab,           [PROTO_PONG] = &pong_tab,
+	[PROTO_PLAN] = &plan_tab,           [PROTO_READY] = &ready_tab,
+	[PROTO_ERROR] = &error_tab,         [PROTO_GO] = &go_tab,
+	[PROTO_GO_ACK] = &go_ack_tab,       [PROTO_INTERVAL] = &interval_tab,
+	[PROTO_ACK] = &ack_tab,             [PROTO_PHASE_END] = &phase_end_tab,
+	[PROTO_LOG] = &log_tab,             [PROTO_STOP] = &text_tab,
+	[PROTO_ABORT] = &text_tab,          [PROTO_HEARTBEAT] = &heartbeat_tab,
+	[PROTO_BYE] = &text_tab,
+};
+
+const char *proto_type_name(enum proto_type t)
+{
+	if ((int)t <= 0 || t >= PROTO_TYPE_MAX)
+		return NULL;
+	return schema_type_names[t];
+}
+
+int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
+{
+	if (p->ntargets > PROTO_MAX_TARGETS ||
+	    p->nstreams > PROTO_MAX_STREAMS || (p->ntargets && !p->targets) ||
+	    (p->nstreams && !p->streams)) {
+		snprintf(why, whylen, "bad target or stream count");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < p->nstreams; i++) {
+		const struct proto_stream *s = &p->streams[i];
+
+		if (s->ntargets > PROTO_MAX_STREAM_TARGETS) {
+			snprintf(why, whylen,
+				 "st[%" PRIu32 "]: bad target count", i);
+			return -EINVAL;
+		}
+		for (uint32_t j = 0; j < s->ntargets; j++) {
+			if (s->targets[j] < p->ntargets)
+				continue;
+			snprintf(why, whylen,
+				 "st[%" PRIu32 "].tg[%" PRIu32 "]: target "
+				 "index %" PRIu32 " out of range (plan has "
+				 "%" PRIu32 " targets)",
+				 i, j, s->targets[j], p->ntargets);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,230 @@
+/*
+ * Writes the fuzz_proto seed corpus: one real proto_encode()d message of
+ * every type, as DIR/<type>.msgpack, so the fuzzer starts from frames the
+ * decoder accepts and mutates inward from there. The files are committed
+ * (tests/fuzz/corpus/proto); the fuzz_proto_seeds test regenerates them and
+ * compares, so a change to the bytes on the wire cannot go unnoticed.
+ * Usage: proto_seeds DIR
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hist.h"
+#include "proto/proto.h"
+
+/* A few latencies spread over microseconds to milliseconds. */
+static int fill_hist(struct hist_sparse *out, uint64_t seed)
+{
+	struct hist *h = malloc(sizeof(*h));
+	int rc;
+
+	if (!h)
+		return -ENOMEM;
+	hist_init(h);
+	for (unsigned i = 0; i < 24; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		hist_add(h, 20000 + (seed >> 40) % 3000000);
+	}
+	rc = hist_to_sparse(h, out);
+	free(h);
+	return rc;
+}
+
+static int fill_plan(struct proto_plan *p)
+{
+	p->run = 1;
+	p->phase = 2;
+	strcpy(p->name, "rd1");
+	strcpy(p->engine, "io_uring");
+	p->interval_ns = UINT64_C(1000000000);
+	p->intervals = 10;
+	p->warmup_intervals = 1;
+	p->iorate = 500.0;
+	p->clock_offset_ns = -12345;
+	p->clock_error_ns = 2000;
+	p->data_errors = 50;
+	p->distribution = PROTO_DIST_EXPONENTIAL;
+	p->dedupunit = 4096;
+	p->compratio = 2.0;
+	p->dedupratio = 1.0;
+	p->ntargets = 2;
+	p->targets = calloc(2, sizeof(*p->targets));
+	p->nstreams = 2;
+	p->streams = calloc(2, sizeof(*p->streams));
+	if (!p->targets || !p->streams)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < 2; i++) {
+		struct proto_target *t = &p->targets[i];
+		struct proto_stream *s = &p->streams[i];
+
+		snprintf(t->name, sizeof(t->name), "sd%u", i + 1);
+		snprintf(t->path, sizeof(t->path), "/dev/nvme%un1", i);
+		t->size = UINT64_C(1) << 30;
+		t->openflags = PROTO_O_DIRECT;
+		t->threads = 8;
+		t->range_lo = 0;
+		t->range_hi = 1000000000;
+		t->offset = 4096 * i;
+		t->sqpoll = i;
+
+		snprintf(s->name, sizeof(s->name), "wd%u", i + 1);
+		s->ntargets = 1 + i;
+		for (uint32_t j = 0; j < s->ntargets; j++)
+			s->targets[j] = j;
+		s->nxfer = 2;
+		s->xfer[0].size = 4096;
+		s->xfer[0].pct = 75.0;
+		s->xfer[1].size = 65536;
+		s->xfer[1].pct = 25.0;
+		s->rdpct = 70.0;
+		s->seekpct = i ? 0.0 : 100.0;
+		s->eof = i;
+	}
+	return 0;
+}
+
+static int fill(struct proto_msg *m, enum proto_type t)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = t;
+	switch (t) {
+	case PROTO_HELLO:
+		strcpy(m->u.hello.id, "0f8b6f5e-3c4d-4e2a-9b1c-7d6e5f4a3b2c");
+		strcpy(m->u.hello.name, "slave0");
+		strcpy(m->u.hello.host, "host-a");
+		m->u.hello.pid = 4242;
+		m->u.hello.cores = 8;
+		strcpy(m->u.hello.version, "0.1.0");
+		m->u.hello.nengines = 2;
+		strcpy(m->u.hello.engines[0], "io_uring");
+		strcpy(m->u.hello.engines[1], "null");
+		return 0;
+	case PROTO_WELCOME:
+		strcpy(m->u.welcome.run_id,
+		       "5a1d0c8e-0000-4000-8000-00000000abcd");
+		m->u.welcome.slave_index = 1;
+		m->u.welcome.heartbeat_ns = UINT64_C(1000000000);
+		m->u.welcome.master_timeout_ns = UINT64_C(30000000000);
+		return 0;
+	case PROTO_PING:
+		m->u.ping.seq = 3;
+		m->u.ping.t1 = UINT64_C(1700000000123456789);
+		return 0;
+	case PROTO_PONG:
+		m->u.pong.seq = 3;
+		m->u.pong.t1 = UINT64_C(1700000000123456789);
+		m->u.pong.t2 = UINT64_C(1700000000123556789);
+		m->u.pong.t3 = UINT64_C(1700000000123566789);
+		return 0;
+	case PROTO_PLAN:
+		return fill_plan(&m->u.plan);
+	case PROTO_READY:
+		m->u.ready.phase = 2;
+		return 0;
+	case PROTO_ERROR:
+		m->u.error.phase = 2;
+		m->u.error.code = -EACCES;
+		strcpy(m->u.error.message,
+		       "sd1: /dev/nvme0n1: Permission denied");
+		return 0;
+	case PROTO_GO:
+		m->u.go.phase = 2;
+		m->u.go.start_at = UINT64_C(1700000005000000000);
+		return 0;
+	case PROTO_GO_ACK:
+		m->u.go_ack.phase = 2;
+		return 0;
+	case PROTO_INTERVAL: {
+		struct proto_interval *iv = &m->u.interval;
+
+		iv->phase = 2;
+		iv->seq = 4;
+		iv->start_ns = UINT64_C(1700000005000000000);
+		iv->end_ns = UINT64_C(1700000006000000000);
+		iv->first_io_ns = UINT64_C(1700000005000012345);
+		iv->ops[0] = 24;
+		iv->ops[1] = 24;
+		iv->bytes[0] = 24 * 4096;
+		iv->bytes[1] = 24 * 4096;
+		iv->cpu_user_ns = 3900000;
+		iv->cpu_sys_ns = 7100000;
+		iv->cores = 8;
+		if (fill_hist(&iv->lat[0], 1) || fill_hist(&iv->lat[1], 2))
+			return -ENOMEM;
+		return 0;
+	}
+	case PROTO_ACK:
+		m->u.ack.phase = 2;
+		m->u.ack.seq = 4;
+		return 0;
+	case PROTO_PHASE_END: {
+		struct proto_phase_end *e = &m->u.phase_end;
+
+		e->phase = 2;
+		e->intervals = 10;
+		e->ops = 480;
+		e->bytes = 480 * 4096;
+		e->first_io_ns = UINT64_C(1700000005000012345);
+		if (fill_hist(&e->lat[0], 3) || fill_hist(&e->lat[1], 4))
+			return -ENOMEM;
+		return 0;
+	}
+	case PROTO_LOG:
+		m->u.log.level = 3;
+		strcpy(m->u.log.message, "sd2: I/O error at offset 8192: EIO");
+		return 0;
+	case PROTO_STOP:
+		strcpy(m->u.stop.reason, "interrupted");
+		return 0;
+	case PROTO_ABORT:
+		strcpy(m->u.abort.reason, "slave1 lost");
+		return 0;
+	case PROTO_HEARTBEAT:
+		m->u.heartbeat.now_ns = UINT64_C(1700000007777777777);
+		return 0;
+	case PROTO_BYE:
+		strcpy(m->u.bye.reason, "done");
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DIR\n", argv[0]);
+		return 2;
+	}
+	for (int t = PROTO_HELLO; t < PROTO_TYPE_MAX; t++) {
+		struct proto_msg m;
+		char path[4096];
+		void *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+		int rc;
+
+		rc = fill(&m, (enum proto_type)t);
+		if (!rc)
+			rc = proto_encode(&m, &buf, &len);
+		proto_msg_free(&m);
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", proto_type_name(t),
+				strerror(-rc));
+			return 1;
+		}
+		snprintf(path, sizeof(path), "%s/%s.msgpack", argv[1],
+			 proto_type_name(t));
+		f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			free(buf);
+			return 1;
+		}
+		free(buf);
+	}
+	return 0;
+}
