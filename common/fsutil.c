@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include "common/fsutil.h"
 
@@ -24,6 +25,20 @@ int fsutil_mkdir_p(const char *path)
 	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+int fsutil_mkdir_parents(const char *path)
+{
+	char tmp[PATH_MAX];
+	char *slash;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	slash = strrchr(tmp, '/');
+	if (!slash || slash == tmp)
+		return 0;
+	*slash = 0;
+	return fsutil_mkdir_p(tmp);
 }
 
 int fsutil_copy_file(const char *from, const char *to)

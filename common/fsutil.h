@@ -10,6 +10,11 @@
  * folder that exists already is fine. Returns 0 or -errno.
  */
 int fsutil_mkdir_p(const char *path);
+/*
+ * Create the folders above the file at path (`mkdir -p` of its dirname).
+ * Returns 0 or -errno; a path without a folder part is fine.
+ */
+int fsutil_mkdir_parents(const char *path);
 /* Copy the file from into to (created or truncated). Returns 0 or -errno. */
 int fsutil_copy_file(const char *from, const char *to);
 

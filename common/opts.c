@@ -72,17 +72,17 @@ static int parse_seconds(const struct opts_def *d, const char *arg,
 		bad = end == arg || *end || !(v >= 0) ||
 		      (d->max > 0 && v > d->max);
 	}
-	if (bad)
-		fprintf(stderr, "%s: %s wants seconds, not '%s'\n", prog, name,
-			arg);
+	/* One message: a positive-only option says so in it. */
 	if ((d->flags & OPTS_POSITIVE) && (bad || v <= 0)) {
-		if (!(d->flags & OPTS_QUIET))
-			fprintf(stderr, "%s: %s wants seconds > 0\n", prog,
-				name);
+		fprintf(stderr, "%s: %s wants seconds > 0, not '%s'\n", prog,
+			name, arg);
 		return -EINVAL;
 	}
-	if (bad)
+	if (bad) {
+		fprintf(stderr, "%s: %s wants seconds, not '%s'\n", prog, name,
+			arg);
 		return -EINVAL;
+	}
 	*(double *)d->dest = v;
 	return 0;
 }

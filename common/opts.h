@@ -25,8 +25,6 @@ enum opts_kind {
 #define OPTS_UNITS 1u
 /* OPTS_SECONDS: the value must be > 0 ("wants seconds > 0"). */
 #define OPTS_POSITIVE 2u
-/* With OPTS_POSITIVE: refuse 0 without a message (kept as it was). */
-#define OPTS_QUIET 4u
 /* OPTS_UINT: an empty argument is refused (else it reads as 0). */
 #define OPTS_NONEMPTY 8u
 /* OPTS_UINT: the error message does not repeat the argument. */

@@ -7,13 +7,15 @@
  * stop. The session lives in uplink.c (the master), phase.c (a phase) and
  * prepare.c (the decisions); targets in target.c, I/O in worker.c.
  */
-#include <getopt.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/exitcode.h"
 #include "common/log.h"
+#include "common/opts.h"
 #include "slave/conn.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
@@ -29,92 +31,69 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static void usage(FILE *f)
+/*
+ * The options of `lockstep slave`, one table for parsing and usage
+ * (common/opts.h). Returns 0 to run, 1 after --help, -EINVAL after an
+ * error message.
+ */
+static int parse_args(struct session *s, const char **name, unsigned *workers,
+		      double *timeout_s, int argc, char **argv)
 {
-	fprintf(f,
-		"usage: lockstep slave --master tcp://HOST:PORT [options]\n"
-		"  --master EP          the master's ROUTER endpoint (its PUB is PORT+1)\n"
-		"  --name NAME          name of this slave (default HOST-PID)\n"
-		"  --workers N          I/O threads, each with its own ring (default: one per core)\n"
-		"  --master-timeout S   stop I/O after S seconds of silence (default 10)\n"
-		"  --daemon             stay up across runs and master restarts\n"
-		"  --sqpoll             kernel submission-queue polling on every ring\n"
-		"  -v, --verbose        debug messages\n");
+	int verbose = 0, args, ret;
+	const struct opts_def defs[] = {
+		{ "master", 'm', OPTS_STRING, &s->endpoint, .arg = "EP",
+		  .help = "the master's ROUTER endpoint (its PUB is PORT+1)" },
+		{ "name", 'n', OPTS_STRING, name, 0, PROTO_NAME_LEN - 1,
+		  .arg = "NAME",
+		  .help = "name of this slave (default HOST-PID)" },
+		{ "workers", 'W', OPTS_UINT, workers, 1, MAX_WORKERS,
+		  OPTS_NONEMPTY, .arg = "N",
+		  .help = "I/O threads, each with its own ring (default: one per core)" },
+		{ "master-timeout", 'T', OPTS_SECONDS, timeout_s, 0, 0,
+		  OPTS_POSITIVE, .arg = "S",
+		  .help = "stop I/O after S seconds of silence (default 10)" },
+		{ "daemon", 0, OPTS_FLAG, &s->daemon,
+		  .help = "stay up across runs and master restarts" },
+		{ "sqpoll", 0, OPTS_FLAG, &s->sqpoll,
+		  .help = "kernel submission-queue polling on every ring" },
+		{ "verbose", 'v', OPTS_FLAG, &verbose,
+		  .help = "debug messages" },
+		{ "help", 'h', OPTS_HELP, NULL, .help = "this text" },
+	};
+	const struct opts_cmd cmd = {
+		.prog = "lockstep slave",
+		.synopsis = "usage: lockstep slave --master tcp://HOST:PORT [options]",
+		.width = 24,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 0,
+	};
+
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret != 0)
+		return ret;
+	if (!s->endpoint) {
+		fprintf(stderr, "lockstep slave: --master is required\n");
+		opts_usage(&cmd, stderr);
+		return -EINVAL;
+	}
+	if (verbose)
+		log_set_level(LOG_DEBUG);
+	return 0;
 }
+
 int slave_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "master", required_argument, NULL, 'm' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "workers", required_argument, NULL, 'W' },
-		{ "master-timeout", required_argument, NULL, 'T' },
-		{ "daemon", no_argument, NULL, 'D' },
-		{ "sqpoll", no_argument, NULL, 'Q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct session s = { 0 };
 	const char *name = NULL;
 	char err[512], prefix[96];
 	double timeout_s = 10;
-	long workers = 0; /* one per core */
-	int c;
+	unsigned workers = 0; /* one per core */
+	int ret = parse_args(&s, &name, &workers, &timeout_s, argc, argv);
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:n:W:T:vh", opts, NULL)) != -1) {
-		char *end = NULL;
-
-		switch (c) {
-		case 'm':
-			s.endpoint = optarg;
-			break;
-		case 'n':
-			if (strlen(optarg) >= PROTO_NAME_LEN) {
-				fprintf(stderr, "lockstep slave: --name is longer than %d characters\n",
-					PROTO_NAME_LEN - 1);
-				return 1;
-			}
-			name = optarg;
-			break;
-		case 'W':
-			workers = strtol(optarg, &end, 10);
-			if (*end || workers < 1 || workers > MAX_WORKERS) {
-				fprintf(stderr, "lockstep slave: --workers wants 1..%d, not '%s'\n",
-					MAX_WORKERS, optarg);
-				return 1;
-			}
-			break;
-		case 'T':
-			timeout_s = strtod(optarg, &end);
-			if (*end || !(timeout_s > 0)) {
-				fprintf(stderr, "lockstep slave: --master-timeout wants seconds > 0, not '%s'\n",
-					optarg);
-				return 1;
-			}
-			break;
-		case 'v':
-			log_set_level(LOG_DEBUG);
-			break;
-		case 'D':
-			s.daemon = 1;
-			break;
-		case 'Q':
-			s.sqpoll = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 1;
-		}
-	}
-	if (!s.endpoint || optind != argc) {
-		usage(stderr);
-		return 1;
-	}
-	s.want_workers = workers ? (unsigned)workers :
+	if (ret != 0)
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	s.want_workers = workers ? workers :
 				   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	if (s.want_workers < 1)
 		s.want_workers = 1;
@@ -124,7 +103,7 @@ int slave_main(int argc, char **argv)
 	log_set_prefix(prefix);
 	if (conn_open(s.endpoint, s.hello.id, &s.conn, err, sizeof(err)) < 0) {
 		log_error("%s", err);
-		return 1;
+		return LS_EXIT_BAD_INPUT;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -135,7 +114,7 @@ int slave_main(int argc, char **argv)
 
 		if (mask < 0) {
 			log_error("poll: %s", strerror(-mask));
-			s.exit_code = 1;
+			s.exit_code = LS_EXIT_BAD_INPUT;
 			break;
 		}
 		if (mask & CONN_DEALER)
@@ -150,7 +129,7 @@ int slave_main(int argc, char **argv)
 	if (got_signal) {
 		log_info("signal %d: stopping", (int)got_signal);
 		s.daemon = 0;
-		uplink_over(&s, "signal", 0);
+		uplink_over(&s, "signal", LS_EXIT_OK);
 	}
 	conn_close(&s.conn, 200);
 	return s.exit_code;

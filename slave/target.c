@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "slave/datagen.h"
 #include "slave/target.h"
@@ -33,21 +34,6 @@ int target_size(int fd, uint64_t *size)
 	}
 	*size = (uint64_t)st.st_size;
 	return 0;
-}
-
-/* Create the folders above a file lun, like mkdir -p of its dirname. */
-static void make_parents(const char *path)
-{
-	char tmp[PROTO_PATH_LEN];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		mkdir(tmp, 0755);
-		*p = '/';
-	}
 }
 
 /*
@@ -110,7 +96,7 @@ static int fill_file(const char *path, uint64_t size, char *err,
 {
 	int fd, ret;
 
-	make_parents(path);
+	fsutil_mkdir_parents(path); /* open() says what failed */
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
@@ -208,7 +194,7 @@ static int open_fd(const struct proto_target *t, int need_write, int *fdp,
 int target_open(const struct proto_plan *p, unsigned t, int need_write,
 		int *fdp, uint64_t *sizep, char *err, size_t errlen)
 {
-	int fd, ret;
+	int fd = -1, ret;
 
 	ret = open_fd(&p->targets[t], need_write, &fd, sizep, err, errlen);
 	if (ret < 0)

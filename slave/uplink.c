@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
+#include "common/exitcode.h"
 #include "common/timeutil.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
@@ -152,7 +153,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	case PROTO_ABORT:
 		log_debug("master says %s: %s", proto_type_name(m.type),
 			  m.u.stop.reason);
-		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", 0);
+		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", LS_EXIT_OK);
 		break;
 	case PROTO_HEARTBEAT:
 		break;
@@ -223,7 +224,7 @@ void uplink_tick(struct session *s)
 	    now - s->last_rx > s->master_timeout_ns) {
 		log_error("no word from the master at %s for %.1f s: stopping all I/O",
 			  s->endpoint, (double)(now - s->last_rx) / 1e9);
-		uplink_over(s, "master timeout", 2);
+		uplink_over(s, "master timeout", LS_EXIT_ABORTED);
 	}
 }
 

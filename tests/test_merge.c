@@ -1,4 +1,7 @@
 /*
+ * (Over 700 lines on purpose: the merge is the heart of the numbers, and
+ * its order, lateness, duplicate and loss cases are one binary.)
+ *
  * Unit tests of the master's interval merge: samples built from real
  * histograms are fed in order, shuffled, late, twice or malformed, and the
  * emitted rows and run totals are checked against sums computed here from

@@ -135,9 +135,8 @@ static void test_errors(void **state)
 		{ "x -e -1 F", "tool x: -e wants seconds, not '-1'\n" },
 		{ "x -e 5m F", "tool x: -e wants seconds, not '5m'\n" },
 		{ "x -u 5y F", "tool x: -u wants seconds, not '5y'\n" },
-		{ "x -p 0 F", "tool x: -p wants seconds > 0\n" },
-		{ "x -p abc F", "tool x: -p wants seconds, not 'abc'\n"
-				"tool x: -p wants seconds > 0\n" },
+		{ "x -p 0 F", "tool x: -p wants seconds > 0, not '0'\n" },
+		{ "x -p abc F", "tool x: -p wants seconds > 0, not 'abc'\n" },
 		{ "x --colour pink F",
 		  "tool x: --colour wants red, green or blue, not 'pink'\n" },
 		{ "x --paint pink F",

@@ -1,4 +1,7 @@
 /*
+ * (Over 700 lines on purpose: one binary per module, and the parser has
+ * a rule, and so a table row, for every keyword and every error.)
+ *
  * Unit tests for the parameter-file parser (master/params/): every keyword
  * lands in its field, defaults and xx=default lines are inherited, the
  * Vdbench layout rules (comments, continuation lines, lists, quoted strings)

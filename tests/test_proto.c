@@ -1,4 +1,7 @@
 /*
+ * (Over 700 lines on purpose: one binary per module, and the protocol has
+ * seventeen message types, each with its round trip and its hostile cases.)
+ *
  * Unit tests of the wire protocol codec: every message type round-trips
  * field by field; every truncated prefix and a sweep of corrupted bytes of
  * every type's encoding decodes to an error or a valid message, never a

@@ -1,4 +1,7 @@
 /*
+ * (Over 700 lines on purpose: every rule of slave/safety.c on real loop
+ * devices, with set-up and teardown, is one binary.)
+ *
  * Unit tests for target safety: the pure verdict table, the allowlist, and
  * the probes on real loop devices (mounted, partitioned, with signatures),
  * the root disk, a FIFO and /proc, /sys, /dev paths. Tests that need root
