@@ -24,6 +24,10 @@
 #                    every byte of it is written once with random data, so
 #                    that reads read stored data: an unwritten zram device
 #                    answers reads with zeros at three times the speed)
+#   --against DIR    compare with the lockstep built in DIR instead of fio
+#                    (tool "base"): the same interleaved pairs, ratios
+#                    this build / that build, to show that a change moved
+#                    no number (e.g. --against build-before)
 #   -o DIR           keep every run's files in DIR (default: removed)
 #   -h, --help
 #
@@ -51,6 +55,7 @@ REPEAT=5
 CASES=qd32-read,qd32-mixed,qd1-read,null
 KEEP_DIR=
 PREFILL=1
+AGAINST=
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() {
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--cases) CASES=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
 	--no-prefill) PREFILL=0; shift ;;
+	--against) AGAINST=${2:?--against wants a build folder}; shift 2 ;;
 	-o) KEEP_DIR=${2:?}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die "unknown argument $1 (try --help)" ;;
@@ -83,7 +89,12 @@ done
 
 LOCKSTEP=$BUILD/lockstep
 [ -x "$LOCKSTEP" ] || die "no $LOCKSTEP (build first, or --build DIR)"
-command -v fio >/dev/null || die "fio is needed"
+OTHER=fio
+if [ -n "$AGAINST" ]; then
+	OTHER=base
+	[ -x "$AGAINST/lockstep" ] || die "no $AGAINST/lockstep (--against DIR)"
+fi
+[ "$OTHER" = base ] || command -v fio >/dev/null || die "fio is needed"
 command -v python3 >/dev/null || die "python3 is needed"
 [ -x /usr/bin/time ] || die "/usr/bin/time is needed (apt-get install time)"
 command -v taskset >/dev/null || die "taskset is needed (util-linux)"
@@ -193,7 +204,7 @@ case_knobs() {
 
 # Result line: iops lat_mean_ms lat_p99_ms cpu_s.
 run_lockstep() {
-	local dir=$1 rdpct=$2 qd=$3 engine=$4 pin=()
+	local dir=$1 rdpct=$2 qd=$3 engine=$4 pin=() bin=${BIN:-$LOCKSTEP}
 	[ "$engine" = null ] && pin=(taskset -c 0)
 	cat > "$dir/bench.vdb" <<VDB
 * bench-engine: one local slave, same knobs as the fio run beside it
@@ -202,7 +213,7 @@ wd=wd1,sd=sd1,xfersize=4k,rdpct=$rdpct,seekpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=$MEASURE,warmup=$WARMUP,interval=1
 VDB
 	if ! "${pin[@]}" /usr/bin/time -f '%U %S' -o "$dir/time.txt" \
-		"$LOCKSTEP" run "$dir/bench.vdb" --local-slaves 1 --workers 1 \
+		"$bin" run "$dir/bench.vdb" --local-slaves 1 --workers 1 \
 		--engine "$engine" -o "$dir/out" > "$dir/console.txt" 2>&1; then
 		say "lockstep failed in $dir:"
 		tail -n 5 "$dir/console.txt" >&2
@@ -215,6 +226,11 @@ t = json.load(open(f"{d}/out/summary.json"))["runs"][0]["totals"]
 u, s = (float(x) for x in open(f"{d}/time.txt").read().split()[-2:])
 print(t["iops"], t["lat_mean_ms"], t["lat_p99_ms"], u + s)
 PY
+}
+
+# The same run with the lockstep of --against DIR.
+run_base() {
+	BIN=$AGAINST/lockstep run_lockstep "$@"
 }
 
 run_fio() {
@@ -259,9 +275,10 @@ PY
 REPORT=$WORK/report.py
 cat > "$REPORT" <<'PY'
 import statistics as st, sys
-# argv: case, seconds-with-warmup, then lines "tool iops mean p99 cpu" on stdin
-case, secs = sys.argv[1], float(sys.argv[2])
-runs = {"lockstep": [], "fio": []}
+# argv: case, seconds-with-warmup, the other tool's name (fio or base), then
+# lines "tool iops mean p99 cpu" on stdin
+case, secs, other = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+runs = {"lockstep": [], other: []}
 for line in sys.stdin:
     tool, *v = line.split()
     runs[tool].append([float(x) for x in v] if v[0] != "fail" else None)
@@ -274,25 +291,29 @@ def med(xs):
     return st.median(xs) if xs else float("nan")
 
 rows = []
-for tool in ("lockstep", "fio"):
+for tool in ("lockstep", other):
     ok = [r for r in runs[tool] if r]
     rows.append((tool, len(ok), med([r[0] for r in ok]), med([r[1] for r in ok]),
                  med([r[2] for r in ok]), med([per_cpu(r) for r in ok])))
-pairs = [(a, b) for a, b in zip(runs["lockstep"], runs["fio"]) if a and b]
+pairs = [(a, b) for a, b in zip(runs["lockstep"], runs[other]) if a and b]
 ri = med([a[0] / b[0] for a, b in pairs if b[0] > 0])
 rc = med([per_cpu(a) / per_cpu(b) for a, b in pairs])
 for tool, n, iops, mean, p99, pc in rows:
     print(f"{case:<11} {tool:<9} {n:>4} {iops:>12,.0f} {mean * 1000:>10.1f} "
           f"{p99 * 1000:>10.1f} {pc:>13,.0f}")
 targets = {"qd32-read": (1.0, 1.15), "qd32-mixed": (1.0, 1.15), "null": (1.0, None)}
-t = targets.get(case)
+t = targets.get(case) if other == "fio" else None
+spread = lambda xs: f"{min(xs):.3f}-{max(xs):.3f}" if xs else "n/a"
+ris = [a[0] / b[0] for a, b in pairs if b[0] > 0]
+rcs = [x for x in (per_cpu(a) / per_cpu(b) for a, b in pairs) if x == x]
 def verdict(x, want):
     if want is None or x != x:
         return ""
     return " (target >= %.2f: %s)" % (want, "met" if x >= want else "NOT met")
-print(f"{case:<11} ratio lockstep/fio, median of {len(pairs)} pairs: "
+print(f"{case:<11} ratio lockstep/{other}, median of {len(pairs)} pairs: "
       f"IOPS {ri:.3f}{verdict(ri, t[0] if t else None)}, "
-      f"IOPS/CPU-s {rc:.3f}{verdict(rc, t[1] if t else None)}")
+      f"IOPS/CPU-s {rc:.3f}{verdict(rc, t[1] if t else None)}; "
+      f"pairs {spread(ris)} and {spread(rcs)}")
 PY
 
 setup_device
@@ -305,7 +326,7 @@ for c in ${CASES//,/ }; do
 	: > "$WORK/$c.lines"
 	for ((k = 1; k <= REPEAT; k++)); do
 		warn_if_busy
-		for tool in lockstep fio; do
+		for tool in lockstep $OTHER; do
 			dir=$WORK/$c/$k-$tool
 			mkdir -p "$dir"
 			say "$c: $tool run $k of $REPEAT"
@@ -316,7 +337,7 @@ for c in ${CASES//,/ }; do
 			fi
 		done
 	done
-	python3 "$REPORT" "$c" $((MEASURE + WARMUP)) < "$WORK/$c.lines" >> "$results"
+	python3 "$REPORT" "$c" $((MEASURE + WARMUP)) "$OTHER" < "$WORK/$c.lines" >> "$results"
 done
 
 echo
