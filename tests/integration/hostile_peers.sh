@@ -82,11 +82,16 @@ D1=$!
 PIDS+=($D1)
 start_master "$TMP/o1" --local-slaves 2 --expect-slaves 1
 wait_intervals "$TMP/o1" 2
+# All at once: each waits 2 s for a welcome that must not come.
+"$HOSTILE" "$EP" hello d1 4242 & h1=$!
+"$HOSTILE" "$EP" hello local-1 4243 & h2=$!
+"$HOSTILE" "$EP" hello "../../../../../../../../../../tmp/lockstep-trav-$$" 4244 & h3=$!
+"$HOSTILE" "$EP" hello $'evil\nFORGED name\x1b[2J' 4245 $'h\nFORGED host\x1b[31m' & h4=$!
 set +e
-"$HOSTILE" "$EP" hello d1 4242; r_live=$?
-"$HOSTILE" "$EP" hello local-1 4243; r_local=$?
-"$HOSTILE" "$EP" hello "../../../../../../../../../../tmp/lockstep-trav-$$" 4244; r_trav=$?
-"$HOSTILE" "$EP" hello $'evil\nFORGED name\x1b[2J' 4245 $'h\nFORGED host\x1b[31m'; r_esc=$?
+wait $h1; r_live=$?
+wait $h2; r_local=$?
+wait $h3; r_trav=$?
+wait $h4; r_esc=$?
 set -e
 wait_master
 cat "$TMP/o1.console"
@@ -101,7 +106,7 @@ grep -q "slave d1 (pid 4242 on hostile) refused: slave d1 is registered and aliv
 grep -q "slave local-1 (pid 4243 on hostile) refused: its pid is not" "$TMP/o1.err" ||
 	fail "(1) no refusal of the impostor for local-1"
 grep -qF 'slave evil\x0aFORGED name\x1b[2J (pid 4245 on h\x0aFORGED host\x1b[31m) refused' "$TMP/o1.err" ||
-	fail "(1) the refused name is not shown escaped"
+	{ grep -a refused "$TMP/o1.err"; fail "(1) the refused name is not shown escaped"; }
 no_forgery "$TMP/o1.console" "$TMP/o1.err" "$TMP/o1/lockstep.log"
 ls "$TMP/o1/hosts" | sort | tr '\n' ' ' | grep -qx "d1.csv local-1.csv local-2.csv " ||
 	fail "(1) hosts/ holds $(ls "$TMP/o1/hosts")"
