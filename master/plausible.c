@@ -21,6 +21,7 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 	memset(out, 0, sizeof(*out));
 	out->interval_ns = p->interval_ns;
 	out->cores = cores;
+	out->iorate = p->iorate > 0 ? p->iorate : 0;
 	for (uint32_t t = 0; t < p->ntargets; t++)
 		out->slots += p->targets[t].threads;
 	for (uint32_t s = 0; s < p->nstreams; s++)
@@ -85,9 +86,23 @@ static int hist_plausible(const struct hist_sparse *h, const char *dir,
 	return 0;
 }
 
-/* The I/Os slots in flight can complete in an interval, with slack. */
-static u128 capacity(const struct plausible_plan *pl, uint64_t per_io_ns)
+/*
+ * The I/Os the slave's slots can complete in interval seq, with slack: at
+ * full speed, each slot one per per_io_ns (the least latency it measured);
+ * at a fixed rate, what the schedule started by the interval's end.
+ */
+static u128 capacity(const struct plausible_plan *pl, uint32_t seq,
+		     uint64_t per_io_ns)
 {
+	if (pl->iorate > 0) {
+		double started = pl->iorate * ((double)seq + 1) *
+				 ((double)pl->interval_ns / 1e9);
+
+		if (started > 1e30)
+			started = 1e30;
+		return (u128)(started * PLAUSIBLE_SLACK) + pl->slots +
+		       PLAUSIBLE_RATE_EXTRA;
+	}
 	if (per_io_ns == 0)
 		per_io_ns = 1;
 	return (u128)pl->slots * (pl->interval_ns / per_io_ns + 1) *
@@ -123,17 +138,25 @@ int plausible_interval(const struct plausible_plan *pl,
 			min_lat = h->min;
 	}
 	ops = (u128)iv->ops[0] + iv->ops[1];
-	if (ops && ops > capacity(pl, min_lat)) {
-		snprintf(why, whylen,
-			 "%" PRIu64 " + %" PRIu64 " ops in %" PRIu64
-			 " ns are more than %" PRIu64
-			 " I/Os in flight complete at a latency of %" PRIu64
-			 " ns or more",
-			 iv->ops[0], iv->ops[1], pl->interval_ns, pl->slots,
-			 min_lat);
+	if (ops && ops > capacity(pl, iv->seq, min_lat)) {
+		if (pl->iorate > 0)
+			snprintf(why, whylen,
+				 "%" PRIu64 " + %" PRIu64
+				 " ops in interval %u are more than a rate of %g/s started by its end",
+				 iv->ops[0], iv->ops[1], iv->seq + 1,
+				 pl->iorate);
+		else
+			snprintf(why, whylen,
+				 "%" PRIu64 " + %" PRIu64 " ops in %" PRIu64
+				 " ns are more than %" PRIu64
+				 " I/Os in flight complete at a latency of %" PRIu64
+				 " ns or more",
+				 iv->ops[0], iv->ops[1], pl->interval_ns,
+				 pl->slots, min_lat);
 		return -EINVAL;
 	}
-	if (iv->errors && (u128)iv->errors > capacity(pl, PLAUSIBLE_ERROR_NS)) {
+	if (iv->errors &&
+	    (u128)iv->errors > capacity(pl, iv->seq, PLAUSIBLE_ERROR_NS)) {
 		snprintf(why, whylen,
 			 "%" PRIu64 " I/O errors in %" PRIu64
 			 " ns are more than %" PRIu64
@@ -153,7 +176,7 @@ int plausible_interval(const struct plausible_plan *pl,
 			return -EINVAL;
 		}
 	cpu = (u128)iv->cpu_user_ns + iv->cpu_sys_ns;
-	cpu_max = (u128)pl->interval_ns * pl->cores * 5 / 4 +
+	cpu_max = (u128)pl->interval_ns * pl->cores * PLAUSIBLE_SLACK +
 		  PLAUSIBLE_CPU_SLACK_NS;
 	if (cpu > cpu_max) {
 		snprintf(why, whylen,

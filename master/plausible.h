@@ -16,13 +16,25 @@
 
 /*
  * Slack on the bounds that depend on timing: a slave samples its counters
- * at each interval boundary a little early or late, and a completion that
- * started in one interval ends in the next. PLAUSIBLE_SLACK is a factor on
- * the I/O capacity; CPU time may exceed interval x cores by a quarter plus
- * PLAUSIBLE_CPU_SLACK_NS.
+ * at each interval boundary a little early or late (on a loaded machine,
+ * by a good part of an interval), and a completion that started in one
+ * interval ends in the next. PLAUSIBLE_SLACK is a factor on the I/O
+ * capacity; CPU time may reach PLAUSIBLE_SLACK x interval x cores plus
+ * PLAUSIBLE_CPU_SLACK_NS. A forged count is orders of magnitude off, so
+ * the slack costs no protection that matters.
  */
-#define PLAUSIBLE_SLACK 2
-#define PLAUSIBLE_CPU_SLACK_NS 50000000ull
+#define PLAUSIBLE_SLACK 4
+#define PLAUSIBLE_CPU_SLACK_NS 1000000000ull
+/*
+ * At a fixed rate, latency runs from each I/O's intended start (no
+ * coordinated omission), so a device that falls behind shows minimum
+ * latencies far above its service time, and the histogram's minimum
+ * bounds nothing. The schedule bounds the count instead: no I/O starts
+ * before its intended time, so by the end of interval k at most about
+ * rate x (k + 1) x interval have started; PLAUSIBLE_SLACK and
+ * PLAUSIBLE_RATE_EXTRA cover the randomness of exponential arrivals.
+ */
+#define PLAUSIBLE_RATE_EXTRA 64
 /*
  * The least time a failed I/O holds its slot. Failed I/Os are counted in
  * errors, not in ops, and leave no latency in the histograms, so the
@@ -40,6 +52,7 @@ struct plausible_plan {
 	uint32_t xfer_min; /* its smallest and largest transfer size, bytes */
 	uint32_t xfer_max;
 	uint32_t cores; /* from its hello */
+	double iorate;  /* its I/Os per second; 0 = as fast as it can */
 };
 
 /*

@@ -93,18 +93,18 @@ static void m_huge_ops(struct proto_interval *iv)
 static void m_fast_ops(struct proto_interval *iv)
 {
 	hist_sparse_free(&iv->lat[0]);
-	fill(&iv->lat[0], 400000, 100 * US, 100 * US);
-	iv->ops[0] = 400000;
-	iv->bytes[0] = 400000ull * 4096;
+	fill(&iv->lat[0], 700000, 100 * US, 100 * US);
+	iv->ops[0] = 700000;
+	iv->bytes[0] = 700000ull * 4096;
 }
 
 /* Ops at the same latency that 16 slots can complete (with the slack). */
 static void m_ops_at_cap(struct proto_interval *iv)
 {
 	hist_sparse_free(&iv->lat[0]);
-	fill(&iv->lat[0], 300000, 100 * US, 100 * US);
-	iv->ops[0] = 300000;
-	iv->bytes[0] = 300000ull * 4096;
+	fill(&iv->lat[0], 600000, 100 * US, 100 * US);
+	iv->ops[0] = 600000;
+	iv->bytes[0] = 600000ull * 4096;
 }
 
 static void m_errors_huge(struct proto_interval *iv)
@@ -183,8 +183,8 @@ static void m_empty_with_sum(struct proto_interval *iv)
 
 static void m_cpu(struct proto_interval *iv)
 {
-	iv->cpu_user_ns = 4000 * MS;
-	iv->cpu_sys_ns = 2000 * MS;
+	iv->cpu_user_ns = 14000 * MS;
+	iv->cpu_sys_ns = 4000 * MS;
 }
 
 static void m_cpu_wrap(struct proto_interval *iv)
@@ -266,11 +266,45 @@ static void test_zero_plan(void **state)
 	assert_int_equal(plausible_interval(&zero, &iv, why, sizeof(why)), 0);
 }
 
+/*
+ * At a fixed rate latency runs from the intended start: a device that fell
+ * behind shows a minimum latency of a second with hundreds of ops, which
+ * is no lie; the schedule bounds the count instead.
+ */
+static void test_rate(void **state)
+{
+	struct plausible_plan rp = plan;
+	struct proto_interval iv;
+	char why[512];
+
+	(void)state;
+	rp.iorate = 300;
+	good(&iv);
+	hist_sparse_free(&iv.lat[0]);
+	fill(&iv.lat[0], 1000, 1000 * MS, 1100 * MS);
+	hist_sparse_free(&iv.lat[1]);
+	fill(&iv.lat[1], 500, 1000 * MS, 1100 * MS);
+	iv.seq = 0;
+	/* 1500 ops in the first interval at 300/s: within 4 x 300 + 16 + 64? */
+	assert_int_equal(plausible_interval(&rp, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "rate of 300/s"));
+	/* By the end of the fourth interval 1200 have started: 4800 fit. */
+	iv.seq = 3;
+	assert_int_equal(plausible_interval(&rp, &iv, why, sizeof(why)), 0);
+	/* The same interval at full speed: 16 slots at 1 s cannot do it. */
+	assert_int_equal(plausible_interval(&plan, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "in flight"));
+	done(&iv);
+}
+
 static void test_plan_of(void **state)
 {
 	struct proto_target tg[2] = { { .threads = 6 }, { .threads = 3 } };
 	struct proto_stream st[2] = { 0 };
 	struct proto_plan p = { .interval_ns = 5 * 1000 * MS,
+				.iorate = 250.5,
 				.ntargets = 2,
 				.targets = tg,
 				.nstreams = 2,
@@ -289,6 +323,7 @@ static void test_plan_of(void **state)
 	assert_int_equal(out.xfer_max, 8192);
 	assert_int_equal(out.cores, 7);
 	assert_int_equal(out.interval_ns, 5 * 1000 * MS);
+	assert_true(out.iorate == 250.5);
 }
 
 static void test_sums(void **state)
@@ -348,6 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_zero_plan),
+		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_plan_of),
 		cmocka_unit_test(test_sums),
 	};
