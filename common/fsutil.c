@@ -66,3 +66,48 @@ int fsutil_copy_file(const char *from, const char *to)
 		ret = -EIO;
 	return ret;
 }
+
+int fsutil_name_ok(const char *name)
+{
+	size_t n = 0;
+
+	if (!name || name[0] == '.' || name[0] == '\0')
+		return 0;
+	for (; name[n]; n++) {
+		unsigned char c = (unsigned char)name[n];
+
+		/* Not isalnum(): its answer depends on the locale. */
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+		      c == '.'))
+			return 0;
+		if (n >= FSUTIL_NAME_MAX)
+			return 0;
+	}
+	return 1;
+}
+
+int fsutil_join_inside(const char *dir, const char *rel, char *out,
+		       size_t outlen)
+{
+	const char *p = rel;
+	int n;
+
+	if (!rel || rel[0] == '\0' || rel[0] == '/')
+		return -EINVAL;
+	/* Every component: not empty, not "." and not "..". */
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 0 || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return -EINVAL;
+		p += len;
+		if (*p == '/' && *++p == '\0')
+			return -EINVAL; /* a trailing slash: not a file */
+	}
+	n = snprintf(out, outlen, "%s/%s", dir, rel);
+	if (n < 0 || (size_t)n >= outlen)
+		return -ENAMETOOLONG;
+	return 0;
+}

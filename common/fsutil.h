@@ -1,9 +1,12 @@
 /*
  * Small file-system helpers shared by the master and the slave: creating a
- * folder with its parents and copying a file.
+ * folder with its parents, copying a file, and the checks that keep a name
+ * or path a peer supplied inside the folder it is meant for.
  */
 #ifndef LOCKSTEP_COMMON_FSUTIL_H
 #define LOCKSTEP_COMMON_FSUTIL_H
+
+#include <stddef.h>
 
 /*
  * Create path and every missing parent (mode 0755), like `mkdir -p`. A
@@ -17,5 +20,25 @@ int fsutil_mkdir_p(const char *path);
 int fsutil_mkdir_parents(const char *path);
 /* Copy the file from into to (created or truncated). Returns 0 or -errno. */
 int fsutil_copy_file(const char *from, const char *to);
+
+/* The longest name fsutil_name_ok() accepts (a 64-byte field with its NUL). */
+#define FSUTIL_NAME_MAX 63
+
+/*
+ * Whether name is a safe name for a host, a slave or a file in a results
+ * folder: 1 to FSUTIL_NAME_MAX bytes of letters, digits, '-', '_' and '.',
+ * not starting with a dot (so never ".", ".." or a hidden file). Names that
+ * pass can be printed and used as one path component as they are.
+ */
+int fsutil_name_ok(const char *name);
+/*
+ * out = dir "/" rel, when the result stays inside dir: rel is relative,
+ * not empty, and none of its components is empty, "." or "..". Purely
+ * lexical (no file is looked at): the caller opens the result without
+ * following a symbolic link at its end. Returns 0, -EINVAL for a rel that
+ * would leave dir, or -ENAMETOOLONG when out cannot hold it.
+ */
+int fsutil_join_inside(const char *dir, const char *rel, char *out,
+		       size_t outlen);
 
 #endif

@@ -123,3 +123,120 @@ void log_msg(enum log_level lvl, const char *fmt, ...)
 	free(heap);
 	errno = saved_errno;
 }
+
+const char *log_escape(const char *s, char *out, size_t outlen)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (!outlen)
+		return out;
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[4];
+		size_t n = 0;
+
+		if (c == '\\') {
+			esc[n++] = '\\';
+			esc[n++] = '\\';
+		} else if (c >= 0x20 && c < 0x7f) {
+			esc[n++] = (char)c;
+		} else {
+			esc[n++] = '\\';
+			esc[n++] = 'x';
+			esc[n++] = hex[c >> 4];
+			esc[n++] = hex[c & 15];
+		}
+		if (o + n >= outlen)
+			break;
+		memcpy(out + o, esc, n);
+		o += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+int log_bucket_take(struct log_bucket *b, uint64_t now_ns, uint64_t *suppressed)
+{
+	const uint64_t cap = LOG_BURST * LOG_PERIOD_NS;
+
+	if (!b->started) {
+		b->started = 1;
+		b->tokens = cap;
+		b->last_ns = now_ns;
+	}
+	if (now_ns > b->last_ns) {
+		uint64_t gain = now_ns - b->last_ns;
+
+		b->tokens = gain >= cap - b->tokens ? cap : b->tokens + gain;
+		b->last_ns = now_ns;
+	}
+	if (b->tokens < LOG_PERIOD_NS) {
+		b->suppressed++;
+		return 0;
+	}
+	b->tokens -= LOG_PERIOD_NS;
+	*suppressed = b->suppressed;
+	b->suppressed = 0;
+	return 1;
+}
+
+/*
+ * The buckets by kind: a small table, as the kinds are the call sites of
+ * log_limited(). Past LOG_KINDS kinds every other kind shares the last one.
+ */
+#define LOG_KINDS 64
+static struct {
+	const char *key;
+	struct log_bucket b;
+} log_kinds[LOG_KINDS];
+
+static struct log_bucket *kind_bucket(const char *key)
+{
+	int i;
+
+	for (i = 0; i < LOG_KINDS - 1 && log_kinds[i].key; i++)
+		if (strcmp(log_kinds[i].key, key) == 0)
+			return &log_kinds[i].b;
+	if (!log_kinds[i].key)
+		log_kinds[i].key = i < LOG_KINDS - 1 ? key : "other";
+	return &log_kinds[i].b;
+}
+
+void log_limited(const char *key, enum log_level lvl, const char *fmt, ...)
+{
+	uint64_t now = time_mono_ns(), held = 0;
+	char msg[2048];
+	va_list ap;
+	int ok;
+
+	pthread_mutex_lock(&log_lock);
+	ok = log_bucket_take(kind_bucket(key), now, &held);
+	pthread_mutex_unlock(&log_lock);
+	if (!ok)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (held)
+		log_msg(lvl, "%s (%llu similar messages suppressed)", msg,
+			(unsigned long long)held);
+	else
+		log_msg(lvl, "%s", msg);
+}
+
+void log_flush_suppressed(void)
+{
+	for (int i = 0; i < LOG_KINDS; i++) {
+		uint64_t held;
+
+		pthread_mutex_lock(&log_lock);
+		held = log_kinds[i].key ? log_kinds[i].b.suppressed : 0;
+		log_kinds[i].b.suppressed = 0;
+		pthread_mutex_unlock(&log_lock);
+		if (held)
+			log_msg(LOG_WARN,
+				"%llu more messages like '%s' were suppressed",
+				(unsigned long long)held, log_kinds[i].key);
+	}
+}

@@ -187,6 +187,9 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
 		s->first_io = 0;
+		/* Until its plan says more, it may report no I/O at all. */
+		memset(&s->pplan, 0, sizeof(s->pplan));
+		s->pplan.cores = s->hello.cores;
 		s->contig = s->acked = 0;
 		free(s->got);
 		s->got = NULL;
@@ -205,6 +208,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			log_error("%s", err);
 			break;
 		}
+		plausible_plan_of(&msg.u.plan, s->hello.cores, &s->pplan);
 		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
 		msg.u.plan.clock_error_ns = s->clk.error_ns;
 		/* Nothing of this phase runs on its host: it sits it out. */

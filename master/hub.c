@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zmq.h>
 #include "master/hub.h"
+#include "proto/proto.h"
 
 #define BIND_TRIES 50
 
@@ -68,6 +69,31 @@ static int bind_pair(struct hub *h, const char *host, unsigned port,
 	return -EADDRINUSE;
 }
 
+/*
+ * What a peer can make the master hold, however it floods the ports. A
+ * frame larger than the largest legal one (PROTO_MAX_TO_MASTER, about
+ * 190 KB: an interval with two full histograms) closes its connection as
+ * soon as its size is read, before its body is buffered; the PUB only ever
+ * receives subscriptions and ZeroMQ's handshake (PROTO_MAX_SMALL). Each
+ * connection queues at most HUB_RCVHWM frames before ZeroMQ stops reading
+ * it: TCP then holds the sender back. Nothing is dropped (a real slave's
+ * frames wait in its socket and its spool), and one connection costs at
+ * most HUB_RCVHWM x PROTO_MAX_TO_MASTER, 19 MB.
+ */
+#define HUB_RCVHWM 100
+
+static void hub_limits(struct hub *h)
+{
+	int64_t router_max = PROTO_MAX_TO_MASTER, pub_max = PROTO_MAX_SMALL;
+	int hwm = HUB_RCVHWM;
+
+	zmq_setsockopt(h->router, ZMQ_MAXMSGSIZE, &router_max,
+		       sizeof(router_max));
+	zmq_setsockopt(h->router, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+	zmq_setsockopt(h->pub, ZMQ_MAXMSGSIZE, &pub_max, sizeof(pub_max));
+	zmq_setsockopt(h->pub, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+}
+
 int hub_open(const char *host, unsigned port, struct hub **hp,
 	     unsigned *bport, char *err, size_t errlen)
 {
@@ -98,9 +124,8 @@ int hub_open(const char *host, unsigned port, struct hub **hp,
 	zmq_setsockopt(h->router, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
 	zmq_setsockopt(h->router, ZMQ_LINGER, &zero, sizeof(zero));
 	zmq_setsockopt(h->pub, ZMQ_LINGER, &zero, sizeof(zero));
-	/* Intervals must never be dropped for a full queue. */
-	zmq_setsockopt(h->router, ZMQ_RCVHWM, &hwm, sizeof(hwm));
 	zmq_setsockopt(h->router, ZMQ_SNDHWM, &hwm, sizeof(hwm));
+	hub_limits(h);
 	ret = bind_pair(h, host, port, bport, err, errlen);
 	if (ret < 0) {
 		hub_close(&h);

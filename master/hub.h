@@ -14,6 +14,7 @@
 struct hub_peer {
 	unsigned char id[HUB_PEER_MAX]; /* ZeroMQ routing id */
 	size_t len;
+	char key[41];
 };
 
 struct hub;

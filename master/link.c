@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/exitcode.h"
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "master/params/params.h"
 #include "common/timeutil.h"
@@ -86,46 +87,155 @@ static const char *engine_list(const struct proto_hello *h, char *buf,
 	return buf;
 }
 
+/* The 64-bit FNV-1a hash of a routing id. */
+static uint64_t id_hash(const struct hub_peer *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < p->len && i < HUB_PEER_MAX; i++)
+		h = (h ^ p->id[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static struct peer_budget *budget_of(struct master *m, const struct hub_peer *p,
+				     uint64_t *h)
+{
+	*h = id_hash(p);
+	return &m->budget[*h & (BUDGET_SLOTS - 1)];
+}
+
+/* Whether an unregistered peer is past its budget of invalid frames. */
+static int budget_spent(struct master *m, const struct hub_peer *p)
+{
+	uint64_t h;
+	const struct peer_budget *b = budget_of(m, p, &h);
+
+	return b->hash == h && b->bad >= INVALID_BUDGET;
+}
+
+/*
+ * Count one invalid frame against its sender (s, or the unregistered
+ * peer): past INVALID_BUDGET it is ignored from then on, and a registered
+ * slave is lost and suspect.
+ */
+static void count_invalid(struct master *m, struct slave_rec *s,
+			  const struct hub_peer *peer)
+{
+	struct peer_budget *b;
+	uint64_t h;
+
+	if (s) {
+		if (++s->invalid < INVALID_BUDGET || s->banned)
+			return;
+		s->banned = 1;
+		s->suspect = 1;
+		log_warn("slave %s sent %u invalid frames: it is ignored from now on%s",
+			 s->hello.name, s->invalid,
+			 s->state == SLAVE_JOINED ? " and lost" : "");
+		if (s->state == SLAVE_JOINED)
+			roster_mark_lost(m, s);
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+		return;
+	}
+	b = budget_of(m, peer, &h);
+	if (b->hash != h) {
+		b->hash = h;
+		b->bad = 0;
+	}
+	if (++b->bad == INVALID_BUDGET)
+		log_limited("peer ignored", LOG_WARN,
+			    "an unregistered peer sent %u invalid frames: its frames are ignored from now on",
+			    b->bad);
+}
+
+/* Refuse a hello: one line (limited: a refused slave retries). */
+static void refuse_hello(const struct proto_hello *h, const char *why)
+{
+	char name[LOG_ESC_LEN(PROTO_NAME_LEN)];
+	char host[LOG_ESC_LEN(PROTO_HOST_LEN)];
+
+	log_limited("hello refused", LOG_WARN,
+		    "slave %s (pid %u on %s) refused: %s",
+		    log_escape(h->name, name, sizeof(name)), h->pid,
+		    log_escape(h->host, host, sizeof(host)), why);
+}
+
 static void on_hello(struct master *m, const struct hub_peer *peer,
 		     const struct proto_hello *h)
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
 	struct slave_rec *s = roster_find_peer(m, peer);
+	char why[256], host[LOG_ESC_LEN(PROTO_HOST_LEN)];
+	const char *no;
 
+	if (!fsutil_name_ok(h->name)) {
+		count_invalid(m, s, peer);
+		refuse_hello(h,
+			     "a slave name is 1 to 63 letters, digits, '-', '_' and '.', not starting with '.'");
+		return;
+	}
+	if (h->cores == 0 || h->cores > PLAUSIBLE_MAX_CORES) {
+		count_invalid(m, s, peer);
+		refuse_hello(h, "it declares no cores or more than Linux has");
+		return;
+	}
+	if (s && strcmp(s->hello.name, h->name) != 0) {
+		snprintf(why, sizeof(why),
+			 "its connection is registered as slave %s",
+			 s->hello.name);
+		refuse_hello(h, why);
+		return;
+	}
 	if (!s)
 		s = roster_find_name(m, h->name);
-	if (s && (s->state != SLAVE_JOINED || strcmp(s->hello.id, h->id) ||
-		  s->peer.len != peer->len ||
-		  memcmp(s->peer.id, peer->id, peer->len))) {
-		roster_back(m, s, peer, h);
-	} else if (!s) {
+	no = roster_claim_refused(m, h);
+	if (no) {
+		refuse_hello(h, no);
+		return;
+	}
+	if (s) {
+		no = roster_takeover_refused(m, s, peer, h, why, sizeof(why));
+		if (no) {
+			refuse_hello(h, no);
+			return;
+		}
+		if (s->state != SLAVE_JOINED || strcmp(s->hello.id, h->id) ||
+		    s->peer.len != peer->len ||
+		    memcmp(s->peer.id, peer->id, peer->len))
+			roster_back(m, s, peer, h);
+	} else {
 		if (!m->registering) {
-			log_warn("slave %s (pid %u on %s) refused: the run has started and it is not one of its slaves",
-				 h->name, h->pid, h->host);
+			refuse_hello(h,
+				     "the run has started and it is not one of its slaves");
 			return;
 		}
 		if (m->params->nhd && roster_hd_of_name(m, h->name) < 0) {
-			log_warn("slave %s (pid %u on %s) refused: no hd= line names it",
-				 h->name, h->pid, h->host);
+			refuse_hello(h, "no hd= line names it");
 			return;
 		}
 		if (!has_engine(h, m->engine)) {
 			char have[PROTO_MAX_ENGINES * (PROTO_NAME_LEN + 2) + 8];
+			char esc[LOG_ESC_LEN(sizeof(have))];
 
-			log_error("slave %s (pid %u on %s) refused: it has no engine %s (it has: %s)",
-				  h->name, h->pid, h->host, m->engine,
-				  engine_list(h, have, sizeof(have)));
+			snprintf(why, sizeof(why),
+				 "it has no engine %s (it has: %s)", m->engine,
+				 log_escape(engine_list(h, have, sizeof(have)),
+					    esc, sizeof(esc)));
+			refuse_hello(h, why);
 			return;
 		}
 		s = roster_add(m, peer, h);
 		if (!s) {
-			log_warn("slave %s refused: %d slaves at most", h->name,
-				 MAX_SLAVES);
+			log_limited("hello refused", LOG_WARN,
+				    "slave %s refused: %d slaves at most",
+				    h->name, MAX_SLAVES);
 			return;
 		}
 		results_open_slave(m, s);
 		log_info("slave %s registered (host %s, pid %u, %u cores)",
-			 h->name, h->host, h->pid, h->cores);
+			 h->name, log_escape(h->host, host, sizeof(host)),
+			 h->pid, h->cores);
 	}
 	snprintf(w.u.welcome.run_id, sizeof(w.u.welcome.run_id), "%s",
 		 m->run_id);
@@ -157,10 +267,41 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent,
 		s->acked = s->contig;
 }
 
+/* The intervals 0..contig-1 of s are all received or judged. */
+static void advance_contig(struct master *m, struct slave_rec *s)
+{
+	while (s->contig < m->cur->ph.intervals && s->got[s->contig])
+		s->contig++;
+}
+
+/*
+ * An implausible interval: never merged, counted, logged once with its
+ * reason, and acknowledged, so the slave does not send it again. The slave
+ * is suspect from then on and the run ends degraded.
+ */
+static void reject_interval(struct master *m, struct slave_rec *s,
+			    const struct proto_interval *iv, const char *why)
+{
+	s->rejected++;
+	s->suspect = 1;
+	if (m->exit_code == LS_EXIT_OK)
+		m->exit_code = LS_EXIT_DEGRADED;
+	log_limited("implausible interval", LOG_WARN,
+		    "slave %s: interval %u of %s rejected, not counted: %s; the slave is suspect and the run is degraded",
+		    s->hello.name, iv->seq + 1, m->cur->ph.name, why);
+	if (s->contig == s->acked)
+		s->ack_wait = s->last_rx;
+	s->got[iv->seq] = GOT_REJECTED;
+	advance_contig(m, s);
+	link_ack(m, s, 1, s->last_rx);
+}
+
 static void on_interval(struct master *m, struct slave_rec *s,
 			const struct proto_interval *iv)
 {
 	struct merge_sample smp;
+	uint64_t cpu_avail;
+	char why[512];
 	int ret;
 
 	if (!m->merge || iv->phase != m->phase_no ||
@@ -175,6 +316,21 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		link_send(m, s, &a);
 		return;
 	}
+	if (s->got[iv->seq] == GOT_REJECTED) {
+		link_ack(m, s, 1, s->last_rx); /* judged already: not again */
+		return;
+	}
+	cpu_avail = m->cur->ph.interval_ns * s->hello.cores;
+	if (m->psums_phase != m->phase_no) {
+		memset(&m->psums, 0, sizeof(m->psums));
+		m->psums_phase = m->phase_no;
+	}
+	if (plausible_interval(&s->pplan, iv, why, sizeof(why)) < 0 ||
+	    plausible_sums_check(&m->psums, iv, cpu_avail, why, sizeof(why)) <
+		    0) {
+		reject_interval(m, s, iv, why);
+		return;
+	}
 	memset(&smp, 0, sizeof(smp));
 	smp.slave = (unsigned)(s - m->slaves);
 	smp.seq = iv->seq;
@@ -187,18 +343,19 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	smp.errors = iv->errors;
 	smp.cpu_user_ns = iv->cpu_user_ns;
 	smp.cpu_sys_ns = iv->cpu_sys_ns;
-	smp.cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
+	smp.cpu_avail_ns = cpu_avail;
 	ret = merge_add(m->merge, &smp);
 	if (ret < 0)
 		return; /* merge_add said why */
+	if (ret != MERGE_DUPLICATE)
+		plausible_sums_add(&m->psums, iv, cpu_avail);
 	if (iv->first_io_ns && !s->first_io)
 		s->first_io = iv->first_io_ns;
 	if (!s->got[iv->seq]) {
 		if (s->contig == s->acked)
 			s->ack_wait = s->last_rx; /* on_frame() just set it */
 		s->got[iv->seq] = 1;
-		while (s->contig < m->cur->ph.intervals && s->got[s->contig])
-			s->contig++;
+		advance_contig(m, s);
 	}
 	link_ack(m, s, ret == MERGE_DUPLICATE, s->last_rx);
 	if (ret == MERGE_DUPLICATE)
@@ -216,13 +373,29 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		     const void *buf, size_t len)
 {
 	struct slave_rec *s = roster_find_peer(m, peer);
+	char err[256], text[LOG_ESC_LEN(PROTO_TEXT_LEN)];
 	struct proto_msg msg;
-	char err[256];
-	int ret = proto_decode(buf, len, &msg, err, sizeof(err));
+	uint64_t held = 0;
+	int ret;
 
+	/* Past its budget: not even decoded. */
+	if (s ? s->banned : budget_spent(m, peer))
+		return;
+	/* A registered key must sign every frame under its routing id. */
+	if (s && s->peer.key[0] && strcmp(s->peer.key, peer->key) != 0) {
+		count_invalid(m, NULL, peer);
+		log_limited("wrong key", LOG_WARN,
+			    "dropped a frame under the routing id of slave %s from another key",
+			    s->hello.name);
+		return;
+	}
+	ret = proto_decode(buf, len, &msg, err, sizeof(err));
 	if (ret < 0) {
-		log_warn("dropped a bad frame (%zu bytes) from %s: %s", len,
-			 s ? s->hello.name : "an unknown peer", err);
+		count_invalid(m, s, peer);
+		log_limited("bad frame", LOG_WARN,
+			    "dropped a bad frame (%zu bytes) from %s: %s", len,
+			    s ? s->hello.name : "an unknown peer",
+			    log_escape(err, text, sizeof(text)));
 		return;
 	}
 	if (s) {
@@ -234,8 +407,10 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		goto out;
 	}
 	if (!s) {
-		log_warn("dropped %s from an unregistered peer",
-			 proto_type_name(msg.type));
+		count_invalid(m, NULL, peer);
+		log_limited("unregistered", LOG_WARN,
+			    "dropped %s from an unregistered peer",
+			    proto_type_name(msg.type));
 		goto out;
 	}
 	if (s->state != SLAVE_JOINED && msg.type != PROTO_BYE)
@@ -250,7 +425,12 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			s->ready = 1;
 		break;
 	case PROTO_ERROR:
-		log_error("slave %s: %s", s->hello.name, msg.u.error.message);
+		if (log_bucket_take(&s->logb, time_mono_ns(), &held))
+			log_error("slave %s: %s%s", s->hello.name,
+				  log_escape(msg.u.error.message, text,
+					     sizeof(text)),
+				  held ? " (and similar messages suppressed)" :
+					 "");
 		if (msg.u.error.phase == m->phase_no)
 			s->ready = -1;
 		break;
@@ -285,20 +465,30 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		}
 		break;
 	case PROTO_LOG:
+		/* Each slave's messages through its own bucket. */
+		if (!log_bucket_take(&s->logb, time_mono_ns(), &held))
+			break;
 		log_msg(msg.u.log.level <= LOG_ERROR ?
-				(enum log_level)msg.u.log.level : LOG_ERROR,
-			"slave %s: %s", s->hello.name, msg.u.log.message);
+				(enum log_level)msg.u.log.level :
+				LOG_ERROR,
+			"slave %s: %s", s->hello.name,
+			log_escape(msg.u.log.message, text, sizeof(text)));
+		if (held)
+			log_warn("slave %s: %llu similar messages suppressed",
+				 s->hello.name, (unsigned long long)held);
 		break;
 	case PROTO_BYE:
 		log_debug("slave %s left: %s", s->hello.name,
-			  msg.u.bye.reason);
+			  log_escape(msg.u.bye.reason, text, sizeof(text)));
 		s->state = SLAVE_GONE;
 		break;
 	case PROTO_HEARTBEAT:
 		break;
 	default:
-		log_warn("unexpected %s from slave %s",
-			 proto_type_name(msg.type), s->hello.name);
+		count_invalid(m, s, peer);
+		log_limited("unexpected type", LOG_WARN,
+			    "unexpected %s from slave %s",
+			    proto_type_name(msg.type), s->hello.name);
 		break;
 	}
 out:
@@ -360,11 +550,16 @@ int link_pump(struct master *m, long timeout_ms)
 	if (ret > 0 && m->batch_ns)
 		time_sleep_ns(m->batch_ns);
 	for (int n = 0; n < 10000; n++) {
+		peer.key[0] = '\0'; /* hub_recv() sets it for a proved key */
 		ret = hub_recv(m->hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
 			break;
 		if (ret == -EBADMSG) {
-			log_warn("dropped a malformed multi-part frame");
+			if (peer.len <= HUB_PEER_MAX && !budget_spent(m, &peer))
+				count_invalid(m, roster_find_peer(m, &peer),
+					      &peer);
+			log_limited("multi-part", LOG_WARN,
+				    "dropped a malformed multi-part frame");
 			continue;
 		}
 		if (ret < 0)

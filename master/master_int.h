@@ -27,12 +27,14 @@
 #include <sys/types.h>
 #include "common/clockoff.h"
 #include "common/hist.h"
+#include "common/log.h"
 #include "common/stats.h"
 #include "master/decide.h"
 #include "master/hub.h"
 #include "master/launch.h"
 #include "master/merge.h"
 #include "master/plan.h"
+#include "master/plausible.h"
 #include "proto/proto.h"
 
 #define MAX_SLAVES 8192
@@ -79,8 +81,33 @@ struct slave_rec {
 	int ready, go_acked, ended;
 	unsigned end_intervals;  /* intervals it sent, from phase_end */
 	uint64_t first_io;       /* master clock */
-	unsigned char *got;      /* intervals received */
+	unsigned char *got;      /* intervals received (or GOT_REJECTED) */
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
+	/* Trust: what it may report, and what it reported that was wrong. */
+	struct plausible_plan pplan; /* what its plan of the phase allows */
+	unsigned rejected;           /* intervals refused as implausible */
+	unsigned invalid;       /* invalid frames it sent (INVALID_BUDGET) */
+	int suspect;            /* it sent an implausible interval */
+	int banned;             /* past INVALID_BUDGET: its frames ignored */
+	struct log_bucket logb; /* limits its log and error messages */
+};
+
+/* s->got[seq] of an interval refused as implausible (acknowledged). */
+#define GOT_REJECTED 2
+/*
+ * Invalid frames (undecodable, or of a type its sender may not send) a
+ * peer may send before its frames are ignored. ROUTER cannot close one
+ * peer's connection, so a peer past its budget is ignored by routing id:
+ * a registered slave in its record (it is lost), any other peer in a
+ * table of BUDGET_SLOTS entries by hash (bounded memory: a peer that
+ * changes its routing id starts again, as it would with a new connection).
+ */
+#define INVALID_BUDGET 100
+#define BUDGET_SLOTS 1024
+
+struct peer_budget {
+	uint64_t hash; /* of the routing id */
+	unsigned bad;
 };
 
 struct slave_total {
@@ -152,6 +179,10 @@ struct master {
 	struct run_result *cur;
 	struct stats *scratch;
 
+	struct plausible_sums psums; /* phase psums_phase's accepted sums */
+	unsigned psums_phase;
+	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
+
 	int registering;          /* new slave names are accepted */
 	int tty;                  /* stdout is a terminal */
 	int exit_code;
@@ -201,6 +232,23 @@ void roster_back(struct master *m, struct slave_rec *s,
 		 const struct hub_peer *peer, const struct proto_hello *h);
 /* Free what phase_end gave a slave (its histograms). */
 void roster_free_end_lat(struct slave_rec *s);
+/*
+ * Whether a hello may claim its name at all: a name the master gave a
+ * process it started here belongs to that pid only, and without hd= lines
+ * other names take only the --expect-slaves places. NULL when it may,
+ * else why not (static text).
+ */
+const char *roster_claim_refused(struct master *m, const struct proto_hello *h);
+/*
+ * Whether the hello h from peer may take the place of s, the slave
+ * registered under its name: NULL when it may (the same process, or s was
+ * lost or left, or s has been silent past the slave timeout - it is then
+ * marked lost - or peer proves s's key), else why not, in buf.
+ */
+const char *roster_takeover_refused(struct master *m, struct slave_rec *s,
+				    const struct hub_peer *peer,
+				    const struct proto_hello *h, char *buf,
+				    size_t len);
 
 /* ---- link.c: frames in and out ---- */
 

@@ -6,23 +6,41 @@
  * A new output is a function here and one call from where its data is.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
 #include "master/report.h"
 
+/*
+ * hosts/<name>.csv: the name comes from a peer, so the path is checked to
+ * stay inside the results folder (the hello's check is the first wall),
+ * and a symbolic link at its end is not followed.
+ */
 void results_open_slave(struct master *m, struct slave_rec *s)
 {
-	char path[PATH_MAX + 128];
+	char rel[PROTO_NAME_LEN + 16], path[PATH_MAX + 128];
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/hosts/%s.csv", m->dir, s->hello.name);
-	s->csv = fopen(path, "w");
+	snprintf(rel, sizeof(rel), "hosts/%s.csv", s->hello.name);
+	if (!fsutil_name_ok(s->hello.name) ||
+	    fsutil_join_inside(m->dir, rel, path, sizeof(path)) < 0) {
+		log_error("slave %s: no file of its name can be written in the results folder",
+			  s->hello.name);
+		return;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	s->csv = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!s->csv) {
 		log_warn("cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	report_csv_header(s->csv);
@@ -247,6 +265,7 @@ int results_open(struct master *m)
 
 void results_finish(struct master *m)
 {
+	log_flush_suppressed(); /* how many lines peers' floods cost */
 	results_report_lost(m, stdout);
 	results_summary_json(m);
 	results_summary_txt(m);

@@ -88,7 +88,11 @@ void results_summary_json(struct master *m)
 		jsonw_str(&w, "host", s->hello.host);
 		jsonw_str(&w, "name", s->hello.name);
 		jsonw_str(&w, "state",
-			  s->state == SLAVE_LOST ? "lost" : "finished");
+			  s->state == SLAVE_LOST ? "lost" :
+			  s->suspect             ? "suspect" :
+						   "finished");
+		jsonw_u64(&w, "rejected_intervals", s->rejected);
+		jsonw_u64(&w, "invalid_frames", s->invalid);
 		jsonw_u64(&w, "pid", s->hello.pid);
 		jsonw_u64(&w, "cores", s->hello.cores);
 		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);

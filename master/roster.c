@@ -93,7 +93,8 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	s->state = SLAVE_LOST;
 	s->lost_real = time_real_ns();
 	s->losses++;
-	merge_slave_lost(m->merge, (unsigned)(s - m->slaves));
+	if (m->merge)
+		merge_slave_lost(m->merge, (unsigned)(s - m->slaves));
 	if (m->exit_code == LS_EXIT_OK)
 		m->exit_code = LS_EXIT_DEGRADED;
 }
@@ -113,6 +114,11 @@ void roster_back(struct master *m, struct slave_rec *s,
 	if (peer && !peer_equal(&s->peer, peer)) {
 		s->peer = *peer;
 		peer_rebuild(m);
+		/* Another connection: what the old one sent is not held. */
+		s->banned = 0;
+		s->invalid = 0;
+	} else if (peer) {
+		s->peer = *peer; /* the same routing id; its key as proved */
 	}
 	if (h)
 		s->hello = *h;
@@ -197,4 +203,74 @@ int *roster_live_hosts(struct master *m, unsigned *n)
 		if (m->slaves[i].state == SLAVE_JOINED)
 			hd[(*n)++] = m->slaves[i].hd;
 	return hd;
+}
+
+/* The entry of a process the master started here under name, or NULL. */
+static const struct launch_proc *local_proc(struct master *m, const char *name)
+{
+	for (unsigned i = 0; i < m->launch.n; i++) {
+		const struct launch_proc *p = &m->launch.p[i];
+
+		if (!p->helper && strcmp(p->host, "localhost") == 0 &&
+		    strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+const char *roster_claim_refused(struct master *m, const struct proto_hello *h)
+{
+	const struct launch_proc *p = local_proc(m, h->name);
+	unsigned others = 0;
+
+	if (p) {
+		/* A cross-check: the key of a launched slave is the proof. */
+		if (p->pid <= 0)
+			return "the slave the master started under this name has exited";
+		if ((pid_t)h->pid != p->pid)
+			return "its pid is not the one of the slave the master started under this name";
+		return NULL;
+	}
+	if (m->params->nhd)
+		return NULL; /* hd= lines name every slave: checked by the caller */
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (strcmp(m->slaves[i].hello.name, h->name) != 0 &&
+		    !local_proc(m, m->slaves[i].hello.name))
+			others++;
+	if (others >= m->expect)
+		return "no place is left for a slave started elsewhere (--expect-slaves)";
+	return NULL;
+}
+
+const char *roster_takeover_refused(struct master *m, struct slave_rec *s,
+				    const struct hub_peer *peer,
+				    const struct proto_hello *h, char *buf,
+				    size_t len)
+{
+	uint64_t silent = time_mono_ns() - s->last_rx;
+	int same = peer_equal(&s->peer, peer) &&
+		   strcmp(s->hello.id, h->id) == 0;
+
+	/* The same key proves the same slave; a lost one may be replaced. */
+	if (s->peer.key[0] && strcmp(s->peer.key, peer->key) == 0)
+		return NULL;
+	if (s->state != SLAVE_JOINED)
+		return NULL;
+	if (s->peer.key[0]) {
+		snprintf(buf, len, "slave %s is registered with another key",
+			 s->hello.name);
+		return buf;
+	}
+	if (same)
+		return NULL;
+	if (silent > m->slave_timeout_ns) {
+		log_warn("slave %s: nothing heard for %.1f s and a new process claims its name: it is lost",
+			 s->hello.name, (double)silent / 1e9);
+		roster_mark_lost(m, s);
+		return NULL;
+	}
+	snprintf(buf, len,
+		 "slave %s is registered and alive (pid %u, heard %.1f s ago); a new process may take its name only once it is lost",
+		 s->hello.name, s->hello.pid, (double)silent / 1e9);
+	return buf;
 }

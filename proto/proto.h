@@ -30,6 +30,34 @@
 #define PROTO_MAX_XFER 16
 #define PROTO_MAX_STREAM_TARGETS 256
 
+/*
+ * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
+ * (a peer that announces a larger one is disconnected before its body is
+ * buffered). Over-estimates from the limits above, checked by encoding the
+ * largest legal messages in tests/test_proto_limits.c:
+ * - a histogram: HIST_BUCKETS buckets of two varints of at most 10 bytes,
+ *   and its five scalars with their keys;
+ * - to the master: an interval or a phase_end, two histograms and a few
+ *   dozen scalars (every other message is smaller: PROTO_MAX_SMALL);
+ * - a plan target: its name, its path and ten keyed numbers (9 bytes each);
+ *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
+ *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
+ * - to a slave: a plan of PROTO_MAX_TARGETS targets and PROTO_MAX_STREAMS
+ *   streams with its scalars;
+ * - PROTO_MAX_SMALL: any message without histograms or plan arrays (hello,
+ *   log, error, go...), and ZeroMQ's own handshake commands.
+ */
+#define PROTO_HIST_MAX_BYTES ((size_t)HIST_BUCKETS * 2 * 10 + 128)
+#define PROTO_MAX_SMALL 4096
+#define PROTO_MAX_TO_MASTER (2 * PROTO_HIST_MAX_BYTES + PROTO_MAX_SMALL)
+#define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
+#define PROTO_STREAM_MAX_BYTES                                   \
+	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
+	 PROTO_MAX_XFER * 32 + 256)
+#define PROTO_MAX_TO_SLAVE                                    \
+	((size_t)PROTO_MAX_TARGETS * PROTO_TARGET_MAX_BYTES + \
+	 (size_t)PROTO_MAX_STREAMS * PROTO_STREAM_MAX_BYTES + PROTO_MAX_SMALL)
+
 enum proto_type {
 	PROTO_HELLO = 1,
 	PROTO_WELCOME,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <zmq.h>
 #include "slave/conn.h"
+#include "proto/proto.h"
 
 struct conn {
 	void *ctx;
@@ -31,6 +32,21 @@ int conn_endpoints(const char *ep, char *dealer, char *sub, size_t len)
 	snprintf(dealer, len, "tcp://%.*s:%ld", (int)(colon - hp), hp, port);
 	snprintf(sub, len, "tcp://%.*s:%ld", (int)(colon - hp), hp, port + 1);
 	return 0;
+}
+
+/*
+ * What a master (or whoever answers on its address) can make a slave
+ * hold: a frame larger than the largest legal plan closes the connection
+ * before its body is buffered, and the SUB, which only ever receives the
+ * go broadcast, takes no frame larger than PROTO_MAX_SMALL.
+ */
+static void conn_limits(struct conn *c)
+{
+	int64_t dealer_max = PROTO_MAX_TO_SLAVE, sub_max = PROTO_MAX_SMALL;
+
+	zmq_setsockopt(c->dealer, ZMQ_MAXMSGSIZE, &dealer_max,
+		       sizeof(dealer_max));
+	zmq_setsockopt(c->sub, ZMQ_MAXMSGSIZE, &sub_max, sizeof(sub_max));
 }
 
 int conn_open(const char *endpoint, const char *id, struct conn **cp,
@@ -67,6 +83,7 @@ int conn_open(const char *endpoint, const char *id, struct conn **cp,
 	zmq_setsockopt(c->sub, ZMQ_RECONNECT_IVL_MAX, &ivl_max,
 		       sizeof(ivl_max));
 	zmq_setsockopt(c->sub, ZMQ_SUBSCRIBE, "", 0);
+	conn_limits(c);
 	if (zmq_connect(c->dealer, dep) < 0 || zmq_connect(c->sub, sep) < 0)
 		goto fail;
 	*cp = c;

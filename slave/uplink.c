@@ -110,11 +110,13 @@ void uplink_over(struct session *s, const char *why, int code)
 static void handle(struct session *s, int which, const void *buf, size_t len)
 {
 	struct proto_msg m, r = { 0 };
-	char err[256];
+	char err[256], esc[LOG_ESC_LEN(PROTO_TEXT_LEN)];
 	int ret = proto_decode(buf, len, &m, err, sizeof(err));
 
 	if (ret < 0) {
-		log_warn("dropped a bad frame from the master: %s", err);
+		log_limited("bad frame", LOG_WARN,
+			    "dropped a bad frame from the master: %s",
+			    log_escape(err, esc, sizeof(esc)));
 		return;
 	}
 	if (which == CONN_DEALER)
@@ -125,7 +127,8 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		s->hb_ns = m.u.welcome.heartbeat_ns;
 		s->master_timeout_ns = m.u.welcome.master_timeout_ns;
 		log_debug("registered as slave %u of run %s",
-			  m.u.welcome.slave_index, m.u.welcome.run_id);
+			  m.u.welcome.slave_index,
+			  log_escape(m.u.welcome.run_id, esc, sizeof(esc)));
 		break;
 	case PROTO_PING:
 		r.type = PROTO_PONG;
@@ -152,7 +155,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	case PROTO_STOP:
 	case PROTO_ABORT:
 		log_debug("master says %s: %s", proto_type_name(m.type),
-			  m.u.stop.reason);
+			  log_escape(m.u.stop.reason, esc, sizeof(esc)));
 		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", LS_EXIT_OK);
 		break;
 	case PROTO_HEARTBEAT:

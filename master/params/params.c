@@ -11,6 +11,7 @@
  * parse and is reported as "NAME:LINE:COLUMN: message".
  */
 #include "master/params/params_int.h"
+#include "common/fsutil.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -349,6 +350,21 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 			return perr(p, v->pos,
 				    "%s=%.*s: a name may not contain '%c'", kn,
 				    show(v->len), v->s, iscntrl(c) ? '?' : c);
+	}
+	/*
+	 * Slaves are named after their hd= line and a slave name must pass
+	 * fsutil_name_ok() at hello (it names a file of the results), so an
+	 * hd= name is held to the same rule here, where the error has a line.
+	 */
+	if (k == KIND_HD) {
+		char name[PARAMS_NAME_MAX];
+
+		memcpy(name, v->s, v->len);
+		name[v->len] = '\0';
+		if (!fsutil_name_ok(name))
+			return perr(p, v->pos,
+				    "hd=%.*s: a host name is letters, digits, '-', '_' and '.', not starting with '.'",
+				    show(v->len), v->s);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const char *name = obj_name(k, i, p->out);

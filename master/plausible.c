@@ -1,0 +1,255 @@
+/*
+ * The plausibility of what slaves report (see plausible.h). Each check is
+ * a bound that real I/O cannot pass, with slack for timing where timing
+ * enters; the first one an interval fails is its reason. Products are
+ * taken in 128 bits so that no check can itself wrap.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "common/hist.h"
+#include "master/plausible.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static const char *const dir_name[2] = { "read", "write" };
+
+void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
+		       struct plausible_plan *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->interval_ns = p->interval_ns;
+	out->cores = cores;
+	out->iorate = p->iorate > 0 ? p->iorate : 0;
+	for (uint32_t t = 0; t < p->ntargets; t++)
+		out->slots += p->targets[t].threads;
+	for (uint32_t s = 0; s < p->nstreams; s++)
+		for (uint32_t x = 0; x < p->streams[s].nxfer; x++) {
+			uint32_t size = p->streams[s].xfer[x].size;
+
+			if (!size)
+				continue;
+			if (!out->xfer_min || size < out->xfer_min)
+				out->xfer_min = size;
+			if (size > out->xfer_max)
+				out->xfer_max = size;
+		}
+}
+
+/*
+ * A histogram that agrees with itself: its minimum in its lowest bucket,
+ * its maximum in its highest, its sum between count x min and count x
+ * max, and its sum of squares at least sum^2 / count (Cauchy-Schwarz) and
+ * at most count x max^2. Decoding checked the rest (buckets sum to count).
+ */
+static int hist_plausible(const struct hist_sparse *h, const char *dir,
+			  char *why, size_t whylen)
+{
+	double mean;
+
+	if (h->count == 0) {
+		if (h->sum == 0)
+			return 0;
+		snprintf(why, whylen,
+			 "empty %s histogram with a sum of %" PRIu64 " ns", dir,
+			 h->sum);
+		return -EINVAL;
+	}
+	if (h->n == 0 || hist_index(h->min) != h->idx[0] ||
+	    hist_index(h->max) != h->idx[h->n - 1]) {
+		snprintf(why, whylen,
+			 "%s histogram: buckets %u..%u contradict its min %" PRIu64
+			 " ns and max %" PRIu64 " ns",
+			 dir, h->n ? h->idx[0] : 0, h->n ? h->idx[h->n - 1] : 0,
+			 h->min, h->max);
+		return -EINVAL;
+	}
+	if ((u128)h->sum < (u128)h->count * h->min ||
+	    (u128)h->sum > (u128)h->count * h->max) {
+		snprintf(why, whylen,
+			 "%s histogram: sum %" PRIu64 " ns is outside %" PRIu64
+			 " x [%" PRIu64 ", %" PRIu64 "] ns",
+			 dir, h->sum, h->count, h->min, h->max);
+		return -EINVAL;
+	}
+	mean = (double)h->sum / (double)h->count;
+	if (h->sumsq < (double)h->sum * mean * (1 - 1e-9) ||
+	    h->sumsq > (double)h->count * (double)h->max * (double)h->max *
+			       (1 + 1e-9)) {
+		snprintf(why, whylen,
+			 "%s histogram: sum of squares %g is impossible for %" PRIu64
+			 " values with sum %" PRIu64 " and max %" PRIu64,
+			 dir, h->sumsq, h->count, h->sum, h->max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The I/Os the slave's slots can complete in interval seq, with slack: at
+ * full speed, each slot one per per_io_ns (the least latency it measured);
+ * at a fixed rate, what the schedule started by the interval's end.
+ */
+static u128 capacity(const struct plausible_plan *pl, uint32_t seq,
+		     uint64_t per_io_ns)
+{
+	if (pl->iorate > 0) {
+		double started = pl->iorate * ((double)seq + 1) *
+				 ((double)pl->interval_ns / 1e9);
+
+		if (started > 1e30)
+			started = 1e30;
+		return (u128)(started * PLAUSIBLE_SLACK) + pl->slots +
+		       PLAUSIBLE_RATE_EXTRA;
+	}
+	if (per_io_ns == 0)
+		per_io_ns = 1;
+	return (u128)pl->slots * (pl->interval_ns / per_io_ns + 1) *
+	       PLAUSIBLE_SLACK;
+}
+
+int plausible_interval(const struct plausible_plan *pl,
+		       const struct proto_interval *iv, char *why,
+		       size_t whylen)
+{
+	uint64_t min_lat = UINT64_MAX;
+	u128 ops, cpu, cpu_max;
+
+	if (iv->cores != pl->cores) {
+		snprintf(why, whylen, "it reports %u cores, its hello %u",
+			 iv->cores, pl->cores);
+		return -EINVAL;
+	}
+	for (int d = 0; d < 2; d++) {
+		const struct hist_sparse *h = &iv->lat[d];
+
+		if (h->count != iv->ops[d]) {
+			snprintf(why, whylen,
+				 "%" PRIu64 " %s latencies for %" PRIu64
+				 " %s ops",
+				 h->count, dir_name[d], iv->ops[d],
+				 dir_name[d]);
+			return -EINVAL;
+		}
+		if (hist_plausible(h, dir_name[d], why, whylen) < 0)
+			return -EINVAL;
+		if (h->count && h->min < min_lat)
+			min_lat = h->min;
+	}
+	ops = (u128)iv->ops[0] + iv->ops[1];
+	if (ops && ops > capacity(pl, iv->seq, min_lat)) {
+		if (pl->iorate > 0)
+			snprintf(why, whylen,
+				 "%" PRIu64 " + %" PRIu64
+				 " ops in interval %u are more than a rate of %g/s started by its end",
+				 iv->ops[0], iv->ops[1], iv->seq + 1,
+				 pl->iorate);
+		else
+			snprintf(why, whylen,
+				 "%" PRIu64 " + %" PRIu64 " ops in %" PRIu64
+				 " ns are more than %" PRIu64
+				 " I/Os in flight complete at a latency of %" PRIu64
+				 " ns or more",
+				 iv->ops[0], iv->ops[1], pl->interval_ns,
+				 pl->slots, min_lat);
+		return -EINVAL;
+	}
+	if (iv->errors &&
+	    (u128)iv->errors > capacity(pl, iv->seq, PLAUSIBLE_ERROR_NS)) {
+		snprintf(why, whylen,
+			 "%" PRIu64 " I/O errors in %" PRIu64
+			 " ns are more than %" PRIu64
+			 " I/Os in flight can fail (at %d ns each or more)",
+			 iv->errors, pl->interval_ns, pl->slots,
+			 PLAUSIBLE_ERROR_NS);
+		return -EINVAL;
+	}
+	for (int d = 0; d < 2; d++)
+		if ((u128)iv->bytes[d] < (u128)iv->ops[d] * pl->xfer_min ||
+		    (u128)iv->bytes[d] > (u128)iv->ops[d] * pl->xfer_max) {
+			snprintf(why, whylen,
+				 "%" PRIu64 " %s bytes for %" PRIu64
+				 " ops of %u to %u bytes each",
+				 iv->bytes[d], dir_name[d], iv->ops[d],
+				 pl->xfer_min, pl->xfer_max);
+			return -EINVAL;
+		}
+	cpu = (u128)iv->cpu_user_ns + iv->cpu_sys_ns;
+	cpu_max = (u128)pl->interval_ns * pl->cores * PLAUSIBLE_SLACK +
+		  PLAUSIBLE_CPU_SLACK_NS;
+	if (cpu > cpu_max) {
+		snprintf(why, whylen,
+			 "CPU time %" PRIu64 " + %" PRIu64
+			 " ns is more than %u cores have in %" PRIu64 " ns",
+			 iv->cpu_user_ns, iv->cpu_sys_ns, pl->cores,
+			 pl->interval_ns);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Whether a + b fits in 64 bits. */
+static int fits(uint64_t a, uint64_t b)
+{
+	uint64_t x;
+
+	return !__builtin_add_overflow(a, b, &x);
+}
+
+/* Whether a[0] + a[1] + b[0] + b[1] fits (read and write together). */
+static int fits2(const uint64_t a[2], uint64_t b0, uint64_t b1)
+{
+	return (u128)a[0] + a[1] + b0 + b1 <= UINT64_MAX;
+}
+
+int plausible_sums_check(const struct plausible_sums *s,
+			 const struct proto_interval *iv, uint64_t cpu_avail_ns,
+			 char *why, size_t whylen)
+{
+	const char *what = NULL;
+
+	for (int d = 0; d < 2 && !what; d++) {
+		if (!fits(s->ops[d], iv->ops[d]))
+			what = "ops";
+		else if (!fits(s->bytes[d], iv->bytes[d]))
+			what = "bytes";
+		else if (!fits(s->lat_count[d], iv->lat[d].count))
+			what = "latency count";
+		else if (!fits(s->lat_sum[d], iv->lat[d].sum))
+			what = "latency sum";
+	}
+	/* Both directions together: the totals' ops and bytes. */
+	if (!what && !fits2(s->ops, iv->ops[0], iv->ops[1]))
+		what = "ops";
+	if (!what && !fits2(s->bytes, iv->bytes[0], iv->bytes[1]))
+		what = "bytes";
+	if (!what && !fits(s->errors, iv->errors))
+		what = "errors";
+	if (!what && (!fits(s->cpu_user_ns, iv->cpu_user_ns) ||
+		      !fits(s->cpu_sys_ns, iv->cpu_sys_ns) ||
+		      (u128)s->cpu_user_ns + s->cpu_sys_ns + iv->cpu_user_ns +
+				      iv->cpu_sys_ns >
+			      UINT64_MAX ||
+		      !fits(s->cpu_avail_ns, cpu_avail_ns)))
+		what = "CPU time";
+	if (!what)
+		return 0;
+	snprintf(why, whylen, "the phase's %s would wrap past 2^64", what);
+	return -EOVERFLOW;
+}
+
+void plausible_sums_add(struct plausible_sums *s,
+			const struct proto_interval *iv, uint64_t cpu_avail_ns)
+{
+	for (int d = 0; d < 2; d++) {
+		s->ops[d] += iv->ops[d];
+		s->bytes[d] += iv->bytes[d];
+		s->lat_count[d] += iv->lat[d].count;
+		s->lat_sum[d] += iv->lat[d].sum;
+	}
+	s->errors += iv->errors;
+	s->cpu_user_ns += iv->cpu_user_ns;
+	s->cpu_sys_ns += iv->cpu_sys_ns;
+	s->cpu_avail_ns += cpu_avail_ns;
+}

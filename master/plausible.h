@@ -1,0 +1,94 @@
+/*
+ * Whether what a slave reports could be true: every interval is held
+ * against what the master planned for that slave (its I/Os in flight, its
+ * transfer sizes, the interval's length, the cores its hello declared) and
+ * against itself (its histograms' counts, minimum, maximum and sums) before
+ * any of it is merged, and the phase's sums are checked so that no total
+ * can wrap. Pure: no sockets, no clocks, no logging; the reason for a
+ * refusal is written for the caller to log.
+ */
+#ifndef LOCKSTEP_MASTER_PLAUSIBLE_H
+#define LOCKSTEP_MASTER_PLAUSIBLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "proto/proto.h"
+
+/*
+ * Slack on the bounds that depend on timing: a slave samples its counters
+ * at each interval boundary a little early or late (on a loaded machine,
+ * by a good part of an interval), and a completion that started in one
+ * interval ends in the next. PLAUSIBLE_SLACK is a factor on the I/O
+ * capacity; CPU time may reach PLAUSIBLE_SLACK x interval x cores plus
+ * PLAUSIBLE_CPU_SLACK_NS. A forged count is orders of magnitude off, so
+ * the slack costs no protection that matters.
+ */
+#define PLAUSIBLE_SLACK 4
+#define PLAUSIBLE_CPU_SLACK_NS 1000000000ull
+/*
+ * At a fixed rate, latency runs from each I/O's intended start (no
+ * coordinated omission), so a device that falls behind shows minimum
+ * latencies far above its service time, and the histogram's minimum
+ * bounds nothing. The schedule bounds the count instead: no I/O starts
+ * before its intended time, so by the end of interval k at most about
+ * rate x (k + 1) x interval have started; PLAUSIBLE_SLACK and
+ * PLAUSIBLE_RATE_EXTRA cover the randomness of exponential arrivals.
+ */
+#define PLAUSIBLE_RATE_EXTRA 64
+/*
+ * The least time a failed I/O holds its slot. Failed I/Os are counted in
+ * errors, not in ops, and leave no latency in the histograms, so the
+ * histogram's minimum cannot bound them; no kernel fails an I/O and hands
+ * its slot back in less than this.
+ */
+#define PLAUSIBLE_ERROR_NS 100
+/* The most cores a hello may declare (Linux's NR_CPUS at its largest). */
+#define PLAUSIBLE_MAX_CORES 8192
+
+/* What the master keeps of the plan it sent one slave for the phase. */
+struct plausible_plan {
+	uint64_t interval_ns;
+	uint64_t slots;    /* I/Os in flight: the sum of its targets' threads */
+	uint32_t xfer_min; /* its smallest and largest transfer size, bytes */
+	uint32_t xfer_max;
+	uint32_t cores; /* from its hello */
+	double iorate;  /* its I/Os per second; 0 = as fast as it can */
+};
+
+/*
+ * What plan p and a hello's cores allow (p is not kept). A zeroed
+ * plausible_plan allows only an interval without I/O: the one of a slave
+ * that sits the phase out.
+ */
+void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
+		       struct plausible_plan *out);
+
+/*
+ * Whether interval iv (decoded, so its histograms are well formed) could
+ * have been measured under plan pl. Returns 0, or -EINVAL with the reason
+ * (one line, no peer-supplied text) in why.
+ */
+int plausible_interval(const struct plausible_plan *pl,
+		       const struct proto_interval *iv, char *why,
+		       size_t whylen);
+
+/* What the phase's accepted intervals add up to, every slave together. */
+struct plausible_sums {
+	uint64_t ops[2], bytes[2], errors;
+	uint64_t cpu_user_ns, cpu_sys_ns, cpu_avail_ns;
+	uint64_t lat_count[2], lat_sum[2];
+};
+
+/*
+ * Whether adding iv (with cpu_avail_ns, the CPU time its slave had) to sums
+ * wraps none of them; every total the master keeps is a part of these.
+ * Returns 0 or -EOVERFLOW with the reason in why; sums is not changed.
+ */
+int plausible_sums_check(const struct plausible_sums *sums,
+			 const struct proto_interval *iv, uint64_t cpu_avail_ns,
+			 char *why, size_t whylen);
+/* sums += iv, after plausible_sums_check() said it fits. */
+void plausible_sums_add(struct plausible_sums *sums,
+			const struct proto_interval *iv, uint64_t cpu_avail_ns);
+
+#endif

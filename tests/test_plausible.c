@@ -1,0 +1,392 @@
+/*
+ * Unit tests for the plausibility checks of what slaves report
+ * (master/plausible.c): a realistic interval passes, and each way a peer
+ * can lie - counts that no I/Os in flight could complete, bytes that no
+ * planned transfer size gives, errors past what the slots can fail,
+ * histograms that contradict their own min, max or sums, CPU time past
+ * the cores, sums that would wrap - is refused with its reason.
+ * Table-driven: each case changes one thing of the good interval.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "common/hist.h"
+#include "master/plausible.h"
+
+#define MS 1000000ull
+#define US 1000ull
+
+/* The plan: 1 s intervals, 16 I/Os in flight, 4k to 8k, 4 cores. */
+static const struct plausible_plan plan = {
+	.interval_ns = 1000 * MS,
+	.slots = 16,
+	.xfer_min = 4096,
+	.xfer_max = 8192,
+	.cores = 4,
+};
+
+/* A histogram of n values evenly from lo to hi, in sparse form. */
+static void fill(struct hist_sparse *out, uint64_t n, uint64_t lo, uint64_t hi)
+{
+	struct hist *h = malloc(sizeof(*h));
+
+	assert_non_null(h);
+	hist_init(h);
+	for (uint64_t i = 0; i < n; i++)
+		hist_add(h, lo + (n > 1 ? (hi - lo) * i / (n - 1) : 0));
+	assert_int_equal(hist_to_sparse(h, out), 0);
+	free(h);
+}
+
+/* A real slave's interval: 1000 reads and 500 writes of 4k. */
+static void good(struct proto_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	iv->seq = 3;
+	iv->ops[0] = 1000;
+	iv->ops[1] = 500;
+	iv->bytes[0] = 1000 * 4096;
+	iv->bytes[1] = 500 * 8192;
+	iv->errors = 2;
+	iv->cpu_user_ns = 300 * MS;
+	iv->cpu_sys_ns = 900 * MS;
+	iv->cores = 4;
+	fill(&iv->lat[0], 1000, 100 * US, 200 * US);
+	fill(&iv->lat[1], 500, 150 * US, 250 * US);
+}
+
+static void done(struct proto_interval *iv)
+{
+	hist_sparse_free(&iv->lat[0]);
+	hist_sparse_free(&iv->lat[1]);
+}
+
+static void m_none(struct proto_interval *iv)
+{
+	(void)iv;
+}
+
+/*
+ * 2^62 ops (the issue's attack) with a histogram that agrees with itself:
+ * every one at 1 ns. Only the I/Os in flight bound it.
+ */
+static void m_huge_ops(struct proto_interval *iv)
+{
+	uint64_t n = 1ull << 62;
+
+	hist_sparse_free(&iv->lat[0]);
+	fill(&iv->lat[0], 1, 1, 1);
+	iv->lat[0].cnt[0] = n;
+	iv->lat[0].count = n;
+	iv->lat[0].sum = n;
+	iv->lat[0].sumsq = (double)n;
+	iv->ops[0] = n;
+	iv->bytes[0] = UINT64_MAX;
+}
+
+/* Ops a little past what 16 slots complete at the minimum latency. */
+static void m_fast_ops(struct proto_interval *iv)
+{
+	hist_sparse_free(&iv->lat[0]);
+	fill(&iv->lat[0], 700000, 100 * US, 100 * US);
+	iv->ops[0] = 700000;
+	iv->bytes[0] = 700000ull * 4096;
+}
+
+/* Ops at the same latency that 16 slots can complete (with the slack). */
+static void m_ops_at_cap(struct proto_interval *iv)
+{
+	hist_sparse_free(&iv->lat[0]);
+	fill(&iv->lat[0], 600000, 100 * US, 100 * US);
+	iv->ops[0] = 600000;
+	iv->bytes[0] = 600000ull * 4096;
+}
+
+static void m_errors_huge(struct proto_interval *iv)
+{
+	iv->errors = 1ull << 40;
+}
+
+/*
+ * More errors than ops is what a failing disk reports (failed I/Os are
+ * counted apart from ops): plausible.
+ */
+static void m_errors_gt_ops(struct proto_interval *iv)
+{
+	iv->errors = 5000;
+}
+
+static void m_bytes_small(struct proto_interval *iv)
+{
+	iv->bytes[0] = 1000 * 4096 - 1;
+}
+
+static void m_bytes_big(struct proto_interval *iv)
+{
+	iv->bytes[1] = 500 * 8192 + 1;
+}
+
+static void m_bytes_no_ops(struct proto_interval *iv)
+{
+	iv->bytes[0] = 0;
+	iv->ops[0] = 0;
+	hist_sparse_free(&iv->lat[0]);
+	memset(&iv->lat[0], 0, sizeof(iv->lat[0]));
+	iv->bytes[0] = 4096;
+}
+
+static void m_count_ne_ops(struct proto_interval *iv)
+{
+	iv->ops[1] = 501;
+	iv->bytes[1] = 501 * 4096;
+}
+
+/* A max far above the highest bucket (the contradicting max). */
+static void m_max_high(struct proto_interval *iv)
+{
+	iv->lat[0].max = 10000 * MS;
+}
+
+static void m_min_low(struct proto_interval *iv)
+{
+	iv->lat[1].min = 1;
+}
+
+static void m_sum_high(struct proto_interval *iv)
+{
+	iv->lat[0].sum = 1000 * 200 * US + 1;
+}
+
+static void m_sum_low(struct proto_interval *iv)
+{
+	iv->lat[1].sum = 500 * 150 * US - 1;
+}
+
+static void m_sumsq_neg_var(struct proto_interval *iv)
+{
+	iv->lat[0].sumsq = 1.0;
+}
+
+static void m_empty_with_sum(struct proto_interval *iv)
+{
+	iv->ops[1] = 0;
+	iv->bytes[1] = 0;
+	hist_sparse_free(&iv->lat[1]);
+	memset(&iv->lat[1], 0, sizeof(iv->lat[1]));
+	iv->lat[1].sum = 5;
+}
+
+static void m_cpu(struct proto_interval *iv)
+{
+	iv->cpu_user_ns = 14000 * MS;
+	iv->cpu_sys_ns = 4000 * MS;
+}
+
+static void m_cpu_wrap(struct proto_interval *iv)
+{
+	iv->cpu_user_ns = UINT64_MAX;
+	iv->cpu_sys_ns = 2;
+}
+
+static void m_cores(struct proto_interval *iv)
+{
+	iv->cores = 4096;
+}
+
+static void test_interval(void **state)
+{
+	static const struct {
+		const char *name;
+		void (*mutate)(struct proto_interval *iv);
+		int rc;
+		const char *why; /* a word the reason must hold */
+	} t[] = {
+		{ "good", m_none, 0, NULL },
+		{ "2^62 ops", m_huge_ops, -EINVAL, "in flight" },
+		{ "ops past capacity", m_fast_ops, -EINVAL, "in flight" },
+		{ "ops at capacity", m_ops_at_cap, 0, NULL },
+		{ "2^40 errors", m_errors_huge, -EINVAL, "errors" },
+		{ "errors > ops", m_errors_gt_ops, 0, NULL },
+		{ "bytes < ops x min xfer", m_bytes_small, -EINVAL, "bytes" },
+		{ "bytes > ops x max xfer", m_bytes_big, -EINVAL, "bytes" },
+		{ "bytes without ops", m_bytes_no_ops, -EINVAL, "bytes" },
+		{ "histogram count != ops", m_count_ne_ops, -EINVAL,
+		  "latencies" },
+		{ "max above its buckets", m_max_high, -EINVAL, "contradict" },
+		{ "min below its buckets", m_min_low, -EINVAL, "contradict" },
+		{ "sum above count x max", m_sum_high, -EINVAL, "sum" },
+		{ "sum below count x min", m_sum_low, -EINVAL, "sum" },
+		{ "sum of squares too small", m_sumsq_neg_var, -EINVAL,
+		  "squares" },
+		{ "empty histogram with a sum", m_empty_with_sum, -EINVAL,
+		  "empty" },
+		{ "CPU past the cores", m_cpu, -EINVAL, "CPU" },
+		{ "CPU that wraps", m_cpu_wrap, -EINVAL, "CPU" },
+		{ "cores unlike its hello", m_cores, -EINVAL, "cores" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct proto_interval iv;
+		char why[512] = "";
+		int rc;
+
+		good(&iv);
+		t[i].mutate(&iv);
+		rc = plausible_interval(&plan, &iv, why, sizeof(why));
+		if (rc != t[i].rc)
+			fail_msg("%s: rc %d, want %d (%s)", t[i].name, rc,
+				 t[i].rc, why);
+		if (t[i].why && !strstr(why, t[i].why))
+			fail_msg("%s: reason '%s' lacks '%s'", t[i].name, why,
+				 t[i].why);
+		done(&iv);
+	}
+}
+
+/* A slave that sits the phase out (a zeroed plan) may send no I/O. */
+static void test_zero_plan(void **state)
+{
+	struct plausible_plan zero = { .cores = 4 };
+	struct proto_interval iv;
+	char why[256];
+
+	(void)state;
+	good(&iv);
+	assert_int_equal(plausible_interval(&zero, &iv, why, sizeof(why)),
+			 -EINVAL);
+	done(&iv);
+	memset(&iv, 0, sizeof(iv));
+	iv.cores = 4;
+	assert_int_equal(plausible_interval(&zero, &iv, why, sizeof(why)), 0);
+}
+
+/*
+ * At a fixed rate latency runs from the intended start: a device that fell
+ * behind shows a minimum latency of a second with hundreds of ops, which
+ * is no lie; the schedule bounds the count instead.
+ */
+static void test_rate(void **state)
+{
+	struct plausible_plan rp = plan;
+	struct proto_interval iv;
+	char why[512];
+
+	(void)state;
+	rp.iorate = 300;
+	good(&iv);
+	hist_sparse_free(&iv.lat[0]);
+	fill(&iv.lat[0], 1000, 1000 * MS, 1100 * MS);
+	hist_sparse_free(&iv.lat[1]);
+	fill(&iv.lat[1], 500, 1000 * MS, 1100 * MS);
+	iv.seq = 0;
+	/* 1500 ops in the first interval at 300/s: within 4 x 300 + 16 + 64? */
+	assert_int_equal(plausible_interval(&rp, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "rate of 300/s"));
+	/* By the end of the fourth interval 1200 have started: 4800 fit. */
+	iv.seq = 3;
+	assert_int_equal(plausible_interval(&rp, &iv, why, sizeof(why)), 0);
+	/* The same interval at full speed: 16 slots at 1 s cannot do it. */
+	assert_int_equal(plausible_interval(&plan, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "in flight"));
+	done(&iv);
+}
+
+static void test_plan_of(void **state)
+{
+	struct proto_target tg[2] = { { .threads = 6 }, { .threads = 3 } };
+	struct proto_stream st[2] = { 0 };
+	struct proto_plan p = { .interval_ns = 5 * 1000 * MS,
+				.iorate = 250.5,
+				.ntargets = 2,
+				.targets = tg,
+				.nstreams = 2,
+				.streams = st };
+	struct plausible_plan out;
+
+	(void)state;
+	st[0].nxfer = 2;
+	st[0].xfer[0].size = 8192;
+	st[0].xfer[1].size = 0; /* not a size: left out */
+	st[1].nxfer = 1;
+	st[1].xfer[0].size = 512;
+	plausible_plan_of(&p, 7, &out);
+	assert_int_equal(out.slots, 9);
+	assert_int_equal(out.xfer_min, 512);
+	assert_int_equal(out.xfer_max, 8192);
+	assert_int_equal(out.cores, 7);
+	assert_int_equal(out.interval_ns, 5 * 1000 * MS);
+	assert_true(out.iorate == 250.5);
+}
+
+static void test_sums(void **state)
+{
+	struct plausible_sums s;
+	struct proto_interval iv;
+	char why[256];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	good(&iv);
+	assert_int_equal(plausible_sums_check(&s, &iv, 4000 * MS, why,
+					      sizeof(why)),
+			 0);
+	plausible_sums_add(&s, &iv, 4000 * MS);
+	assert_int_equal(s.ops[0], 1000);
+	assert_int_equal(s.lat_count[1], 500);
+	assert_int_equal(s.cpu_avail_ns, 4000 * MS);
+
+	/* Each sum, one at a time, brought to the edge of wrapping. */
+	static const size_t fields[] = {
+		offsetof(struct plausible_sums, ops[0]),
+		offsetof(struct plausible_sums, bytes[1]),
+		offsetof(struct plausible_sums, errors),
+		offsetof(struct plausible_sums, cpu_user_ns),
+		offsetof(struct plausible_sums, cpu_sys_ns),
+		offsetof(struct plausible_sums, cpu_avail_ns),
+		offsetof(struct plausible_sums, lat_count[0]),
+		offsetof(struct plausible_sums, lat_sum[1]),
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		struct plausible_sums edge = s;
+		uint64_t *f = (uint64_t *)((char *)&edge + fields[i]);
+
+		*f = UINT64_MAX - 1;
+		if (plausible_sums_check(&edge, &iv, 4000 * MS, why,
+					 sizeof(why)) != -EOVERFLOW)
+			fail_msg("sum at offset %zu: no overflow found",
+				 fields[i]);
+		assert_non_null(strstr(why, "wrap"));
+	}
+	/* Read and write ops each fit, together they do not. */
+	{
+		struct plausible_sums edge = s;
+
+		edge.ops[0] = UINT64_MAX / 2;
+		edge.ops[1] = UINT64_MAX / 2;
+		assert_int_equal(plausible_sums_check(&edge, &iv, 0, why,
+						      sizeof(why)),
+				 -EOVERFLOW);
+	}
+	done(&iv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_zero_plan),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_plan_of),
+		cmocka_unit_test(test_sums),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

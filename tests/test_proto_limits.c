@@ -1,0 +1,188 @@
+/*
+ * The frame-size bounds of proto/proto.h hold: the largest legal message
+ * each side can receive - an interval and a phase_end with every bucket of
+ * both histograms, a plan with every target and stream at its longest, a
+ * hello, log or error at its longest - encodes within the ZMQ_MAXMSGSIZE
+ * the sockets are given. If a limit in proto.h grows, this test fails
+ * until the bound grows with it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "proto/proto.h"
+
+static size_t encoded(const struct proto_msg *m)
+{
+	void *buf = NULL;
+	size_t len = 0;
+
+	assert_int_equal(proto_encode(m, &buf, &len), 0);
+	free(buf);
+	return len;
+}
+
+/* Every bucket, each count as large as a valid total allows. */
+static void full_hist(struct hist_sparse *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->n = HIST_BUCKETS;
+	h->idx = malloc(HIST_BUCKETS * sizeof(*h->idx));
+	h->cnt = malloc(HIST_BUCKETS * sizeof(*h->cnt));
+	assert_non_null(h->idx);
+	assert_non_null(h->cnt);
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		h->idx[i] = i;
+		h->cnt[i] = (UINT64_MAX / HIST_BUCKETS) - i;
+		h->count += h->cnt[i];
+	}
+	h->sum = UINT64_MAX;
+	h->min = 1;
+	h->max = UINT64_MAX;
+	h->sumsq = 1e300;
+}
+
+static void fill_str(char *s, size_t size)
+{
+	memset(s, 'x', size - 1);
+	s[size - 1] = '\0';
+}
+
+static void test_to_master(void **state)
+{
+	struct proto_msg m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_INTERVAL;
+	m.u.interval.phase = m.u.interval.seq = UINT32_MAX;
+	m.u.interval.start_ns = m.u.interval.end_ns = UINT64_MAX;
+	m.u.interval.first_io_ns = m.u.interval.errors = UINT64_MAX;
+	m.u.interval.ops[0] = m.u.interval.ops[1] = UINT64_MAX;
+	m.u.interval.bytes[0] = m.u.interval.bytes[1] = UINT64_MAX;
+	m.u.interval.cpu_user_ns = m.u.interval.cpu_sys_ns = UINT64_MAX;
+	m.u.interval.cores = UINT32_MAX;
+	full_hist(&m.u.interval.lat[0]);
+	full_hist(&m.u.interval.lat[1]);
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
+	proto_msg_free(&m);
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_PHASE_END;
+	m.u.phase_end.phase = m.u.phase_end.intervals = UINT32_MAX;
+	m.u.phase_end.ops = m.u.phase_end.bytes = UINT64_MAX;
+	m.u.phase_end.errors = m.u.phase_end.first_io_ns = UINT64_MAX;
+	m.u.phase_end.status = INT32_MIN;
+	full_hist(&m.u.phase_end.lat[0]);
+	full_hist(&m.u.phase_end.lat[1]);
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
+	proto_msg_free(&m);
+}
+
+static void test_small(void **state)
+{
+	struct proto_msg m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_HELLO;
+	fill_str(m.u.hello.id, sizeof(m.u.hello.id));
+	fill_str(m.u.hello.name, sizeof(m.u.hello.name));
+	fill_str(m.u.hello.host, sizeof(m.u.hello.host));
+	fill_str(m.u.hello.version, sizeof(m.u.hello.version));
+	m.u.hello.pid = m.u.hello.cores = UINT32_MAX;
+	m.u.hello.nengines = PROTO_MAX_ENGINES;
+	for (int i = 0; i < PROTO_MAX_ENGINES; i++)
+		fill_str(m.u.hello.engines[i], PROTO_NAME_LEN);
+	assert_true(encoded(&m) <= PROTO_MAX_SMALL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_LOG;
+	m.u.log.level = UINT32_MAX;
+	fill_str(m.u.log.message, sizeof(m.u.log.message));
+	assert_true(encoded(&m) <= PROTO_MAX_SMALL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_ERROR;
+	m.u.error.phase = UINT32_MAX;
+	m.u.error.code = INT32_MIN;
+	fill_str(m.u.error.message, sizeof(m.u.error.message));
+	assert_true(encoded(&m) <= PROTO_MAX_SMALL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_BYE;
+	fill_str(m.u.bye.reason, sizeof(m.u.bye.reason));
+	assert_true(encoded(&m) <= PROTO_MAX_SMALL);
+
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_GO;
+	m.u.go.phase = UINT32_MAX;
+	m.u.go.start_at = UINT64_MAX;
+	assert_true(encoded(&m) <= PROTO_MAX_SMALL);
+}
+
+static void test_to_slave(void **state)
+{
+	struct proto_msg m;
+	struct proto_plan *p = &m.u.plan;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_PLAN;
+	p->run = p->phase = p->intervals = p->warmup_intervals = UINT32_MAX;
+	fill_str(p->name, sizeof(p->name));
+	fill_str(p->engine, sizeof(p->engine));
+	p->interval_ns = p->clock_error_ns = UINT64_MAX;
+	p->clock_offset_ns = INT64_MIN;
+	p->iorate = p->compratio = p->dedupratio = 1e300;
+	p->data_errors = p->distribution = p->format = UINT32_MAX;
+	p->dedupunit = UINT32_MAX;
+	p->ntargets = PROTO_MAX_TARGETS;
+	p->targets = calloc(PROTO_MAX_TARGETS, sizeof(*p->targets));
+	p->nstreams = PROTO_MAX_STREAMS;
+	p->streams = calloc(PROTO_MAX_STREAMS, sizeof(*p->streams));
+	assert_non_null(p->targets);
+	assert_non_null(p->streams);
+	for (unsigned t = 0; t < PROTO_MAX_TARGETS; t++) {
+		struct proto_target *tg = &p->targets[t];
+
+		fill_str(tg->name, sizeof(tg->name));
+		fill_str(tg->path, sizeof(tg->path));
+		tg->size = tg->offset = UINT64_MAX;
+		tg->openflags = tg->create = tg->threads = UINT32_MAX;
+		tg->align = tg->sqpoll = UINT32_MAX;
+		tg->range_lo = 0;
+		tg->range_hi = 1000000000;
+	}
+	for (unsigned s = 0; s < PROTO_MAX_STREAMS; s++) {
+		struct proto_stream *st = &p->streams[s];
+
+		fill_str(st->name, sizeof(st->name));
+		st->ntargets = PROTO_MAX_STREAM_TARGETS;
+		for (unsigned k = 0; k < PROTO_MAX_STREAM_TARGETS; k++)
+			st->targets[k] = PROTO_MAX_TARGETS - 1 - k;
+		st->nxfer = PROTO_MAX_XFER;
+		for (unsigned x = 0; x < PROTO_MAX_XFER; x++) {
+			st->xfer[x].size = UINT32_MAX;
+			st->xfer[x].pct = 99.999;
+		}
+		st->rdpct = st->seekpct = st->skew = 99.999;
+		st->eof = UINT32_MAX;
+	}
+	assert_in_range(encoded(&m), PROTO_MAX_TO_MASTER, PROTO_MAX_TO_SLAVE);
+	proto_msg_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_to_master),
+		cmocka_unit_test(test_small),
+		cmocka_unit_test(test_to_slave),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
