@@ -117,13 +117,25 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 				  engine_list(h, have, sizeof(have)));
 			return;
 		}
+		struct rfile csv;
+		int ret = results_open_slave(m, h->name, &csv);
+
+		if (ret < 0) {
+			log_error("slave %s (pid %u on %s) refused: %s",
+				  h->name, h->pid, h->host,
+				  ret == -EINVAL ?
+					  "its name cannot name a file under hosts/" :
+					  strerror(-ret));
+			return;
+		}
 		s = roster_add(m, peer, h);
 		if (!s) {
+			results_discard(m, &csv);
 			log_warn("slave %s refused: %d slaves at most", h->name,
 				 MAX_SLAVES);
 			return;
 		}
-		results_open_slave(m, s);
+		s->csv = csv;
 		log_info("slave %s registered (host %s, pid %u, %u cores)",
 			 h->name, h->host, h->pid, h->cores);
 	}
