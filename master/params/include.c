@@ -88,8 +88,9 @@ int include_start(struct parser *p, const struct item *it)
 	p->outer[p->depth++] = (struct source){
 		.s = p->s, .bol = p->bol, .line = p->line, .file = p->file,
 		.at_bol = p->at_bol, .cont_next = p->cont_next,
-		.trusted = p->trusted, .owned = p->owned,
+		.owned = p->owned,
 	};
+	p->outer[p->depth - 1].trusted = p->trusted;
 	p->owned = text;
 	p->s = p->bol = include_skip_bom(text);
 	p->line = 1;
