@@ -102,14 +102,20 @@ for _ in $(seq 300); do
 done
 slaves=$(pgrep -P "$master" || true)
 [ "$(echo "$slaves" | wc -w)" -eq 2 ] || fail "expected 2 slave processes, found: $slaves"
+# Stopped, the slaves cannot obey the first signal's abort: the master
+# waits for them, and the second signal must kill them itself. (Signals
+# sent back to back would merge into one.)
+kill -STOP $slaves
 kill -INT "$master"
+sleep 0.5
 kill -INT "$master"
 set +e
 timeout 10 tail --pid="$master" -f /dev/null
 wait "$master"
 rc=$?
 set -e
-[ "$rc" -eq 2 ] || { cat "$TMP/c4.txt"; fail "second SIGINT: exit $rc, expected 2"; }
+[ "$rc" -eq 2 ] || { kill -9 $slaves 2>/dev/null; cat "$TMP/c4.txt"; fail "second SIGINT: exit $rc, expected 2"; }
+grep -q "second signal: slaves killed" "$TMP/c4.txt" || { kill -9 $slaves 2>/dev/null; cat "$TMP/c4.txt"; fail "the second SIGINT was not seen as one"; }
 alive() {
 	local st
 	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)
