@@ -16,6 +16,14 @@ enum ls_exit {
 	LS_EXIT_REGRESSION = 3,
 	/* The run completed without a slave it lost, or with I/O errors. */
 	LS_EXIT_DEGRADED = 4,
+	/*
+	 * The run ran (completed or degraded), but a file of its results
+	 * folder could not be written in full (a full disk, an I/O error):
+	 * summary.json lists them as incomplete_files, or, when it could not
+	 * be written either, the master's stderr does. An aborted run keeps
+	 * 2 (its results are partial anyway) and still lists them.
+	 */
+	LS_EXIT_INCOMPLETE = 5,
 };
 
 #endif

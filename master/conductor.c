@@ -112,6 +112,8 @@ void conductor_reap(struct master *m)
 			if (status != 0)
 				log_warn("slave %s (%s) exited with status %d",
 					 p->name, p->host, status);
+		/* A reaped pid may be reused: no signal may reach it. */
+		master_note_children(&m->launch);
 		if (!launch_running(&m->launch))
 			break;
 		if (time_mono_ns() > deadline) {
@@ -422,6 +424,25 @@ static int run_one(struct master *m, struct run_result *r)
 			link_ack(m, &m->slaves[i], 1, 0);
 	if (!m->merge)
 		return ret;
+	if (ret < 0) {
+		/*
+		 * Cut short: the run has the rows some slave reported, written
+		 * now (a partial one names who is missing), and its rates are
+		 * over their time, not the planned time.
+		 */
+		struct merge_row row;
+		uint64_t now = time_real_ns();
+
+		merge_truncate(m->merge,
+			       decide_run_intervals(merge_intervals(m->merge),
+						    merge_reported_rows(
+							    m->merge),
+						    1));
+		while (merge_next(m->merge, UINT64_MAX, &row) == 1)
+			results_row(m, &row);
+		if (now > r->start_at)
+			r->duration_ns = now - r->start_at;
+	}
 	r->ph.intervals = merge_intervals(m->merge);
 	if (r->ph.warmup_intervals > r->ph.intervals)
 		r->ph.warmup_intervals = r->ph.intervals;
@@ -529,12 +550,18 @@ static int run_next(struct master *m, struct run_result *r)
 
 int conductor_run(struct master *m)
 {
-	int ret = launch_slaves(m);
+	int ret = results_open_expected(m);
 
+	if (ret == 0) {
+		ret = launch_slaves(m);
+		master_note_children(&m->launch);
+	}
 	if (ret == 0)
 		ret = wait_registration(m);
 	if (ret == 0)
 		ret = check_plans(m);
+	if (ret == 0)
+		ret = results_check_space(m);
 	for (size_t i = 0; ret == 0 && i < m->nruns; i++)
 		ret = run_next(m, &m->runs[i]);
 	return ret;

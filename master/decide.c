@@ -1,7 +1,8 @@
 /*
  * Pure decisions of the phase conductor (see decide.h): when go is sent
  * again, when a seekpct=eof phase ends early, the start skew, curve points
- * skipped and stopped, and how far a run fell short of its iorate.
+ * skipped and stopped, how far a run fell short of its iorate, the time a
+ * run's totals cover, and the room its results need.
  */
 #include "master/decide.h"
 
@@ -76,7 +77,25 @@ int decide_iorate_missed(double iorate, double iops)
 double decide_measured_s(unsigned intervals, unsigned warmup_intervals,
 			 double interval_s)
 {
+	if (warmup_intervals >= intervals)
+		return 0;
 	return (double)(intervals - warmup_intervals) * interval_s;
+}
+
+unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut)
+{
+	return cut && reported < planned ? reported : planned;
+}
+
+uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
+			      unsigned nslaves)
+{
+	uint64_t rows = intervals * ((uint64_t)nslaves + 1);
+	uint64_t b = rows * DECIDE_ROW_BYTES +
+		     (uint64_t)runs * DECIDE_HGRM_BYTES +
+		     2 * (uint64_t)runs * (nslaves + 1) * DECIDE_TOTALS_BYTES;
+
+	return b + b / 2 + DECIDE_LOG_BYTES;
 }
 
 const char *decide_end_lat_mismatch(int ended,

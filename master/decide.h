@@ -63,9 +63,36 @@ int decide_curve_stop(double stopcurve_ms, double resp_ms);
 double decide_shortfall_pct(double iorate, double iops);
 /* Whether the console says the iorate was not reached (2% tolerated). */
 int decide_iorate_missed(double iorate, double iops);
-/* The seconds a run's totals cover: its measured (non-warmup) intervals. */
+/*
+ * The seconds a run's totals cover: its measured (non-warmup) intervals; 0
+ * when it never got past its warmup.
+ */
 double decide_measured_s(unsigned intervals, unsigned warmup_intervals,
 			 double interval_s);
+/*
+ * The intervals a run has once it is over: every planned one when it ran
+ * to its end (cut 0), or, when a signal or a stop cut it short, only those
+ * up to the last one a slave reported (reported): the rest were never run,
+ * and counting them divided the measured I/Os by time nobody measured.
+ */
+unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut);
+
+/*
+ * What one row of intervals.csv or hosts/<name>.csv, one .hgrm, one totals
+ * block of the summaries and the log take at most, in bytes.
+ */
+#define DECIDE_ROW_BYTES 512
+#define DECIDE_HGRM_BYTES (64 * 1024)
+#define DECIDE_TOTALS_BYTES 2048
+#define DECIDE_LOG_BYTES (1024 * 1024)
+/*
+ * Room the results of a run need at most: a cluster row and a row per
+ * slave for each of intervals (every phase's, summed), a .hgrm per run,
+ * both summaries' totals per run and slave, half of it again as a margin,
+ * and the log.
+ */
+uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
+			      unsigned nslaves);
 
 /*
  * The slave's own histograms of the phase (phase_end, end_lat[2]) give its

@@ -1,6 +1,7 @@
 /*
  * Streaming JSON writer. See jsonw.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,8 +140,10 @@ void jsonw_bool(struct jsonw *w, const char *key, int v)
 	fputs(v ? "true" : "false", w->f);
 }
 
-void jsonw_finish(struct jsonw *w)
+int jsonw_finish(struct jsonw *w)
 {
 	fputc('\n', w->f);
-	fflush(w->f);
+	if (fflush(w->f) != 0)
+		return -errno;
+	return ferror(w->f) ? -EIO : 0;
 }

@@ -29,7 +29,11 @@ void jsonw_i64(struct jsonw *w, const char *key, int64_t v);
 /* Finite doubles with up to 6 significant decimals; NaN/inf as null. */
 void jsonw_dbl(struct jsonw *w, const char *key, double v);
 void jsonw_bool(struct jsonw *w, const char *key, int v);
-/* Finish the document (a trailing newline). */
-void jsonw_finish(struct jsonw *w);
+/*
+ * Finish the document (a trailing newline) and flush it. Returns 0, or
+ * -errno when anything written to the FILE failed (the stream's error
+ * flag is sticky, so one check here covers every item).
+ */
+int jsonw_finish(struct jsonw *w);
 
 #endif

@@ -225,14 +225,24 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 			refuse_hello(h, why);
 			return;
 		}
+		struct rfile csv;
+		int ret = results_open_slave(m, h->name, &csv);
+
+		if (ret < 0) {
+			refuse_hello(h, ret == -EINVAL ?
+						"its name cannot name a file under hosts/" :
+						strerror(-ret));
+			return;
+		}
 		s = roster_add(m, peer, h);
 		if (!s) {
+			results_discard(m, &csv);
 			log_limited("hello refused", LOG_WARN,
 				    "slave %s refused: %d slaves at most",
 				    h->name, MAX_SLAVES);
 			return;
 		}
-		results_open_slave(m, s);
+		s->csv = csv;
 		log_info("slave %s registered (host %s, pid %u, %u cores)",
 			 h->name, log_escape(h->host, host, sizeof(host)),
 			 h->pid, h->cores);

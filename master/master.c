@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
 #include "common/exitcode.h"
@@ -22,11 +23,70 @@
 
 volatile sig_atomic_t master_interrupted;
 
+/*
+ * The slaves this master started (and the stderr prefixers of ssh ones),
+ * each the leader of its own process group (launch.c), in a form a signal
+ * handler may read: sig_atomic_t entries, filled before sig_nchild grows.
+ */
+static volatile sig_atomic_t sig_child[2 * LAUNCH_MAX];
+static volatile sig_atomic_t sig_nchild;
+
+void master_note_children(const struct launch *l)
+{
+	sig_atomic_t n = 0;
+
+	for (unsigned i = 0; i < l->n && n + 2 <= 2 * LAUNCH_MAX; i++) {
+		if (l->p[i].pid > 0)
+			sig_child[n++] = l->p[i].pid;
+		if (l->p[i].helper > 0)
+			sig_child[n++] = l->p[i].helper;
+	}
+	sig_nchild = n;
+}
+
+/*
+ * The first signal asks the conductor to stop the slaves and write the
+ * summary. A second one leaves at once, but not before it killed every
+ * process group it started: an orphaned slave would go on writing to its
+ * targets until its master timeout. Only async-signal-safe calls here.
+ */
 static void on_signal(int sig)
 {
-	if (master_interrupted)
-		_exit(LS_EXIT_ABORTED); /* second signal: leave at once */
-	master_interrupted = sig;
+	static const char msg[] =
+		"lockstep: second signal: slaves killed, no summary written\n";
+	ssize_t n;
+
+	if (!master_interrupted) {
+		master_interrupted = sig;
+		return;
+	}
+	for (sig_atomic_t i = 0; i < sig_nchild; i++) {
+		pid_t pid = (pid_t)sig_child[i];
+
+		if (pid > 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
+	}
+	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(LS_EXIT_ABORTED);
+}
+
+/*
+ * As many descriptors as the system lets us have: each slave is a socket
+ * and a hosts/ file, and the results are written after all of them.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		log_debug("cannot raise the open-file limit: %s",
+			  strerror(errno));
 }
 
 static struct stats *stats_new(void)
@@ -141,6 +201,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			{ "workers", 0, OPTS_UINT, &m->launch.workers, 1, 64,
 			  .arg = "N",
 			  .help = "I/O threads per slave it starts (default: one per core)" },
+			{ "require-space", 0, OPTS_FLAG, &m->require_space,
+			  .help = "refuse to start if the results may not fit" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
 			{ .name = "help", .letter = 'h', .kind = OPTS_HELP,
@@ -221,6 +283,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 	ret = parse_args(&m, engines, argc, argv);
 	if (ret)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	raise_fd_limit();
 	ret = params_parse_file(m.param_path, &m.params, err, sizeof(err));
 	if (ret == 0)
 		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
@@ -285,6 +348,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 			      "run complete" :
 			      results_status_name(m.exit_code));
 	conductor_reap(&m);
+	sig_nchild = 0;
 	results_finish(&m);
 	ret = m.exit_code;
 	master_free(&m);

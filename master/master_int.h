@@ -55,6 +55,26 @@
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
+/*
+ * One file of the results folder, written only through results.c's checked
+ * writer: the first failed write, flush, fsync or close is kept in err, the
+ * file is not written after it (what is there stays a clean prefix), and
+ * its name goes on the run's list of incomplete files.
+ */
+struct rfile {
+	FILE *f;
+	char *name; /* its path inside the results folder (malloc'd) */
+	int err;    /* the first error, -errno; 0 while it is whole */
+};
+
+/*
+ * Descriptors kept open on /dev/null from the start, and closed just before
+ * the master opens a file it could not open earlier (a run's .hgrm, the
+ * summaries and their folder's fsync): a run that many peers brought to
+ * its descriptor limit still has these to write its results with.
+ */
+#define RESULTS_FD_RESERVE 4
+
 struct slave_rec {
 	/*
 	 * First what check_liveness() reads of every slave 20 times a
@@ -72,7 +92,7 @@ struct slave_rec {
 	struct clockoff clk;
 	uint64_t last_heard_real;
 	pid_t pid;               /* a local child, else 0 */
-	FILE *csv;               /* hosts/<name>.csv */
+	struct rfile csv;        /* hosts/<name>.csv */
 	uint64_t lost_real;      /* when it was marked lost (last time) */
 	uint64_t back_real;      /* when it came back (last time) */
 	unsigned losses;
@@ -160,8 +180,16 @@ struct master {
 	char run_id[PROTO_ID_LEN];
 	char dir[PATH_MAX];
 	FILE *log;
-	FILE *icsv;
+	struct rfile icsv;
 	uint64_t started_real;
+	int require_space; /* --require-space */
+	/* hosts/<name>.csv opened before the slaves of these names came. */
+	struct rfile *pre;
+	unsigned npre;
+	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
+	char **incomplete; /* result files not written in full */
+	size_t nincomplete;
+	int any_incomplete; /* even one the list could not hold */
 
 	struct slave_rec *slaves;
 	unsigned nslaves;
@@ -192,6 +220,11 @@ struct master {
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
 extern volatile sig_atomic_t master_interrupted;
+/*
+ * master.c: remember the processes l started, so that a second SIGINT
+ * (which leaves at once) still kills them and their process groups.
+ */
+void master_note_children(const struct launch *l);
 
 /* ---- roster.c: the slaves ---- */
 
@@ -284,8 +317,22 @@ void conductor_reap(struct master *m);
  * parameter file and open intervals.csv. Returns 0 or -errno (said why).
  */
 int results_open(struct master *m);
-/* Open hosts/<name>.csv of a newly registered slave. */
-void results_open_slave(struct master *m, struct slave_rec *s);
+/*
+ * Open hosts/<name>.csv of every slave name the run expects, before any
+ * slave is admitted. Returns 0 or -errno (said why).
+ */
+int results_open_expected(struct master *m);
+/*
+ * The hosts/<name>.csv of a slave about to be registered (opened before,
+ * or now) into *out. Returns 0 or -errno: the slave is then refused.
+ */
+int results_open_slave(struct master *m, const char *name, struct rfile *out);
+/*
+ * Before the first phase: whether the results folder's filesystem has
+ * room for the planned rows. Warns, or with --require-space returns
+ * -ENOSPC (said why); 0 otherwise.
+ */
+int results_check_space(struct master *m);
 /* One slave's interval to hosts/<name>.csv (and intervals.csv if late). */
 void results_slave_row(struct master *m, struct slave_rec *s,
 		       const struct proto_interval *iv, const char *note,
@@ -303,13 +350,39 @@ void results_hgrm(struct master *m, const struct run_result *r,
 void results_run_totals(struct master *m, const struct run_result *r);
 /* "completed", "degraded", "aborted" or "failed" for an exit code. */
 const char *results_status_name(int code);
-/* The end of it all: lost slaves on the console, summary.json/.txt. */
+/*
+ * The end of it all: lost slaves on the console, every data file closed
+ * (and synced), then summary.txt and summary.json. A result file not
+ * written in full is named on the console and in summary.json (or on
+ * stderr when that cannot be written) and makes the exit code
+ * LS_EXIT_INCOMPLETE unless it was already worse.
+ */
 void results_finish(struct master *m);
 /* Close every file results_open() and results_open_slave() opened. */
 void results_close(struct master *m);
-/* results_summary.c: summary.json and summary.txt. */
-void results_summary_json(struct master *m);
-void results_summary_txt(struct master *m);
+/*
+ * A summary file written atomically: results_atomic_open() opens a
+ * temporary file in the folder into *r, results_atomic_commit() flushes,
+ * fsyncs and renames it into place and fsyncs the folder. On any error the
+ * temporary file is removed, nothing is renamed and name is recorded as
+ * incomplete. Both return 0 or -errno.
+ */
+int results_atomic_open(struct master *m, const char *name, struct rfile *r);
+int results_atomic_commit(struct master *m, struct rfile *r, const char *name);
+/* Close and remove a results file (a slave refused after all). */
+void results_discard(struct master *m, struct rfile *r);
+/* Record that the result file name is incomplete (err: why, -errno). */
+void results_incomplete(struct master *m, const char *name, int err);
+/*
+ * A file being written: its FILE to write to, or NULL when it is closed or
+ * already failed (write nothing then). Call results_wrote() after.
+ */
+FILE *results_w(struct rfile *r);
+/* After writes through results_w(): keep the first error. */
+void results_wrote(struct master *m, struct rfile *r);
+/* results_summary.c: summary.json and summary.txt (0 or -errno). */
+int results_summary_json(struct master *m);
+int results_summary_txt(struct master *m);
 /* One line per slave that was lost during the run. */
 void results_report_lost(struct master *m, FILE *f);
 

@@ -476,6 +476,14 @@ unsigned merge_intervals(const struct merge *m)
 	return m->cfg.intervals;
 }
 
+unsigned merge_reported_rows(const struct merge *m)
+{
+	for (unsigned seq = m->cfg.intervals; seq > m->next; seq--)
+		if (m->rows[seq - 1])
+			return seq;
+	return m->next;
+}
+
 int merge_done(const struct merge *m)
 {
 	return m->next >= m->cfg.intervals;

@@ -89,6 +89,11 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row);
 void merge_truncate(struct merge *m, unsigned intervals);
 /* Rows in the phase (after any truncation). */
 unsigned merge_intervals(const struct merge *m);
+/*
+ * Rows up to the last one any slave reported (emitted or pending), never
+ * fewer than were emitted: what a phase cut short has.
+ */
+unsigned merge_reported_rows(const struct merge *m);
 
 /* All rows emitted. */
 int merge_done(const struct merge *m);

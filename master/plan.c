@@ -16,11 +16,19 @@
 
 #define PPB 1000000000ull
 
-/* Whole number of intervals in s seconds, or -1 if s is not a multiple. */
+/*
+ * Whole number of intervals in s seconds, -1 if s is not a multiple, or
+ * PARAMS_INTERVALS_MAX + 1 when there are more than that: a count that
+ * does not fit is an error, never wrapped to a short run.
+ */
 static long whole_intervals(double s, double interval)
 {
 	double n = s / interval;
-	long r = lround(n);
+	long r;
+
+	if (!(n <= PARAMS_INTERVALS_MAX))
+		return PARAMS_INTERVALS_MAX + 1;
+	r = lround(n);
 
 	if (fabs(n - (double)r) > 1e-6)
 		return -1;
@@ -195,6 +203,11 @@ static int rd_timing(const struct params *p, const struct params_rd *rd,
 				rd->name, ne < 1 ? "elapsed" : "warmup",
 				ne < 1 ? x->elapsed_s : x->warmup_s,
 				x->interval_s);
+	if (ne + nw > PARAMS_INTERVALS_MAX)
+		return plan_err(p, rd->pos, err, errlen,
+				"rd=%s: elapsed=%g and warmup=%g are more than %d intervals of %g s: use a longer interval",
+				rd->name, x->elapsed_s, x->warmup_s,
+				PARAMS_INTERVALS_MAX, x->interval_s);
 	x->interval_ns = (uint64_t)llround(x->interval_s * 1e9);
 	x->intervals = (unsigned)(ne + nw);
 	x->warmup_intervals = (unsigned)nw;

@@ -4,6 +4,10 @@
  * (lockstep.log, the copied parameter file, intervals.csv, hosts/<name>.csv,
  * <run>.hgrm) and, through results_summary.c, summary.json and summary.txt.
  * A new output is a function here and one call from where its data is.
+ * Every file of the folder is written through one checked writer (struct
+ * rfile): a write, flush, fsync or close that fails is never ignored, and
+ * the file is named as incomplete on the console, in summary.json and in
+ * the exit code.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,39 +15,295 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/exitcode.h"
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
 #include "master/report.h"
 
-/*
- * hosts/<name>.csv: the name comes from a peer, so the path is checked to
- * stay inside the results folder (the hello's check is the first wall),
- * and a symbolic link at its end is not followed.
- */
-void results_open_slave(struct master *m, struct slave_rec *s)
-{
-	char rel[PROTO_NAME_LEN + 16], path[PATH_MAX + 128];
-	int fd;
+/* ---- the checked writer ------------------------------------------------ */
 
-	snprintf(rel, sizeof(rel), "hosts/%s.csv", s->hello.name);
-	if (!fsutil_name_ok(s->hello.name) ||
-	    fsutil_join_inside(m->dir, rel, path, sizeof(path)) < 0) {
-		log_error("slave %s: no file of its name can be written in the results folder",
-			  s->hello.name);
+void results_incomplete(struct master *m, const char *name, int err)
+{
+	char **n;
+
+	m->any_incomplete = 1;
+	log_error("results: %s/%s could not be written in full (%s): it is incomplete",
+		  m->dir, name, strerror(err < 0 ? -err : EIO));
+	for (size_t i = 0; i < m->nincomplete; i++)
+		if (!strcmp(m->incomplete[i], name))
+			return;
+	n = realloc(m->incomplete, (m->nincomplete + 1) * sizeof(*n));
+	if (!n)
 		return;
-	}
+	m->incomplete = n;
+	n[m->nincomplete] = strdup(name);
+	if (n[m->nincomplete])
+		m->nincomplete++;
+}
+
+/* The first error of r: it is not written any more, and named. */
+static void rfile_fail(struct master *m, struct rfile *r, int err)
+{
+	if (r->err)
+		return;
+	r->err = err < 0 ? err : -EIO;
+	results_incomplete(m, r->name ? r->name : "?", r->err);
+}
+
+/* Open the file rel of the results folder, named name in messages. */
+static int rfile_open_as(struct master *m, struct rfile *r, const char *name,
+			 const char *rel)
+{
+	char path[PATH_MAX + 128];
+	int fd, ret;
+
+	memset(r, 0, sizeof(*r));
+	if (snprintf(path, sizeof(path), "%s/%s", m->dir, rel) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r->name = strdup(name);
+	if (!r->name)
+		return -ENOMEM;
+	/* A symbolic link planted in the folder is not followed. */
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
-	s->csv = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!s->csv) {
-		log_warn("cannot write %s: %s", path, strerror(errno));
+	r->f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!r->f) {
+		ret = -errno;
 		if (fd >= 0)
 			close(fd);
-		return;
+		free(r->name);
+		r->name = NULL;
+		return ret;
 	}
-	report_csv_header(s->csv);
+	return 0;
+}
+
+static int rfile_open(struct master *m, struct rfile *r, const char *name)
+{
+	return rfile_open_as(m, r, name, name);
+}
+
+FILE *results_w(struct rfile *r)
+{
+	if (!r->f || r->err)
+		return NULL;
+	errno = 0;
+	return r->f;
+}
+
+void results_wrote(struct master *m, struct rfile *r)
+{
+	if (r->f && !r->err && ferror(r->f))
+		rfile_fail(m, r, errno ? -errno : -EIO);
+}
+
+static void rfile_flush(struct master *m, struct rfile *r)
+{
+	if (!results_w(r))
+		return;
+	if (fflush(r->f) != 0)
+		rfile_fail(m, r, -errno);
+	else
+		results_wrote(m, r);
+}
+
+/* Flush, fsync (with sync) and close r; any failure is kept and named. */
+static void rfile_close(struct master *m, struct rfile *r, int sync)
+{
+	if (r->f) {
+		rfile_flush(m, r);
+		if (sync && !r->err && fsync(fileno(r->f)) < 0)
+			rfile_fail(m, r, -errno);
+		if (fclose(r->f) != 0)
+			rfile_fail(m, r, -errno);
+		r->f = NULL;
+	}
+	free(r->name);
+	r->name = NULL;
+}
+
+/* ---- the descriptor reserve (RESULTS_FD_RESERVE) ----------------------- */
+
+static void reserve_fill(struct master *m)
+{
+	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
+		if (!m->fd_reserve[i])
+			m->fd_reserve[i] = open("/dev/null",
+						O_RDONLY | O_CLOEXEC) +
+					   1;
+}
+
+/* Give one reserved descriptor back before opening a file. */
+static void reserve_use(struct master *m)
+{
+	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
+		if (m->fd_reserve[i] > 0) {
+			close(m->fd_reserve[i] - 1);
+			m->fd_reserve[i] = 0;
+			return;
+		}
+}
+
+static void reserve_free(struct master *m)
+{
+	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
+		if (m->fd_reserve[i] > 0) {
+			close(m->fd_reserve[i] - 1);
+			m->fd_reserve[i] = 0;
+		}
+}
+
+int results_atomic_open(struct master *m, const char *name, struct rfile *r)
+{
+	char tmp[PATH_MAX];
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	reserve_use(m);
+	ret = rfile_open_as(m, r, name, tmp);
+	if (ret < 0)
+		results_incomplete(m, name, ret);
+	return ret;
+}
+
+int results_atomic_commit(struct master *m, struct rfile *r, const char *name)
+{
+	char tmp[PATH_MAX + 128], path[PATH_MAX + 128];
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", m->dir, name);
+	snprintf(path, sizeof(path), "%s/%s", m->dir, name);
+	results_wrote(m, r);
+	rfile_close(m, r, 1);
+	ret = r->err;
+	if (!ret && rename(tmp, path) < 0) {
+		ret = -errno;
+		results_incomplete(m, name, ret);
+	}
+	/* The rename itself is on the disk only once its folder is. */
+	if (!ret) {
+		reserve_use(m);
+		ret = fsutil_fsync_dir(m->dir);
+		if (ret < 0)
+			results_incomplete(m, name, ret);
+	}
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+/* ---- hosts/<name>.csv --------------------------------------------------- */
+
+/*
+ * A slave's name becomes a file name under hosts/: the name comes from a
+ * peer, so it must pass the hd= name rule (fsutil_name_ok: no '/', no
+ * leading '.', no control characters) and the path must stay inside the
+ * results folder (the hello's check is the first wall, this the second).
+ */
+static int host_file_name(struct master *m, const char *name, char *buf,
+			  size_t len)
+{
+	char path[PATH_MAX + 128];
+
+	if (!fsutil_name_ok(name))
+		return -EINVAL;
+	if (snprintf(buf, len, "hosts/%s.csv", name) >= (int)len)
+		return -ENAMETOOLONG;
+	return fsutil_join_inside(m->dir, buf, path, sizeof(path));
+}
+
+static int open_host_file(struct master *m, const char *name, struct rfile *out)
+{
+	char rel[PROTO_NAME_LEN + 16];
+	FILE *f;
+	int ret = host_file_name(m, name, rel, sizeof(rel));
+
+	if (ret == 0)
+		ret = rfile_open(m, out, rel);
+	if (ret < 0)
+		return ret;
+	f = results_w(out);
+	if (f) {
+		report_csv_header(f);
+		results_wrote(m, out);
+	}
+	return 0;
+}
+
+/*
+ * The names are known before any slave comes (local-1..N, the hd= lines),
+ * so their files are opened now, while no peer holds a descriptor: a storm
+ * of connections cannot keep the master from opening them later. Names
+ * that arrive with hello (--expect-slaves) are opened then, and a slave
+ * whose file cannot be opened is refused.
+ */
+int results_open_expected(struct master *m)
+{
+	char name[PROTO_NAME_LEN];
+	unsigned n = m->params->nhd ? 0 : m->nlocal;
+	int ret;
+
+	for (size_t h = 0; h < m->params->nhd; h++)
+		n += m->params->hd[h].slaves;
+	if (!n)
+		return 0;
+	m->pre = calloc(n, sizeof(*m->pre));
+	if (!m->pre)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->nlocal && !m->params->nhd; i++) {
+		snprintf(name, sizeof(name), "local-%u", i + 1);
+		ret = open_host_file(m, name, &m->pre[m->npre]);
+		if (ret < 0)
+			goto fail;
+		m->npre++;
+	}
+	for (size_t h = 0; h < m->params->nhd; h++)
+		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
+			roster_expected_name(&m->params->hd[h], k, name,
+					     sizeof(name));
+			ret = open_host_file(m, name, &m->pre[m->npre]);
+			if (ret < 0)
+				goto fail;
+			m->npre++;
+		}
+	return 0;
+fail:
+	log_error("cannot write %s/hosts/%s.csv: %s", m->dir, name,
+		  strerror(-ret));
+	return ret;
+}
+
+int results_open_slave(struct master *m, const char *name, struct rfile *out)
+{
+	char rel[PROTO_NAME_LEN + 16];
+
+	if (host_file_name(m, name, rel, sizeof(rel)) < 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < m->npre; i++)
+		if (m->pre[i].name && !strcmp(m->pre[i].name, rel)) {
+			*out = m->pre[i];
+			memset(&m->pre[i], 0, sizeof(m->pre[i]));
+			return 0;
+		}
+	return open_host_file(m, name, out);
+}
+
+void results_discard(struct master *m, struct rfile *r)
+{
+	char path[PATH_MAX + 128];
+
+	if (!r->name)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", m->dir, r->name);
+	if (r->f)
+		fclose(r->f);
+	r->f = NULL;
+	unlink(path);
+	free(r->name);
+	r->name = NULL;
 }
 
 /*
@@ -58,6 +318,7 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	struct stats *st = m->scratch; /* only its counters are used */
 	struct stats_view v;
 	uint64_t now = time_real_ns();
+	FILE *f;
 
 	if (!m->cur)
 		return;
@@ -70,13 +331,16 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	st->cpu_sys_ns = iv->cpu_sys_ns;
 	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
 	stats_view_sparse(st, iv->lat, m->cur->ph.interval_s, &v);
-	if (s->csv)
-		report_csv_row(s->csv, m->cur->ph.name, iv->seq + 1, note,
+	if ((f = results_w(&s->csv))) {
+		report_csv_row(f, m->cur->ph.name, iv->seq + 1, note,
 			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
-	if (late && m->icsv) {
-		report_csv_row(m->icsv, m->cur->ph.name, iv->seq + 1, "late",
+		results_wrote(m, &s->csv);
+	}
+	if (late && (f = results_w(&m->icsv))) {
+		report_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
-		fflush(m->icsv);
+		results_wrote(m, &m->icsv);
+		rfile_flush(m, &m->icsv);
 	}
 }
 
@@ -92,8 +356,7 @@ void results_flush_hosts(struct master *m, int force)
 		return;
 	m->hosts_flushed = now;
 	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].csv)
-			fflush(m->slaves[i].csv);
+		rfile_flush(m, &m->slaves[i].csv);
 }
 
 /*
@@ -129,6 +392,7 @@ void results_row(struct master *m, const struct merge_row *row)
 	struct run_result *r = m->cur;
 	struct stats_view v;
 	char label[32];
+	FILE *f;
 
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
@@ -138,13 +402,13 @@ void results_row(struct master *m, const struct merge_row *row)
 	else
 		report_console_row(stdout, row->end_ns, label, &v,
 				   row->reported, row->expected);
-	if (m->icsv)
-	{
-		report_csv_row(m->icsv, r->ph.name, row->seq + 1,
+	if ((f = results_w(&m->icsv))) {
+		report_csv_row(f, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
 			       row->start_ns, row->end_ns, row->reported,
 			       row->expected, &v, time_real_ns());
-		fflush(m->icsv);
+		results_wrote(m, &m->icsv);
+		rfile_flush(m, &m->icsv);
 	}
 	for (unsigned i = 0; i < row->nmissing; i++)
 		log_warn("interval %u: no data from slave %s", row->seq + 1,
@@ -180,21 +444,30 @@ void results_run_totals(struct master *m, const struct run_result *r)
 }
 
 void results_hgrm(struct master *m, const struct run_result *r,
-		       const struct stats *totals)
+		  const struct stats *totals)
 {
-	char path[PATH_MAX + 128];
+	char name[PLAN_NAME_MAX + 16];
 	struct hist *h = malloc(sizeof(*h));
+	struct rfile out;
 	FILE *f;
+	int ret;
 
-	if (!h)
+	snprintf(name, sizeof(name), "%s.hgrm", r->ph.name);
+	if (!h) {
+		results_incomplete(m, name, -ENOMEM);
 		return;
-	snprintf(path, sizeof(path), "%s/%s.hgrm", m->dir, r->ph.name);
-	f = fopen(path, "w");
-	if (f) {
+	}
+	reserve_use(m);
+	ret = rfile_open(m, &out, name);
+	if (ret < 0) {
+		results_incomplete(m, name, ret);
+	} else if ((f = results_w(&out))) {
 		stats_combined_hist(totals, h);
 		report_hgrm(f, h);
-		fclose(f);
+		results_wrote(m, &out);
 	}
+	rfile_close(m, &out, 1);
+	reserve_fill(m);
 	free(h);
 }
 
@@ -238,8 +511,14 @@ int results_open(struct master *m)
 			strerror(-ret));
 		return ret;
 	}
+	reserve_fill(m);
+	/* A summary left by an earlier run here must not pass for this one. */
+	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/summary.txt", m->dir);
+	unlink(path);
 	snprintf(path, sizeof(path), "%s/lockstep.log", m->dir);
-	m->log = fopen(path, "a");
+	m->log = fopen(path, "ae");
 	if (!m->log) {
 		ret = -errno;
 		fprintf(stderr, "lockstep: cannot write %s: %s\n", path,
@@ -250,25 +529,102 @@ int results_open(struct master *m)
 	log_set_file(m->log);
 	snprintf(path, sizeof(path), "%s/%s", m->dir,
 		 base ? base + 1 : m->param_path);
-	if (fsutil_copy_file(m->param_path, path) < 0)
-		log_warn("cannot copy the parameter file to %s", path);
-	snprintf(path, sizeof(path), "%s/intervals.csv", m->dir);
-	m->icsv = fopen(path, "w");
-	if (!m->icsv) {
-		ret = -errno;
-		log_error("cannot write %s: %s", path, strerror(-ret));
+	ret = fsutil_copy_file(m->param_path, path);
+	if (ret < 0)
+		results_incomplete(m, base ? base + 1 : m->param_path, ret);
+	ret = rfile_open(m, &m->icsv, "intervals.csv");
+	if (ret < 0) {
+		log_error("cannot write %s/intervals.csv: %s", m->dir,
+			  strerror(-ret));
 		return ret;
 	}
-	report_csv_header(m->icsv);
+	report_csv_header(m->icsv.f);
+	results_wrote(m, &m->icsv);
 	return 0;
+}
+
+int results_check_space(struct master *m)
+{
+	uint64_t intervals = 0, need, avail;
+	int ret;
+
+	for (size_t i = 0; i < m->nruns; i++)
+		intervals += m->runs[i].ph.intervals;
+	need = decide_results_bytes(intervals, (unsigned)m->nruns, m->nslaves);
+	ret = fsutil_free_bytes(m->dir, &avail);
+	if (ret < 0) {
+		log_warn("cannot tell the free space of %s: %s", m->dir,
+			 strerror(-ret));
+		return m->require_space ? ret : 0;
+	}
+	if (avail >= need)
+		return 0;
+	if (m->require_space) {
+		log_error("the results folder %s has %.1f MiB free, and the planned rows (%llu intervals of %u slaves) need about %.1f MiB: refused (--require-space)",
+			  m->dir, (double)avail / 1048576.0,
+			  (unsigned long long)intervals, m->nslaves,
+			  (double)need / 1048576.0);
+		return -ENOSPC;
+	}
+	log_warn("the results folder %s has %.1f MiB free, and the planned rows (%llu intervals of %u slaves) need about %.1f MiB: its files may be incomplete (--require-space refuses to start instead)",
+		 m->dir, (double)avail / 1048576.0,
+		 (unsigned long long)intervals, m->nslaves,
+		 (double)need / 1048576.0);
+	return 0;
+}
+
+/* Every data file (rows) closed and synced; unused pre-opened ones gone. */
+static void close_data_files(struct master *m)
+{
+	for (unsigned i = 0; i < m->nslaves; i++)
+		rfile_close(m, &m->slaves[i].csv, 1);
+	for (unsigned i = 0; i < m->npre; i++)
+		results_discard(m, &m->pre[i]);
+	rfile_close(m, &m->icsv, 1);
+	/* The log is written by log.c: its errors are seen here. */
+	if (m->log && (fflush(m->log) != 0 || ferror(m->log)))
+		results_incomplete(m, "lockstep.log", -EIO);
+}
+
+/* A lost result file makes a run that ran exit non-zero. */
+static void exit_incomplete(struct master *m)
+{
+	if (m->any_incomplete &&
+	    (m->exit_code == LS_EXIT_OK || m->exit_code == LS_EXIT_DEGRADED))
+		m->exit_code = LS_EXIT_INCOMPLETE;
 }
 
 void results_finish(struct master *m)
 {
 	log_flush_suppressed(); /* how many lines peers' floods cost */
 	results_report_lost(m, stdout);
-	results_summary_json(m);
+	fflush(stdout);
+	close_data_files(m);
+	exit_incomplete(m);
+	/* summary.txt first: summary.json then says if it was lost. */
+	reserve_free(m);
 	results_summary_txt(m);
+	exit_incomplete(m);
+	if (results_summary_json(m) < 0) {
+		exit_incomplete(m);
+		fprintf(stderr,
+			"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
+			m->run_id, results_status_name(m->exit_code),
+			m->exit_code);
+	}
+	if (m->any_incomplete) {
+		char list[2048];
+		size_t used = 0;
+
+		list[0] = 0;
+		for (size_t i = 0; i < m->nincomplete && used < sizeof(list);
+		     i++)
+			used += (size_t)snprintf(list + used,
+						 sizeof(list) - used, "%s%s",
+						 i ? ", " : "",
+						 m->incomplete[i]);
+		log_error("results in %s are incomplete: %s", m->dir, list);
+	}
 	log_info("run %s %s; results in %s", m->run_id,
 		 results_status_name(m->exit_code), m->dir);
 }
@@ -276,15 +632,22 @@ void results_finish(struct master *m)
 void results_close(struct master *m)
 {
 	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].csv) {
-			fclose(m->slaves[i].csv);
-			m->slaves[i].csv = NULL;
-		}
-	if (m->icsv)
-		fclose(m->icsv);
-	m->icsv = NULL;
+		rfile_close(m, &m->slaves[i].csv, 0);
+	for (unsigned i = 0; i < m->npre; i++)
+		results_discard(m, &m->pre[i]);
+	free(m->pre);
+	m->pre = NULL;
+	m->npre = 0;
+	rfile_close(m, &m->icsv, 0);
 	log_set_file(NULL);
-	if (m->log)
-		fclose(m->log);
+	if (m->log && fclose(m->log) != 0)
+		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->dir,
+			strerror(errno));
 	m->log = NULL;
+	reserve_free(m);
+	for (size_t i = 0; i < m->nincomplete; i++)
+		free(m->incomplete[i]);
+	free(m->incomplete);
+	m->incomplete = NULL;
+	m->nincomplete = 0;
 }

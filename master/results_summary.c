@@ -1,7 +1,10 @@
 /*
  * The summary files of a run's results folder: summary.json (every slave,
- * every run with its totals and each slave's) and summary.txt (the same
- * totals for people, HCIBench style), written once at the end.
+ * every run with its totals and each slave's, and the result files that
+ * could not be written in full) and summary.txt (the same totals for
+ * people, HCIBench style), written once at the end, each atomically: a
+ * temporary file, fsynced, renamed into place, so a summary that is there
+ * is whole.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,24 +54,25 @@ const char *results_status_name(int code)
 		return "degraded";
 	case LS_EXIT_ABORTED:
 		return "aborted";
+	case LS_EXIT_INCOMPLETE:
+		return "incomplete";
 	default:
 		return "failed";
 	}
 }
 
-void results_summary_json(struct master *m)
+int results_summary_json(struct master *m)
 {
-	char path[PATH_MAX + 64], tmp[PATH_MAX + 64], iso[40];
+	char iso[40];
+	struct rfile out;
 	struct jsonw w;
 	FILE *f;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
-	snprintf(tmp, sizeof(tmp), "%s/.summary.json.tmp", m->dir);
-	f = fopen(tmp, "w");
-	if (!f) {
-		log_error("cannot write %s: %s", tmp, strerror(errno));
-		return;
-	}
+	ret = results_atomic_open(m, "summary.json", &out);
+	if (ret < 0)
+		return ret;
+	f = results_w(&out);
 	jsonw_init(&w, f);
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
@@ -79,6 +83,11 @@ void results_summary_json(struct master *m)
 	jsonw_str(&w, "started", time_fmt_iso(m->started_real, iso,
 					      sizeof(iso)));
 	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
+	/* Files of this folder that are not whole (see results.c). */
+	jsonw_array(&w, "incomplete_files");
+	for (size_t i = 0; i < m->nincomplete; i++)
+		jsonw_str(&w, NULL, m->incomplete[i]);
+	jsonw_end(&w);
 	jsonw_array(&w, "slaves");
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
@@ -159,19 +168,19 @@ void results_summary_json(struct master *m)
 	jsonw_end(&w);
 	jsonw_end(&w);
 	jsonw_finish(&w);
-	if (fclose(f) != 0 || rename(tmp, path) < 0)
-		log_error("cannot write %s: %s", path, strerror(errno));
+	return results_atomic_commit(m, &out, "summary.json");
 }
 
-void results_summary_txt(struct master *m)
+int results_summary_txt(struct master *m)
 {
-	char path[PATH_MAX + 64];
+	struct rfile out;
 	FILE *f;
+	int ret;
 
-	snprintf(path, sizeof(path), "%s/summary.txt", m->dir);
-	f = fopen(path, "w");
-	if (!f)
-		return;
+	ret = results_atomic_open(m, "summary.txt", &out);
+	if (ret < 0)
+		return ret;
+	f = results_w(&out);
 	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n\n",
 		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
 		m->exit_code, m->param_path);
@@ -187,5 +196,11 @@ void results_summary_txt(struct master *m)
 		fprintf(f, "\n");
 	}
 	results_report_lost(m, f);
-	fclose(f);
+	if (m->nincomplete) {
+		fprintf(f, "\nincomplete result files:");
+		for (size_t i = 0; i < m->nincomplete; i++)
+			fprintf(f, " %s", m->incomplete[i]);
+		fprintf(f, "\n");
+	}
+	return results_atomic_commit(m, &out, "summary.txt");
 }

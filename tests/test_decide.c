@@ -155,6 +155,65 @@ static void test_iorate(void **state)
 	assert_float_equal(decide_measured_s(3, 3, 1), 0, 0);
 }
 
+/*
+ * A run cut short (SIGTERM at 6 s of a 20 s run) divides by the 6 s it
+ * measured: 4,055 IOPS, not the 811 that dividing by 20 s reported.
+ */
+static void test_cut(void **state)
+{
+	static const struct {
+		unsigned planned, reported;
+		int cut;
+		unsigned warmup;
+		double interval_s, want_s;
+	} t[] = {
+		{ 20, 6, 1, 0, 1, 6 },     /* the case of the issue */
+		{ 20, 20, 0, 0, 1, 20 },   /* ran to its end */
+		{ 20, 6, 0, 0, 1, 20 },    /* not cut: the planned rows */
+		{ 20, 6, 1, 2, 1, 4 },     /* warmup rows are not measured */
+		{ 20, 2, 1, 5, 1, 0 },     /* stopped in its warmup */
+		{ 20, 0, 1, 0, 1, 0 },     /* stopped before any row */
+		{ 20, 25, 1, 0, 0.5, 10 }, /* never more than planned */
+		{ 40, 12, 1, 4, 0.5, 4 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		unsigned n = decide_run_intervals(t[i].planned, t[i].reported,
+						  t[i].cut);
+		double s = decide_measured_s(n, t[i].warmup, t[i].interval_s);
+
+		if (s != t[i].want_s) {
+			print_error("case %zu: %g s, expected %g\n", i, s,
+				    t[i].want_s);
+			fail();
+		}
+	}
+	assert_float_equal(24330.0 /
+				   decide_measured_s(decide_run_intervals(20, 6,
+									  1),
+						     0, 1),
+			   4055, 1e-9);
+}
+
+/* The room a run's results need grows with its rows and slaves. */
+static void test_results_bytes(void **state)
+{
+	uint64_t one = decide_results_bytes(30, 1, 1);
+
+	(void)state;
+	/* 60 rows, a .hgrm, 4 totals blocks, +50%, and the log. */
+	assert_int_equal(one, (60 * DECIDE_ROW_BYTES + DECIDE_HGRM_BYTES +
+			       4 * DECIDE_TOTALS_BYTES) *
+					      3 / 2 +
+				      DECIDE_LOG_BYTES);
+	assert_true(decide_results_bytes(30, 1, 100) > one);
+	assert_true(decide_results_bytes(3000, 1, 1) > one);
+	/* A thousand slaves for a day at interval=1: some 62 GiB. */
+	assert_true(decide_results_bytes(86400, 1, 1000) >
+		    (uint64_t)86400 * 1001 * DECIDE_ROW_BYTES);
+}
+
 static void test_end_lat(void **state)
 {
 	struct hist_sparse h[2];
@@ -186,6 +245,8 @@ int main(void)
 		cmocka_unit_test(test_curve),
 		cmocka_unit_test(test_iorate),
 		cmocka_unit_test(test_end_lat),
+		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_results_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Parameter files are small; anything this big is not one. */
@@ -70,9 +71,7 @@ int include_start(struct parser *p, const struct item *it)
 		return ret;
 	if (ret)
 		return perr(p, v->pos, "include=%.*s: cannot read %s: %s",
-			    show(v->len), v->s, path,
-			    ret == -EFBIG ? "too large for a parameter file" :
-					    strerror(-ret));
+			    show(v->len), v->s, path, include_strerror(ret));
 	if (strlen(text) != len) {
 		struct params_pos at = scan_text_pos(text, text + strlen(text));
 
@@ -91,11 +90,14 @@ int include_start(struct parser *p, const struct item *it)
 		.at_bol = p->at_bol, .cont_next = p->cont_next,
 		.owned = p->owned,
 	};
-	p->s = p->bol = p->owned = text;
+	p->outer[p->depth - 1].trusted = p->trusted;
+	p->owned = text;
+	p->s = p->bol = include_skip_bom(text);
 	p->line = 1;
 	p->file = (unsigned)idx;
 	p->at_bol = true;
 	p->cont_next = false;
+	p->trusted = false;
 	return 0;
 }
 
@@ -111,7 +113,22 @@ void include_end(struct parser *p)
 	p->file = o->file;
 	p->at_bol = o->at_bol;
 	p->cont_next = o->cont_next;
+	p->trusted = o->trusted;
 	p->owned = o->owned;
+}
+
+const char *include_skip_bom(const char *text)
+{
+	return strncmp(text, "\xEF\xBB\xBF", 3) ? text : text + 3;
+}
+
+const char *include_strerror(int ret)
+{
+	if (ret == -EFBIG)
+		return "too large for a parameter file";
+	if (ret == -ENOTSUP)
+		return "not a regular file (a FIFO, device, socket or folder)";
+	return strerror(-ret);
 }
 
 /* The whole of fd as a string; *len excludes the added NUL. */
@@ -157,14 +174,25 @@ static int read_all(int fd, char **buf, size_t *len)
 	return 0;
 }
 
-/* The whole file at path as a string; *len excludes the added NUL. */
+/*
+ * The whole file at path as a string; *len excludes the added NUL. Only a
+ * regular file is read: it is opened with O_NONBLOCK and checked with
+ * fstat() first, so a FIFO (which would block open() and read() until a
+ * writer came) or a device is refused at once.
+ */
 int include_read_text(const char *path, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret;
+	struct stat st;
 
 	if (fd < 0)
 		return -errno;
-	ret = read_all(fd, text, len);
+	if (fstat(fd, &st) < 0)
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		ret = -ENOTSUP;
+	else
+		ret = read_all(fd, text, len);
 	close(fd);
 	return ret;
 }

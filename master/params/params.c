@@ -25,6 +25,14 @@
 
 /* ---- messages --------------------------------------------------------- */
 
+/*
+ * What an error or warning says instead of its message in an included file
+ * none of whose items began with a keyword yet: the message would quote
+ * text of a file that may be anything (include=/etc/shadow).
+ */
+#define UNTRUSTED \
+	"not a parameter file (no line of it so far starts with a parameter); its text is not shown"
+
 static const char *pos_file(const struct parser *p, struct params_pos pos)
 {
 	return params_file(p->out, pos);
@@ -41,6 +49,10 @@ int params_err(struct parser *p, struct params_pos pos, const char *fmt, ...)
 		     pos.line, pos.col);
 	if (n < 0 || (size_t)n >= p->errlen)
 		return -EINVAL;
+	if (!p->trusted) {
+		snprintf(p->err + n, p->errlen - (size_t)n, "%s", UNTRUSTED);
+		return -EINVAL;
+	}
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
@@ -60,7 +72,10 @@ int params_warn(struct parser *p, struct params_pos pos, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	if (p->trusted)
+		vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	else
+		snprintf(buf + n, sizeof(buf) - (size_t)n, "%s", UNTRUSTED);
 	va_end(ap);
 	nw = realloc(pa->warn, (pa->nwarn + 1) * sizeof(*nw));
 	if (!nw)
@@ -242,6 +257,73 @@ static struct params_pos *cur_pos(struct parser *p)
 	}
 }
 
+/* FNV-1a of the len bytes at s. */
+static size_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return (size_t)h;
+}
+
+/* The definition of kind k named s (len bytes), or -1. */
+static long name_lookup(const struct parser *p, enum kind k, const char *s,
+			size_t len)
+{
+	const struct name_index *ix = &p->names[k];
+
+	if (!ix->cap)
+		return -1;
+	for (size_t i = name_hash(s, len) & (ix->cap - 1);;
+	     i = (i + 1) & (ix->cap - 1)) {
+		unsigned v = ix->slot[i];
+		const char *name;
+
+		if (!v)
+			return -1;
+		name = obj_name(k, v - 1, p->out);
+		if (strlen(name) == len && !memcmp(name, s, len))
+			return (long)(v - 1);
+	}
+}
+
+static void name_put(struct name_index *ix, const char *name, unsigned idx)
+{
+	size_t i = name_hash(name, strlen(name)) & (ix->cap - 1);
+
+	while (ix->slot[i])
+		i = (i + 1) & (ix->cap - 1);
+	ix->slot[i] = idx + 1;
+}
+
+/* Index definition idx of kind k (just stored) by its name. */
+static int name_add(struct parser *p, enum kind k, unsigned idx)
+{
+	struct name_index *ix = &p->names[k];
+
+	if (2 * (ix->n + 1) > ix->cap) {
+		size_t cap = ix->cap ? 2 * ix->cap : 64;
+		unsigned *slot = calloc(cap, sizeof(*slot));
+		struct name_index nx = { slot, cap, ix->n };
+
+		if (!slot)
+			return -ENOMEM;
+		for (size_t i = 0; i < ix->cap; i++)
+			if (ix->slot[i])
+				name_put(&nx,
+					 obj_name(k, ix->slot[i] - 1, p->out),
+					 ix->slot[i] - 1);
+		free(ix->slot);
+		*ix = nx;
+	}
+	name_put(ix, obj_name(k, idx, p->out), idx);
+	ix->n++;
+	return 0;
+}
+
 static int grow(struct parser *p, enum kind k, void **arr, size_t n,
 		size_t elem)
 {
@@ -300,6 +382,8 @@ static int def_finish(struct parser *p)
 			pa->rd[pa->nrd++] = p->cur.rd;
 		break;
 	}
+	if (!ret)
+		ret = name_add(p, k, (unsigned)(obj_count(k, pa) - 1));
 	return ret;
 }
 
@@ -336,7 +420,7 @@ static int def_apply(struct parser *p, const struct item *it)
 static int check_name(struct parser *p, enum kind k, const struct val *v)
 {
 	const char *kn = keywords_kinds[k].name;
-	size_t n = obj_count(k, p->out);
+	long at;
 
 	if (v->len >= PARAMS_NAME_MAX)
 		return perr(p, v->pos,
@@ -366,20 +450,18 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 				    "hd=%.*s: a host name is letters, digits, '-', '_' and '.', not starting with '.'",
 				    show(v->len), v->s);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const char *name = obj_name(k, i, p->out);
+	at = name_lookup(p, k, v->s, v->len);
+	if (at >= 0) {
+		const struct params_pos *pos = k == KIND_HD ?
+						       &p->out->hd[at].pos :
+					       k == KIND_SD ?
+						       &p->out->sd[at].pos :
+					       k == KIND_WD ?
+						       &p->out->wd[at].pos :
+						       &p->out->rd[at].pos;
 
-		if (strlen(name) == v->len && !memcmp(name, v->s, v->len)) {
-			const struct params_pos *pos =
-				k == KIND_HD ? &p->out->hd[i].pos :
-				k == KIND_SD ? &p->out->sd[i].pos :
-				k == KIND_WD ? &p->out->wd[i].pos :
-					       &p->out->rd[i].pos;
-
-			return perr(p, v->pos,
-				    "%s=%.*s is already defined at line %u",
-				    kn, show(v->len), v->s, pos->line);
-		}
+		return perr(p, v->pos, "%s=%.*s is already defined at line %u",
+			    kn, show(v->len), v->s, pos->line);
 	}
 	return 0;
 }
@@ -451,6 +533,14 @@ static enum kind line_kind(const struct parser *p, const struct item *it)
 
 /* ---- the public functions --------------------------------------------- */
 
+/* An item whose keyword this language knows: its file is a parameter file. */
+static bool starts_with_keyword(const struct parser *p, const struct item *it)
+{
+	return key_is(it, "include") || keywords_starter(it) != KIND_NONE ||
+	       keywords_find(KIND_GENERAL, it) >= 0 ||
+	       (p->kind != KIND_NONE && keywords_find(p->kind, it) >= 0);
+}
+
 static int parse(struct parser *p)
 {
 	int ret;
@@ -465,6 +555,8 @@ static int parse(struct parser *p)
 		}
 		if (ret != 1)
 			break;
+		if (!p->trusted && starts_with_keyword(p, &p->it))
+			p->trusted = true;
 		if (key_is(&p->it, "include")) {
 			ret = include_start(p, &p->it);
 		} else {
@@ -516,9 +608,12 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	p->out->dedupunit = 128 * 1024;
 	p->out->formatxfersize = 1024 * 1024;
 	p->flags = flags;
-	p->text = p->s = p->bol = text;
+	/* A file saved with a UTF-8 byte-order mark (Windows editors). */
+	p->text = p->s = p->bol = include_skip_bom(text);
 	p->line = 1;
 	p->at_bol = true;
+	/* The file named by the caller is its parameter file. */
+	p->trusted = true;
 	p->err = err;
 	p->errlen = errlen;
 	p->kind = KIND_NONE;
@@ -529,6 +624,8 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	ret = parse(p);
 	while (p->depth)
 		include_end(p);
+	for (int k = 0; k < KIND_NR; k++)
+		free(p->names[k].slot);
 	if (ret == -ENOMEM && err && errlen)
 		snprintf(err, errlen, "%s: out of memory", p->name);
 	if (ret)
@@ -563,9 +660,7 @@ int params_parse_file(const char *path, struct params **out, char *err,
 	if (ret) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: cannot read: %s", path,
-				 ret == -EFBIG ?
-					 "too large for a parameter file" :
-					 strerror(-ret));
+				 include_strerror(ret));
 		return ret;
 	}
 	if (strlen(text) != len) {

@@ -31,6 +31,12 @@
 #define PARAMS_LIST_MAX 256
 #define PARAMS_HOST_MAX 256
 #define PARAMS_INCLUDE_DEPTH 16
+/*
+ * Intervals in one run (warmup and elapsed): 11.5 days at interval=1. The
+ * master keeps a byte per slave and interval, and the wire counts them in
+ * 32 bits; a longer run takes a longer interval=.
+ */
+#define PARAMS_INTERVALS_MAX 1000000
 
 enum params_openflags {
 	PARAMS_O_DIRECT = 1 << 0,

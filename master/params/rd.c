@@ -206,6 +206,7 @@ int rd_finish(struct parser *p)
 	struct params_rd *rd = &p->cur.rd;
 	int ie = keywords_index(KIND_RD, "elapsed");
 	int iw = keywords_index(KIND_RD, "warmup");
+	double n;
 
 	if (!rd->nwd && p->out->nwd == 1) {
 		rd->wd[0] = 0;
@@ -231,5 +232,14 @@ int rd_finish(struct parser *p)
 					       src_pos(p, "interval"),
 			    "warmup=%g is not a multiple of interval=%g",
 			    rd->warmup_s, rd->interval_s);
+	n = nearbyint(rd->elapsed_s / rd->interval_s) +
+	    nearbyint(rd->warmup_s / rd->interval_s);
+	if (!(n <= PARAMS_INTERVALS_MAX))
+		return perr(p,
+			    p->from[ie].line ? p->from[ie] :
+					       src_pos(p, "interval"),
+			    "elapsed=%g and warmup=%g are %.0f intervals of %g s: at most %d fit in a run (use a longer interval=)",
+			    rd->elapsed_s, rd->warmup_s, n, rd->interval_s,
+			    PARAMS_INTERVALS_MAX);
 	return check_rd_rates(p, rd);
 }
