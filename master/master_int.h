@@ -83,6 +83,14 @@ struct slave_rec {
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
 };
 
+/* A signature a slave overwrote because its sd says force=yes. */
+struct forced_rec {
+	char slave[PROTO_NAME_LEN];
+	char sd[PROTO_NAME_LEN];
+	char signature[PROTO_SIG_LEN];
+	const char *lun; /* the sd's lun= (in m->params) */
+};
+
 struct slave_total {
 	int ran;                  /* it sent intervals of this run */
 	const char *no_pct;       /* why v has no percentiles, or NULL */
@@ -157,6 +165,8 @@ struct master {
 	int exit_code;
 	int stop_run;           /* stop the run: a slave was lost under
 				     --on-slave-loss=abort, or failed */
+	struct forced_rec *forced; /* summary.json "forced", once each */
+	unsigned nforced;
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
@@ -262,6 +272,9 @@ void results_close(struct master *m);
 /* results_summary.c: summary.json and summary.txt. */
 void results_summary_json(struct master *m);
 void results_summary_txt(struct master *m);
+/* summary.json's "forced": what force=yes let slaves overwrite. */
+struct jsonw;
+void results_summary_forced(struct master *m, struct jsonw *w);
 /* One line per slave that was lost during the run. */
 void results_report_lost(struct master *m, FILE *f);
 
