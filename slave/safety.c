@@ -216,6 +216,7 @@ static int resolve_path(const char *path, char *out, size_t outlen)
 {
 	char buf[PATH_MAX], tail[PATH_MAX] = "", tmp[PATH_MAX];
 	struct stat st;
+	int retries = 0;
 
 	if (!path[0])
 		return -EINVAL;
@@ -237,8 +238,16 @@ static int resolve_path(const char *path, char *out, size_t outlen)
 		}
 		if (errno != ENOENT)
 			return -errno;
-		if (lstat(buf, &st) == 0)
-			return -ENOENT; /* a dangling symlink */
+		if (lstat(buf, &st) == 0) {
+			/*
+			 * A dangling symlink; or the path appeared since
+			 * realpath looked (another slave on this host creating
+			 * the same lun): then look again, a few times.
+			 */
+			if (S_ISLNK(st.st_mode) || ++retries > 3)
+				return -ENOENT;
+			continue;
+		}
 		n = strlen(buf);
 		while (n > 1 && buf[n - 1] == '/')
 			buf[--n] = 0;
