@@ -8,7 +8,10 @@
 # with tests/tools/planpeer acting as a hostile master: a daemon without
 # --allow refuses a plan; --allow globs and a symlink out of them; a plan
 # with each bad field gets an `error` naming it and the slave lives on.
-# A FIFO lun returns at once with an error.
+# A FIFO lun returns at once with an error; a file lun that does not fit
+# its file system, and a missing lun under /dev, are refused and never
+# created. (A mounted partition of the device is only unit-tested: this
+# kernel reads no partition tables from loop devices.)
 source "$(dirname "$0")/lib.sh"
 
 PLANPEER="$(dirname "$ZSEND")/planpeer"
@@ -93,6 +96,30 @@ grep -q "is a FIFO" "$TMP/fifo.txt" || { cat "$TMP/fifo.txt"; fail "a FIFO lun: 
 [ $(($(date +%s) - start)) -le 20 ] || fail "a FIFO lun took over 20 s"
 grep -q "targets limited to 1 --allow entry" "$TMP/out-fifo/lockstep.log" || { cat "$TMP/out-fifo/lockstep.log"; fail "the local slave did not get the lun as its allowlist"; }
 echo "ok: a FIFO lun fails at once; launched slaves get the luns as their allowlist"
+
+# ---- files that would be created -----------------------------------------
+# No room: a 100 TiB lun in $TMP is refused before a byte is written.
+cat > "$TMP/big.vdb" <<VDB
+sd=sd1,lun=$TMP/big.dat,size=100t,threads=1
+wd=wd1,sd=sd1,xfersize=4k,rdpct=100
+rd=r1,wd=wd1,elapsed=1,interval=1
+VDB
+run_bounded 30 "$LOCKSTEP" run "$TMP/big.vdb" -o "$TMP/out-big" --local-slaves 1 > "$TMP/big.txt" 2>&1
+[ "$rc" -eq 1 ] || { cat "$TMP/big.txt"; fail "a lun larger than its file system: exit $rc, expected 1"; }
+grep -q "its file system has [0-9]* available" "$TMP/big.txt" || { cat "$TMP/big.txt"; fail "no message saying the file system has no room"; }
+[ ! -e "$TMP/big.dat" ] || fail "the lun that does not fit was created"
+# Never under /dev: a missing lun there is not created.
+DEVLUN="/dev/lockstep-test-$$"
+cat > "$TMP/dev.vdb" <<VDB
+sd=sd1,lun=$DEVLUN,size=1m,threads=1
+wd=wd1,sd=sd1,xfersize=4k,rdpct=100
+rd=r1,wd=wd1,elapsed=1,interval=1
+VDB
+run_bounded 30 "$LOCKSTEP" run "$TMP/dev.vdb" -o "$TMP/out-dev" --local-slaves 1 > "$TMP/dev.txt" 2>&1
+[ ! -e "$DEVLUN" ] || { rm -f "$DEVLUN"; fail "a file was created under /dev"; }
+[ "$rc" -eq 1 ] || { cat "$TMP/dev.txt"; fail "a missing lun under /dev: exit $rc, expected 1"; }
+grep -q "creates files only outside /dev" "$TMP/dev.txt" || { cat "$TMP/dev.txt"; fail "no message saying files are not created under /dev"; }
+echo "ok: a lun without room and a missing lun under /dev are refused and never created"
 
 # ---- loop devices ------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null; then
