@@ -35,11 +35,35 @@ static void views_of(struct master *m)
 		view_of(&m->slaves[i], &m->dview[i]);
 }
 
+/*
+ * The slaves we start may open the parameter file's luns and nothing else:
+ * each distinct lun once, passed as --allow-path (literal, never a glob).
+ */
+static const char **allowed_luns(const struct params *p, unsigned *n)
+{
+	const char **v = calloc(p->nsd ? p->nsd : 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < p->nsd; i++) {
+		unsigned k = 0;
+
+		while (k < *n && strcmp(v[k], p->sd[i].lun))
+			k++;
+		if (k == *n)
+			v[(*n)++] = p->sd[i].lun;
+	}
+	return v;
+}
+
 static int launch_slaves(struct master *m)
 {
 	char ep[300], name[PROTO_NAME_LEN];
+	const char **luns = allowed_luns(m->params, &m->launch.nallow);
 	int ret = 0;
 
+	if (!luns)
+		return -ENOMEM;
+	m->launch.allow = luns;
 	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
 	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
@@ -58,6 +82,9 @@ static int launch_slaves(struct master *m)
 	}
 	if (ret < 0)
 		log_error("cannot start a slave: %s", strerror(-ret));
+	m->launch.allow = NULL;
+	m->launch.nallow = 0;
+	free(luns);
 	return ret;
 }
 

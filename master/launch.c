@@ -46,10 +46,12 @@ static void child_stdio(int err_fd)
 
 int launch_local(struct launch *l, const char *endpoint, const char *name)
 {
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], workers[16];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct launch_proc *p;
+	char **argv;
 	pid_t pid;
+	int k = 0;
 
 	if (n < 0)
 		return -errno;
@@ -57,30 +59,42 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 	p = slot(l, name, "localhost");
 	if (!p)
 		return -ENOSPC;
+	/* Built before fork: the child only execs. */
+	argv = calloc(10 + 2 * (size_t)l->nallow, sizeof(*argv));
+	if (!argv) {
+		l->n--;
+		return -ENOMEM;
+	}
+	argv[k++] = "lockstep";
+	argv[k++] = "slave";
+	argv[k++] = "--master";
+	argv[k++] = (char *)endpoint;
+	argv[k++] = "--name";
+	argv[k++] = (char *)name;
+	snprintf(workers, sizeof(workers), "%u", l->workers);
+	if (l->workers) {
+		argv[k++] = "--workers";
+		argv[k++] = workers;
+	}
+	if (l->verbose)
+		argv[k++] = "--verbose";
+	for (unsigned i = 0; i < l->nallow; i++) {
+		argv[k++] = "--allow-path";
+		argv[k++] = (char *)l->allow[i];
+	}
+	argv[k] = NULL;
 	pid = fork();
 	if (pid < 0) {
+		free(argv);
 		l->n--;
 		return -errno;
 	}
 	if (pid == 0) {
-		char workers[16];
-		char *argv[10] = { "lockstep", "slave", "--master",
-				   (char *)endpoint, "--name", (char *)name };
-		int k = 6;
-
-		snprintf(workers, sizeof(workers), "%u", l->workers);
-		if (l->workers) {
-			argv[k++] = "--workers";
-			argv[k++] = workers;
-		}
-		if (l->verbose)
-			argv[k++] = "--verbose";
-		argv[k] = NULL;
-
 		child_stdio(l->logfd);
 		execv(exe, argv);
 		_exit(127);
 	}
+	free(argv);
 	p->pid = pid;
 	log_debug("started local slave %s (pid %d)", name, (int)pid);
 	return 0;
@@ -110,7 +124,8 @@ static void prefix_lines(int fd, int out, const char *host)
 int launch_ssh(struct launch *l, const char *user, const char *system,
 	       const char *path, const char *endpoint, const char *name)
 {
-	char remote[2048];
+	char *remote;
+	size_t cap = 2048, len;
 	struct launch_proc *p;
 	int pfd[2];
 	pid_t pid, helper;
@@ -119,15 +134,33 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	if (strpbrk(name, "'\"\\ ") || strpbrk(endpoint, "'\"\\ ") ||
 	    (path && strpbrk(path, "'\"\\")))
 		return -EINVAL;
-	snprintf(remote, sizeof(remote),
-		 "'%s' slave --master '%s' --name '%s'%s%.0u%s",
-		 path && *path ? path : "lockstep", endpoint, name,
-		 l->workers ? " --workers " : "", l->workers,
-		 l->verbose ? " --verbose" : "");
+	for (unsigned i = 0; i < l->nallow; i++) {
+		/* Single-quoted for the remote shell: no quote may end it. */
+		if (strpbrk(l->allow[i], "'\n")) {
+			log_error("lun %s cannot be passed to a slave over ssh (it holds a quote or a newline)",
+				  l->allow[i]);
+			return -EINVAL;
+		}
+		cap += strlen(l->allow[i]) + 16;
+	}
+	remote = malloc(cap);
+	if (!remote)
+		return -ENOMEM;
+	len = (size_t)snprintf(remote, cap,
+			       "'%s' slave --master '%s' --name '%s'%s%.0u%s",
+			       path && *path ? path : "lockstep", endpoint,
+			       name, l->workers ? " --workers " : "",
+			       l->workers, l->verbose ? " --verbose" : "");
+	for (unsigned i = 0; i < l->nallow && len < cap; i++)
+		len += (size_t)snprintf(remote + len, cap - len,
+					" --allow-path '%s'", l->allow[i]);
 	p = slot(l, name, system);
-	if (!p)
+	if (!p) {
+		free(remote);
 		return -ENOSPC;
+	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		free(remote);
 		l->n--;
 		return -errno;
 	}
@@ -168,6 +201,7 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	}
 	close(pfd[0]);
 	close(pfd[1]);
+	free(remote);
 	if (pid < 0) {
 		int ret = -errno;
 

@@ -27,11 +27,15 @@ struct launch {
 	const char *ssh; /* the ssh command, words split on blanks; NULL: "ssh" */
 	int verbose;     /* pass --verbose to slaves */
 	unsigned workers; /* pass --workers N to slaves; 0 = their default */
+	/* Pass --allow-path P for each (the parameter file's luns; not owned). */
+	const char *const *allow;
+	unsigned nallow;
 };
 
 /*
  * Start `lockstep slave --master endpoint --name name` here, as a child of
- * this process (the same executable). Returns 0 or -errno.
+ * this process (the same executable), with `--allow-path P` for each of
+ * l->allow (launch_ssh too). Returns 0 or -errno.
  */
 int launch_local(struct launch *l, const char *endpoint, const char *name);
 

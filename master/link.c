@@ -379,6 +379,47 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		      ret == MERGE_LATE);
 }
 
+/*
+ * A slave says force=yes lets it overwrite a signature: one console line
+ * and one summary.json entry per (slave, sd, signature). An sd this run
+ * does not have is a peer's invention: logged, never recorded.
+ */
+static void on_forced(struct master *m, const struct slave_rec *s,
+		      const struct proto_forced *f)
+{
+	const struct params_sd *sd = NULL;
+	struct forced_rec *r;
+
+	for (size_t i = 0; i < m->params->nsd && !sd; i++)
+		if (!strcmp(m->params->sd[i].name, f->sd))
+			sd = &m->params->sd[i];
+	if (!sd || !sd->force) {
+		log_warn("slave %s says force=yes overwrites a %s signature on sd %s, which has no force=yes in this run: ignored",
+			 s->hello.name, f->signature, f->sd);
+		return;
+	}
+	for (unsigned i = 0; i < m->nforced; i++)
+		if (!strcmp(m->forced[i].slave, s->hello.name) &&
+		    !strcmp(m->forced[i].sd, f->sd) &&
+		    !strcmp(m->forced[i].signature, f->signature))
+			return;
+	r = realloc(m->forced, (m->nforced + 1) * sizeof(*r));
+	if (!r) {
+		log_error("out of memory recording force=yes on sd %s", f->sd);
+		return;
+	}
+	m->forced = r;
+	r = &m->forced[m->nforced++];
+	snprintf(r->slave, sizeof(r->slave), "%s", s->hello.name);
+	snprintf(r->sd, sizeof(r->sd), "%s", f->sd);
+	snprintf(r->signature, sizeof(r->signature), "%s", f->signature);
+	r->lun = sd->lun;
+	log_warn("%s on slave %s: force=yes: overwriting %s %s signature on %s",
+		 r->sd, r->slave,
+		 strchr("aeiouAEIOU", r->signature[0]) ? "an" : "a",
+		 r->signature, r->lun);
+}
+
 static void on_frame(struct master *m, const struct hub_peer *peer,
 		     const void *buf, size_t len)
 {
@@ -431,8 +472,11 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			     msg.u.pong.t3, time_real_ns());
 		break;
 	case PROTO_READY:
-		if (msg.u.ready.phase == m->phase_no)
-			s->ready = 1;
+		if (msg.u.ready.phase != m->phase_no)
+			break;
+		s->ready = 1;
+		for (unsigned i = 0; i < msg.u.ready.nforced; i++)
+			on_forced(m, s, &msg.u.ready.forced[i]);
 		break;
 	case PROTO_ERROR:
 		if (log_bucket_take(&s->logb, time_mono_ns(), &held))

@@ -244,6 +244,7 @@ static void master_free(struct master *m)
 	for (size_t i = 0; i < m->nruns; i++)
 		free(m->runs[i].slave);
 	free(m->runs);
+	free(m->forced);
 	free(m->slaves);
 	free(m->phases);
 	free(m->scratch);

@@ -130,6 +130,14 @@ struct peer_budget {
 	unsigned bad;
 };
 
+/* A signature a slave overwrote because its sd says force=yes. */
+struct forced_rec {
+	char slave[PROTO_NAME_LEN];
+	char sd[PROTO_NAME_LEN];
+	char signature[PROTO_SIG_LEN];
+	const char *lun; /* the sd's lun= (in m->params) */
+};
+
 struct slave_total {
 	int ran;                  /* it sent intervals of this run */
 	const char *no_pct;       /* why v has no percentiles, or NULL */
@@ -216,6 +224,8 @@ struct master {
 	int exit_code;
 	int stop_run;           /* stop the run: a slave was lost under
 				     --on-slave-loss=abort, or failed */
+	struct forced_rec *forced; /* summary.json "forced", once each */
+	unsigned nforced;
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
@@ -383,6 +393,9 @@ void results_wrote(struct master *m, struct rfile *r);
 /* results_summary.c: summary.json and summary.txt (0 or -errno). */
 int results_summary_json(struct master *m);
 int results_summary_txt(struct master *m);
+/* summary.json's "forced": what force=yes let slaves overwrite. */
+struct jsonw;
+void results_summary_forced(struct master *m, struct jsonw *w);
 /* One line per slave that was lost during the run. */
 void results_report_lost(struct master *m, FILE *f);
 

@@ -218,6 +218,7 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	t->offset = s->offset;
 	t->align = s->align;
 	t->sqpoll = s->sqpoll;
+	t->force = s->force;
 	lo = ppb(plo);
 	hi = ppb(phi);
 	/* Sequential work reads or writes each block once: a slice each. */

@@ -118,6 +118,7 @@ int results_summary_json(struct master *m)
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);
+	results_summary_forced(m, &w);
 	jsonw_array(&w, "runs");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
@@ -169,6 +170,20 @@ int results_summary_json(struct master *m)
 	jsonw_end(&w);
 	jsonw_finish(&w);
 	return results_atomic_commit(m, &out, "summary.json");
+}
+
+void results_summary_forced(struct master *m, struct jsonw *w)
+{
+	jsonw_array(w, "forced");
+	for (unsigned i = 0; i < m->nforced; i++) {
+		jsonw_object(w, NULL);
+		jsonw_str(w, "slave", m->forced[i].slave);
+		jsonw_str(w, "sd", m->forced[i].sd);
+		jsonw_str(w, "lun", m->forced[i].lun);
+		jsonw_str(w, "signature", m->forced[i].signature);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
 }
 
 int results_summary_txt(struct master *m)

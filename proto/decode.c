@@ -524,6 +524,11 @@ void proto_msg_free(struct proto_msg *m)
 		m->u.plan.streams = NULL;
 		m->u.plan.nstreams = 0;
 		break;
+	case PROTO_READY:
+		free(m->u.ready.forced);
+		m->u.ready.forced = NULL;
+		m->u.ready.nforced = 0;
+		break;
 	case PROTO_INTERVAL:
 		free_hists(m->u.interval.lat);
 		break;

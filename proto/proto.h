@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 3
+#define PROTO_VERSION 4
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -29,6 +29,7 @@
 #define PROTO_MAX_STREAMS 1024
 #define PROTO_MAX_XFER 16
 #define PROTO_MAX_STREAM_TARGETS 256
+#define PROTO_SIG_LEN 32 /* a blkid TYPE or PTTYPE */
 
 /*
  * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
@@ -134,6 +135,7 @@ struct proto_target {
 	uint64_t offset;     /* bytes of the lun before the sd starts (offset=) */
 	uint32_t align;      /* random offsets' alignment; 0 = the xfersize */
 	uint32_t sqpoll;     /* ask for a kernel submission thread (sqpoll=yes) */
+	uint32_t force;      /* force=yes: may overwrite a signature */
 };
 
 struct proto_xfer {
@@ -178,9 +180,21 @@ struct proto_plan {
 	struct proto_stream *streams;
 };
 
-/* slave -> master: targets are open, buffers allocated. */
+/* A signature a slave will overwrite because its sd says force=yes. */
+struct proto_forced {
+	char sd[PROTO_NAME_LEN];
+	char signature[PROTO_SIG_LEN]; /* blkid's name: "ext4", "gpt", ... */
+};
+
+/*
+ * slave -> master: targets are open, buffers allocated. forced lists the
+ * targets whose signature force=yes lets this phase overwrite (malloc'd by
+ * decode, at most PROTO_MAX_TARGETS).
+ */
 struct proto_ready {
 	uint32_t phase;
+	uint32_t nforced;
+	struct proto_forced *forced;
 };
 
 /* slave -> master: the phase cannot be prepared or failed. */

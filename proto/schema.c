@@ -85,6 +85,7 @@ static const struct field target_fields[] = {
 	SCALAR(struct proto_target, "os", F_U64, offset),
 	SCALAR(struct proto_target, "al", F_U32, align),
 	SCALAR(struct proto_target, "sq", F_U32, sqpoll),
+	SCALAR(struct proto_target, "fc", F_U32, force),
 };
 TAB(target_tab, struct proto_target, target_fields);
 
@@ -129,8 +130,16 @@ static const struct field plan_fields[] = {
 };
 TAB(plan_tab, struct proto_plan, plan_fields);
 
+static const struct field forced_fields[] = {
+	STRING(struct proto_forced, "sd", sd),
+	STRING(struct proto_forced, "sg", signature),
+};
+TAB(forced_tab, struct proto_forced, forced_fields);
+
 static const struct field ready_fields[] = {
 	SCALAR(struct proto_ready, "p", F_U32, phase),
+	MAPS_PTR(struct proto_ready, "fs", forced, nforced, PROTO_MAX_TARGETS,
+		 forced_tab),
 };
 TAB(ready_tab, struct proto_ready, ready_fields);
 

@@ -33,6 +33,7 @@ void phase_reset(struct phase *ph)
 	free(ph->accn);
 	free(ph->fds);
 	free(ph->size);
+	free(ph->forced);
 	if (ph->efd >= 0)
 		close(ph->efd);
 	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
@@ -54,6 +55,10 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ph->plan = *plan;
 	memset(plan, 0, sizeof(*plan)); /* ownership moved into ph */
 	plan = &ph->plan;
+	/* Hostile until checked: the master is not the only possible sender. */
+	ret = prepare_check_plan(plan, err, errlen);
+	if (ret < 0)
+		return ret;
 	if (!eng) {
 		char list[128];
 
@@ -71,12 +76,15 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ps->nworkers = prepare_nworkers(s->want_workers, total);
 	ph->fds = malloc(sizeof(int) * (plan->ntargets ? plan->ntargets : 1));
 	ph->size = calloc(plan->ntargets ? plan->ntargets : 1, sizeof(uint64_t));
+	ph->forced = calloc(plan->ntargets ? plan->ntargets : 1,
+			    sizeof(*ph->forced));
 	ph->acc = calloc(plan->intervals ? plan->intervals : 1,
 			 sizeof(*ph->acc));
 	ph->accn = calloc(plan->intervals ? plan->intervals : 1,
 			  sizeof(*ph->accn));
 	ph->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!ph->fds || !ph->size || !ph->acc || !ph->accn || ph->efd < 0) {
+	if (!ph->fds || !ph->size || !ph->forced || !ph->acc || !ph->accn ||
+	    ph->efd < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -85,10 +93,22 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	for (unsigned t = 0; t < plan->ntargets; t++)
 		ph->fds[t] = -1;
 	for (unsigned t = 0; t < plan->ntargets; t++) {
+		struct target_opened o;
+
 		ret = target_open(plan, t, prepare_target_writes(plan, t),
-				  &ph->fds[t], &ph->size[t], err, errlen);
+				  &s->policy, &o, err, errlen);
 		if (ret < 0)
 			return ret;
+		ph->fds[t] = o.fd;
+		ph->size[t] = o.size;
+		if (o.forced[0]) {
+			struct proto_forced *f = &ph->forced[ph->nforced++];
+
+			snprintf(f->sd, sizeof(f->sd), "%s",
+				 plan->targets[t].name);
+			snprintf(f->signature, sizeof(f->signature), "%s",
+				 o.forced);
+		}
 	}
 	ret = prepare_assign_slots(ps, plan);
 	if (ret < 0)
@@ -126,24 +146,30 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	return 0;
 }
 
-void phase_go(struct session *s, const struct proto_go *go)
+int phase_go(struct session *s, const struct proto_go *go, char *err,
+	     size_t errlen)
 {
 	struct phase *ph = &s->ph;
 	int64_t slave_start, delta;
 	uint64_t now_mono, now_real, mono_start;
+	int ret;
 
 	if (!ph->active || ph->started || go->phase != ph->plan.phase)
-		return;
-	ph->started = 1;
-	ph->start_at = go->start_at;
+		return 0;
 	now_mono = time_mono_ns();
 	now_real = time_real_ns();
-	slave_start = (int64_t)go->start_at + ph->plan.clock_offset_ns;
+	ret = prepare_check_go(&ph->plan, go->start_at, now_real, &slave_start,
+			       err, errlen);
+	if (ret < 0)
+		return ret;
+	ph->started = 1;
+	ph->start_at = go->start_at;
 	delta = slave_start - (int64_t)now_real;
 	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
 	getrusage(RUSAGE_SELF, &ph->ru_last);
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
 		worker_go(ph->workers[i], mono_start);
+	return 1;
 }
 
 static uint64_t tv_ns(const struct timeval *tv)

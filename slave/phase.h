@@ -17,8 +17,14 @@
  */
 int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 		  size_t errlen);
-/* Start I/O at go's time, if go is for the prepared phase. */
-void phase_go(struct session *s, const struct proto_go *go);
+/*
+ * Start I/O at go's time, if go is for the prepared phase and not started.
+ * Returns 1 when it started, 0 when go was not for it (or a repeat), or
+ * -ERANGE with err when go's time is not sane (prepare_check_go): the
+ * caller then reports it and resets the phase.
+ */
+int phase_go(struct session *s, const struct proto_go *go, char *err,
+	     size_t errlen);
 /*
  * Take the workers' finished intervals, send the complete ones, stop the
  * phase past data_errors, and end it once every worker finished.

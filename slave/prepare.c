@@ -3,6 +3,7 @@
  * interval sums and messages. See prepare.h.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +13,11 @@
 
 unsigned prepare_threads(const struct proto_plan *p)
 {
-	unsigned total = 0;
+	uint64_t total = 0;
 
 	for (unsigned t = 0; t < p->ntargets; t++)
 		total += p->targets[t].threads;
-	return total;
+	return total > UINT_MAX ? UINT_MAX : (unsigned)total;
 }
 
 unsigned prepare_nworkers(unsigned want, unsigned threads)
@@ -28,8 +29,21 @@ unsigned prepare_nworkers(unsigned want, unsigned threads)
 
 int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p)
 {
-	unsigned total = prepare_threads(p), w = 0;
+	unsigned total = 0, w = 0;
 	unsigned nt = p->ntargets ? p->ntargets : 1;
+	uint64_t sum = 0;
+
+	/*
+	 * Summed without wrap: 0xFFFFFFFF + 2 threads once made a 1-slot
+	 * array take 0x100000001 slots. prepare_check_plan refuses such a
+	 * plan first; this keeps the allocation honest on its own.
+	 */
+	for (unsigned t = 0; t < p->ntargets; t++)
+		sum += p->targets[t].threads;
+	if (sum > PREPARE_MAX_THREADS || !ps->nworkers ||
+	    ps->nworkers > PREPARE_MAX_WORKERS)
+		return -EINVAL;
+	total = (unsigned)sum;
 
 	for (unsigned i = 0; i < ps->nworkers; i++) {
 		ps->slot_target[i] = calloc(total ? total : 1,
@@ -216,4 +230,193 @@ int prepare_error_text(char *text, size_t len, const struct proto_plan *plan,
 			 plan->targets[t].name, plan->targets[t].path,
 			 (unsigned long long)iv->target_errors[t], iv->seq + 1);
 	return 1;
+}
+
+/* "plan field F: ..." into err; always -EINVAL. */
+static int bad_field(char *err, size_t errlen, const char *field,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad_field(char *err, size_t errlen, const char *field,
+		     const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "refused plan: field %s: %s", field, why);
+	return -EINVAL;
+}
+
+static int check_flag(uint32_t v, const char *field, char *err, size_t errlen)
+{
+	if (v <= 1)
+		return 0;
+	return bad_field(err, errlen, field, "%u is neither 0 nor 1", v);
+}
+
+static int check_target(const struct proto_target *t, unsigned i,
+			uint64_t *threads, char *err, size_t errlen)
+{
+	char f[64];
+
+#define FIELD(key) \
+	(snprintf(f, sizeof(f), "tg[%u].%s (sd %.40s)", i, key, t->name), f)
+	if (!t->name[0])
+		return bad_field(err, errlen, FIELD("nm"), "empty sd name");
+	if (!t->path[0])
+		return bad_field(err, errlen, FIELD("pa"), "empty path");
+	*threads += t->threads;
+	if (*threads > PREPARE_MAX_THREADS)
+		return bad_field(err, errlen, FIELD("th"),
+				 "threads add up to %llu on this slave, more than its cap of %u",
+				 (unsigned long long)*threads,
+				 PREPARE_MAX_THREADS);
+	if (t->size > PREPARE_MAX_BYTES)
+		return bad_field(err, errlen, FIELD("sz"),
+				 "size %llu is over 2^62 bytes",
+				 (unsigned long long)t->size);
+	if (t->offset > PREPARE_MAX_BYTES || t->offset % 512)
+		return bad_field(err, errlen, FIELD("os"),
+				 "offset %llu is not a multiple of 512 up to 2^62",
+				 (unsigned long long)t->offset);
+	if (t->openflags & ~(uint32_t)(PROTO_O_DIRECT | PROTO_O_DSYNC))
+		return bad_field(err, errlen, FIELD("of"),
+				 "unknown open flags 0x%x", t->openflags);
+	if (t->range_hi && t->range_lo >= t->range_hi)
+		return bad_field(err, errlen, FIELD("lo"),
+				 "range start %llu is not below its end %llu",
+				 (unsigned long long)t->range_lo,
+				 (unsigned long long)t->range_hi);
+	if (t->align % 512 || t->align > PREPARE_MAX_XFER)
+		return bad_field(err, errlen, FIELD("al"),
+				 "align %u is not a multiple of 512 up to %u",
+				 t->align, PREPARE_MAX_XFER);
+	if (check_flag(t->create, FIELD("cr"), err, errlen) ||
+	    check_flag(t->sqpoll, FIELD("sq"), err, errlen) ||
+	    check_flag(t->force, FIELD("fc"), err, errlen))
+		return -EINVAL;
+#undef FIELD
+	return 0;
+}
+
+static int check_stream(const struct proto_stream *s, unsigned i, char *err,
+			size_t errlen)
+{
+	char f[64];
+
+	if (!s->nxfer) {
+		snprintf(f, sizeof(f), "st[%u].x (wd %.40s)", i, s->name);
+		return bad_field(err, errlen, f, "no transfer size");
+	}
+	for (unsigned x = 0; x < s->nxfer; x++) {
+		uint32_t sz = s->xfer[x].size;
+
+		if (sz && sz % 512 == 0 && sz <= PREPARE_MAX_XFER)
+			continue;
+		snprintf(f, sizeof(f), "st[%u].x[%u].sz (wd %.40s)", i, x,
+			 s->name);
+		return bad_field(err, errlen, f,
+				 "transfer size %u is not a multiple of 512 from 512 to %u",
+				 sz, PREPARE_MAX_XFER);
+	}
+	snprintf(f, sizeof(f), "st[%u].eof (wd %.40s)", i, s->name);
+	return check_flag(s->eof, f, err, errlen);
+}
+
+int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
+{
+	uint64_t threads = 0, phase_ns;
+	int ret;
+
+	if (p->interval_ns < PREPARE_MIN_INTERVAL_NS ||
+	    p->interval_ns > PREPARE_MAX_INTERVAL_NS)
+		return bad_field(err, errlen, "in",
+				 "interval %llu ns is not within 1 ms .. 1 day",
+				 (unsigned long long)p->interval_ns);
+	if (!p->intervals)
+		return bad_field(err, errlen, "ni", "no intervals");
+	if (__builtin_mul_overflow(p->interval_ns, (uint64_t)p->intervals,
+				   &phase_ns) ||
+	    phase_ns > PREPARE_MAX_PHASE_NS)
+		return bad_field(err, errlen, "ni",
+				 "%u intervals of %llu ns last more than a year",
+				 p->intervals,
+				 (unsigned long long)p->interval_ns);
+	if (p->warmup_intervals >= p->intervals)
+		return bad_field(err, errlen, "wi",
+				 "%u warmup intervals of %u leave none measured",
+				 p->warmup_intervals, p->intervals);
+	if (p->iorate != 0 && !(p->iorate >= PREPARE_MIN_IORATE &&
+				p->iorate <= PREPARE_MAX_IORATE))
+		return bad_field(err, errlen, "io",
+				 "iorate %g is neither 0 (max) nor within %g .. %g",
+				 p->iorate, PREPARE_MIN_IORATE,
+				 PREPARE_MAX_IORATE);
+	if (p->clock_offset_ns < -PREPARE_MAX_OFFSET_NS ||
+	    p->clock_offset_ns > PREPARE_MAX_OFFSET_NS)
+		return bad_field(err, errlen, "co",
+				 "clock offset %lld ns is more than a day",
+				 (long long)p->clock_offset_ns);
+	if (p->clock_error_ns > (uint64_t)PREPARE_MAX_OFFSET_NS)
+		return bad_field(err, errlen, "ce",
+				 "clock error %llu ns is more than a day",
+				 (unsigned long long)p->clock_error_ns);
+	if (p->distribution > PROTO_DIST_UNIFORM)
+		return bad_field(err, errlen, "di", "unknown distribution %u",
+				 p->distribution);
+	if (check_flag(p->format, "fm", err, errlen))
+		return -EINVAL;
+	/* Below 1 is taken as 1 (PROTOCOL.md); the decoder refused < 0. */
+	if (p->compratio > PREPARE_MAX_RATIO)
+		return bad_field(err, errlen, "cp", "compratio %g is over %g",
+				 p->compratio, PREPARE_MAX_RATIO);
+	if (p->dedupratio > PREPARE_MAX_RATIO)
+		return bad_field(err, errlen, "dr", "dedupratio %g is over %g",
+				 p->dedupratio, PREPARE_MAX_RATIO);
+	if (p->dedupunit % 512 || p->dedupunit > PREPARE_MAX_XFER)
+		return bad_field(err, errlen, "du",
+				 "dedupunit %u is not a multiple of 512 up to %u",
+				 p->dedupunit, PREPARE_MAX_XFER);
+	if (!p->ntargets)
+		return bad_field(err, errlen, "tg", "no targets");
+	for (unsigned t = 0; t < p->ntargets; t++) {
+		ret = check_target(&p->targets[t], t, &threads, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	if (!threads)
+		return bad_field(err, errlen, "tg", "no threads on any target");
+	for (unsigned s = 0; s < p->nstreams; s++) {
+		ret = check_stream(&p->streams[s], s, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int prepare_check_go(const struct proto_plan *p, uint64_t start_at,
+		     uint64_t now_real, int64_t *slave_start, char *err,
+		     size_t errlen)
+{
+	int64_t at, dist;
+
+	if (start_at > INT64_MAX ||
+	    __builtin_add_overflow((int64_t)start_at, p->clock_offset_ns,
+				   &at) ||
+	    now_real > INT64_MAX ||
+	    __builtin_sub_overflow(at, (int64_t)now_real, &dist) ||
+	    dist > (int64_t)PREPARE_GO_WINDOW_NS ||
+	    dist < -(int64_t)PREPARE_GO_WINDOW_NS) {
+		snprintf(err, errlen,
+			 "refused go of phase %u: start time %llu ns (master clock, offset %lld ns) is more than %llu s from now",
+			 p->phase, (unsigned long long)start_at,
+			 (long long)p->clock_offset_ns,
+			 PREPARE_GO_WINDOW_NS / 1000000000ull);
+		return -ERANGE;
+	}
+	*slave_start = at;
+	return 0;
 }

@@ -18,6 +18,24 @@
 
 #define PREPARE_MAX_WORKERS 64
 
+/*
+ * The slave's own limits on a plan (prepare_check_plan): the master is not
+ * the only thing that can send one. Threads (I/Os in flight) per slave over
+ * all its targets: the parser's cap for one sd's threads=.
+ */
+#define PREPARE_MAX_THREADS 65536u
+#define PREPARE_MAX_XFER (16u << 20)              /* bytes per transfer */
+#define PREPARE_MIN_INTERVAL_NS 1000000ull        /* 1 ms */
+#define PREPARE_MAX_INTERVAL_NS 86400000000000ull /* a day */
+#define PREPARE_MAX_PHASE_NS (366ull * 86400000000000ull) /* a year */
+#define PREPARE_MAX_OFFSET_NS 86400000000000ll /* clock offset: +-1 day */
+#define PREPARE_MAX_IORATE 1e9                 /* I/Os per second */
+#define PREPARE_MIN_IORATE 1e-3
+#define PREPARE_MAX_BYTES (UINT64_C(1) << 62) /* size=, offset= */
+#define PREPARE_MAX_RATIO 1e6                 /* compratio, dedupratio */
+/* A go's start time, on this slave's clock, at most this far from now. */
+#define PREPARE_GO_WINDOW_NS (300ull * 1000000000ull)
+
 /* The workers' slots of a phase. Arrays are malloc'd and owned. */
 struct prepare_slots {
 	unsigned nworkers;                         /* set before assigning */
@@ -34,7 +52,30 @@ struct prepare_totals {
 	struct hist meas[2]; /* latency over the measured intervals sent */
 };
 
-/* Threads (I/Os in flight) the plan gives this slave, over all targets. */
+/*
+ * Whether every numeric field of a decoded plan is one this slave will run
+ * (pure): threads sum without wrap and stay within PREPARE_MAX_THREADS,
+ * interval and phase length, iorate (0 or finite within bounds), clock
+ * offset, sizes, offsets, alignment, transfer sizes (512-byte multiples up
+ * to PREPARE_MAX_XFER), flags that are 0 or 1. The decoder already checked
+ * types, string lengths, percentages and target indexes. Returns 0, or
+ * -EINVAL with err naming the field ("plan field tg[2].th (sd sd3): ...").
+ */
+int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen);
+/*
+ * Whether a go's start_at (master clock) is sane for plan p: converted to
+ * this slave's clock with the plan's offset without signed overflow, and
+ * within PREPARE_GO_WINDOW_NS of now_real (this slave's CLOCK_REALTIME).
+ * On success *slave_start is that time. Pure; 0 or -ERANGE with err.
+ */
+int prepare_check_go(const struct proto_plan *p, uint64_t start_at,
+		     uint64_t now_real, int64_t *slave_start, char *err,
+		     size_t errlen);
+
+/*
+ * Threads (I/Os in flight) the plan gives this slave, over all targets,
+ * summed without wrap (UINT_MAX when the sum is larger).
+ */
 unsigned prepare_threads(const struct proto_plan *p);
 /*
  * Workers to run: want (the --workers), but no more than there are
@@ -44,8 +85,10 @@ unsigned prepare_nworkers(unsigned want, unsigned threads);
 /*
  * Spread every target's threads over ps->nworkers workers, round robin,
  * and give each worker that shares a target a slice of its range. Fills
- * depth, slot_target, slice and nslices. Returns 0 or -ENOMEM; either way
- * prepare_slots_free releases what was allocated.
+ * depth, slot_target, slice and nslices. Returns 0, -EINVAL when the
+ * threads add up to more than PREPARE_MAX_THREADS (or nworkers is 0 or
+ * over PREPARE_MAX_WORKERS), or -ENOMEM; either way prepare_slots_free
+ * releases what was allocated.
  */
 int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p);
 /* Free the arrays and zero ps (nworkers included); idempotent. */

@@ -216,6 +216,7 @@ static int resolve_path(const char *path, char *out, size_t outlen)
 {
 	char buf[PATH_MAX], tail[PATH_MAX] = "", tmp[PATH_MAX];
 	struct stat st;
+	int retries = 0;
 
 	if (!path[0])
 		return -EINVAL;
@@ -237,8 +238,16 @@ static int resolve_path(const char *path, char *out, size_t outlen)
 		}
 		if (errno != ENOENT)
 			return -errno;
-		if (lstat(buf, &st) == 0)
-			return -ENOENT; /* a dangling symlink */
+		if (lstat(buf, &st) == 0) {
+			/*
+			 * A dangling symlink; or the path appeared since
+			 * realpath looked (another slave on this host creating
+			 * the same lun): then look again, a few times.
+			 */
+			if (S_ISLNK(st.st_mode) || ++retries > 3)
+				return -ENOENT;
+			continue;
+		}
 		n = strlen(buf);
 		while (n > 1 && buf[n - 1] == '/')
 			buf[--n] = 0;
@@ -765,11 +774,68 @@ bad:
 	return -EINVAL;
 }
 
+int safety_allow_add_list(struct safety_allow *a, const char *list, char *err,
+			  size_t errlen)
+{
+	struct safety_allow *one = malloc(sizeof(*one));
+	int ret;
+
+	if (!one) {
+		snprintf(err, errlen, "--allow: out of memory");
+		return -ENOMEM;
+	}
+	ret = safety_allow_parse(list, one, err, errlen);
+	if (ret == 0 && a->n + one->n > SAFETY_ALLOW_CAP) {
+		snprintf(err, errlen, "--allow: more than %u entries in all",
+			 SAFETY_ALLOW_CAP);
+		ret = -EINVAL;
+	}
+	for (unsigned i = 0; ret == 0 && i < one->n; i++) {
+		memcpy(a->glob[a->n], one->glob[i], SAFETY_GLOB_LEN);
+		a->literal[a->n++] = 0;
+	}
+	free(one);
+	return ret;
+}
+
+int safety_allow_add_path(struct safety_allow *a, const char *path, char *err,
+			  size_t errlen)
+{
+	char resolved[PATH_MAX];
+	int ret;
+
+	if (a->n >= SAFETY_ALLOW_CAP) {
+		snprintf(err, errlen,
+			 "--allow-path: more than %u entries in all",
+			 SAFETY_ALLOW_CAP);
+		return -EINVAL;
+	}
+	ret = resolve_path(path, resolved, sizeof(resolved));
+	if (ret < 0) {
+		snprintf(err, errlen,
+			 "--allow-path %.200s: cannot resolve it: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	if (strlen(resolved) >= SAFETY_GLOB_LEN) {
+		snprintf(err, errlen,
+			 "--allow-path %.200s: resolves to a path over %u bytes",
+			 path, SAFETY_GLOB_LEN - 1);
+		return -ENAMETOOLONG;
+	}
+	snprintf(a->glob[a->n], SAFETY_GLOB_LEN, "%s", resolved);
+	a->literal[a->n++] = 1;
+	return 0;
+}
+
 int safety_allow_match(const struct safety_allow *a, const char *resolved)
 {
-	for (unsigned i = 0; i < a->n && i < SAFETY_ALLOW_MAX; i++)
-		if (fnmatch(a->glob[i], resolved, FNM_PATHNAME) == 0)
+	for (unsigned i = 0; i < a->n && i < SAFETY_ALLOW_CAP; i++) {
+		if (a->literal[i] ?
+			    !strcmp(a->glob[i], resolved) :
+			    fnmatch(a->glob[i], resolved, FNM_PATHNAME) == 0)
 			return 1;
+	}
 	return 0;
 }
 

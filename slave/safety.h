@@ -23,6 +23,8 @@
 
 /* Bounds on --allow: globs in the list, bytes in one glob, the whole list. */
 #define SAFETY_ALLOW_MAX 64u
+/* Entries in one allowlist: repeated --allow lists and --allow-path. */
+#define SAFETY_ALLOW_CAP 1024u
 #define SAFETY_GLOB_LEN 256u
 #define SAFETY_ALLOW_LIST_LEN 4096u
 
@@ -91,11 +93,15 @@ struct safety_verdict {
 
 /*
  * A parsed --allow list. Zeroed, it is the empty allowlist, which allows
- * nothing: the caller decides what "no --allow given" means.
+ * nothing: the caller decides what "no --allow given" means. An entry is a
+ * glob, or (literal[i], from --allow-path) one resolved path compared as a
+ * string, so that a lun holding '*', '?', '[' or ',' names only itself.
+ * About 256 KiB: allocate it.
  */
 struct safety_allow {
 	unsigned n;
-	char glob[SAFETY_ALLOW_MAX][SAFETY_GLOB_LEN];
+	char glob[SAFETY_ALLOW_CAP][SAFETY_GLOB_LEN];
+	unsigned char literal[SAFETY_ALLOW_CAP];
 };
 
 /*
@@ -146,7 +152,25 @@ int safety_check_room(const char *path, uint64_t size, char *reason,
 int safety_allow_parse(const char *list, struct safety_allow *a, char *err,
 		       size_t errlen);
 
-/* Whether an already resolved absolute path matches a glob (pure). */
+/*
+ * Append the globs of list (as safety_allow_parse) to a: --allow may be
+ * given more than once. Returns 0 or -EINVAL with err (a is unchanged).
+ */
+int safety_allow_add_list(struct safety_allow *a, const char *list, char *err,
+			  size_t errlen);
+
+/*
+ * Append one path, taken literally (no glob characters, no comma lists):
+ * resolved now as safety_allow_check resolves a target (symlinks, a
+ * relative path against the working directory, a missing file through its
+ * nearest existing ancestor) and then matched by string equality. This is
+ * what the master gives the slaves it starts (--allow-path LUN, one per
+ * lun of the parameter file). Returns 0 or -errno with err.
+ */
+int safety_allow_add_path(struct safety_allow *a, const char *path, char *err,
+			  size_t errlen);
+
+/* Whether an already resolved absolute path matches an entry (pure). */
 int safety_allow_match(const struct safety_allow *a, const char *resolved);
 
 /*

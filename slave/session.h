@@ -12,6 +12,7 @@
 #include "proto/proto.h"
 #include "slave/prepare.h"
 #include "slave/spool.h"
+#include "slave/target.h"
 #include "slave/worker.h"
 
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
@@ -33,6 +34,8 @@ struct phase {
 	struct rusage ru_last;
 	struct prepare_totals tot;
 	int status;         /* -EIO once data_errors was exceeded */
+	struct proto_forced *forced; /* per target at most; sent in ready */
+	unsigned nforced;
 	int eof;            /* every worker ended with its eof pass done */
 };
 
@@ -40,6 +43,8 @@ struct session {
 	const char *endpoint;
 	unsigned want_workers;
 	int sqpoll;          /* --sqpoll: every ring gets a submission thread */
+	struct safety_allow *allow;  /* --allow, --allow-path; NULL: none */
+	struct target_policy policy; /* what targets_open may open */
 	struct conn *conn;
 	struct proto_hello hello;
 	int welcomed;

@@ -19,12 +19,54 @@
 #include "slave/conn.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
+#include "slave/safety.h"
 #include "slave/session.h"
 #include "slave/slave.h"
 
 #define MAX_WORKERS SESSION_MAX_WORKERS
 
 static volatile sig_atomic_t got_signal;
+
+/* --allow GLOB[,GLOB...] and --allow-path PATH, each repeatable. */
+static struct safety_allow *allow_of(struct session *s)
+{
+	if (!s->allow)
+		s->allow = calloc(1, sizeof(*s->allow));
+	return s->allow;
+}
+
+static int add_allow(const struct opts_def *def, const char *arg,
+		     const char *prog, int literal)
+{
+	struct session *s = def->dest;
+	struct safety_allow *a = allow_of(s);
+	char err[512];
+	int ret;
+
+	if (!a) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -EINVAL;
+	}
+	ret = literal ? safety_allow_add_path(a, arg, err, sizeof(err)) :
+			safety_allow_add_list(a, arg, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_allow(const struct opts_def *def, const char *arg,
+		       const char *prog)
+{
+	return add_allow(def, arg, prog, 0);
+}
+
+static int parse_allow_path(const struct opts_def *def, const char *arg,
+			    const char *prog)
+{
+	return add_allow(def, arg, prog, 1);
+}
 
 static void on_signal(int sig)
 {
@@ -56,6 +98,12 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 		  .help = "stay up across runs and master restarts" },
 		{ "sqpoll", 0, OPTS_FLAG, &s->sqpoll,
 		  .help = "kernel submission-queue polling on every ring" },
+		{ "allow", 'a', OPTS_CUSTOM, s, .parse = parse_allow,
+		  .arg = "GLOB[,GLOB]",
+		  .help = "open only paths matching a glob (repeatable; symlinks resolved; a daemon needs it)" },
+		{ "allow-path", 0, OPTS_CUSTOM, s, .parse = parse_allow_path,
+		  .arg = "PATH",
+		  .help = "open this one path, taken literally (repeatable; what the master gives slaves it starts)" },
 		{ "verbose", 'v', OPTS_FLAG, &verbose,
 		  .help = "debug messages" },
 		{ "help", 'h', OPTS_HELP, NULL, .help = "this text" },
@@ -82,6 +130,23 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 	return 0;
 }
 
+/*
+ * What this slave may open: its --allow entries; nothing at all for a
+ * daemon without them (any master that reaches it could name any device);
+ * anything for a slave started by hand for one run without them.
+ */
+static void set_policy(struct session *s)
+{
+	s->policy.allow = s->allow;
+	s->policy.none = s->daemon && !s->allow;
+	if (s->policy.none)
+		log_warn(
+			"started as a daemon without --allow: this slave accepts no targets (give --allow GLOB[,GLOB...] naming the luns masters may use)");
+	else if (s->allow)
+		log_info("targets limited to %u --allow entr%s", s->allow->n,
+			 s->allow->n == 1 ? "y" : "ies");
+}
+
 int slave_main(int argc, char **argv)
 {
 	struct session s = { 0 };
@@ -91,8 +156,10 @@ int slave_main(int argc, char **argv)
 	unsigned workers = 0; /* one per core */
 	int ret = parse_args(&s, &name, &workers, &timeout_s, argc, argv);
 
-	if (ret != 0)
+	if (ret != 0) {
+		free(s.allow);
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	}
 	s.want_workers = workers ? workers :
 				   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	if (s.want_workers < 1)
@@ -101,8 +168,10 @@ int slave_main(int argc, char **argv)
 	uplink_init(&s, name);
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
 	log_set_prefix(prefix);
+	set_policy(&s);
 	if (conn_open(s.endpoint, s.hello.id, &s.conn, err, sizeof(err)) < 0) {
 		log_error("%s", err);
+		free(s.allow);
 		return LS_EXIT_BAD_INPUT;
 	}
 	signal(SIGINT, on_signal);
@@ -132,5 +201,6 @@ int slave_main(int argc, char **argv)
 		uplink_over(&s, "signal", LS_EXIT_OK);
 	}
 	conn_close(&s.conn, 200);
+	free(s.allow);
 	return s.exit_code;
 }

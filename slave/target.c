@@ -13,10 +13,12 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "slave/datagen.h"
+#include "slave/safety.h"
 #include "slave/target.h"
 
 #define FILL_CHUNK (1u << 20)
@@ -94,15 +96,25 @@ out:
 static int fill_file(const char *path, uint64_t size, char *err,
 		     size_t errlen)
 {
+	struct stat st;
 	int fd, ret;
 
 	fsutil_mkdir_parents(path); /* open() says what failed */
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* O_NONBLOCK: a FIFO put here since the check must not hang us. */
+	fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
+		  0644);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot create %s: %s", path,
 			 strerror(-ret));
 		return ret;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: changed into something other than a file while it was checked",
+			 path);
+		close(fd);
+		return -EINVAL;
 	}
 	return fill_fd(fd, path, size, err, errlen);
 }
@@ -142,26 +154,84 @@ int target_check_align(const struct proto_plan *p, unsigned t, unsigned align,
 	return 0;
 }
 
-static int open_fd(const struct proto_target *t, int need_write, int *fdp,
-		   uint64_t *sizep, char *err, size_t errlen)
+/*
+ * Everything that decides whether this slave may touch t, before anything
+ * is opened or created: the policy (--allow, or a daemon without it), the
+ * safety verdict (slave/safety.h) for the access the phase needs (a fill
+ * is a write), and room on the file system for a file to be filled.
+ * *fill says whether the file is to be created or extended first; forced
+ * gets the signature force=yes overwrites. 0 or -errno with err.
+ */
+static int check_target(const struct proto_target *t, int need_write,
+			const struct target_policy *pol, int *fill,
+			char *forced, char *err, size_t errlen)
 {
-	int flags = (need_write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	uint64_t actual;
+	struct safety_verdict v;
+	char why[SAFETY_REASON_LEN] = "";
 	struct stat st;
-	int fd, ret;
+	int ret;
 
-	if (t->create && t->size &&
-	    (stat(t->path, &st) < 0 ||
-	     (S_ISREG(st.st_mode) && (uint64_t)st.st_size < t->size))) {
-		ret = fill_file(t->path, t->size, err, errlen);
-		if (ret < 0)
-			return ret;
+	if (pol && pol->none) {
+		snprintf(err, errlen,
+			 "sd %s: %s: refused: this slave is a daemon started without --allow, so it accepts no targets (restart it with --allow GLOB[,GLOB...] naming its luns)",
+			 t->name, t->path);
+		return -EPERM;
 	}
-	if (t->openflags & PROTO_O_DIRECT)
-		flags |= O_DIRECT;
-	if (t->openflags & PROTO_O_DSYNC)
-		flags |= O_DSYNC;
-	fd = open(t->path, flags);
+	if (pol && pol->allow) {
+		ret = safety_allow_check(pol->allow, t->path, &v);
+		if (ret < 0) {
+			snprintf(err, errlen,
+				 "sd %s: %s; this slave's --allow limits what it opens",
+				 t->name, v.reason);
+			return ret;
+		}
+	}
+	*fill = 0;
+	if (t->create && t->size) {
+		if (stat(t->path, &st) < 0)
+			*fill = errno == ENOENT;
+		else
+			*fill = S_ISREG(st.st_mode) &&
+				(uint64_t)st.st_size < t->size;
+	}
+	ret = safety_check_target(t->path, need_write || *fill, t->force, &v);
+	if (ret < 0) {
+		snprintf(err, errlen, "sd %s: %s", t->name, v.reason);
+		return ret;
+	}
+	forced[0] = 0;
+	if (v.forced) {
+		snprintf(forced, PROTO_SIG_LEN, "%s", v.signature);
+		log_warn("sd %s: %s", t->name, v.reason);
+	}
+	if (*fill) {
+		ret = safety_check_room(t->path, t->size, why, sizeof(why));
+		if (ret < 0) {
+			if (!why[0])
+				snprintf(why, sizeof(why),
+					 "%s: cannot tell whether its file system has room: %s",
+					 t->path, strerror(-ret));
+			snprintf(err, errlen, "sd %s: %s", t->name, why);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Open what was checked. O_NONBLOCK so that a FIFO swapped in since the
+ * check cannot hang the slave; then fstat must show a file, a block device
+ * or the null/zero devices, and the same one the path named a moment ago.
+ */
+static int open_checked(const struct proto_target *t, int flags, char *err,
+			size_t errlen)
+{
+	struct stat before, st;
+	int fd, ret, nb;
+
+	if (stat(t->path, &before) < 0)
+		memset(&before, 0, sizeof(before));
+	fd = open(t->path, flags | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "sd %s: cannot open %s%s: %s", t->name,
@@ -171,6 +241,51 @@ static int open_fd(const struct proto_target *t, int need_write, int *fdp,
 			 strerror(-ret));
 		return ret;
 	}
+	if (fstat(fd, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode) ||
+	      (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 &&
+	       (minor(st.st_rdev) == 3 || minor(st.st_rdev) == 5))) ||
+	    st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
+		snprintf(err, errlen,
+			 "sd %s: %s is not the file or block device that was checked (replaced meanwhile?)",
+			 t->name, t->path);
+		close(fd);
+		return -EINVAL;
+	}
+	nb = fcntl(fd, F_GETFL);
+	if (nb < 0 || fcntl(fd, F_SETFL, nb & ~O_NONBLOCK) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "sd %s: %s: fcntl: %s", t->name, t->path,
+			 strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+static int open_fd(const struct proto_target *t, int need_write,
+		   const struct target_policy *pol, struct target_opened *o,
+		   char *err, size_t errlen)
+{
+	int flags = (need_write ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	uint64_t actual;
+	int fd, ret, fill;
+
+	ret = check_target(t, need_write, pol, &fill, o->forced, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (fill) {
+		ret = fill_file(t->path, t->size, err, errlen);
+		if (ret < 0)
+			return ret;
+	}
+	if (t->openflags & PROTO_O_DIRECT)
+		flags |= O_DIRECT;
+	if (t->openflags & PROTO_O_DSYNC)
+		flags |= O_DSYNC;
+	fd = open_checked(t, flags, err, errlen);
+	if (fd < 0)
+		return fd;
 	ret = target_size(fd, &actual);
 	if (ret < 0) {
 		snprintf(err, errlen, "sd %s: cannot size %s: %s", t->name,
@@ -186,27 +301,31 @@ static int open_fd(const struct proto_target *t, int need_write, int *fdp,
 		close(fd);
 		return -ENOSPC;
 	}
-	*sizep = t->size ? t->size : actual;
-	*fdp = fd;
+	o->size = t->size ? t->size : actual;
+	o->fd = fd;
 	return 0;
 }
 
 int target_open(const struct proto_plan *p, unsigned t, int need_write,
-		int *fdp, uint64_t *sizep, char *err, size_t errlen)
+		const struct target_policy *pol, struct target_opened *o,
+		char *err, size_t errlen)
 {
-	int fd = -1, ret;
+	int ret;
 
-	ret = open_fd(&p->targets[t], need_write, &fd, sizep, err, errlen);
+	o->fd = -1;
+	o->size = 0;
+	o->forced[0] = 0;
+	ret = open_fd(&p->targets[t], need_write, pol, o, err, errlen);
 	if (ret < 0)
 		return ret;
 	if (p->targets[t].openflags & PROTO_O_DIRECT) {
-		ret = target_check_align(p, t, target_direct_align(fd), err,
+		ret = target_check_align(p, t, target_direct_align(o->fd), err,
 					 errlen);
 		if (ret < 0) {
-			close(fd);
+			close(o->fd);
+			o->fd = -1;
 			return ret;
 		}
 	}
-	*fdp = fd;
 	return 0;
 }

@@ -2,8 +2,9 @@
  * Targets: making one sd of a plan ready for I/O. A file lun is created or
  * extended with real data first, the file or device is opened with the
  * plan's flags, its size checked against size=, and on O_DIRECT every
- * transfer size checked against the alignment the device needs. Everything
- * that decides whether a slave may touch a target belongs here.
+ * transfer size checked against the alignment the device needs. Whether a
+ * slave may touch a target at all is asked here, of slave/safety.c, before
+ * anything is opened or created.
  */
 #ifndef LOCKSTEP_SLAVE_TARGET_H
 #define LOCKSTEP_SLAVE_TARGET_H
@@ -12,16 +13,37 @@
 #include <stdint.h>
 #include "proto/proto.h"
 
+struct safety_allow;
+
+/* Which paths this slave may open at all, from its command line. */
+struct target_policy {
+	const struct safety_allow *allow; /* --allow; NULL: any path */
+	int none; /* a daemon without --allow: no path at all */
+};
+
+/* An opened target: the descriptor (the caller's), its bytes, and the
+ * signature force=yes lets the phase overwrite ("" for none). */
+struct target_opened {
+	int fd;
+	uint64_t size;
+	char forced[PROTO_SIG_LEN];
+};
+
 /*
- * Make target t of plan p ready: create or extend a file lun to its size
- * (t->create), open it (read-write when need_write), size it, and refuse an
- * O_DIRECT target whose transfer sizes it cannot take. On success *fdp is
- * an open descriptor the caller owns and *sizep the bytes to use; on
- * failure returns -errno with a message naming the sd in err, and leaves
- * nothing open.
+ * Make target t of plan p ready. First the checks, before anything is
+ * opened or created: pol (NULL: none), then slave/safety.c's verdict for
+ * the access needed (need_write, or a file to fill) with the sd's force=,
+ * then room for a file to be created. Then create or extend a file lun to
+ * its size (t->create; never under /dev), open it (read-write when
+ * need_write; O_NONBLOCK first, so a FIFO cannot hang the slave), size it,
+ * and refuse an O_DIRECT target whose transfer sizes it cannot take. On
+ * success o holds an open descriptor the caller owns; on failure returns
+ * -errno with a message naming the sd, the path, the reason and any
+ * override in err, and leaves nothing open (o->fd is -1).
  */
 int target_open(const struct proto_plan *p, unsigned t, int need_write,
-		int *fdp, uint64_t *sizep, char *err, size_t errlen);
+		const struct target_policy *pol, struct target_opened *o,
+		char *err, size_t errlen);
 
 /* Size in bytes of an open regular file or block device. 0 or -errno. */
 int target_size(int fd, uint64_t *size);

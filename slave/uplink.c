@@ -83,6 +83,8 @@ static void on_plan(struct session *s, struct proto_plan *plan)
 		return;
 	}
 	m.u.ready.phase = phase;
+	m.u.ready.nforced = s->ph.nforced;
+	m.u.ready.forced = s->ph.forced; /* still the phase's */
 	uplink_send(s, &m);
 }
 
@@ -110,7 +112,7 @@ void uplink_over(struct session *s, const char *why, int code)
 static void handle(struct session *s, int which, const void *buf, size_t len)
 {
 	struct proto_msg m, r = { 0 };
-	char err[256], esc[LOG_ESC_LEN(PROTO_TEXT_LEN)];
+	char err[PROTO_TEXT_LEN], esc[LOG_ESC_LEN(PROTO_TEXT_LEN)];
 	int ret = proto_decode(buf, len, &m, err, sizeof(err));
 
 	if (ret < 0) {
@@ -143,7 +145,17 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		break;
 	case PROTO_GO:
 		if (s->ph.active && m.u.go.phase == s->ph.plan.phase) {
-			phase_go(s, &m.u.go);
+			ret = phase_go(s, &m.u.go, err, sizeof(err));
+			if (ret < 0) {
+				/* The phase is over here: say so, never hang. */
+				send_error(s, m.u.go.phase, ret, err);
+				phase_reset(&s->ph);
+				r.type = PROTO_PHASE_END;
+				r.u.phase_end.phase = m.u.go.phase;
+				r.u.phase_end.status = ret;
+				uplink_send(s, &r);
+				break;
+			}
 			r.type = PROTO_GO_ACK;
 			r.u.go_ack.phase = m.u.go.phase;
 			uplink_send(s, &r);

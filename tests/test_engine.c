@@ -732,6 +732,7 @@ static void test_align_refused(void **state)
 	struct proto_plan p = { .ntargets = 1, .targets = &tg, .nstreams = 1,
 				.streams = &st };
 	char err[PROTO_TEXT_LEN] = "";
+	struct target_opened o;
 	uint64_t size = 0;
 	int fd = -1, ret;
 
@@ -745,14 +746,16 @@ static void test_align_refused(void **state)
 	st.xfer[0].size = 4096;
 	st.xfer[1].size = 512;
 	st.rdpct = 100;
-	ret = target_open(&p, 0, 0, &fd, &size, err, sizeof(err));
+	ret = target_open(&p, 0, 0, NULL, &o, err, sizeof(err));
 	assert_int_equal(ret, -EINVAL);
-	assert_int_equal(fd, -1);
+	assert_int_equal(o.fd, -1);
 	assert_non_null(strstr(err, "xfersize 512 of wd wd1 is not a multiple of 4096"));
 	st.xfer[1].size = 8192;
-	ret = target_open(&p, 0, 0, &fd, &size, err, sizeof(err));
+	ret = target_open(&p, 0, 0, NULL, &o, err, sizeof(err));
 	if (ret < 0)
 		fail_msg("target_open: %s", err);
+	fd = o.fd;
+	size = o.size;
 	assert_int_equal(target_direct_align(fd), 4096);
 	assert_int_equal(size, t->size);
 	close(fd);

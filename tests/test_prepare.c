@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -375,6 +376,182 @@ static void test_error_text(void **state)
 	free(iv);
 }
 
+/* A plan every check accepts: two targets, one stream over both. */
+static void good_plan(void)
+{
+	static const unsigned threads[] = { 4, 4 };
+
+	make_plan(2, threads);
+	plan.warmup_intervals = 1;
+	plan.clock_offset_ns = -5000;
+	snprintf(streams[0].name, sizeof(streams[0].name), "wd1");
+	streams[0].ntargets = 2;
+	streams[0].targets[1] = 1;
+	streams[0].nxfer = 1;
+	streams[0].xfer[0].size = 4096;
+	streams[0].xfer[0].pct = 100;
+	plan.nstreams = 1;
+}
+
+static void set_u32(uint32_t *f, uint32_t v)
+{
+	*f = v;
+}
+
+/*
+ * Each case breaks one field of a good plan; the check must refuse it and
+ * name the field (the "plan field ..." the error reply carries).
+ */
+static void test_check_plan(void **state)
+{
+	/* One short line per case reads best here. */
+	/* clang-format off */
+	enum { T0TH, T1TH, IN, IN0, NI0, NILONG, WI, IO, IONAN, IOINF, IOTINY,
+	       CO, COMIN, CE, DI, FM, CP, DU, SZ, OS, OSODD, OF, LO, AL, CR,
+	       SQ, FC, NOTG, X0, XBIG, XODD, NOX, EOFF, NAME, PATH, OK };
+	static const struct {
+		int what;
+		const char *field;
+	} cases[] = {
+		{ T0TH, "tg[1].th" },   { T1TH, "tg[0].th" },
+		{ IN, "field in:" },    { IN0, "field in:" },
+		{ NI0, "field ni:" },   { NILONG, "field ni:" },
+		{ WI, "field wi:" },    { IO, "field io:" },
+		{ IONAN, "field io:" }, { IOINF, "field io:" },
+		{ IOTINY, "field io:" }, { CO, "field co:" },
+		{ COMIN, "field co:" }, { CE, "field ce:" },
+		{ DI, "field di:" },    { FM, "field fm:" },
+		{ CP, "field cp:" },    { DU, "field du:" },
+		{ SZ, "tg[0].sz" },     { OS, "tg[0].os" },
+		{ OSODD, "tg[0].os" },  { OF, "tg[0].of" },
+		{ LO, "tg[0].lo" },     { AL, "tg[0].al" },
+		{ CR, "tg[0].cr" },     { SQ, "tg[0].sq" },
+		{ FC, "tg[0].fc" },     { NOTG, "field tg:" },
+		{ X0, "st[0].x[0].sz" }, { XBIG, "st[0].x[0].sz" },
+		{ XODD, "st[0].x[0].sz" }, { NOX, "st[0].x" },
+		{ EOFF, "st[0].eof" },  { NAME, "tg[0].nm" },
+		{ PATH, "tg[0].pa" },   { OK, NULL },
+	};
+	/* clang-format on */
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		int ret;
+
+		good_plan();
+		/* clang-format off */
+		switch (cases[i].what) {
+		/* 0xFFFFFFFF + 2 wrapped to 1 before: a heap overflow. */
+		case T0TH: set_u32(&targets[0].threads, 2);
+			   set_u32(&targets[1].threads, 0xFFFFFFFFu); break;
+		case T1TH: set_u32(&targets[0].threads, PREPARE_MAX_THREADS + 1);
+			   break;
+		case IN: plan.interval_ns = PREPARE_MAX_INTERVAL_NS + 1; break;
+		case IN0: plan.interval_ns = 0; break;
+		case NI0: plan.intervals = 0; break;
+		case NILONG: plan.interval_ns = PREPARE_MAX_INTERVAL_NS;
+			     plan.intervals = 400; break;
+		case WI: plan.warmup_intervals = plan.intervals; break;
+		case IO: plan.iorate = 2e9; break;
+		case IONAN: plan.iorate = NAN; break;
+		case IOINF: plan.iorate = INFINITY; break;
+		case IOTINY: plan.iorate = 1e-9; break;
+		case CO: plan.clock_offset_ns = PREPARE_MAX_OFFSET_NS + 1; break;
+		case COMIN: plan.clock_offset_ns = INT64_MIN; break;
+		case CE: plan.clock_error_ns = UINT64_MAX; break;
+		case DI: plan.distribution = 2; break;
+		case FM: plan.format = 7; break;
+		case CP: plan.compratio = 1e300; break;
+		case DU: plan.dedupunit = 1000; break;
+		case SZ: targets[0].size = UINT64_MAX; break;
+		case OS: targets[0].offset = UINT64_MAX - 511; break;
+		case OSODD: targets[0].offset = 100; break;
+		case OF: targets[0].openflags = 8; break;
+		case LO: targets[0].range_lo = 500; targets[0].range_hi = 400;
+			 break;
+		case AL: targets[0].align = 100; break;
+		case CR: targets[0].create = 2; break;
+		case SQ: targets[0].sqpoll = 3; break;
+		case FC: targets[0].force = 0x10000; break;
+		case NOTG: plan.ntargets = 0; break;
+		case X0: streams[0].xfer[0].size = 0; break;
+		case XBIG: streams[0].xfer[0].size = PREPARE_MAX_XFER + 512;
+			   break;
+		case XODD: streams[0].xfer[0].size = 4097; break;
+		case NOX: streams[0].nxfer = 0; break;
+		case EOFF: streams[0].eof = 5; break;
+		case NAME: targets[0].name[0] = 0; break;
+		case PATH: targets[0].path[0] = 0; break;
+		default: break;
+		}
+		/* clang-format on */
+		err[0] = 0;
+		ret = prepare_check_plan(&plan, err, sizeof(err));
+		if (!cases[i].field) {
+			if (ret != 0)
+				fail_msg("case %zu: refused: %s", i, err);
+			continue;
+		}
+		if (ret != -EINVAL || !strstr(err, cases[i].field))
+			fail_msg("case %zu: ret %d, \"%s\" does not name %s", i,
+				 ret, err, cases[i].field);
+	}
+	/* The slots refuse a wrapping sum on their own too. */
+	{
+		struct prepare_slots ps = { .nworkers = 2 };
+
+		good_plan();
+		targets[0].threads = 0xFFFFFFFFu;
+		targets[1].threads = 2;
+		assert_int_equal(prepare_assign_slots(&ps, &plan), -EINVAL);
+		prepare_slots_free(&ps);
+		assert_int_equal(prepare_threads(&plan), UINT_MAX);
+	}
+}
+
+/* go's start time: converted without overflow, within the window. */
+static void test_check_go(void **state)
+{
+	const uint64_t now = UINT64_C(1700000000000000000);
+	static const struct {
+		uint64_t start;
+		int64_t offset;
+		int ok;
+	} cases[] = {
+		{ UINT64_C(1700000000250000000), 0, 1 },
+		{ UINT64_C(1700000000250000000), -86400000000000ll, 0 },
+		{ UINT64_C(1700000000250000000), 1000000, 1 },
+		{ UINT64_C(1700000000000000000) - 299000000000ull, 0, 1 },
+		{ UINT64_C(1700000000000000000) - 301000000000ull, 0, 0 },
+		{ UINT64_C(1700000000000000000) + 301000000000ull, 0, 0 },
+		{ UINT64_MAX, 0, 0 },
+		{ (uint64_t)INT64_MAX, INT64_MAX, 0 },
+		{ 0, 0, 0 },
+	};
+	char err[256];
+
+	(void)state;
+	good_plan();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		int64_t at = 0;
+		int ret;
+
+		plan.clock_offset_ns = cases[i].offset;
+		ret = prepare_check_go(&plan, cases[i].start, now, &at, err,
+				       sizeof(err));
+		if (cases[i].ok) {
+			assert_int_equal(ret, 0);
+			assert_true(at ==
+				    (int64_t)cases[i].start + cases[i].offset);
+		} else {
+			if (ret != -ERANGE)
+				fail_msg("case %zu: accepted", i);
+			assert_non_null(strstr(err, "refused go"));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +565,8 @@ int main(void)
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_interval_msg_and_totals),
 		cmocka_unit_test(test_error_text),
+		cmocka_unit_test(test_check_plan),
+		cmocka_unit_test(test_check_go),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

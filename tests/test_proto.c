@@ -139,6 +139,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->offset = 4096u * (i + 3);
 			tg->align = 8192u << i;
 			tg->sqpoll = i % 2;
+			tg->force = (i + 1) % 2;
 		}
 		p->nstreams = NSTREAMS;
 		p->streams = calloc(NSTREAMS, sizeof(*p->streams));
@@ -164,6 +165,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 	}
 	case PROTO_READY:
 		m->u.ready.phase = 9;
+		m->u.ready.nforced = 2;
+		m->u.ready.forced = calloc(2, sizeof(*m->u.ready.forced));
+		assert_non_null(m->u.ready.forced);
+		strcpy(m->u.ready.forced[0].sd, "sd1");
+		strcpy(m->u.ready.forced[0].signature, "ext4");
+		strcpy(m->u.ready.forced[1].sd, "sd12");
+		strcpy(m->u.ready.forced[1].signature, "LVM2_member");
 		break;
 	case PROTO_ERROR:
 		m->u.error.phase = 10;
@@ -281,6 +289,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_int_equal(x->offset, y->offset);
 		assert_int_equal(x->align, y->align);
 		assert_int_equal(x->sqpoll, y->sqpoll);
+		assert_int_equal(x->force, y->force);
 	}
 	assert_int_equal(a->nstreams, b->nstreams);
 	for (uint32_t i = 0; i < a->nstreams; i++) {
@@ -345,6 +354,13 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		break;
 	case PROTO_READY:
 		assert_int_equal(a->u.ready.phase, b->u.ready.phase);
+		assert_int_equal(a->u.ready.nforced, b->u.ready.nforced);
+		for (uint32_t i = 0; i < a->u.ready.nforced; i++) {
+			assert_string_equal(a->u.ready.forced[i].sd,
+					    b->u.ready.forced[i].sd);
+			assert_string_equal(a->u.ready.forced[i].signature,
+					    b->u.ready.forced[i].signature);
+		}
 		break;
 	case PROTO_ERROR:
 		assert_int_equal(a->u.error.phase, b->u.error.phase);
@@ -663,12 +679,22 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 4);
+	kuint(&f, "v", 5);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
-	expect(&f, -EPROTO, "protocol version 4 not supported (this "
-			    "lockstep speaks 3)");
+	expect(&f, -EPROTO,
+	       "protocol version 5 not supported (this "
+	       "lockstep speaks 4)");
+
+	/* Version 3 (no force= on targets, no forced list) is refused. */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 4);
+	kuint(&f, "v", 3);
+	kstr(&f, "t", "ping");
+	kuint(&f, "s", 1);
+	kuint(&f, "t1", 2);
+	expect(&f, -EPROTO, "protocol version 3 not supported");
 
 	/* Version 2 (no histograms in phase_end) is refused, not misread. */
 	frame_init(&f);

@@ -286,6 +286,53 @@ static void test_allow_symlinks(void **state)
 	assert_int_equal(rm_rf(dir), 0);
 }
 
+/*
+ * --allow-path entries are literal: a lun named with glob characters or a
+ * comma allows itself and nothing else; repeated --allow lists add up.
+ */
+static void test_allow_literal(void **state)
+{
+	char dir[] = "/tmp/ls-safety-XXXXXX", p[PATH_MAX], q[PATH_MAX];
+	char err[256];
+	struct safety_verdict v;
+	struct safety_allow *a = calloc(1, sizeof(*a));
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/l*n,[x]?", dir);
+	assert_int_equal(safety_allow_add_path(a, p, err, sizeof(err)), 0);
+	assert_int_equal(a->n, 1);
+	assert_int_equal(a->literal[0], 1);
+	assert_true(safety_allow_match(a, p));
+	snprintf(q, sizeof(q), "%s/lun,xa", dir);
+	assert_false(safety_allow_match(a, q));
+	snprintf(q, sizeof(q), "%s/l", dir);
+	assert_false(safety_allow_match(a, q));
+	assert_int_equal(safety_allow_check(a, p, &v), 0);
+	snprintf(q, sizeof(q), "%s/other", dir);
+	assert_int_equal(safety_allow_check(a, q, &v), -EPERM);
+	/* A symlink lun allows what it points to, as the open will see it. */
+	snprintf(p, sizeof(p), "%s/real", dir);
+	close(open(p, O_CREAT | O_WRONLY, 0600));
+	snprintf(q, sizeof(q), "%s/alias", dir);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(safety_allow_add_path(a, q, err, sizeof(err)), 0);
+	assert_true(safety_allow_match(a, p));
+	assert_int_equal(safety_allow_check(a, q, &v), 0);
+	/* Lists add up; a bad list leaves what was there. */
+	assert_int_equal(safety_allow_add_list(a, "/dev/loop*,/srv/*.img", err,
+					       sizeof(err)),
+			 0);
+	assert_int_equal(a->n, 4);
+	assert_true(safety_allow_match(a, "/dev/loop7"));
+	assert_int_equal(safety_allow_add_list(a, "relative", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(a->n, 4);
+	free(a);
+	assert_int_equal(rm_rf(dir), 0);
+}
+
 /* ---- paths that are not luns ----------------------------------------- */
 
 static void expect(const char *path, int need_write, int force, int ret,
@@ -683,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_allow_parse),
 		cmocka_unit_test(test_allow_match),
 		cmocka_unit_test(test_allow_symlinks),
+		cmocka_unit_test(test_allow_literal),
 		cmocka_unit_test(test_pseudo_and_dev_paths),
 		cmocka_unit_test(test_fifo_returns),
 		cmocka_unit_test(test_room),

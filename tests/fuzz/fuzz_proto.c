@@ -57,6 +57,13 @@ static int msg_equal(const struct proto_msg *a, const struct proto_msg *b)
 			!memcmp(p->streams, q->streams,
 				p->nstreams * sizeof(*p->streams)));
 	}
+	case PROTO_READY:
+		return a->u.ready.phase == b->u.ready.phase &&
+		       a->u.ready.nforced == b->u.ready.nforced &&
+		       (!a->u.ready.nforced ||
+			!memcmp(a->u.ready.forced, b->u.ready.forced,
+				a->u.ready.nforced *
+					sizeof(*a->u.ready.forced)));
 	case PROTO_INTERVAL:
 		return !memcmp(&a->u.interval, &b->u.interval,
 			       offsetof(struct proto_interval, lat)) &&

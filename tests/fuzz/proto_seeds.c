@@ -69,6 +69,7 @@ static int fill_plan(struct proto_plan *p)
 		t->range_hi = 1000000000;
 		t->offset = 4096 * i;
 		t->sqpoll = i;
+		t->force = i;
 
 		snprintf(s->name, sizeof(s->name), "wd%u", i + 1);
 		s->ntargets = 1 + i;
@@ -123,6 +124,12 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		return fill_plan(&m->u.plan);
 	case PROTO_READY:
 		m->u.ready.phase = 2;
+		m->u.ready.nforced = 1;
+		m->u.ready.forced = calloc(1, sizeof(*m->u.ready.forced));
+		if (!m->u.ready.forced)
+			return -ENOMEM;
+		strcpy(m->u.ready.forced[0].sd, "sd1");
+		strcpy(m->u.ready.forced[0].signature, "ext4");
 		return 0;
 	case PROTO_ERROR:
 		m->u.error.phase = 2;

@@ -9,11 +9,13 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 3 lsf
 BR=$LOCKSTEP_BRIDGE_IP
 
-# start_daemon I: a daemon slave named hI in host I's namespace.
+# start_daemon I: a daemon slave named hI in host I's namespace (a daemon
+# opens only what --allow names).
 declare -A DPID
 start_daemon() {
 	local i=$1
 	"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
+		--allow "$TMP/*" \
 		--master "tcp://$BR:$PORT" --master-timeout "${MTO:-10}" \
 		>> "$TMP/h$i.log" 2>&1 &
 	DPID[$i]=$!
