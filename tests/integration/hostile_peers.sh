@@ -78,7 +78,7 @@ no_forgery() {
 }
 
 # ---- (1) impostors ------------------------------------------------------
-"$LOCKSTEP" slave --daemon --name d1 --master "$EP" > "$TMP/d1.log" 2>&1 &
+"$LOCKSTEP" slave --daemon --name d1 --allow "$TMP/*" --master "$EP" > "$TMP/d1.log" 2>&1 &
 D1=$!
 PIDS+=($D1)
 start_master "$TMP/o1" --local-slaves 2 --expect-slaves 1
