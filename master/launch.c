@@ -27,13 +27,16 @@ static struct launch_proc *slot(struct launch *l, const char *name,
 	return p;
 }
 
-/* In a child: stdin and stdout to /dev/null, stderr to fd. */
-static void child_stdio(int err_fd)
+/*
+ * In a child: stdin from in_fd (the keys pipe) or /dev/null, stdout to
+ * /dev/null, stderr to err_fd.
+ */
+static void child_stdio(int in_fd, int err_fd)
 {
 	int null = open("/dev/null", O_RDWR);
 
 	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
+		dup2(in_fd >= 0 ? in_fd : null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
 		if (null > STDERR_FILENO)
 			close(null);
@@ -44,11 +47,48 @@ static void child_stdio(int err_fd)
 	setpgid(0, 0);
 }
 
-int launch_local(struct launch *l, const char *endpoint, const char *name)
+/*
+ * The pipe that carries a slave's keys to its stdin (pfd[0] for the
+ * child), or -1s without keys. The read end is not inherited by later
+ * children: it is close-on-exec, and dup2() onto stdin clears that.
+ */
+static int keys_pipe(const struct launch_keys *keys, int pfd[2])
+{
+	pfd[0] = pfd[1] = -1;
+	if (!keys)
+		return 0;
+	return pipe2(pfd, O_CLOEXEC) < 0 ? -errno : 0;
+}
+
+/*
+ * Hand the keys to the child: three lines, far less than a pipe's buffer,
+ * so the write never blocks. Then both ends close here; the child sees
+ * EOF after them.
+ */
+static int keys_send(const struct launch_keys *keys, int pfd[2])
+{
+	char buf[3 * (KEYS_Z85_LEN + 1) + 1];
+	int len, ret = 0;
+
+	if (!keys)
+		return 0;
+	close(pfd[0]);
+	len = snprintf(buf, sizeof(buf), "%s\n%s\n%s\n", keys->secret,
+		       keys->public, keys->master);
+	if (write(pfd[1], buf, (size_t)len) != len)
+		ret = -EPIPE;
+	keys_wipe(buf, sizeof(buf));
+	close(pfd[1]);
+	return ret;
+}
+
+int launch_local(struct launch *l, const char *endpoint, const char *name,
+		 const struct launch_keys *keys)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct launch_proc *p;
+	int pfd[2], ret;
 	pid_t pid;
 
 	if (n < 0)
@@ -57,16 +97,31 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 	p = slot(l, name, "localhost");
 	if (!p)
 		return -ENOSPC;
+	ret = keys_pipe(keys, pfd);
+	if (ret < 0) {
+		l->n--;
+		return ret;
+	}
 	pid = fork();
 	if (pid < 0) {
+		ret = -errno;
+		if (keys) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
 		l->n--;
-		return -errno;
+		return ret;
 	}
 	if (pid == 0) {
 		char workers[16];
-		char *argv[10] = { "lockstep", "slave", "--master",
-				   (char *)endpoint, "--name", (char *)name };
-		int k = 6;
+		char *argv[12] = { "lockstep",
+				   "slave",
+				   "--master",
+				   (char *)endpoint,
+				   "--name",
+				   (char *)name,
+				   keys ? "--keys-stdin" : "--insecure" };
+		int k = 7;
 
 		snprintf(workers, sizeof(workers), "%u", l->workers);
 		if (l->workers) {
@@ -77,11 +132,14 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 			argv[k++] = "--verbose";
 		argv[k] = NULL;
 
-		child_stdio(l->logfd);
+		child_stdio(pfd[0], l->logfd);
 		execv(exe, argv);
 		_exit(127);
 	}
 	p->pid = pid;
+	if (keys_send(keys, pfd) < 0)
+		log_warn("could not hand slave %s its keys: it will not register",
+			 name);
 	log_debug("started local slave %s (pid %d)", name, (int)pid);
 	return 0;
 }
@@ -108,11 +166,12 @@ static void prefix_lines(int fd, int out, const char *host)
 }
 
 int launch_ssh(struct launch *l, const char *user, const char *system,
-	       const char *path, const char *endpoint, const char *name)
+	       const char *path, const char *endpoint, const char *name,
+	       const struct launch_keys *keys)
 {
 	char remote[2048];
 	struct launch_proc *p;
-	int pfd[2];
+	int pfd[2], kfd[2] = { -1, -1 }, ret;
 	pid_t pid, helper;
 
 	/* The remote command line: our arguments never contain quotes. */
@@ -120,8 +179,9 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	    (path && strpbrk(path, "'\"\\")))
 		return -EINVAL;
 	snprintf(remote, sizeof(remote),
-		 "'%s' slave --master '%s' --name '%s'%s%.0u%s",
+		 "'%s' slave --master '%s' --name '%s' %s%s%.0u%s",
 		 path && *path ? path : "lockstep", endpoint, name,
+		 keys ? "--keys-stdin" : "--insecure",
 		 l->workers ? " --workers " : "", l->workers,
 		 l->verbose ? " --verbose" : "");
 	p = slot(l, name, system);
@@ -138,12 +198,14 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 			     system);
 		_exit(0);
 	}
-	pid = helper < 0 ? -1 : fork();
+	/* After the helper: it must not hold the keys pipe open. */
+	ret = helper < 0 ? 0 : keys_pipe(keys, kfd);
+	pid = helper < 0 || ret < 0 ? -1 : fork();
 	if (pid == 0) {
 		char *argv[48], words[1024], *save = NULL;
 		int k = 0;
 
-		child_stdio(pfd[1]);
+		child_stdio(kfd[0], pfd[1]);
 		snprintf(words, sizeof(words), "%s", l->ssh ? l->ssh : "ssh");
 		for (char *w = strtok_r(words, " \t", &save); w && k < 32;
 		     w = strtok_r(NULL, " \t", &save))
@@ -169,8 +231,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	close(pfd[0]);
 	close(pfd[1]);
 	if (pid < 0) {
-		int ret = -errno;
-
+		ret = ret < 0 ? ret : -errno;
+		if (keys && kfd[0] >= 0) {
+			close(kfd[0]);
+			close(kfd[1]);
+		}
 		if (helper > 0) {
 			kill(helper, SIGKILL);
 			waitpid(helper, NULL, 0);
@@ -180,6 +245,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	}
 	p->pid = pid;
 	p->helper = helper;
+	/* ssh forwards its stdin to the remote slave's: the keys travel
+	   inside the ssh connection, never on a command line. */
+	if (keys_send(keys, kfd) < 0)
+		log_warn("could not hand slave %s its keys: it will not register",
+			 name);
 	log_info("started slave %s on %s through ssh (pid %d)", name, system,
 		 (int)pid);
 	return 0;

@@ -90,7 +90,19 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		     const struct proto_hello *h)
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
-	struct slave_rec *s = roster_find_peer(m, peer);
+	struct slave_rec *s;
+
+	/*
+	 * With CURVE, the key the peer proved decides the names it may use
+	 * (keys.h): a launched slave's name belongs to its per-run key, and
+	 * a listed key with names gets only those. The key is never logged.
+	 */
+	if (m->curve && !keys_name_allowed(&m->auth, peer->key, h->name)) {
+		log_warn("slave %s (pid %u on %s) refused: the key it proved is not authorized for that name",
+			 h->name, h->pid, h->host);
+		return;
+	}
+	s = roster_find_peer(m, peer);
 
 	if (!s)
 		s = roster_find_name(m, h->name);
@@ -224,6 +236,16 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		log_warn("dropped a bad frame (%zu bytes) from %s: %s", len,
 			 s ? s->hello.name : "an unknown peer", err);
 		return;
+	}
+	/*
+	 * A routing id is the slave's own choice: a frame under a registered
+	 * slave's id from a connection with another key is not from it.
+	 */
+	if (s && m->curve && strcmp(s->peer.key, peer->key) != 0 &&
+	    msg.type != PROTO_HELLO) {
+		log_warn("dropped %s under the routing id of slave %s: sent with another key",
+			 proto_type_name(msg.type), s->hello.name);
+		goto out;
 	}
 	if (s) {
 		s->last_rx = time_mono_ns();
