@@ -38,7 +38,7 @@ grep -qF "$(cat "$K/ext1.key")" "$TMP/l1.txt" && fail "the secret key was printe
 cp "$K/master.key" "$TMP/mloose.key"
 chmod 640 "$TMP/mloose.key"
 cat > "$TMP/c.vdb" <<VDB
-sd=sd1,lun=$TMP/c.dat,size=4m,threads=2
+sd=sd1,lun=$TMP/c.dat,size=4m,threads=6
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,elapsed=3,interval=1
 VDB
