@@ -102,6 +102,18 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 			 h->name, h->pid, h->host);
 		return;
 	}
+	/* A slave we started here is that process, and no other pid. */
+	for (unsigned i = 0; i < m->launch.n; i++) {
+		const struct launch_proc *p = &m->launch.p[i];
+
+		if (p->pid > 0 && strcmp(p->host, "localhost") == 0 &&
+		    strcmp(p->name, h->name) == 0 && (pid_t)h->pid != p->pid) {
+			log_warn("slave %s (pid %u on %s) refused: this master started %s as pid %d",
+				 h->name, h->pid, h->host, p->name,
+				 (int)p->pid);
+			return;
+		}
+	}
 	s = roster_find_peer(m, peer);
 
 	if (!s)

@@ -7,7 +7,8 @@
 # key that may not use the name local-1, one without keys) never register,
 # and the run completes with the totals of the three real slaves. A daemon
 # facing a master with another key refuses it, keeps waiting, and then
-# registers with the right master.
+# registers with the right master. An --insecure run warns, records it in
+# summary.json, and still admits as local-N only the pid it started.
 source "$(dirname "$0")/lib.sh"
 
 K=$TMP/keys
@@ -173,4 +174,31 @@ assert [x["name"] for x in s["slaves"]] == ["ext1"], s["slaves"]
 assert s["runs"][0]["totals"]["ops"] > 0, s["runs"][0]["totals"]
 PY
 echo "ok: wrong master refused, right master served"
+
+# ---- --insecure: warned, recorded, and local slaves still checked by pid --
+"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/ins" --engine null --insecure --port "$PORT" \
+	--local-slaves 2 > "$TMP/ins.txt" 2> "$TMP/ins.err" &
+MPID=$!
+PIDS+=($MPID)
+(
+	while kill -0 "$MPID" 2>/dev/null; do
+		"$ZSEND" "$EP" "$HELLO" || true
+	done
+) > "$TMP/zsend2.log" 2>&1 &
+IMP=$!
+PIDS+=($IMP)
+wait_for "$MPID" 60
+[ "$rc" -eq 0 ] || { cat "$TMP/ins.err"; fail "the --insecure run exited $rc, expected 0"; }
+timeout 20 tail --pid="$IMP" -f /dev/null || fail "the impostor did not stop"
+grep -q "warning: --insecure: no authentication" "$TMP/ins.err" || { cat "$TMP/ins.err"; fail "no --insecure warning"; }
+grep -q "slave local-1 (pid 4242 on testhost) refused: this master started local-1 as pid" "$TMP/ins/lockstep.log" ||
+	{ cat "$TMP/ins/lockstep.log"; fail "the impostor without keys was not refused by pid"; }
+python3 - "$TMP/ins" <<'PY' || fail "the --insecure summary"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["authentication"] == "none" and s["insecure"] is True, s
+assert sorted(x["name"] for x in s["slaves"]) == ["local-1", "local-2"], s["slaves"]
+assert all(x["pid"] != 4242 for x in s["slaves"]), s["slaves"]
+PY
+echo "ok: --insecure recorded, impostor refused by pid"
 echo "PASS"
