@@ -55,10 +55,44 @@ static const char **allowed_luns(const struct params *p, unsigned *n)
 	return v;
 }
 
+/*
+ * The keys of one slave we start: a fresh pair for this run and our public
+ * key, passed to it over a pipe (launch.c). Its public key is admitted by
+ * the ZAP handler and bound to its name, so that no other process, even
+ * on this machine, can register as it. NULL without CURVE (--insecure).
+ */
+static const struct launch_keys *slave_keys(struct master *m, const char *name,
+					    struct launch_keys *lk)
+{
+	struct keys_pair kp;
+	int ret;
+
+	if (!m->curve)
+		return NULL;
+	ret = keys_generate(&kp);
+	if (ret == 0)
+		ret = keys_authorized_add(&m->auth, kp.public, name);
+	if (ret == 0)
+		ret = hub_admit(m->hub, kp.public);
+	if (ret < 0) {
+		log_error("cannot make the keys of slave %s: %s", name,
+			  strerror(-ret));
+		keys_wipe(&kp, sizeof(kp));
+		return NULL;
+	}
+	memcpy(lk->secret, kp.secret, sizeof(lk->secret));
+	memcpy(lk->public, kp.public, sizeof(lk->public));
+	memcpy(lk->master, m->key.public, sizeof(lk->master));
+	keys_wipe(&kp, sizeof(kp));
+	return lk;
+}
+
 static int launch_slaves(struct master *m)
 {
 	char ep[300], name[PROTO_NAME_LEN];
 	const char **luns = allowed_luns(m->params, &m->launch.nallow);
+	struct launch_keys lk;
+	const struct launch_keys *keys;
 	int ret = 0;
 
 	if (!luns)
@@ -67,7 +101,10 @@ static int launch_slaves(struct master *m)
 	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
 	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
-		ret = launch_local(&m->launch, ep, name);
+		keys = slave_keys(m, name, &lk);
+		ret = m->curve && !keys ?
+			      -EIO :
+			      launch_local(&m->launch, ep, name, keys);
 	}
 	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
 		const struct params_hd *hd = &m->params->hd[h];
@@ -76,10 +113,15 @@ static int launch_slaves(struct master *m)
 			continue;
 		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
 			roster_expected_name(hd, k, name, sizeof(name));
-			ret = launch_ssh(&m->launch, hd->user, hd->system,
-					 hd->lockstep, ep, name);
+			keys = slave_keys(m, name, &lk);
+			ret = m->curve && !keys ?
+				      -EIO :
+				      launch_ssh(&m->launch, hd->user,
+						 hd->system, hd->lockstep, ep,
+						 name, keys);
 		}
 	}
+	keys_wipe(&lk, sizeof(lk));
 	if (ret < 0)
 		log_error("cannot start a slave: %s", strerror(-ret));
 	m->launch.allow = NULL;

@@ -1,20 +1,34 @@
 /*
- * ZeroMQ transport for the master: ROUTER + PUB. See hub.h.
+ * ZeroMQ transport for the master: ROUTER + PUB, and with CURVE the ZAP
+ * handler that decides which slave keys may connect. See hub.h.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zmq.h>
+#include "common/log.h"
 #include "master/hub.h"
 #include "proto/proto.h"
 
 #define BIND_TRIES 50
+#define ZAP_ENDPOINT "inproc://zeromq.zap.01"
+#define ZAP_LOG_EVERY_S 10 /* refused handshakes: one log line per 10 s */
 
 struct hub {
 	void *ctx;
 	void *router;
 	void *pub;
+	/* CURVE: the ZAP handler's socket, thread and the keys it admits. */
+	void *zap;
+	pthread_t zap_thread;
+	int zap_running;
+	pthread_mutex_t lock;
+	struct keys_authorized admitted;
+	unsigned long refused, refused_logged;
+	time_t refused_at;
 };
 
 static unsigned bound_port(void *sock)
@@ -94,16 +108,191 @@ static void hub_limits(struct hub *h)
 	zmq_setsockopt(h->pub, ZMQ_RCVHWM, &hwm, sizeof(hwm));
 }
 
-int hub_open(const char *host, unsigned port, struct hub **hp,
-	     unsigned *bport, char *err, size_t errlen)
+/* Copy the ZAP request's parts (at most 8) into part[], count in *n. */
+static int zap_read(void *sock, zmq_msg_t *part, int *n)
+{
+	int more = 1;
+
+	*n = 0;
+	while (more) {
+		zmq_msg_t tmp, *m = *n < 8 ? &part[*n] : &tmp;
+
+		zmq_msg_init(m);
+		if (zmq_msg_recv(m, sock, 0) < 0) {
+			int ret = -zmq_errno();
+
+			zmq_msg_close(m);
+			return ret;
+		}
+		more = zmq_msg_more(m);
+		if (m == &tmp)
+			zmq_msg_close(m);
+		else
+			(*n)++;
+	}
+	return 0;
+}
+
+static int part_is(zmq_msg_t *m, const char *s)
+{
+	return zmq_msg_size(m) == strlen(s) &&
+	       memcmp(zmq_msg_data(m), s, strlen(s)) == 0;
+}
+
+/*
+ * Decide one ZAP request (RFC 27): a CURVE client whose public key we
+ * admit gets 200 and its key as User-Id, which every frame it sends then
+ * carries; anything else gets 400 and never reaches the master's loop.
+ */
+static void zap_answer(struct hub *h, zmq_msg_t *part, int n)
+{
+	char key[KEYS_Z85_LEN + 1] = "", addr[64] = "?";
+	const char *code = "400", *text = "key not authorized";
+	int ok = 0;
+
+	if (n < 6 || !part_is(&part[0], "1.0")) {
+		code = "500";
+		text = "bad ZAP request";
+	} else if (part_is(&part[5], "CURVE") && n >= 7 &&
+		   zmq_msg_size(&part[6]) == 32 &&
+		   zmq_z85_encode(key, zmq_msg_data(&part[6]), 32)) {
+		pthread_mutex_lock(&h->lock);
+		ok = keys_authorized_find(&h->admitted, key) >= 0;
+		pthread_mutex_unlock(&h->lock);
+	}
+	if (ok) {
+		code = "200";
+		text = "OK";
+	} else {
+		time_t now = time(NULL);
+
+		key[0] = 0;
+		if (n >= 4 && zmq_msg_size(&part[3]) < sizeof(addr)) {
+			memcpy(addr, zmq_msg_data(&part[3]),
+			       zmq_msg_size(&part[3]));
+			addr[zmq_msg_size(&part[3])] = 0;
+			for (char *c = addr; *c; c++)
+				if (*c < 0x20 || *c > 0x7e)
+					*c = '?';
+		}
+		/* A flood of handshakes must not become a flood of lines. */
+		if (h->refused++ == 0 ||
+		    now - h->refused_at >= ZAP_LOG_EVERY_S) {
+			log_warn("refused a connection from %s: its key is not in --authorized-slaves (%lu refused so far)",
+				 addr, h->refused);
+			h->refused_at = now;
+		}
+	}
+	zmq_send(h->zap, "1.0", 3, ZMQ_SNDMORE);
+	if (n >= 2)
+		zmq_send(h->zap, zmq_msg_data(&part[1]), zmq_msg_size(&part[1]),
+			 ZMQ_SNDMORE);
+	else
+		zmq_send(h->zap, "", 0, ZMQ_SNDMORE);
+	zmq_send(h->zap, code, 3, ZMQ_SNDMORE);
+	zmq_send(h->zap, text, strlen(text), ZMQ_SNDMORE);
+	zmq_send(h->zap, key, strlen(key), ZMQ_SNDMORE);
+	zmq_send(h->zap, "", 0, 0);
+}
+
+/*
+ * The ZAP handler runs in a thread of its own rather than in the master's
+ * loop: libzmq's I/O thread waits for the answer of every handshake, and
+ * the loop sleeps on purpose (batching intervals, pauses, writing results)
+ * when an answer must not wait, and a flood of handshakes must not take
+ * turns with the intervals. It ends when hub_close() shuts the context
+ * down (the blocking receive then fails with ETERM).
+ */
+static void *zap_main(void *arg)
+{
+	struct hub *h = arg;
+
+	for (;;) {
+		zmq_msg_t part[8];
+		int n, ret = zap_read(h->zap, part, &n);
+
+		if (ret == 0)
+			zap_answer(h, part, n);
+		for (int i = 0; i < n; i++)
+			zmq_msg_close(&part[i]);
+		if (ret == -ETERM)
+			break;
+	}
+	zmq_close(h->zap);
+	h->zap = NULL;
+	return NULL;
+}
+
+/*
+ * Make ROUTER and PUB CURVE servers with the master's secret key, and
+ * start the ZAP handler before either binds: a handshake with no handler
+ * in place would be let through.
+ */
+static int curve_server(struct hub *h, const struct hub_curve *c, char *err,
+			size_t errlen)
+{
+	int one = 1, zero = 0;
+	void *socks[2] = { h->router, h->pub };
+
+	if (!zmq_has("curve")) {
+		snprintf(err, errlen, "this libzmq has no CURVE support");
+		return -ENOTSUP;
+	}
+	for (size_t i = 0; i < c->auth->n; i++)
+		if (keys_authorized_add(&h->admitted, c->auth->e[i].key,
+					NULL) == -ENOMEM)
+			return -ENOMEM;
+	h->zap = zmq_socket(h->ctx, ZMQ_REP);
+	if (!h->zap ||
+	    zmq_setsockopt(h->zap, ZMQ_LINGER, &zero, sizeof(zero)) < 0 ||
+	    zmq_bind(h->zap, ZAP_ENDPOINT) < 0) {
+		snprintf(err, errlen, "cannot start the ZAP handler: %s",
+			 zmq_strerror(zmq_errno()));
+		return -zmq_errno();
+	}
+	for (int i = 0; i < 2; i++)
+		if (zmq_setsockopt(socks[i], ZMQ_CURVE_SERVER, &one,
+				   sizeof(one)) < 0 ||
+		    zmq_setsockopt(socks[i], ZMQ_CURVE_SECRETKEY, c->secret,
+				   KEYS_Z85_LEN) < 0 ||
+		    zmq_setsockopt(socks[i], ZMQ_ZAP_DOMAIN, "lockstep", 8) <
+			    0) {
+			snprintf(err, errlen, "CURVE server: %s",
+				 zmq_strerror(zmq_errno()));
+			return -zmq_errno();
+		}
+	if (pthread_create(&h->zap_thread, NULL, zap_main, h) != 0) {
+		snprintf(err, errlen, "cannot start the ZAP thread");
+		return -EAGAIN;
+	}
+	h->zap_running = 1;
+	return 0;
+}
+
+int hub_admit(struct hub *h, const char *key)
+{
+	int ret;
+
+	if (!h->zap_running)
+		return -EINVAL;
+	pthread_mutex_lock(&h->lock);
+	ret = keys_authorized_add(&h->admitted, key, NULL);
+	pthread_mutex_unlock(&h->lock);
+	return ret;
+}
+
+int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
+	     struct hub **hp, unsigned *bport, char *err, size_t errlen)
 {
 	struct hub *h = calloc(1, sizeof(*h));
 	int one = 1, zero = 0, hwm = 0, ret;
 
 	if (!h)
 		return -ENOMEM;
+	pthread_mutex_init(&h->lock, NULL);
 	h->ctx = zmq_ctx_new();
 	if (!h->ctx) {
+		pthread_mutex_destroy(&h->lock);
 		free(h);
 		return -ENOMEM;
 	}
@@ -126,7 +315,9 @@ int hub_open(const char *host, unsigned port, struct hub **hp,
 	zmq_setsockopt(h->pub, ZMQ_LINGER, &zero, sizeof(zero));
 	zmq_setsockopt(h->router, ZMQ_SNDHWM, &hwm, sizeof(hwm));
 	hub_limits(h);
-	ret = bind_pair(h, host, port, bport, err, errlen);
+	ret = curve ? curve_server(h, curve, err, errlen) : 0;
+	if (ret == 0)
+		ret = bind_pair(h, host, port, bport, err, errlen);
 	if (ret < 0) {
 		hub_close(&h);
 		return ret;
@@ -173,6 +364,19 @@ static void discard_rest(void *sock, zmq_msg_t *msg)
 	}
 }
 
+/*
+ * The key the sender proved: the User-Id our ZAP handler gave its
+ * connection, carried by every frame from it; "" on a plain connection.
+ */
+static void peer_key(zmq_msg_t *msg, struct hub_peer *from)
+{
+	const char *uid = zmq_msg_gets(msg, "User-Id");
+
+	from->key[0] = 0;
+	if (uid && strlen(uid) == KEYS_Z85_LEN)
+		memcpy(from->key, uid, KEYS_Z85_LEN + 1);
+}
+
 int hub_recv(struct hub *h, struct hub_peer *from, void **buf, size_t *len)
 {
 	zmq_msg_t msg;
@@ -204,6 +408,7 @@ int hub_recv(struct hub *h, struct hub_peer *from, void **buf, size_t *len)
 		zmq_msg_close(&msg);
 		return -EBADMSG;
 	}
+	peer_key(&msg, from);
 	*len = zmq_msg_size(&msg);
 	*buf = malloc(*len ? *len : 1);
 	if (!*buf)
@@ -224,7 +429,16 @@ void hub_close(struct hub **hp)
 		zmq_close(h->router);
 	if (h->pub)
 		zmq_close(h->pub);
+	if (h->zap_running) {
+		/* The ZAP thread's receive fails with ETERM; it closes its socket. */
+		zmq_ctx_shutdown(h->ctx);
+		pthread_join(h->zap_thread, NULL);
+	} else if (h->zap) {
+		zmq_close(h->zap);
+	}
 	zmq_ctx_term(h->ctx);
+	keys_authorized_free(&h->admitted);
+	pthread_mutex_destroy(&h->lock);
 	free(h);
 	*hp = NULL;
 }

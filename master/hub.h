@@ -8,24 +8,41 @@
 #define LOCKSTEP_MASTER_HUB_H
 
 #include <stddef.h>
+#include "common/keys.h"
 
 #define HUB_PEER_MAX 256
 
 struct hub_peer {
 	unsigned char id[HUB_PEER_MAX]; /* ZeroMQ routing id */
 	size_t len;
-	char key[41];
+	/* The Z85 public key the peer proved (CURVE), "" without CURVE. */
+	char key[KEYS_Z85_LEN + 1];
+};
+
+/*
+ * CURVE for hub_open(): the master's secret key (Z85, copied) and the
+ * slave keys its ZAP handler admits at first (more with hub_admit()).
+ */
+struct hub_curve {
+	const char *secret;
+	const struct keys_authorized *auth;
 };
 
 struct hub;
 
 /*
  * Bind ROUTER on host:port and PUB on host:port+1. port 0 picks a free
- * pair at random. On success *bound_port is the ROUTER's port.
- * Returns 0 or -errno with a message in err.
+ * pair at random. On success *bound_port is the ROUTER's port. With curve
+ * (NULL: plain TCP) both are CURVE servers and a ZAP handler admits only
+ * the listed keys. Returns 0 or -errno with a message in err.
  */
-int hub_open(const char *host, unsigned port, struct hub **h,
-	     unsigned *bound_port, char *err, size_t errlen);
+int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
+	     struct hub **h, unsigned *bound_port, char *err, size_t errlen);
+/*
+ * Admit one more slave key (Z85) from now on, e.g. a launched slave's
+ * per-run key. 0, -EEXIST, -EINVAL without CURVE, or -ENOMEM.
+ */
+int hub_admit(struct hub *h, const char *key);
 /* Send one frame to one slave. 0, or -EHOSTUNREACH / -EAGAIN / -errno. */
 int hub_send(struct hub *h, const struct hub_peer *to, const void *buf,
 	     size_t len);
@@ -34,7 +51,8 @@ int hub_publish(struct hub *h, const void *buf, size_t len);
 /* Wait up to timeout_ms for a frame. 1 readable, 0 timeout, -errno. */
 int hub_wait(struct hub *h, long timeout_ms);
 /*
- * Receive one frame without blocking into a malloc'd *buf (caller frees).
+ * Receive one frame without blocking into a malloc'd *buf (caller frees);
+ * from->key is the key the sender proved.
  * Returns 0, -EAGAIN when none, -EBADMSG for a frame of an unexpected shape
  * (dropped), or -errno.
  */

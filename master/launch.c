@@ -27,13 +27,16 @@ static struct launch_proc *slot(struct launch *l, const char *name,
 	return p;
 }
 
-/* In a child: stdin and stdout to /dev/null, stderr to fd. */
-static void child_stdio(int err_fd)
+/*
+ * In a child: stdin from in_fd (the keys pipe) or /dev/null, stdout to
+ * /dev/null, stderr to err_fd.
+ */
+static void child_stdio(int in_fd, int err_fd)
 {
 	int null = open("/dev/null", O_RDWR);
 
 	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
+		dup2(in_fd >= 0 ? in_fd : null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
 		if (null > STDERR_FILENO)
 			close(null);
@@ -44,12 +47,49 @@ static void child_stdio(int err_fd)
 	setpgid(0, 0);
 }
 
-int launch_local(struct launch *l, const char *endpoint, const char *name)
+/*
+ * The pipe that carries a slave's keys to its stdin (pfd[0] for the
+ * child), or -1s without keys. The read end is not inherited by later
+ * children: it is close-on-exec, and dup2() onto stdin clears that.
+ */
+static int keys_pipe(const struct launch_keys *keys, int pfd[2])
+{
+	pfd[0] = pfd[1] = -1;
+	if (!keys)
+		return 0;
+	return pipe2(pfd, O_CLOEXEC) < 0 ? -errno : 0;
+}
+
+/*
+ * Hand the keys to the child: three lines, far less than a pipe's buffer,
+ * so the write never blocks. Then both ends close here; the child sees
+ * EOF after them.
+ */
+static int keys_send(const struct launch_keys *keys, int pfd[2])
+{
+	char buf[3 * (KEYS_Z85_LEN + 1) + 1];
+	int len, ret = 0;
+
+	if (!keys)
+		return 0;
+	close(pfd[0]);
+	len = snprintf(buf, sizeof(buf), "%s\n%s\n%s\n", keys->secret,
+		       keys->public, keys->master);
+	if (write(pfd[1], buf, (size_t)len) != len)
+		ret = -EPIPE;
+	keys_wipe(buf, sizeof(buf));
+	close(pfd[1]);
+	return ret;
+}
+
+int launch_local(struct launch *l, const char *endpoint, const char *name,
+		 const struct launch_keys *keys)
 {
 	char exe[PATH_MAX], workers[16];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	struct launch_proc *p;
 	char **argv;
+	int pfd[2], ret;
 	pid_t pid;
 	int k = 0;
 
@@ -60,7 +100,7 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 	if (!p)
 		return -ENOSPC;
 	/* Built before fork: the child only execs. */
-	argv = calloc(10 + 2 * (size_t)l->nallow, sizeof(*argv));
+	argv = calloc(11 + 2 * (size_t)l->nallow, sizeof(*argv));
 	if (!argv) {
 		l->n--;
 		return -ENOMEM;
@@ -71,6 +111,7 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 	argv[k++] = (char *)endpoint;
 	argv[k++] = "--name";
 	argv[k++] = (char *)name;
+	argv[k++] = keys ? "--keys-stdin" : "--insecure";
 	snprintf(workers, sizeof(workers), "%u", l->workers);
 	if (l->workers) {
 		argv[k++] = "--workers";
@@ -83,19 +124,33 @@ int launch_local(struct launch *l, const char *endpoint, const char *name)
 		argv[k++] = (char *)l->allow[i];
 	}
 	argv[k] = NULL;
-	pid = fork();
-	if (pid < 0) {
+	ret = keys_pipe(keys, pfd);
+	if (ret < 0) {
 		free(argv);
 		l->n--;
-		return -errno;
+		return ret;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		if (keys) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		free(argv);
+		l->n--;
+		return ret;
 	}
 	if (pid == 0) {
-		child_stdio(l->logfd);
+		child_stdio(pfd[0], l->logfd);
 		execv(exe, argv);
 		_exit(127);
 	}
 	free(argv);
 	p->pid = pid;
+	if (keys_send(keys, pfd) < 0)
+		log_warn("could not hand slave %s its keys: it will not register",
+			 name);
 	log_debug("started local slave %s (pid %d)", name, (int)pid);
 	return 0;
 }
@@ -122,12 +177,13 @@ static void prefix_lines(int fd, int out, const char *host)
 }
 
 int launch_ssh(struct launch *l, const char *user, const char *system,
-	       const char *path, const char *endpoint, const char *name)
+	       const char *path, const char *endpoint, const char *name,
+	       const struct launch_keys *keys)
 {
 	char *remote;
 	size_t cap = 2048, len;
 	struct launch_proc *p;
-	int pfd[2];
+	int pfd[2], kfd[2] = { -1, -1 }, ret;
 	pid_t pid, helper;
 
 	/* The remote command line: our arguments never contain quotes. */
@@ -147,10 +203,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	if (!remote)
 		return -ENOMEM;
 	len = (size_t)snprintf(remote, cap,
-			       "'%s' slave --master '%s' --name '%s'%s%.0u%s",
+			       "'%s' slave --master '%s' --name '%s' %s%s%.0u%s",
 			       path && *path ? path : "lockstep", endpoint,
-			       name, l->workers ? " --workers " : "",
-			       l->workers, l->verbose ? " --verbose" : "");
+			       name, keys ? "--keys-stdin" : "--insecure",
+			       l->workers ? " --workers " : "", l->workers,
+			       l->verbose ? " --verbose" : "");
 	for (unsigned i = 0; i < l->nallow && len < cap; i++)
 		len += (size_t)snprintf(remote + len, cap - len,
 					" --allow-path '%s'", l->allow[i]);
@@ -171,12 +228,14 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 			     system);
 		_exit(0);
 	}
-	pid = helper < 0 ? -1 : fork();
+	/* After the helper: it must not hold the keys pipe open. */
+	ret = helper < 0 ? 0 : keys_pipe(keys, kfd);
+	pid = helper < 0 || ret < 0 ? -1 : fork();
 	if (pid == 0) {
 		char *argv[48], words[1024], *save = NULL;
 		int k = 0;
 
-		child_stdio(pfd[1]);
+		child_stdio(kfd[0], pfd[1]);
 		snprintf(words, sizeof(words), "%s", l->ssh ? l->ssh : "ssh");
 		for (char *w = strtok_r(words, " \t", &save); w && k < 32;
 		     w = strtok_r(NULL, " \t", &save))
@@ -203,8 +262,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	close(pfd[1]);
 	free(remote);
 	if (pid < 0) {
-		int ret = -errno;
-
+		ret = ret < 0 ? ret : -errno;
+		if (keys && kfd[0] >= 0) {
+			close(kfd[0]);
+			close(kfd[1]);
+		}
 		if (helper > 0) {
 			kill(helper, SIGKILL);
 			waitpid(helper, NULL, 0);
@@ -214,6 +276,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	}
 	p->pid = pid;
 	p->helper = helper;
+	/* ssh forwards its stdin to the remote slave's: the keys travel
+	   inside the ssh connection, never on a command line. */
+	if (keys_send(keys, kfd) < 0)
+		log_warn("could not hand slave %s its keys: it will not register",
+			 name);
 	log_info("started slave %s on %s through ssh (pid %d)", name, system,
 		 (int)pid);
 	return 0;

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
+#include "common/keys.h"
 
 #define LAUNCH_MAX 1024
 
@@ -33,19 +34,33 @@ struct launch {
 };
 
 /*
- * Start `lockstep slave --master endpoint --name name` here, as a child of
- * this process (the same executable), with `--allow-path P` for each of
- * l->allow (launch_ssh too). Returns 0 or -errno.
+ * A started slave's CURVE keys: its own pair and the master's public key,
+ * Z85. They reach it as three lines on its stdin (`--keys-stdin`), never
+ * in argv or the environment, where other local processes could read them.
  */
-int launch_local(struct launch *l, const char *endpoint, const char *name);
+struct launch_keys {
+	char secret[KEYS_Z85_LEN + 1];
+	char public[KEYS_Z85_LEN + 1];
+	char master[KEYS_Z85_LEN + 1];
+};
+
+/*
+ * Start `lockstep slave --master endpoint --name name` here, as a child of
+ * this process (the same executable), with keys (NULL: `--insecure`, no
+ * authentication) and `--allow-path P` for each of l->allow (launch_ssh
+ * too). keys is not kept. Returns 0 or -errno.
+ */
+int launch_local(struct launch *l, const char *endpoint, const char *name,
+		 const struct launch_keys *keys);
 
 /*
  * Start it on system through ssh (BatchMode; user may be NULL or ""), with
- * the remote executable at path (NULL: "lockstep" on the remote PATH).
- * Returns 0 or -errno.
+ * the remote executable at path (NULL: "lockstep" on the remote PATH);
+ * keys as for launch_local(), written to ssh's stdin. Returns 0 or -errno.
  */
 int launch_ssh(struct launch *l, const char *user, const char *system,
-	       const char *path, const char *endpoint, const char *name);
+	       const char *path, const char *endpoint, const char *name,
+	       const struct launch_keys *keys);
 
 /*
  * A started process that has exited since the last call (reaped; its

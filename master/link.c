@@ -169,6 +169,18 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	char why[256], host[LOG_ESC_LEN(PROTO_HOST_LEN)];
 	const char *no;
 
+	/*
+	 * With CURVE, the key the peer proved decides the names it may use
+	 * (keys.h): a launched slave's name belongs to its per-run key, and
+	 * a listed key with names gets only those. The key is never logged.
+	 */
+	if (m->curve && !keys_name_allowed(&m->auth, peer->key, h->name)) {
+		count_invalid(m, s, peer);
+		refuse_hello(h,
+			     "the key it proved is not authorized for that name");
+		return;
+	}
+
 	if (!fsutil_name_ok(h->name)) {
 		count_invalid(m, s, peer);
 		refuse_hello(h,
@@ -448,6 +460,16 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			    s ? s->hello.name : "an unknown peer",
 			    log_escape(err, text, sizeof(text)));
 		return;
+	}
+	/*
+	 * A routing id is the slave's own choice: a frame under a registered
+	 * slave's id from a connection with another key is not from it.
+	 */
+	if (s && m->curve && strcmp(s->peer.key, peer->key) != 0 &&
+	    msg.type != PROTO_HELLO) {
+		log_warn("dropped %s under the routing id of slave %s: sent with another key",
+			 proto_type_name(msg.type), s->hello.name);
+		goto out;
 	}
 	if (s) {
 		s->last_rx = time_mono_ns();

@@ -99,8 +99,64 @@ static struct stats *stats_new(void)
 }
 
 /*
+ * Who may speak to this master. Slaves it starts get per-run keys (see
+ * conductor.c), so with no options a run is authenticated; slaves started
+ * elsewhere must be listed in --authorized-slaves and the master needs a
+ * key they know (--key). --insecure turns CURVE off altogether (plain TCP,
+ * anyone who reaches the port may register), with a warning.
+ */
+static int setup_auth(struct master *m)
+{
+	char err[1024];
+	int external = m->expect > 0, ret;
+
+	for (size_t h = 0; h < m->params->nhd; h++)
+		if (m->params->hd[h].shell == PARAMS_SHELL_NONE)
+			external = 1;
+	if (m->insecure) {
+		if (m->key_file || m->auth_file) {
+			log_error(
+				"--insecure turns authentication off: it cannot go with --key or --authorized-slaves");
+			return -EINVAL;
+		}
+		log_warn("--insecure: no authentication; anyone who reaches tcp://%s can register as a slave and report numbers",
+			 m->bind);
+		return 0;
+	}
+	if (m->auth_file && !m->key_file) {
+		log_error(
+			"--authorized-slaves needs --key FILE: slaves started elsewhere must know the master's public key (lockstep keygen makes a pair)");
+		return -EINVAL;
+	}
+	if (external && !m->auth_file) {
+		log_error(
+			"this run waits for slaves started elsewhere (--expect-slaves or hd=...,shell=none): give --key FILE and --authorized-slaves FILE (see lockstep keygen), or --insecure to accept any peer");
+		return -EPERM;
+	}
+	if (m->key_file)
+		ret = keys_load_secret(m->key_file, &m->key, err, sizeof(err));
+	else
+		ret = keys_generate(&m->key);
+	if (ret == 0 && m->auth_file)
+		ret = keys_load_authorized(m->auth_file, &m->auth, err,
+					   sizeof(err));
+	if (ret < 0) {
+		if (!m->key_file && !m->auth_file)
+			snprintf(err, sizeof(err),
+				 "cannot make the run's keys: %s",
+				 ret == -ENOTSUP ?
+					 "this libzmq has no CURVE support (use --insecure)" :
+					 strerror(-ret));
+		log_error("%s", err);
+		return ret;
+	}
+	m->curve = 1;
+	return 0;
+}
+
+/*
  * A master reachable from other machines must not take orders from anyone:
- * until CURVE authentication exists, binding off loopback needs --insecure.
+ * binding off loopback needs CURVE (the default) or an explicit --insecure.
  */
 static int check_listen(struct master *m)
 {
@@ -108,8 +164,8 @@ static int check_listen(struct master *m)
 		       strcmp(m->bind, "localhost") == 0 ||
 		       strncmp(m->bind, "127.", 4) == 0;
 
-	if (!loopback && !m->insecure) {
-		log_error("--listen %s is reachable from other machines, and slaves would accept plans from anyone there; lockstep has no authentication yet (CURVE keys are planned), so add --insecure to accept that on a trusted test network",
+	if (!loopback && !m->insecure && !m->curve) {
+		log_error("--listen %s is reachable from other machines without authentication: give --key and --authorized-slaves, or --insecure on a trusted test network",
 			  m->bind);
 		return -EPERM;
 	}
@@ -124,7 +180,7 @@ static int check_listen(struct master *m)
 	if (m->params->nhd && loopback)
 		for (size_t h = 0; h < m->params->nhd; h++)
 			if (m->params->hd[h].shell != PARAMS_SHELL_NONE) {
-				log_error("hd=%s: slaves on other hosts cannot reach a master on %s; use --listen ADDR --insecure",
+				log_error("hd=%s: slaves on other hosts cannot reach a master on %s; use --listen ADDR",
 					  m->params->hd[h].name, m->bind);
 				return -EINVAL;
 			}
@@ -171,20 +227,19 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			{ "local-slaves", 0, OPTS_UINT, &m->nlocal, 0, 256,
 			  .arg = "N",
 			  .help = "slaves to start on this machine (default 2)" },
-			{ "engine", 0, OPTS_CHOICE, &engine,
-			  .choices = engines, .what = "engine",
-			  .arg = "NAME", .help = engine_help },
-			{ "port", 0, OPTS_UINT, &m->port, 1, 65534,
-			  .arg = "N",
+			{ "engine", 0, OPTS_CHOICE, &engine, .choices = engines,
+			  .what = "engine", .arg = "NAME",
+			  .help = engine_help },
+			{ "port", 0, OPTS_UINT, &m->port, 1, 65534, .arg = "N",
 			  .help = "ROUTER port (PUB is N+1; default: any free pair)" },
-			{ "slave-timeout", 0, OPTS_SECONDS, &slave_timeout_s,
-			  0, 1e7, OPTS_POSITIVE, .arg = "S",
+			{ "slave-timeout", 0, OPTS_SECONDS, &slave_timeout_s, 0,
+			  1e7, OPTS_POSITIVE, .arg = "S",
 			  .help = "mark a silent slave lost after S s (default 3)" },
 			{ "on-slave-loss", 0, OPTS_CHOICE, &m->abort_on_loss,
 			  .choices = loss_choices,
 			  .help = "what a lost slave does to the run (continue)" },
-			{ "join-timeout", 0, OPTS_SECONDS, &join_timeout_s,
-			  0, 1e7, OPTS_POSITIVE, .arg = "S",
+			{ "join-timeout", 0, OPTS_SECONDS, &join_timeout_s, 0,
+			  1e7, OPTS_POSITIVE, .arg = "S",
 			  .help = "wait S s for slaves to register (default 30)" },
 			{ "expect-slaves", 0, OPTS_UINT, &m->expect, 1,
 			  MAX_SLAVES, .arg = "N",
@@ -195,7 +250,12 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .arg = "ADDR",
 			  .help = "address slaves connect to (default: --listen)" },
 			{ "insecure", 0, OPTS_FLAG, &m->insecure,
-			  .help = "allow --listen off loopback without authentication" },
+			  .help = "no authentication: plain TCP, any peer may register" },
+			{ "key", 0, OPTS_STRING, &m->key_file, .arg = "FILE",
+			  .help = "the master's secret CURVE key (lockstep keygen)" },
+			{ "authorized-slaves", 0, OPTS_STRING, &m->auth_file,
+			  .arg = "FILE",
+			  .help = "public keys of slaves started elsewhere, with their names" },
 			{ "ssh", 0, OPTS_STRING, &m->launch.ssh, .arg = "CMD",
 			  .help = "the ssh command for hd= hosts (default ssh)" },
 			{ "workers", 0, OPTS_UINT, &m->launch.workers, 1, 64,
@@ -205,7 +265,9 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .help = "refuse to start if the results may not fit" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
-			{ .name = "help", .letter = 'h', .kind = OPTS_HELP,
+			{ .name = "help",
+			  .letter = 'h',
+			  .kind = OPTS_HELP,
 			  .dest = &help },
 		};
 		const struct opts_cmd cmd = {
@@ -252,6 +314,8 @@ static void master_free(struct master *m)
 	params_free(&m->params);
 	hub_close(&m->hub);
 	free(m->dview);
+	keys_authorized_free(&m->auth);
+	keys_wipe(&m->key, sizeof(m->key));
 }
 
 static int alloc_runs(struct master *m)
@@ -307,12 +371,18 @@ int master_main(int argc, char **argv, const char *const *engines)
 	}
 	if (m.params->nhd > 0)
 		m.nlocal = 0; /* hd= lines say where the slaves run */
-	ret = check_listen(&m);
+	ret = setup_auth(&m);
 	if (ret == 0)
-		ret = hub_open(m.bind, m.port, &m.hub, &m.bound_port, err,
-			       sizeof(err));
-	else
-		snprintf(err, sizeof(err), "%s", "bad --listen");
+		ret = check_listen(&m);
+	if (ret == 0) {
+		const struct hub_curve curve = { m.key.secret, &m.auth };
+
+		ret = hub_open(m.bind, m.port, m.curve ? &curve : NULL, &m.hub,
+			       &m.bound_port, err, sizeof(err));
+	} else {
+		snprintf(err, sizeof(err), "%s",
+			 "refused: no slave was started");
+	}
 	if (ret < 0) {
 		log_error("%s", err);
 		master_free(&m);
@@ -325,8 +395,9 @@ int master_main(int argc, char **argv, const char *const *engines)
 		log_msg(LOG_WARN, "%s", m.params->warn[i]);
 	log_info("run %s: %zu runs, %.0f s planned, results in %s", m.run_id,
 		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.dir);
-	log_info("master listening on tcp://%s:%u (broadcasts on port %u)",
-		 m.bind, m.bound_port, m.bound_port + 1);
+	log_info("master listening on tcp://%s:%u (broadcasts on port %u)%s",
+		 m.bind, m.bound_port, m.bound_port + 1,
+		 m.curve ? ", CURVE" : ", no authentication (--insecure)");
 
 	m.launch.logfd = fileno(m.log);
 	m.tty = isatty(STDOUT_FILENO);

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 #include "common/clockoff.h"
 #include "common/hist.h"
+#include "common/keys.h"
 #include "common/log.h"
 #include "common/stats.h"
 #include "master/decide.h"
@@ -166,6 +167,11 @@ struct master {
 	const char *bind;
 	const char *advertise;    /* the address slaves connect to */
 	int insecure;
+	const char *key_file;        /* --key: the master's secret key */
+	const char *auth_file;       /* --authorized-slaves */
+	int curve;                   /* CURVE on (else plain TCP, --insecure) */
+	struct keys_pair key;        /* the master's keys (--key or per run) */
+	struct keys_authorized auth; /* keys that may register, and as whom */
 	unsigned port;
 	unsigned nlocal;
 	struct plan_overrides ov;

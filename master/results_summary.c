@@ -80,6 +80,9 @@ int results_summary_json(struct master *m)
 	jsonw_str(&w, "status", results_status_name(m->exit_code));
 	jsonw_i64(&w, "exit_code", m->exit_code);
 	jsonw_str(&w, "param_file", m->param_path);
+	/* Who could speak to this master: CURVE keys, or anyone. */
+	jsonw_str(&w, "authentication", m->curve ? "curve" : "none");
+	jsonw_bool(&w, "insecure", m->insecure);
 	jsonw_str(&w, "started", time_fmt_iso(m->started_real, iso,
 					      sizeof(iso)));
 	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));

@@ -232,7 +232,7 @@ VDB
 		rm -rf "$dir/out"
 		/usr/bin/time -v -o "$dir/time.txt" "$LOCKSTEP" run "$dir/bench.vdb" \
 			--local-slaves 0 --expect-slaves "$n" --engine null \
-			--port "$port" --join-timeout 120 -o "$dir/out" \
+			--insecure --port "$port" --join-timeout 120 -o "$dir/out" \
 			> "$dir/console.txt" 2> "$dir/master.err" &
 		tpid=$!
 		TIME_PID=$tpid

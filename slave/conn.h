@@ -14,16 +14,33 @@ enum { CONN_DEALER = 1, CONN_SUB = 2, CONN_FD = 4 };
 struct conn;
 
 /*
+ * CURVE for conn_open(): this slave's key pair and the master's public
+ * key, Z85 (copied), and where the master's key came from, for messages
+ * ("the key in FILE").
+ */
+struct conn_curve {
+	const char *secret;
+	const char *public;
+	const char *server;
+	const char *server_from;
+};
+
+/*
  * Connect to endpoint "tcp://HOST:PORT" or "HOST:PORT". The DEALER's
  * routing id is id (the slave's uuid text), so the master recognises this
- * slave across reconnects. Returns 0 or -errno with a message in err.
+ * slave across reconnects. With curve (NULL: plain TCP) both sockets are
+ * CURVE clients that talk only to a master that proves curve->server; a
+ * failed handshake is logged (once per streak) and retried, so a daemon
+ * keeps waiting for the right master. Returns 0 or -errno with a message
+ * in err.
  * Connections are made in the background and re-established by ZeroMQ
  * (with backoff up to 2 s) when the master goes away and comes back.
  * Frames are only queued on a live connection: a send with none fails with
  * -EAGAIN, and the caller keeps what must arrive.
  */
-int conn_open(const char *endpoint, const char *id, struct conn **c,
-	      char *err, size_t errlen);
+int conn_open(const char *endpoint, const char *id,
+	      const struct conn_curve *curve, struct conn **c, char *err,
+	      size_t errlen);
 /*
  * Split "tcp://HOST:PORT" or "HOST:PORT" into the ROUTER's endpoint and the
  * PUB's (port + 1), each at most len bytes. 0, or -EINVAL.

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/exitcode.h"
+#include "common/keys.h"
 #include "common/log.h"
 #include "common/opts.h"
 #include "slave/conn.h"
@@ -73,13 +74,73 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
+/* Who this slave is and which master it trusts (the key options). */
+struct slave_auth {
+	const char *key_file;    /* --key */
+	const char *master_file; /* --master-key */
+	int keys_stdin;          /* --keys-stdin: started by a master */
+	int insecure;
+	struct keys_pair own;
+	char master[KEYS_Z85_LEN + 1];
+};
+
+/*
+ * Load the keys the options name. A slave without keys trusts whoever
+ * answers at the master's address, so that takes --insecure. Returns 0,
+ * or -errno after an error message.
+ */
+static int load_auth(struct slave_auth *a, const char *endpoint)
+{
+	char err[1024];
+	int ret = 0;
+
+	if (a->insecure && (a->key_file || a->master_file || a->keys_stdin)) {
+		fprintf(stderr,
+			"lockstep slave: --insecure turns authentication off: it cannot go with --key, --master-key or --keys-stdin\n");
+		return -EINVAL;
+	}
+	if (a->keys_stdin && (a->key_file || a->master_file)) {
+		fprintf(stderr,
+			"lockstep slave: --keys-stdin reads every key from stdin: it cannot go with --key or --master-key\n");
+		return -EINVAL;
+	}
+	if (!a->keys_stdin && !a->insecure &&
+	    (!a->key_file || !a->master_file)) {
+		fprintf(stderr,
+			"lockstep slave: %s: give --key FILE (this slave's secret key) and --master-key FILE (the master's public key), made by lockstep keygen; or --insecure to trust whoever answers at %s\n",
+			a->key_file    ? "--key needs --master-key" :
+			a->master_file ? "--master-key needs --key" :
+					 "no keys",
+			endpoint);
+		return -EINVAL;
+	}
+	if (a->insecure) {
+		log_warn("--insecure: no authentication; whoever answers at %s can plan I/O on this host",
+			 endpoint);
+		return 0;
+	}
+	if (a->keys_stdin)
+		ret = keys_read_triplet(STDIN_FILENO, &a->own, a->master, err,
+					sizeof(err));
+	else {
+		ret = keys_load_secret(a->key_file, &a->own, err, sizeof(err));
+		if (ret == 0)
+			ret = keys_load_public(a->master_file, a->master, err,
+					       sizeof(err));
+	}
+	if (ret < 0)
+		fprintf(stderr, "lockstep slave: %s\n", err);
+	return ret;
+}
+
 /*
  * The options of `lockstep slave`, one table for parsing and usage
  * (common/opts.h). Returns 0 to run, 1 after --help, -EINVAL after an
  * error message.
  */
 static int parse_args(struct session *s, const char **name, unsigned *workers,
-		      double *timeout_s, int argc, char **argv)
+		      double *timeout_s, struct slave_auth *auth, int argc,
+		      char **argv)
 {
 	int verbose = 0, args, ret;
 	const struct opts_def defs[] = {
@@ -104,6 +165,15 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 		{ "allow-path", 0, OPTS_CUSTOM, s, .parse = parse_allow_path,
 		  .arg = "PATH",
 		  .help = "open this one path, taken literally (repeatable; what the master gives slaves it starts)" },
+		{ "key", 0, OPTS_STRING, &auth->key_file, .arg = "FILE",
+		  .help = "this slave's secret CURVE key (lockstep keygen)" },
+		{ "master-key", 0, OPTS_STRING, &auth->master_file,
+		  .arg = "FILE",
+		  .help = "the master's public key: talk to no other master" },
+		{ "keys-stdin", 0, OPTS_FLAG, &auth->keys_stdin,
+		  .help = "read the keys from stdin (a master starting slaves)" },
+		{ "insecure", 0, OPTS_FLAG, &auth->insecure,
+		  .help = "no keys: trust whoever answers at --master" },
 		{ "verbose", 'v', OPTS_FLAG, &verbose,
 		  .help = "debug messages" },
 		{ "help", 'h', OPTS_HELP, NULL, .help = "this text" },
@@ -150,15 +220,22 @@ static void set_policy(struct session *s)
 int slave_main(int argc, char **argv)
 {
 	struct session s = { 0 };
+	struct slave_auth auth = { 0 };
+	struct conn_curve curve;
 	const char *name = NULL;
-	char err[512], prefix[96];
+	char err[512], prefix[96], from[300];
 	double timeout_s = 10;
 	unsigned workers = 0; /* one per core */
-	int ret = parse_args(&s, &name, &workers, &timeout_s, argc, argv);
+	int ret = parse_args(&s, &name, &workers, &timeout_s, &auth, argc,
+			     argv);
 
 	if (ret != 0) {
 		free(s.allow);
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	}
+	if (load_auth(&auth, s.endpoint) < 0) {
+		free(s.allow);
+		return LS_EXIT_BAD_INPUT;
 	}
 	s.want_workers = workers ? workers :
 				   (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
@@ -169,7 +246,21 @@ int slave_main(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
 	log_set_prefix(prefix);
 	set_policy(&s);
-	if (conn_open(s.endpoint, s.hello.id, &s.conn, err, sizeof(err)) < 0) {
+	if (auth.keys_stdin)
+		snprintf(from, sizeof(from), "the key passed on stdin");
+	else
+		snprintf(from, sizeof(from), "the key in %s",
+			 auth.master_file ? auth.master_file : "?");
+	curve = (struct conn_curve){
+		.secret = auth.own.secret,
+		.public = auth.own.public,
+		.server = auth.master,
+		.server_from = from,
+	};
+	ret = conn_open(s.endpoint, s.hello.id, auth.insecure ? NULL : &curve,
+			&s.conn, err, sizeof(err));
+	keys_wipe(&auth.own, sizeof(auth.own));
+	if (ret < 0) {
 		log_error("%s", err);
 		free(s.allow);
 		return LS_EXIT_BAD_INPUT;

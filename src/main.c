@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "common/keygen.h"
 #include "master/master.h"
 #include "slave/engine.h"
 #include "slave/slave.h"
@@ -14,6 +15,7 @@ static void usage(FILE *f)
 		"  run FILE     run a Vdbench-style parameter file (the master)\n"
 		"  slave        run a slave that connects to a master\n"
 		"  check FILE   parse and validate a parameter file, print the plan\n"
+		"  keygen DIR   write a CURVE key pair (DIR/NAME.key, DIR/NAME.pub)\n"
 		"  version      print the version\n"
 		"`lockstep COMMAND --help` for the options of a command.\n");
 }
@@ -30,6 +32,8 @@ int main(int argc, char **argv)
 		return slave_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "check") == 0)
 		return master_check_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "keygen") == 0)
+		return keygen_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
 	    strcmp(argv[1], "--version") == 0) {
 		printf("lockstep %s\n", LOCKSTEP_VERSION);

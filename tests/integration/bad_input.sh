@@ -29,12 +29,14 @@ run_bounded 10 "$LOCKSTEP" run "$TMP/missing.vdb" > "$TMP/out.txt" 2>&1
 grep -q "missing.vdb" "$TMP/out.txt" || fail "missing file not named"
 
 # 4. Garbage frames on the master's port during a run: dropped, run completes.
+# The master takes plain connections (--insecure) so that they reach the
+# decoder; with CURVE they would not get past the handshake (curve_auth.sh).
 cat > "$TMP/ok.vdb" <<VDB
 sd=sd1,lun=$TMP/g.dat,size=8m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,elapsed=4,interval=1
 VDB
-"$LOCKSTEP" run "$TMP/ok.vdb" -o "$TMP/g" > "$TMP/g.txt" 2> "$TMP/g.err" &
+"$LOCKSTEP" run "$TMP/ok.vdb" -o "$TMP/g" --insecure > "$TMP/g.txt" 2> "$TMP/g.err" &
 PIDS+=($!)
 master=$!
 port=""

@@ -4,10 +4,19 @@
 # survivors' intervals are all there. (2) one host's link down for 2 s:
 # every interval of that slave arrives exactly once and the run completes.
 # (3) kill -9 the master: every slave stops its I/O within 10 s. (4) a slave
-# restarted mid-run rejoins at the next phase.
+# restarted mid-run rejoins at the next phase. Master and daemons use real
+# CURVE keys from lockstep keygen, each daemon's key bound to its name.
 source "$(dirname "$0")/lib.sh"
 start_cluster 3 lsf
 BR=$LOCKSTEP_BRIDGE_IP
+
+mkdir "$TMP/keys"
+"$LOCKSTEP" keygen "$TMP/keys" --name master > /dev/null || fail "keygen master"
+: > "$TMP/keys/authorized"
+for i in 1 2 3; do
+	"$LOCKSTEP" keygen "$TMP/keys" --name "h$i" > /dev/null || fail "keygen h$i"
+	echo "$(cat "$TMP/keys/h$i.pub") h$i" >> "$TMP/keys/authorized"
+done
 
 # start_daemon I: a daemon slave named hI in host I's namespace (a daemon
 # opens only what --allow names).
@@ -16,6 +25,7 @@ start_daemon() {
 	local i=$1
 	"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
 		--allow "$TMP/*" \
+		--key "$TMP/keys/h$i.key" --master-key "$TMP/keys/master.pub" \
 		--master "tcp://$BR:$PORT" --master-timeout "${MTO:-10}" \
 		>> "$TMP/h$i.log" 2>&1 &
 	DPID[$i]=$!
@@ -44,7 +54,8 @@ PY
 start_master() {
 	local out=$1
 	shift
-	"$LOCKSTEP" run "$TMP/c.vdb" -o "$out" --listen "$BR" --insecure \
+	"$LOCKSTEP" run "$TMP/c.vdb" -o "$out" --listen "$BR" \
+		--key "$TMP/keys/master.key" --authorized-slaves "$TMP/keys/authorized" \
 		--port "$PORT" --join-timeout 20 "$@" > "$out.console" 2> "$out.err" &
 	MPID=$!
 	PIDS+=($MPID)
@@ -94,6 +105,7 @@ import csv, json, sys, datetime
 d, killed = sys.argv[1], float(sys.argv[2])
 s = json.load(open(d + "/summary.json"))
 assert s["status"] == "degraded", s["status"]
+assert s["authentication"] == "curve" and s["insecure"] is False, s
 st = {x["name"]: x for x in s["slaves"]}
 assert st["h2"]["state"] == "lost", st["h2"]
 lost = datetime.datetime.strptime(st["h2"]["lost_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()

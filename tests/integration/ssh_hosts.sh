@@ -54,8 +54,9 @@ sd=sd1,lun=$TMP/s.dat,size=8m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=50
 rd=r1,wd=wd1,elapsed=3,interval=1
 VDB
+# No --insecure: the slaves it starts get per-run CURVE keys on ssh's stdin.
 run_bounded 90 "$LOCKSTEP" run "$TMP/s.vdb" -o "$TMP/out" --listen "$LOCKSTEP_BRIDGE_IP" \
-	--insecure --ssh "ssh -F $TMP/ssh_config" > "$TMP/console.txt" 2>&1
+	--ssh "ssh -F $TMP/ssh_config" > "$TMP/console.txt" 2>&1
 [ "$rc" -eq 0 ] || { cat "$TMP/console.txt" "$TMP/out/lockstep.log" "$TMP"/sshd*.log; fail "lockstep run exited $rc"; }
 python3 "$HERE/check_results.py" "$TMP/out" --rdpct 50 --slaves 2
 python3 - "$TMP/out" <<'PY'
@@ -63,6 +64,8 @@ import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
 names = sorted(x["name"] for x in s["slaves"])
 assert names == ["h1", "h2"], names
+assert s["authentication"] == "curve" and s["insecure"] is False, s
+
 PY
 grep -q "^${HOSTS[0]#*=}: .*h1" "$TMP/out/lockstep.log" ||
 	grep -q "^${HOSTS[1]#*=}: .*h2" "$TMP/out/lockstep.log" ||
