@@ -80,7 +80,7 @@ PY
 EP="tcp://127.0.0.1:$PORT"
 
 start_daemon() { # NAME KEY: a daemon slave trusting master.pub
-	"$LOCKSTEP" slave --daemon --name "$1" --key "$K/$2.key" \
+	"$LOCKSTEP" slave --daemon --name "$1" --allow "$TMP/*" --key "$K/$2.key" \
 		--master-key "$K/master.pub" --master "$EP" > "$TMP/$1.log" 2>&1 &
 	PIDS+=($!)
 }
@@ -98,7 +98,7 @@ start_daemon ext1 ext1
 start_daemon ext2 bad
 EXT2=$!
 # The hello of engine_refused.sh (engines [null], pid 4242) renamed local-1.
-HELLO=89a17603a174a568656c6c6fa26964d92430663065306430632d306230612d343930382d383730362d303530343033303230313030a26e6da76c6f63616c2d31a168a874657374686f7374a3706964cd1092a16301a3766572a5302e312e30a16591a46e756c6c
+HELLO=89a17604a174a568656c6c6fa26964d92430663065306430632d306230612d343930382d383730362d303530343033303230313030a26e6da76c6f63616c2d31a168a874657374686f7374a3706964cd1092a16301a3766572a5302e312e30a16591a46e756c6c
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/out" --engine null --key "$K/master.key" \
 	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 2 \
 	--expect-slaves 1 --join-timeout 20 > "$TMP/out.txt" 2> "$TMP/out.err" &
@@ -192,7 +192,7 @@ wait_for "$MPID" 60
 [ "$rc" -eq 0 ] || { cat "$TMP/ins.err"; fail "the --insecure run exited $rc, expected 0"; }
 timeout 20 tail --pid="$IMP" -f /dev/null || fail "the impostor did not stop"
 grep -q "warning: --insecure: no authentication" "$TMP/ins.err" || { cat "$TMP/ins.err"; fail "no --insecure warning"; }
-grep -q "slave local-1 (pid 4242 on testhost) refused: this master started local-1 as pid" "$TMP/ins/lockstep.log" ||
+grep -q "slave local-1 (pid 4242 on testhost) refused: its pid is not the one of the slave the master started" "$TMP/ins/lockstep.log" ||
 	{ cat "$TMP/ins/lockstep.log"; fail "the impostor without keys was not refused by pid"; }
 python3 - "$TMP/ins" <<'PY' || fail "the --insecure summary"
 import json, sys

@@ -41,7 +41,7 @@ VDB
 start_master() {
 	local out=$1
 	shift
-	"$LOCKSTEP" run "$TMP/t.vdb" -o "$out" --port "$PORT" --join-timeout 20 \
+	"$LOCKSTEP" run "$TMP/t.vdb" -o "$out" --port "$PORT" --join-timeout 20 --insecure \
 		"$@" > "$out.console" 2> "$out.err" &
 	MPID=$!
 	PIDS+=($MPID)
@@ -78,7 +78,7 @@ no_forgery() {
 }
 
 # ---- (1) impostors ------------------------------------------------------
-"$LOCKSTEP" slave --daemon --name d1 --allow "$TMP/*" --master "$EP" > "$TMP/d1.log" 2>&1 &
+"$LOCKSTEP" slave --daemon --name d1 --allow "$TMP/*" --insecure --master "$EP" > "$TMP/d1.log" 2>&1 &
 D1=$!
 PIDS+=($D1)
 start_master "$TMP/o1" --local-slaves 2 --expect-slaves 1

@@ -48,7 +48,7 @@ peer() {
 		sleep 0.1
 	done
 	[ -n "$port" ] || fail "planpeer said no port"
-	"$LOCKSTEP" slave --master "tcp://127.0.0.1:$port" --name victim \
+	"$LOCKSTEP" slave --master "tcp://127.0.0.1:$port" --name victim --insecure \
 		"${slave_args[@]}" > "$TMP/slave.txt" 2>&1 &
 	local spid=$!
 	PIDS+=("$spid")
