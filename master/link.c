@@ -241,9 +241,10 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		int ret = results_open_slave(m, h->name, &csv);
 
 		if (ret < 0) {
-			refuse_hello(h, ret == -EINVAL ?
-						"its name cannot name a file under hosts/" :
-						strerror(-ret));
+			refuse_hello(h,
+				     ret == -EINVAL ?
+					     "its name cannot name a file under hosts/" :
+					     strerror(-ret));
 			return;
 		}
 		s = roster_add(m, peer, h);
