@@ -362,10 +362,11 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 	out->intervals = ph->intervals;
 	out->warmup_intervals = ph->warmup_intervals;
 	out->data_errors = p->data_errors;
-	/* The wire's uniform is fixed spacing: Vdbench's deterministic. */
-	out->distribution = ph->distribution == PARAMS_DIST_EXPONENTIAL ?
-				    PROTO_DIST_EXPONENTIAL :
-				    PROTO_DIST_UNIFORM;
+	out->distribution = ph->distribution == PARAMS_DIST_UNIFORM ?
+				    PROTO_DIST_UNIFORM :
+			    ph->distribution == PARAMS_DIST_DETERMINISTIC ?
+				    PROTO_DIST_FIXED :
+				    PROTO_DIST_EXPONENTIAL;
 	out->format = ph->kind == PLAN_FORMAT;
 	out->compratio = ph->compratio;
 	out->dedupratio = p->dedupratio;

@@ -115,7 +115,16 @@ struct proto_pong {
 enum proto_openflags { PROTO_O_DIRECT = 1, PROTO_O_DSYNC = 2 };
 
 /* Inter-arrival times at a fixed iorate. */
-enum proto_dist { PROTO_DIST_EXPONENTIAL = 0, PROTO_DIST_UNIFORM = 1 };
+/*
+ * Inter-arrival times at a fixed rate, as Vdbench's distribution=:
+ * exponential gaps (Poisson arrivals), fixed gaps (deterministic) or gaps
+ * drawn uniformly from [0, 2 x the mean) (uniform).
+ */
+enum proto_dist {
+	PROTO_DIST_EXPONENTIAL = 0,
+	PROTO_DIST_FIXED = 1,
+	PROTO_DIST_UNIFORM = 2,
+};
 
 /* One storage target (sd) as one slave runs it. */
 struct proto_target {

@@ -1,6 +1,6 @@
 /*
- * Open-loop rate scheduler: intended issue times spaced by exponential or
- * fixed gaps, drawn with the workload's xoshiro generator and a libm-free
+ * Open-loop rate scheduler: intended issue times spaced by exponential,
+ * fixed or uniform gaps, drawn with the workload's xoshiro generator and a libm-free
  * logarithm so that a draw costs a few nanoseconds. See rate.h.
  */
 #include <errno.h>
@@ -48,11 +48,18 @@ static double exp_draw(struct workload_rng *g)
 	return -fast_ln(u);
 }
 
+/* Uniform in [0, 2): mean 1, like the exponential draw. */
+static double uniform_draw(struct workload_rng *g)
+{
+	return (double)(workload_rng_next(g) >> 11) *
+	       (2.0 / 9007199254740992.0);
+}
+
 int rate_init(struct rate *r, double iops, enum rate_dist d,
 	      uint64_t start_ns, uint64_t seed)
 {
 	if (!(iops >= 0) || isinf(iops) ||
-	    (d != RATE_EXPONENTIAL && d != RATE_UNIFORM))
+	    (d != RATE_EXPONENTIAL && d != RATE_FIXED && d != RATE_UNIFORM))
 		return -EINVAL;
 	memset(r, 0, sizeof(*r));
 	r->start = start_ns;
@@ -74,8 +81,10 @@ uint64_t rate_next(struct rate *r)
 	 * not drift; exponential gaps are summed in a double, exact to well
 	 * below a nanosecond for days.
 	 */
-	if (r->dist == RATE_UNIFORM)
+	if (r->dist == RATE_FIXED)
 		r->elapsed = (double)r->n * r->gap;
+	else if (r->dist == RATE_UNIFORM)
+		r->elapsed += uniform_draw(&r->rng) * r->gap;
 	else
 		r->elapsed += exp_draw(&r->rng) * r->gap;
 	return t;

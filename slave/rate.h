@@ -1,7 +1,7 @@
 /*
  * The open-loop rate scheduler of one worker: for a fixed iorate= it gives
- * the intended issue time of every I/O (Poisson arrivals by default, or fixed
- * spacing), independent of how fast the device completes them. The worker
+ * the intended issue time of every I/O (Poisson arrivals by default, fixed
+ * spacing, or uniformly drawn gaps), independent of how fast the device completes them. The worker
  * issues an I/O when a slot is free and the intended time has come, and
  * measures its latency from the intended time, not from when it was issued:
  * a device that stalls then shows the stall in the latency of every I/O that
@@ -17,14 +17,15 @@
 
 enum rate_dist {
 	RATE_EXPONENTIAL, /* Poisson arrivals: exponential gaps (default) */
-	RATE_UNIFORM,     /* fixed spacing of 1/iops */
+	RATE_FIXED,       /* fixed spacing of 1/iops (Vdbench deterministic) */
+	RATE_UNIFORM,     /* gaps uniform in [0, 2/iops) (Vdbench uniform) */
 };
 
 struct rate {
 	uint64_t start;      /* ns, first intended time */
 	double gap;          /* mean gap, ns; 0 = unlimited */
 	double elapsed;      /* ns from start to the next intended time */
-	uint64_t n;          /* intended times handed out (uniform spacing) */
+	uint64_t n;          /* intended times handed out (fixed spacing) */
 	enum rate_dist dist;
 	struct workload_rng rng;
 };

@@ -157,6 +157,19 @@ static int roll_interval(struct worker *w, unsigned next_seq)
 	return 0;
 }
 
+/* The wire's distribution (checked by prepare_check_plan) for rate.c. */
+static enum rate_dist dist_of(uint32_t d)
+{
+	switch (d) {
+	case PROTO_DIST_FIXED:
+		return RATE_FIXED;
+	case PROTO_DIST_UNIFORM:
+		return RATE_UNIFORM;
+	default:
+		return RATE_EXPONENTIAL;
+	}
+}
+
 static int setup(struct worker *w)
 {
 	const struct worker_cfg *c = &w->cfg;
@@ -205,8 +218,7 @@ static int setup(struct worker *w)
 		return ret;
 	}
 	w->iorate = c->iorate;
-	w->dist = c->plan->distribution == PROTO_DIST_UNIFORM ?
-			  RATE_UNIFORM : RATE_EXPONENTIAL;
+	w->dist = dist_of(c->plan->distribution);
 	ec.depth = c->depth;
 	ec.nfiles = c->nfiles;
 	ec.fds = c->fds;

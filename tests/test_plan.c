@@ -452,7 +452,7 @@ static void test_slaves_local(void **state)
 	assert_int_equal(pl[0].streams[0].eof, 0);
 	/* General and sd values with their own wire fields. */
 	assert_int_equal(pl[0].data_errors, 7);
-	assert_int_equal(pl[0].distribution, PROTO_DIST_UNIFORM);
+	assert_int_equal(pl[0].distribution, PROTO_DIST_FIXED);
 	assert_int_equal(pl[0].format, 0);
 	assert_dbl(pl[0].compratio, 2);
 	assert_dbl(pl[0].dedupratio, 3);

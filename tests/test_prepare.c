@@ -460,7 +460,7 @@ static void test_check_plan(void **state)
 		case CO: plan.clock_offset_ns = PREPARE_MAX_OFFSET_NS + 1; break;
 		case COMIN: plan.clock_offset_ns = INT64_MIN; break;
 		case CE: plan.clock_error_ns = UINT64_MAX; break;
-		case DI: plan.distribution = 2; break;
+		case DI: plan.distribution = 3; break;
 		case FM: plan.format = 7; break;
 		case CP: plan.compratio = 1e300; break;
 		case DU: plan.dedupunit = 1000; break;

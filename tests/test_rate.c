@@ -74,28 +74,59 @@ static void test_exponential_rates(void **state)
 	}
 }
 
-static void test_uniform_exact(void **state)
+static void test_fixed_exact(void **state)
 {
 	(void)state;
 	for (unsigned i = 0; i < NRATES; i++) {
 		struct rate r;
 		double gap = 1e9 / rates[i], mean, cv, above;
 
-		assert_int_equal(rate_init(&r, rates[i], RATE_UNIFORM, START,
-					   7),
+		assert_int_equal(rate_init(&r, rates[i], RATE_FIXED, START, 7),
 				 0);
 		for (uint64_t n = 0; n < DRAWS; n++) {
 			uint64_t want = START + (uint64_t)((double)n * gap);
 
 			assert_int_equal(rate_next(&r), want);
 		}
-		assert_int_equal(rate_init(&r, rates[i], RATE_UNIFORM, START,
-					   7),
+		assert_int_equal(rate_init(&r, rates[i], RATE_FIXED, START, 7),
 				 0);
 		gap_stats(&r, &mean, &cv, &above);
 		/* Whole nanoseconds: a gap is floor or ceil of the ideal. */
 		assert_true(fabs(mean / gap - 1) < 0.001);
 		assert_true(cv < 0.01);
+	}
+}
+
+/*
+ * Vdbench's distribution=uniform: gaps uniform in [0, 2 x mean), so the
+ * mean rate holds, the coefficient of variation is 1/sqrt(3), half the
+ * gaps exceed the mean, and none reaches twice it.
+ */
+static void test_uniform_gaps(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < NRATES; i++) {
+		struct rate r;
+		double want = 1e9 / rates[i], mean, cv, above;
+		uint64_t prev;
+
+		assert_int_equal(rate_init(&r, rates[i], RATE_UNIFORM, START,
+					   11 + i),
+				 0);
+		gap_stats(&r, &mean, &cv, &above);
+		assert_true(fabs(mean / want - 1) < 0.01);
+		assert_true(fabs(cv - 1 / sqrt(3)) < 0.02);
+		assert_true(fabs(above - 0.5) < 0.01);
+		assert_int_equal(rate_init(&r, rates[i], RATE_UNIFORM, START,
+					   11 + i),
+				 0);
+		prev = rate_next(&r);
+		for (unsigned k = 0; k < DRAWS; k++) {
+			uint64_t t = rate_next(&r);
+
+			assert_true((double)(t - prev) <= 2 * want + 1);
+			prev = t;
+		}
 	}
 }
 
@@ -113,9 +144,9 @@ static void test_unlimited_and_invalid(void **state)
 		assert_int_equal(rate_wait_ns(&r, now), 0);
 	}
 	assert_int_equal(rate_next(&r), 0);
-	assert_int_equal(rate_init(&r, -1, RATE_UNIFORM, 0, 1), -EINVAL);
-	assert_int_equal(rate_init(&r, NAN, RATE_UNIFORM, 0, 1), -EINVAL);
-	assert_int_equal(rate_init(&r, INFINITY, RATE_UNIFORM, 0, 1), -EINVAL);
+	assert_int_equal(rate_init(&r, -1, RATE_FIXED, 0, 1), -EINVAL);
+	assert_int_equal(rate_init(&r, NAN, RATE_FIXED, 0, 1), -EINVAL);
+	assert_int_equal(rate_init(&r, INFINITY, RATE_FIXED, 0, 1), -EINVAL);
 	assert_int_equal(rate_init(&r, 10, (enum rate_dist)9, 0, 1), -EINVAL);
 }
 
@@ -126,7 +157,7 @@ static void test_take_rule(void **state)
 
 	(void)state;
 	/* 1000/s: due at START, START + 1 ms, START + 2 ms, ... */
-	assert_int_equal(rate_init(&r, 1000, RATE_UNIFORM, START, 1), 0);
+	assert_int_equal(rate_init(&r, 1000, RATE_FIXED, START, 1), 0);
 	assert_int_equal(rate_take(&r, START - 1, &start), 0);
 	assert_int_equal(rate_wait_ns(&r, START - 10), 10);
 	assert_int_equal(rate_take(&r, START, &start), 1);
@@ -182,7 +213,7 @@ static void simulate(struct hist *from_intended, struct hist *from_issue)
 	uint64_t now = START;
 	unsigned issued = 0, busy = 0;
 
-	assert_int_equal(rate_init(&r, SIM_RATE, RATE_UNIFORM, START, 3), 0);
+	assert_int_equal(rate_init(&r, SIM_RATE, RATE_FIXED, START, 3), 0);
 	while (issued < SIM_IOS || busy > 0) {
 		uint64_t next = UINT64_MAX;
 
@@ -256,7 +287,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exponential_rates),
-		cmocka_unit_test(test_uniform_exact),
+		cmocka_unit_test(test_fixed_exact),
+		cmocka_unit_test(test_uniform_gaps),
 		cmocka_unit_test(test_unlimited_and_invalid),
 		cmocka_unit_test(test_take_rule),
 		cmocka_unit_test(test_stall_needs_intended_time),
