@@ -201,6 +201,23 @@ mount -o ro "$DEV" "$TMP/mnt"
 check mounted "$DEV" "mounted on $TMP/mnt" ""
 umount "$TMP/mnt"
 
+# A partition of the device mounted: partx adds the partition (this kernel
+# may not scan tables by itself); mkfs writes the partition before any
+# mount, the mount is read-only from the start.
+if command -v partx > /dev/null; then
+	loop part mbr
+	partx -a "$DEV" 2> /dev/null || true
+	if [ -b "${DEV}p1" ]; then
+		mkfs.ext4 -q -F "${DEV}p1" > /dev/null 2>&1 || fail "mkfs on ${DEV}p1"
+		mount -o ro "${DEV}p1" "$TMP/mnt"
+		check partmounted "$DEV" "its partition $(basename "$DEV")p1 is mounted on $TMP/mnt" ""
+		umount "$TMP/mnt"
+		partx -d "$DEV" 2> /dev/null || true
+	else
+		echo "SKIP (a mounted partition): the kernel made no ${DEV}p1"
+	fi
+fi
+
 loop ext4 mkfs.ext4 -q -F
 check ext4 "$DEV" "holds an ext4 filesystem" ext4
 
