@@ -22,6 +22,7 @@ static struct launch_proc *slot(struct launch *l, const char *name,
 		return NULL;
 	p = &l->p[l->n++];
 	memset(p, 0, sizeof(*p));
+	p->keyfd = -1;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->host, sizeof(p->host), "%s", host);
 	return p;
@@ -62,10 +63,11 @@ static int keys_pipe(const struct launch_keys *keys, int pfd[2])
 
 /*
  * Hand the keys to the child: three lines, far less than a pipe's buffer,
- * so the write never blocks. Then both ends close here; the child sees
- * EOF after them.
+ * so the write never blocks. The read end closes here; the write end is
+ * kept in *keyfd for as long as the slave runs: its EOF tells the slave
+ * that the master is gone.
  */
-static int keys_send(const struct launch_keys *keys, int pfd[2])
+static int keys_send(const struct launch_keys *keys, int pfd[2], int *keyfd)
 {
 	char buf[3 * (KEYS_Z85_LEN + 1) + 1];
 	int len, ret = 0;
@@ -78,7 +80,7 @@ static int keys_send(const struct launch_keys *keys, int pfd[2])
 	if (write(pfd[1], buf, (size_t)len) != len)
 		ret = -EPIPE;
 	keys_wipe(buf, sizeof(buf));
-	close(pfd[1]);
+	*keyfd = pfd[1];
 	return ret;
 }
 
@@ -148,7 +150,7 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
 	}
 	free(argv);
 	p->pid = pid;
-	if (keys_send(keys, pfd) < 0)
+	if (keys_send(keys, pfd, &p->keyfd) < 0)
 		log_warn("could not hand slave %s its keys: it will not register",
 			 name);
 	log_debug("started local slave %s (pid %d)", name, (int)pid);
@@ -223,6 +225,10 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	}
 	helper = fork();
 	if (helper == 0) {
+		/* It does not exec: other slaves' pipes must not stay open. */
+		for (unsigned i = 0; i < l->n; i++)
+			if (l->p[i].keyfd >= 0)
+				close(l->p[i].keyfd);
 		close(pfd[1]);
 		prefix_lines(pfd[0], l->logfd >= 0 ? l->logfd : STDERR_FILENO,
 			     system);
@@ -278,7 +284,7 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	p->helper = helper;
 	/* ssh forwards its stdin to the remote slave's: the keys travel
 	   inside the ssh connection, never on a command line. */
-	if (keys_send(keys, kfd) < 0)
+	if (keys_send(keys, kfd, &p->keyfd) < 0)
 		log_warn("could not hand slave %s its keys: it will not register",
 			 name);
 	log_info("started slave %s on %s through ssh (pid %d)", name, system,
@@ -297,6 +303,10 @@ struct launch_proc *launch_exited(struct launch *l, int *status)
 		if (p->pid <= 0 || waitpid(p->pid, &st, WNOHANG) != p->pid)
 			continue;
 		p->pid = 0;
+		if (p->keyfd >= 0) {
+			close(p->keyfd);
+			p->keyfd = -1;
+		}
 		*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 		return p;
 	}
@@ -323,6 +333,10 @@ void launch_kill_all(struct launch *l)
 			kill(p->pid, SIGKILL);
 			waitpid(p->pid, NULL, 0);
 			p->pid = 0;
+		}
+		if (p->keyfd >= 0) {
+			close(p->keyfd);
+			p->keyfd = -1;
 		}
 		if (p->helper > 0) {
 			kill(p->helper, SIGKILL);

@@ -17,6 +17,12 @@
 struct launch_proc {
 	pid_t pid;
 	pid_t helper;    /* the stderr prefixer of an ssh slave, else 0 */
+	/*
+	 * The write end of its keys pipe, kept open while it runs (-1: none):
+	 * when this process dies, however it dies, the slave reads EOF on its
+	 * stdin (over ssh too) and stops its I/O at once.
+	 */
+	int keyfd;
 	char name[64];
 	char host[256];
 };

@@ -8,6 +8,7 @@
  * prepare.c (the decisions); targets in target.c, I/O in worker.c.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +218,24 @@ static void set_policy(struct session *s)
 			 s->allow->n == 1 ? "y" : "ies");
 }
 
+/*
+ * A slave a master started (--keys-stdin) keeps its stdin: the master holds
+ * the other end of that pipe (through ssh for a remote slave) for as long
+ * as it runs, so EOF there means the master is gone, killed or not, and
+ * the I/O stops now rather than after --master-timeout. 1 on EOF.
+ */
+static int master_pipe_closed(void)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	char buf[64];
+	ssize_t n;
+
+	if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+		return 0;
+	n = read(STDIN_FILENO, buf, sizeof(buf));
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
+}
+
 int slave_main(int argc, char **argv)
 {
 	struct session s = { 0 };
@@ -285,6 +304,11 @@ int slave_main(int argc, char **argv)
 			phase_collect(&s);
 		if (!s.quit)
 			uplink_tick(&s);
+		if (!s.quit && auth.keys_stdin && master_pipe_closed()) {
+			log_error("the master that started this slave is gone (its pipe closed): stopping all I/O");
+			s.daemon = 0;
+			uplink_over(&s, "master gone", LS_EXIT_ABORTED);
+		}
 	}
 	if (got_signal) {
 		log_info("signal %d: stopping", (int)got_signal);

@@ -131,4 +131,36 @@ for _ in $(seq 30); do
 	sleep 0.1
 done
 [ -z "$left" ] || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves outlived a second SIGINT:$left"; }
+echo "ok: no slave outlived a second SIGINT"
+
+# 5. A master killed outright (SIGKILL: no handler runs): the slaves it
+# started read EOF on the pipe it handed their keys through and stop at
+# once, not after their 10 s --master-timeout.
+cat > "$TMP/long.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=8m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50
+rd=r1,wd=wd1,iorate=max,elapsed=60,interval=1
+VDB
+"$LOCKSTEP" run "$TMP/long.vdb" -o "$TMP/kill9" --local-slaves 2 > "$TMP/c5.txt" 2>&1 &
+master=$!
+PIDS+=("$master")
+for _ in $(seq 300); do
+	n=$(grep -c ",measure," "$TMP/kill9/intervals.csv" 2>/dev/null || true)
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.1
+done
+slaves=$(pgrep -P "$master" || true)
+[ "$(echo "$slaves" | wc -w)" -eq 2 ] || fail "expected 2 slave processes, found: $slaves"
+kill -9 "$master"
+left=""
+for _ in $(seq 30); do
+	left=""
+	for p in $slaves; do
+		alive "$p" && left="$left $p"
+	done
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves ran on for 3 s after their master was killed:$left"; }
+echo "ok: slaves stop within 3 s of their master's death"
 echo "PASS"
