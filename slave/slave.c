@@ -305,7 +305,8 @@ int slave_main(int argc, char **argv)
 		if (!s.quit)
 			uplink_tick(&s);
 		if (!s.quit && auth.keys_stdin && master_pipe_closed()) {
-			log_error("the master that started this slave is gone (its pipe closed): stopping all I/O");
+			log_error(
+				"the master that started this slave is gone (its pipe closed): stopping all I/O");
 			s.daemon = 0;
 			uplink_over(&s, "master gone", LS_EXIT_ABORTED);
 		}
