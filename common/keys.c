@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
+#include "common/fsutil.h"
 #include "common/keys.h"
 
 static const char z85_chars[] =
@@ -43,17 +44,14 @@ int keys_z85_valid(const char *s, size_t len)
 
 int keys_name_valid(const char *name, size_t len)
 {
-	if (len == 0 || len >= KEYS_NAME_LEN || name[0] == '.')
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = name[i];
+	char buf[KEYS_NAME_LEN];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-		      c == '.'))
-			return 0;
-	}
-	return 1;
+	/* One rule for every slave name: fsutil_name_ok(), on a copy. */
+	if (len == 0 || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return fsutil_name_ok(buf);
 }
 
 static int is_blank(char c)

@@ -121,16 +121,22 @@ alive() {
 	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)
 	[ -n "$st" ] && [ "$st" != Z ]
 }
-left=""
-for _ in $(seq 30); do
-	left=""
-	for p in $slaves; do
-		alive "$p" && left="$left $p"
+# gone_within TENTHS PIDS...: every pid ended within TENTHS tenths of a
+# second; the ones still alive are in $left.
+gone_within() {
+	local tenths=$1
+	shift
+	for _ in $(seq "$tenths"); do
+		left=""
+		for p in "$@"; do
+			alive "$p" && left="$left $p"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
 	done
-	[ -z "$left" ] && break
-	sleep 0.1
-done
-[ -z "$left" ] || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves outlived a second SIGINT:$left"; }
+	return 1
+}
+gone_within 30 $slaves || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves outlived a second SIGINT:$left"; }
 echo "ok: no slave outlived a second SIGINT"
 
 # 5. A master killed outright (SIGKILL: no handler runs): the slaves it
@@ -152,15 +158,6 @@ done
 slaves=$(pgrep -P "$master" || true)
 [ "$(echo "$slaves" | wc -w)" -eq 2 ] || fail "expected 2 slave processes, found: $slaves"
 kill -9 "$master"
-left=""
-for _ in $(seq 30); do
-	left=""
-	for p in $slaves; do
-		alive "$p" && left="$left $p"
-	done
-	[ -z "$left" ] && break
-	sleep 0.1
-done
-[ -z "$left" ] || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves ran on for 3 s after their master was killed:$left"; }
+gone_within 30 $slaves || { ps -o pid,stat,args -p ${left// /,} || true; kill -9 $left 2>/dev/null; fail "slaves ran on for 3 s after their master was killed:$left"; }
 echo "ok: slaves stop within 3 s of their master's death"
 echo "PASS"
