@@ -40,7 +40,12 @@ struct hist_sparse {
 	uint64_t *cnt;
 };
 
+/* An empty histogram: every byte of h is set. */
 void hist_init(struct hist *h);
+/*
+ * Empty an initialized histogram again, clearing only the buckets its
+ * values can have reached (min's to max's): cheap when they are few.
+ */
 void hist_reset(struct hist *h);
 
 /* Bucket index of a value (clamped to the last bucket). */

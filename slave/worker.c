@@ -101,21 +101,6 @@ static struct worker_interval *interval_new(unsigned seq, unsigned ntargets)
 	return iv;
 }
 
-/* Clear what hist_add can have touched: the buckets from min's to max's. */
-static void hist_clear_used(struct hist *h)
-{
-	if (h->count) {
-		unsigned lo = hist_index(h->min), hi = hist_index(h->max);
-
-		memset(&h->buckets[lo], 0, (hi - lo + 1) * sizeof(h->buckets[0]));
-	}
-	h->count = 0;
-	h->sum = 0;
-	h->sumsq = 0;
-	h->min = UINT64_MAX;
-	h->max = 0;
-}
-
 /* Queue a finished interval for the session thread; call under lock. */
 static void queue_done(struct worker *w, struct worker_interval *done)
 {
@@ -575,8 +560,8 @@ struct worker_interval *worker_pop(struct worker *w)
 void worker_release(struct worker *w, struct worker_interval *iv)
 {
 	/* Cleared here, on the session thread, off the I/O path. */
-	hist_clear_used(&iv->lat[0]);
-	hist_clear_used(&iv->lat[1]);
+	hist_reset(&iv->lat[0]);
+	hist_reset(&iv->lat[1]);
 	memset(iv, 0, offsetof(struct worker_interval, lat));
 	memset(iv->target_errors, 0, w->cfg.nfiles * sizeof(uint64_t));
 	iv->ntargets = w->cfg.nfiles;

@@ -561,9 +561,38 @@ static void test_clamp_above_max(void **state)
 	free(h);
 }
 
+/*
+ * hist_reset clears only min's to max's buckets: after values from 0 to
+ * past the last bucket, and after a merge, a reset histogram must equal a
+ * fresh one byte for byte.
+ */
+static void test_reset_is_init(void **state)
+{
+	static const uint64_t vals[] = {
+		0, 1, 255, 256, 1000, 123456789, UINT64_MAX / 3, UINT64_MAX
+	};
+	struct hist *h = hist_new(), *other = hist_new(), *fresh = hist_new();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		hist_add(h, vals[i]);
+	hist_reset(h);
+	assert_memory_equal(h, fresh, sizeof(*h));
+	hist_add(other, 7);
+	hist_add(other, 1u << 30);
+	hist_add(h, 5000);
+	hist_merge(h, other);
+	hist_reset(h);
+	assert_memory_equal(h, fresh, sizeof(*h));
+	free(h);
+	free(other);
+	free(fresh);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reset_is_init),
 		cmocka_unit_test(test_percentiles_known_distributions),
 		cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_merge),
