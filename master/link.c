@@ -344,13 +344,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		return;
 	}
 	cpu_avail = m->cur->ph.interval_ns * s->hello.cores;
-	if (m->psums_phase != m->phase_no) {
-		memset(&m->psums, 0, sizeof(m->psums));
-		m->psums_phase = m->phase_no;
-	}
-	if (plausible_interval(&s->pplan, iv, why, sizeof(why)) < 0 ||
-	    plausible_sums_check(&m->psums, iv, cpu_avail, why, sizeof(why)) <
-		    0) {
+	if (plausible_interval(&s->pplan, iv, why, sizeof(why)) < 0) {
 		reject_interval(m, s, iv, why);
 		return;
 	}
@@ -368,10 +362,14 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	smp.cpu_sys_ns = iv->cpu_sys_ns;
 	smp.cpu_avail_ns = cpu_avail;
 	ret = merge_add(m->merge, &smp);
+	if (ret == -EINVAL) {
+		/* Plausible alone, but the merge refused it (it said why). */
+		reject_interval(m, s, iv,
+				"the merge refused it: a total would wrap with it");
+		return;
+	}
 	if (ret < 0)
-		return; /* merge_add said why */
-	if (ret != MERGE_DUPLICATE)
-		plausible_sums_add(&m->psums, iv, cpu_avail);
+		return; /* -ENOMEM, logged by the merge */
 	if (iv->first_io_ns && !s->first_io)
 		s->first_io = iv->first_io_ns;
 	if (!s->got[iv->seq]) {

@@ -221,8 +221,6 @@ struct master {
 	struct run_result *cur;
 	struct stats *scratch;
 
-	struct plausible_sums psums; /* phase psums_phase's accepted sums */
-	unsigned psums_phase;
 	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
 
 	int registering;          /* new slave names are accepted */

@@ -45,7 +45,7 @@ struct merge {
 	struct stats_sums *slave_totals; /* nslaves entries, no buckets */
 	struct stats totals;
 	/* What the totals will hold once every pending row is in. */
-	uint64_t run_count[2], run_sum[2];
+	struct stats_sums run;
 };
 
 static int seen_test(const struct merge *m, unsigned slave, unsigned seq)
@@ -150,6 +150,7 @@ struct merge *merge_new(const struct merge_cfg *cfg)
 	if (!m->out)
 		goto fail;
 	stats_init(&m->totals);
+	stats_sums_init(&m->run);
 	for (i = 0; i < cfg->nslaves; i++)
 		stats_sums_init(&m->slave_totals[i]);
 	return m;
@@ -243,17 +244,42 @@ static int hist_fits(const struct hist *dst, const struct hist_sparse *s)
 	return sums_fit(dst->count, dst->sum, s);
 }
 
+/* a + b + c + d without wrapping (the view adds directions together). */
+static int fits4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	return (unsigned __int128)a + b + c + d <= UINT64_MAX;
+}
+
+/*
+ * The counters of a struct stats or struct stats_sums (same names) plus
+ * sample s's, each alone and each pair a view adds together (read + write
+ * ops and bytes, user + system CPU), without wrapping. A sample's ops
+ * equal its histogram counts (sample_valid), so the latency counts cover
+ * them alone.
+ */
+#define COUNTERS_FIT(st, s)                                             \
+	(fits4((st)->ops[0], (st)->ops[1], (s)->ops[0], (s)->ops[1]) && \
+	 fits4((st)->bytes[0], (s)->bytes[0], 0, 0) &&                  \
+	 fits4((st)->bytes[1], (s)->bytes[1], 0, 0) &&                  \
+	 fits4((st)->bytes[0], (st)->bytes[1], (s)->bytes[0],           \
+	       (s)->bytes[1]) &&                                        \
+	 fits4((st)->errors, (s)->errors, 0, 0) &&                      \
+	 fits4((st)->cpu_user_ns, (st)->cpu_sys_ns, (s)->cpu_user_ns,   \
+	       (s)->cpu_sys_ns) &&                                      \
+	 fits4((st)->cpu_avail_ns, (s)->cpu_avail_ns, 0, 0))
+
 static int stats_fits(const struct stats *st, const struct merge_sample *s)
 {
 	return hist_fits(&st->lat[0], s->lat[0]) &&
-	       hist_fits(&st->lat[1], s->lat[1]);
+	       hist_fits(&st->lat[1], s->lat[1]) && COUNTERS_FIT(st, s);
 }
 
 static int sums_fit_sample(const struct stats_sums *st,
 			   const struct merge_sample *s)
 {
 	return sums_fit(st->lat[0].count, st->lat[0].sum, s->lat[0]) &&
-	       sums_fit(st->lat[1].count, st->lat[1].sum, s->lat[1]);
+	       sums_fit(st->lat[1].count, st->lat[1].sum, s->lat[1]) &&
+	       COUNTERS_FIT(st, s);
 }
 
 /*
@@ -312,10 +338,7 @@ static void add_totals(struct merge *m, const struct merge_sample *s,
 {
 	if (s->seq < m->cfg.warmup_intervals)
 		return;
-	for (int d = 0; d < 2; d++) {
-		m->run_count[d] += s->lat[d]->count;
-		m->run_sum[d] += s->lat[d]->sum;
-	}
+	sums_add_sample(&m->run, s);
 	sums_add_sample(&m->slave_totals[s->slave], s);
 	if (direct)
 		stats_add_sample(&m->totals, s);
@@ -326,8 +349,7 @@ static int totals_fit(const struct merge *m, const struct merge_sample *s)
 {
 	if (s->seq < m->cfg.warmup_intervals)
 		return 1;
-	return sums_fit(m->run_count[0], m->run_sum[0], s->lat[0]) &&
-	       sums_fit(m->run_count[1], m->run_sum[1], s->lat[1]) &&
+	return sums_fit_sample(&m->run, s) &&
 	       sums_fit_sample(&m->slave_totals[s->slave], s);
 }
 
@@ -354,7 +376,7 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 	}
 	p = s->seq < m->next ? NULL : m->rows[s->seq];
 	if (!totals_fit(m, s) || (p && !stats_fits(&p->st, s))) {
-		log_warn("merge: slave %u interval %u: latency sums overflow",
+		log_warn("merge: slave %u interval %u: its sums would wrap a total",
 			 s->slave, s->seq);
 		return -EINVAL;
 	}

@@ -67,7 +67,8 @@ void merge_destroy(struct merge **m);
  * Add a sample (copied; the caller keeps ownership of its histograms).
  * Returns enum merge_result, or -EINVAL when the sample is invalid (slave
  * or seq out of range, a histogram missing or malformed or not holding
- * ops[d] values, latency sums that would overflow the totals), or -ENOMEM;
+ * ops[d] values, a count, sum or counter that would wrap its row, its
+ * slave's totals or the run's), or -ENOMEM;
  * on error nothing was counted. The reason for -EINVAL is logged.
  */
 int merge_add(struct merge *m, const struct merge_sample *s);

@@ -3,8 +3,8 @@
  * against what the master planned for that slave (its I/Os in flight, its
  * transfer sizes, the interval's length, the cores its hello declared) and
  * against itself (its histograms' counts, minimum, maximum and sums) before
- * any of it is merged, and the phase's sums are checked so that no total
- * can wrap. Pure: no sockets, no clocks, no logging; the reason for a
+ * any of it is merged (the merge itself refuses a sample that would wrap a
+ * total). Pure: no sockets, no clocks, no logging; the reason for a
  * refusal is written for the caller to log.
  */
 #ifndef LOCKSTEP_MASTER_PLAUSIBLE_H
@@ -71,24 +71,5 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 int plausible_interval(const struct plausible_plan *pl,
 		       const struct proto_interval *iv, char *why,
 		       size_t whylen);
-
-/* What the phase's accepted intervals add up to, every slave together. */
-struct plausible_sums {
-	uint64_t ops[2], bytes[2], errors;
-	uint64_t cpu_user_ns, cpu_sys_ns, cpu_avail_ns;
-	uint64_t lat_count[2], lat_sum[2];
-};
-
-/*
- * Whether adding iv (with cpu_avail_ns, the CPU time its slave had) to sums
- * wraps none of them; every total the master keeps is a part of these.
- * Returns 0 or -EOVERFLOW with the reason in why; sums is not changed.
- */
-int plausible_sums_check(const struct plausible_sums *sums,
-			 const struct proto_interval *iv, uint64_t cpu_avail_ns,
-			 char *why, size_t whylen);
-/* sums += iv, after plausible_sums_check() said it fits. */
-void plausible_sums_add(struct plausible_sums *sums,
-			const struct proto_interval *iv, uint64_t cpu_avail_ns);
 
 #endif

@@ -892,6 +892,81 @@ static void test_invalid(void **state)
 	h_fini(&h);
 }
 
+/*
+ * Every counter, not only the latency sums: a sample that fits alone but
+ * would wrap the row, its slave's totals or the run's (a counter alone, or
+ * read + write, or user + system together as the views add them) is
+ * refused and nothing of it is counted.
+ */
+static void c_bytes_read(struct merge_sample *s, uint64_t v)
+{
+	s->bytes[0] = v;
+	s->bytes[1] = 0;
+}
+
+static void c_bytes_both(struct merge_sample *s, uint64_t v)
+{
+	s->bytes[0] = v / 2;
+	s->bytes[1] = v - v / 2;
+}
+
+static void c_errors(struct merge_sample *s, uint64_t v)
+{
+	s->errors = v;
+}
+
+static void c_cpu_avail(struct merge_sample *s, uint64_t v)
+{
+	s->cpu_avail_ns = v;
+}
+
+static void c_cpu_both(struct merge_sample *s, uint64_t v)
+{
+	s->cpu_user_ns = v / 2;
+	s->cpu_sys_ns = v - v / 2;
+}
+
+static void test_counters_wrap(void **state)
+{
+	static const struct {
+		const char *what;
+		void (*set)(struct merge_sample *s, uint64_t v);
+	} cases[] = {
+		{ "read bytes", c_bytes_read },
+		{ "read + write bytes", c_bytes_both },
+		{ "errors", c_errors },
+		{ "CPU available", c_cpu_avail },
+		{ "CPU user + system", c_cpu_both },
+	};
+	struct stats *before = stats_new(1);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct merge_cfg cfg = cfg_of(2, 4, 1);
+		struct merge *m = merge_new(&cfg);
+		struct tsample a, b;
+
+		assert_non_null(m);
+		make_sample(&a, 0, 2, NULL);
+		make_sample(&b, 1, 2, NULL);
+		cases[i].set(&a.s, UINT64_MAX - 1);
+		cases[i].set(&b.s, 2);
+		if (merge_add(m, &a.s) != MERGE_ACCEPTED)
+			fail_msg("%s: a sample at the edge alone was refused",
+				 cases[i].what);
+		*before = *merge_totals(m);
+		if (merge_add(m, &b.s) != -EINVAL)
+			fail_msg("%s: a wrapping sample was accepted",
+				 cases[i].what);
+		assert_stats_equal(merge_totals(m), before);
+		assert_int_equal(merge_slave_totals(m, 1)->samples, 0);
+		free_sample(&a);
+		free_sample(&b);
+		merge_destroy(&m);
+	}
+	free(before);
+}
+
 /* A sample far ahead is kept until its row is due; flushing emits all. */
 /*
  * The run totals are built from rows as they leave; asked for while rows
@@ -979,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_slave_lost),
 		cmocka_unit_test(test_exact_percentiles),
+		cmocka_unit_test(test_counters_wrap),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_totals_with_pending_rows),
 		cmocka_unit_test(test_far_ahead_and_flush),

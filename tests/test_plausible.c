@@ -326,58 +326,6 @@ static void test_plan_of(void **state)
 	assert_true(out.iorate == 250.5);
 }
 
-static void test_sums(void **state)
-{
-	struct plausible_sums s;
-	struct proto_interval iv;
-	char why[256];
-
-	(void)state;
-	memset(&s, 0, sizeof(s));
-	good(&iv);
-	assert_int_equal(plausible_sums_check(&s, &iv, 4000 * MS, why,
-					      sizeof(why)),
-			 0);
-	plausible_sums_add(&s, &iv, 4000 * MS);
-	assert_int_equal(s.ops[0], 1000);
-	assert_int_equal(s.lat_count[1], 500);
-	assert_int_equal(s.cpu_avail_ns, 4000 * MS);
-
-	/* Each sum, one at a time, brought to the edge of wrapping. */
-	static const size_t fields[] = {
-		offsetof(struct plausible_sums, ops[0]),
-		offsetof(struct plausible_sums, bytes[1]),
-		offsetof(struct plausible_sums, errors),
-		offsetof(struct plausible_sums, cpu_user_ns),
-		offsetof(struct plausible_sums, cpu_sys_ns),
-		offsetof(struct plausible_sums, cpu_avail_ns),
-		offsetof(struct plausible_sums, lat_count[0]),
-		offsetof(struct plausible_sums, lat_sum[1]),
-	};
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		struct plausible_sums edge = s;
-		uint64_t *f = (uint64_t *)((char *)&edge + fields[i]);
-
-		*f = UINT64_MAX - 1;
-		if (plausible_sums_check(&edge, &iv, 4000 * MS, why,
-					 sizeof(why)) != -EOVERFLOW)
-			fail_msg("sum at offset %zu: no overflow found",
-				 fields[i]);
-		assert_non_null(strstr(why, "wrap"));
-	}
-	/* Read and write ops each fit, together they do not. */
-	{
-		struct plausible_sums edge = s;
-
-		edge.ops[0] = UINT64_MAX / 2;
-		edge.ops[1] = UINT64_MAX / 2;
-		assert_int_equal(plausible_sums_check(&edge, &iv, 0, why,
-						      sizeof(why)),
-				 -EOVERFLOW);
-	}
-	done(&iv);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,7 +333,6 @@ int main(void)
 		cmocka_unit_test(test_zero_plan),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_plan_of),
-		cmocka_unit_test(test_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
