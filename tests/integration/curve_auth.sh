@@ -62,21 +62,7 @@ echo "ok: no keys, no service"
 
 # A free pair of ports on loopback, kept for every master below: the
 # daemons stay up and find each new master there.
-PORT=$(python3 - <<'PY'
-import socket
-for _ in range(100):
-    a = socket.socket(); a.bind(("127.0.0.1", 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind(("127.0.0.1", p + 1))
-    except OSError:
-        continue
-    finally:
-        a.close(); b.close()
-    print(p); break
-PY
-)
-[ -n "$PORT" ] || fail "no free port pair"
+PORT=$(free_port_pair 127.0.0.1)
 EP="tcp://127.0.0.1:$PORT"
 
 start_daemon() { # NAME KEY: a daemon slave trusting master.pub

@@ -34,21 +34,7 @@ start_daemon() {
 
 # A free pair of ports on the bridge, picked now: the daemons stay up across
 # the runs below and find each new master there.
-PORT=$(python3 - "$BR" <<'PY'
-import socket, sys
-for _ in range(100):
-    a = socket.socket(); a.bind((sys.argv[1], 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind((sys.argv[1], p + 1))
-    except OSError:
-        continue
-    finally:
-        a.close(); b.close()
-    print(p); break
-PY
-)
-[ -n "$PORT" ] || fail "no free port pair on $BR"
+PORT=$(free_port_pair "$BR")
 
 # The master on the bridge. $1: results dir.
 start_master() {

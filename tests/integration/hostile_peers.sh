@@ -13,21 +13,7 @@
 source "$(dirname "$0")/lib.sh"
 HOSTILE=${3:?usage: $0 lockstep zsend hostile}
 
-PORT=$(python3 - <<'PY'
-import socket
-for _ in range(100):
-    a = socket.socket(); a.bind(("127.0.0.1", 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind(("127.0.0.1", p + 1))
-    except OSError:
-        continue
-    finally:
-        a.close(); b.close()
-    print(p); break
-PY
-)
-[ -n "$PORT" ] || fail "no free port pair"
+PORT=$(free_port_pair 127.0.0.1)
 EP="tcp://127.0.0.1:$PORT"
 
 cat > "$TMP/t.vdb" <<VDB

@@ -31,6 +31,29 @@ run_bounded() {
 	set -e
 }
 
+# free_port_pair ADDR: a port P on ADDR with P+1 free too (a master's
+# ROUTER and PUB), for tests whose daemons must know the port before the
+# master starts. Fails the test when none is found.
+free_port_pair() {
+	local port
+	port=$(python3 - "$1" <<'PY'
+import socket, sys
+for _ in range(100):
+    a = socket.socket(); a.bind((sys.argv[1], 0)); p = a.getsockname()[1]
+    b = socket.socket()
+    try:
+        b.bind((sys.argv[1], p + 1))
+    except OSError:
+        continue
+    finally:
+        a.close(); b.close()
+    print(p); break
+PY
+	)
+	[ -n "$port" ] || fail "no free port pair on $1"
+	echo "$port"
+}
+
 NETNS="$HERE/../../scripts/netns-cluster.sh"
 
 # start_cluster N PREFIX: N test hosts in network namespaces joined by a
