@@ -25,6 +25,7 @@ static void view_of(const struct slave_rec *s, struct decide_slave *v)
 	v->ended = s->ended;
 	v->end_intervals = s->end_intervals;
 	v->first_io = s->first_io;
+	v->clock_error = s->clk.error_ns;
 	v->last_tx = s->last_tx;
 }
 
@@ -196,37 +197,64 @@ void conductor_reap(struct master *m)
 	}
 }
 
+/*
+ * Clock samples of every joined slave: CLOCK_SAMPLES pings each, one in
+ * flight per slave and CLOCK_GAP_NS apart, the slaves' first pings spread
+ * over one gap, so that no ping waits behind another in a queue (which
+ * would only measure the queue) and the samples of one slave meet
+ * different moments of the schedulers on both sides. The smallest round
+ * trip wins (clockoff.c).
+ */
 static int sync_clocks(struct master *m)
 {
-	uint64_t deadline = time_mono_ns() + 3 * NS_PER_SEC;
+	uint64_t t0 = time_mono_ns(), deadline = t0 + 3 * NS_PER_SEC;
+	struct decide_ping *p = calloc(m->nslaves ? m->nslaves : 1, sizeof(*p));
 
-	for (unsigned i = 0; i < m->nslaves; i++)
+	if (!p)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->nslaves; i++) {
 		clockoff_init(&m->slaves[i].clk);
-	for (uint32_t k = 0; k < CLOCK_SAMPLES; k++) {
-		for (unsigned i = 0; i < m->nslaves; i++) {
-			struct proto_msg p = { .type = PROTO_PING };
-
-			if (m->slaves[i].state != SLAVE_JOINED)
-				continue;
-			p.u.ping.seq = k;
-			p.u.ping.t1 = time_real_ns();
-			link_send(m, &m->slaves[i], &p);
-		}
-		if (link_pump(m, 5) < 0)
-			return -EINTR;
+		m->slaves[i].pongs = 0;
+		p[i].want = CLOCK_SAMPLES;
+		/* A staggered start: sent_at - gap is when the first goes. */
+		p[i].sent_at = t0 + CLOCK_GAP_NS * i / m->nslaves;
 	}
 	for (;;) {
-		unsigned missing = 0;
+		unsigned busy = 0;
+		uint64_t now = time_mono_ns();
 
-		for (unsigned i = 0; i < m->nslaves; i++)
-			if (m->slaves[i].state == SLAVE_JOINED &&
-			    m->slaves[i].clk.samples < CLOCK_SAMPLES)
-				missing++;
-		if (!missing || time_mono_ns() > deadline)
+		for (unsigned i = 0; i < m->nslaves; i++) {
+			struct slave_rec *s = &m->slaves[i];
+			struct proto_msg msg = { .type = PROTO_PING };
+
+			if (s->state != SLAVE_JOINED)
+				continue;
+			p[i].answered = s->pongs >= p[i].sent;
+			switch (decide_ping(&p[i], now, CLOCK_GAP_NS,
+					    CLOCK_PONG_WAIT_NS)) {
+			case DECIDE_PING_DONE:
+				continue;
+			case DECIDE_PING_WAIT:
+				break;
+			case DECIDE_PING_SEND:
+				/* A late pong of a given-up ping still counts. */
+				s->pongs = p[i].sent;
+				msg.u.ping.seq = p[i].sent++;
+				p[i].sent_at = now = time_mono_ns();
+				msg.u.ping.t1 = time_real_ns();
+				link_send(m, s, &msg);
+				break;
+			}
+			busy++;
+		}
+		if (!busy || time_mono_ns() > deadline)
 			break;
-		if (link_pump(m, 10) < 0)
+		if (link_pump(m, 1) < 0) {
+			free(p);
 			return -EINTR;
+		}
 	}
+	free(p);
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 
@@ -517,6 +545,7 @@ static int run_one(struct master *m, struct run_result *r)
 		r->ph.warmup_intervals = r->ph.intervals;
 	views_of(m);
 	r->start_skew_ns = decide_start_skew(m->dview, m->nslaves);
+	r->start_skew_bound_ns = decide_start_skew_bound(m->dview, m->nslaves);
 	measured = decide_measured_s(r->ph.intervals, r->ph.warmup_intervals,
 				     r->ph.interval_s);
 	/* Keep the views: the dense totals go with the merge. */

@@ -47,6 +47,40 @@ uint64_t decide_start_skew(const struct decide_slave *s, size_t n)
 	return hi >= lo ? hi - lo : 0;
 }
 
+uint64_t decide_start_skew_bound(const struct decide_slave *s, size_t n)
+{
+	size_t lo = n, hi = n;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].in_phase || !s[i].first_io)
+			continue;
+		if (lo == n || s[i].first_io < s[lo].first_io)
+			lo = i;
+		if (hi == n || s[i].first_io > s[hi].first_io)
+			hi = i;
+	}
+	/* One slave's first I/O against itself needs no clock. */
+	if (lo == hi)
+		return 0;
+	if (s[lo].clock_error > UINT64_MAX - s[hi].clock_error)
+		return UINT64_MAX;
+	return s[lo].clock_error + s[hi].clock_error;
+}
+
+enum decide_ping_do decide_ping(const struct decide_ping *p, uint64_t now,
+				uint64_t gap, uint64_t timeout)
+{
+	uint64_t since = now - p->sent_at;
+
+	if (p->sent && !p->answered && since < timeout)
+		return DECIDE_PING_WAIT;
+	if (p->sent >= p->want)
+		return DECIDE_PING_DONE;
+	if (p->sent && since < gap)
+		return DECIDE_PING_WAIT;
+	return DECIDE_PING_SEND;
+}
+
 int decide_curve_skip(int max_done, int max_stopped, double rate,
 		      const char **why)
 {

@@ -21,6 +21,7 @@ struct decide_slave {
 	int ended;               /* it sent phase_end */
 	unsigned end_intervals;  /* intervals it sent, from phase_end */
 	uint64_t first_io;       /* its first I/O, master clock; 0 unknown */
+	uint64_t clock_error;    /* its clock offset's error bound, ns */
 	uint64_t last_tx;        /* when we last sent it anything */
 };
 
@@ -48,6 +49,35 @@ unsigned decide_eof_truncate(const struct decide_slave *s, size_t n,
 
 /* Spread of the slaves' first I/O in the phase, in ns (0 if unknown). */
 uint64_t decide_start_skew(const struct decide_slave *s, size_t n);
+/*
+ * How far the skew of decide_start_skew() may be from the truth: the clock
+ * error bounds of the slaves whose first I/O was the earliest and the
+ * latest (each first I/O is on the master's clock only within its slave's
+ * bound), added; 0 if the skew is unknown.
+ */
+uint64_t decide_start_skew_bound(const struct decide_slave *s, size_t n);
+
+/* Where a slave's clock samples stand while the master takes them. */
+struct decide_ping {
+	unsigned sent;    /* pings sent to it this phase */
+	unsigned want;    /* pings to send in all */
+	int answered;     /* the last ping sent was answered */
+	uint64_t sent_at; /* when the last was sent (any clock) */
+};
+
+enum decide_ping_do {
+	DECIDE_PING_DONE, /* every ping sent, the last answered or given up */
+	DECIDE_PING_WAIT,
+	DECIDE_PING_SEND,
+};
+
+/*
+ * Whether to send a slave its next clock ping now: one in flight at a
+ * time (a queued ping only measures the queue), at least gap after the
+ * last, and a ping not answered within timeout is given up.
+ */
+enum decide_ping_do decide_ping(const struct decide_ping *p, uint64_t now,
+				uint64_t gap, uint64_t timeout);
 
 /*
  * Whether a curve point is skipped, given its curve-max phase (done, and

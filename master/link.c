@@ -489,8 +489,9 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		roster_back(m, s, NULL, NULL);
 	switch (msg.type) {
 	case PROTO_PONG:
+		s->pongs++;
 		clockoff_add(&s->clk, msg.u.pong.t1, msg.u.pong.t2,
-			     msg.u.pong.t3, time_real_ns());
+			     msg.u.pong.t3, m->rx_real);
 		break;
 	case PROTO_READY:
 		if (msg.u.ready.phase != m->phase_no)
@@ -629,6 +630,8 @@ int link_pump(struct master *m, long timeout_ms)
 		ret = hub_recv(m->hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
 			break;
+		/* A pong's t4: before decoding it, as t1 is before encoding. */
+		m->rx_real = time_real_ns();
 		if (ret == -EBADMSG) {
 			if (peer.len <= HUB_PEER_MAX && !budget_spent(m, &peer))
 				count_invalid(m, roster_find_peer(m, &peer),

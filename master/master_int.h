@@ -39,7 +39,15 @@
 #include "proto/proto.h"
 
 #define MAX_SLAVES 8192
-#define CLOCK_SAMPLES 16
+/*
+ * Clock samples per slave and phase: one ping in flight per slave, the next
+ * sent CLOCK_GAP_NS after the last (or once it is answered, if later), so
+ * that the samples spread over ~100 ms and meet different moments of the
+ * schedulers; the one with the smallest round trip is kept.
+ */
+#define CLOCK_SAMPLES 40
+#define CLOCK_GAP_NS (2500 * NS_PER_US)
+#define CLOCK_PONG_WAIT_NS (50 * NS_PER_MS) /* a ping not answered: next */
 #define GO_RESEND_NS (100 * NS_PER_MS)
 #define PEER_SLOTS 16384           /* > 2 x MAX_SLAVES, a power of two */
 #define HOSTS_FLUSH_NS (5 * NS_PER_SEC)
@@ -91,6 +99,7 @@ struct slave_rec {
 	struct hub_peer peer;
 	struct proto_hello hello;
 	struct clockoff clk;
+	unsigned pongs; /* pongs heard since sync_clocks() began */
 	uint64_t last_heard_real;
 	pid_t pid;               /* a local child, else 0 */
 	struct rfile csv;        /* hosts/<name>.csv */
@@ -153,6 +162,7 @@ struct run_result {
 	uint64_t duration_ns;     /* from start to the last phase_end */
 	uint64_t done_bytes;      /* format: written so far (emitted rows) */
 	uint64_t start_skew_ns;
+	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
 	uint64_t start_at;
 	struct stats_view view;   /* the run's totals over its measured time */
 	struct slave_total *slave; /* per slave at the run, from the merge */
@@ -181,6 +191,7 @@ struct master {
 	uint64_t grace_ns;
 	uint64_t heartbeat_ns;
 	uint64_t batch_ns;        /* BATCH_NS in run_phase(), else 0 */
+	uint64_t rx_real;         /* when the frame in hand was received */
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;

@@ -433,8 +433,9 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
 	report_console_row(stdout, time_real_ns(), label, v, 0, 0);
-	printf("\nRun %s: start skew %.3f ms over %u slaves\n", r->ph.name,
-	       (double)r->start_skew_ns / 1e6, roster_live_count(m));
+	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
+	       r->ph.name, (double)r->start_skew_ns / 1e6,
+	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
 	if (decide_iorate_missed(r->ph.iorate, v->iops))
 		printf("iorate=%g not reached: %.1f IO/s, %.1f%% short\n",
 		       r->ph.iorate, v->iops,

@@ -153,6 +153,7 @@ int results_summary_json(struct master *m)
 						       r->view.iops));
 		jsonw_u64(&w, "start_ns", r->start_at);
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
+		jsonw_u64(&w, "start_skew_bound_ns", r->start_skew_bound_ns);
 		json_totals(&w, "totals", &r->view);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
@@ -207,9 +208,11 @@ int results_summary_txt(struct master *m)
 
 		if (!r->done)
 			continue;
-		fprintf(f, "Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms)\n",
+		fprintf(f,
+			"Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms \u00b1 %.3f ms)\n",
 			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
-			r->ph.interval_s, (double)r->start_skew_ns / 1e6);
+			r->ph.interval_s, (double)r->start_skew_ns / 1e6,
+			(double)r->start_skew_bound_ns / 1e6);
 		report_hcibench(f, &r->view);
 		fprintf(f, "\n");
 	}

@@ -108,6 +108,62 @@ static void test_skew(void **state)
 	assert_int_equal(decide_start_skew(s, 0), 0);
 }
 
+static void test_skew_bound(void **state)
+{
+	/* The earliest's and the latest's bounds add; the middle's do not. */
+	struct decide_slave s[5] = {
+		{ .in_phase = 1, .first_io = 1000, .clock_error = 30 },
+		{ .in_phase = 1, .first_io = 1300, .clock_error = 500 },
+		{ .in_phase = 1, .first_io = 1700, .clock_error = 40 },
+		{ .in_phase = 0, .first_io = 9000, .clock_error = 7 },
+		{ .in_phase = 1, .first_io = 0, .clock_error = 9 },
+	};
+	struct decide_slave huge[2] = {
+		{ .in_phase = 1, .first_io = 1, .clock_error = UINT64_MAX },
+		{ .in_phase = 1, .first_io = 2, .clock_error = 1 },
+	};
+
+	(void)state;
+	assert_int_equal(decide_start_skew_bound(s, 5), 70);
+	/* One slave against itself: no clock, no error. */
+	assert_int_equal(decide_start_skew_bound(s + 1, 1), 0);
+	assert_int_equal(decide_start_skew_bound(s + 3, 2), 0);
+	assert_int_equal(decide_start_skew_bound(s, 0), 0);
+	/* Never wraps into a small, reassuring number. */
+	assert_true(decide_start_skew_bound(huge, 2) == UINT64_MAX);
+}
+
+static void test_ping(void **state)
+{
+	static const struct {
+		struct decide_ping p;
+		uint64_t now;
+		enum decide_ping_do want;
+	} t[] = {
+		{ { 0, 40, 0, 0 }, 5, DECIDE_PING_SEND },
+		/* In flight: wait for it, up to the timeout (100). */
+		{ { 1, 40, 0, 1000 }, 1050, DECIDE_PING_WAIT },
+		{ { 1, 40, 0, 1000 }, 1100, DECIDE_PING_SEND },
+		/* Answered: the next after the gap (10), not before. */
+		{ { 1, 40, 1, 1000 }, 1005, DECIDE_PING_WAIT },
+		{ { 1, 40, 1, 1000 }, 1010, DECIDE_PING_SEND },
+		/* The last one: done once answered or given up. */
+		{ { 40, 40, 0, 1000 }, 1050, DECIDE_PING_WAIT },
+		{ { 40, 40, 1, 1000 }, 1001, DECIDE_PING_DONE },
+		{ { 40, 40, 0, 1000 }, 1100, DECIDE_PING_DONE },
+		{ { 0, 0, 0, 0 }, 5, DECIDE_PING_DONE },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		enum decide_ping_do got = decide_ping(&t[i].p, t[i].now, 10,
+						      100);
+
+		if (got != t[i].want)
+			fail_msg("case %zu: %d, want %d", i, got, t[i].want);
+	}
+}
+
 static void test_curve(void **state)
 {
 	static const struct {
@@ -242,6 +298,8 @@ int main(void)
 		cmocka_unit_test(test_go),
 		cmocka_unit_test(test_eof),
 		cmocka_unit_test(test_skew),
+		cmocka_unit_test(test_skew_bound),
+		cmocka_unit_test(test_ping),
 		cmocka_unit_test(test_curve),
 		cmocka_unit_test(test_iorate),
 		cmocka_unit_test(test_end_lat),

@@ -33,6 +33,9 @@ assert total == run["totals"]["ops"], (total, run["totals"]["ops"])
 mx = float(re.search(r"#\[Max\s*=\s*([0-9.]+)", hgrm).group(1))
 assert abs(mx - run["totals"]["lat_max_ms"]) < 0.001, (mx, run["totals"]["lat_max_ms"])
 assert 0 <= run["start_skew_ns"] < 50e6, run["start_skew_ns"]
+# The skew's error bound: the clock bounds of the earliest and the latest
+# slave, each under 2 ms (below), so under 4 ms in all.
+assert 0 <= run["start_skew_bound_ns"] < 4e6, run["start_skew_bound_ns"]
 # Local slaves share the master's clock: the true offset is 0, so it must
 # lie within the error bound, and the bound (half the best ping's round
 # trip over loopback) must be small. A pong read late (after a batching
@@ -43,7 +46,8 @@ for s in json.load(open(d + "/summary.json"))["slaves"]:
     assert err < 2e6, (s["name"], "clock error %d ns" % err)
 print("ok: hgrm holds %d I/Os; start skew %.3f ms" % (total, run["start_skew_ns"] / 1e6))
 PY
-grep -q "^Run r1: start skew [0-9.]* ms over 3 slaves" "$TMP/console.txt" || fail "no start skew line"
+grep -q "^Run r1: start skew [0-9.]* ms ± [0-9.]* ms over 3 slaves" "$TMP/console.txt" || fail "no start skew line"
+grep -q "start skew [0-9.]* ms ± [0-9.]* ms)" "$TMP/out/summary.txt" || fail "no start skew in summary.txt"
 
 # Overrides: -e 2 -w 0 -i 1 gives exactly 2 intervals, all measured.
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 -e 2 -w 0 -i 1 > "$TMP/console2.txt" 2>&1
