@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 static uint64_t clock_ns(clockid_t id)
@@ -37,6 +38,25 @@ void time_sleep_until_mono(uint64_t t)
 	/* clock_nanosleep returns the error number, it does not set errno. */
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
+		;
+}
+
+void time_until_mono_precise(uint64_t t, uint64_t spin_ns)
+{
+	/*
+	 * The default 50 us timer slack would let the kernel wake us that
+	 * much late on purpose; the slack goes back to what it was after.
+	 */
+	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+
+	if (t > spin_ns) {
+		if (slack > 1)
+			prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		time_sleep_until_mono(t - spin_ns);
+		if (slack > 1)
+			prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+	}
+	while (time_mono_ns() < t)
 		;
 }
 

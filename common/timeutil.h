@@ -14,6 +14,12 @@ uint64_t time_real_ns(void);     /* CLOCK_REALTIME */
 /* Sleep until CLOCK_MONOTONIC reaches t (returns at once if past). */
 void time_sleep_until_mono(uint64_t t);
 void time_sleep_ns(uint64_t ns);
+/*
+ * Return as close after CLOCK_MONOTONIC t as this machine can: sleep (no
+ * timer slack) until spin_ns before it, then spin. For a start time that
+ * many processes share, where a late wake-up is a measured skew.
+ */
+void time_until_mono_precise(uint64_t t, uint64_t spin_ns);
 /* "HH:MM:SS.mmm" local time of a CLOCK_REALTIME ns value. Returns buf. */
 const char *time_fmt_tod(uint64_t real_ns, char *buf, size_t len);
 /* "Mon dd, yyyy" (Vdbench header date). Returns buf. */

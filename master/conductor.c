@@ -197,79 +197,6 @@ void conductor_reap(struct master *m)
 	}
 }
 
-/*
- * Clock samples of every joined slave: CLOCK_SAMPLES pings each, one in
- * flight per slave and CLOCK_GAP_NS apart, the slaves' first pings spread
- * over one gap, so that no ping waits behind another in a queue (which
- * would only measure the queue) and the samples of one slave meet
- * different moments of the schedulers on both sides. The smallest round
- * trip wins (clockoff.c).
- */
-static int sync_clocks(struct master *m)
-{
-	uint64_t t0 = time_mono_ns(), deadline = t0 + 3 * NS_PER_SEC;
-	struct decide_ping *p = calloc(m->nslaves ? m->nslaves : 1, sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		clockoff_init(&m->slaves[i].clk);
-		m->slaves[i].pongs = 0;
-		p[i].want = CLOCK_SAMPLES;
-		/* A staggered start: sent_at - gap is when the first goes. */
-		p[i].sent_at = t0 + CLOCK_GAP_NS * i / m->nslaves;
-	}
-	for (;;) {
-		unsigned busy = 0;
-		uint64_t now = time_mono_ns();
-
-		for (unsigned i = 0; i < m->nslaves; i++) {
-			struct slave_rec *s = &m->slaves[i];
-			struct proto_msg msg = { .type = PROTO_PING };
-
-			if (s->state != SLAVE_JOINED)
-				continue;
-			p[i].answered = s->pongs >= p[i].sent;
-			switch (decide_ping(&p[i], now, CLOCK_GAP_NS,
-					    CLOCK_PONG_WAIT_NS)) {
-			case DECIDE_PING_DONE:
-				continue;
-			case DECIDE_PING_WAIT:
-				break;
-			case DECIDE_PING_SEND:
-				/* A late pong of a given-up ping still counts. */
-				s->pongs = p[i].sent;
-				msg.u.ping.seq = p[i].sent++;
-				p[i].sent_at = now = time_mono_ns();
-				msg.u.ping.t1 = time_real_ns();
-				link_send(m, s, &msg);
-				break;
-			}
-			busy++;
-		}
-		if (!busy || time_mono_ns() > deadline)
-			break;
-		if (link_pump(m, 1) < 0) {
-			free(p);
-			return -EINTR;
-		}
-	}
-	free(p);
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
-
-		if (s->state == SLAVE_JOINED && s->clk.samples == 0) {
-			log_error("slave %s answered no clock ping",
-				  s->hello.name);
-			return -ETIMEDOUT;
-		}
-		log_debug("slave %s clock offset %lld ns +- %llu ns (%u samples)",
-			  s->hello.name, (long long)s->clk.offset_ns,
-			  (unsigned long long)s->clk.error_ns, s->clk.samples);
-	}
-	return 0;
-}
-
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
 	unsigned n, k = 0;
@@ -505,7 +432,7 @@ static int run_one(struct master *m, struct run_result *r)
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
 	}
-	ret = sync_clocks(m);
+	ret = clocks_sync(m);
 	if (ret == 0)
 		ret = send_plans(m, &r->ph);
 	if (ret == 0)
@@ -560,6 +487,9 @@ static int run_one(struct master *m, struct run_result *r)
 		r->slave[i].ran = st && st->samples;
 		if (!r->slave[i].ran)
 			continue;
+		r->slave[i].first_io_ns = s->first_io;
+		r->slave[i].clock_offset_ns = s->clk.offset_ns;
+		r->slave[i].clock_error_ns = s->clk.error_ns;
 		r->slave[i].no_pct = decide_end_lat_mismatch(s->ended,
 							     s->end_lat, st);
 		stats_view_sums(st, r->slave[i].no_pct ? NULL : s->end_lat,

@@ -313,6 +313,7 @@ static void master_free(struct master *m)
 	merge_destroy(&m->merge);
 	params_free(&m->params);
 	hub_close(&m->hub);
+	clocks_close(m);
 	free(m->dview);
 	keys_authorized_free(&m->auth);
 	keys_wipe(&m->key, sizeof(m->key));

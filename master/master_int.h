@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include "common/clockoff.h"
 #include "common/hist.h"
@@ -98,8 +99,15 @@ struct slave_rec {
 	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
 	struct hub_peer peer;
 	struct proto_hello hello;
-	struct clockoff clk;
-	unsigned pongs; /* pongs heard since sync_clocks() began */
+	struct clockoff clk; /* the offset its plans get */
+	unsigned pongs;      /* pongs heard since clocks_sync() began */
+	/* Clock datagrams (clocks.c): this phase's nonce, its address. */
+	struct clockoff uclk;
+	unsigned upongs;
+	uint64_t cnonce;
+	struct sockaddr_storage caddr;
+	socklen_t caddrlen;
+	int clock_udp; /* clk came from the datagrams */
 	uint64_t last_heard_real;
 	pid_t pid;               /* a local child, else 0 */
 	struct rfile csv;        /* hosts/<name>.csv */
@@ -152,6 +160,9 @@ struct slave_total {
 	int ran;                  /* it sent intervals of this run */
 	const char *no_pct;       /* why v has no percentiles, or NULL */
 	struct stats_view v;
+	uint64_t first_io_ns;    /* its first I/O, master clock; 0 unknown */
+	int64_t clock_offset_ns; /* its clock's offset in this run */
+	uint64_t clock_error_ns; /* and that offset's error bound */
 };
 
 struct run_result {
@@ -201,6 +212,7 @@ struct master {
 	struct plan_phase *phases;
 	size_t nphases;
 	struct hub *hub;
+	int csock, csock_state; /* clocks.c: UDP; state 1 open, -1 none */
 	unsigned bound_port;
 	char run_id[PROTO_ID_LEN];
 	char dir[PATH_MAX];
@@ -323,6 +335,17 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent,
  * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.
  */
 int link_pump(struct master *m, long timeout_ms);
+
+/* ---- clocks.c: clock offsets ---- */
+
+/*
+ * Measure every joined slave's clock offset (s->clk): pings over ZeroMQ
+ * and clock datagrams. Returns 0, -ETIMEDOUT if a slave answered none,
+ * -EINTR or -ENOMEM.
+ */
+int clocks_sync(struct master *m);
+/* Close the clock-datagram socket (master shutdown). */
+void clocks_close(struct master *m);
 
 /* ---- conductor.c: the phases ---- */
 

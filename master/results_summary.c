@@ -161,6 +161,11 @@ int results_summary_json(struct master *m)
 				continue;
 			jsonw_object(&w, NULL);
 			jsonw_str(&w, "slave", m->slaves[k].hello.name);
+			jsonw_u64(&w, "first_io_ns", r->slave[k].first_io_ns);
+			jsonw_i64(&w, "clock_offset_ns",
+				  r->slave[k].clock_offset_ns);
+			jsonw_u64(&w, "clock_error_ns",
+				  r->slave[k].clock_error_ns);
 			json_totals(&w, "totals", &r->slave[k].v);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",

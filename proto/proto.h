@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 4
+#define PROTO_VERSION 5
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -104,6 +104,12 @@ struct proto_welcome {
 struct proto_ping {
 	uint32_t seq;
 	uint64_t t1;
+	/*
+	 * The master's clock-datagram port (0: none) and the nonce that binds
+	 * this phase's datagrams to this channel (proto/clockdgram.h).
+	 */
+	uint32_t udp_port;
+	uint64_t nonce;
 };
 
 /* slave -> master: t2 receive, t3 send, on the slave's CLOCK_REALTIME. */

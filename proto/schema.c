@@ -62,6 +62,8 @@ TAB(welcome_tab, struct proto_welcome, welcome_fields);
 static const struct field ping_fields[] = {
 	SCALAR(struct proto_ping, "s", F_U32, seq),
 	SCALAR(struct proto_ping, "t1", F_U64, t1),
+	SCALAR(struct proto_ping, "up", F_U32, udp_port),
+	SCALAR(struct proto_ping, "un", F_U64, nonce),
 };
 TAB(ping_tab, struct proto_ping, ping_fields);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include "proto/proto.h"
+#include "slave/clockresp.h"
 #include "slave/prepare.h"
 #include "slave/spool.h"
 #include "slave/target.h"
@@ -52,6 +53,8 @@ struct session {
 	uint64_t last_rx, last_tx, last_hello;
 	struct phase ph;
 	struct spool spool;
+	uint32_t slave_index;    /* from welcome: names us in datagrams */
+	struct clockresp *cresp; /* clock datagrams, once a ping asks */
 	int daemon;
 	int quit;
 	int exit_code;

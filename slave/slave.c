@@ -316,6 +316,7 @@ int slave_main(int argc, char **argv)
 		s.daemon = 0;
 		uplink_over(&s, "signal", LS_EXIT_OK);
 	}
+	clockresp_stop(&s.cresp);
 	conn_close(&s.conn, 200);
 	free(s.allow);
 	return s.exit_code;

@@ -126,6 +126,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	switch (m.type) {
 	case PROTO_WELCOME:
 		s->welcomed = 1;
+		s->slave_index = m.u.welcome.slave_index;
 		s->hb_ns = m.u.welcome.heartbeat_ns;
 		s->master_timeout_ns = m.u.welcome.master_timeout_ns;
 		log_debug("registered as slave %u of run %s",
@@ -139,6 +140,11 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		r.u.pong.t2 = time_real_ns();
 		r.u.pong.t3 = time_real_ns();
 		uplink_send(s, &r);
+		/* After the pong: its timing must not wait for this. */
+		if (which == CONN_DEALER)
+			clockresp_ping(&s->cresp, s->endpoint,
+				       m.u.ping.udp_port, s->slave_index,
+				       m.u.ping.nonce);
 		break;
 	case PROTO_PLAN:
 		on_plan(s, &m.u.plan);

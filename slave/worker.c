@@ -28,6 +28,7 @@
 #include "slave/worker.h"
 
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
+#define START_SPIN_NS (200 * NS_PER_US) /* spun, not slept, before go */
 
 struct slot {
 	uint64_t start;     /* issue time, or intended time at a fixed rate */
@@ -360,7 +361,11 @@ static int run(struct worker *w)
 		now = time_mono_ns();
 		if (now >= start)
 			break;
-		time_sleep_ns(min_u64(start - now, 20 * NS_PER_MS));
+		/* The last stretch to the common start: no late wake-up. */
+		if (start - now <= 20 * NS_PER_MS)
+			time_until_mono_precise(start, START_SPIN_NS);
+		else
+			time_sleep_ns(20 * NS_PER_MS);
 	}
 	if (atomic_load(&w->stop))
 		return 0;

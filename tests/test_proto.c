@@ -91,6 +91,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 	case PROTO_PING:
 		m->u.ping.seq = 70000;
 		m->u.ping.t1 = UINT64_C(1700000000123456789);
+		m->u.ping.udp_port = 65535;
+		m->u.ping.nonce = UINT64_C(0xfedcba9876543210);
 		break;
 	case PROTO_PONG:
 		m->u.pong.seq = UINT32_MAX;
@@ -342,6 +344,8 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 	case PROTO_PING:
 		assert_int_equal(a->u.ping.seq, b->u.ping.seq);
 		assert_int_equal(a->u.ping.t1, b->u.ping.t1);
+		assert_int_equal(a->u.ping.udp_port, b->u.ping.udp_port);
+		assert_true(a->u.ping.nonce == b->u.ping.nonce);
 		break;
 	case PROTO_PONG:
 		assert_int_equal(a->u.pong.seq, b->u.pong.seq);
@@ -679,13 +683,22 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 5);
+	kuint(&f, "v", 6);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 5 not supported (this "
-	       "lockstep speaks 4)");
+	       "protocol version 6 not supported (this "
+	       "lockstep speaks 5)");
+
+	/* Version 4 (pings without the clock-datagram port) is refused. */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 4);
+	kuint(&f, "v", 4);
+	kstr(&f, "t", "ping");
+	kuint(&f, "s", 1);
+	kuint(&f, "t1", 2);
+	expect(&f, -EPROTO, "protocol version 4 not supported");
 
 	/* Version 3 (no force= on targets, no forced list) is refused. */
 	frame_init(&f);
@@ -781,15 +794,17 @@ static void test_type_and_shape(void **state)
 
 	/* Keys in any order, unknown keys (even nested ones) skipped. */
 	frame_init(&f);
-	msgpack_pack_map(&f.pk, 5);
+	msgpack_pack_map(&f.pk, 7);
 	kuint(&f, "t1", 2);
 	pkey(&f, "future");
 	msgpack_pack_array(&f.pk, 2);
 	msgpack_pack_nil(&f.pk);
 	msgpack_pack_map(&f.pk, 1);
 	kstr(&f, "a", "b");
+	kuint(&f, "un", 9);
 	kuint(&f, "s", 1);
 	kstr(&f, "t", "ping");
+	kuint(&f, "up", 0);
 	kuint(&f, "v", PROTO_VERSION);
 	expect(&f, 0, NULL);
 
@@ -801,28 +816,34 @@ static void test_type_and_shape(void **state)
 	expect(&f, -EBADMSG, "missing key \"t1\"");
 
 	frame_init(&f);
-	msgpack_pack_map(&f.pk, 4);
+	msgpack_pack_map(&f.pk, 6);
 	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kstr(&f, "s", "1");
 	kuint(&f, "t1", 2);
+	kuint(&f, "up", 0);
+	kuint(&f, "un", 0);
 	expect(&f, -EBADMSG, "ping.s");
 
 	frame_init(&f);
-	msgpack_pack_map(&f.pk, 4);
+	msgpack_pack_map(&f.pk, 6);
 	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", UINT64_C(1) << 32);
 	kuint(&f, "t1", 2);
+	kuint(&f, "up", 0);
+	kuint(&f, "un", 0);
 	expect(&f, -EBADMSG, "ping.s");
 
 	frame_init(&f);
-	msgpack_pack_map(&f.pk, 4);
+	msgpack_pack_map(&f.pk, 6);
 	kuint(&f, "v", PROTO_VERSION);
 	kstr(&f, "t", "ping");
 	pkey(&f, "s");
 	msgpack_pack_int64(&f.pk, -1);
 	kuint(&f, "t1", 2);
+	kuint(&f, "up", 0);
+	kuint(&f, "un", 0);
 	expect(&f, -EBADMSG, "ping.s");
 
 	frame_init(&f);

@@ -113,6 +113,8 @@ static int fill(struct proto_msg *m, enum proto_type t)
 	case PROTO_PING:
 		m->u.ping.seq = 3;
 		m->u.ping.t1 = UINT64_C(1700000000123456789);
+		m->u.ping.udp_port = 40000;
+		m->u.ping.nonce = UINT64_C(0x0123456789abcdef);
 		return 0;
 	case PROTO_PONG:
 		m->u.pong.seq = 3;
