@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Scale benchmark of the master (issue 5): one master with --engine null and
 # N fake slaves (tests/tools/fakeslaves: one DEALER+SUB per fake, all in one
-# process, or a few when ulimit -n is too low for one) on this machine. For each N it reports the master's CPU (% of one core)
-# during the measured phase, its peak RSS, and the emission delay: how long
+# process, or a few when ulimit -n is too low for one) on this machine. For each N it reports the master's CPU (% of one core,
+# and microseconds per slave-interval) during the measured phase, its peak
+# RSS, and the emission delay: how long
 # after the last slave handed interval k to ZeroMQ the master wrote the
 # cluster row for k (intervals.csv emitted_ns minus fakeslaves' send log).
 #
@@ -12,6 +13,13 @@
 #   --build DIR  where lockstep and tests/fakeslaves are (default build)
 #   -o DIR       keep every run's files in DIR/<N>/ (default: a temporary
 #                folder, removed at the end)
+#   --callgrind  instead: run the master under valgrind's callgrind twice
+#                per N, for SECONDS and for 2 x SECONDS, and print the
+#                instructions of the master (all its threads, ZeroMQ's I/O
+#                thread included) per slave-interval: the difference of the
+#                two totals over N x SECONDS. Repeatable where CPU time on
+#                a shared machine is not; keep N small (callgrind is ~50x
+#                slower: 100 slaves keep up)
 #   -h, --help
 #
 # Needs from the master: `lockstep run FILE --local-slaves 0
@@ -28,6 +36,8 @@ COUNTS=100,1000
 SECONDS_MEASURED=20
 WARMUP=2
 KEEP_DIR=
+CALLGRIND=0
+WRAP=()
 
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
 die() {
@@ -40,6 +50,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--build) BUILD=${2:?--build wants a folder}; shift 2 ;;
 	-o) KEEP_DIR=${2:?-o wants a folder}; shift 2 ;;
+	--callgrind) CALLGRIND=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	-*) die "unknown option $1 (try --help)" ;;
 	*) pos+=("$1"); shift ;;
@@ -158,10 +169,13 @@ t1 = max(int(r["end_ns"]) for r in meas)
 smp = [(int(r["real_ns"]), int(r["utime"]) + int(r["stime"]))
        for r in rows(os.path.join(d, "samples.csv"))]
 inside = [s for s in smp if t0 <= s[0] <= t1]
-cpu = "n/a"
+cpu = us = "n/a"
 if len(inside) >= 2 and inside[-1][0] > inside[0][0]:
     secs = (inside[-1][0] - inside[0][0]) / 1e9
-    cpu = f"{100.0 * (inside[-1][1] - inside[0][1]) / tck / secs:.1f}"
+    frac = (inside[-1][1] - inside[0][1]) / tck / secs
+    cpu = f"{100.0 * frac:.1f}"
+    # CPU per slave-interval: the intervals are 1 s, so n arrive a second.
+    us = f"{frac * 1e6 / n:.1f}"
 
 # When the last fake slave sent each interval (all fakeslaves processes).
 last, count = {}, {}
@@ -197,7 +211,7 @@ with open(os.path.join(d, "time.txt")) as f:
     for line in f:
         if "Maximum resident set size" in line:
             rss = f"{int(line.split(':')[1]) / 1024:.1f}"
-print(n, cpu, *delay, rss, f"{complete}/{len(meas)}", lag)
+print(n, cpu, us, *delay, rss, f"{complete}/{len(meas)}", lag)
 PY
 
 # Run the master with N fakes; leave its files in $1. Returns non-zero when
@@ -230,7 +244,7 @@ VDB
 	for _ in 1 2 3; do
 		port=$(pick_ports)
 		rm -rf "$dir/out"
-		/usr/bin/time -v -o "$dir/time.txt" "$LOCKSTEP" run "$dir/bench.vdb" \
+		/usr/bin/time -v -o "$dir/time.txt" "${WRAP[@]}" "$LOCKSTEP" run "$dir/bench.vdb" \
 			--local-slaves 0 --expect-slaves "$n" --engine null \
 			--insecure --port "$port" --join-timeout 120 -o "$dir/out" \
 			> "$dir/console.txt" 2> "$dir/master.err" &
@@ -311,6 +325,37 @@ VDB
 	return 0
 }
 
+# Instructions per slave-interval from two callgrind runs of $1 slaves.
+callgrind_row() {
+	local n=$1 secs=$SECONDS_MEASURED ir=() k
+	command -v valgrind >/dev/null || die "valgrind is needed for --callgrind"
+	for k in 1 2; do
+		SECONDS_MEASURED=$((secs * k))
+		WRAP=(valgrind -q --tool=callgrind
+			--callgrind-out-file="$WORK/$n-$k/callgrind.out")
+		mkdir -p "$WORK/$n-$k"
+		echo "bench-master: $n slaves under callgrind, ${SECONDS_MEASURED}s ..." >&2
+		run_one "$WORK/$n-$k" "$n" || return 1
+		ir+=("$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$WORK/$n-$k/callgrind.out")")
+		[ -n "${ir[-1]}" ] || return 1
+	done
+	SECONDS_MEASURED=$secs
+	WRAP=()
+	echo "$n ${ir[0]} ${ir[1]} $(((ir[1] - ir[0]) / (n * secs)))"
+}
+
+if [ "$CALLGRIND" -eq 1 ]; then
+	IFS=, read -r -a counts <<< "$COUNTS"
+	printf '\n%7s %16s %16s %22s\n' slaves "Ir ${SECONDS_MEASURED}s" \
+		"Ir $((2 * SECONDS_MEASURED))s" "Ir per slave-interval"
+	for n in "${counts[@]}"; do
+		row=$(callgrind_row "$n") || row="$n failed failed n/a"
+		# shellcheck disable=SC2086 # four words
+		printf '%7s %16s %16s %22s\n' $row
+	done
+	exit 0
+fi
+
 tck=$(getconf CLK_TCK)
 results=()
 IFS=, read -r -a counts <<< "$COUNTS"
@@ -321,7 +366,7 @@ for n in "${counts[@]}"; do
 	if run_one "$dir" "$n" && row=$(python3 "$ANALYZE" "$dir" "$n" "$tck"); then
 		results+=("$row")
 	else
-		results+=("$n n/a n/a n/a n/a n/a failed n/a")
+		results+=("$n n/a n/a n/a n/a n/a n/a failed n/a")
 	fi
 	if [ -n "$KEEP_DIR" ]; then
 		mkdir -p "$KEEP_DIR"
@@ -331,15 +376,17 @@ for n in "${counts[@]}"; do
 done
 
 echo
-printf '%7s %13s %13s %13s %13s %9s %9s %13s\n' slaves "master CPU %" \
-	"delay p50 ms" "delay p99 ms" "delay max ms" "RSS MiB" complete \
-	"send lag ms"
+printf '%7s %13s %13s %13s %13s %13s %9s %9s %13s\n' slaves "master CPU %" \
+	"us/slave-iv" "delay p50 ms" "delay p99 ms" "delay max ms" "RSS MiB" \
+	complete "send lag ms"
 for r in "${results[@]}"; do
-	# shellcheck disable=SC2086 # the row is eight words on purpose
-	printf '%7s %13s %13s %13s %13s %9s %9s %13s\n' $r
+	# shellcheck disable=SC2086 # the row is nine words on purpose
+	printf '%7s %13s %13s %13s %13s %13s %9s %9s %13s\n' $r
 done
 echo
-echo "master CPU %: of one core, over the measured intervals. delay: intervals.csv"
+echo "master CPU %: of one core, over the measured intervals; us/slave-iv: the"
+echo "same CPU in microseconds per slave-interval (one interval of one slave:"
+echo "receiving, checking, merging and acknowledging it). delay: intervals.csv"
 echo "emitted_ns minus the last fake slave's send of that interval, over the"
 echo "complete intervals (every slave in time). send lag: worst time from an"
 echo "interval's end to the last fake's send; if large, this machine was too"
