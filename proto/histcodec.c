@@ -109,7 +109,8 @@ static const char *get_varint(const uint8_t *p, size_t len, size_t *pos,
 }
 
 /*
- * The next varint: the common one-byte case here, the rest in get_varint().
+ * The next varint: the common one- and two-byte cases here, the rest in
+ * get_varint().
  * get_varint() gets copies of the position and value, so that the
  * caller's own stay in registers (decoding the buckets is the master's hottest loop).
  */
@@ -123,6 +124,15 @@ static inline const char *next_varint(const uint8_t *p, size_t len,
 	if (at < len && p[at] < 0x80) {
 		*out = p[at];
 		*pos = at + 1;
+		return NULL;
+	}
+	/*
+	 * Two bytes (128 to 16383: most counts of a busy bucket), in its
+	 * shortest form (a second byte of 0 is not: get_varint() says so).
+	 */
+	if (len - at >= 2 && p[at + 1] - 1u < 0x7fu) {
+		*out = (uint64_t)(p[at] & 0x7f) | (uint64_t)p[at + 1] << 7;
+		*pos = at + 2;
 		return NULL;
 	}
 	why = get_varint(p, len, &at, &v);

@@ -13,13 +13,13 @@
 #   --build DIR  where lockstep and tests/fakeslaves are (default build)
 #   -o DIR       keep every run's files in DIR/<N>/ (default: a temporary
 #                folder, removed at the end)
-#   --callgrind  instead: run the master under valgrind's callgrind twice
-#                per N, for SECONDS and for 2 x SECONDS, and print the
-#                instructions of the master (all its threads, ZeroMQ's I/O
-#                thread included) per slave-interval: the difference of the
-#                two totals over N x SECONDS. Repeatable where CPU time on
-#                a shared machine is not; keep N small (callgrind is ~50x
-#                slower: 100 slaves keep up)
+#   --callgrind  instead: run the master under valgrind's callgrind and
+#                print its instructions (all its threads, ZeroMQ's I/O
+#                thread included) per slave-interval in the steady state:
+#                counted from the first measured row of intervals.csv to
+#                the last but one. Repeatable where CPU time on a shared
+#                machine is not; keep N small (callgrind is ~50x slower:
+#                100 slaves keep up)
 #   -h, --help
 #
 # Needs from the master: `lockstep run FILE --local-slaves 0
@@ -286,13 +286,30 @@ VDB
 	done
 
 	deadline=$((SECONDS + 120 + WARMUP + SECONDS_MEASURED + 60))
+	local rows phase=0
 	while kill -0 "$tpid" 2>/dev/null; do
 		if [ "$SECONDS" -gt "$deadline" ]; then
 			echo "bench-master: master still running after the deadline: killed" >&2
 			kill_master
 			break
 		fi
-		sleep 0.5
+		# Under callgrind: count from the first measured row to the
+		# last but one (the steady state, no start-up or shutdown).
+		if [ "$CALLGRIND" -eq 1 ] && [ "$phase" -lt 2 ] &&
+			[ -f "$dir/out/intervals.csv" ]; then
+			rows=$(($(wc -l < "$dir/out/intervals.csv") - 1))
+			if [ "$phase" -eq 0 ] && [ "$rows" -ge "$WARMUP" ]; then
+				callgrind_control -z "$mpid" > /dev/null 2>&1
+				echo "$rows" > "$dir/cg-rows"
+				phase=1
+			elif [ "$phase" -eq 1 ] &&
+				[ "$rows" -ge $((WARMUP + SECONDS_MEASURED - 1)) ]; then
+				callgrind_control -d "$mpid" > /dev/null 2>&1
+				echo "$rows" >> "$dir/cg-rows"
+				phase=2
+			fi
+		fi
+		sleep 0.2
 	done
 	rc=0
 	wait "$tpid" || rc=$?
@@ -325,33 +342,36 @@ VDB
 	return 0
 }
 
-# Instructions per slave-interval from two callgrind runs of $1 slaves.
+# Instructions per slave-interval of $1 slaves under callgrind: counters
+# zeroed once the warmup rows are written, dumped SECONDS - 1 rows later.
 callgrind_row() {
-	local n=$1 secs=$SECONDS_MEASURED ir=() k
-	command -v valgrind >/dev/null || die "valgrind is needed for --callgrind"
-	for k in 1 2; do
-		SECONDS_MEASURED=$((secs * k))
-		WRAP=(valgrind -q --tool=callgrind
-			--callgrind-out-file="$WORK/$n-$k/callgrind.out")
-		mkdir -p "$WORK/$n-$k"
-		echo "bench-master: $n slaves under callgrind, ${SECONDS_MEASURED}s ..." >&2
-		run_one "$WORK/$n-$k" "$n" || return 1
-		ir+=("$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$WORK/$n-$k/callgrind.out")")
-		[ -n "${ir[-1]}" ] || return 1
-	done
-	SECONDS_MEASURED=$secs
+	local n=$1 d=$WORK/$1 ir r0 r1 f
+	command -v callgrind_control >/dev/null || die "valgrind is needed for --callgrind"
+	WRAP=(valgrind -q --tool=callgrind --callgrind-out-file="$d/callgrind.out")
+	mkdir -p "$d"
+	echo "bench-master: $n slaves under callgrind, ${SECONDS_MEASURED}s ..." >&2
+	run_one "$d" "$n" || return 1
 	WRAP=()
-	echo "$n ${ir[0]} ${ir[1]} $(((ir[1] - ir[0]) / (n * secs)))"
+	{ read -r r0 && read -r r1; } < "$d/cg-rows" || return 1
+	f=$(ls "$d"/callgrind.out.* 2>/dev/null | head -1)
+	[ -n "$f" ] || return 1
+	ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$f")
+	[ -n "$ir" ] && [ "$r1" -gt "$r0" ] || return 1
+	if [ -n "$KEEP_DIR" ]; then
+		mkdir -p "$KEEP_DIR"
+		cp "$f" "$KEEP_DIR/callgrind-$n.out"
+	fi
+	echo "$n $((r1 - r0)) $ir $((ir / (n * (r1 - r0))))"
 }
 
 if [ "$CALLGRIND" -eq 1 ]; then
 	IFS=, read -r -a counts <<< "$COUNTS"
-	printf '\n%7s %16s %16s %22s\n' slaves "Ir ${SECONDS_MEASURED}s" \
-		"Ir $((2 * SECONDS_MEASURED))s" "Ir per slave-interval"
+	printf '\n%7s %9s %16s %22s\n' slaves intervals "Ir" \
+		"Ir per slave-interval"
 	for n in "${counts[@]}"; do
 		row=$(callgrind_row "$n") || row="$n failed failed n/a"
 		# shellcheck disable=SC2086 # four words
-		printf '%7s %16s %16s %22s\n' $row
+		printf '%7s %9s %16s %22s\n' $row
 	done
 	exit 0
 fi
