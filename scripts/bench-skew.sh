@@ -82,20 +82,7 @@ eval "$("$NETNS" env "$CID")"
 read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
 BR=$LOCKSTEP_BRIDGE_IP
 
-PORT=$(python3 - "$BR" <<'PY'
-import socket, sys
-for _ in range(100):
-    a = socket.socket(); a.bind((sys.argv[1], 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind((sys.argv[1], p + 1))
-    except OSError:
-        continue
-    finally:
-        a.close(); b.close()
-    print(p); break
-PY
-)
+PORT=$(python3 "$ROOT/scripts/free-port-pair.py" "$BR" || true)
 [ -n "$PORT" ] || die "no free port pair on $BR"
 
 # Keys, the slaves' names (hd= rules: HD, or HD-1..HD-N) and the file.

@@ -35,18 +35,7 @@ for h in h1 h2; do
 done
 
 # A port pair the master will take on the bridge (ROUTER on P, PUB on P+1).
-port=$(/usr/bin/python3 - "$LOCKSTEP_BRIDGE_IP" <<'PY'
-import socket, sys
-for _ in range(100):
-    a = socket.socket(); a.bind((sys.argv[1], 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind((sys.argv[1], p + 1))
-    except OSError:
-        continue
-    print(p); break
-PY
-)
+port=$(/usr/bin/python3 scripts/free-port-pair.py "$LOCKSTEP_BRIDGE_IP")
 
 for i in 1 2; do
 	scripts/netns-cluster.sh exec -c "$cid" "$i" "$LOCKSTEP" slave --daemon \

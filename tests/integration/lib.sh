@@ -36,20 +36,7 @@ run_bounded() {
 # master starts. Fails the test when none is found.
 free_port_pair() {
 	local port
-	port=$(python3 - "$1" <<'PY'
-import socket, sys
-for _ in range(100):
-    a = socket.socket(); a.bind((sys.argv[1], 0)); p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        b.bind((sys.argv[1], p + 1))
-    except OSError:
-        continue
-    finally:
-        a.close(); b.close()
-    print(p); break
-PY
-	)
+	port=$(python3 "$HERE/../../scripts/free-port-pair.py" "$1" || true)
 	[ -n "$port" ] || fail "no free port pair on $1"
 	echo "$port"
 }
