@@ -109,6 +109,8 @@ int results_summary_json(struct master *m)
 		jsonw_u64(&w, "cores", s->hello.cores);
 		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);
 		jsonw_u64(&w, "clock_error_ns", s->clk.error_ns);
+		jsonw_str(&w, "clock_source",
+			  s->clock_udp ? "datagrams" : "pings");
 		jsonw_u64(&w, "losses", s->losses);
 		jsonw_str(&w, "last_heard",
 			  time_fmt_iso(s->last_heard_real, iso, sizeof(iso)));

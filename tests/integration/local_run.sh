@@ -44,6 +44,8 @@ for s in json.load(open(d + "/summary.json"))["slaves"]:
     off, err = s["clock_offset_ns"], s["clock_error_ns"]
     assert abs(off) <= err, (s["name"], off, err)
     assert err < 2e6, (s["name"], "clock error %d ns" % err)
+    # Over loopback the clock datagrams answer, and agree with the pings.
+    assert s["clock_source"] == "datagrams", (s["name"], s["clock_source"])
 print("ok: hgrm holds %d I/Os; start skew %.3f ms" % (total, run["start_skew_ns"] / 1e6))
 PY
 grep -q "^Run r1: start skew [0-9.]* ms ± [0-9.]* ms over 3 slaves" "$TMP/console.txt" || fail "no start skew line"
