@@ -19,7 +19,7 @@
 #                counted from the first measured row of intervals.csv to
 #                the last but one. Repeatable where CPU time on a shared
 #                machine is not; keep N small (callgrind is ~50x slower:
-#                100 slaves keep up)
+#                50 slaves keep up; late rows mean they did not)
 #   -h, --help
 #
 # Needs from the master: `lockstep run FILE --local-slaves 0
@@ -297,7 +297,9 @@ VDB
 		# last but one (the steady state, no start-up or shutdown).
 		if [ "$CALLGRIND" -eq 1 ] && [ "$phase" -lt 2 ] &&
 			[ -f "$dir/out/intervals.csv" ]; then
-			rows=$(($(wc -l < "$dir/out/intervals.csv") - 1))
+			# Cluster rows only: a late row is one slave's.
+			rows=$(grep -c -E '^[^,]*,[^,]*,(warmup|measure),' \
+				"$dir/out/intervals.csv" || true)
 			if [ "$phase" -eq 0 ] && [ "$rows" -ge "$WARMUP" ]; then
 				callgrind_control -z "$mpid" > /dev/null 2>&1
 				echo "$rows" > "$dir/cg-rows"
