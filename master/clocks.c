@@ -36,6 +36,7 @@ static int clocks_socket(struct master *m)
 		return -1;
 	}
 	m->csock = fd;
+	m->csock_port = clockdgram_port(fd);
 	m->csock_state = 1;
 	return fd;
 }
@@ -107,7 +108,7 @@ static void clocks_ping(struct master *m, struct slave_rec *s, int fd, int udp,
 		struct proto_msg msg = { .type = PROTO_PING };
 
 		msg.u.ping.seq = seq;
-		msg.u.ping.udp_port = fd >= 0 ? clockdgram_port(fd) : 0;
+		msg.u.ping.udp_port = fd >= 0 ? m->csock_port : 0;
 		msg.u.ping.nonce = fd >= 0 ? s->cnonce : 0;
 		msg.u.ping.t1 = time_real_ns();
 		link_send(m, s, &msg);

@@ -213,6 +213,7 @@ struct master {
 	size_t nphases;
 	struct hub *hub;
 	int csock, csock_state; /* clocks.c: UDP; state 1 open, -1 none */
+	unsigned csock_port;
 	unsigned bound_port;
 	char run_id[PROTO_ID_LEN];
 	char dir[PATH_MAX];
