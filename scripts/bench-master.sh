@@ -99,25 +99,7 @@ trap 'exit 143' TERM
 # A ROUTER port P with P+1 free too, on loopback. The master binds them a
 # moment later; a rare race with another program is retried by the caller.
 pick_ports() {
-	python3 - <<'PY'
-import socket, sys
-for _ in range(100):
-    a = socket.socket()
-    a.bind(("127.0.0.1", 0))
-    p = a.getsockname()[1]
-    b = socket.socket()
-    try:
-        if p < 65534:
-            b.bind(("127.0.0.1", p + 1))
-            print(p)
-            sys.exit(0)
-    except OSError:
-        pass
-    finally:
-        a.close()
-        b.close()
-sys.exit("no free port pair")
-PY
+	python3 "$ROOT/scripts/free-port-pair.py" 127.0.0.1
 }
 
 # Sample the master's CPU ticks and memory until it exits.
