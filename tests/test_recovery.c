@@ -417,6 +417,13 @@ static void test_unknown(void **state)
 	EQ(f.time_to_degrade_s, 1);
 	EQ(f.time_to_recover_s, 10);
 	EQ(f.io_lost, 4800);
+	/* The same with zeros in the unknown intervals: still never read. */
+	pts[20] = pts[25] = (struct rec_point){ 0, 1e9, false };
+	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
+	EQ(f.worst_iops, 400);
+	EQ(f.worst_p99_us, 2000);
+	EQ(f.time_to_degrade_s, 1);
+	EQ(f.io_lost, 4800);
 
 	/* Lost between recovery's intervals: still 10 s, no more I/O lost. */
 	for (size_t k = 30; k < 40; k += 2)
@@ -462,8 +469,8 @@ static void test_unknown_p99(void **state)
 	EQ(f.baseline_p99_us, 500);
 	EQ(f.time_to_recover_s, 10);
 
-	/* A stall: 0 IOPS and a p99 of 0 that is no latency at all. */
-	fill(20, 30, 0, 0);
+	/* A stall: 0 IOPS, and whatever p99 it carries is no latency. */
+	fill(20, 30, 0, 9999);
 	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
 	EQ(f.worst_iops, 0);
 	EQ(f.worst_p99_us, 500);
@@ -561,6 +568,214 @@ static void test_bad_args(void **state)
 			 0);
 }
 
+/* ---- property test: random series against the definitions ---------- */
+
+struct prop {
+	size_t n;
+	double ivl;
+	struct rec_event ev;
+	struct rec_params p;
+};
+
+static bool in_span(const struct prop *c, size_t k)
+{
+	double end = (double)(k + 1) * c->ivl;
+
+	return end > c->ev.start_s &&
+	       (c->ev.next_start_s < 0 || end <= c->ev.next_start_s);
+}
+
+static bool in_window(const struct prop *c, size_t k)
+{
+	double from = fmax(0, c->ev.start_s - c->p.baseline_s);
+
+	return (double)k * c->ivl >= from &&
+	       (double)(k + 1) * c->ivl <= c->ev.start_s;
+}
+
+/* 1 good, 0 bad, -1 neither, as the definition in DESIGN.md says. */
+static int good(const struct rec_point *pt, const struct rec_figures *f,
+		const struct rec_params *p)
+{
+	bool p99 = pt->iops > 0 && pt->p99_us >= 0;
+
+	if (!pt->ops_known)
+		return -1;
+	if (pt->iops < (1 - p->recover_iops_tol) * f->baseline_iops - 1e-9 ||
+	    pt->iops > (1 + p->recover_iops_tol) * f->baseline_iops + 1e-9)
+		return 0;
+	if (f->baseline_p99_us < 0)
+		return 1;
+	if (!p99)
+		return -1;
+	return pt->p99_us <= (1 + p->recover_p99_tol) * f->baseline_p99_us;
+}
+
+/* Whether recover_n good intervals from k on come before a bad one. */
+static bool recovers_from(const struct prop *c, const struct rec_figures *f,
+			  size_t k)
+{
+	unsigned run = 0;
+
+	for (; k < c->n && in_span(c, k) && run < c->p.recover_n; k++) {
+		int g = good(&pts[k], f, &c->p);
+
+		if (!g)
+			return false;
+		run += g == 1;
+	}
+	return run == c->p.recover_n;
+}
+
+static void random_case(struct prop *c)
+{
+	static const double ivls[] = { 0.25, 1, 2, 5 };
+	double level = 100 + 1000 * unit(), span;
+	bool dip = false;
+
+	c->n = 1 + (size_t)(unit() * 300);
+	c->ivl = ivls[(size_t)(unit() * 4)];
+	span = (double)c->n * c->ivl;
+	for (size_t k = 0; k < c->n; k++) {
+		if (unit() < 0.1)
+			dip = !dip;
+		if (unit() < 0.05) {
+			hole(k);
+			continue;
+		}
+		fill(k, k + 1,
+		     dip ? level * 0.8 * unit() : level * (0.95 + 0.1 * unit()),
+		     dip ? 500 * (1 + 3 * unit()) :
+			   500 * (0.95 + 0.1 * unit()));
+		if (unit() < 0.05)
+			pts[k].p99_us = -1;
+		if (unit() < 0.02)
+			pts[k].iops = pts[k].p99_us = 0;
+	}
+	/* Half the events start on an interval boundary. */
+	c->ev.start_s = floor(unit() * (double)c->n) * c->ivl;
+	if (unit() < 0.5)
+		c->ev.start_s += unit() * c->ivl * 0.999;
+	c->ev.end_s = unit() < 0.3 ? -1 : c->ev.start_s + 100 * unit();
+	c->ev.prev_end_s = unit() < 0.5 ? -1 : unit() * (c->ev.start_s + 10);
+	c->ev.next_start_s = unit() < 0.5 ? -1 :
+					    c->ev.start_s + unit() * span / 2;
+	c->p.baseline_s = c->ivl * (1 + floor(unit() * 40)) * (0.5 + unit());
+	c->p.degrade_frac = 0.5 + 0.5 * unit();
+	c->p.recover_iops_tol = 0.5 * unit();
+	c->p.recover_p99_tol = unit();
+	c->p.recover_n = 1 + (unsigned)(unit() * 12);
+}
+
+/* Baseline, worst and overlap against their definitions. */
+static void check_baseline_worst(const struct prop *c,
+				 const struct rec_figures *f)
+{
+	double sum = 0, lo = -1, hi = -1;
+	unsigned known = 0;
+
+	for (size_t k = 0; k < c->n; k++) {
+		const struct rec_point *pt = &pts[k];
+
+		if (!pt->ops_known)
+			continue;
+		if (in_window(c, k)) {
+			sum += pt->iops;
+			known++;
+		}
+		if (!in_span(c, k))
+			continue;
+		lo = lo < 0 || pt->iops < lo ? pt->iops : lo;
+		if (pt->iops > 0 && pt->p99_us > hi)
+			hi = pt->p99_us;
+	}
+	EQ(f->worst_iops, lo);
+	EQ(f->worst_p99_us, hi);
+	if (lo >= 0) {
+		size_t k = (size_t)llround(f->worst_iops_at_s / c->ivl);
+
+		assert_true(in_span(c, k) && pts[k].iops == lo);
+	}
+	if (c->ev.prev_end_s >= 0 &&
+	    fmax(0, c->ev.start_s - c->p.baseline_s) < c->ev.prev_end_s) {
+		assert_int_equal(f->status, REC_OVERLAP);
+	} else if (!known || !(sum > 0)) {
+		assert_int_equal(f->status, REC_NO_BASELINE);
+	} else {
+		assert_int_not_equal(f->status, REC_OVERLAP);
+		assert_int_not_equal(f->status, REC_NO_BASELINE);
+		assert_int_equal(f->baseline_n, known);
+		EQ(f->baseline_iops, sum / known);
+	}
+	if (f->status == REC_OVERLAP || f->status == REC_NO_BASELINE)
+		no_baseline_figures(f);
+	EQ(f->rebuild_s, c->ev.end_s < 0 ? -1 : c->ev.end_s - c->ev.start_s);
+}
+
+/* Degrade, recovery and I/O lost against their definitions. */
+static void check_recovery(const struct prop *c, const struct rec_figures *f)
+{
+	double floor_iops = c->p.degrade_frac * f->baseline_iops, lost = 0;
+	size_t kd = c->n, kr = c->n;
+
+	for (size_t k = 0; k < c->n && kd == c->n; k++)
+		if (in_span(c, k) && pts[k].ops_known &&
+		    pts[k].iops < floor_iops)
+			kd = k;
+	if (kd == c->n) {
+		EQ(f->time_to_degrade_s, -1);
+		EQ(f->time_to_recover_s, -1);
+		EQ(f->io_lost, 0);
+		assert_int_equal(f->status, REC_OK);
+		return;
+	}
+	EQ(f->time_to_degrade_s, fmax(0, (double)kd * c->ivl - c->ev.start_s));
+	assert_true(f->worst_iops < floor_iops);
+	for (size_t k = kd + 1; k < c->n && kr == c->n; k++)
+		if (good(&pts[k], f, &c->p) == 1 && recovers_from(c, f, k))
+			kr = k;
+	if (kr == c->n) {
+		assert_int_equal(f->status, REC_NOT_RECOVERED);
+		EQ(f->time_to_recover_s, -1);
+	} else {
+		assert_int_equal(f->status, REC_OK);
+		EQ(f->time_to_recover_s, (double)kr * c->ivl - c->ev.start_s);
+		assert_true(f->time_to_recover_s > f->time_to_degrade_s);
+	}
+	for (size_t k = 0; k < kr; k++)
+		if (in_span(c, k) && pts[k].ops_known)
+			lost += fmax(0, f->baseline_iops - pts[k].iops) *
+				c->ivl;
+	EQ(f->io_lost, lost);
+	assert_true(f->io_lost >= (f->baseline_iops - floor_iops) * c->ivl);
+}
+
+static void test_random(void **state)
+{
+	unsigned with_baseline = 0, degraded = 0, recovered = 0;
+
+	(void)state;
+	lcg = 7;
+	for (unsigned r = 0; r < 3000; r++) {
+		struct prop c;
+		struct rec_figures f;
+
+		random_case(&c);
+		if (recovery_compute(pts, c.n, c.ivl, &c.ev, &c.p, &f))
+			fail_msg("case %u refused", r);
+		check_baseline_worst(&c, &f);
+		if (f.status == REC_OVERLAP || f.status == REC_NO_BASELINE)
+			continue;
+		with_baseline++;
+		check_recovery(&c, &f);
+		degraded += f.time_to_degrade_s >= 0;
+		recovered += f.time_to_recover_s >= 0;
+	}
+	/* The cases must reach every branch, not pass by saying nothing. */
+	assert_true(with_baseline > 1000 && degraded > 800 && recovered > 200 &&
+		    degraded - recovered > 200);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_unknown_p99),
 		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
