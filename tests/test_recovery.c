@@ -1,10 +1,11 @@
 /*
- * Unit tests for the recovery figures (master/recovery.c) on synthetic
- * interval series whose figures are worked out by hand in the comments: a
- * step down and back, a V, a dip that never recovers, a noisy steady state
- * that must not look degraded, overlapping events, no baseline, intervals
- * without data, bad arguments, and a property test on random series that
- * checks every figure against its definition.
+ * Unit tests for the recovery figures (master/recovery.c). A table of
+ * synthetic interval series whose figures are worked out by hand in the
+ * comments: a step down and back, a V, a dip that never recovers, events
+ * that overlap, no baseline, intervals without data or without p99. Then a
+ * noisy steady state that must not look degraded, bad arguments, and a
+ * property test on random series that checks every figure against its
+ * definition.
  */
 #include <errno.h>
 #include <math.h>
@@ -49,14 +50,16 @@ static struct rec_event event(double start, double end, double prev_end,
 	return (struct rec_event){ start, end, prev_end, next_start };
 }
 
-static void eq(double got, double want, const char *what, int line)
+static void eq(double got, double want, const char *what, const char *where,
+	       int line)
 {
 	if (fabs(got - want) > 1e-9 * fmax(1, fabs(want)))
-		fail_msg("line %d: %s = %.12g, want %.12g", line, what, got,
-			 want);
+		fail_msg("%s (line %d): %s = %.12g, want %.12g", where, line,
+			 what, got, want);
 }
 
-#define EQ(got, want) eq((got), (want), #got, __LINE__)
+#define EQ(got, want) eq((got), (want), #got, "", __LINE__)
+#define CASE_EQ(field) eq(f.field, w->field, #field, c->what, __LINE__)
 
 static struct rec_figures compute(size_t n, double interval_s,
 				  struct rec_event ev, struct rec_params p)
@@ -92,164 +95,206 @@ static void test_defaults(void **state)
 }
 
 /*
- * 1000 IOPS at 500 us, 400 IOPS at 2 ms for 10 s from t=20, then 1000
- * again: degraded at once, recovered at t=30 (10 s), 10 x 600 I/Os lost.
+ * The hand-worked cases: a series made of segments (later ones written over
+ * earlier ones), an event, the baseline window and recover_n (the other
+ * thresholds are the defaults: 0.90, 10%, 20%), and every figure expected.
  */
-static void test_step(void **state)
+struct seg {
+	size_t from, to;
+	double iops, p99_us;
+	bool unknown;
+};
+
+/* The table is laid out by hand, one case a block. */
+/* clang-format off */
+#define S(a, b, iops, p99) { a, b, iops, p99, false }
+/* No data; NaN proves the values are never read, zeros that they are not
+ * counted. */
+#define H(a, b) { a, b, NAN, NAN, true }
+#define HZ(a, b) { a, b, 0, 1e9, true }
+
+/* status, baseline n, iops, p99, worst iops and when, worst p99 and when,
+ * time to degrade, time to recover, rebuild, I/O lost. */
+#define FIG(st, bn, bi, bp, wi, wia, wp, wpa, td, tr, rb, lost)               \
+	{ .status = st, .baseline_n = bn, .baseline_iops = bi,                 \
+	  .baseline_p99_us = bp, .worst_iops = wi, .worst_iops_at_s = wia,     \
+	  .worst_p99_us = wp, .worst_p99_at_s = wpa, .time_to_degrade_s = td, \
+	  .time_to_recover_s = tr, .rebuild_s = rb, .io_lost = lost }
+
+#define STEP S(0, 20, 1000, 500), S(20, 30, 400, 2000), S(30, 60, 1000, 500)
+#define HOLES H(5, 6), H(12, 13), H(20, 21), H(25, 26), H(33, 34)
+#define AB                                                                    \
+	S(0, 20, 1000, 500), S(20, 30, 400, 2000), S(30, 50, 1000, 500),      \
+		S(50, 55, 100, 5000), S(55, 100, 1000, 500)
+
+static const struct rcase {
+	const char *what;
+	size_t n;
+	double ivl;
+	struct seg seg[16];
+	struct rec_event ev;
+	double baseline_s;
+	unsigned recover_n;
+	struct rec_figures want;
+} cases[] = {
+	/* 400 IOPS at 2 ms for 10 s from t=20: degraded at once, recovered
+	 * at t=30 (10 s), 10 x 600 I/Os lost. */
+	{ "step", 60, 1, { STEP }, { 20, 35, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 10, 15, 6000) },
+	/* The default 60 s window is cut at the series start. */
+	{ "step, 60 s window", 60, 1, { STEP }, { 20, 35, -1, -1 }, 60, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 10, 15, 6000) },
+	/* IOPS back at t=30, p99 over 1.2 x 500 until 35 (600 is good). */
+	{ "step, p99 lingers", 60, 1,
+	  { STEP, S(30, 35, 1000, 700), S(35, 36, 1000, 600) },
+	  { 20, 35, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 15, 15, 6000) },
+	/* A catch-up burst over baseline + 10% is not steady state. */
+	{ "step, catch-up burst", 60, 1, { STEP, S(30, 33, 1101, 500) },
+	  { 20, 35, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 13, 15, 6000) },
+	/* 2 s intervals, an event at t=21, inside interval 10 [20, 22).
+	 * Baseline: wholly inside [1, 21), so intervals 1..9. Degraded in
+	 * interval 10 (0 s, not -1 s), recovered with 15..17 (t=30, 9 s
+	 * after 21), 5 x 400 IOPS x 2 s lost. */
+	{ "mid-interval", 30, 2,
+	  { S(0, 10, 500, 100), S(10, 15, 100, 900), S(15, 30, 500, 100) },
+	  { 21, -1, -1, -1 }, 20, 3,
+	  FIG(REC_OK, 9, 500, 100, 100, 20, 900, 20, 0, 9, -1, 4000) },
+	/* 0.3 / 0.1 is 2.9999... in doubles: the event at 0.3 s must still
+	 * start in interval 3, with a baseline of intervals 0..2. */
+	{ "0.1 s intervals", 10, 0.1,
+	  { S(0, 3, 100, 50), S(3, 5, 50, 80), S(5, 10, 100, 50) },
+	  { 0.3, -1, -1, -1 }, 0.3, 5,
+	  FIG(REC_OK, 3, 100, 50, 50, 0.3, 80, 0.3, 0, 0.2, -1, 10) },
+	/* A V: 900 is not below 0.9 x 1000, so it degrades at t=21; 900 is
+	 * within 10%, so recovery starts at t=28. Lost: 100 + 200 + 300 +
+	 * 400 + 500 + 400 + 300 + 200 = 2400 (20 included, 28 not). */
+	{ "V", 80, 1,
+	  { S(0, 80, 1000, 500), S(20, 21, 900, 500), S(21, 22, 800, 1000),
+	    S(22, 23, 700, 1500), S(23, 24, 600, 2000), S(24, 25, 500, 3000),
+	    S(25, 26, 600, 2000), S(26, 27, 700, 1500), S(27, 28, 800, 1000),
+	    S(28, 29, 900, 500) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 500, 24, 3000, 24, 1, 8, -1, 2400) },
+	/* Down to 500 from t=20 to 35, then 5 good intervals before the
+	 * series ends: 10 are needed. 15 x 500 lost. */
+	{ "never recovers", 40, 1,
+	  { S(0, 20, 1000, 500), S(20, 35, 500, 1500), S(35, 40, 1000, 500) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_NOT_RECOVERED, 20, 1000, 500, 500, 20, 1500, 20, 0, -1, -1,
+	      7500) },
+	/* The same going on: recovered at t=35. */
+	{ "recovers later", 80, 1,
+	  { S(0, 20, 1000, 500), S(20, 35, 500, 1500), S(35, 80, 1000, 500) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 500, 20, 1500, 20, 0, 15, -1, 7500) },
+	/* ... but not before the next event at t=40. */
+	{ "not before the next event", 80, 1,
+	  { S(0, 20, 1000, 500), S(20, 35, 500, 1500), S(35, 80, 1000, 500) },
+	  { 20, -1, -1, 40 }, 20, 10,
+	  FIG(REC_NOT_RECOVERED, 20, 1000, 500, 500, 20, 1500, 20, 0, -1, -1,
+	      7500) },
+	/* Event A at t=20 (400 IOPS for 10 s, its until= at t=40), event B
+	 * at t=50 (100 IOPS for 5 s). A's figures stop where B starts: B's
+	 * deeper dip is not A's worst. */
+	{ "A before B", 100, 1, { AB }, { 20, 40, -1, 50 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 10, 20, 6000) },
+	/* B starting inside interval 50 leaves that interval to B. */
+	{ "A before B at 50.5", 100, 1, { AB }, { 20, 40, -1, 50.5 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 2000, 20, 0, 10, 20, 6000) },
+	/* B's 20 s window reaches back to t=30, inside A: no baseline is
+	 * invented; the worst interval and the rebuild stand. */
+	{ "B overlaps A", 100, 1, { AB }, { 50, 60, 40, -1 }, 20, 10,
+	  FIG(REC_OVERLAP, 0, -1, -1, 100, 50, 5000, 50, -1, -1, 10, -1) },
+	/* A 10 s window starts when A ended: B's figures stand. */
+	{ "B after A", 100, 1, { AB }, { 50, 60, 40, -1 }, 10, 10,
+	  FIG(REC_OK, 10, 1000, 500, 100, 50, 5000, 50, 0, 5, 10, 4500) },
+	/* An event while the previous one still runs. */
+	{ "inside A", 100, 1, { AB }, { 22, -1, 40, 50 }, 1, 10,
+	  FIG(REC_OVERLAP, 0, -1, -1, 400, 22, 2000, 22, -1, -1, -1, -1) },
+	/* No baseline: an event at t=0, inside the first interval, after a
+	 * window without data, after one without I/O. */
+	{ "event at 0", 30, 1, { S(0, 10, 400, 2000), S(10, 30, 1000, 500) },
+	  { 0, 12, -1, -1 }, 60, 10,
+	  FIG(REC_NO_BASELINE, 0, -1, -1, 400, 0, 2000, 0, -1, -1, 12, -1) },
+	{ "event at 0.5", 30, 1, { S(0, 10, 400, 2000), S(10, 30, 1000, 500) },
+	  { 0.5, -1, -1, -1 }, 60, 10,
+	  FIG(REC_NO_BASELINE, 0, -1, -1, 400, 0, 2000, 0, -1, -1, -1, -1) },
+	{ "window without data", 30, 1, { H(0, 10), S(10, 30, 1000, 500) },
+	  { 10, -1, -1, -1 }, 60, 10,
+	  FIG(REC_NO_BASELINE, 0, -1, -1, 1000, 10, 500, 10, -1, -1, -1, -1) },
+	{ "window without I/O", 30, 1, { S(0, 10, 0, 0), S(10, 30, 1000, 500) },
+	  { 10, -1, -1, -1 }, 60, 10,
+	  FIG(REC_NO_BASELINE, 0, -1, -1, 1000, 10, 500, 10, -1, -1, -1, -1) },
+	/* The step with intervals lost: 5 and 12 in the window (18 left),
+	 * 20 (it degrades at 21), 25 in the dip (not lost: 8 x 600) and 33
+	 * in the recovery, which then ends with 40 and still starts at 30. */
+	{ "unknown", 60, 1, { STEP, HOLES }, { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 18, 1000, 500, 400, 21, 2000, 21, 1, 10, -1, 4800) },
+	{ "unknown, zeros", 60, 1, { STEP, HOLES, HZ(20, 21), HZ(25, 26) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 18, 1000, 500, 400, 21, 2000, 21, 1, 10, -1, 4800) },
+	/* Every other interval of the recovery lost: it starts at 31. */
+	{ "unknown in recovery", 60, 1,
+	  { STEP, HOLES, H(30, 31), H(32, 33), H(34, 35), H(36, 37),
+	    H(38, 39) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 18, 1000, 500, 400, 21, 2000, 21, 1, 11, -1, 4800) },
+	/* Nothing known after the event: nothing to say about it. */
+	{ "nothing after", 60, 1, { S(0, 20, 1000, 500), H(20, 60) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, -1, -1, -1, -1, -1, -1, -1, 0) },
+	/* No p99 anywhere: recovery tests IOPS alone. */
+	{ "p99 unknown", 60, 1,
+	  { S(0, 20, 1000, -1), S(20, 30, 400, -1), S(30, 60, 1000, -1) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, -1, 400, 20, -1, -1, 0, 10, -1, 6000) },
+	/* Good IOPS without p99 in the recovery neither counts nor breaks. */
+	{ "p99 unknown in recovery", 60, 1,
+	  { S(0, 20, 1000, 500), S(20, 30, 400, -1), S(30, 60, 1000, 500),
+	    S(31, 32, 1000, -1) },
+	  { 20, -1, -1, -1 }, 20, 10,
+	  FIG(REC_OK, 20, 1000, 500, 400, 20, 500, 30, 0, 10, -1, 6000) },
+	/* A stall: 0 IOPS, and whatever p99 it carries is no latency. */
+	{ "stall", 60, 1, { STEP, S(20, 30, 0, 9999) }, { 20, -1, -1, -1 },
+	  20, 10, FIG(REC_OK, 20, 1000, 500, 0, 20, 500, 30, 0, 10, -1, 10000) },
+};
+
+/* clang-format on */
+
+static void test_cases(void **state)
 {
-	struct rec_figures f;
-
 	(void)state;
-	fill(0, 20, 1000, 500);
-	fill(20, 30, 400, 2000);
-	fill(30, 60, 1000, 500);
-	f = compute(60, 1, event(20, 35, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	assert_int_equal(f.baseline_n, 20);
-	EQ(f.baseline_iops, 1000);
-	EQ(f.baseline_p99_us, 500);
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_iops_at_s, 20);
-	EQ(f.worst_p99_us, 2000);
-	EQ(f.worst_p99_at_s, 20);
-	EQ(f.time_to_degrade_s, 0);
-	EQ(f.time_to_recover_s, 10);
-	EQ(f.rebuild_s, 15);
-	EQ(f.io_lost, 6000);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct rcase *c = &cases[i];
+		const struct rec_figures *w = &c->want;
+		struct rec_figures f;
 
-	/* The default 60 s window is cut at the series start: 20 intervals. */
-	f = compute(60, 1, event(20, 35, -1, -1), params(60, 10));
-	assert_int_equal(f.baseline_n, 20);
-	EQ(f.time_to_recover_s, 10);
+		for (size_t s = 0; s < 16 && c->seg[s].to; s++) {
+			const struct seg *g = &c->seg[s];
 
-	/*
-	 * IOPS back at t=30 but p99 still over 1.2 x 500 until t=35 (600
-	 * itself is good): recovered at 35, no more I/O lost.
-	 */
-	fill(30, 35, 1000, 700);
-	fill(35, 36, 1000, 600);
-	f = compute(60, 1, event(20, 35, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.time_to_recover_s, 15);
-	EQ(f.io_lost, 6000);
-
-	/* A catch-up burst over baseline + 10% is not steady state either. */
-	fill(30, 36, 1000, 500);
-	fill(30, 33, 1101, 500);
-	f = compute(60, 1, event(20, 35, -1, -1), params(20, 10));
-	EQ(f.time_to_recover_s, 13);
-	EQ(f.io_lost, 6000);
-}
-
-/*
- * 2 s intervals, an event at t=21, inside interval 10 [20, 22). Baseline:
- * the intervals wholly inside [1, 21), so 1..9 (9 of them). The span
- * starts with interval 10: degraded there (0, not -1 s), recovered with
- * intervals 15..17 (t=30, 9 s after 21), 5 x 400 IOPS x 2 s lost.
- */
-static void test_mid_interval(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 10, 500, 100);
-	fill(10, 15, 100, 900);
-	fill(15, 30, 500, 100);
-	f = compute(30, 2, event(21, -1, -1, -1), params(20, 3));
-	assert_int_equal(f.status, REC_OK);
-	assert_int_equal(f.baseline_n, 9);
-	EQ(f.baseline_iops, 500);
-	EQ(f.worst_iops_at_s, 20);
-	EQ(f.time_to_degrade_s, 0);
-	EQ(f.time_to_recover_s, 9);
-	EQ(f.rebuild_s, -1);
-	EQ(f.io_lost, 4000);
-}
-
-/*
- * 0.1 s intervals and an event at 0.3 s: 0.3 / 0.1 is 2.9999... in
- * doubles, and the event must still start in interval 3, with a baseline
- * of intervals 0..2.
- */
-static void test_float_boundary(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 3, 100, 50);
-	fill(3, 5, 50, 80);
-	fill(5, 10, 100, 50);
-	f = compute(10, 0.1, event(0.3, -1, -1, -1), params(0.3, 5));
-	assert_int_equal(f.status, REC_OK);
-	assert_int_equal(f.baseline_n, 3);
-	EQ(f.baseline_iops, 100);
-	EQ(f.worst_iops, 50);
-	EQ(f.worst_iops_at_s, 0.3);
-	EQ(f.time_to_degrade_s, 0);
-	EQ(f.time_to_recover_s, 0.2);
-	EQ(f.io_lost, 10);
-}
-
-/*
- * A V: from t=20 the IOPS fall by 100 a second to 500 and climb back.
- * 900 is not below 0.9 x 1000, so it degrades at t=21 (1 s); 900 is
- * within 10%, so recovery starts at t=28 (8 s). Lost: 100 + 200 + 300 +
- * 400 + 500 + 400 + 300 + 200 = 2400 (interval 20 included, 28 not).
- */
-static void test_v(void **state)
-{
-	static const double v[] = {
-		900, 800, 700, 600, 500, 600, 700, 800, 900
-	};
-	static const double lat[] = { 500,  1000, 1500, 2000, 3000,
-				      2000, 1500, 1000, 500 };
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 80, 1000, 500);
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		fill(20 + i, 21 + i, v[i], lat[i]);
-	f = compute(80, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.worst_iops, 500);
-	EQ(f.worst_iops_at_s, 24);
-	EQ(f.worst_p99_us, 3000);
-	EQ(f.worst_p99_at_s, 24);
-	EQ(f.time_to_degrade_s, 1);
-	EQ(f.time_to_recover_s, 8);
-	EQ(f.io_lost, 2400);
-}
-
-/*
- * Down to 500 from t=20 to 35, then 5 good intervals before the series
- * ends: not recovered (10 needed), 15 x 500 lost. With the series going
- * on it recovers at t=35; with a next event at t=40 it has not by then.
- */
-static void test_never_recovers(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 20, 1000, 500);
-	fill(20, 35, 500, 1500);
-	fill(35, 80, 1000, 500);
-	f = compute(40, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_NOT_RECOVERED);
-	EQ(f.time_to_degrade_s, 0);
-	EQ(f.time_to_recover_s, -1);
-	EQ(f.rebuild_s, -1);
-	EQ(f.io_lost, 7500);
-	EQ(f.worst_iops, 500);
-
-	f = compute(80, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.time_to_recover_s, 15);
-	EQ(f.io_lost, 7500);
-
-	f = compute(80, 1, event(20, -1, -1, 40), params(20, 10));
-	assert_int_equal(f.status, REC_NOT_RECOVERED);
-	EQ(f.time_to_recover_s, -1);
-	EQ(f.io_lost, 7500);
+			for (size_t k = g->from; k < g->to; k++)
+				pts[k] = (struct rec_point){ g->iops, g->p99_us,
+							     !g->unknown };
+		}
+		f = compute(c->n, c->ivl, c->ev,
+			    params(c->baseline_s, c->recover_n));
+		if (f.status != w->status || f.baseline_n != w->baseline_n)
+			fail_msg("%s: status %d n %u, want %d n %u", c->what,
+				 f.status, f.baseline_n, w->status,
+				 w->baseline_n);
+		CASE_EQ(baseline_iops);
+		CASE_EQ(baseline_p99_us);
+		CASE_EQ(worst_iops);
+		CASE_EQ(worst_iops_at_s);
+		CASE_EQ(worst_p99_us);
+		CASE_EQ(worst_p99_at_s);
+		CASE_EQ(time_to_degrade_s);
+		CASE_EQ(time_to_recover_s);
+		CASE_EQ(rebuild_s);
+		CASE_EQ(io_lost);
+	}
 }
 
 static uint64_t lcg = 42;
@@ -298,184 +343,6 @@ static void test_noise(void **state)
 	EQ(f.time_to_degrade_s, 0);
 	EQ(f.time_to_recover_s, 10);
 	EQ(f.io_lost, 10 * (base - 700));
-}
-
-/*
- * Event A at t=20 (400 IOPS for 10 s, its until= at t=40), event B at
- * t=50 (100 IOPS for 5 s). A's figures stop where B starts, so B's deeper
- * dip is not A's worst. B's 20 s baseline would reach back to t=30,
- * inside A: REC_OVERLAP, no baseline invented. A 10 s one starts at t=40,
- * when A ended: B's figures then stand on their own.
- */
-static void test_overlap(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 20, 1000, 500);
-	fill(20, 30, 400, 2000);
-	fill(30, 50, 1000, 500);
-	fill(50, 55, 100, 5000);
-	fill(55, 100, 1000, 500);
-
-	f = compute(100, 1, event(20, 40, -1, 50), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_p99_us, 2000);
-	EQ(f.time_to_recover_s, 10);
-	EQ(f.rebuild_s, 20);
-	EQ(f.io_lost, 6000);
-	/* B starting inside interval 50 leaves that interval to B. */
-	f = compute(100, 1, event(20, 40, -1, 50.5), params(20, 10));
-	EQ(f.worst_iops, 400);
-
-	f = compute(100, 1, event(50, 60, 40, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OVERLAP);
-	no_baseline_figures(&f);
-	EQ(f.worst_iops, 100);
-	EQ(f.worst_iops_at_s, 50);
-	EQ(f.worst_p99_us, 5000);
-	EQ(f.worst_p99_at_s, 50);
-	EQ(f.rebuild_s, 10);
-
-	f = compute(100, 1, event(50, 60, 40, -1), params(10, 10));
-	assert_int_equal(f.status, REC_OK);
-	assert_int_equal(f.baseline_n, 10);
-	EQ(f.time_to_degrade_s, 0);
-	EQ(f.time_to_recover_s, 5);
-	EQ(f.io_lost, 4500);
-
-	/* An event while the previous one still runs. */
-	f = compute(100, 1, event(22, -1, 40, 50), params(1, 10));
-	assert_int_equal(f.status, REC_OVERLAP);
-	no_baseline_figures(&f);
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_iops_at_s, 22);
-}
-
-/*
- * No baseline: an event at t=0 or inside the first interval, a window
- * without data, a window without I/O. The worst interval is still given.
- */
-static void test_no_baseline(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 10, 400, 2000);
-	fill(10, 30, 1000, 500);
-	f = compute(30, 1, event(0, 12, -1, -1), params(60, 10));
-	assert_int_equal(f.status, REC_NO_BASELINE);
-	no_baseline_figures(&f);
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_iops_at_s, 0);
-	EQ(f.rebuild_s, 12);
-
-	f = compute(30, 1, event(0.5, -1, -1, -1), params(60, 10));
-	assert_int_equal(f.status, REC_NO_BASELINE);
-	no_baseline_figures(&f);
-
-	for (size_t k = 0; k < 10; k++)
-		hole(k);
-	f = compute(30, 1, event(10, -1, -1, -1), params(60, 10));
-	assert_int_equal(f.status, REC_NO_BASELINE);
-	no_baseline_figures(&f);
-	EQ(f.worst_iops, 1000);
-	EQ(f.worst_iops_at_s, 10);
-
-	fill(0, 10, 0, 0);
-	f = compute(30, 1, event(10, -1, -1, -1), params(60, 10));
-	assert_int_equal(f.status, REC_NO_BASELINE);
-	no_baseline_figures(&f);
-}
-
-/*
- * The step of test_step with intervals lost: 5 and 12 in the baseline
- * (18 left), 20 (the event's first: it degrades at 21), 25 in the dip
- * (not counted as lost: 8 x 600) and 33 in the recovery run (which then
- * needs interval 39 for its tenth good one, and still starts at 30).
- */
-static void test_unknown(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 20, 1000, 500);
-	fill(20, 30, 400, 2000);
-	fill(30, 60, 1000, 500);
-	hole(5);
-	hole(12);
-	hole(20);
-	hole(25);
-	hole(33);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	assert_int_equal(f.baseline_n, 18);
-	EQ(f.baseline_iops, 1000);
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_iops_at_s, 21);
-	EQ(f.time_to_degrade_s, 1);
-	EQ(f.time_to_recover_s, 10);
-	EQ(f.io_lost, 4800);
-	/* The same with zeros in the unknown intervals: still never read. */
-	pts[20] = pts[25] = (struct rec_point){ 0, 1e9, false };
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	EQ(f.worst_iops, 400);
-	EQ(f.worst_p99_us, 2000);
-	EQ(f.time_to_degrade_s, 1);
-	EQ(f.io_lost, 4800);
-
-	/* Lost between recovery's intervals: still 10 s, no more I/O lost. */
-	for (size_t k = 30; k < 40; k += 2)
-		hole(k);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	EQ(f.time_to_recover_s, 11);
-	EQ(f.io_lost, 4800);
-
-	/* Nothing known after the event: nothing to say about it. */
-	for (size_t k = 20; k < 60; k++)
-		hole(k);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.worst_iops, -1);
-	EQ(f.worst_p99_us, -1);
-	EQ(f.time_to_degrade_s, -1);
-	EQ(f.io_lost, 0);
-}
-
-/*
- * Latency unknown (p99 < 0) or unmeasurable (no I/O completed): it enters
- * no p99 figure, recovery tests IOPS alone when the baseline has no p99,
- * and an interval of good IOPS without p99 neither counts nor breaks.
- */
-static void test_unknown_p99(void **state)
-{
-	struct rec_figures f;
-
-	(void)state;
-	fill(0, 20, 1000, -1);
-	fill(20, 30, 400, -1);
-	fill(30, 60, 1000, -1);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	assert_int_equal(f.status, REC_OK);
-	EQ(f.baseline_p99_us, -1);
-	EQ(f.worst_p99_us, -1);
-	EQ(f.time_to_recover_s, 10);
-
-	fill(0, 20, 1000, 500);
-	fill(30, 60, 1000, 500);
-	fill(31, 32, 1000, -1);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	EQ(f.baseline_p99_us, 500);
-	EQ(f.time_to_recover_s, 10);
-
-	/* A stall: 0 IOPS, and whatever p99 it carries is no latency. */
-	fill(20, 30, 0, 9999);
-	f = compute(60, 1, event(20, -1, -1, -1), params(20, 10));
-	EQ(f.worst_iops, 0);
-	EQ(f.worst_p99_us, 500);
-	EQ(f.worst_p99_at_s, 30);
-	EQ(f.io_lost, 10000);
 }
 
 static void test_bad_args(void **state)
@@ -780,16 +647,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_step),
-		cmocka_unit_test(test_mid_interval),
-		cmocka_unit_test(test_float_boundary),
-		cmocka_unit_test(test_v),
-		cmocka_unit_test(test_never_recovers),
+		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_noise),
-		cmocka_unit_test(test_overlap),
-		cmocka_unit_test(test_no_baseline),
-		cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_unknown_p99),
 		cmocka_unit_test(test_bad_args),
 		cmocka_unit_test(test_random),
 	};
