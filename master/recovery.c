@@ -20,6 +20,17 @@
  */
 #define REC_EPS 1e-9
 
+/*
+ * The largest value taken for a rate, a latency or a time: no cluster does
+ * 10^15 IOPS, and the bound keeps every sum and product below finite.
+ */
+#define REC_MAX 1e15
+
+static bool rec_finite(double x)
+{
+	return isfinite(x) && fabs(x) <= REC_MAX;
+}
+
 void recovery_defaults(struct rec_params *p)
 {
 	p->baseline_s = 60;
@@ -42,11 +53,11 @@ static size_t rec_index(double t, double interval_s, size_t n, bool up)
 
 static bool rec_params_ok(const struct rec_params *p)
 {
-	return isfinite(p->baseline_s) && p->baseline_s > 0 &&
+	return rec_finite(p->baseline_s) && p->baseline_s > 0 &&
 	       isfinite(p->degrade_frac) && p->degrade_frac > 0 &&
 	       p->degrade_frac <= 1 && isfinite(p->recover_iops_tol) &&
 	       p->recover_iops_tol >= 0 && p->recover_iops_tol <= 1 &&
-	       isfinite(p->recover_p99_tol) && p->recover_p99_tol >= 0 &&
+	       rec_finite(p->recover_p99_tol) && p->recover_p99_tol >= 0 &&
 	       p->recover_n >= 1;
 }
 
@@ -54,8 +65,8 @@ static bool rec_params_ok(const struct rec_params *p)
 static bool rec_event_ok(const struct rec_event *ev, size_t n,
 			 double interval_s)
 {
-	if (!isfinite(ev->start_s) || !isfinite(ev->end_s) ||
-	    !isfinite(ev->prev_end_s) || !isfinite(ev->next_start_s))
+	if (!rec_finite(ev->start_s) || !rec_finite(ev->end_s) ||
+	    !rec_finite(ev->prev_end_s) || !rec_finite(ev->next_start_s))
 		return false;
 	if (ev->start_s < 0 || ev->start_s / interval_s >= (double)n)
 		return false;
@@ -69,8 +80,8 @@ static bool rec_points_ok(const struct rec_point *pts, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		if (!pts[k].ops_known)
 			continue;
-		if (!isfinite(pts[k].iops) || pts[k].iops < 0 ||
-		    !isfinite(pts[k].p99_us))
+		if (!rec_finite(pts[k].iops) || pts[k].iops < 0 ||
+		    !rec_finite(pts[k].p99_us))
 			return false;
 	}
 	return true;
@@ -216,7 +227,7 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 	size_t first, last, base_from, lost_to;
 	double window;
 
-	if (!pts || !ev || !p || !out || !isfinite(interval_s) ||
+	if (!pts || !ev || !p || !out || !rec_finite(interval_s) ||
 	    interval_s <= 0 || !rec_params_ok(p) ||
 	    !rec_event_ok(ev, n, interval_s) || !rec_points_ok(pts, n))
 		return -EINVAL;

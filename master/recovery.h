@@ -109,10 +109,11 @@ void recovery_defaults(struct rec_params *p);
  * baseline (above it too: a backlog draining is not steady state) and, when
  * both are known, p99 at most (1 + recover_p99_tol) x the baseline's (a
  * lower latency is no sign of trouble). Returns 0, or -EINVAL for a bad
- * argument (interval_s <= 0, a NaN or infinity anywhere read, a negative
- * IOPS, a start outside the series, an end before the start, a next event
- * before it, parameters out of range); @out is untouched then. The caller
- * owns everything; nothing is kept.
+ * argument (interval_s <= 0, a NaN or infinity anywhere read, a value
+ * past 10^15 (IOPS, microseconds, seconds), a negative IOPS, a start
+ * outside the series, an end before the start, a next event before it,
+ * parameters out of range); @out is untouched then. The caller owns
+ * everything; nothing is kept.
  */
 int recovery_compute(const struct rec_point *pts, size_t n,
 		     double interval_s, const struct rec_event *ev,

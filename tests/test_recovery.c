@@ -361,6 +361,7 @@ static void test_bad_args(void **state)
 		{ good_p, good_ev, -1, 20 },
 		{ good_p, good_ev, NAN, 20 },
 		{ good_p, good_ev, INFINITY, 20 },
+		{ good_p, good_ev, 1e16, 20 },
 		{ good_p, good_ev, 1, 0 },
 		{ good_p, event(NAN, -1, -1, -1), 1, 20 },
 		{ good_p, event(INFINITY, -1, -1, -1), 1, 20 },
@@ -375,7 +376,7 @@ static void test_bad_args(void **state)
 		{ good_p, event(10, -1, -1, 9), 1, 20 },
 		{ good_p, event(10, -1, -1, INFINITY), 1, 20 },
 	};
-	struct rec_params bad_p[12];
+	struct rec_params bad_p[16];
 	size_t nbad = 0;
 
 	(void)state;
@@ -389,11 +390,12 @@ static void test_bad_args(void **state)
 			fail_msg("case %zu wrote its result", i);
 	}
 
-	for (size_t i = 0; i < 12; i++)
+	for (size_t i = 0; i < 16; i++)
 		bad_p[i] = good_p;
 	bad_p[nbad++].baseline_s = 0;
 	bad_p[nbad++].baseline_s = NAN;
 	bad_p[nbad++].baseline_s = INFINITY;
+	bad_p[nbad++].baseline_s = 1e16;
 	bad_p[nbad++].degrade_frac = 0;
 	bad_p[nbad++].degrade_frac = 1.5;
 	bad_p[nbad++].degrade_frac = NAN;
@@ -416,7 +418,8 @@ static void test_bad_args(void **state)
 	assert_int_equal(recovery_compute(pts, 20, 1, &good_ev, &good_p, NULL),
 			 -EINVAL);
 
-	/* A known interval with a NaN, an infinity or a negative count. */
+	/* A known interval with a NaN, an infinity, a negative count or one
+	 * past 10^15. */
 	fill(15, 16, NAN, 500);
 	assert_int_equal(recovery_compute(pts, 20, 1, &good_ev, &good_p, &f),
 			 -EINVAL);
@@ -424,6 +427,9 @@ static void test_bad_args(void **state)
 	assert_int_equal(recovery_compute(pts, 20, 1, &good_ev, &good_p, &f),
 			 -EINVAL);
 	fill(15, 16, -1, 500);
+	assert_int_equal(recovery_compute(pts, 20, 1, &good_ev, &good_p, &f),
+			 -EINVAL);
+	fill(15, 16, 1e16, 500);
 	assert_int_equal(recovery_compute(pts, 20, 1, &good_ev, &good_p, &f),
 			 -EINVAL);
 	fill(15, 16, 1000, NAN);
