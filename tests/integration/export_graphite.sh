@@ -1,0 +1,143 @@
+# Live export to a real Carbon (graphite-carbon's carbon-cache on a free
+# port, with its own config and whisper folder): every cluster and slave
+# interval arrives with the values of intervals.csv and hosts/*.csv, read
+# back with whisper-fetch; then a Carbon killed mid-run loses points but
+# not the run (exit 0, dropped > 0 in summary.json and on the console).
+source "$(dirname "$0")/lib.sh"
+
+command -v carbon-cache >/dev/null && command -v whisper-fetch >/dev/null ||
+	fail "graphite-carbon and python3-whisper are needed (scripts/install-deps.sh)"
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_carbon DIR: a carbon-cache with its config and storage under DIR,
+# listening on $CPORT; its pid in $CPID.
+start_carbon() {
+	local d=$1
+	CPORT=$(free_port)
+	mkdir -p "$d/storage/whisper" "$d/log"
+	cat > "$d/carbon.conf" <<CONF
+[cache]
+STORAGE_DIR = $d/storage/
+LOCAL_DATA_DIR = $d/storage/whisper/
+CONF_DIR = $d/
+LOG_DIR = $d/log/
+PID_DIR = $d/
+ENABLE_LOGROTATION = False
+ENABLE_TAGS = False
+MAX_CACHE_SIZE = inf
+MAX_UPDATES_PER_SECOND = inf
+MAX_CREATES_PER_MINUTE = inf
+LINE_RECEIVER_INTERFACE = 127.0.0.1
+LINE_RECEIVER_PORT = $CPORT
+ENABLE_UDP_LISTENER = False
+PICKLE_RECEIVER_INTERFACE = 127.0.0.1
+PICKLE_RECEIVER_PORT = 0
+CACHE_QUERY_INTERFACE = 127.0.0.1
+CACHE_QUERY_PORT = 0
+CARBON_METRIC_INTERVAL = 0
+WHISPER_AUTOFLUSH = True
+CONF
+	printf '[all]\npattern = .*\nretentions = 1s:1h\n' > "$d/storage-schemas.conf"
+	carbon-cache --config="$d/carbon.conf" --pidfile="$d/carbon.pid" \
+		--nodaemon start > "$d/carbon.out" 2>&1 &
+	CPID=$!
+	PIDS+=("$CPID")
+	for _ in $(seq 100); do
+		ss -ltn "sport = :$CPORT" | grep -q LISTEN && return 0
+		sleep 0.1
+	done
+	cat "$d/carbon.out"
+	fail "carbon-cache did not listen on $CPORT"
+}
+
+cat > "$TMP/t.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
+rd=r1,wd=wd1,iorate=max,elapsed=4,warmup=1,interval=1,forxfersize=4k
+VDB
+
+start_carbon "$TMP/c1"
+run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 2 \
+	--graphite "127.0.0.1:$CPORT" > "$TMP/console.txt" 2>&1
+cat "$TMP/console.txt"
+[ "$rc" -eq 0 ] || fail "lockstep run exited $rc"
+grep -q "^export graphite: 15 points sent, 0 dropped" "$TMP/console.txt" ||
+	fail "no 'export graphite: 15 points sent, 0 dropped' line"
+
+# Carbon writes what it received within a few seconds: wait for it, then
+# every row's values must be there, at the second its interval ended.
+python3 - "$TMP/out" "$TMP/c1/storage/whisper" <<'PY' || fail "the points in Carbon differ from the results"
+import csv, json, os, subprocess, sys, time
+out, wsp = sys.argv[1], sys.argv[2]
+base = os.path.join(wsp, "lockstep", "r1_xfersize_4k")
+want = {}  # (file, ts) -> value
+def rows(path):
+    return [r for r in csv.DictReader(open(path)) if r["phase"] != "late"]
+for r in rows(out + "/intervals.csv"):
+    ts = int(r["end_ns"]) // 10**9
+    for m, col in (("iops", "iops"), ("mbps", "mbps"), ("p99_ms", "p99_ms"),
+                   ("resp_ms", "resp_ms"), ("ops", "ops"),
+                   ("slaves_reported", "slaves_reported"),
+                   ("slaves_expected", "slaves_expected")):
+        want[(os.path.join(base, m + ".wsp"), ts)] = float(r[col])
+for name in ("local-1", "local-2"):
+    for r in rows(out + "/hosts/%s.csv" % name):
+        ts = int(r["end_ns"]) // 10**9
+        for m in ("iops", "p99_ms", "ops"):
+            want[(os.path.join(base, "host", name, m + ".wsp"), ts)] = float(r[m])
+assert len(want) == 5 * 7 + 2 * 5 * 3, len(want)
+t0 = min(ts for _, ts in want) - 5
+deadline = time.time() + 20
+while True:
+    got, bad = {}, []
+    for f in sorted({f for f, _ in want}):
+        if not os.path.exists(f):
+            continue
+        j = json.loads(subprocess.check_output(
+            ["whisper-fetch", "--from=%d" % t0, "--json", f]))
+        for i, v in enumerate(j["values"]):
+            if v is not None:
+                got[(f, j["start"] + i * j["step"])] = v
+    missing = [k for k in want if k not in got]
+    if not missing or time.time() > deadline:
+        break
+    time.sleep(0.5)
+assert not missing, ("not in Carbon", missing[:5])
+for k, v in want.items():
+    if abs(got[k] - v) > 1e-6 * max(1, abs(v)):
+        bad.append((k, v, got[k]))
+assert not bad, bad[:5]
+s = json.load(open(out + "/summary.json"))
+assert s["export"]["graphite"] == {"target": s["export"]["graphite"]["target"],
+                                   "sent": 15, "dropped": 0}, s["export"]
+print("ok: %d values in Carbon equal the results" % len(want))
+PY
+
+# A Carbon killed in the middle of a run: the run goes on and ends 0, and
+# what could not be delivered is counted as dropped.
+sed -i 's/elapsed=4,warmup=1/elapsed=8,warmup=0/' "$TMP/t.vdb"
+start_carbon "$TMP/c2"
+( sleep 3; kill -9 "$CPID" ) &
+PIDS+=("$!")
+start=$(date +%s)
+run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 \
+	--graphite "127.0.0.1:$CPORT" > "$TMP/console2.txt" 2>&1
+cat "$TMP/console2.txt"
+[ "$rc" -eq 0 ] || fail "a dead Carbon made the run exit $rc"
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "a dead Carbon slowed the run"
+grep -Eq "^export graphite: [0-9]+ points sent, [1-9][0-9]* dropped" "$TMP/console2.txt" ||
+	fail "no dropped points reported on the console"
+python3 - "$TMP/out2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/summary.json"))
+g = d["export"]["graphite"]
+assert d["status"] == "completed", d["status"]
+assert g["dropped"] > 0, g
+assert g["sent"] + g["dropped"] == 8 * 3, g
+assert len(d["runs"]) == 1 and d["runs"][0]["intervals"] == 8, d["runs"]
+print("ok: receiver killed: %d sent, %d dropped, the run completed" % (g["sent"], g["dropped"]))
+PY
+echo "PASS"
