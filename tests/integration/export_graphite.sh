@@ -116,6 +116,35 @@ assert s["export"]["graphite"] == {"target": s["export"]["graphite"]["target"],
 print("ok: %d values in Carbon equal the results" % len(want))
 PY
 
+# examples/grafana-dashboard.json: valid JSON, and every series it asks
+# Carbon for (targets and template queries, $run and $host as any) is one
+# the exporter really sent: it matches a whisper file of the run above.
+DASH=$HERE/../../examples/grafana-dashboard.json
+/usr/bin/python3 -m json.tool "$DASH" > /dev/null || fail "the dashboard is not valid JSON"
+python3 - "$DASH" "$TMP/c1/storage/whisper" <<'PY' || fail "the dashboard asks for series the exporter does not send"
+import glob, json, os, re, sys
+d = json.load(open(sys.argv[1]))
+wsp = sys.argv[2]
+paths = []
+for p in d["panels"]:
+    assert p["targets"], p["title"]
+    for t in p["targets"]:
+        found = re.findall(r"lockstep\.[A-Za-z0-9_.$*-]+", t["target"])
+        assert found, t
+        paths += found
+for v in d["templating"]["list"]:
+    paths.append(v["query"])
+titles = " ".join(p["title"] for p in d["panels"])
+for want in ("IOPS", "MB/s", "p99", "per host", "Slaves reported"):
+    assert want in titles, want
+for path in paths:
+    pat = path.replace("$run", "*").replace("$host", "*").replace(".", "/")
+    hits = glob.glob(os.path.join(wsp, pat + ".wsp")) + \
+        [h for h in glob.glob(os.path.join(wsp, pat)) if os.path.isdir(h)]
+    assert hits, ("no series for", path)
+print("ok: %d dashboard series, each one the exporter sent" % len(paths))
+PY
+
 # A Carbon killed in the middle of a run: the run goes on and ends 0, and
 # what could not be delivered is counted as dropped.
 sed -i 's/elapsed=4,warmup=1/elapsed=8,warmup=0/' "$TMP/t.vdb"
