@@ -198,6 +198,7 @@ static void test_influx(void **state)
 		{ "r1", "r1" },
 		{ "loop1 xfersize=4k,x", "loop1\\ xfersize\\=4k\\,x" },
 		{ "a\nb", "a_b" },
+		{ "h\xc3\xa9", "h__" },
 		{ "back\\", "back\\\\" },
 		{ "", "_" },
 	};
@@ -242,6 +243,9 @@ static void test_prom(void **state)
 	(void)state;
 	assert_string_equal(export_prom_label("a\"b\\c\nd", out, sizeof(out)),
 			    "a\\\"b\\\\c\\nd");
+	/* A peer's host name with control or non-ASCII bytes stays one value. */
+	assert_string_equal(export_prom_label("a\rb\xc3", out, sizeof(out)),
+			    "a_b_");
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/lockstep.prom", dir);
 	o.prom = path;

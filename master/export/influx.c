@@ -33,7 +33,8 @@ const char *export_influx_tag(const char *s, char *out, size_t len)
 			break;
 		if (esc)
 			out[n++] = '\\';
-		out[n++] = c < ' ' || c == 127 ? '_' : (char)c;
+		/* Control bytes would end the line, others may not be UTF-8. */
+		out[n++] = c < ' ' || c >= 127 ? '_' : (char)c;
 	}
 	/* A tag value may not end in a lone backslash nor be empty. */
 	if (!n && len > 1)

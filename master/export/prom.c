@@ -35,11 +35,13 @@ const char *export_prom_label(const char *s, char *out, size_t len)
 
 		if (n + k >= len)
 			break;
-		if (rep) {
+		if (rep)
 			memcpy(out + n, rep, 2);
-		} else {
-			out[n] = c;
-		}
+		else /* a peer's host name: nothing that is not ASCII text */
+			out[n] = (unsigned char)c < ' ' ||
+						 (unsigned char)c >= 127 ?
+					 '_' :
+					 c;
 		n += k;
 	}
 	out[n] = 0;
@@ -86,7 +88,8 @@ struct prom_total {
 
 struct prom {
 	char path[PATH_MAX];
-	char tmp[PATH_MAX + 16];
+	char dir[PATH_MAX];
+	char base[NAME_MAX + 1];
 	int have_cluster;
 	struct export_item cluster;
 	struct export_item *slave; /* the last row of each slave */
@@ -113,7 +116,8 @@ static int prom_open(const struct export_opts *o, void **state, char *err,
 	snprintf(p->path, sizeof(p->path), "%s", o->prom);
 	snprintf(a, sizeof(a), "%s", o->prom);
 	snprintf(b, sizeof(b), "%s", o->prom);
-	snprintf(p->tmp, sizeof(p->tmp), "%s/.%s.tmp", dirname(a), basename(b));
+	snprintf(p->dir, sizeof(p->dir), "%s", dirname(a));
+	snprintf(p->base, sizeof(p->base), "%s", basename(b));
 	*state = p;
 	return 0;
 }
@@ -270,21 +274,27 @@ static void write_all(struct prom *p, FILE *f)
 	}
 }
 
-/* The whole file, atomically: a temporary beside it, then rename(). */
+/*
+ * The whole file, atomically: a temporary beside it, then rename(). The
+ * temporary gets a fresh name created exclusively (the folder may be
+ * writable by others: a planted file or link of a guessable name is never
+ * opened), and does not end in .prom, so the collector skips it.
+ */
 static int prom_write(struct prom *p)
 {
+	char tmp[PATH_MAX + NAME_MAX + 16];
 	FILE *f;
 	int fd, ret = 0;
 
-	fd = open(p->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", p->dir, p->base);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	f = fdopen(fd, "w");
+	f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		ret = -errno;
 		close(fd);
-		unlink(p->tmp);
+		unlink(tmp);
 		return ret;
 	}
 	write_all(p, f);
@@ -292,10 +302,10 @@ static int prom_write(struct prom *p)
 		ret = -EIO;
 	if (fclose(f) != 0 && !ret)
 		ret = -errno;
-	if (!ret && rename(p->tmp, p->path) < 0)
+	if (!ret && rename(tmp, p->path) < 0)
 		ret = -errno;
 	if (ret)
-		unlink(p->tmp);
+		unlink(tmp);
 	return ret;
 }
 
