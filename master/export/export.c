@@ -262,6 +262,27 @@ void export_item_point(const struct export_item *it, struct export_point *p)
 	p->v = &it->v;
 }
 
+size_t export_format_items(const struct export_item *it, size_t n,
+			   export_format_fn fmt, char *buf, size_t len,
+			   size_t *points)
+{
+	size_t used = 0;
+
+	*points = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct export_point p;
+		size_t w;
+
+		if (it[i].totals)
+			continue;
+		export_item_point(&it[i], &p);
+		w = fmt(&p, buf + used, len - used);
+		*points += w > 0;
+		used += w;
+	}
+	return used;
+}
+
 static void *sink_main(void *arg)
 {
 	struct sink *s = arg;

@@ -45,6 +45,17 @@ struct export_metric {
  */
 size_t export_metrics(const struct export_point *p, struct export_metric *m);
 
+/* A point's text (graphite.c, influx.c): its length, 0 if it did not fit. */
+typedef size_t (*export_format_fn)(const struct export_point *p, char *buf,
+				   size_t len);
+/*
+ * The text of the interval points of it[0..n) one after the other into
+ * buf; *points is how many fitted. Returns the length.
+ */
+size_t export_format_items(const struct export_item *it, size_t n,
+			   export_format_fn fmt, char *buf, size_t len,
+			   size_t *points);
+
 /* The item as an export_point (its strings stay the item's). */
 void export_item_point(const struct export_item *it, struct export_point *p);
 

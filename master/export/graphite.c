@@ -115,20 +115,9 @@ static size_t graphite_deliver(void *state, const struct export_item *it,
 			       size_t n)
 {
 	struct graphite *g = state;
-	size_t used = 0, points = 0;
+	size_t points, used = export_format_items(it, n, export_graphite_format,
+						  g->buf, g->cap, &points);
 
-	for (size_t i = 0; i < n; i++) {
-		struct export_point p;
-		size_t w;
-
-		if (it[i].totals)
-			continue;
-		export_item_point(&it[i], &p);
-		w = export_graphite_format(&p, g->buf + used, g->cap - used);
-		if (w)
-			points++;
-		used += w;
-	}
 	if (g->c.fd >= 0 && peer_closed(&g->c))
 		export_conn_fail(&g->c, -EPIPE);
 	if (!used || export_conn_ensure(&g->c) < 0)

@@ -172,21 +172,13 @@ static size_t influx_deliver(void *state, const struct export_item *it,
 			     size_t n)
 {
 	struct influx *x = state;
-	size_t body = INFLUX_HEAD_MAX, points = 0, head;
+	size_t points, head, body;
 	int code, w;
 
-	for (size_t i = 0; i < n; i++) {
-		struct export_point p;
-		size_t l;
-
-		if (it[i].totals)
-			continue;
-		export_item_point(&it[i], &p);
-		l = export_influx_format(&p, x->buf + body, x->cap - body);
-		if (l)
-			points++;
-		body += l;
-	}
+	body = INFLUX_HEAD_MAX +
+	       export_format_items(it, n, export_influx_format,
+				   x->buf + INFLUX_HEAD_MAX,
+				   x->cap - INFLUX_HEAD_MAX, &points);
 	if (!points || export_conn_ensure(&x->c) < 0)
 		return 0;
 	w = snprintf(x->buf, INFLUX_HEAD_MAX,

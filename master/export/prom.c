@@ -81,11 +81,6 @@ int export_prom_check(const char *path, char *err, size_t len)
 	return 0;
 }
 
-struct prom_total {
-	char run[EXPORT_NAME_MAX];
-	struct stats_view v;
-};
-
 struct prom {
 	char path[PATH_MAX];
 	char dir[PATH_MAX];
@@ -94,7 +89,7 @@ struct prom {
 	struct export_item cluster;
 	struct export_item *slave; /* the last row of each slave */
 	size_t nslave, capslave;
-	struct prom_total *total;
+	struct export_item *total; /* every finished run's totals */
 	size_t ntotal, captotal;
 	int failed; /* a write failure was logged */
 };
@@ -122,43 +117,29 @@ static int prom_open(const struct export_opts *o, void **state, char *err,
 	return 0;
 }
 
-static void keep_slave(struct prom *p, const struct export_item *it)
+/* Keep it in *v (one row per key, replaced), growing *v as needed. */
+static void keep_row(struct export_item **v, size_t *n, size_t *cap,
+		     const struct export_item *it, int by_slave)
 {
-	size_t i;
+	size_t i = *n;
 
-	for (i = 0; i < p->nslave; i++)
-		if (!strcmp(p->slave[i].slave, it->slave))
-			break;
-	if (i == p->nslave) {
-		if (p->nslave == p->capslave) {
-			size_t cap = p->capslave ? 2 * p->capslave : 16;
-			struct export_item *n = realloc(p->slave,
-							cap * sizeof(*n));
+	if (by_slave)
+		for (i = 0; i < *n; i++)
+			if (!strcmp((*v)[i].slave, it->slave))
+				break;
+	if (i == *n) {
+		if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 16;
+			struct export_item *nv = realloc(*v, c * sizeof(*nv));
 
-			if (!n)
+			if (!nv)
 				return;
-			p->slave = n;
-			p->capslave = cap;
+			*v = nv;
+			*cap = c;
 		}
-		p->nslave++;
+		(*n)++;
 	}
-	p->slave[i] = *it;
-}
-
-static void keep_total(struct prom *p, const struct export_item *it)
-{
-	if (p->ntotal == p->captotal) {
-		size_t cap = p->captotal ? 2 * p->captotal : 16;
-		struct prom_total *n = realloc(p->total, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		p->total = n;
-		p->captotal = cap;
-	}
-	snprintf(p->total[p->ntotal].run, sizeof(p->total[0].run), "%s",
-		 it->run);
-	p->total[p->ntotal++].v = it->v;
+	(*v)[i] = *it;
 }
 
 /*
@@ -188,15 +169,19 @@ static void put_value(FILE *f, const struct export_metric *m)
 		fprintf(f, "%.*f\n", m->decimals, m->x);
 }
 
-/* The labels of an interval row: run, phase and, for a slave, host, slave. */
+/*
+ * The labels of a row: a run's totals have run only, an interval row run
+ * and phase and, for a slave, host and slave.
+ */
 static void put_labels(FILE *f, const struct export_item *it)
 {
 	char run[2 * EXPORT_NAME_MAX + 1], ph[40],
 		host[2 * EXPORT_PEER_MAX + 1], slave[2 * EXPORT_PEER_MAX + 1];
 
-	fprintf(f, "{run=\"%s\",phase=\"%s\"",
-		export_prom_label(it->run, run, sizeof(run)),
-		export_prom_label(it->phase, ph, sizeof(ph)));
+	fprintf(f, "{run=\"%s\"", export_prom_label(it->run, run, sizeof(run)));
+	if (!it->totals)
+		fprintf(f, ",phase=\"%s\"",
+			export_prom_label(it->phase, ph, sizeof(ph)));
 	if (it->slave[0])
 		fprintf(f, ",host=\"%s\",slave=\"%s\"",
 			export_prom_label(it->host, host, sizeof(host)),
@@ -204,74 +189,57 @@ static void put_labels(FILE *f, const struct export_item *it)
 	fputc('}', f);
 }
 
-static void write_all(struct prom *p, FILE *f)
+/*
+ * The metrics of a row in base units; a run's totals have neither the
+ * slave counts nor an interval number (the last metric).
+ */
+static size_t item_metrics(const struct export_item *it,
+			   struct export_metric *m, char (*names)[48])
 {
-	struct export_metric m[EXPORT_METRICS_MAX];
-	char names[EXPORT_METRICS_MAX][48];
 	struct export_point pt;
 	size_t n;
 
-	if (p->have_cluster) {
-		export_item_point(&p->cluster, &pt);
-		n = export_metrics(&pt, m);
-		base_units(m, n, names);
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f,
-				"# HELP lockstep_interval_%s %s of the cluster's last interval\n"
-				"# TYPE lockstep_interval_%s gauge\nlockstep_interval_%s",
-				m[k].name, m[k].name, m[k].name, m[k].name);
-			put_labels(f, &p->cluster);
+	export_item_point(it, &pt);
+	if (it->totals)
+		pt.slave = "totals";
+	n = export_metrics(&pt, m) - (it->totals ? 1 : 0);
+	base_units(m, n, names);
+	return n;
+}
+
+/* One family per metric of rows: HELP, TYPE, then a sample per row. */
+static void put_family(FILE *f, const char *family, const char *what,
+		       const struct export_item *rows, size_t nrows)
+{
+	struct export_metric m[EXPORT_METRICS_MAX], r[EXPORT_METRICS_MAX];
+	char names[EXPORT_METRICS_MAX][48], rnames[EXPORT_METRICS_MAX][48];
+	size_t n;
+
+	if (!nrows)
+		return;
+	n = item_metrics(&rows[0], m, names);
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "# HELP %s_%s %s %s\n# TYPE %s_%s gauge\n", family,
+			m[k].name, m[k].name, what, family, m[k].name);
+		for (size_t i = 0; i < nrows; i++) {
+			item_metrics(&rows[i], r, rnames);
+			fprintf(f, "%s_%s", family, m[k].name);
+			put_labels(f, &rows[i]);
 			fputc(' ', f);
-			put_value(f, &m[k]);
+			put_value(f, &r[k]);
 		}
 	}
-	if (p->nslave) {
-		export_item_point(&p->slave[0], &pt);
-		n = export_metrics(&pt, m);
-		base_units(m, n, names);
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f,
-				"# HELP lockstep_slave_interval_%s %s of each slave's last interval\n"
-				"# TYPE lockstep_slave_interval_%s gauge\n",
-				m[k].name, m[k].name, m[k].name);
-			for (size_t i = 0; i < p->nslave; i++) {
-				struct export_metric ms[EXPORT_METRICS_MAX];
+}
 
-				export_item_point(&p->slave[i], &pt);
-				base_units(ms, export_metrics(&pt, ms), names);
-				fprintf(f, "lockstep_slave_interval_%s",
-					m[k].name);
-				put_labels(f, &p->slave[i]);
-				fputc(' ', f);
-				put_value(f, &ms[k]);
-			}
-		}
-	}
-	if (p->ntotal) {
-		struct export_point tp = { .slave = "x", .v = &p->total[0].v };
-
-		/* A run's totals: the interval metrics but the interval's number. */
-		n = export_metrics(&tp, m) - 1;
-		base_units(m, n, names);
-		for (size_t k = 0; k < n; k++) {
-			fprintf(f,
-				"# HELP lockstep_run_%s %s over a finished run's measured intervals\n"
-				"# TYPE lockstep_run_%s gauge\n",
-				m[k].name, m[k].name, m[k].name);
-			for (size_t i = 0; i < p->ntotal; i++) {
-				struct export_metric ms[EXPORT_METRICS_MAX];
-				char run[2 * EXPORT_NAME_MAX + 1];
-
-				tp.v = &p->total[i].v;
-				base_units(ms, export_metrics(&tp, ms), names);
-				fprintf(f, "lockstep_run_%s{run=\"%s\"} ",
-					m[k].name,
-					export_prom_label(p->total[i].run, run,
-							  sizeof(run)));
-				put_value(f, &ms[k]);
-			}
-		}
-	}
+static void write_all(struct prom *p, FILE *f)
+{
+	put_family(f, "lockstep_interval", "of the cluster's last interval",
+		   &p->cluster, (size_t)p->have_cluster);
+	put_family(f, "lockstep_slave_interval",
+		   "of each slave's last interval", p->slave, p->nslave);
+	put_family(f, "lockstep_run",
+		   "over a finished run's measured intervals", p->total,
+		   p->ntotal);
 }
 
 /*
@@ -317,12 +285,14 @@ static size_t prom_deliver(void *state, const struct export_item *it, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		if (it[i].totals) {
-			keep_total(p, &it[i]);
+			keep_row(&p->total, &p->ntotal, &p->captotal, &it[i],
+				 0);
 			continue;
 		}
 		points++;
 		if (it[i].slave[0]) {
-			keep_slave(p, &it[i]);
+			keep_row(&p->slave, &p->nslave, &p->capslave, &it[i],
+				 1);
 		} else {
 			p->cluster = it[i];
 			p->have_cluster = 1;

@@ -4,13 +4,10 @@
 # back with whisper-fetch; then a Carbon killed mid-run loses points but
 # not the run (exit 0, dropped > 0 in summary.json and on the console).
 source "$(dirname "$0")/lib.sh"
+source "$HERE/export_lib.sh"
 
 command -v carbon-cache >/dev/null && command -v whisper-fetch >/dev/null ||
 	fail "graphite-carbon and python3-whisper are needed (scripts/install-deps.sh)"
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 
 # start_carbon DIR: a carbon-cache with its config and storage under DIR,
 # listening on $CPORT; its pid in $CPID.
@@ -60,12 +57,7 @@ rd=r1,wd=wd1,iorate=max,elapsed=4,warmup=1,interval=1,forxfersize=4k
 VDB
 
 start_carbon "$TMP/c1"
-run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 2 \
-	--graphite "127.0.0.1:$CPORT" > "$TMP/console.txt" 2>&1
-cat "$TMP/console.txt"
-[ "$rc" -eq 0 ] || fail "lockstep run exited $rc"
-grep -q "^export graphite: 15 points sent, 0 dropped" "$TMP/console.txt" ||
-	fail "no 'export graphite: 15 points sent, 0 dropped' line"
+run_export "$TMP/out" graphite 15 --graphite "127.0.0.1:$CPORT"
 
 # Carbon writes what it received within a few seconds: wait for it, then
 # every row's values must be there, at the second its interval ended.
@@ -147,26 +139,6 @@ PY
 
 # A Carbon killed in the middle of a run: the run goes on and ends 0, and
 # what could not be delivered is counted as dropped.
-sed -i 's/elapsed=4,warmup=1/elapsed=8,warmup=0/' "$TMP/t.vdb"
 start_carbon "$TMP/c2"
-( sleep 3; kill -9 "$CPID" ) &
-PIDS+=("$!")
-start=$(date +%s)
-run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 \
-	--graphite "127.0.0.1:$CPORT" > "$TMP/console2.txt" 2>&1
-cat "$TMP/console2.txt"
-[ "$rc" -eq 0 ] || fail "a dead Carbon made the run exit $rc"
-[ $(( $(date +%s) - start )) -lt 30 ] || fail "a dead Carbon slowed the run"
-grep -Eq "^export graphite: [0-9]+ points sent, [1-9][0-9]* dropped" "$TMP/console2.txt" ||
-	fail "no dropped points reported on the console"
-python3 - "$TMP/out2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1] + "/summary.json"))
-g = d["export"]["graphite"]
-assert d["status"] == "completed", d["status"]
-assert g["dropped"] > 0, g
-assert g["sent"] + g["dropped"] == 8 * 3, g
-assert len(d["runs"]) == 1 and d["runs"][0]["intervals"] == 8, d["runs"]
-print("ok: receiver killed: %d sent, %d dropped, the run completed" % (g["sent"], g["dropped"]))
-PY
+run_killed "$TMP/out2" graphite "$CPID" --graphite "127.0.0.1:$CPORT"
 echo "PASS"

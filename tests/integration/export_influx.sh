@@ -5,12 +5,9 @@
 # the run (exit 0, dropped > 0 in summary.json and on the console). Also
 # the --influx and --graphite and --prom-textfile checks against bad input.
 source "$(dirname "$0")/lib.sh"
+source "$HERE/export_lib.sh"
 
 command -v influxd >/dev/null || fail "influxdb is needed (scripts/install-deps.sh)"
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
 
 # start_influx DIR: influxd on $IPORT (HTTP), pid in $IPID, database ls.
 start_influx() {
@@ -68,12 +65,7 @@ for bad in "--influx https://127.0.0.1:1/write?db=x" \
 done
 
 start_influx "$TMP/i1"
-run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 2 \
-	--influx "http://127.0.0.1:$IPORT/write?db=ls" > "$TMP/console.txt" 2>&1
-cat "$TMP/console.txt"
-[ "$rc" -eq 0 ] || fail "lockstep run exited $rc"
-grep -q "^export influx: 15 points sent, 0 dropped" "$TMP/console.txt" ||
-	fail "no 'export influx: 15 points sent, 0 dropped' line"
+run_export "$TMP/out" influx 15 --influx "http://127.0.0.1:$IPORT/write?db=ls"
 
 python3 - "$TMP/out" "$IPORT" <<'PY' || fail "the points in InfluxDB differ from the results"
 import csv, json, sys, urllib.parse, urllib.request
@@ -114,22 +106,6 @@ print("ok: 15 points in InfluxDB equal the results")
 PY
 
 # influxd killed in the middle of a run.
-sed -i 's/elapsed=4,warmup=1/elapsed=8,warmup=0/' "$TMP/t.vdb"
 start_influx "$TMP/i2"
-( sleep 3; kill -9 "$IPID" ) &
-PIDS+=("$!")
-run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 \
-	--influx "http://127.0.0.1:$IPORT/write?db=ls" > "$TMP/console2.txt" 2>&1
-cat "$TMP/console2.txt"
-[ "$rc" -eq 0 ] || fail "a dead influxd made the run exit $rc"
-grep -Eq "^export influx: [0-9]+ points sent, [1-9][0-9]* dropped" "$TMP/console2.txt" ||
-	fail "no dropped points reported on the console"
-python3 - "$TMP/out2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1] + "/summary.json"))
-g = d["export"]["influx"]
-assert d["status"] == "completed" and g["dropped"] > 0 and g["sent"] > 0, (d["status"], g)
-assert g["sent"] + g["dropped"] == 24, g
-print("ok: influxd killed: %d sent, %d dropped, the run completed" % (g["sent"], g["dropped"]))
-PY
+run_killed "$TMP/out2" influx "$IPID" --influx "http://127.0.0.1:$IPORT/write?db=ls"
 echo "PASS"

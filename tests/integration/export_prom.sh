@@ -5,6 +5,7 @@
 # and nothing else is left in its folder. It is written while the run goes
 # on, not only at the end.
 source "$(dirname "$0")/lib.sh"
+source "$HERE/export_lib.sh"
 
 command -v promtool >/dev/null && command -v prometheus-node-exporter >/dev/null ||
 	fail "prometheus and prometheus-node-exporter are needed (scripts/install-deps.sh)"
@@ -42,7 +43,7 @@ grep -q "^export prometheus: 24 points sent, 0 dropped" "$TMP/console.txt" ||
 	fail "no 'export prometheus: 24 points sent, 0 dropped' line"
 
 # node_exporter's own textfile collector reads it.
-NPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+NPORT=$(free_port)
 prometheus-node-exporter --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$TMP/tf" \
 	--web.listen-address="127.0.0.1:$NPORT" > "$TMP/ne.out" 2>&1 &
