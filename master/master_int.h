@@ -13,7 +13,8 @@
  *   results.c    every output: console lines and totals, intervals.csv,
  *                hosts/<name>.csv, the .hgrm files, the copied parameter
  *                file and the log; results_summary.c writes summary.json
- *                and summary.txt;
+ *                and summary.txt; results_export.c feeds the live export
+ *                (export/) and reports what it sent;
  *   master.c     master_main() and the command line.
  * Nothing here is used outside master/.
  */
