@@ -22,21 +22,31 @@ run_export() {
 }
 
 # run_killed OUT SINK PID ARGS...: the same run made 6 intervals long, with
-# the receiver PID killed 2 s in: the run still exits 0 and completes, and
-# SINK's points are partly sent and partly dropped, counted on the console
-# and in summary.json (they add up to 6 x 3).
+# the receiver PID killed once the second interval is on the console (so
+# some points were delivered and more are to come): the run still exits 0
+# and completes, and SINK's points are partly sent and partly dropped,
+# counted on the console and in summary.json (they add up to 6 x 3).
 run_killed() {
-	local out=$1 sink=$2 pid=$3 start
+	local out=$1 sink=$2 pid=$3 lpid start
 	shift 3
 	sed -i 's/elapsed=4,warmup=1/elapsed=6,warmup=0/' "$TMP/t.vdb"
-	( sleep 2; kill -9 "$pid" ) &
-	PIDS+=("$!")
 	start=$(date +%s)
-	run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$out" --local-slaves 2 \
-		"$@" > "$out.txt" 2>&1
+	timeout -k 5 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$out" --local-slaves 2 \
+		"$@" > "$out.txt" 2>&1 &
+	lpid=$!
+	PIDS+=("$lpid")
+	for _ in $(seq 400); do
+		grep -Eq '^[0-9:.]+ +2 ' "$out.txt" && break
+		sleep 0.1
+	done
+	kill -9 "$pid"
+	set +e
+	wait "$lpid"
+	rc=$?
+	set -e
 	cat "$out.txt"
 	[ "$rc" -eq 0 ] || fail "a dead $sink receiver made the run exit $rc"
-	[ $(( $(date +%s) - start )) -lt 30 ] || fail "a dead $sink receiver slowed the run"
+	[ $(( $(date +%s) - start )) -lt 40 ] || fail "a dead $sink receiver slowed the run"
 	grep -Eq "^export $sink: [0-9]+ points sent, [1-9][0-9]* dropped" "$out.txt" ||
 		fail "no dropped points reported on the console"
 	python3 - "$out" "$sink" <<'PY'
