@@ -61,7 +61,8 @@ run_export "$TMP/out" graphite 15 --graphite "127.0.0.1:$CPORT"
 
 # Carbon writes what it received within a few seconds: wait for it, then
 # every row's values must be there, at the second its interval ended.
-python3 - "$TMP/out" "$TMP/c1/storage/whisper" <<'PY' || fail "the points in Carbon differ from the results"
+# Debian's python3 has the whisper module (python3-whisper).
+/usr/bin/python3 - "$TMP/out" "$TMP/c1/storage/whisper" <<'PY' || fail "the points in Carbon differ from the results"
 import csv, json, os, subprocess, sys, time, whisper
 out, wsp = sys.argv[1], sys.argv[2]
 base = os.path.join(wsp, "lockstep", "r1_xfersize_4k")
