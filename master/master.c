@@ -263,6 +263,15 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .help = "I/O threads per slave it starts (default: one per core)" },
 			{ "require-space", 0, OPTS_FLAG, &m->require_space,
 			  .help = "refuse to start if the results may not fit" },
+			{ "graphite", 0, OPTS_STRING, &m->exp_opts.graphite,
+			  .arg = "HOST:PORT",
+			  .help = "send every interval to Graphite (plaintext)" },
+			{ "influx", 0, OPTS_STRING, &m->exp_opts.influx,
+			  .arg = "URL",
+			  .help = "send every interval to InfluxDB: http://H:P/write?db=D" },
+			{ "prom-textfile", 0, OPTS_STRING, &m->exp_opts.prom,
+			  .arg = "FILE",
+			  .help = "keep a Prometheus textfile NAME.prom up to date" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
 			{ .name = "help",
@@ -293,11 +302,21 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 		return -EINVAL;
 	}
 	m->param_path = argv[args];
+	{
+		char err[512];
+
+		if (export_check(&m->exp_opts, err, sizeof(err)) < 0) {
+			fprintf(stderr, "lockstep run: %s\n", err);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
 static void master_free(struct master *m)
 {
+	export_close(m->exp, NULL);
+	m->exp = NULL;
 	results_close(m);
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		free(m->slaves[i].got);
@@ -386,6 +405,10 @@ int master_main(int argc, char **argv, const char *const *engines)
 	}
 	if (ret < 0) {
 		log_error("%s", err);
+		master_free(&m);
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (results_export_open(&m) < 0) {
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}

@@ -13,7 +13,8 @@
  *   results.c    every output: console lines and totals, intervals.csv,
  *                hosts/<name>.csv, the .hgrm files, the copied parameter
  *                file and the log; results_summary.c writes summary.json
- *                and summary.txt;
+ *                and summary.txt; results_export.c feeds the live export
+ *                (export/) and reports what it sent;
  *   master.c     master_main() and the command line.
  * Nothing here is used outside master/.
  */
@@ -32,11 +33,13 @@
 #include "common/log.h"
 #include "common/stats.h"
 #include "master/decide.h"
+#include "master/export/export.h"
 #include "master/hub.h"
 #include "master/launch.h"
 #include "master/merge.h"
 #include "master/plan.h"
 #include "master/plausible.h"
+#include "master/runfile.h"
 #include "proto/proto.h"
 
 #define MAX_SLAVES 8192
@@ -178,6 +181,8 @@ struct run_result {
 	struct stats_view view;   /* the run's totals over its measured time */
 	struct slave_total *slave; /* per slave at the run, from the merge */
 	unsigned nslave;
+	char file[RUNFILE_MAX]; /* its files' stem (runfile.h) */
+	int hgrm_written;       /* <file>.hgrm is whole */
 };
 
 struct master {
@@ -254,6 +259,13 @@ struct master {
 				     --on-slave-loss=abort, or failed */
 	struct forced_rec *forced; /* summary.json "forced", once each */
 	unsigned nforced;
+
+	/* Live export (master/export/), and what it sent and lost. */
+	struct export_opts exp_opts;
+	struct export_set *exp;
+	struct export_counts exp_counts[EXPORT_NSINKS];
+	struct rfile flat;  /* flatfile.html (vdbench.c) */
+	int progress_shown; /* a progress line waits to be erased */
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
@@ -393,7 +405,7 @@ void results_phase_start(struct master *m);
 /* One merged interval: the console line (or progress) and intervals.csv. */
 void results_row(struct master *m, const struct merge_row *row);
 /* A run's end: its .hgrm file from the merged totals. */
-void results_hgrm(struct master *m, const struct run_result *r,
+void results_hgrm(struct master *m, struct run_result *r,
 		  const struct stats *totals);
 /* A run's end: its totals on the console. */
 void results_run_totals(struct master *m, const struct run_result *r);
@@ -437,5 +449,21 @@ struct jsonw;
 void results_summary_forced(struct master *m, struct jsonw *w);
 /* One line per slave that was lost during the run. */
 void results_report_lost(struct master *m, FILE *f);
+
+/* ---- results_export.c: the live export's hooks ---- */
+
+/* Start the sinks asked for (0, or -errno said why). */
+int results_export_open(struct master *m);
+/* A cluster row, a slave's row, a run's totals: to every sink. */
+void results_export_row(struct master *m, const struct merge_row *row,
+			const struct stats_view *v);
+void results_export_slave(struct master *m, const struct slave_rec *s,
+			  const struct proto_interval *iv, const char *note,
+			  const struct stats_view *v);
+void results_export_totals(struct master *m, const struct run_result *r);
+/* Stop the sinks; one console line with what each sent and dropped. */
+void results_export_close(struct master *m);
+/* summary.json's "export" object (nothing when no sink was on). */
+void results_export_json(struct master *m, struct jsonw *w);
 
 #endif

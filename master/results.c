@@ -20,7 +20,9 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
+#include "master/progress.h"
 #include "master/report.h"
+#include "master/vdbench.h"
 
 /* ---- the checked writer ------------------------------------------------ */
 
@@ -336,6 +338,7 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
 		results_wrote(m, &s->csv);
 	}
+	results_export_slave(m, s, iv, late ? "late" : note, &v);
 	if (late && (f = results_w(&m->icsv))) {
 		report_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
@@ -365,8 +368,39 @@ void results_flush_hosts(struct master *m, int force)
  */
 void results_phase_start(struct master *m)
 {
-	(void)m;
+	char line[PLAN_NAME_MAX * 2 + 128];
+
+	vdbench_rd_line(m->params->rd[m->cur->ph.rd].name, &m->cur->ph, line,
+			sizeof(line));
+	printf("%s\n", line);
+	log_debug("%s", line);
 	report_console_header(stdout, time_real_ns());
+}
+
+/*
+ * A long phase on a terminal: the interval lines scroll as usual and one
+ * more line under them, erased before the next one, says how far the run
+ * is and when it ends.
+ */
+static void long_progress(struct master *m, const struct run_result *r,
+			  unsigned seq)
+{
+	char line[PLAN_NAME_MAX + 64];
+	double done = (double)(seq + 1) * r->ph.interval_s;
+
+	progress_line(r->ph.name, done, r->ph.warmup_s + r->ph.elapsed_s, done,
+		      line, sizeof(line));
+	printf("%s", line);
+	fflush(stdout);
+	m->progress_shown = 1;
+}
+
+static void progress_erase(struct master *m)
+{
+	if (!m->progress_shown)
+		return;
+	printf("\r\033[K");
+	m->progress_shown = 0;
 }
 
 static void format_progress(struct run_result *r, const struct stats_view *v,
@@ -397,11 +431,22 @@ void results_row(struct master *m, const struct merge_row *row)
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
 	r->done_bytes += v.bytes;
-	if (r->ph.kind == PLAN_FORMAT && m->tty)
+	progress_erase(m);
+	if (r->ph.kind == PLAN_FORMAT && m->tty) {
 		format_progress(r, &v, row->seq);
-	else
+	} else {
 		report_console_row(stdout, row->end_ns, label, &v,
 				   row->reported, row->expected);
+		if (progress_wanted(&r->ph, m->tty))
+			long_progress(m, r, row->seq);
+	}
+	if ((f = results_w(&m->flat))) {
+		vdbench_flat_row(f, row->end_ns, r->ph.name, row->seq + 1,
+				 r->ph.iorate, &v);
+		results_wrote(m, &m->flat);
+		rfile_flush(m, &m->flat);
+	}
+	results_export_row(m, row, &v);
 	if ((f = results_w(&m->icsv))) {
 		report_csv_row(f, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
@@ -420,6 +465,8 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	const struct stats_view *v = &r->view;
 	char label[32];
 
+	results_export_totals(m, r);
+	progress_erase(m);
 	if (r->ph.kind == PLAN_FORMAT) {
 		double d = (double)r->duration_ns / 1e9;
 
@@ -444,7 +491,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	printf("\n");
 }
 
-void results_hgrm(struct master *m, const struct run_result *r,
+void results_hgrm(struct master *m, struct run_result *r,
 		  const struct stats *totals)
 {
 	char name[PLAN_NAME_MAX + 16];
@@ -453,7 +500,7 @@ void results_hgrm(struct master *m, const struct run_result *r,
 	FILE *f;
 	int ret;
 
-	snprintf(name, sizeof(name), "%s.hgrm", r->ph.name);
+	snprintf(name, sizeof(name), "%s.hgrm", r->file);
 	if (!h) {
 		results_incomplete(m, name, -ENOMEM);
 		return;
@@ -468,6 +515,7 @@ void results_hgrm(struct master *m, const struct run_result *r,
 		results_wrote(m, &out);
 	}
 	rfile_close(m, &out, 1);
+	r->hgrm_written = ret == 0 && !out.err;
 	reserve_fill(m);
 	free(h);
 }
@@ -491,6 +539,28 @@ void results_report_lost(struct master *m, FILE *f)
 				s->hello.name, heard, back);
 		}
 	}
+}
+
+/* Every run's file stem (runfile.h): unique, from its display name. */
+static int assign_files(struct master *m)
+{
+	const char **names = calloc(m->nruns ? m->nruns : 1, sizeof(*names));
+	char(*stems)[RUNFILE_MAX] = calloc(m->nruns ? m->nruns : 1,
+					   sizeof(*stems));
+
+	if (!names || !stems) {
+		free(names);
+		free(stems);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->nruns; i++)
+		names[i] = m->runs[i].ph.name;
+	runfile_assign(names, m->nruns, stems);
+	for (size_t i = 0; i < m->nruns; i++)
+		memcpy(m->runs[i].file, stems[i], RUNFILE_MAX);
+	free(names);
+	free(stems);
+	return 0;
 }
 
 int results_open(struct master *m)
@@ -541,7 +611,15 @@ int results_open(struct master *m)
 	}
 	report_csv_header(m->icsv.f);
 	results_wrote(m, &m->icsv);
-	return 0;
+	ret = rfile_open(m, &m->flat, "flatfile.html");
+	if (ret < 0) {
+		log_error("cannot write %s/flatfile.html: %s", m->dir,
+			  strerror(-ret));
+		return ret;
+	}
+	vdbench_flat_header(m->flat.f);
+	results_wrote(m, &m->flat);
+	return assign_files(m);
 }
 
 int results_check_space(struct master *m)
@@ -582,6 +660,7 @@ static void close_data_files(struct master *m)
 	for (unsigned i = 0; i < m->npre; i++)
 		results_discard(m, &m->pre[i]);
 	rfile_close(m, &m->icsv, 1);
+	rfile_close(m, &m->flat, 1);
 	/* The log is written by log.c: its errors are seen here. */
 	if (m->log && (fflush(m->log) != 0 || ferror(m->log)))
 		results_incomplete(m, "lockstep.log", -EIO);
@@ -598,6 +677,8 @@ static void exit_incomplete(struct master *m)
 void results_finish(struct master *m)
 {
 	log_flush_suppressed(); /* how many lines peers' floods cost */
+	progress_erase(m);
+	results_export_close(m);
 	results_report_lost(m, stdout);
 	fflush(stdout);
 	close_data_files(m);
@@ -640,6 +721,7 @@ void results_close(struct master *m)
 	m->pre = NULL;
 	m->npre = 0;
 	rfile_close(m, &m->icsv, 0);
+	rfile_close(m, &m->flat, 0);
 	log_set_file(NULL);
 	if (m->log && fclose(m->log) != 0)
 		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->dir,

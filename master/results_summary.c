@@ -124,6 +124,7 @@ int results_summary_json(struct master *m)
 	}
 	jsonw_end(&w);
 	results_summary_forced(m, &w);
+	results_export_json(m, &w);
 	jsonw_array(&w, "runs");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
@@ -157,6 +158,14 @@ int results_summary_json(struct master *m)
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
 		jsonw_u64(&w, "start_skew_bound_ns", r->start_skew_bound_ns);
 		json_totals(&w, "totals", &r->view);
+		jsonw_object(&w, "files");
+		if (r->hgrm_written) {
+			char hgrm[RUNFILE_MAX + 8];
+
+			snprintf(hgrm, sizeof(hgrm), "%s.hgrm", r->file);
+			jsonw_str(&w, "hgrm", hgrm);
+		}
+		jsonw_end(&w);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)

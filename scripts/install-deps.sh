@@ -11,6 +11,9 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 		openssh-client openssh-server
 		procps psmisc
 		fdisk e2fsprogs util-linux)
+# Real receivers for the live export tests (tests/integration/export_*.sh).
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
+	pkgs+=(graphite-carbon python3-whisper influxdb prometheus curl)
 
 missing=()
 for p in "${pkgs[@]}"; do

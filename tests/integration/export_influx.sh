@@ -1,0 +1,111 @@
+# Live export to a real InfluxDB 1.x (Debian's influxd with its own config,
+# folders and free ports): every cluster and slave interval arrives as a
+# line-protocol point whose fields equal intervals.csv and hosts/*.csv,
+# read back over HTTP; then an influxd killed mid-run loses points but not
+# the run (exit 0, dropped > 0 in summary.json and on the console). Also
+# the --influx and --graphite and --prom-textfile checks against bad input.
+source "$(dirname "$0")/lib.sh"
+source "$HERE/export_lib.sh"
+
+command -v influxd >/dev/null || fail "influxdb is needed (scripts/install-deps.sh)"
+
+# start_influx DIR: influxd on $IPORT (HTTP), pid in $IPID, database ls.
+start_influx() {
+	local d=$1 rpc
+	IPORT=$(free_port)
+	rpc=$(free_port)
+	mkdir -p "$d"
+	cat > "$d/influxdb.conf" <<CONF
+reporting-disabled = true
+bind-address = "127.0.0.1:$rpc"
+[meta]
+  dir = "$d/meta"
+[data]
+  dir = "$d/data"
+  wal-dir = "$d/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$IPORT"
+  log-enabled = false
+[continuous_queries]
+  enabled = false
+CONF
+	influxd -config "$d/influxdb.conf" > "$d/influxd.out" 2>&1 &
+	IPID=$!
+	PIDS+=("$IPID")
+	for _ in $(seq 150); do
+		curl -sf "http://127.0.0.1:$IPORT/ping" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	curl -sf -XPOST "http://127.0.0.1:$IPORT/query" \
+		--data-urlencode "q=CREATE DATABASE ls" >/dev/null ||
+		{ tail "$d/influxd.out"; fail "influxd did not start on $IPORT"; }
+}
+
+cat > "$TMP/t.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
+rd=r1,wd=wd1,iorate=max,elapsed=4,warmup=1,interval=1,forxfersize=4k
+VDB
+
+# Bad input: refused before anything starts, with the reason.
+for bad in "--influx https://127.0.0.1:1/write?db=x" \
+	"--influx http://127.0.0.1:1/query?db=x" \
+	"--influx http://127.0.0.1:1/write" \
+	"--influx http://127.0.0.1:70000/write?db=x" \
+	"--graphite 127.0.0.1" "--graphite 127.0.0.1:0" "--graphite h:65536" \
+	"--prom-textfile $TMP/nodir/x.prom" "--prom-textfile $TMP/x.txt"; do
+	# shellcheck disable=SC2086
+	run_bounded 20 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/bad" $bad > "$TMP/bad.txt" 2>&1
+	[ "$rc" -eq 1 ] || { cat "$TMP/bad.txt"; fail "'$bad' exited $rc, not 1"; }
+	[ ! -e "$TMP/bad" ] || fail "'$bad' created the results folder"
+	grep -q "^lockstep run: --" "$TMP/bad.txt" || { cat "$TMP/bad.txt"; fail "'$bad': no reason given"; }
+done
+
+start_influx "$TMP/i1"
+run_export "$TMP/out" influx 15 --influx "http://127.0.0.1:$IPORT/write?db=ls"
+
+python3 - "$TMP/out" "$IPORT" <<'PY' || fail "the points in InfluxDB differ from the results"
+import csv, json, sys, urllib.parse, urllib.request
+out, port = sys.argv[1], sys.argv[2]
+def q(s):
+    u = "http://127.0.0.1:%s/query?db=ls&epoch=ns&q=%s" % (port, urllib.parse.quote(s))
+    r = json.load(urllib.request.urlopen(u, timeout=10))["results"][0]
+    if "series" not in r:
+        return []
+    out = []
+    for ser in r["series"]:
+        for v in ser["values"]:
+            d = dict(zip(ser["columns"], v))
+            d.update(ser.get("tags", {}))
+            out.append(d)
+    return out
+rows = [r for r in csv.DictReader(open(out + "/intervals.csv")) if r["phase"] != "late"]
+got = {p["time"]: p for p in q('SELECT * FROM lockstep_cluster WHERE run = \'r1 xfersize=4k\'')}
+assert len(got) == len(rows) == 5, (len(got), len(rows))
+for r in rows:
+    p = got[int(r["end_ns"])]
+    assert p["phase"] == r["phase"], (p, r)
+    assert p["ops"] == int(r["ops"]) and p["bytes"] == int(r["bytes"]), (p, r)
+    assert p["slaves_reported"] == int(r["slaves_reported"]), (p, r)
+    for f in ("iops", "mbps", "resp_ms", "p95_ms", "p99_ms", "read_pct"):
+        assert abs(p[f] - float(r[f])) <= 1e-6 * max(1, abs(float(r[f]))), (f, p[f], r[f])
+for name in ("local-1", "local-2"):
+    hr = [r for r in csv.DictReader(open(out + "/hosts/%s.csv" % name))]
+    pts = {p["time"]: p for p in q("SELECT * FROM lockstep_slave WHERE slave = '%s'" % name)}
+    assert len(pts) == len(hr) == 5, (name, len(pts), len(hr))
+    for r in hr:
+        p = pts[int(r["end_ns"])]
+        assert p["ops"] == int(r["ops"]) and abs(p["p99_ms"] - float(r["p99_ms"])) < 1e-6, (p, r)
+        assert p["run"] == "r1 xfersize=4k" and p["host"], p
+s = json.load(open(out + "/summary.json"))["export"]["influx"]
+assert s["sent"] == 15 and s["dropped"] == 0, s
+print("ok: 15 points in InfluxDB equal the results")
+PY
+
+# influxd killed in the middle of a run.
+start_influx "$TMP/i2"
+run_killed "$TMP/out2" influx "$IPID" --influx "http://127.0.0.1:$IPORT/write?db=ls"
+echo "PASS"

@@ -1,0 +1,82 @@
+# What Vdbench users' tools parse: the "Starting RD=" line before each run
+# in Vdbench's shape, flatfile.html (tab-separated, Vdbench's column
+# names, one row per interval of every run, equal to intervals.csv),
+# per-run file names without spaces or '=' (named in summary.json's
+# "files"), and the progress line with ETA of a long phase: on a terminal
+# only, never in a pipe.
+source "$(dirname "$0")/lib.sh"
+
+cat > "$TMP/t.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50,seekpct=100
+rd=loop1,wd=wd1,iorate=max,elapsed=2,warmup=1,interval=1,forxfersize=(4k,8k),forrdpct=70
+rd=fixed,wd=wd1,iorate=500,elapsed=2,interval=1
+VDB
+
+run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 2 > "$TMP/console.txt" 2> "$TMP/stderr.txt"
+cat "$TMP/console.txt"
+[ "$rc" -eq 0 ] || { cat "$TMP/stderr.txt"; fail "lockstep run exited $rc"; }
+
+# The header line, exactly, right before each run's column header.
+diff - <(grep '^Starting RD=' "$TMP/console.txt") <<'WANT' || fail "Starting RD= lines differ"
+Starting RD=loop1; I/O rate: Uncontrolled MAX; elapsed=2 warmup=1; For loops: xfersize=4k rdpct=70
+Starting RD=loop1; I/O rate: Uncontrolled MAX; elapsed=2 warmup=1; For loops: xfersize=8k rdpct=70
+Starting RD=fixed; I/O rate: 500; elapsed=2 warmup=0; For loops: None
+WANT
+awk '/^Starting RD=/ { getline n; if (n !~ /interval +i\/o +MB\/sec/) bad = 1 } END { exit bad }' \
+	"$TMP/console.txt" || fail "a Starting RD= line is not followed by the column header"
+
+# File names: no spaces, no '=', and summary.json names them.
+for f in loop1_xfersize-4k_rdpct-70.hgrm loop1_xfersize-8k_rdpct-70.hgrm fixed.hgrm flatfile.html; do
+	[ -s "$TMP/out/$f" ] || { ls "$TMP/out"; fail "no $f"; }
+done
+! find "$TMP/out" -name '* *' -o -name '*=*' | grep -q . || fail "a file name with a space or '='"
+
+python3 - "$TMP/out" <<'PY' || fail "flatfile.html or summary.json files differ"
+import csv, json, sys
+out = sys.argv[1]
+s = json.load(open(out + "/summary.json"))
+names = [(r["name"], r["files"]["hgrm"]) for r in s["runs"]]
+assert names == [("loop1 xfersize=4k rdpct=70", "loop1_xfersize-4k_rdpct-70.hgrm"),
+                 ("loop1 xfersize=8k rdpct=70", "loop1_xfersize-8k_rdpct-70.hgrm"),
+                 ("fixed", "fixed.hgrm")], names
+lines = [l for l in open(out + "/flatfile.html") if not l.startswith("*")]
+head = lines[0].rstrip("\n").split("\t")
+for col in ("tod", "Run", "Interval", "reqrate", "rate", "MB/sec", "bytes/io",
+            "read%", "resp", "read_resp", "write_resp", "resp_max", "resp_std",
+            "queue_depth", "cpu_used"):
+    assert col in head, col
+rows = [dict(zip(head, l.rstrip("\n").split("\t"))) for l in lines[1:]]
+want = [r for r in csv.DictReader(open(out + "/intervals.csv")) if r["phase"] != "late"]
+assert len(rows) == len(want) == 3 + 3 + 2, (len(rows), len(want))
+for f, c in zip(rows, want):
+    assert len(f) == len(head)
+    assert f["Run"] == c["run"] and f["Interval"] == c["interval"], (f, c)
+    # Both files round: half a unit of each one's last decimal.
+    for a, b, tol in (("rate", "iops", 0.0505), ("MB/sec", "mbps", 0.00505),
+                      ("read%", "read_pct", 0.00505), ("resp", "resp_ms", 0.000505),
+                      ("resp_max", "resp_max_ms", 0.000505)):
+        assert abs(float(f[a]) - float(c[b])) <= tol, (a, f[a], c[b])
+    assert f["reqrate"] == ("500" if c["run"] == "fixed" else "max"), f
+print("ok: flatfile.html has %d rows equal to intervals.csv" % len(rows))
+PY
+
+# Progress line: a phase over 60 s on a terminal shows "% done, ETA"; the
+# same run in a pipe does not. Both are interrupted after a few seconds.
+cat > "$TMP/long.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=100
+rd=long,wd=wd1,iorate=200,elapsed=120,interval=1
+VDB
+set +e
+timeout -k 5 -s INT 6 script -qfec "$LOCKSTEP run $TMP/long.vdb -o $TMP/tty --local-slaves 1" \
+	/dev/null > "$TMP/tty.txt" 2>&1
+timeout -k 5 -s INT 6 "$LOCKSTEP" run "$TMP/long.vdb" -o "$TMP/pipe" --local-slaves 1 \
+	2>&1 | cat > "$TMP/pipe.txt"
+set -e
+grep -q "run long: [0-9]*% done, ETA [0-9]*m[0-9]*s" "$TMP/tty.txt" ||
+	{ cat -v "$TMP/tty.txt"; fail "no progress line on a terminal"; }
+grep -q "ETA" "$TMP/pipe.txt" && { cat "$TMP/pipe.txt"; fail "a progress line in a pipe"; }
+grep -q "ETA" "$TMP/pipe/lockstep.log" && fail "a progress line in the log"
+grep -q "^Starting RD=long" "$TMP/pipe.txt" || fail "the piped run did not start"
+echo "PASS"
