@@ -65,7 +65,8 @@ static int need_db(struct history_db *db, const char *spec, char *err,
 	if (db)
 		return 0;
 	snprintf(err, errlen,
-		 "baseline %s needs the run history (not --no-history)", spec);
+		 "baseline %s needs a run history, and none is open (--no-history, or it could not be opened)",
+		 spec);
 	return -EINVAL;
 }
 

@@ -130,6 +130,8 @@ static void judge(struct history_cmp_metric *cm, int m,
 		cm->v = HISTORY_NOISE;
 		return;
 	}
+	if (cm->pct == 0)
+		return;
 	if (!significant) {
 		cm->v = HISTORY_NOISE;
 		return;
@@ -266,6 +268,18 @@ void history_compare_free(struct history_cmp *c)
 
 /* ---- output -------------------------------------------------------------- */
 
+/* A figure, or "-" where it is unknown (NaN), in the same width. */
+static void print_num(FILE *f, double v, int sign, int width, int prec,
+		      const char *unit)
+{
+	if (!isfinite(v))
+		fprintf(f, " %*s%*s", width, "-", (int)strlen(unit), "");
+	else if (sign)
+		fprintf(f, " %+*.*f%s", width, prec, v, unit);
+	else
+		fprintf(f, " %*.*f%s", width, prec, v, unit);
+}
+
 static void print_p(FILE *f, const struct history_cmp_metric *cm)
 {
 	if (cm->tested)
@@ -297,9 +311,12 @@ void history_compare_print(FILE *f, const struct history_run *a,
 		for (int m = 0; m < HISTORY_NMETRICS; m++) {
 			const struct history_cmp_metric *cm = &cr->m[m];
 
-			fprintf(f, "  %-9s %12.3f %12.3f %+12.3f %+8.1f%%  %s",
-				metrics[m].label, cm->a, cm->b, cm->b - cm->a,
-				cm->pct,
+			fprintf(f, "  %-9s", metrics[m].label);
+			print_num(f, cm->a, 0, 12, 3, "");
+			print_num(f, cm->b, 0, 12, 3, "");
+			print_num(f, cm->b - cm->a, 1, 12, 3, "");
+			print_num(f, cm->pct, 1, 8, 1, "%");
+			fprintf(f, "  %s",
 				cm->judged ? history_verdict_name(cm->v) : "-");
 			if (cm->judged)
 				print_p(f, cm);
