@@ -348,7 +348,7 @@ static int history_list(struct hopts *o)
 	if (o->json)
 		printf("[");
 	else
-		printf("%-20s %5s  %-8s  %-20s %-10s  %s\n", "started", "id",
+		printf("%-19s %5s  %-8s  %-20s %-10s  %s\n", "started", "id",
 		       "run", "file", "status",
 		       "first run: IOPS, MB/s, p99 ms");
 	for (int i = 0; i < n; i++) {
@@ -365,7 +365,7 @@ static int history_list(struct hopts *o)
 			printf("%s\n", i ? "," : "");
 			list_json(&r);
 		} else {
-			printf("%-20.20s %5lld  %-8.8s  %-20.20s %-10s",
+			printf("%-19.19s %5lld  %-8.8s  %-20.20s %-10s",
 			       r.started, (long long)r.id, r.run_id,
 			       r.param_name, r.status);
 			if (p)

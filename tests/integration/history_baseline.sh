@@ -75,7 +75,7 @@ print("ok: iops %.0f -> %.0f (%.1f%%), p=%.4f" % (m["baseline"], m["candidate"],
 PY
 "$LOCKSTEP" history --history "$H" > "$TMP/list.txt"
 [ "$(grep -c ' night.vdb  *completed' "$TMP/list.txt")" -eq 4 ] || { cat "$TMP/list.txt"; fail "history list"; }
-head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{20\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
+head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history list --json --last 2 | python3 -c '
 import json, sys
 l = json.load(sys.stdin)
