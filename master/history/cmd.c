@@ -487,13 +487,24 @@ static int changes_one(const struct history_run *runs, size_t n,
 						    ch[c].before * 100 :
 					    NAN;
 
-		if (json)
-			printf("%s\n  {\"started\": \"%s\", \"id\": %lld, \"run\": \"%s\", \"metric\": \"%s\", \"before\": %g, \"after\": %g, \"change_pct\": %.2f, \"p_value\": %g}",
-			       *first ? "" : ",", r->started, (long long)r->id,
-			       name, history_metric_name(metric), ch[c].before,
-			       ch[c].after, pct, ch[c].p);
-		else
-			printf("%-20.20s id %-5lld %s %s: %.3f -> %.3f (%+.1f%%), p=%.3g\n",
+		if (json) {
+			struct jsonw w;
+
+			printf("%s", *first ? "" : ",");
+			jsonw_init(&w, stdout);
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "started", r->started);
+			jsonw_i64(&w, "id", r->id);
+			jsonw_str(&w, "run", name);
+			jsonw_str(&w, "metric", history_metric_name(metric));
+			jsonw_dbl(&w, "before", ch[c].before);
+			jsonw_dbl(&w, "after", ch[c].after);
+			jsonw_dbl(&w, "change_pct", pct);
+			jsonw_dbl(&w, "p_value", ch[c].p);
+			jsonw_end(&w);
+			jsonw_finish(&w);
+		} else
+			printf("%-19.19s id %-5lld %s %s: %.3f -> %.3f (%+.1f%%), p=%.3g\n",
 			       r->started, (long long)r->id, name,
 			       history_metric_name(metric), ch[c].before,
 			       ch[c].after, pct, ch[c].p);
@@ -570,14 +581,14 @@ static int history_changes(struct hopts *o)
 		       co.perms, (unsigned long long)co.seed, co.alpha,
 		       n ? runs[n - 1].param_name : "-", n);
 	else
-		printf("[");
+		printf("[\n");
 	for (size_t p = 0; n > 0 && p < runs[n - 1].nphases; p++)
 		for (int m = 0; m < nm; m++)
 			if (changes_one(runs, (size_t)n, runs[n - 1].ph[p].name,
 					metric[m], &co, o->json, &first) < 0)
 				ret = LS_EXIT_BAD_INPUT;
 	if (o->json)
-		printf("\n]\n");
+		printf("]\n");
 	else if (first)
 		printf("none\n");
 out:

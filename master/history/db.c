@@ -289,25 +289,17 @@ static int load_series(sqlite3 *h, int64_t id, struct history_run *r)
 	sqlite3_bind_int64(st, 1, id);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int64_t k = sqlite3_column_int64(st, 0);
-		struct history_phase *p;
+		double v[HISTORY_NSERIES];
 
 		if (k < 0 || (size_t)k >= r->nphases)
 			continue;
-		p = &r->ph[k];
-		for (int s = 0; s < HISTORY_NSERIES; s++) {
-			double *ns = realloc(p->series[s],
-					     (p->n + 1) * sizeof(*ns));
-
-			if (!ns) {
-				ret = -1;
-				goto out;
-			}
-			ns[p->n] = history_load_col(st, 1 + s);
-			p->series[s] = ns;
+		for (int s = 0; s < HISTORY_NSERIES; s++)
+			v[s] = history_load_col(st, 1 + s);
+		if (history_load_push(&r->ph[k], v) < 0) {
+			ret = -1;
+			break;
 		}
-		p->n++;
 	}
-out:
 	sqlite3_finalize(st);
 	return ret;
 }

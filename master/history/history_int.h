@@ -83,6 +83,8 @@ struct sqlite3_stmt;
 double history_load_col(struct sqlite3_stmt *st, int i);
 /* A text column into out ("" if not text), control characters as '?'. */
 void history_load_str(struct sqlite3_stmt *st, int i, char *out, size_t len);
+/* Append one interval (a value per series) to p; 0 or -ENOMEM. */
+int history_load_push(struct history_phase *p, const double *v);
 /* The median run of runs[0..n) (the newest first), per metric, by name. */
 int history_load_median(const struct history_run *runs, size_t n,
 			struct history_run *out);

@@ -329,7 +329,7 @@ static int split_csv(char *line, char **f, int max)
 	return n;
 }
 
-static int push(struct history_phase *p, const double *v)
+int history_load_push(struct history_phase *p, const double *v)
 {
 	for (int s = 0; s < HISTORY_NSERIES; s++) {
 		double *ns = realloc(p->series[s], (p->n + 1) * sizeof(*ns));
@@ -425,7 +425,7 @@ static int read_intervals(const char *dir, struct history_run *r, char *err,
 		if (!p) /* a run the summary does not list (aborted) */
 			continue;
 		if (!strcmp(f[cphase], "measure")) {
-			ret = push(p, v);
+			ret = history_load_push(p, v);
 			if (ret < 0)
 				break;
 		} else if (!strcmp(f[cphase], "late") && p->n) {
@@ -587,7 +587,7 @@ int history_load_median(const struct history_run *runs, size_t n,
 					for (int s = 0; s < HISTORY_NSERIES;
 					     s++)
 						v[s] = src->series[s][x];
-					if (push(p, v) < 0)
+					if (history_load_push(p, v) < 0)
 						goto nomem;
 				}
 			}
