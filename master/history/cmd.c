@@ -243,7 +243,8 @@ int history_compare_main(int argc, char **argv)
 			"usage: lockstep compare BASELINE CANDIDATE [options]",
 		.footer =
 			"BASELINE and CANDIDATE: a results folder, a history id, last, last~N\n"
-			"or median:N (of the last N completed runs of the same parameter file).\n"
+			"or median:N (of the last N completed runs of the same parameter file,\n"
+			"never counting the candidate).\n"
 			"Exit 0: no regression, 3: regression, 1: bad input.\n",
 		.width = 20,
 		.defs = defs,
@@ -267,8 +268,12 @@ int history_compare_main(int argc, char **argv)
 	ret = history_resolve(db, argv[args + 1], NULL, NULL, &b, err,
 			      sizeof(err));
 	if (ret == 0) {
-		ret = history_resolve(db, argv[args], b.param_hash, NULL, &a,
-				      err, sizeof(err));
+		/* A median that held the candidate would judge it by itself. */
+		const char *ex = strncmp(argv[args], "median:", 7) ? NULL :
+								     b.run_id;
+
+		ret = history_resolve(db, argv[args], b.param_hash, ex, &a, err,
+				      sizeof(err));
 		if (ret < 0)
 			history_run_free(&b);
 	}
