@@ -3,8 +3,9 @@
  * baseline.c) on real files in a temporary folder: a results folder read
  * back tolerantly (unknown keys and columns), a run recorded and loaded
  * back field by field, baselines resolved (last, last~N, median:N, id,
- * folder), and a corrupt or garbage history refused with a clear error
- * while the run hook leaves the exit code alone.
+ * folder), a corrupt or garbage history refused with a clear error
+ * while the run hook leaves the exit code alone, and a locked one waited
+ * for (5 s), refused, and written whole once it is free.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 #include "master/history/history_int.h"
 
 static char tmp[64];
@@ -272,6 +274,39 @@ static void test_corrupt(void **state)
 	}
 }
 
+static void test_locked(void **state)
+{
+	struct history_db *db;
+	char dir[128], path[128], err[512];
+	sqlite3 *other;
+	int64_t id;
+	struct history_run r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/locked.db", tmp);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	/* Another writer holds the history past the 5 s busy wait. */
+	assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	snprintf(dir, sizeof(dir), "%s/l", tmp);
+	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 1);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)),
+			 -EBUSY);
+	assert_non_null(strstr(err, "another lockstep holds it"));
+	/* Nothing half-written: once free, the run goes in whole. */
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)), 0);
+	history_run_free(&r);
+	assert_int_equal(history_db_load(db, id, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.ph[0].n, 4);
+	history_run_free(&r);
+	history_db_close(db);
+}
+
 static void test_hook_regression(void **state)
 {
 	char a[128], b[128], path[128], cj[160];
@@ -314,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_load_dir),
 		cmocka_unit_test(test_db_roundtrip),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_locked),
 		cmocka_unit_test(test_hook_regression),
 	};
 

@@ -232,6 +232,8 @@ int history_db_record(struct history_db *db, const struct history_run *r,
 	int64_t old = history_db_find(db, r->run_id);
 	int ret;
 
+	if (old < 0)
+		return db_err(db, "cannot record the run", err, errlen);
 	if (old > 0) {
 		*id = old;
 		snprintf(err, errlen, "run %s is already in %s as id %lld",
@@ -258,13 +260,17 @@ int64_t history_db_find(struct history_db *db, const char *run_id)
 {
 	sqlite3_stmt *st;
 	int64_t id = 0;
+	int rc;
 
 	if (sqlite3_prepare_v2(db->h, "SELECT id FROM runs WHERE run_id=?", -1,
 			       &st, NULL) != SQLITE_OK)
 		return -EIO;
 	bind_str(st, 1, run_id);
-	if (sqlite3_step(st) == SQLITE_ROW)
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		id = -EIO;
 	sqlite3_finalize(st);
 	return id;
 }
