@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "common/exitcode.h"
 #include "common/fsutil.h"
 #include "common/log.h"
@@ -131,6 +132,13 @@ static int run_compare(const char *dir, const struct history_run *base,
 	return ret;
 }
 
+static int is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
 int history_check_args(const char *hist, int no_history, const char *baseline,
 		       const char *threshold)
 {
@@ -140,6 +148,12 @@ int history_check_args(const char *hist, int no_history, const char *baseline,
 	if (no_history && hist) {
 		fprintf(stderr,
 			"lockstep run: --history and --no-history contradict each other\n");
+		return -EINVAL;
+	}
+	if (no_history && baseline && !is_dir(baseline)) {
+		fprintf(stderr,
+			"lockstep run: --baseline %s needs the run history: only a results folder works with --no-history\n",
+			baseline);
 		return -EINVAL;
 	}
 	if (threshold && !baseline) {

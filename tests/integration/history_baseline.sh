@@ -122,6 +122,8 @@ run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history
 [ "$rc" -eq 0 ] && [ ! -e "$TMP/solo/history.db" ] || fail "--no-history: exit $rc, or a history written"
 night badspec --baseline median:x
 [ "$rc" -eq 1 ] && grep -q "median:x' is no baseline" "$TMP/badspec.txt" && [ ! -e "$TMP/out/badspec" ] || fail "bad spec: exit $rc"
+night nohist --no-history --baseline last
+[ "$rc" -eq 1 ] && grep -q "needs the run history" "$TMP/nohist.txt" && [ ! -e "$TMP/out/nohist" ] || fail "--no-history --baseline last: exit $rc"
 
 # Import rebuilds a history from the folders.
 R="$TMP/nightly/history.db"
