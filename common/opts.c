@@ -188,7 +188,8 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *args)
 		if (ret)
 			return ret;
 	}
-	if (argc - optind != cmd->nargs) {
+	if (cmd->nargs >= 0 ? argc - optind != cmd->nargs :
+			      argc - optind < -cmd->nargs) {
 		opts_usage(cmd, stderr);
 		return -EINVAL;
 	}

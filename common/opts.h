@@ -61,7 +61,7 @@ struct opts_cmd {
 	int width;              /* usage labels are padded to this width */
 	const struct opts_def *defs;
 	size_t ndefs;
-	int nargs;              /* positional arguments wanted, exactly */
+	int nargs; /* positional arguments: N exactly, -N: N+ */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include "common/log.h"
 #include "common/opts.h"
 #include "master/params/params.h"
+#include "master/history/history.h"
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
@@ -272,6 +273,17 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			{ "prom-textfile", 0, OPTS_STRING, &m->exp_opts.prom,
 			  .arg = "FILE",
 			  .help = "keep a Prometheus textfile NAME.prom up to date" },
+			{ "history", 0, OPTS_STRING, &m->history, .arg = "PATH",
+			  .help = "the run history (default $LOCKSTEP_HISTORY or history.db beside the results folder)" },
+			{ "no-history", 0, OPTS_FLAG, &m->no_history,
+			  .help = "do not record this run" },
+			{ "baseline", 0, OPTS_STRING, &m->baseline,
+			  .arg = "SPEC",
+			  .help = "compare with last, last~N, median:N, an id or a folder; exit 3 on a regression" },
+			{ "threshold", 0, OPTS_STRING, &m->threshold,
+			  .arg = "LIST",
+			  .help = "with --baseline (" HISTORY_DEFAULT_THRESHOLD
+				  ")" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
 			{ .name = "help",
@@ -310,7 +322,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return history_check_args(m->history, m->no_history, m->baseline,
+				  m->threshold);
 }
 
 static void master_free(struct master *m)
@@ -446,7 +459,8 @@ int master_main(int argc, char **argv, const char *const *engines)
 	conductor_reap(&m);
 	sig_nchild = 0;
 	results_finish(&m);
-	ret = m.exit_code;
+	ret = history_run_hook(m.dir, m.history, m.no_history, m.baseline,
+			       m.threshold, m.exit_code);
 	master_free(&m);
 	return ret;
 }

@@ -226,6 +226,9 @@ struct master {
 	struct rfile icsv;
 	uint64_t started_real;
 	int require_space; /* --require-space */
+	/* The run history and baseline (master/history/history.h). */
+	const char *history, *baseline, *threshold;
+	int no_history;
 	/* hosts/<name>.csv opened before the slaves of these names came. */
 	struct rfile *pre;
 	unsigned npre;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/exitcode.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -63,7 +64,7 @@ const char *results_status_name(int code)
 
 int results_summary_json(struct master *m)
 {
-	char iso[40];
+	char iso[40], host[256] = "";
 	struct rfile out;
 	struct jsonw w;
 	FILE *f;
@@ -80,6 +81,10 @@ int results_summary_json(struct master *m)
 	jsonw_str(&w, "status", results_status_name(m->exit_code));
 	jsonw_i64(&w, "exit_code", m->exit_code);
 	jsonw_str(&w, "param_file", m->param_path);
+	/* What a later compare must know changed (master/history). */
+	jsonw_str(&w, "engine", m->engine);
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		jsonw_str(&w, "host", host);
 	/* Who could speak to this master: CURVE keys, or anyone. */
 	jsonw_str(&w, "authentication", m->curve ? "curve" : "none");
 	jsonw_bool(&w, "insecure", m->insecure);

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
-	liburing-dev uuid-dev libcmocka-dev libblkid-dev)
+	liburing-dev uuid-dev libcmocka-dev libblkid-dev libsqlite3-dev)
 # Optional extras for the test suite and benchmarks.
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev clang-format zlib1g-dev

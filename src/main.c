@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/keygen.h"
+#include "master/history/history.h"
 #include "master/master.h"
 #include "slave/engine.h"
 #include "slave/slave.h"
@@ -15,6 +16,8 @@ static void usage(FILE *f)
 		"  run FILE     run a Vdbench-style parameter file (the master)\n"
 		"  slave        run a slave that connects to a master\n"
 		"  check FILE   parse and validate a parameter file, print the plan\n"
+		"  history      the run history: list, import DIR..., changes\n"
+		"  compare A B  compare two runs (folders, history ids, last, median:N)\n"
 		"  keygen DIR   write a CURVE key pair (DIR/NAME.key, DIR/NAME.pub)\n"
 		"  version      print the version\n"
 		"`lockstep COMMAND --help` for the options of a command.\n");
@@ -32,6 +35,10 @@ int main(int argc, char **argv)
 		return slave_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "check") == 0)
 		return master_check_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "history") == 0)
+		return history_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "compare") == 0)
+		return history_compare_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "keygen") == 0)
 		return keygen_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||

@@ -1,0 +1,679 @@
+/*
+ * The commands of the run history: `lockstep history [list|import|
+ * changes]`, `lockstep compare A B`, and the hook `lockstep run` calls
+ * once its results folder is complete (record the run, compare it with
+ * --baseline, write compare.txt and compare.json, exit 3 on a
+ * regression). The results folder is the source of truth: whatever goes
+ * wrong here is said on stderr and never changes how the run ended.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "common/exitcode.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/opts.h"
+#include "master/history/history_int.h"
+#include "master/jsonw.h"
+
+#define DEFAULT_DB "lockstep-output/history.db"
+#define LIST_MAX 100000
+
+const char *history_default_path(const char *opt, const char *results_dir,
+				 char *buf, size_t len)
+{
+	const char *env = getenv("LOCKSTEP_HISTORY");
+	const char *slash;
+
+	if (opt)
+		return opt;
+	if (env && *env)
+		return env;
+	if (!results_dir)
+		return DEFAULT_DB;
+	/* Next to the results folders: the parent of this one. */
+	slash = strrchr(results_dir, '/');
+	while (slash && slash > results_dir && slash[1] == 0) {
+		const char *p = slash - 1;
+
+		while (p > results_dir && *p != '/')
+			p--;
+		slash = *p == '/' ? p : NULL;
+	}
+	if (!slash)
+		snprintf(buf, len, "history.db");
+	else if (slash == results_dir)
+		snprintf(buf, len, "/history.db");
+	else
+		snprintf(buf, len, "%.*s/history.db",
+			 (int)(slash - results_dir), results_dir);
+	return buf;
+}
+
+/* ---- the run hook ------------------------------------------------------- */
+
+/*
+ * Write name into dir through a temporary file and a rename, as the
+ * summaries are: a compare.json that exists is whole. A link planted in
+ * the folder is not followed.
+ */
+static int write_atomic(const char *dir, const char *name,
+			const struct history_run *a,
+			const struct history_run *b,
+			const struct history_cmp *c, int json)
+{
+	char tmp[PATH_MAX + 64], path[PATH_MAX + 64];
+	FILE *f;
+	int fd, ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
+	if (json)
+		ret = history_compare_json(f, a, b, c);
+	else
+		history_compare_print(f, a, b, c);
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
+		ret = -errno ? -errno : -EIO;
+	if (fclose(f) != 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (!ret)
+		ret = fsutil_fsync_dir(dir);
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static int run_compare(const char *dir, const struct history_run *base,
+		       const struct history_run *cur, const char *threshold)
+{
+	struct history_threshold t;
+	struct history_cmp c;
+	char err[512];
+	int ret;
+
+	if (history_threshold_parse(threshold ? threshold :
+						HISTORY_DEFAULT_THRESHOLD,
+				    &t, err, sizeof(err)) < 0) {
+		log_error("%s", err);
+		return 0;
+	}
+	if (history_compare(base, cur, &t, &c) < 0) {
+		log_error("compare: out of memory");
+		return 0;
+	}
+	printf("\n");
+	history_compare_print(stdout, base, cur, &c);
+	fflush(stdout);
+	ret = write_atomic(dir, "compare.txt", base, cur, &c, 0);
+	if (ret == 0)
+		ret = write_atomic(dir, "compare.json", base, cur, &c, 1);
+	if (ret < 0)
+		log_error("compare: cannot write %s/compare.txt and compare.json: %s",
+			  dir, strerror(-ret));
+	ret = c.regression;
+	history_compare_free(&c);
+	return ret;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+int history_check_args(const char *hist, int no_history, const char *baseline,
+		       const char *threshold)
+{
+	struct history_threshold t;
+	char err[512];
+
+	if (no_history && hist) {
+		fprintf(stderr,
+			"lockstep run: --history and --no-history contradict each other\n");
+		return -EINVAL;
+	}
+	if (no_history && baseline && !is_dir(baseline)) {
+		fprintf(stderr,
+			"lockstep run: --baseline %s needs the run history: only a results folder works with --no-history\n",
+			baseline);
+		return -EINVAL;
+	}
+	if (threshold && !baseline) {
+		fprintf(stderr, "lockstep run: --threshold needs --baseline\n");
+		return -EINVAL;
+	}
+	if ((baseline && history_spec_ok(baseline, err, sizeof(err)) < 0) ||
+	    (threshold &&
+	     history_threshold_parse(threshold, &t, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "lockstep run: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int history_run_hook(const char *dir, const char *hist, int no_history,
+		     const char *baseline, const char *threshold, int exit_code)
+{
+	char buf[PATH_MAX];
+	const char *hist_path = no_history ?
+					NULL :
+					history_default_path(hist, dir, buf,
+							     sizeof(buf));
+
+	struct history_run cur, base;
+	struct history_db *db = NULL;
+	int have_base = 0, regression = 0;
+	char err[1024];
+	int64_t id;
+
+	if (!hist_path && !baseline)
+		return exit_code;
+	if (history_load_dir(dir, &cur, err, sizeof(err)) < 0) {
+		log_error("history: cannot read the results folder back, the run is not recorded: %s",
+			  err);
+		return exit_code;
+	}
+	if (!*cur.host)
+		gethostname(cur.host, sizeof(cur.host) - 1);
+	if (hist_path &&
+	    history_db_open(hist_path, 1, &db, err, sizeof(err)) < 0) {
+		log_error("%s; the run is not recorded (its results folder %s is complete)",
+			  err, dir);
+		db = NULL;
+	}
+	/* The baseline first: "last" must not be tonight's run. */
+	if (baseline) {
+		if (history_resolve(db, baseline, cur.param_hash, cur.run_id,
+				    &base, err, sizeof(err)) < 0)
+			log_error("compare: %s: no comparison made", err);
+		else
+			have_base = 1;
+	}
+	if (db) {
+		if (history_db_record(db, &cur, &id, err, sizeof(err)) < 0)
+			log_error("%s; the run is not recorded (its results folder %s is complete)",
+				  err, dir);
+		else
+			log_info("history: run recorded as id %lld in %s",
+				 (long long)id, hist_path);
+	}
+	history_db_close(db);
+	if (have_base) {
+		regression = run_compare(dir, &base, &cur, threshold);
+		history_run_free(&base);
+	}
+	history_run_free(&cur);
+	/* 2, 4 and 5 say more about the run than its speed does. */
+	if (regression && exit_code == LS_EXIT_OK)
+		return LS_EXIT_REGRESSION;
+	return exit_code;
+}
+
+/* ---- lockstep compare --------------------------------------------------- */
+
+int history_compare_main(int argc, char **argv)
+{
+	const char *hist = NULL, *threshold = HISTORY_DEFAULT_THRESHOLD;
+	struct history_run a = { 0 }, b = { 0 };
+	struct history_db *db = NULL;
+	struct history_threshold t;
+	struct history_cmp c;
+	char buf[PATH_MAX], err[1024], dberr[1024] = "";
+	int json = 0, help = 0, args, ret;
+	const struct opts_def defs[] = {
+		{ "threshold", 0, OPTS_STRING, &threshold, .arg = "LIST",
+		  .help = "how far a metric may move (" HISTORY_DEFAULT_THRESHOLD
+			  ")" },
+		{ "json", 0, OPTS_FLAG, &json, .help = "the result as JSON" },
+		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
+		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
+			  ")" },
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
+		  .dest = &help },
+	};
+	const struct opts_cmd cmd = {
+		.prog = "lockstep compare",
+		.synopsis =
+			"usage: lockstep compare BASELINE CANDIDATE [options]",
+		.footer =
+			"BASELINE and CANDIDATE: a results folder, a history id, last, last~N\n"
+			"or median:N (of the last N completed runs of the same parameter file,\n"
+			"never counting the candidate).\n"
+			"Exit 0: no regression, 3: regression, 1: bad input.\n",
+		.width = 20,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 2,
+	};
+
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret)
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	if (history_threshold_parse(threshold, &t, err, sizeof(err)) < 0 ||
+	    history_spec_ok(argv[args], err, sizeof(err)) < 0 ||
+	    history_spec_ok(argv[args + 1], err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep compare: %s\n", err);
+		return LS_EXIT_BAD_INPUT;
+	}
+	hist = history_default_path(hist, NULL, buf, sizeof(buf));
+	if (history_db_open(hist, 0, &db, dberr, sizeof(dberr)) < 0)
+		db = NULL;
+	/* The candidate first: a relative baseline is of its file. */
+	ret = history_resolve(db, argv[args + 1], NULL, NULL, &b, err,
+			      sizeof(err));
+	if (ret == 0) {
+		/* A median that held the candidate would judge it by itself. */
+		const char *ex = strncmp(argv[args], "median:", 7) ? NULL :
+								     b.run_id;
+
+		ret = history_resolve(db, argv[args], b.param_hash, ex, &a, err,
+				      sizeof(err));
+		if (ret < 0)
+			history_run_free(&b);
+	}
+	history_db_close(db);
+	if (ret < 0) {
+		fprintf(stderr, "lockstep compare: %s\n", err);
+		if (!db && *dberr)
+			fprintf(stderr, "lockstep compare: %s\n", dberr);
+		return LS_EXIT_BAD_INPUT;
+	}
+	ret = history_compare(&a, &b, &t, &c);
+	if (ret == 0) {
+		if (json)
+			history_compare_json(stdout, &a, &b, &c);
+		else
+			history_compare_print(stdout, &a, &b, &c);
+		ret = c.regression ? LS_EXIT_REGRESSION : LS_EXIT_OK;
+		history_compare_free(&c);
+	} else {
+		ret = LS_EXIT_BAD_INPUT;
+	}
+	history_run_free(&a);
+	history_run_free(&b);
+	return ret;
+}
+
+/* ---- lockstep history ---------------------------------------------------- */
+
+struct hopts {
+	const char *hist, *file, *metrics;
+	unsigned last;
+	int json, help;
+};
+
+static int hist_open(struct hopts *o, int create, struct history_db **db)
+{
+	char buf[PATH_MAX], err[1024];
+
+	o->hist = history_default_path(o->hist, NULL, buf, sizeof(buf));
+	if (history_db_open(o->hist, create, db, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep history: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first measured run's figures: what a line of the list shows. */
+static const struct history_phase *main_phase(const struct history_run *r)
+{
+	for (size_t i = 0; i < r->nphases; i++)
+		if (strcmp(r->ph[i].kind, "format"))
+			return &r->ph[i];
+	return r->nphases ? &r->ph[0] : NULL;
+}
+
+static void list_json(const struct history_run *r);
+
+static int history_list(struct hopts *o)
+{
+	struct history_db *db;
+	char err[1024];
+	int64_t *ids;
+	int n, ret = LS_EXIT_OK;
+
+	if (hist_open(o, 0, &db) < 0)
+		return LS_EXIT_BAD_INPUT;
+	ids = calloc(o->last, sizeof(*ids));
+	n = ids ? history_db_ids(db, o->file, 0, NULL, ids, o->last, err,
+				 sizeof(err)) :
+		  -ENOMEM;
+	if (n < 0) {
+		fprintf(stderr, "lockstep history: %s\n",
+			n == -ENOMEM ? "out of memory" : err);
+		ret = LS_EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (o->json)
+		printf("[");
+	else
+		printf("%-19s %5s  %-8s  %-20s %-10s  %s\n", "started", "id",
+		       "run", "file", "status",
+		       "first run: IOPS, MB/s, p99 ms");
+	for (int i = 0; i < n; i++) {
+		struct history_run r;
+		const struct history_phase *p;
+
+		if (history_db_load(db, ids[i], &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "lockstep history: %s\n", err);
+			ret = LS_EXIT_BAD_INPUT;
+			break;
+		}
+		p = main_phase(&r);
+		if (o->json) {
+			printf("%s\n", i ? "," : "");
+			list_json(&r);
+		} else {
+			printf("%-19.19s %5lld  %-8.8s  %-20.20s %-10s",
+			       r.started, (long long)r.id, r.run_id,
+			       r.param_name, r.status);
+			if (p)
+				printf("  %s: %.0f IOPS, %.1f MB/s, %.3f ms%s",
+				       p->name, p->v[HISTORY_IOPS],
+				       p->v[HISTORY_MBPS], p->v[HISTORY_P99],
+				       r.nphases > 1 ? " (+ more runs)" : "");
+			printf("\n");
+		}
+		history_run_free(&r);
+	}
+	if (o->json)
+		printf("\n]\n");
+out:
+	free(ids);
+	history_db_close(db);
+	return ret;
+}
+
+static void list_json(const struct history_run *r)
+{
+	struct jsonw w;
+
+	jsonw_init(&w, stdout);
+	jsonw_object(&w, NULL);
+	jsonw_i64(&w, "id", r->id);
+	jsonw_str(&w, "run_id", r->run_id);
+	jsonw_str(&w, "started", r->started);
+	jsonw_str(&w, "ended", r->ended);
+	jsonw_str(&w, "status", r->status);
+	jsonw_i64(&w, "exit_code", r->exit_code);
+	jsonw_str(&w, "host", r->host);
+	jsonw_str(&w, "engine", r->engine);
+	jsonw_u64(&w, "slaves", r->nslaves);
+	jsonw_str(&w, "param_file", r->param_name);
+	jsonw_str(&w, "param_hash", r->param_hash);
+	jsonw_str(&w, "dir", r->dir);
+	jsonw_array(&w, "runs");
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct history_phase *p = &r->ph[i];
+
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "name", p->name);
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			jsonw_dbl(&w, history_metric_name(m), p->v[m]);
+		jsonw_u64(&w, "intervals", p->n);
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_end(&w);
+	fflush(stdout);
+}
+
+static int history_import(struct hopts *o, int argc, char **argv)
+{
+	struct history_db *db;
+	char err[1024];
+	int ret = LS_EXIT_OK;
+
+	if (hist_open(o, 1, &db) < 0)
+		return LS_EXIT_BAD_INPUT;
+	for (int i = 0; i < argc; i++) {
+		struct history_run r;
+		int64_t id;
+		int rc;
+
+		if (history_load_dir(argv[i], &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "lockstep history import: %s\n", err);
+			ret = LS_EXIT_BAD_INPUT;
+			continue;
+		}
+		rc = history_db_record(db, &r, &id, err, sizeof(err));
+		if (rc == -EEXIST) {
+			printf("%s: already recorded as id %lld\n", argv[i],
+			       (long long)id);
+		} else if (rc < 0) {
+			fprintf(stderr, "lockstep history import: %s\n", err);
+			ret = LS_EXIT_BAD_INPUT;
+		} else {
+			printf("%s: recorded as id %lld\n", argv[i],
+			       (long long)id);
+		}
+		history_run_free(&r);
+	}
+	history_db_close(db);
+	return ret;
+}
+
+/*
+ * Change points of one metric of one run name across the nights (oldest
+ * first in runs[]), printed with the night each shift starts.
+ */
+static int changes_one(const struct history_run *runs, size_t n,
+		       const char *name, int metric,
+		       const struct history_changes_opts *co, int json,
+		       int *first)
+{
+	struct history_change ch[32];
+	double *x = malloc((n + 1) * sizeof(*x));
+	size_t *at = malloc((n + 1) * sizeof(*at)), k = 0;
+	int found;
+
+	if (!x || !at) {
+		free(x);
+		free(at);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t q = 0; q < runs[i].nphases; q++)
+			if (!strcmp(runs[i].ph[q].name, name) &&
+			    isfinite(runs[i].ph[q].v[metric])) {
+				x[k] = runs[i].ph[q].v[metric];
+				at[k++] = i;
+			}
+	found = history_changes_find(x, k, co, ch, 32);
+	for (int c = 0; c < found; c++) {
+		const struct history_run *r = &runs[at[ch[c].at]];
+		double pct = ch[c].before ? (ch[c].after - ch[c].before) /
+						    ch[c].before * 100 :
+					    NAN;
+
+		if (json) {
+			struct jsonw w;
+
+			printf("%s", *first ? "" : ",");
+			jsonw_init(&w, stdout);
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "started", r->started);
+			jsonw_i64(&w, "id", r->id);
+			jsonw_str(&w, "run", name);
+			jsonw_str(&w, "metric", history_metric_name(metric));
+			jsonw_dbl(&w, "before", ch[c].before);
+			jsonw_dbl(&w, "after", ch[c].after);
+			jsonw_dbl(&w, "change_pct", pct);
+			jsonw_dbl(&w, "p_value", ch[c].p);
+			jsonw_end(&w);
+			jsonw_finish(&w);
+		} else
+			printf("%-19.19s id %-5lld %s %s: %.3f -> %.3f (%+.1f%%), p=%.3g\n",
+			       r->started, (long long)r->id, name,
+			       history_metric_name(metric), ch[c].before,
+			       ch[c].after, pct, ch[c].p);
+		*first = 0;
+	}
+	free(x);
+	free(at);
+	return found < 0 ? found : 0;
+}
+
+static int history_changes(struct hopts *o)
+{
+	const struct history_changes_opts co = {
+		.seed = 1, .perms = 199, .alpha = 0.01, .min_seg = 2
+	};
+	int metric[HISTORY_NMETRICS], nm = 0, first = 1, n, ret = 0;
+	char mbuf[256], err[1024], hash[20], *save = NULL, *tok;
+	struct history_run *runs = NULL;
+	struct history_db *db;
+	int64_t *ids = NULL;
+
+	snprintf(mbuf, sizeof(mbuf), "%s", o->metrics);
+	for (tok = strtok_r(mbuf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int m = history_metric_find(tok);
+
+		if (m < 0 || m == HISTORY_READ_PCT || nm >= HISTORY_NMETRICS) {
+			fprintf(stderr,
+				"lockstep history changes: unknown metric '%s' (iops, mbps, mean, p50, p95, p99, p999)\n",
+				tok);
+			return LS_EXIT_BAD_INPUT;
+		}
+		metric[nm++] = m;
+	}
+	if (hist_open(o, 0, &db) < 0)
+		return LS_EXIT_BAD_INPUT;
+	ids = calloc(HISTORY_CHANGES_MAX_N, sizeof(*ids));
+	n = ids ? history_db_ids(db, o->file, 1, NULL, ids,
+				 HISTORY_CHANGES_MAX_N, err, sizeof(err)) :
+		  -ENOMEM;
+	/* One parameter file: the newest run's, unless --file says which. */
+	if (n > 0 && !o->file) {
+		struct history_run r;
+
+		if (history_db_load(db, ids[0], &r, err, sizeof(err)) < 0) {
+			n = -EIO;
+		} else {
+			snprintf(hash, sizeof(hash), "%s", r.param_hash);
+			history_run_free(&r);
+			n = history_db_ids(db, *hash ? hash : NULL, 1, NULL,
+					   ids, HISTORY_CHANGES_MAX_N, err,
+					   sizeof(err));
+		}
+	}
+	runs = n > 0 ? calloc((size_t)n, sizeof(*runs)) : NULL;
+	if (n < 0 || (n > 0 && !runs)) {
+		fprintf(stderr, "lockstep history changes: %s\n",
+			n < 0 ? err : "out of memory");
+		ret = LS_EXIT_BAD_INPUT;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		ret = history_db_load(db, ids[n - 1 - i], &runs[i], err,
+				      sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "lockstep history changes: %s\n", err);
+			n = i;
+			ret = LS_EXIT_BAD_INPUT;
+			goto out;
+		}
+	}
+	if (!o->json)
+		printf("change points (E-divisive means, %u permutations, seed %llu, p < %g) of %s, %d completed runs:\n",
+		       co.perms, (unsigned long long)co.seed, co.alpha,
+		       n ? runs[n - 1].param_name : "-", n);
+	else
+		printf("[\n");
+	for (size_t p = 0; n > 0 && p < runs[n - 1].nphases; p++)
+		for (int m = 0; m < nm; m++)
+			if (changes_one(runs, (size_t)n, runs[n - 1].ph[p].name,
+					metric[m], &co, o->json, &first) < 0)
+				ret = LS_EXIT_BAD_INPUT;
+	if (o->json)
+		printf("]\n");
+	else if (first)
+		printf("none\n");
+out:
+	for (int i = 0; i < n; i++)
+		history_run_free(&runs[i]);
+	free(runs);
+	free(ids);
+	history_db_close(db);
+	return ret;
+}
+
+int history_main(int argc, char **argv)
+{
+	static const char *const subs[] = { "list", "import", "changes" };
+	struct hopts o = { .last = 50, .metrics = "iops,p99" };
+	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : "list";
+	int args, ret, which = -1;
+	const struct opts_def defs[] = {
+		{ "history", 0, OPTS_STRING, &o.hist, .arg = "PATH",
+		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
+			  ")" },
+		{ "file", 0, OPTS_STRING, &o.file, .arg = "HASH|NAME",
+		  .help = "only runs of this parameter file" },
+		{ "last", 0, OPTS_UINT, &o.last, 1, LIST_MAX, .arg = "N",
+		  .help = "list: the N newest runs (default 50)" },
+		{ "metric", 0, OPTS_STRING, &o.metrics, .arg = "LIST",
+		  .help = "changes: the metrics to search (default iops,p99)" },
+		{ "json", 0, OPTS_FLAG, &o.json, .help = "JSON output" },
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
+		  .dest = &o.help },
+	};
+	struct opts_cmd cmd = {
+		.prog = "lockstep history",
+		.synopsis =
+			"usage: lockstep history [list|changes] [options]\n"
+			"       lockstep history import DIR... [--history PATH]",
+		.width = 22,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 0,
+	};
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(sub, subs[i]))
+			which = i;
+	if (which < 0) {
+		fprintf(stderr,
+			"lockstep history: unknown command '%s' (list, import or changes)\n",
+			sub);
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (which == 1)
+		cmd.nargs = -1;
+	/* argv[0] is the subcommand when one was named, else "history". */
+	if (argc > 1 && argv[1][0] != '-') {
+		argc--;
+		argv++;
+	}
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret)
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	if (which == 1)
+		return history_import(&o, argc - args, argv + args);
+	if (which == 2)
+		return history_changes(&o);
+	return history_list(&o);
+}

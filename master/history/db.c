@@ -1,0 +1,428 @@
+/*
+ * The run history: one SQLite file (lockstep-output/history.db by
+ * default) with a row per run, a row per run of it (rd, loop, curve
+ * point) with its totals, and a row per measured interval with the
+ * cluster series. A run is written in one transaction, so a history holds
+ * a run whole or not at all; a busy database is waited for a few seconds,
+ * then refused with a message, never blocked on forever. The results
+ * folder stays the source of truth: this is an index of it, and `history
+ * import` rebuilds it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "master/history/history_int.h"
+
+#define BUSY_MS 5000
+
+struct history_db {
+	sqlite3 *h;
+	char path[4096];
+};
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS runs("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" run_id TEXT UNIQUE NOT NULL, started TEXT, ended TEXT,"
+	" status TEXT, exit_code INTEGER, host TEXT, engine TEXT,"
+	" slaves TEXT, hosts TEXT, nslaves INTEGER, param_name TEXT,"
+	" param_hash TEXT, param_text TEXT, plan TEXT, dir TEXT,"
+	" recorded TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+	"CREATE INDEX IF NOT EXISTS runs_file ON runs(param_hash, started);"
+	"CREATE TABLE IF NOT EXISTS phases("
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" idx INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT,"
+	" elapsed_s REAL, warmup_s REAL, interval_s REAL, iorate REAL,"
+	" errors INTEGER, iops REAL, mbps REAL, lat_mean_ms REAL,"
+	" lat_p50_ms REAL, lat_p95_ms REAL, lat_p99_ms REAL,"
+	" lat_p999_ms REAL, read_pct REAL, PRIMARY KEY(run, idx));"
+	"CREATE TABLE IF NOT EXISTS intervals("
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" phase INTEGER NOT NULL, seq INTEGER NOT NULL, iops REAL,"
+	" mbps REAL, resp_ms REAL, p95_ms REAL, p99_ms REAL,"
+	" PRIMARY KEY(run, phase, seq));"
+	"PRAGMA user_version=1;";
+
+static int db_err(struct history_db *db, const char *what, char *err,
+		  size_t errlen)
+{
+	int code = sqlite3_errcode(db->h);
+
+	snprintf(err, errlen, "history %s: %s: %s%s", db->path, what,
+		 sqlite3_errmsg(db->h),
+		 code == SQLITE_BUSY || code == SQLITE_LOCKED ?
+			 " (another lockstep holds it; try again)" :
+		 code == SQLITE_CORRUPT || code == SQLITE_NOTADB ?
+			 " (move it aside; `lockstep history import` rebuilds it from the results folders)" :
+			 "");
+	switch (code) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	default:
+		return -EIO;
+	}
+}
+
+const char *history_db_path(const struct history_db *db)
+{
+	return db->path;
+}
+
+int history_db_open(const char *path, int create, struct history_db **out,
+		    char *err, size_t errlen)
+{
+	struct history_db *db = calloc(1, sizeof(*db));
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, ret;
+
+	*out = NULL;
+	if (!db)
+		return -ENOMEM;
+	snprintf(db->path, sizeof(db->path), "%s", path);
+	if (create)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		ret = db->h ? db_err(db, "cannot open", err, errlen) : -ENOMEM;
+		if (!create && ret == -ENOENT)
+			snprintf(err, errlen,
+				 "history %s: no such file (lockstep run records there; --history or LOCKSTEP_HISTORY choose another)",
+				 path);
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->h, BUSY_MS);
+	sqlite3_extended_result_codes(db->h, 0);
+	if (sqlite3_exec(db->h, "PRAGMA foreign_keys=ON;", NULL, NULL, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_exec(db->h, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		ret = db_err(db, "cannot read or set up", err, errlen);
+		goto fail;
+	}
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db->h);
+	free(db);
+	return ret;
+}
+
+void history_db_close(struct history_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db);
+}
+
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_str(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int insert_run(sqlite3 *h, const struct history_run *r, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (sqlite3_prepare_v2(h,
+			       "INSERT INTO runs(run_id,started,ended,status,exit_code,"
+			       "host,engine,slaves,hosts,nslaves,param_name,param_hash,"
+			       "param_text,plan,dir) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	bind_str(st, 1, r->run_id);
+	bind_str(st, 2, r->started);
+	bind_str(st, 3, r->ended);
+	bind_str(st, 4, r->status);
+	sqlite3_bind_int(st, 5, r->exit_code);
+	bind_str(st, 6, r->host);
+	bind_str(st, 7, r->engine);
+	bind_str(st, 8, r->slaves);
+	bind_str(st, 9, r->hosts);
+	sqlite3_bind_int(st, 10, (int)r->nslaves);
+	bind_str(st, 11, r->param_name);
+	bind_str(st, 12, r->param_hash);
+	bind_str(st, 13, r->param_text);
+	bind_str(st, 14, r->plan);
+	bind_str(st, 15, r->dir);
+	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	sqlite3_finalize(st);
+	*id = sqlite3_last_insert_rowid(h);
+	return ret;
+}
+
+static int insert_phases(sqlite3 *h, const struct history_run *r, int64_t id)
+{
+	sqlite3_stmt *ps = NULL, *is = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(h,
+			       "INSERT INTO phases(run,idx,name,kind,elapsed_s,warmup_s,"
+			       "interval_s,iorate,errors,iops,mbps,lat_mean_ms,lat_p50_ms,"
+			       "lat_p95_ms,lat_p99_ms,lat_p999_ms,read_pct) "
+			       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &ps, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h,
+			       "INSERT INTO intervals(run,phase,seq,iops,mbps,"
+			       "resp_ms,p95_ms,p99_ms) VALUES(?,?,?,?,?,?,?,?)",
+			       -1, &is, NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct history_phase *p = &r->ph[i];
+
+		sqlite3_reset(ps);
+		sqlite3_bind_int64(ps, 1, id);
+		sqlite3_bind_int64(ps, 2, (int64_t)i);
+		bind_str(ps, 3, p->name);
+		bind_str(ps, 4, p->kind);
+		bind_num(ps, 5, p->elapsed_s);
+		bind_num(ps, 6, p->warmup_s);
+		bind_num(ps, 7, p->interval_s);
+		bind_num(ps, 8, p->iorate);
+		sqlite3_bind_int64(ps, 9, (int64_t)p->errors);
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			bind_num(ps, 10 + m, p->v[m]);
+		if (sqlite3_step(ps) != SQLITE_DONE)
+			goto out;
+		for (size_t k = 0; k < p->n; k++) {
+			sqlite3_reset(is);
+			sqlite3_bind_int64(is, 1, id);
+			sqlite3_bind_int64(is, 2, (int64_t)i);
+			sqlite3_bind_int64(is, 3, (int64_t)k);
+			for (int s = 0; s < HISTORY_NSERIES; s++)
+				bind_num(is, 4 + s, p->series[s][k]);
+			if (sqlite3_step(is) != SQLITE_DONE)
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(ps);
+	sqlite3_finalize(is);
+	return ret;
+}
+
+int history_db_record(struct history_db *db, const struct history_run *r,
+		      int64_t *id, char *err, size_t errlen)
+{
+	int64_t old = history_db_find(db, r->run_id);
+	int ret;
+
+	if (old < 0)
+		return db_err(db, "cannot record the run", err, errlen);
+	if (old > 0) {
+		*id = old;
+		snprintf(err, errlen, "run %s is already in %s as id %lld",
+			 r->run_id, db->path, (long long)old);
+		return -EEXIST;
+	}
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return db_err(db, "cannot record the run", err, errlen);
+	if (insert_run(db->h, r, id) < 0 || insert_phases(db->h, r, *id) < 0) {
+		ret = db_err(db, "cannot record the run", err, errlen);
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return ret;
+	}
+	if (sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		ret = db_err(db, "cannot record the run", err, errlen);
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		return ret;
+	}
+	return 0;
+}
+
+int64_t history_db_find(struct history_db *db, const char *run_id)
+{
+	sqlite3_stmt *st;
+	int64_t id = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT id FROM runs WHERE run_id=?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return -EIO;
+	bind_str(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		id = -EIO;
+	sqlite3_finalize(st);
+	return id;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? strdup((const char *)s) : NULL;
+}
+
+static int load_series(sqlite3 *h, int64_t id, struct history_run *r)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(h,
+			       "SELECT phase,iops,mbps,resp_ms,p95_ms,p99_ms "
+			       "FROM intervals WHERE run=? ORDER BY phase,seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t k = sqlite3_column_int64(st, 0);
+		double v[HISTORY_NSERIES];
+
+		if (k < 0 || (size_t)k >= r->nphases)
+			continue;
+		for (int s = 0; s < HISTORY_NSERIES; s++)
+			v[s] = history_load_col(st, 1 + s);
+		if (history_load_push(&r->ph[k], v) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int load_phases(sqlite3 *h, int64_t id, struct history_run *r)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(h,
+			       "SELECT name,kind,elapsed_s,warmup_s,interval_s,iorate,"
+			       "errors,iops,mbps,lat_mean_ms,lat_p50_ms,lat_p95_ms,"
+			       "lat_p99_ms,lat_p999_ms,read_pct,"
+			       "(SELECT count(*) FROM phases WHERE run=?1) "
+			       "FROM phases WHERE run=?1 ORDER BY idx",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct history_phase *p;
+
+		if (!r->ph) {
+			r->ph = calloc((size_t)sqlite3_column_int64(st, 15) + 1,
+				       sizeof(*r->ph));
+			if (!r->ph) {
+				ret = -1;
+				break;
+			}
+		}
+		p = &r->ph[r->nphases++];
+		history_load_str(st, 0, p->name, sizeof(p->name));
+		history_load_str(st, 1, p->kind, sizeof(p->kind));
+		p->elapsed_s = history_load_col(st, 2);
+		p->warmup_s = history_load_col(st, 3);
+		p->interval_s = history_load_col(st, 4);
+		p->iorate = history_load_col(st, 5);
+		p->errors = (uint64_t)sqlite3_column_int64(st, 6);
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			p->v[m] = history_load_col(st, 7 + m);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
+		    char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int found = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT run_id,started,ended,status,exit_code,host,engine,"
+			       "slaves,hosts,nslaves,param_name,param_hash,param_text,plan,"
+			       "dir FROM runs WHERE id=?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, "cannot read", err, errlen);
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		found = 1;
+		r->id = id;
+		history_load_str(st, 0, r->run_id, sizeof(r->run_id));
+		history_load_str(st, 1, r->started, sizeof(r->started));
+		history_load_str(st, 2, r->ended, sizeof(r->ended));
+		history_load_str(st, 3, r->status, sizeof(r->status));
+		r->exit_code = sqlite3_column_int(st, 4);
+		history_load_str(st, 5, r->host, sizeof(r->host));
+		history_load_str(st, 6, r->engine, sizeof(r->engine));
+		r->slaves = col_dup(st, 7);
+		r->hosts = col_dup(st, 8);
+		r->nslaves = (unsigned)sqlite3_column_int(st, 9);
+		history_load_str(st, 10, r->param_name, sizeof(r->param_name));
+		history_load_str(st, 11, r->param_hash, sizeof(r->param_hash));
+		r->param_text = col_dup(st, 12);
+		r->plan = col_dup(st, 13);
+		history_load_str(st, 14, r->dir, sizeof(r->dir));
+	}
+	sqlite3_finalize(st);
+	if (!found) {
+		snprintf(err, errlen, "history %s: no run with id %lld",
+			 db->path, (long long)id);
+		return -ENOENT;
+	}
+	snprintf(r->label, sizeof(r->label), "history id %lld (run %.8s, %s)",
+		 (long long)id, r->run_id, r->started);
+	if (load_phases(db->h, id, r) < 0 || load_series(db->h, id, r) < 0) {
+		int ret = db_err(db, "cannot read", err, errlen);
+
+		history_run_free(r);
+		return ret;
+	}
+	return 0;
+}
+
+int history_db_ids(struct history_db *db, const char *file, int completed,
+		   const char *exclude, int64_t *ids, size_t max, char *err,
+		   size_t errlen)
+{
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT id FROM runs WHERE (?1 IS NULL OR param_hash=?1 "
+			       "OR param_name=?1) AND (?2=0 OR status='completed') "
+			       "AND (?3 IS NULL OR run_id<>?3) "
+			       "ORDER BY started DESC, id DESC LIMIT ?4",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, "cannot read", err, errlen);
+	bind_str(st, 1, file);
+	sqlite3_bind_int(st, 2, completed);
+	bind_str(st, 3, exclude);
+	sqlite3_bind_int64(st, 4, (int64_t)max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
+		ids[n++] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_err(db, "cannot read", err, errlen);
+	return (int)n;
+}

@@ -1,0 +1,202 @@
+/*
+ * The run history and the baseline compare: what other rooms of lockstep
+ * use (the run hook of master.c, `lockstep report --baseline`). A run is
+ * held in memory as struct history_run whether it comes from a results
+ * folder (load.c) or from the SQLite history (db.c), so a compare never
+ * cares where its two sides were read from.
+ */
+#ifndef LOCKSTEP_MASTER_HISTORY_HISTORY_H
+#define LOCKSTEP_MASTER_HISTORY_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The figures of a run, compared side by side. */
+enum history_metric {
+	HISTORY_IOPS,
+	HISTORY_MBPS,
+	HISTORY_MEAN, /* mean latency, ms */
+	HISTORY_P50,
+	HISTORY_P95,
+	HISTORY_P99,
+	HISTORY_P999,
+	HISTORY_READ_PCT, /* the read/write split: shown, never judged */
+	HISTORY_NMETRICS,
+};
+
+/* The per-interval cluster series kept of every run (intervals.csv). */
+enum history_series {
+	HISTORY_S_IOPS,
+	HISTORY_S_MBPS,
+	HISTORY_S_RESP,
+	HISTORY_S_P95,
+	HISTORY_S_P99,
+	HISTORY_NSERIES,
+};
+
+#define HISTORY_NAME_MAX 128
+
+/* One run (rd, loop or curve point) of a results folder, by its name. */
+struct history_phase {
+	char name[HISTORY_NAME_MAX];
+	char kind[16];
+	double v[HISTORY_NMETRICS];
+	double elapsed_s, warmup_s, interval_s, iorate;
+	uint64_t errors;
+	size_t n;                        /* measured intervals */
+	double *series[HISTORY_NSERIES]; /* n values each, owned */
+};
+
+/* A whole `lockstep run`, or the per-metric median of several (median:N). */
+struct history_run {
+	int64_t id; /* history id, 0 when read from a folder only */
+	char run_id[64];
+	char started[40], ended[40];
+	char status[16]; /* completed, degraded, aborted, incomplete */
+	int exit_code;
+	char host[256];  /* the master's host name, "" if unknown */
+	char engine[32]; /* "" if unknown (folders of older versions) */
+	char *slaves;    /* slave names, comma-separated, owned */
+	char *hosts;     /* the slaves' hosts, sorted and unique, owned */
+	unsigned nslaves;
+	char param_name[256];
+	char param_hash[20]; /* FNV-1a 64 of the file's text, hex */
+	char *param_text;    /* owned, may be NULL */
+	char *plan;          /* one line per run: name kind e w i iorate */
+	char dir[4096];      /* the results folder, "" if unknown */
+	char label[160];     /* how it is named in a compare */
+	size_t nphases;
+	struct history_phase *ph; /* owned */
+};
+
+void history_run_free(struct history_run *r);
+
+/* ---- compare ------------------------------------------------------------ */
+
+enum history_verdict {
+	HISTORY_NO_CHANGE,   /* real (significant) but inside the threshold */
+	HISTORY_NOISE,       /* not told apart from noise */
+	HISTORY_IMPROVEMENT, /* past the threshold, the good way, significant */
+	HISTORY_REGRESSION,  /* past the threshold, the bad way, significant */
+};
+
+/*
+ * How far a metric may move the bad way before it is judged: a percentage
+ * (-5 for "iops=-5%": IOPS 5 % lower; +10 for "p99=+10%"). set[m] says
+ * whether metric m is judged at all.
+ */
+struct history_threshold {
+	double pct[HISTORY_NMETRICS];
+	int set[HISTORY_NMETRICS];
+	double alpha; /* significance level of the test, 0.05 */
+};
+
+#define HISTORY_DEFAULT_THRESHOLD "iops=-5%,mbps=-5%,p99=+10%,mean=+10%"
+
+struct history_cmp_metric {
+	double a, b; /* baseline, candidate */
+	double pct;  /* (b - a) / a * 100, NaN if a is 0 */
+	double p;    /* the test's two-sided p-value, NaN if not tested */
+	int judged;  /* in the threshold */
+	int tested;  /* a significance test ran (enough intervals) */
+	enum history_verdict v;
+};
+
+struct history_cmp_run {
+	char name[HISTORY_NAME_MAX];
+	int ia, ib; /* phase index in A and in B, -1 when unmatched */
+	struct history_cmp_metric m[HISTORY_NMETRICS];
+	enum history_verdict v;
+};
+
+#define HISTORY_MAX_CONDITIONS 16
+
+struct history_cmp {
+	size_t nruns;
+	struct history_cmp_run *runs; /* owned */
+	size_t ncond;
+	char cond[HISTORY_MAX_CONDITIONS][256]; /* changed conditions */
+	enum history_verdict v;                 /* the worst of the runs */
+	int regression;
+};
+
+/* Parse "iops=-5%,p99=+10%"; 0, or -EINVAL with why in err. */
+int history_threshold_parse(const char *s, struct history_threshold *t,
+			    char *err, size_t errlen);
+/*
+ * Compare candidate b with baseline a (both only read). A pure function of
+ * its inputs; c is filled (free it with history_compare_free). 0 or
+ * -ENOMEM.
+ */
+int history_compare(const struct history_run *a, const struct history_run *b,
+		    const struct history_threshold *t, struct history_cmp *c);
+void history_compare_free(struct history_cmp *c);
+const char *history_verdict_name(enum history_verdict v);
+const char *history_metric_name(enum history_metric m);
+/* The verdict table for people, and the same as JSON. */
+void history_compare_print(FILE *f, const struct history_run *a,
+			   const struct history_run *b,
+			   const struct history_cmp *c);
+int history_compare_json(FILE *f, const struct history_run *a,
+			 const struct history_run *b,
+			 const struct history_cmp *c);
+
+/* ---- the history database and baselines ---------------------------------- */
+
+struct history_db;
+
+/*
+ * Open (creating it and its schema if need be) the history at path. 0, or
+ * -errno with a message for people in err (locked, corrupt, read-only).
+ */
+int history_db_open(const char *path, int create, struct history_db **db,
+		    char *err, size_t errlen);
+void history_db_close(struct history_db *db);
+
+/* Load the results folder dir into r (owned by the caller). */
+int history_load_dir(const char *dir, struct history_run *r, char *err,
+		     size_t errlen);
+
+/*
+ * Resolve a baseline spec to a loaded run: "last", "last~N" (N runs before
+ * the last), "median:N" (the per-metric median of the last N), a history
+ * id, or a results folder. Relative specs count only completed runs of
+ * the parameter file hash file_hash (any file if NULL), and never the run
+ * run_id exclude (may be NULL). db may be NULL for a folder. 0, or -errno
+ * with why in err (-ENOENT: no such run).
+ */
+int history_resolve(struct history_db *db, const char *spec,
+		    const char *file_hash, const char *exclude,
+		    struct history_run *r, char *err, size_t errlen);
+/* Whether spec is well formed (checked before a run starts). */
+int history_spec_ok(const char *spec, char *err, size_t errlen);
+
+/*
+ * The run hook of `lockstep run`, called once the results folder dir is
+ * complete: records the run in the history (hist: --history, or NULL for
+ * the default; none with no_history) and, with a baseline spec, compares
+ * with it, prints the verdict table and writes compare.txt and
+ * compare.json into dir. A history or compare failure is printed and
+ * leaves exit_code alone; a regression turns an exit code 0 into 3.
+ * Returns the exit code to use.
+ */
+int history_run_hook(const char *dir, const char *hist, int no_history,
+		     const char *baseline, const char *threshold,
+		     int exit_code);
+/*
+ * The history options of `lockstep run`, checked before the run starts:
+ * 0, or -EINVAL after a message on stderr.
+ */
+int history_check_args(const char *hist, int no_history, const char *baseline,
+		       const char *threshold);
+
+/* `lockstep history ...` and `lockstep compare ...`: exit codes. */
+int history_main(int argc, char **argv);
+int history_compare_main(int argc, char **argv);
+
+/* The history path: --history, else $LOCKSTEP_HISTORY, else next to dir. */
+const char *history_default_path(const char *opt, const char *results_dir,
+				 char *buf, size_t len);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * What the files of master/history/ share and the unit tests reach: the
+ * significance test (stats.c), the change-point detection (changes.c), the
+ * database calls (db.c) and the loaded-run helpers. history.h is what the
+ * rest of lockstep uses.
+ */
+#ifndef LOCKSTEP_MASTER_HISTORY_HISTORY_INT_H
+#define LOCKSTEP_MASTER_HISTORY_HISTORY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "master/history/history.h"
+
+/* ---- stats.c: the Mann-Whitney U test ----------------------------------- */
+
+/*
+ * Two-sided p-value of the Mann-Whitney U test of a against b (normal
+ * approximation with tie and continuity correction). NaN when either side
+ * has fewer than HISTORY_MIN_INTERVALS values; 1 when every value is equal.
+ */
+#define HISTORY_MIN_INTERVALS 3
+double history_stats_mwu(const double *a, size_t na, const double *b,
+			 size_t nb);
+/* The median of n values (x is reordered). NaN when n is 0. */
+double history_stats_median(double *x, size_t n);
+
+/* ---- changes.c: E-divisive means ---------------------------------------- */
+
+struct history_change {
+	size_t at;            /* index of the first value after the shift */
+	double p;             /* permutation p-value */
+	double before, after; /* medians of the segments around it */
+};
+
+struct history_changes_opts {
+	uint64_t seed; /* the permutations' generator: same seed, same answer */
+	unsigned perms; /* permutations per test (199) */
+	double alpha;   /* a split is kept when p < alpha (0.01) */
+	size_t min_seg; /* shortest segment (2) */
+};
+
+#define HISTORY_CHANGES_MAX_N 1000
+/*
+ * The change points of x[0..n) (E-divisive means, Matteson and James
+ * 2014, with a permutation test at each split): pure and deterministic.
+ * Fills at most max into out in index order; returns how many, or -EINVAL
+ * (n over HISTORY_CHANGES_MAX_N), -ENOMEM.
+ */
+int history_changes_find(const double *x, size_t n,
+			 const struct history_changes_opts *o,
+			 struct history_change *out, size_t max);
+
+/* ---- compare.c ----------------------------------------------------------- */
+
+/* enum history_metric of a name ("iops", "p99"), or -1. */
+int history_metric_find(const char *name);
+
+/* ---- db.c ---------------------------------------------------------------- */
+
+/* Record r; *id is its history id. -EEXIST if its run_id is there. */
+int history_db_record(struct history_db *db, const struct history_run *r,
+		      int64_t *id, char *err, size_t errlen);
+int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
+		    char *err, size_t errlen);
+/*
+ * Ids of the runs, newest first: at most max, of the file hash or name
+ * file (NULL: all), completed ones only if completed, never exclude (a
+ * run id). Returns the count or -errno.
+ */
+int history_db_ids(struct history_db *db, const char *file, int completed,
+		   const char *exclude, int64_t *ids, size_t max, char *err,
+		   size_t errlen);
+/* The history id of run_id, 0 if none, or -errno. */
+int64_t history_db_find(struct history_db *db, const char *run_id);
+const char *history_db_path(const struct history_db *db);
+
+/* ---- load.c -------------------------------------------------------------- */
+
+/* FNV-1a 64 of len bytes as 16 hex digits in out[17+]. */
+void history_load_hash(const char *s, size_t len, char *out);
+struct sqlite3_stmt;
+/* A result column as a number: NULL, text or a blob are NaN, never 0. */
+double history_load_col(struct sqlite3_stmt *st, int i);
+/* A text column into out ("" if not text), control characters as '?'. */
+void history_load_str(struct sqlite3_stmt *st, int i, char *out, size_t len);
+/* Append one interval (a value per series) to p; 0 or -ENOMEM. */
+int history_load_push(struct history_phase *p, const double *v);
+/* The median run of runs[0..n) (the newest first), per metric, by name. */
+int history_load_median(const struct history_run *runs, size_t n,
+			struct history_run *out);
+
+#endif

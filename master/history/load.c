@@ -1,0 +1,601 @@
+/*
+ * A results folder read back into a struct history_run: summary.json for
+ * the run, its slaves and every run's totals, intervals.csv for the
+ * per-interval cluster series, and the copied parameter file for its text
+ * and hash. The folder is written by other engineers' code too and may be
+ * old or hand-edited: unknown keys and columns are ignored, a missing
+ * figure reads as NaN, and anything malformed is refused with the file
+ * and line. summary.json is parsed with SQLite's JSON functions on an
+ * in-memory database, so there is no second JSON parser to trust.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "master/history/history_int.h"
+
+#define SUMMARY_MAX (64u << 20)
+
+void history_load_hash(const char *s, size_t len, char *out)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void history_run_free(struct history_run *r)
+{
+	for (size_t i = 0; i < r->nphases; i++)
+		for (int s = 0; s < HISTORY_NSERIES; s++)
+			free(r->ph[i].series[s]);
+	free(r->ph);
+	free(r->slaves);
+	free(r->hosts);
+	free(r->param_text);
+	free(r->plan);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The whole of a file, NUL-terminated; -errno (-EFBIG over max). */
+static int slurp(const char *path, size_t max, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		size_t got;
+
+		if (cap - n < 4096) {
+			char *nb;
+
+			if (cap > max) {
+				ret = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, cap ? cap * 2 : 8192);
+			if (!nb) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 8192;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0) {
+			if (ferror(f))
+				ret = -EIO;
+			break;
+		}
+	}
+	fclose(f);
+	if (ret < 0) {
+		free(buf);
+		return ret;
+	}
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* A column as a number: NULL, text or a blob are NaN, never 0. */
+double history_load_col(sqlite3_stmt *st, int i)
+{
+	int t = sqlite3_column_type(st, i);
+
+	return t == SQLITE_INTEGER || t == SQLITE_FLOAT ?
+		       sqlite3_column_double(st, i) :
+		       NAN;
+}
+
+void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	snprintf(out, len, "%s",
+		 sqlite3_column_type(st, i) == SQLITE_TEXT && s ?
+			 (const char *)s :
+			 "");
+	/* Names from a file go to terminals: no control characters. */
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+static const char *const top_keys[] = {
+	"$.run_id", "$.status",     "$.exit_code", "$.started",
+	"$.ended",  "$.param_file", "$.engine",    "$.host",
+};
+
+static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
+		    char *pfile, size_t plen)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	ret = sqlite3_prepare_v2(j,
+				 "SELECT json_extract(?1,?2),json_extract(?1,?3),"
+				 "json_extract(?1,?4),json_extract(?1,?5),json_extract(?1,?6),"
+				 "json_extract(?1,?7),json_extract(?1,?8),json_extract(?1,?9),"
+				 "json_type(?1,'$.runs')",
+				 -1, &st, NULL);
+	if (ret != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	for (int i = 0; i < 8; i++)
+		sqlite3_bind_text(st, i + 2, top_keys[i], -1, SQLITE_STATIC);
+	ret = -EBADMSG;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		double ec = history_load_col(st, 2);
+
+		history_load_str(st, 0, r->run_id, sizeof(r->run_id));
+		history_load_str(st, 1, r->status, sizeof(r->status));
+		r->exit_code = isfinite(ec) ? (int)ec : -1;
+		history_load_str(st, 3, r->started, sizeof(r->started));
+		history_load_str(st, 4, r->ended, sizeof(r->ended));
+		history_load_str(st, 5, pfile, plen);
+		history_load_str(st, 6, r->engine, sizeof(r->engine));
+		history_load_str(st, 7, r->host, sizeof(r->host));
+		if (*r->run_id && *r->status && sqlite3_column_text(st, 8) &&
+		    !strcmp((const char *)sqlite3_column_text(st, 8), "array"))
+			ret = 0;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A comma-separated list of names, sorted and each once if uniq. */
+static char *join_names(char **v, size_t n, int uniq)
+{
+	size_t len = 1, used = 0;
+	char *out;
+
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		len += strlen(v[i]) + 1;
+	out = malloc(len);
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (uniq && i && !strcmp(v[i], v[i - 1]))
+			continue;
+		used += (size_t)sprintf(out + used, "%s%s", used ? "," : "",
+					v[i]);
+	}
+	return out;
+}
+
+static int read_slaves(sqlite3 *j, const char *doc, struct history_run *r)
+{
+	char **names = NULL, **hosts = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(j,
+			       "SELECT json_extract(value,'$.name'),"
+			       "json_extract(value,'$.host') "
+			       "FROM json_each(?1,'$.slaves')",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char name[256], host[256];
+
+		if (n == cap) {
+			char **a, **b;
+
+			cap = cap ? cap * 2 : 16;
+			a = realloc(names, cap * sizeof(*a));
+			if (a)
+				names = a;
+			b = realloc(hosts, cap * sizeof(*b));
+			if (b)
+				hosts = b;
+			if (!a || !b) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+		history_load_str(st, 0, name, sizeof(name));
+		history_load_str(st, 1, host, sizeof(host));
+		names[n] = strdup(name);
+		hosts[n] = strdup(host);
+		n++;
+		if (!names[n - 1] || !hosts[n - 1]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	r->nslaves = (unsigned)n;
+	if (!ret) {
+		r->slaves = join_names(names, n, 0);
+		r->hosts = join_names(hosts, n, 1);
+		if (!r->slaves || !r->hosts)
+			ret = -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(names[i]);
+		free(hosts[i]);
+	}
+	free(names);
+	free(hosts);
+	return ret;
+}
+
+/* summary.json totals keys, in enum history_metric order. */
+static const char *const total_keys[HISTORY_NMETRICS] = {
+	"$.totals.iops",        "$.totals.mbps",       "$.totals.lat_mean_ms",
+	"$.totals.lat_p50_ms",  "$.totals.lat_p95_ms", "$.totals.lat_p99_ms",
+	"$.totals.lat_p999_ms", "$.totals.read_pct",
+};
+
+static int read_phases(sqlite3 *j, const char *doc, struct history_run *r)
+{
+	static const char sql[] =
+		"SELECT json_extract(value,'$.name'),json_extract(value,'$.kind'),"
+		"json_extract(value,'$.elapsed_s'),json_extract(value,'$.warmup_s'),"
+		"json_extract(value,'$.interval_s'),json_extract(value,'$.iorate'),"
+		"json_extract(value,'$.totals.errors'),"
+		"json_extract(value,?2),json_extract(value,?3),"
+		"json_extract(value,?4),json_extract(value,?5),"
+		"json_extract(value,?6),json_extract(value,?7),"
+		"json_extract(value,?8),json_extract(value,?9) "
+		"FROM json_each(?1,'$.runs')";
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(j, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
+	for (int m = 0; m < HISTORY_NMETRICS; m++)
+		sqlite3_bind_text(st, m + 2, total_keys[m], -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		struct history_phase *p;
+		double e;
+
+		if (r->nphases == cap) {
+			struct history_phase *np;
+
+			cap = cap ? cap * 2 : 8;
+			np = realloc(r->ph, cap * sizeof(*np));
+			if (!np) {
+				ret = -ENOMEM;
+				break;
+			}
+			r->ph = np;
+		}
+		p = &r->ph[r->nphases];
+		memset(p, 0, sizeof(*p));
+		history_load_str(st, 0, p->name, sizeof(p->name));
+		if (!*p->name) {
+			ret = -EBADMSG;
+			break;
+		}
+		history_load_str(st, 1, p->kind, sizeof(p->kind));
+		p->elapsed_s = history_load_col(st, 2);
+		p->warmup_s = history_load_col(st, 3);
+		p->interval_s = history_load_col(st, 4);
+		p->iorate = history_load_col(st, 5);
+		e = history_load_col(st, 6);
+		p->errors = isfinite(e) && e > 0 ? (uint64_t)e : 0;
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			p->v[m] = history_load_col(st, 7 + m);
+		r->nphases++;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* ---- intervals.csv ------------------------------------------------------- */
+
+static const char *const csv_cols[HISTORY_NSERIES] = {
+	"iops", "mbps", "resp_ms", "p95_ms", "p99_ms",
+};
+
+static int split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (char *p = line;; p++) {
+		if (n < max)
+			f[n] = p;
+		n++;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p = 0;
+	}
+	return n;
+}
+
+int history_load_push(struct history_phase *p, const double *v)
+{
+	for (int s = 0; s < HISTORY_NSERIES; s++) {
+		double *ns = realloc(p->series[s], (p->n + 1) * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		ns[p->n] = v[s];
+		p->series[s] = ns;
+	}
+	p->n++;
+	return 0;
+}
+
+static struct history_phase *phase_by_name(struct history_run *r,
+					   const char *name)
+{
+	for (size_t i = 0; i < r->nphases; i++)
+		if (!strcmp(r->ph[i].name, name))
+			return &r->ph[i];
+	return NULL;
+}
+
+/*
+ * The measured rows of each run, as series. A `late` row holds I/Os of an
+ * interval whose row was already written: its IOPS and MB/s are added to
+ * the last measured interval of its run (a late row follows it), its
+ * latencies cannot be merged back and are left out.
+ */
+static int read_intervals(const char *dir, struct history_run *r, char *err,
+			  size_t errlen)
+{
+	char path[PATH_MAX], *text, *line, *save = NULL, *f[64];
+	int col[HISTORY_NSERIES], crun = -1, cphase = -1, ret = 0;
+	unsigned lineno = 0;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
+	ret = slurp(path, SUMMARY_MAX * 4u, &text, &len);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int n = split_csv(line, f, 64);
+		double v[HISTORY_NSERIES];
+		struct history_phase *p;
+
+		lineno++;
+		if (lineno == 1) {
+			for (int s = 0; s < HISTORY_NSERIES; s++)
+				col[s] = -1;
+			for (int i = 0; i < n && i < 64; i++) {
+				if (!strcmp(f[i], "run"))
+					crun = i;
+				if (!strcmp(f[i], "phase"))
+					cphase = i;
+				for (int s = 0; s < HISTORY_NSERIES; s++)
+					if (!strcmp(f[i], csv_cols[s]))
+						col[s] = i;
+			}
+			for (int s = 0; s < HISTORY_NSERIES; s++)
+				if (col[s] < 0)
+					crun = -1;
+			if (crun < 0 || cphase < 0) {
+				snprintf(err, errlen,
+					 "%s:1:1: not a lockstep intervals.csv header",
+					 path);
+				ret = -EBADMSG;
+				break;
+			}
+			continue;
+		}
+		if (n > 64 || n <= crun || n <= cphase) {
+			snprintf(err, errlen, "%s:%u:1: %d columns", path,
+				 lineno, n);
+			ret = -EBADMSG;
+			break;
+		}
+		for (int s = 0; s < HISTORY_NSERIES; s++) {
+			char *end;
+
+			v[s] = col[s] < n ? strtod(f[col[s]], &end) : NAN;
+			if (col[s] >= n || end == f[col[s]] || *end) {
+				snprintf(err, errlen,
+					 "%s:%u: column %s is not a number",
+					 path, lineno, csv_cols[s]);
+				ret = -EBADMSG;
+				goto out;
+			}
+		}
+		p = phase_by_name(r, f[crun]);
+		if (!p) /* a run the summary does not list (aborted) */
+			continue;
+		if (!strcmp(f[cphase], "measure")) {
+			ret = history_load_push(p, v);
+			if (ret < 0)
+				break;
+		} else if (!strcmp(f[cphase], "late") && p->n) {
+			p->series[HISTORY_S_IOPS][p->n - 1] += v[HISTORY_S_IOPS];
+			p->series[HISTORY_S_MBPS][p->n - 1] += v[HISTORY_S_MBPS];
+		}
+	}
+out:
+	free(text);
+	return ret;
+}
+
+/* The plan as text: one line per run, what the next night must repeat. */
+static int make_plan(struct history_run *r)
+{
+	size_t cap = 64 + r->nphases * (HISTORY_NAME_MAX + 96), used = 0;
+
+	r->plan = malloc(cap);
+	if (!r->plan)
+		return -ENOMEM;
+	r->plan[0] = 0;
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct history_phase *p = &r->ph[i];
+
+		used += (size_t)
+			snprintf(r->plan + used, cap - used,
+				 "%s %s elapsed=%g warmup=%g interval=%g iorate=%g\n",
+				 p->name, p->kind, p->elapsed_s, p->warmup_s,
+				 p->interval_s, p->iorate);
+	}
+	return 0;
+}
+
+static void read_param(const char *dir, const char *pfile,
+		       struct history_run *r)
+{
+	const char *base = strrchr(pfile, '/');
+	char path[PATH_MAX];
+	size_t len;
+
+	base = base ? base + 1 : pfile;
+	snprintf(r->param_name, sizeof(r->param_name), "%s", base);
+	if (!*base || *base == '.' || strchr(base, '/'))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, base);
+	if (slurp(path, 16u << 20, &r->param_text, &len) == 0)
+		history_load_hash(r->param_text, len, r->param_hash);
+}
+
+int history_load_dir(const char *dir, struct history_run *r, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX], pfile[PATH_MAX];
+	sqlite3 *j = NULL;
+	char *doc = NULL;
+	size_t len;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	ret = slurp(path, SUMMARY_MAX, &doc, &len);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: %s", path,
+			 ret == -ENOENT ?
+				 "no such file (not a results folder, or the run never finished)" :
+				 strerror(-ret));
+		return ret;
+	}
+	if (sqlite3_open_v2(":memory:", &j, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "sqlite: %s", sqlite3_errmsg(j));
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = read_top(j, doc, r, pfile, sizeof(pfile));
+	if (ret == 0)
+		ret = read_slaves(j, doc, r);
+	if (ret == 0)
+		ret = read_phases(j, doc, r);
+	if (ret < 0) {
+		snprintf(err, errlen,
+			 "%s: not a lockstep summary (malformed JSON, or no run_id, status or runs)",
+			 path);
+		goto out;
+	}
+	ret = read_intervals(dir, r, err, errlen);
+	if (ret < 0)
+		goto out;
+	if (!realpath(dir, r->dir))
+		snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(r->label, sizeof(r->label), "%s (run %.8s)", dir, r->run_id);
+	read_param(dir, pfile, r);
+	ret = make_plan(r);
+out:
+	if (ret < 0)
+		history_run_free(r);
+	sqlite3_close(j);
+	free(doc);
+	return ret;
+}
+
+/* ---- median:N ------------------------------------------------------------ */
+
+int history_load_median(const struct history_run *runs, size_t n,
+			struct history_run *out)
+{
+	const struct history_run *newest = &runs[0];
+	double *tmp = malloc(n * sizeof(double));
+	size_t used;
+
+	memset(out, 0, sizeof(*out));
+	if (!tmp)
+		return -ENOMEM;
+	*out = *newest;
+	out->slaves = newest->slaves ? strdup(newest->slaves) : NULL;
+	out->hosts = newest->hosts ? strdup(newest->hosts) : NULL;
+	out->param_text = NULL;
+	out->plan = NULL;
+	out->ph = calloc(newest->nphases + 1, sizeof(*out->ph));
+	if (!out->ph)
+		goto nomem;
+	used = (size_t)snprintf(out->label, sizeof(out->label),
+				"median of %zu runs (history ids", n);
+	for (size_t i = 0; i < n && used < sizeof(out->label); i++)
+		used += (size_t)snprintf(out->label + used,
+					 sizeof(out->label) - used, " %lld",
+					 (long long)runs[i].id);
+	if (used < sizeof(out->label))
+		snprintf(out->label + used, sizeof(out->label) - used, ")");
+	for (size_t k = 0; k < newest->nphases; k++) {
+		struct history_phase *p = &out->ph[k];
+
+		*p = newest->ph[k];
+		p->n = 0;
+		for (int s = 0; s < HISTORY_NSERIES; s++)
+			p->series[s] = NULL;
+		out->nphases = k + 1;
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			size_t c = 0;
+
+			for (size_t i = 0; i < n; i++)
+				for (size_t q = 0; q < runs[i].nphases; q++)
+					if (!strcmp(runs[i].ph[q].name,
+						    p->name) &&
+					    isfinite(runs[i].ph[q].v[m]))
+						tmp[c++] = runs[i].ph[q].v[m];
+			p->v[m] = history_stats_median(tmp, c);
+		}
+		/* The test sees every interval of every night pooled. */
+		for (size_t i = 0; i < n; i++)
+			for (size_t q = 0; q < runs[i].nphases; q++) {
+				const struct history_phase *src = &runs[i].ph[q];
+
+				if (strcmp(src->name, p->name))
+					continue;
+				for (size_t x = 0; x < src->n; x++) {
+					double v[HISTORY_NSERIES];
+
+					for (int s = 0; s < HISTORY_NSERIES;
+					     s++)
+						v[s] = src->series[s][x];
+					if (history_load_push(p, v) < 0)
+						goto nomem;
+				}
+			}
+	}
+	free(tmp);
+	return 0;
+nomem:
+	free(tmp);
+	history_run_free(out);
+	return -ENOMEM;
+}

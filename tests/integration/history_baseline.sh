@@ -1,0 +1,163 @@
+# Nightly baselines end to end: two real runs into a fresh history, a
+# quiet night judged against --baseline median:2 exits 0, then a slower
+# night (a fixed lower iorate in the included rate file stands in for
+# slower storage: the parameter file itself, and so its hash, is the same)
+# exits 3 and writes compare.json and compare.txt; `lockstep compare`,
+# `history list|import|changes` read the same history; a corrupt
+# history.db gives a clear error, leaves the results folder complete and
+# the exit code as it was; scripts/nightly.sh prints one line and passes
+# lockstep's exit code through.
+source "$(dirname "$0")/lib.sh"
+
+# The default place: beside the results folders ($TMP/out/*).
+H="$TMP/out/history.db"
+cat > "$TMP/night.vdb" <<VDB
+sd=sd1,lun=$TMP/n.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
+include=rate.vdb
+VDB
+rate() {
+	echo "rd=r1,wd=wd1,iorate=$1,elapsed=4,interval=1" > "$TMP/rate.vdb"
+}
+# p99 on a shared 2-core machine moves more than 10% from run to run for
+# no reason: this test judges throughput only, which the rate pins.
+TH="iops=-10%,mbps=-10%"
+night() { # night NAME [options]: one run, its console in $TMP/NAME.txt
+	local name=$1
+	shift
+	run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/out/$name" \
+		--local-slaves 2 "$@" > "$TMP/$name.txt" 2>&1
+}
+recorded() { # recorded NAME ID
+	grep -q "history: run recorded as id $2 in $H" "$TMP/$1.txt" || { cat "$TMP/$1.txt"; fail "$1 not recorded as id $2"; }
+}
+
+rate 2000
+night n1 --history "$H"
+[ "$rc" -eq 0 ] || { cat "$TMP/n1.txt"; fail "night 1 exited $rc"; }
+recorded n1 1
+# LOCKSTEP_HISTORY chooses the history as --history does.
+LOCKSTEP_HISTORY="$H" night n2
+[ "$rc" -eq 0 ] || { cat "$TMP/n2.txt"; fail "night 2 exited $rc"; }
+recorded n2 2
+
+# A quiet night at the same rate, with no history option (the default).
+night quiet --baseline median:2 --threshold "$TH"
+[ "$rc" -eq 0 ] || { cat "$TMP/quiet.txt"; fail "the quiet night exited $rc"; }
+recorded quiet 3
+grep -q "^verdict: " "$TMP/quiet.txt" && ! grep -q "REGRESSION" "$TMP/quiet.txt" || { cat "$TMP/quiet.txt"; fail "quiet verdict"; }
+[ -s "$TMP/out/quiet/compare.json" ] || fail "no compare.json on a quiet night"
+
+# The slow night: 500 IO/s where the baseline did 2000.
+rate 500
+night slow --baseline median:2 --threshold "$TH"
+[ "$rc" -eq 3 ] || { cat "$TMP/slow.txt"; fail "the slow night exited $rc, not 3"; }
+recorded slow 4
+grep -q "^verdict: REGRESSION" "$TMP/slow.txt" || fail "no verdict on the console"
+grep -q "^baseline:  median of 2 runs (history ids 3 2)" "$TMP/slow.txt" || { cat "$TMP/slow.txt"; fail "wrong baseline"; }
+cmp -s <(sed -n '/^baseline:/,$p' "$TMP/slow.txt") "$TMP/out/slow/compare.txt" || fail "compare.txt is not the console's table"
+python3 - "$TMP/out/slow" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(d + "/compare.json"))
+assert c["regression"] is True and c["verdict"] == "regression", c
+assert c["test"] == "mann-whitney-u", c
+r = c["runs"][0]
+assert r["name"] == "r1" and r["verdict"] == "regression", r
+m = r["metrics"]["iops"]
+assert m["verdict"] == "regression" and m["p_value"] < 0.05, m
+assert abs(m["delta_pct"] + 75) < 5, m
+assert c["conditions"] == [], c["conditions"]
+# The results folder is complete and says how the run went (exit 0).
+s = json.load(open(d + "/summary.json"))
+assert s["status"] == "completed" and s["exit_code"] == 0, s
+print("ok: iops %.0f -> %.0f (%.1f%%), p=%.4f" % (m["baseline"], m["candidate"], m["delta_pct"], m["p_value"]))
+PY
+"$LOCKSTEP" history --history "$H" > "$TMP/list.txt"
+[ "$(grep -c ' night.vdb  *completed' "$TMP/list.txt")" -eq 4 ] || { cat "$TMP/list.txt"; fail "history list"; }
+head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
+LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history list --json --last 2 | python3 -c '
+import json, sys
+l = json.load(sys.stdin)
+assert [r["id"] for r in l] == [4, 3], l
+assert l[0]["runs"][0]["intervals"] == 4 and l[0]["engine"], l'
+
+# lockstep compare on folders, ids and relative specs: exit 3, 0 and 1.
+set +e
+"$LOCKSTEP" compare "$TMP/out/n1" "$TMP/out/slow" --threshold "$TH" > "$TMP/cmp.txt"
+c1=$?
+"$LOCKSTEP" compare last 1 --history "$H" --threshold "$TH" --json > "$TMP/cmp.json"
+c2=$?
+"$LOCKSTEP" compare 1 99 --history "$H" 2> "$TMP/cmp.err"
+c3=$?
+"$LOCKSTEP" compare "$TMP/nothing" 1 --history "$H" 2> "$TMP/cmp2.err"
+c4=$?
+set -e
+[ "$c1" -eq 3 ] || { cat "$TMP/cmp.txt"; fail "compare n1 slow exited $c1"; }
+grep -q "Mann-Whitney U" "$TMP/cmp.txt" || fail "the test is not named"
+[ "$c2" -eq 0 ] || fail "an improvement exited $c2"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["verdict"]=="improvement", c' "$TMP/cmp.json"
+[ "$c3" -eq 1 ] && grep -q "no run with id 99" "$TMP/cmp.err" || fail "unknown id: exit $c3"
+[ "$c4" -eq 1 ] && grep -q "summary.json" "$TMP/cmp2.err" || fail "missing folder: exit $c4"
+"$LOCKSTEP" history changes --history "$H" > "$TMP/changes.txt"
+grep -q "E-divisive means" "$TMP/changes.txt" || { cat "$TMP/changes.txt"; fail "history changes"; }
+
+# A corrupt history: a clear error, the folder complete, exit unchanged.
+head -c 100 "$H" > "$TMP/bad.db"
+head -c 20000 /dev/urandom >> "$TMP/bad.db"
+cp "$TMP/bad.db" "$TMP/bad.orig"
+rate 2000
+night corrupt --history "$TMP/bad.db" --baseline last
+[ "$rc" -eq 0 ] || { cat "$TMP/corrupt.txt"; fail "a corrupt history changed the exit code to $rc"; }
+grep -q "error: history $TMP/bad.db: .*\(malformed\|not a database\)" "$TMP/corrupt.txt" || { cat "$TMP/corrupt.txt"; fail "no clear error for the corrupt history"; }
+grep -q "results folder $TMP/out/corrupt is complete" "$TMP/corrupt.txt" || fail "the error does not say the results are safe"
+for f in summary.json summary.txt intervals.csv night.vdb lockstep.log r1.hgrm; do
+	[ -s "$TMP/out/corrupt/$f" ] || fail "results folder lacks $f"
+done
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["incomplete_files"]==[] and s["exit_code"]==0, s' "$TMP/out/corrupt/summary.json"
+cmp -s "$TMP/bad.db" "$TMP/bad.orig" || fail "the corrupt history was modified"
+
+# --no-history writes none; a bad baseline spec is refused before the run.
+run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history > "$TMP/none.txt" 2>&1
+[ "$rc" -eq 0 ] && [ ! -e "$TMP/solo/history.db" ] || fail "--no-history: exit $rc, or a history written"
+night badspec --baseline median:x
+[ "$rc" -eq 1 ] && grep -q "median:x' is no baseline" "$TMP/badspec.txt" && [ ! -e "$TMP/out/badspec" ] || fail "bad spec: exit $rc"
+night nohist --no-history --baseline last
+[ "$rc" -eq 1 ] && grep -q "needs the run history" "$TMP/nohist.txt" && [ ! -e "$TMP/out/nohist" ] || fail "--no-history --baseline last: exit $rc"
+
+# Import rebuilds a history from the folders.
+R="$TMP/nightly/history.db"
+mkdir -p "$TMP/nightly"
+"$LOCKSTEP" history import "$TMP/out/n1" "$TMP/out/n2" --history "$R" > "$TMP/import.txt"
+[ "$(grep -c 'recorded as id' "$TMP/import.txt")" -eq 2 ] || { cat "$TMP/import.txt"; fail "import"; }
+"$LOCKSTEP" history import "$TMP/out/n1" --history "$R" | grep -q "already recorded as id 1" || fail "import twice"
+
+# scripts/nightly.sh on that history: one line, lockstep's exit code,
+# retention of lockstep's own folders only, and no overlapping nights.
+NIGHTLY="$HERE/../../scripts/nightly.sh"
+mkdir -p "$TMP/nightly/old-run" "$TMP/nightly/not-ours"
+echo '{}' > "$TMP/nightly/old-run/summary.json"
+touch -d '3 days ago' "$TMP/nightly/old-run" "$TMP/nightly/not-ours"
+rate 500
+set +e
+LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" \
+	timeout 60 "$NIGHTLY" "$TMP/night.vdb" --keep 1 -- --local-slaves 2 > "$TMP/nightly.txt" 2>&1
+nrc=$?
+set -e
+[ "$nrc" -eq 3 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh exited $nrc, not 3"; }
+[ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh printed more than one line"; }
+grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), regression vs median of 2 (Run r1: regression), results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
+ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
+[ -s "$ndir/console.log" ] && [ -s "$ndir/compare.json" ] || fail "nightly folder lacks console.log or compare.json"
+[ ! -e "$TMP/nightly/old-run" ] || fail "--keep 1 kept a 3-day-old results folder"
+[ -d "$TMP/nightly/not-ours" ] || fail "--keep removed a folder lockstep did not write"
+# The holder is the sleep itself (exec), so that cleanup's kill ends it.
+(exec 8>>"$TMP/nightly/.nightly.lock" && flock 8 && exec sleep 20) > /dev/null 2>&1 &
+PIDS+=($!)
+sleep 0.3
+set +e
+LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" "$NIGHTLY" "$TMP/night.vdb" > "$TMP/nightly2.txt" 2>&1
+nrc=$?
+set -e
+[ "$nrc" -eq 1 ] && grep -q "another nightly run holds" "$TMP/nightly2.txt" || { cat "$TMP/nightly2.txt"; fail "overlapping nightly: exit $nrc"; }
+echo "PASS"

@@ -1,0 +1,322 @@
+/*
+ * Unit tests of the compare verdict (master/history/compare.c and the
+ * Mann-Whitney test of stats.c): a 20% IOPS drop is a regression, the same
+ * workload twice is not, a 3% change inside the noise is noise, a p99 rise
+ * alone is a regression, an improvement is never one; unmatched runs are
+ * listed, changed conditions flagged, thresholds parsed strictly.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "master/history/history_int.h"
+
+#define N 10
+
+/* A deterministic "noise" in [-1, 1]. */
+static double noise(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return ((double)((*s >> 8) % 2001) - 1000) / 1000;
+}
+
+/*
+ * One run named name with N intervals: IOPS around iops (spread in
+ * percent), p99 around p99 ms, and totals that are the series' means.
+ */
+static void make_run(struct history_run *r, const char *name, double iops,
+		     double p99, double spread, unsigned seed)
+{
+	struct history_phase *p;
+
+	memset(r, 0, sizeof(*r));
+	strcpy(r->status, "completed");
+	strcpy(r->param_hash, "00000000000000aa");
+	strcpy(r->engine, "uring");
+	r->hosts = strdup("vm");
+	r->nslaves = 2;
+	r->ph = calloc(1, sizeof(*r->ph));
+	assert_non_null(r->ph);
+	r->nphases = 1;
+	p = r->ph;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	strcpy(p->kind, "rd");
+	p->n = N;
+	for (int s = 0; s < HISTORY_NSERIES; s++)
+		p->series[s] = calloc(N, sizeof(double));
+	for (int i = 0; i < N; i++) {
+		double f = 1 + spread / 100 * noise(&seed);
+		double g = 1 + spread / 100 * noise(&seed);
+
+		p->series[HISTORY_S_IOPS][i] = iops * f;
+		p->series[HISTORY_S_MBPS][i] = iops * f * 4096 / 1048576;
+		p->series[HISTORY_S_RESP][i] = 0.5 * g;
+		p->series[HISTORY_S_P95][i] = p99 * 0.8 * g;
+		p->series[HISTORY_S_P99][i] = p99 * g;
+		p->v[HISTORY_IOPS] += p->series[HISTORY_S_IOPS][i] / N;
+		p->v[HISTORY_MBPS] += p->series[HISTORY_S_MBPS][i] / N;
+		p->v[HISTORY_MEAN] += p->series[HISTORY_S_RESP][i] / N;
+		p->v[HISTORY_P95] += p->series[HISTORY_S_P95][i] / N;
+		p->v[HISTORY_P99] += p->series[HISTORY_S_P99][i] / N;
+	}
+	p->v[HISTORY_P50] = 0.4;
+	p->v[HISTORY_P999] = p99 * 2;
+	p->v[HISTORY_READ_PCT] = 70;
+}
+
+static void threshold(struct history_threshold *t)
+{
+	char err[256];
+
+	assert_int_equal(history_threshold_parse(HISTORY_DEFAULT_THRESHOLD, t,
+						 err, sizeof(err)),
+			 0);
+}
+
+static enum history_verdict verdict(double iops_a, double iops_b, double p99_a,
+				    double p99_b, double spread,
+				    enum history_verdict *iops_v,
+				    enum history_verdict *p99_v)
+{
+	struct history_run a, b;
+	struct history_threshold t;
+	struct history_cmp c;
+	enum history_verdict v;
+
+	make_run(&a, "r1", iops_a, p99_a, spread, 1);
+	make_run(&b, "r1", iops_b, p99_b, spread, 2);
+	threshold(&t);
+	assert_int_equal(history_compare(&a, &b, &t, &c), 0);
+	assert_int_equal(c.nruns, 1);
+	assert_int_equal(c.ncond, 0);
+	v = c.v;
+	assert_int_equal(c.regression, v == HISTORY_REGRESSION);
+	if (iops_v)
+		*iops_v = c.runs[0].m[HISTORY_IOPS].v;
+	if (p99_v)
+		*p99_v = c.runs[0].m[HISTORY_P99].v;
+	history_compare_free(&c);
+	history_run_free(&a);
+	history_run_free(&b);
+	return v;
+}
+
+static void test_drop_is_regression(void **state)
+{
+	enum history_verdict iv, pv;
+
+	(void)state;
+	assert_int_equal(verdict(10000, 8000, 1, 1, 1, &iv, &pv),
+			 HISTORY_REGRESSION);
+	assert_int_equal(iv, HISTORY_REGRESSION);
+	assert_int_not_equal(pv, HISTORY_REGRESSION);
+}
+
+static void test_same_is_not(void **state)
+{
+	enum history_verdict v;
+
+	(void)state;
+	/* The same workload on a quiet device, twice (other noise draws). */
+	v = verdict(10000, 10000, 1, 1, 1, NULL, NULL);
+	assert_int_not_equal(v, HISTORY_REGRESSION);
+	assert_int_not_equal(v, HISTORY_IMPROVEMENT);
+}
+
+static void test_small_change_is_noise(void **state)
+{
+	enum history_verdict iv;
+
+	(void)state;
+	/* -3% with +-10% interval noise: not told apart from noise. */
+	assert_int_equal(verdict(10000, 9700, 1, 1, 10, &iv, NULL),
+			 HISTORY_NOISE);
+	assert_int_equal(iv, HISTORY_NOISE);
+}
+
+static void test_significant_small_is_no_change(void **state)
+{
+	enum history_verdict iv;
+
+	(void)state;
+	/* -3% with +-0.1% noise: real, but inside the 5% threshold. */
+	verdict(10000, 9700, 1, 1, 0.1, &iv, NULL);
+	assert_int_equal(iv, HISTORY_NO_CHANGE);
+}
+
+static void test_p99_alone(void **state)
+{
+	enum history_verdict iv, pv;
+
+	(void)state;
+	assert_int_equal(verdict(10000, 10000, 1, 1.3, 1, &iv, &pv),
+			 HISTORY_REGRESSION);
+	assert_int_equal(pv, HISTORY_REGRESSION);
+	assert_int_not_equal(iv, HISTORY_REGRESSION);
+}
+
+static void test_improvement_never_regression(void **state)
+{
+	enum history_verdict iv, pv;
+
+	(void)state;
+	assert_int_equal(verdict(10000, 12000, 1, 0.7, 1, &iv, &pv),
+			 HISTORY_IMPROVEMENT);
+	assert_int_equal(iv, HISTORY_IMPROVEMENT);
+	assert_int_equal(pv, HISTORY_IMPROVEMENT);
+	/* Far better with much noise: at worst noise, never a regression. */
+	assert_int_not_equal(verdict(10000, 30000, 1, 0.1, 40, NULL, NULL),
+			     HISTORY_REGRESSION);
+}
+
+static void test_unmatched_and_conditions(void **state)
+{
+	struct history_run a, b;
+	struct history_threshold t;
+	struct history_cmp c;
+
+	(void)state;
+	make_run(&a, "r1", 10000, 1, 1, 1);
+	make_run(&b, "r2", 5000, 1, 1, 2);
+	strcpy(b.engine, "null");
+	strcpy(b.status, "degraded");
+	b.nslaves = 3;
+	threshold(&t);
+	assert_int_equal(history_compare(&a, &b, &t, &c), 0);
+	/* Not matched, so never judged: both are listed, no regression. */
+	assert_int_equal(c.nruns, 2);
+	assert_string_equal(c.runs[0].name, "r2");
+	assert_int_equal(c.runs[0].ia, -1);
+	assert_string_equal(c.runs[1].name, "r1");
+	assert_int_equal(c.runs[1].ib, -1);
+	assert_int_equal(c.regression, 0);
+	assert_int_equal(c.ncond, 3);
+	assert_non_null(strstr(c.cond[0], "slave count: 2 -> 3"));
+	assert_non_null(strstr(c.cond[1], "engine: uring -> null"));
+	assert_non_null(strstr(c.cond[2], "candidate status: degraded"));
+	history_compare_free(&c);
+	history_run_free(&a);
+	history_run_free(&b);
+}
+
+static void test_too_few_intervals(void **state)
+{
+	struct history_run a, b;
+	struct history_threshold t;
+	struct history_cmp c;
+
+	(void)state;
+	/* One interval each: no test, and the threshold alone decides. */
+	make_run(&a, "r1", 10000, 1, 1, 1);
+	make_run(&b, "r1", 8000, 1, 1, 2);
+	a.ph[0].n = b.ph[0].n = 1;
+	threshold(&t);
+	assert_int_equal(history_compare(&a, &b, &t, &c), 0);
+	assert_int_equal(c.runs[0].m[HISTORY_IOPS].tested, 0);
+	assert_true(isnan(c.runs[0].m[HISTORY_IOPS].p));
+	assert_int_equal(c.runs[0].m[HISTORY_IOPS].v, HISTORY_REGRESSION);
+	history_compare_free(&c);
+	history_run_free(&a);
+	history_run_free(&b);
+}
+
+static void test_threshold_parse(void **state)
+{
+	static const struct {
+		const char *s;
+		int ok;
+	} t[] = {
+		{ "iops=-5%,mbps=-5%,p99=+10%,mean=+10%", 1 },
+		{ "iops=5", 1 },
+		{ "p95=+2.5%", 1 },
+		{ "iops=+5%", 0 }, /* the good way */
+		{ "p99=-10%", 0 }, /* the good way */
+		{ "iops", 0 },
+		{ "iops=", 0 },
+		{ "iops=abc", 0 },
+		{ "iops=5%x", 0 },
+		{ "iops=0", 0 },
+		{ "p50=+5%", 0 }, /* no per-interval series: no test */
+		{ "read_pct=5", 0 },
+		{ "bogus=5%", 0 },
+		{ "iops=nan", 0 },
+	};
+	struct history_threshold th;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int ret = history_threshold_parse(t[i].s, &th, err,
+						  sizeof(err));
+
+		if ((ret == 0) != t[i].ok)
+			fail_msg("%s: got %d (%s)", t[i].s, ret, err);
+	}
+	assert_int_equal(history_threshold_parse("iops=5,p99=20%", &th, err,
+						 sizeof(err)),
+			 0);
+	assert_true(th.set[HISTORY_IOPS] && th.set[HISTORY_P99]);
+	assert_false(th.set[HISTORY_MBPS]);
+	assert_true(th.pct[HISTORY_IOPS] == -5 && th.pct[HISTORY_P99] == 20);
+}
+
+static void test_mwu(void **state)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	const double same[] = { 3, 3, 3, 3 };
+
+	(void)state;
+	/* Fully apart, 5 and 5: U = 0, z = 2.507, p = 0.0122. */
+	assert_true(fabs(history_stats_mwu(a, 5, b, 5) - 0.01219) < 1e-4);
+	assert_true(fabs(history_stats_mwu(b, 5, a, 5) - 0.01219) < 1e-4);
+	/* Interleaved: nothing to tell apart. */
+	assert_true(history_stats_mwu(a, 5, a, 5) > 0.9);
+	/* All equal (a rate-limited run): p = 1, not a division by zero. */
+	assert_true(history_stats_mwu(same, 4, same, 4) == 1);
+	assert_true(isnan(history_stats_mwu(a, 2, b, 5)));
+}
+
+static void test_median(void **state)
+{
+	struct history_run runs[3], m;
+
+	(void)state;
+	make_run(&runs[0], "r1", 1000, 1, 1, 1);
+	make_run(&runs[1], "r1", 3000, 3, 1, 2);
+	make_run(&runs[2], "r1", 2000, 2, 1, 3);
+	for (int i = 0; i < 3; i++)
+		runs[i].id = i + 1;
+	assert_int_equal(history_load_median(runs, 3, &m), 0);
+	assert_int_equal(m.nphases, 1);
+	assert_true(fabs(m.ph[0].v[HISTORY_IOPS] -
+			 runs[2].ph[0].v[HISTORY_IOPS]) < 1e-9);
+	/* Every night's intervals are pooled for the test. */
+	assert_int_equal(m.ph[0].n, 3 * N);
+	assert_non_null(strstr(m.label, "median of 3 runs"));
+	history_run_free(&m);
+	for (int i = 0; i < 3; i++)
+		history_run_free(&runs[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drop_is_regression),
+		cmocka_unit_test(test_same_is_not),
+		cmocka_unit_test(test_small_change_is_noise),
+		cmocka_unit_test(test_significant_small_is_no_change),
+		cmocka_unit_test(test_p99_alone),
+		cmocka_unit_test(test_improvement_never_regression),
+		cmocka_unit_test(test_unmatched_and_conditions),
+		cmocka_unit_test(test_too_few_intervals),
+		cmocka_unit_test(test_threshold_parse),
+		cmocka_unit_test(test_mwu),
+		cmocka_unit_test(test_median),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

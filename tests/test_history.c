@@ -1,0 +1,357 @@
+/*
+ * Unit tests of the run history (master/history/db.c, load.c,
+ * baseline.c) on real files in a temporary folder: a results folder read
+ * back tolerantly (unknown keys and columns), a run recorded and loaded
+ * back field by field, baselines resolved (last, last~N, median:N, id,
+ * folder), a corrupt or garbage history refused with a clear error
+ * while the run hook leaves the exit code alone, and a locked one waited
+ * for (5 s), refused, and written whole once it is free.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include "master/history/history_int.h"
+
+static char tmp[64];
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const char param[] = "sd=sd1,lun=/tmp/x,size=1m\n"
+			    "wd=wd1,sd=sd1,xfersize=4k\n"
+			    "rd=r1,wd=wd1,iorate=max,elapsed=4,interval=1\n";
+
+/* A results folder as lockstep writes it, with keys from the future. */
+static void make_folder(const char *dir, const char *run_id,
+			const char *started, const char *status, double iops)
+{
+	char json[4096], csv[2048], path[256];
+
+	snprintf(path, sizeof(path), "mkdir -p %s", dir);
+	assert_int_equal(system(path), 0);
+	snprintf(json, sizeof(json),
+		 "{\"version\": \"0.1.0\", \"run_id\": \"%s\", \"status\": \"%s\","
+		 " \"exit_code\": 0, \"param_file\": \"/somewhere/p.vdb\","
+		 " \"engine\": \"uring\", \"host\": \"master1\","
+		 " \"started\": \"%s\", \"ended\": \"%s\","
+		 " \"events\": [{\"what\": \"slave lost\", \"at\": 3}],"
+		 " \"recovery\": {\"seconds\": 1.5},"
+		 " \"slaves\": [{\"name\": \"b-1\", \"host\": \"hb\"},"
+		 " {\"name\": \"a-1\", \"host\": \"ha\"},"
+		 " {\"name\": \"a-2\", \"host\": \"ha\"}],"
+		 " \"runs\": [{\"name\": \"r1\", \"kind\": \"rd\","
+		 " \"elapsed_s\": 4, \"warmup_s\": 0, \"interval_s\": 1,"
+		 " \"iorate\": 0, \"validation\": {\"errors\": 0},"
+		 " \"totals\": {\"iops\": %g, \"mbps\": 3.9, \"errors\": 2,"
+		 " \"lat_mean_ms\": 0.5, \"lat_p50_ms\": 0.4,"
+		 " \"lat_p95_ms\": 0.9, \"lat_p99_ms\": 1.5,"
+		 " \"lat_p999_ms\": null, \"read_pct\": 70, \"new\": 1}}]}\n",
+		 run_id, status, started, started, iops);
+	put(dir, "summary.json", json);
+	snprintf(csv, sizeof(csv),
+		 "run,interval,phase,iops,mbps,resp_ms,p95_ms,p99_ms,extra\n"
+		 "r1,1,warmup,1,1,1,1,1,x\n"
+		 "r1,1,measure,%g,3.9,0.5,0.9,1.4,x\n"
+		 "r1,2,measure,%g,3.9,0.5,0.9,1.5,x\n"
+		 "r1,2,late,10,0.1,9,9,9,x\n"
+		 "r1,3,measure,%g,3.9,0.5,0.9,1.6,x\n"
+		 "r1,4,measure,%g,3.9,0.5,0.9,1.5,x\n"
+		 "gone,1,measure,5,5,5,5,5,x\n",
+		 iops - 10, iops, iops + 10, iops);
+	put(dir, "intervals.csv", csv);
+	put(dir, "p.vdb", param);
+}
+
+static void test_load_dir(void **state)
+{
+	struct history_run r;
+	char dir[128], err[512], hash[20];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/a", tmp);
+	make_folder(dir, "run-a", "2026-01-01T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.run_id, "run-a");
+	assert_string_equal(r.status, "completed");
+	assert_string_equal(r.engine, "uring");
+	assert_string_equal(r.host, "master1");
+	assert_string_equal(r.param_name, "p.vdb");
+	history_load_hash(param, strlen(param), hash);
+	assert_string_equal(r.param_hash, hash);
+	assert_string_equal(r.param_text, param);
+	assert_int_equal(r.nslaves, 3);
+	assert_string_equal(r.slaves, "a-1,a-2,b-1");
+	assert_string_equal(r.hosts, "ha,hb");
+	assert_int_equal(r.nphases, 1);
+	assert_string_equal(r.ph[0].name, "r1");
+	assert_true(r.ph[0].v[HISTORY_IOPS] == 1000);
+	assert_true(isnan(r.ph[0].v[HISTORY_P999])); /* null is unknown */
+	assert_int_equal(r.ph[0].errors, 2);
+	/* Measured rows only; the late row's I/Os join interval 2. */
+	assert_int_equal(r.ph[0].n, 4);
+	assert_true(r.ph[0].series[HISTORY_S_IOPS][1] == 1010);
+	assert_true(r.ph[0].series[HISTORY_S_P99][1] == 1.5);
+	assert_non_null(strstr(r.plan, "r1 rd elapsed=4"));
+	history_run_free(&r);
+
+	/* Malformed files are refused, and say which. */
+	put(dir, "intervals.csv",
+	    "run,interval,phase,iops,mbps,resp_ms,p95_ms,p99_ms\n"
+	    "r1,1,measure,1,1,1,1,1\nr1,2,measure,1,zz,1,1,1\n");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "intervals.csv:3: column mbps"));
+	put(dir, "summary.json", "{\"run_id\": \"x\", \"runs\": [");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "summary.json: not a lockstep summary"));
+	assert_int_equal(history_load_dir("/nonexistent", &r, err, sizeof(err)),
+			 -ENOENT);
+}
+
+static void test_db_roundtrip(void **state)
+{
+	struct history_run a, b, m;
+	struct history_db *db;
+	char dir[128], path[128], err[512];
+	int64_t id, ids[8];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/h.db", tmp);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	/* Three nights: two completed, one aborted (newest). */
+	snprintf(dir, sizeof(dir), "%s/n1", tmp);
+	make_folder(dir, "run-1", "2026-01-01T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_load_dir(dir, &a, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)),
+			 -EEXIST);
+	assert_int_equal(id, 1);
+	assert_int_equal(history_db_load(db, 1, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.id, 1);
+	assert_string_equal(b.run_id, a.run_id);
+	assert_string_equal(b.param_hash, a.param_hash);
+	assert_string_equal(b.param_text, a.param_text);
+	assert_string_equal(b.hosts, a.hosts);
+	assert_string_equal(b.slaves, a.slaves);
+	assert_string_equal(b.engine, "uring");
+	assert_string_equal(b.dir, a.dir);
+	assert_int_equal(b.nphases, 1);
+	assert_int_equal(b.ph[0].n, 4);
+	for (int mt = 0; mt < HISTORY_NMETRICS; mt++)
+		assert_true(b.ph[0].v[mt] == a.ph[0].v[mt] ||
+			    (isnan(b.ph[0].v[mt]) && isnan(a.ph[0].v[mt])));
+	for (int s = 0; s < HISTORY_NSERIES; s++)
+		assert_memory_equal(b.ph[0].series[s], a.ph[0].series[s],
+				    4 * sizeof(double));
+	history_run_free(&a);
+	history_run_free(&b);
+
+	snprintf(dir, sizeof(dir), "%s/n2", tmp);
+	make_folder(dir, "run-2", "2026-01-02T00:00:00Z", "completed", 3000);
+	assert_int_equal(history_load_dir(dir, &a, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
+	history_run_free(&a);
+	snprintf(dir, sizeof(dir), "%s/n3", tmp);
+	make_folder(dir, "run-3", "2026-01-03T00:00:00Z", "aborted", 10);
+	assert_int_equal(history_load_dir(dir, &a, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
+
+	assert_int_equal(history_db_ids(db, NULL, 0, NULL, ids, 8, err,
+					sizeof(err)),
+			 3);
+	assert_int_equal(ids[0], 3); /* newest first */
+	assert_int_equal(history_db_ids(db, "p.vdb", 1, NULL, ids, 8, err,
+					sizeof(err)),
+			 2);
+	assert_int_equal(history_db_ids(db, "other.vdb", 0, NULL, ids, 8, err,
+					sizeof(err)),
+			 0);
+
+	/* last: the newest completed run, never the aborted one. */
+	assert_int_equal(history_resolve(db, "last", a.param_hash, NULL, &b,
+					 err, sizeof(err)),
+			 0);
+	assert_string_equal(b.run_id, "run-2");
+	history_run_free(&b);
+	assert_int_equal(history_resolve(db, "last~1", a.param_hash, NULL, &b,
+					 err, sizeof(err)),
+			 0);
+	assert_string_equal(b.run_id, "run-1");
+	history_run_free(&b);
+	/* ... and never the run being judged. */
+	assert_int_equal(history_resolve(db, "last", a.param_hash, "run-2", &b,
+					 err, sizeof(err)),
+			 0);
+	assert_string_equal(b.run_id, "run-1");
+	history_run_free(&b);
+	assert_int_equal(history_resolve(db, "last~2", a.param_hash, NULL, &b,
+					 err, sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(history_resolve(db, "median:2", a.param_hash, NULL, &m,
+					 err, sizeof(err)),
+			 0);
+	assert_true(m.ph[0].v[HISTORY_IOPS] == 2000);
+	assert_int_equal(m.ph[0].n, 8);
+	history_run_free(&m);
+	assert_int_equal(history_resolve(db, "median:3", a.param_hash, NULL, &m,
+					 err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "2 completed runs"));
+	assert_int_equal(history_resolve(db, "3", NULL, NULL, &b, err,
+					 sizeof(err)),
+			 0);
+	assert_string_equal(b.status, "aborted");
+	history_run_free(&b);
+	assert_int_equal(history_resolve(db, "99", NULL, NULL, &b, err,
+					 sizeof(err)),
+			 -ENOENT);
+	assert_int_equal(history_resolve(NULL, dir, NULL, NULL, &b, err,
+					 sizeof(err)),
+			 0);
+	assert_string_equal(b.run_id, "run-3");
+	history_run_free(&b);
+	assert_int_equal(history_resolve(NULL, "last", NULL, NULL, &b, err,
+					 sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(history_spec_ok("median:0", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(history_spec_ok("last~x", err, sizeof(err)), -EINVAL);
+	assert_int_equal(history_spec_ok("bogus", err, sizeof(err)), -EINVAL);
+	history_run_free(&a);
+	history_db_close(db);
+}
+
+static void test_corrupt(void **state)
+{
+	struct history_db *db;
+	char dir[128], path[128], err[512], junk[8192];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bad.db", tmp);
+	memset(junk, 'x', sizeof(junk));
+	junk[sizeof(junk) - 1] = 0;
+	put(tmp, "bad.db", junk);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "not a database"));
+	assert_non_null(strstr(err, "history import"));
+	/* The hook says so and leaves every exit code as it was. */
+	snprintf(dir, sizeof(dir), "%s/c", tmp);
+	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 1);
+	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0), 0);
+	assert_int_equal(history_run_hook(dir, path, 0, "last", NULL, 0), 0);
+	assert_int_equal(history_run_hook(dir, path, 0, "median:3", NULL, 4),
+			 4);
+	/* The garbage is left as it was: nothing overwrote it. */
+	{
+		FILE *f = fopen(path, "r");
+		char back[16] = "";
+
+		assert_non_null(f);
+		assert_int_equal(fread(back, 1, 8, f), 8);
+		fclose(f);
+		assert_memory_equal(back, "xxxxxxxx", 8);
+	}
+}
+
+static void test_locked(void **state)
+{
+	struct history_db *db;
+	char dir[128], path[128], err[512];
+	sqlite3 *other;
+	int64_t id;
+	struct history_run r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/locked.db", tmp);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	/* Another writer holds the history past the 5 s busy wait. */
+	assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN EXCLUSIVE", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	snprintf(dir, sizeof(dir), "%s/l", tmp);
+	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 1);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)),
+			 -EBUSY);
+	assert_non_null(strstr(err, "another lockstep holds it"));
+	/* Nothing half-written: once free, the run goes in whole. */
+	sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(other);
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)), 0);
+	history_run_free(&r);
+	assert_int_equal(history_db_load(db, id, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.ph[0].n, 4);
+	history_run_free(&r);
+	history_db_close(db);
+}
+
+static void test_hook_regression(void **state)
+{
+	char a[128], b[128], path[128], cj[160];
+
+	(void)state;
+	/* A folder baseline needs no history: 3000 -> 1000 IOPS is exit 3. */
+	snprintf(a, sizeof(a), "%s/base", tmp);
+	snprintf(b, sizeof(b), "%s/cand", tmp);
+	make_folder(a, "run-base", "2026-01-05T00:00:00Z", "completed", 3000);
+	make_folder(b, "run-cand", "2026-01-06T00:00:00Z", "completed", 1000);
+	snprintf(path, sizeof(path), "%s/hook.db", tmp);
+	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0), 3);
+	snprintf(cj, sizeof(cj), "%s/compare.json", b);
+	assert_int_equal(access(cj, R_OK), 0);
+	/* 4 (degraded) keeps its meaning over a regression. */
+	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4), 4);
+	/* The other way round is an improvement: exit 0. */
+	assert_int_equal(history_run_hook(a, NULL, 1, b, NULL, 0), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(tmp, "/tmp/test_history.XXXXXX");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_dir),
+		cmocka_unit_test(test_db_roundtrip),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_locked),
+		cmocka_unit_test(test_hook_regression),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
