@@ -20,6 +20,7 @@
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
+#include "master/report/html.h"
 
 volatile sig_atomic_t master_interrupted;
 
@@ -263,6 +264,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .help = "I/O threads per slave it starts (default: one per core)" },
 			{ "require-space", 0, OPTS_FLAG, &m->require_space,
 			  .help = "refuse to start if the results may not fit" },
+			{ "report", 0, OPTS_FLAG, &m->report,
+			  .help = "write report.html (charts) in the results folder" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
 			{ .name = "help",
@@ -316,6 +319,25 @@ static void master_free(struct master *m)
 	free(m->dview);
 	keys_authorized_free(&m->auth);
 	keys_wipe(&m->key, sizeof(m->key));
+}
+
+/*
+ * --report: the page is drawn from the summary just written. A run whose
+ * report could not be written is not a whole result: exit 5, as for any
+ * results file (summary.json, already written, cannot say so).
+ */
+static void write_report(struct master *m)
+{
+	char err[PATH_MAX + 512];
+
+	if (html_write(m->dir, NULL, NULL, err, sizeof(err)) < 0) {
+		log_error("report.html not written: %s", err);
+		if (m->exit_code == LS_EXIT_OK ||
+		    m->exit_code == LS_EXIT_DEGRADED)
+			m->exit_code = LS_EXIT_INCOMPLETE;
+		return;
+	}
+	log_info("report: %s/report.html", m->dir);
 }
 
 static int alloc_runs(struct master *m)
@@ -422,6 +444,8 @@ int master_main(int argc, char **argv, const char *const *engines)
 	conductor_reap(&m);
 	sig_nchild = 0;
 	results_finish(&m);
+	if (m.report)
+		write_report(&m);
 	ret = m.exit_code;
 	master_free(&m);
 	return ret;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "common/keygen.h"
 #include "master/master.h"
+#include "master/report/html.h"
 #include "slave/engine.h"
 #include "slave/slave.h"
 
@@ -15,6 +16,7 @@ static void usage(FILE *f)
 		"  run FILE     run a Vdbench-style parameter file (the master)\n"
 		"  slave        run a slave that connects to a master\n"
 		"  check FILE   parse and validate a parameter file, print the plan\n"
+		"  report DIR   write DIR/report.html: charts of a results folder\n"
 		"  keygen DIR   write a CURVE key pair (DIR/NAME.key, DIR/NAME.pub)\n"
 		"  version      print the version\n"
 		"`lockstep COMMAND --help` for the options of a command.\n");
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
 		return slave_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "check") == 0)
 		return master_check_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "report") == 0)
+		return html_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "keygen") == 0)
 		return keygen_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||
