@@ -23,7 +23,11 @@
 
 /* The per-interval columns the page draws, by intervals.csv's names. */
 static const char *const metric_col[] = {
-	"iops", "mbps", "p99_ms", "resp_ms", "slaves_reported",
+	"iops",
+	"mbps",
+	"p99_ms",
+	"resp_ms",
+	"slaves_reported",
 	"slaves_expected",
 };
 #define NMETRIC (sizeof(metric_col) / sizeof(metric_col[0]))
@@ -438,7 +442,8 @@ static void write_hosts(struct jsonw *w, int dirfd, const struct json *sum,
 		int dup = 0;
 
 		if (!name || !fsutil_name_ok(name)) {
-			warn(warns, "summary.json: slave %zu has no usable name",
+			warn(warns,
+			     "summary.json: slave %zu has no usable name",
 			     i + 1);
 			continue;
 		}
@@ -491,7 +496,8 @@ static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
 		fname = def;
 	}
 	if (!one_component(fname)) {
-		warn(warns, "summary.json: run %s: .hgrm name is not a file of the folder",
+		warn(warns,
+		     "summary.json: run %s: .hgrm name is not a file of the folder",
 		     run);
 		return;
 	}

@@ -205,7 +205,9 @@ int html_main(int argc, char **argv)
 		  .help = "where to write the page (default DIR/report.html)" },
 		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "DIR",
 		  .help = "a results folder to overlay and compare with" },
-		{ .name = "help", .letter = 'h', .kind = OPTS_HELP,
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
 		  .dest = &help },
 	};
 	const struct opts_cmd cmd = {

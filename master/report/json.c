@@ -164,8 +164,9 @@ static int parse_string(struct parser *ps, char **out)
 			ret = hex4(ps, &cp);
 			if (ret < 0)
 				goto err;
-			if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 6 &&
-			    ps->p[0] == '\\' && ps->p[1] == 'u') {
+			if (cp >= 0xd800 && cp < 0xdc00 &&
+			    ps->end - ps->p >= 6 && ps->p[0] == '\\' &&
+			    ps->p[1] == 'u') {
 				const char *back = ps->p;
 
 				ps->p += 2;
