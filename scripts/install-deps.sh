@@ -10,7 +10,8 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev clang-format zlib1g-dev
 		openssh-client openssh-server
 		procps psmisc
-		fdisk e2fsprogs util-linux)
+		fdisk e2fsprogs util-linux
+		chromium python3-pil)   # report_html: headless page, screenshot
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -367,6 +367,7 @@
 		["IOPS", "iops", 2], ["MB/s", "mbps", 2], ["read %", "read_pct", 2],
 		["ops", "ops", 0], ["read ops", "read_ops", 0],
 		["write ops", "write_ops", 0], ["bytes", "bytes", 0],
+		["read bytes", "read_bytes", 0], ["write bytes", "write_bytes", 0],
 		["errors", "errors", 0],
 		["response time (ms)", "lat_mean_ms", 4],
 		["read response (ms)", "read_lat_mean_ms", 4],
@@ -645,7 +646,8 @@
 				blank++;
 		});
 		var sc = el("p", { id: "selfcheck", "data-charts": charts.length,
-			"data-blank": blank }, charts.length + " charts, " + blank +
+			"data-blank": blank, "data-height":
+				document.documentElement.scrollHeight + 40 }, charts.length + " charts, " + blank +
 			" without their series drawn");
 		root.appendChild(sc);
 	}
