@@ -170,7 +170,7 @@ def check_shot(png, dom):
         if y + h > img.height or x + w > img.width:
             fail(f"chart {c.attrs['id']} lies outside the screenshot")
         n = 0
-        for count, px in img.crop((x, y, x + w, y + h)).getcolors(1 << 24):
+        for count, px in img.crop((x, y, x + w, y + h)).getcolors(w * h):
             if any(all(abs(px[i] - col[i]) < 24 for i in range(3))
                    for col in cols):
                 n += count
