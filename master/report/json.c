@@ -68,8 +68,10 @@ static int hex4(struct parser *ps, unsigned *v)
 			*v |= (unsigned)(c - 'a' + 10);
 		else if (c >= 'A' && c <= 'F')
 			*v |= (unsigned)(c - 'A' + 10);
-		else
+		else {
+			ps->p--; /* point at the offending character */
 			return fail(ps, "bad \\u escape");
+		}
 	}
 	return 0;
 }
@@ -113,8 +115,10 @@ static int parse_string(struct parser *ps, char **out)
 			q++;
 		q++;
 	}
-	if (q >= ps->end)
+	if (q >= ps->end) {
+		ps->p--; /* where the string began */
 		return fail(ps, "unterminated string");
+	}
 	cap = (size_t)(q - ps->p) * 2 + 1;
 	o = malloc(cap);
 	if (!o) {
