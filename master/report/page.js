@@ -189,7 +189,8 @@
 	/*
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
-	 * events, points, xvalues, from0 (x axis from 0).
+	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
+	 * from 0).
 	 */
 	function chart(parent, id, series, data, opts) {
 		var box = el("div", { "class": "chart", id: id,
@@ -238,7 +239,7 @@
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
 			return !s.dash;
 		}).map(function (s) { return s.color; }) });
-		if ((opts.events || []).length) {
+		if ((opts.events || []).length && opts.listEvents) {
 			box.appendChild(table(["event", "status", "start (s)", "end (s)"],
 				opts.events.map(function (e) {
 					return row([e.name, e.status, fmt(e.s, 3),
@@ -432,7 +433,7 @@
 				title: "Cluster " + m[0] + " per interval (" +
 					fmt(interval, 3) + " s)",
 				xlabel: "seconds", ylabel: m[2], warm: warm, from0: true,
-				events: k === 0 ? events : [],
+				events: events, listEvents: k === 0,
 			});
 		});
 	}
