@@ -67,7 +67,8 @@ static void test_roundtrip(void **state)
 		{ "[1e3, 0.1, -0.0]", "[1000,0.1,-0]" },
 		/* Escapes decode, then jsonw escapes again what it must. */
 		{ "[\"a\\\"b\\\\c\\/d\\n\"]", "[\"a\\\"b\\\\c/d\\n\"]" },
-		{ "[\"\\u00e9\\ud83d\\ude00\"]", "[\"\xc3\xa9\xf0\x9f\x98\x80\"]" },
+		{ "[\"\\u00e9\\ud83d\\ude00\"]",
+		  "[\"\xc3\xa9\xf0\x9f\x98\x80\"]" },
 		/* NUL and a lone surrogate become U+FFFD. */
 		{ "[\"x\\u0000y\\ud800z\"]",
 		  "[\"x\xef\xbf\xbdy\xef\xbf\xbdz\"]" },
@@ -98,7 +99,8 @@ static void test_refused(void **state)
 		{ "[01]", "line 1 column 3: expected ',' or ']'" },
 		{ "[1.]", "line 1 column 4: bad number" },
 		{ "[-]", "line 1 column 3: bad number" },
-		{ "[\"a\nb\"]", "line 1 column 4: control character in a string" },
+		{ "[\"a\nb\"]",
+		  "line 1 column 4: control character in a string" },
 		{ "[\"\\x\"]", "line 1 column 4: bad escape in a string" },
 		{ "[\"\\u12\"]", "line 1 column 7: bad \\u escape" },
 		{ "[\"abc", "line 1 column 2: unterminated string" },
@@ -144,7 +146,8 @@ static void test_depth(void **state)
 
 static void test_lookup(void **state)
 {
-	const char *t = "{\"name\":\"r1\",\"n\":2.5,\"files\":{\"hgrm\":\"a.hgrm\"}}";
+	const char *t =
+		"{\"name\":\"r1\",\"n\":2.5,\"files\":{\"hgrm\":\"a.hgrm\"}}";
 	struct json *j;
 	char err[64];
 	double v;

@@ -492,7 +492,13 @@ static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
 	if (!run)
 		return;
 	if (!fname) {
-		snprintf(def, sizeof(def), "%s.hgrm", run);
+		/* A name cut to fit would be another file: refuse it. */
+		if ((size_t)snprintf(def, sizeof(def), "%s.hgrm", run) >=
+		    sizeof(def)) {
+			warn(warns,
+			     "summary.json: a run name too long for a file name");
+			return;
+		}
 		fname = def;
 	}
 	if (!one_component(fname)) {
