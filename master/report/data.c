@@ -53,6 +53,9 @@ struct csv {
 };
 
 static void warn(struct data_warns *warns, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct data_warns *warns, const char *fmt, ...)
 {
 	char buf[512], esc[LOG_ESC_LEN(512)];
 	va_list ap;

@@ -22,6 +22,9 @@ struct parser {
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct parser *ps, const char *fmt, ...)
 {
 	unsigned line = 1, col = 1;
 	va_list ap;
