@@ -21,6 +21,7 @@
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
+#include "master/report/html.h"
 
 volatile sig_atomic_t master_interrupted;
 
@@ -284,6 +285,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .arg = "LIST",
 			  .help = "with --baseline (" HISTORY_DEFAULT_THRESHOLD
 				  ")" },
+			{ "report", 0, OPTS_FLAG, &m->report,
+			  .help = "write report.html (charts) in the results folder" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
 			  .help = "debug messages" },
 			{ .name = "help",
@@ -349,6 +352,26 @@ static void master_free(struct master *m)
 	free(m->dview);
 	keys_authorized_free(&m->auth);
 	keys_wipe(&m->key, sizeof(m->key));
+}
+
+/*
+ * --report: the page is drawn from the summary just written. A run whose
+ * report could not be written is not a whole result: exit 5, as for any
+ * results file (summary.json, already written, cannot say so).
+ */
+static void write_report(struct master *m)
+{
+	char err[PATH_MAX + 512];
+
+	if (html_write(m->dir, NULL, NULL, err, sizeof(err)) < 0) {
+		log_error("report.html not written: %s", err);
+		if (m->exit_code == LS_EXIT_OK ||
+		    m->exit_code == LS_EXIT_REGRESSION ||
+		    m->exit_code == LS_EXIT_DEGRADED)
+			m->exit_code = LS_EXIT_INCOMPLETE;
+		return;
+	}
+	log_info("report: %s/report.html", m->dir);
 }
 
 static int alloc_runs(struct master *m)
@@ -459,8 +482,11 @@ int master_main(int argc, char **argv, const char *const *engines)
 	conductor_reap(&m);
 	sig_nchild = 0;
 	results_finish(&m);
-	ret = history_run_hook(m.dir, m.history, m.no_history, m.baseline,
-			       m.threshold, m.exit_code);
+	m.exit_code = history_run_hook(m.dir, m.history, m.no_history,
+				       m.baseline, m.threshold, m.exit_code);
+	if (m.report)
+		write_report(&m);
+	ret = m.exit_code;
 	master_free(&m);
 	return ret;
 }

@@ -189,6 +189,7 @@ struct master {
 	/* Options. */
 	const char *param_path;
 	const char *outdir_opt;
+	int report; /* --report: write report.html at the end */
 	const char *engine;
 	const char *bind;
 	const char *advertise;    /* the address slaves connect to */

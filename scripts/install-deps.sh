@@ -10,7 +10,8 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 	pkgs+=(python3 iproute2 fio clang libclang-rt-14-dev clang-format zlib1g-dev
 		openssh-client openssh-server
 		procps psmisc
-		fdisk e2fsprogs util-linux)
+		fdisk e2fsprogs util-linux
+		chromium python3-pil)   # report_html: headless page, screenshot
 # Real receivers for the live export tests (tests/integration/export_*.sh).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(graphite-carbon python3-whisper influxdb prometheus curl)

@@ -6,6 +6,7 @@
 #include "common/keygen.h"
 #include "master/history/history.h"
 #include "master/master.h"
+#include "master/report/html.h"
 #include "slave/engine.h"
 #include "slave/slave.h"
 
@@ -18,6 +19,7 @@ static void usage(FILE *f)
 		"  check FILE   parse and validate a parameter file, print the plan\n"
 		"  history      the run history: list, import DIR..., changes\n"
 		"  compare A B  compare two runs (folders, history ids, last, median:N)\n"
+		"  report DIR   write DIR/report.html: charts of a results folder\n"
 		"  keygen DIR   write a CURVE key pair (DIR/NAME.key, DIR/NAME.pub)\n"
 		"  version      print the version\n"
 		"`lockstep COMMAND --help` for the options of a command.\n");
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
 		return history_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "compare") == 0)
 		return history_compare_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "report") == 0)
+		return html_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "keygen") == 0)
 		return keygen_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "version") == 0 ||

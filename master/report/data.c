@@ -1,0 +1,637 @@
+/*
+ * The report's view of one results folder. Every file is opened relative
+ * to the folder with O_NOFOLLOW (hosts/ too), must be a regular file, and
+ * is read up to a bound; names taken from summary.json (slaves, .hgrm
+ * files) must be one path component. Rows that do not parse are skipped
+ * and counted: a broken folder gives a report that says what it lacks,
+ * never one that invents a number.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "master/report/data.h"
+#include "master/report/json.h"
+
+/* The per-interval columns the page draws, by intervals.csv's names. */
+static const char *const metric_col[] = {
+	"iops",
+	"mbps",
+	"p99_ms",
+	"resp_ms",
+	"slaves_reported",
+	"slaves_expected",
+};
+#define NMETRIC (sizeof(metric_col) / sizeof(metric_col[0]))
+/* Per host only IOPS, MB/s and p99 (the first three). */
+#define NMETRIC_HOST 3
+#define CSV_FIELDS_MAX 64
+
+/* One run's rows of one CSV file. */
+struct series {
+	char *run;
+	uint64_t t0; /* start_ns of the run's first row */
+	size_t n, cap;
+	double *t; /* end of each interval, seconds after t0 */
+	unsigned char *warm;
+	double *m[NMETRIC];
+};
+
+struct csv {
+	struct series *s;
+	size_t n, cap;
+	size_t skipped, late;
+	int truncated;
+};
+
+static void warn(struct data_warns *warns, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct data_warns *warns, const char *fmt, ...)
+{
+	char buf[512], esc[LOG_ESC_LEN(512)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Names in it come from the folder's files: escaped on a terminal,
+	   JSON-escaped and shown as text on the page. */
+	log_warn("report: %s", log_escape(buf, esc, sizeof(esc)));
+	if (warns->n < DATA_WARN_MAX) {
+		warns->msg[warns->n] = strdup(buf);
+		if (warns->msg[warns->n])
+			warns->n++;
+	}
+}
+
+void data_warns_free(struct data_warns *warns)
+{
+	for (size_t i = 0; i < warns->n; i++)
+		free(warns->msg[i]);
+	warns->n = 0;
+}
+
+/*
+ * Read up to max bytes of the regular file name inside dirfd into *buf
+ * (malloc'ed, NUL-ended). *truncated says the file was longer. Returns 0
+ * or -errno (-ELOOP for a symbolic link, -EINVAL for not a regular file).
+ */
+static int read_at(int dirfd, const char *name, size_t max, char **buf,
+		   size_t *len, int *truncated)
+{
+	struct stat st;
+	size_t want, got = 0;
+	char *b;
+	int fd, ret;
+
+	*buf = NULL;
+	*len = 0;
+	*truncated = 0;
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	want = (uint64_t)st.st_size > max ? max : (size_t)st.st_size;
+	*truncated = (uint64_t)st.st_size > max;
+	b = malloc(want + 1);
+	if (!b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (got < want) {
+		ssize_t r = read(fd, b + got, want - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			free(b);
+			goto out;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*len = got;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+static const char *why(int err)
+{
+	if (err == -ELOOP)
+		return "a symbolic link (not followed)";
+	if (err == -EINVAL)
+		return "not a regular file";
+	return strerror(-err);
+}
+
+static void series_free(struct series *s)
+{
+	free(s->run);
+	free(s->t);
+	free(s->warm);
+	for (size_t k = 0; k < NMETRIC; k++)
+		free(s->m[k]);
+}
+
+static void csv_free(struct csv *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		series_free(&c->s[i]);
+	free(c->s);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct series *csv_find(struct csv *c, const char *run)
+{
+	/* Rows of one run are together: the last series is the usual hit. */
+	for (size_t i = c->n; i-- > 0;)
+		if (strcmp(c->s[i].run, run) == 0)
+			return &c->s[i];
+	return NULL;
+}
+
+static struct series *csv_add(struct csv *c, const char *run, uint64_t t0)
+{
+	struct series *s;
+
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 8;
+
+		s = realloc(c->s, ncap * sizeof(*s));
+		if (!s)
+			return NULL;
+		c->s = s;
+		c->cap = ncap;
+	}
+	s = &c->s[c->n];
+	memset(s, 0, sizeof(*s));
+	s->run = strdup(run);
+	if (!s->run)
+		return NULL;
+	s->t0 = t0;
+	c->n++;
+	return s;
+}
+
+static int series_push(struct series *s, double t, int warm, const double *m)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		double *t2 = realloc(s->t, ncap * sizeof(double));
+		unsigned char *w2;
+
+		if (!t2)
+			return -ENOMEM;
+		s->t = t2;
+		w2 = realloc(s->warm, ncap);
+		if (!w2)
+			return -ENOMEM;
+		s->warm = w2;
+		for (size_t k = 0; k < NMETRIC; k++) {
+			double *m2 = realloc(s->m[k], ncap * sizeof(double));
+
+			if (!m2)
+				return -ENOMEM;
+			s->m[k] = m2;
+		}
+		s->cap = ncap;
+	}
+	s->t[s->n] = t;
+	s->warm[s->n] = (unsigned char)warm;
+	for (size_t k = 0; k < NMETRIC; k++)
+		s->m[k][s->n] = m[k];
+	s->n++;
+	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *e;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &e, 10);
+	return errno || *e ? -EINVAL : 0;
+}
+
+/* A number of the CSV, or NaN (drawn as a gap, written as null). */
+static double parse_dbl(const char *s)
+{
+	char *e;
+	double v;
+
+	if (!*s)
+		return NAN;
+	v = strtod(s, &e);
+	return *e || !isfinite(v) ? NAN : v;
+}
+
+/* Split line at commas, in place; returns the number of fields. */
+static size_t split(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	f[n++] = line;
+	for (char *p = line; *p; p++) {
+		if (*p != ',')
+			continue;
+		*p = '\0';
+		if (n == max)
+			return max + 1;
+		f[n++] = p + 1;
+	}
+	return n;
+}
+
+/*
+ * Parse a lockstep CSV (intervals.csv's columns, found by name in its
+ * header). Rows of a run go to its series; `late` rows are counted, not
+ * drawn (they complete a row that is already drawn). With ref, each run's
+ * time origin is ref's (the cluster's) so hosts line up with it.
+ */
+static int csv_parse(char *text, size_t len, struct csv *c,
+		     const struct csv *ref)
+{
+	int col_run = -1, col_phase = -1, col_start = -1, col_end = -1;
+	int col_m[NMETRIC];
+	char *f[CSV_FIELDS_MAX + 1];
+	size_t nhead = 0;
+	char *line = text, *nl;
+	int ret;
+
+	for (size_t k = 0; k < NMETRIC; k++)
+		col_m[k] = -1;
+	/* A cut file ends in the middle of a row: drop that row. */
+	if (c->truncated) {
+		while (len > 0 && text[len - 1] != '\n')
+			len--;
+		text[len] = '\0';
+	}
+	for (; line < text + len; line = nl + 1) {
+		size_t nf;
+		uint64_t start, end;
+		struct series *s;
+		double m[NMETRIC];
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = text + len;
+		*nl = '\0';
+		if (nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		nf = split(line, f, CSV_FIELDS_MAX);
+		if (nf > CSV_FIELDS_MAX) {
+			c->skipped++;
+			continue;
+		}
+		if (!nhead) {
+			nhead = nf;
+			for (size_t i = 0; i < nf; i++) {
+				if (!strcmp(f[i], "run"))
+					col_run = (int)i;
+				else if (!strcmp(f[i], "phase"))
+					col_phase = (int)i;
+				else if (!strcmp(f[i], "start_ns"))
+					col_start = (int)i;
+				else if (!strcmp(f[i], "end_ns"))
+					col_end = (int)i;
+				for (size_t k = 0; k < NMETRIC; k++)
+					if (!strcmp(f[i], metric_col[k]))
+						col_m[k] = (int)i;
+			}
+			if (col_run < 0 || col_phase < 0 || col_start < 0 ||
+			    col_end < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (nf != nhead || parse_u64(f[col_start], &start) < 0 ||
+		    parse_u64(f[col_end], &end) < 0 || end < start) {
+			c->skipped++;
+			continue;
+		}
+		if (!strcmp(f[col_phase], "late")) {
+			c->late++;
+			continue;
+		}
+		s = csv_find(c, f[col_run]);
+		if (!s) {
+			const struct series *r =
+				ref ? csv_find((struct csv *)ref, f[col_run]) :
+				      NULL;
+
+			s = csv_add(c, f[col_run], r ? r->t0 : start);
+			if (!s)
+				return -ENOMEM;
+		}
+		if (end < s->t0) {
+			c->skipped++;
+			continue;
+		}
+		for (size_t k = 0; k < NMETRIC; k++)
+			m[k] = col_m[k] >= 0 ? parse_dbl(f[col_m[k]]) : NAN;
+		ret = series_push(s, (double)(end - s->t0) / 1e9,
+				  !strcmp(f[col_phase], "warmup"), m);
+		if (ret < 0)
+			return ret;
+	}
+	return nhead ? 0 : -EINVAL;
+}
+
+/* Read and parse one CSV; what goes wrong is a warning. */
+static void csv_load(int dirfd, const char *name, const char *shown,
+		     struct csv *c, const struct csv *ref,
+		     struct data_warns *warns)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	ret = read_at(dirfd, name, DATA_CSV_MAX, &text, &len, &c->truncated);
+	if (ret < 0) {
+		warn(warns, "%s: %s", shown, why(ret));
+		return;
+	}
+	ret = csv_parse(text, len, c, ref);
+	free(text);
+	if (ret < 0) {
+		warn(warns, "%s: %s", shown,
+		     ret == -ENOMEM ? strerror(ENOMEM) :
+				      "not a lockstep CSV (no header)");
+		csv_free(c);
+		return;
+	}
+	if (c->truncated)
+		warn(warns, "%s: only its first %u MiB are shown", shown,
+		     DATA_CSV_MAX >> 20);
+	if (c->skipped)
+		warn(warns, "%s: %zu rows that do not parse were left out",
+		     shown, c->skipped);
+}
+
+static void write_series(struct jsonw *w, const struct series *s,
+			 size_t nmetric)
+{
+	jsonw_object(w, NULL);
+	jsonw_str(w, "run", s->run);
+	jsonw_u64(w, "t0_ns", s->t0);
+	jsonw_array(w, "t");
+	for (size_t i = 0; i < s->n; i++)
+		jsonw_dbl(w, NULL, s->t[i]);
+	jsonw_end(w);
+	jsonw_array(w, "warmup");
+	for (size_t i = 0; i < s->n; i++)
+		jsonw_u64(w, NULL, s->warm[i]);
+	jsonw_end(w);
+	for (size_t k = 0; k < nmetric; k++) {
+		jsonw_array(w, metric_col[k]);
+		for (size_t i = 0; i < s->n; i++)
+			jsonw_dbl(w, NULL, s->m[k][i]);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+/* One path component that stays in its folder (no '/', '.' or '..'). */
+static int one_component(const char *name)
+{
+	return name && name[0] && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..") && strlen(name) <= 255;
+}
+
+static void write_hosts(struct jsonw *w, int dirfd, const struct json *sum,
+			const struct csv *cluster, struct data_warns *warns)
+{
+	const struct json *slaves = json_get(sum, "slaves");
+	size_t shown = 0;
+	int hfd = -1;
+
+	jsonw_array(w, "hosts");
+	if (!slaves || slaves->type != JSON_ARR || slaves->n == 0)
+		goto out;
+	hfd = openat(dirfd, "hosts",
+		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (hfd < 0) {
+		warn(warns, "hosts/: %s", why(-errno));
+		goto out;
+	}
+	for (size_t i = 0; i < slaves->n; i++) {
+		const char *name = json_str(json_get(&slaves->item[i], "name"));
+		char file[FSUTIL_NAME_MAX + 8], shownname[FSUTIL_NAME_MAX + 16];
+		struct csv c = { 0 };
+		int dup = 0;
+
+		if (!name || !fsutil_name_ok(name)) {
+			warn(warns,
+			     "summary.json: slave %zu has no usable name",
+			     i + 1);
+			continue;
+		}
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = json_str(json_get(&slaves->item[k], "name")) &&
+			      !strcmp(json_str(json_get(&slaves->item[k],
+							"name")),
+				      name);
+		if (dup)
+			continue;
+		if (shown == DATA_HOSTS_MAX) {
+			warn(warns, "per-host charts show the first %u slaves",
+			     DATA_HOSTS_MAX);
+			break;
+		}
+		snprintf(file, sizeof(file), "%s.csv", name);
+		snprintf(shownname, sizeof(shownname), "hosts/%s.csv", name);
+		csv_load(hfd, file, shownname, &c, cluster, warns);
+		jsonw_object(w, NULL);
+		jsonw_str(w, "slave", name);
+		jsonw_array(w, "runs");
+		for (size_t k = 0; k < c.n; k++)
+			write_series(w, &c.s[k], NMETRIC_HOST);
+		jsonw_end(w);
+		jsonw_end(w);
+		csv_free(&c);
+		shown++;
+	}
+out:
+	if (hfd >= 0)
+		close(hfd);
+	jsonw_end(w);
+}
+
+/* The .hgrm of run r: files.hgrm when summary.json names it. */
+static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
+		       struct data_warns *warns)
+{
+	const char *run = json_str(json_get(r, "name"));
+	const char *fname = json_str(json_get(json_get(r, "files"), "hgrm"));
+	char def[300];
+	size_t len, npts = 0;
+	char *text, *line, *nl;
+	int trunc, ret;
+
+	if (!run)
+		return;
+	if (!fname) {
+		/* A name cut to fit would be another file: refuse it. */
+		if ((size_t)snprintf(def, sizeof(def), "%s.hgrm", run) >=
+		    sizeof(def)) {
+			warn(warns,
+			     "summary.json: a run name too long for a file name");
+			return;
+		}
+		fname = def;
+	}
+	if (!one_component(fname)) {
+		warn(warns,
+		     "summary.json: run %s: .hgrm name is not a file of the folder",
+		     run);
+		return;
+	}
+	ret = read_at(dirfd, fname, DATA_HGRM_MAX, &text, &len, &trunc);
+	if (ret < 0) {
+		warn(warns, "%s: %s", fname, why(ret));
+		return;
+	}
+	if (trunc)
+		warn(warns, "%s: larger than %u MiB, not shown", fname,
+		     DATA_HGRM_MAX >> 20);
+	jsonw_object(w, NULL);
+	jsonw_str(w, "run", run);
+	jsonw_str(w, "file", fname);
+	/* Two passes over the lines: values, then percentiles. */
+	for (int pass = 0; pass < 2 && !trunc; pass++) {
+		jsonw_array(w, pass ? "percentile" : "value_ms");
+		for (line = text; line < text + len; line = nl + 1) {
+			double v, p;
+
+			nl = strchr(line, '\n');
+			if (!nl)
+				nl = text + len;
+			if (*line == '#' ||
+			    sscanf(line, "%lf %lf", &v, &p) != 2 ||
+			    !isfinite(v) || !isfinite(p) || p < 0 || p > 1)
+				continue;
+			jsonw_dbl(w, NULL, pass ? p : v);
+			npts += !pass;
+		}
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+	if (!trunc && npts == 0)
+		warn(warns, "%s: no percentile lines", fname);
+	free(text);
+}
+
+/* Another JSON file of the folder, parsed and written again, if there. */
+static void write_json_file(struct jsonw *w, int dirfd, const char *name,
+			    struct data_warns *warns)
+{
+	struct json *j;
+	char err[256];
+	size_t len;
+	char *text;
+	int trunc, ret;
+
+	ret = read_at(dirfd, name, DATA_JSON_MAX, &text, &len, &trunc);
+	if (ret == -ENOENT)
+		return;
+	if (ret < 0 || trunc) {
+		warn(warns, "%s: %s", name, trunc ? "too large" : why(ret));
+		free(text);
+		return;
+	}
+	ret = json_parse(text, len, &j, err, sizeof(err));
+	free(text);
+	if (ret < 0) {
+		warn(warns, "%s: %s", name, ret == -EINVAL ? err : why(ret));
+		return;
+	}
+	json_write(w, "compare", j);
+	json_free(j);
+}
+
+int data_write_set(struct jsonw *w, const char *key, const char *dir,
+		   struct data_warns *warns, char *err, size_t errlen)
+{
+	const struct json *runs;
+	struct csv cluster = { 0 };
+	struct json *sum = NULL;
+	char perr[256];
+	size_t len;
+	char *text;
+	int dirfd, trunc, ret;
+
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	ret = read_at(dirfd, "summary.json", DATA_JSON_MAX, &text, &len,
+		      &trunc);
+	if (ret == 0 && trunc) {
+		free(text);
+		ret = -EFBIG;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s/summary.json: %s", dir, why(ret));
+		goto out;
+	}
+	ret = json_parse(text, len, &sum, perr, sizeof(perr));
+	free(text);
+	if (ret == 0 && sum->type != JSON_OBJ)
+		ret = -EINVAL;
+	if (ret < 0) {
+		snprintf(err, errlen, "%s/summary.json: %s", dir,
+			 ret == -EINVAL ? (perr[0] ? perr : "not an object") :
+					  strerror(-ret));
+		goto out;
+	}
+	jsonw_object(w, key);
+	jsonw_str(w, "dir", dir);
+	json_write(w, "summary", sum);
+	csv_load(dirfd, "intervals.csv", "intervals.csv", &cluster, NULL,
+		 warns);
+	jsonw_array(w, "intervals");
+	for (size_t i = 0; i < cluster.n; i++)
+		write_series(w, &cluster.s[i], NMETRIC);
+	jsonw_end(w);
+	write_hosts(w, dirfd, sum, &cluster, warns);
+	jsonw_array(w, "hgrm");
+	runs = json_get(sum, "runs");
+	for (size_t i = 0; runs && runs->type == JSON_ARR && i < runs->n; i++)
+		write_hgrm(w, dirfd, &runs->item[i], warns);
+	jsonw_end(w);
+	/* `lockstep compare` leaves its verdicts here (another command). */
+	write_json_file(w, dirfd, "compare.json", warns);
+	jsonw_end(w);
+	ret = 0;
+out:
+	csv_free(&cluster);
+	json_free(sum);
+	close(dirfd);
+	return ret;
+}

@@ -1,0 +1,238 @@
+/*
+ * The report page. Its data is built as JSON with jsonw (strings escaped
+ * there) and every '<' of it is written as \u003c, so no string of a
+ * results folder can close the <script> element that holds it; the page's
+ * Content-Security-Policy allows no fetch at all, so the file opened from a
+ * mail or a share shows what it holds and loads nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "common/exitcode.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/opts.h"
+#include "common/timeutil.h"
+#include "master/jsonw.h"
+#include "master/report/data.h"
+#include "master/report/html.h"
+
+extern const char report_asset_uplot_js[], report_asset_uplot_css[];
+extern const char report_asset_page_js[], report_asset_page_css[];
+extern const size_t report_asset_uplot_js_len, report_asset_uplot_css_len;
+extern const size_t report_asset_page_js_len, report_asset_page_css_len;
+
+/* The data of the page as one JSON text in *buf (malloc'ed). */
+static int build_data(const char *dir, const char *baseline, char **buf,
+		      size_t *len, char *err, size_t errlen)
+{
+	struct data_warns warns = { 0 };
+	struct jsonw w;
+	char iso[40];
+	FILE *f;
+	int ret;
+
+	f = open_memstream(buf, len);
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s", strerror(-ret));
+		return ret;
+	}
+	jsonw_init(&w, f);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "generator", "lockstep " LOCKSTEP_VERSION);
+	jsonw_str(&w, "generated",
+		  time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
+	ret = data_write_set(&w, "main", dir, &warns, err, errlen);
+	if (ret == 0 && baseline)
+		ret = data_write_set(&w, "baseline", baseline, &warns, err,
+				     errlen);
+	if (ret == 0) {
+		jsonw_array(&w, "warnings");
+		for (size_t i = 0; i < warns.n; i++)
+			jsonw_str(&w, NULL, warns.msg[i]);
+		jsonw_end(&w);
+		jsonw_end(&w);
+		ret = jsonw_finish(&w);
+		if (ret < 0)
+			snprintf(err, errlen, "%s", strerror(-ret));
+	}
+	data_warns_free(&warns);
+	if (fclose(f) != 0 && ret == 0) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+	}
+	if (ret < 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ret;
+}
+
+/* JSON inside <script>: '<' only occurs in strings, where \u003c is it. */
+static void put_data(FILE *f, const char *s, size_t len)
+{
+	const char *end = s + len, *lt;
+
+	while (s < end) {
+		lt = memchr(s, '<', (size_t)(end - s));
+		if (!lt) {
+			fwrite(s, 1, (size_t)(end - s), f);
+			return;
+		}
+		fwrite(s, 1, (size_t)(lt - s), f);
+		fputs("\\u003c", f);
+		s = lt + 1;
+	}
+}
+
+static void put_page(FILE *f, const char *data, size_t len)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\""
+	      "default-src 'none'; script-src 'unsafe-inline'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\">\n"
+	      "<title>lockstep report</title>\n<style>\n",
+	      f);
+	fwrite(report_asset_uplot_css, 1, report_asset_uplot_css_len, f);
+	fputs("\n</style>\n<style>\n", f);
+	fwrite(report_asset_page_css, 1, report_asset_page_css_len, f);
+	fputs("\n</style>\n</head>\n<body>\n<main id=\"report\">"
+	      "<noscript>This report draws its charts with JavaScript.</noscript>"
+	      "</main>\n<script type=\"application/json\" id=\"lockstep-data\">",
+	      f);
+	put_data(f, data, len);
+	fputs("</script>\n<script>\n", f);
+	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, f);
+	fputs("\n</script>\n<script>\n", f);
+	fwrite(report_asset_page_js, 1, report_asset_page_js_len, f);
+	fputs("\n</script>\n</body>\n</html>\n", f);
+}
+
+/* Write the page to path through a temporary file in the same folder. */
+static int write_atomic(const char *path, const char *data, size_t len,
+			char *err, size_t errlen)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	mode_t mask;
+	FILE *f = NULL;
+	int fd, ret;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: exists and is not a regular file",
+			 path);
+		return -EEXIST;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >=
+	    sizeof(tmp)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0644 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
+		ret = -errno;
+		close(fd);
+		goto fail;
+	}
+	put_page(f, data, len);
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0) {
+		ret = -(errno ? errno : EIO);
+		fclose(f);
+		goto fail;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	fsutil_fsync_dir(dirname(dir));
+	return 0;
+fail:
+	unlink(tmp);
+	snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+int html_write(const char *dir, const char *out, const char *baseline,
+	       char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	char *data = NULL;
+	int ret;
+
+	if (!out) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/report.html",
+				     dir) >= sizeof(path)) {
+			snprintf(err, errlen, "%s: %s", dir,
+				 strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG;
+		}
+		out = path;
+	}
+	ret = build_data(dir, baseline, &data, &len, err, errlen);
+	if (ret < 0)
+		return ret;
+	ret = write_atomic(out, data, len, err, errlen);
+	free(data);
+	return ret;
+}
+
+int html_main(int argc, char **argv)
+{
+	const char *out = NULL, *baseline = NULL;
+	char err[PATH_MAX + 512];
+	int help = 0, args, ret;
+	const struct opts_def defs[] = {
+		{ "output", 'o', OPTS_STRING, &out, .arg = "FILE",
+		  .help = "where to write the page (default DIR/report.html)" },
+		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "DIR",
+		  .help = "a results folder to overlay and compare with" },
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
+		  .dest = &help },
+	};
+	const struct opts_cmd cmd = {
+		.prog = "lockstep report",
+		.synopsis = "usage: lockstep report DIR [options]",
+		.footer = "Writes one self-contained HTML page (charts and "
+			  "tables) from the results folder DIR.\n",
+		.width = 20,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 1,
+	};
+
+	ret = opts_parse(&cmd, argc, argv, &args);
+	if (ret)
+		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	ret = html_write(argv[args], out, baseline, err, sizeof(err));
+	if (ret < 0) {
+		fprintf(stderr, "lockstep report: %s\n", err);
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (out)
+		printf("lockstep: report written to %s\n", out);
+	else
+		printf("lockstep: report written to %s/report.html\n",
+		       argv[args]);
+	return LS_EXIT_OK;
+}

@@ -1,0 +1,662 @@
+/*
+ * lockstep report page: draws the results folder embedded as JSON in
+ * #lockstep-data with uPlot. Every string of the data comes from a results
+ * folder and is shown with textContent only, never as HTML. The page needs
+ * no network (its Content-Security-Policy allows none).
+ */
+"use strict";
+(function () {
+	var D = JSON.parse(document.getElementById("lockstep-data").textContent);
+	var root = document.getElementById("report");
+	var main = D.main || {};
+	var base = D.baseline || null;
+	var S = main.summary || {};
+	var B = base ? base.summary || {} : null;
+	var PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+		"#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
+		"#ad494a", "#637939"];
+	var BASE_COLOR = "#999999";
+	var charts = [];
+
+	/* el("td", {class: "x"}, "text", child...): text is never HTML. */
+	function el(tag, attrs) {
+		var e = document.createElement(tag);
+		var k, i, c;
+		for (k in attrs || {}) {
+			if (Object.prototype.hasOwnProperty.call(attrs, k))
+				e.setAttribute(k, String(attrs[k]));
+		}
+		for (i = 2; i < arguments.length; i++) {
+			c = arguments[i];
+			if (c === null || c === undefined)
+				continue;
+			e.appendChild(typeof c === "object" ? c :
+				document.createTextNode(String(c)));
+		}
+		return e;
+	}
+
+	function isNum(v) {
+		return typeof v === "number" && isFinite(v);
+	}
+
+	function fmt(v, d) {
+		return isNum(v) ? v.toFixed(d) : "\u2014";
+	}
+
+	function arr(v) {
+		return Array.isArray(v) ? v : [];
+	}
+
+	function str(v) {
+		return typeof v === "string" ? v : (v === undefined || v === null ?
+			"" : String(v));
+	}
+
+	function byRun(list, name) {
+		return arr(list).filter(function (x) {
+			return x && x.run === name;
+		})[0] || null;
+	}
+
+	function table(head, rows, cls) {
+		var t = el("table", cls ? { "class": cls } : {});
+		var tr = el("tr");
+		head.forEach(function (h) {
+			tr.appendChild(el("th", {}, h));
+		});
+		t.appendChild(el("thead", {}, tr));
+		var tb = el("tbody");
+		rows.forEach(function (r) {
+			tb.appendChild(r);
+		});
+		t.appendChild(tb);
+		return t;
+	}
+
+	function row(cells) {
+		var tr = el("tr");
+		cells.forEach(function (c) {
+			tr.appendChild(typeof c === "object" && c !== null &&
+				c.tagName === "TD" ? c : el("td", {}, c));
+		});
+		return tr;
+	}
+
+	/* Several [x[], y[]] sets on one x axis (x rounded to 1 ms). */
+	function align(sets) {
+		var m = new Map();
+		sets.forEach(function (s, i) {
+			arr(s[0]).forEach(function (x, j) {
+				if (!isNum(x))
+					return;
+				var k = Math.round(x * 1000) / 1000;
+				var r = m.get(k);
+				if (!r) {
+					r = sets.map(function () { return null; });
+					m.set(k, r);
+				}
+				var y = arr(s[1])[j];
+				r[i] = isNum(y) ? y : null;
+			});
+		});
+		var xs = Array.from(m.keys()).sort(function (a, b) {
+			return a - b;
+		});
+		return [xs].concat(sets.map(function (_, i) {
+			return xs.map(function (x) { return m.get(x)[i]; });
+		}));
+	}
+
+	function width() {
+		return Math.max(480, Math.min(1100,
+			(document.documentElement.clientWidth || 1100) - 60));
+	}
+
+	/* Seconds after a run's first interval began, of a time an event
+	   gives as ns since the epoch (a number) or an ISO 8601 string. */
+	function eventSec(v, t0) {
+		if (isNum(v))
+			return (v - t0) / 1e9;
+		if (typeof v === "string") {
+			var ms = Date.parse(v);
+			if (isFinite(ms))
+				return ms / 1e3 - t0 / 1e9;
+		}
+		return null;
+	}
+
+	function runEvents(name, t0) {
+		return arr(S.events).filter(function (e) {
+			return e && e.run === name;
+		}).map(function (e) {
+			var s = eventSec(e.start !== undefined ? e.start :
+				e.start_ns !== undefined ? e.start_ns : e.at, t0);
+			var end = eventSec(e.end !== undefined ? e.end : e.end_ns, t0);
+			return { name: str(e.name), status: str(e.status),
+				s: s, e: end };
+		}).filter(function (e) {
+			return e.s !== null;
+		});
+	}
+
+	/* Warmup shading and event lines, drawn under the series. */
+	function decorations(warm, events) {
+		return function (u) {
+			var ctx = u.ctx, b = u.bbox;
+			ctx.save();
+			if (warm > 0) {
+				var x0 = u.valToPos(0, "x", true);
+				var x1 = u.valToPos(warm, "x", true);
+				x0 = Math.max(x0, b.left);
+				x1 = Math.min(x1, b.left + b.width);
+				if (x1 > x0) {
+					ctx.fillStyle = "rgba(255, 200, 0, 0.18)";
+					ctx.fillRect(x0, b.top, x1 - x0, b.height);
+					ctx.fillStyle = "#8a6d00";
+					ctx.font = 11 * devicePixelRatio + "px sans-serif";
+					ctx.fillText("warmup", x0 + 4, b.top + 14 *
+						devicePixelRatio);
+				}
+			}
+			events.forEach(function (e) {
+				[e.s, e.e].forEach(function (t, i) {
+					if (t === null || t === undefined)
+						return;
+					var x = u.valToPos(t, "x", true);
+					if (x < b.left || x > b.left + b.width)
+						return;
+					ctx.strokeStyle = "#c00000";
+					ctx.lineWidth = 1.5 * devicePixelRatio;
+					ctx.setLineDash(i ? [2, 3] : [6, 3]);
+					ctx.beginPath();
+					ctx.moveTo(x, b.top);
+					ctx.lineTo(x, b.top + b.height);
+					ctx.stroke();
+					if (!i) {
+						ctx.fillStyle = "#c00000";
+						ctx.font = 11 * devicePixelRatio +
+							"px sans-serif";
+						ctx.fillText(e.name, x + 3, b.top + 28 *
+							devicePixelRatio);
+					}
+				});
+			});
+			ctx.restore();
+		};
+	}
+
+	/*
+	 * One uPlot chart in parent. series: [{label, color, dash}], data as
+	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
+	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
+	 * from 0).
+	 */
+	function chart(parent, id, series, data, opts) {
+		var box = el("div", { "class": "chart", id: id,
+			"data-title": opts.title });
+		parent.appendChild(box);
+		if (!data[0] || data[0].length === 0) {
+			box.appendChild(el("p", { "class": "empty" },
+				opts.title + ": no data"));
+			box.setAttribute("data-empty", "1");
+			return;
+		}
+		var o = {
+			title: opts.title,
+			width: width(),
+			height: 260,
+			scales: {
+				x: opts.from0 ? {
+					time: false,
+					/* From the run's start: the warmup shows. */
+					range: function (u, lo, hi) {
+						return [0, hi > 0 ? hi : 1];
+					},
+				} : { time: false, distr: opts.xlog ? 3 : 1 },
+				y: { distr: opts.ylog ? 3 : 1 },
+			},
+			axes: [
+				{ label: opts.xlabel, values: opts.xvalues },
+				{ label: opts.ylabel, size: 70 },
+			],
+			series: [{ label: opts.xlabel }].concat(series.map(function (s) {
+				return {
+					label: s.label,
+					stroke: s.color,
+					width: 2,
+					dash: s.dash,
+					spanGaps: true,
+					points: { show: !!opts.points },
+				};
+			})),
+			hooks: {
+				drawClear: [decorations(opts.warm || 0,
+					opts.events || [])],
+			},
+		};
+		var u = new uPlot(o, data, box);
+		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
+			return !s.dash;
+		}).map(function (s) { return s.color; }) });
+		if ((opts.events || []).length && opts.listEvents) {
+			box.appendChild(table(["event", "status", "start (s)", "end (s)"],
+				opts.events.map(function (e) {
+					return row([e.name, e.status, fmt(e.s, 3),
+						fmt(e.e, 3)]);
+				}), "events"));
+		}
+	}
+
+	/* ---- header ------------------------------------------------------ */
+
+	function header() {
+		var slaves = arr(S.slaves);
+		var hosts = {};
+		var losses = 0;
+		slaves.forEach(function (s) {
+			hosts[str(s.host)] = 1;
+			if (isNum(s.losses))
+				losses += s.losses;
+		});
+		var status = str(S.status);
+		var h = el("header", { id: "run-header" });
+		h.appendChild(el("h1", {}, "lockstep report"));
+		var dl = el("dl", { "class": "facts" });
+		function fact(k, v, cls) {
+			dl.appendChild(el("dt", {}, k));
+			dl.appendChild(el("dd", cls ? { "class": cls } : {}, v));
+		}
+		fact("parameter file", str(S.param_file));
+		fact("results folder", str(main.dir));
+		fact("run id", str(S.run_id));
+		fact("status", status + " (exit " + str(S.exit_code) + ")",
+			"status status-" + status.replace(/[^a-z]/g, ""));
+		fact("started", str(S.started));
+		fact("ended", str(S.ended));
+		fact("hosts", String(Object.keys(hosts).length));
+		fact("slaves", String(slaves.length));
+		fact("losses", String(losses));
+		fact("authentication", str(S.authentication) +
+			(S.insecure ? " (insecure)" : ""));
+		if (arr(S.incomplete_files).length)
+			fact("incomplete files", arr(S.incomplete_files).map(str)
+				.join(", "), "bad");
+		if (base)
+			fact("baseline", str(base.dir) + " (" + str(B.run_id) +
+				", " + str(B.status) + ")");
+		fact("report", str(D.generator) + ", " + str(D.generated));
+		h.appendChild(dl);
+		if (arr(D.warnings).length) {
+			var ul = el("ul", { "class": "warnings" });
+			arr(D.warnings).forEach(function (w) {
+				ul.appendChild(el("li", {}, str(w)));
+			});
+			h.appendChild(el("h3", {}, "Missing or cut data"));
+			h.appendChild(ul);
+		}
+		h.appendChild(el("h3", {}, "Slaves"));
+		h.appendChild(table(["slave", "host", "state", "clock offset (ms)",
+			"\u00b1 error (ms)", "losses", "lost at", "rejoined at",
+			"rejected intervals", "invalid frames"],
+		slaves.map(function (s) {
+			return row([str(s.name), str(s.host), str(s.state),
+				fmt(s.clock_offset_ns / 1e6, 3),
+				fmt(s.clock_error_ns / 1e6, 3),
+				str(s.losses), str(s.lost_at), str(s.rejoined_at),
+				str(s.rejected_intervals), str(s.invalid_frames)]);
+		}), "slaves"));
+		h.appendChild(el("h3", {}, "Runs"));
+		h.appendChild(table(["run", "kind", "start skew (ms)", "IOPS",
+			"MB/s", "p99 (ms)"],
+		arr(S.runs).map(function (r) {
+			var t = r.totals || {};
+			return row([str(r.name), str(r.kind),
+				fmt(r.start_skew_ns / 1e6, 3), fmt(t.iops, 2),
+				fmt(t.mbps, 2), fmt(t.lat_p99_ms, 4)]);
+		}), "runs"));
+		root.appendChild(h);
+	}
+
+	/*
+	 * `lockstep compare` (another command) writes DIR/compare.json with
+	 * its verdicts; they are shown here when the file is there.
+	 */
+	function compareVerdicts() {
+		var sec = el("section", { id: "compare-verdicts" });
+		var c = main.compare;
+		if (c === undefined) {
+			if (!base)
+				return;
+			sec.appendChild(el("h2", {}, "Compare verdicts"));
+			sec.appendChild(el("p", { "class": "empty" },
+				"No compare.json in this folder (lockstep compare " +
+				"writes its verdicts there)."));
+			root.appendChild(sec);
+			return;
+		}
+		sec.appendChild(el("h2", {}, "Compare verdicts"));
+		var list = Array.isArray(c) ? c : arr(c && (c.verdicts ||
+			c.runs || c.metrics));
+		var objs = list.filter(function (x) {
+			return x && typeof x === "object" && !Array.isArray(x);
+		});
+		if (objs.length) {
+			var keys = [];
+			objs.forEach(function (o) {
+				Object.keys(o).forEach(function (k) {
+					if (keys.indexOf(k) < 0 && keys.length < 12)
+						keys.push(k);
+				});
+			});
+			sec.appendChild(table(keys, objs.map(function (o) {
+				return row(keys.map(function (k) {
+					var v = o[k];
+					return typeof v === "object" && v !== null ?
+						JSON.stringify(v) : str(v);
+				}));
+			}), "compare"));
+		} else {
+			sec.appendChild(el("pre", {}, JSON.stringify(c, null, 2)));
+		}
+		root.appendChild(sec);
+	}
+
+	/* ---- per run ----------------------------------------------------- */
+
+	var METRICS = [
+		["IOPS", "iops", 2], ["MB/s", "mbps", 2], ["read %", "read_pct", 2],
+		["ops", "ops", 0], ["read ops", "read_ops", 0],
+		["write ops", "write_ops", 0], ["bytes", "bytes", 0],
+		["read bytes", "read_bytes", 0], ["write bytes", "write_bytes", 0],
+		["errors", "errors", 0],
+		["response time (ms)", "lat_mean_ms", 4],
+		["read response (ms)", "read_lat_mean_ms", 4],
+		["write response (ms)", "write_lat_mean_ms", 4],
+		["p50 (ms)", "lat_p50_ms", 4], ["p95 (ms)", "lat_p95_ms", 4],
+		["p99 (ms)", "lat_p99_ms", 4], ["p99.9 (ms)", "lat_p999_ms", 4],
+		["max (ms)", "lat_max_ms", 3], ["stddev (ms)", "lat_stddev_ms", 4],
+		["queue depth", "queue_depth", 2], ["CPU %", "cpu_pct", 1],
+		["CPU sys %", "cpu_sys_pct", 1],
+	];
+
+	function totalsTable(r, b, idx) {
+		var t = r.totals || {};
+		var bt = b ? b.totals || {} : null;
+		var head = ["metric", "value"];
+		if (bt)
+			head = head.concat(["baseline", "\u0394 %"]);
+		var rows = METRICS.map(function (m) {
+			var cells = [m[0], el("td", { "class": "num", "data-key": m[1] },
+				fmt(t[m[1]], m[2]))];
+			if (bt) {
+				var a = t[m[1]], c = bt[m[1]];
+				cells.push(el("td", { "class": "num base" }, fmt(c, m[2])));
+				var d = isNum(a) && isNum(c) && c !== 0 ?
+					(a - c) / c * 100 : null;
+				cells.push(el("td", { "class": "num delta" },
+					d === null ? "\u2014" : (d >= 0 ? "+" : "") +
+					d.toFixed(1)));
+			}
+			return row(cells);
+		});
+		var tab = table(head, rows, "totals");
+		tab.setAttribute("data-run", str(r.name));
+		tab.id = "totals-" + idx;
+		return tab;
+	}
+
+	function clusterCharts(sec, name, idx, interval) {
+		var s = byRun(main.intervals, name);
+		var bs = base ? byRun(base.intervals, name) : null;
+		if (!s) {
+			sec.appendChild(el("p", { "class": "empty" },
+				"No intervals of this run in intervals.csv."));
+			return;
+		}
+		var warm = 0;
+		arr(s.warmup).forEach(function (w, i) {
+			if (w && isNum(s.t[i]))
+				warm = Math.max(warm, s.t[i]);
+		});
+		var events = runEvents(name, s.t0_ns);
+		[["IOPS", "iops", "IO/s"], ["MB/s", "mbps", "MB/s"],
+			["p99 latency", "p99_ms", "ms"]].forEach(function (m, k) {
+			var sets = [[s.t, s[m[1]]]];
+			var series = [{ label: m[0], color: PALETTE[k] }];
+			if (bs) {
+				sets.push([bs.t, bs[m[1]]]);
+				series.push({ label: m[0] + " (baseline)",
+					color: BASE_COLOR, dash: [6, 4] });
+			}
+			chart(sec, "c" + idx + "-" + m[1], series, align(sets), {
+				title: "Cluster " + m[0] + " per interval (" +
+					fmt(interval, 3) + " s)",
+				xlabel: "seconds", ylabel: m[2], warm: warm, from0: true,
+				events: events, listEvents: k === 0,
+			});
+		});
+	}
+
+	function hostCharts(sec, name, idx) {
+		var hosts = arr(main.hosts).map(function (h) {
+			return { slave: str(h.slave), s: byRun(h.runs, name) };
+		}).filter(function (h) {
+			return h.s;
+		});
+		if (!hosts.length)
+			return;
+		[["IOPS", "iops", "IO/s"], ["p99 latency", "p99_ms", "ms"]]
+			.forEach(function (m) {
+				var series = hosts.map(function (h, i) {
+					return { label: h.slave,
+						color: PALETTE[i % PALETTE.length] };
+				});
+				chart(sec, "h" + idx + "-" + m[1], series,
+					align(hosts.map(function (h) {
+						return [h.s.t, h.s[m[1]]];
+					})), {
+						title: "Per host " + m[0] +
+							" (click a name to hide it)",
+						xlabel: "seconds", ylabel: m[2],
+						from0: true,
+					});
+			});
+	}
+
+	/* HdrHistogram's plot: value against 1/(1-percentile), log x. */
+	function hgrmSet(h) {
+		var xs = [], ys = [];
+		if (!h)
+			return [xs, ys];
+		arr(h.percentile).forEach(function (p, i) {
+			if (p < 1) {
+				xs.push(1 / (1 - p));
+				ys.push(arr(h.value_ms)[i]);
+			}
+		});
+		return [xs, ys];
+	}
+
+	function pctLabel(u, splits) {
+		return splits.map(function (v) {
+			var p = (1 - 1 / v) * 100;
+			return v === null ? "" : (p < 99.99 ? p.toFixed(p % 1 ? 2 : 0) :
+				p.toPrecision(7).replace(/0+$/, "")) + "%";
+		});
+	}
+
+	function hgrmChart(sec, name, idx) {
+		var h = byRun(main.hgrm, name);
+		var bh = base ? byRun(base.hgrm, name) : null;
+		if (!h)
+			return;
+		var sets = [hgrmSet(h)];
+		var series = [{ label: "latency (ms)", color: PALETTE[4] }];
+		if (bh) {
+			sets.push(hgrmSet(bh));
+			series.push({ label: "baseline (ms)", color: BASE_COLOR,
+				dash: [6, 4] });
+		}
+		chart(sec, "d" + idx, series, align(sets), {
+			title: "Latency by percentile (" + str(h.file) + ")",
+			xlabel: "percentile", ylabel: "ms", xlog: true,
+			xvalues: pctLabel,
+		});
+	}
+
+	/* iorate=curve: a curve-max run and the curve points after it. */
+	function curves() {
+		var groups = [], cur = null;
+		arr(S.runs).forEach(function (r) {
+			if (r.kind === "curve-max") {
+				cur = { runs: [r] };
+				groups.push(cur);
+			} else if (r.kind === "curve-point" && cur) {
+				cur.runs.push(r);
+			} else {
+				cur = null;
+			}
+		});
+		groups.forEach(function (g, gi) {
+			var sec = el("section", { "class": "curve", id: "curve-" + gi });
+			var first = str(g.runs[0].name).replace(/ curve=max$/, "");
+			sec.appendChild(el("h2", {}, "Curve " + first +
+				": IOPS against response time"));
+			var pts = g.runs.map(function (r) {
+				var t = r.totals || {};
+				return { name: str(r.name), iops: t.iops,
+					resp: t.lat_mean_ms, p99: t.lat_p99_ms };
+			}).filter(function (p) {
+				return isNum(p.iops);
+			}).sort(function (a, b) {
+				return a.iops - b.iops;
+			});
+			var sets = [[pts.map(function (p) { return p.iops; }),
+				pts.map(function (p) { return p.resp; })],
+				[pts.map(function (p) { return p.iops; }),
+				pts.map(function (p) { return p.p99; })]];
+			var series = [{ label: "response time (ms)", color: PALETTE[0] },
+				{ label: "p99 (ms)", color: PALETTE[1] }];
+			if (B) {
+				var bp = arr(B.runs).filter(function (r) {
+					return g.runs.some(function (x) {
+						return x.name === r.name;
+					});
+				}).map(function (r) {
+					return r.totals || {};
+				}).filter(function (t) {
+					return isNum(t.iops);
+				}).sort(function (a, b) {
+					return a.iops - b.iops;
+				});
+				if (bp.length) {
+					sets.push([bp.map(function (t) { return t.iops; }),
+						bp.map(function (t) { return t.lat_mean_ms; })]);
+					series.push({ label: "baseline response time (ms)",
+						color: BASE_COLOR, dash: [6, 4] });
+				}
+			}
+			chart(sec, "k" + gi, series, align(sets), {
+				title: "IOPS against response time", xlabel: "IOPS",
+				ylabel: "ms", points: true,
+			});
+			sec.appendChild(table(["run", "IOPS", "response time (ms)",
+				"p99 (ms)"], pts.map(function (p) {
+				return row([p.name, fmt(p.iops, 2), fmt(p.resp, 4),
+					fmt(p.p99, 4)]);
+			}), "curve-points"));
+			root.appendChild(sec);
+		});
+	}
+
+	function runs() {
+		var names = arr(S.runs).map(function (r) {
+			return r;
+		});
+		/* Runs with rows but no summary entry (an aborted run). */
+		arr(main.intervals).forEach(function (s) {
+			if (!names.some(function (r) { return r.name === s.run; }))
+				names.push({ name: s.run, kind: "(not in summary.json)" });
+		});
+		names.forEach(function (r, idx) {
+			var name = str(r.name);
+			var sec = el("section", { "class": "run", id: "run-" + idx });
+			var b = B ? arr(B.runs).filter(function (x) {
+				return x.name === r.name;
+			})[0] : null;
+			sec.appendChild(el("h2", {}, "Run " + name));
+			sec.appendChild(el("p", { "class": "meta" }, str(r.kind) +
+				"; elapsed " + str(r.elapsed_s) + " s, warmup " +
+				str(r.warmup_s) + " s, interval " + str(r.interval_s) +
+				" s, start skew " + fmt(r.start_skew_ns / 1e6, 3) +
+				" ms" + (b ? "; baseline overlaid (grey, dashed)" : "")));
+			var grid = el("div", { "class": "run-grid" });
+			var left = el("div", { "class": "totals-box" });
+			left.appendChild(el("h3", {}, "Totals"));
+			if (r.totals)
+				left.appendChild(totalsTable(r, b, idx));
+			sec.appendChild(grid);
+			grid.appendChild(left);
+			root.appendChild(sec);
+			clusterCharts(sec, name, idx, r.interval_s);
+			hostCharts(sec, name, idx);
+			hgrmChart(sec, name, idx);
+		});
+	}
+
+	/* ---- self-check -------------------------------------------------- */
+
+	function rgb(hex) {
+		return [1, 3, 5].map(function (i) {
+			return parseInt(hex.substr(i, 2), 16);
+		});
+	}
+
+	/*
+	 * Count, for every chart, the pixels painted in its series' own
+	 * colours, and write it into the page (data-series-px), with each
+	 * canvas's place on the page (data-rect, CSS pixels): a test reads
+	 * these back from the DOM and from a screenshot.
+	 */
+	function selfCheck() {
+		var blank = 0;
+		charts.forEach(function (c) {
+			var cv = c.plot.ctx.canvas;
+			var img = c.plot.ctx.getImageData(0, 0, cv.width, cv.height).data;
+			var cols = c.colors.map(rgb), n = 0;
+			for (var i = 0; i < img.length; i += 4) {
+				if (img[i + 3] < 200)
+					continue;
+				for (var k = 0; k < cols.length; k++) {
+					if (Math.abs(img[i] - cols[k][0]) < 24 &&
+						Math.abs(img[i + 1] - cols[k][1]) < 24 &&
+						Math.abs(img[i + 2] - cols[k][2]) < 24) {
+						n++;
+						break;
+					}
+				}
+			}
+			var r = cv.getBoundingClientRect();
+			c.box.setAttribute("data-series-px", String(n));
+			c.box.setAttribute("data-colors", c.colors.join(" "));
+			c.box.setAttribute("data-rect", [Math.round(r.left +
+				window.scrollX), Math.round(r.top + window.scrollY),
+			Math.round(r.width), Math.round(r.height)].join(","));
+			if (n === 0)
+				blank++;
+		});
+		var sc = el("p", { id: "selfcheck", "data-charts": charts.length,
+			"data-blank": blank, "data-height":
+				document.documentElement.scrollHeight + 40 }, charts.length + " charts, " + blank +
+			" without their series drawn");
+		root.appendChild(sc);
+	}
+
+	header();
+	compareVerdicts();
+	runs();
+	curves();
+	/* uPlot draws on the next microtask; check after it did. */
+	setTimeout(selfCheck, 0);
+}());

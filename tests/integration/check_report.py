@@ -1,0 +1,227 @@
+"""Checks of a report.html as headless Chromium rendered it (report_html.sh).
+
+  check_report.py dom DOM DIR [--baseline BDIR] [--charts N] [--curves N]
+      the page's self-check says every chart drew its series; every run of
+      DIR/summary.json has a totals table whose numbers equal the summary's
+      (and the baseline's, and the deltas, with --baseline)
+  check_report.py shot PNG DOM
+      in the screenshot, every chart's canvas holds its series' colours
+  check_report.py hostile DOM
+      strings of a hostile folder stayed text; warnings and events shown
+Exits non-zero with the reason on the first failed check.
+"""
+import json
+import sys
+from html.parser import HTMLParser
+
+# Decimals the page shows each total with (page.js METRICS).
+DEC = {"iops": 2, "mbps": 2, "read_pct": 2, "ops": 0, "read_ops": 0,
+       "write_ops": 0, "bytes": 0, "read_bytes": 0, "write_bytes": 0,
+       "errors": 0, "lat_mean_ms": 4,
+       "read_lat_mean_ms": 4, "write_lat_mean_ms": 4, "lat_p50_ms": 4,
+       "lat_p95_ms": 4, "lat_p99_ms": 4, "lat_p999_ms": 4, "lat_max_ms": 3,
+       "lat_stddev_ms": 4, "queue_depth": 2, "cpu_pct": 1, "cpu_sys_pct": 1}
+
+
+class Node:
+    def __init__(self, tag, attrs, parent):
+        self.tag, self.attrs, self.parent = tag, dict(attrs), parent
+        self.children, self.text = [], ""
+
+    def all(self):
+        yield self
+        for c in self.children:
+            yield from c.all()
+
+    def alltext(self):
+        return self.text + "".join(c.alltext() for c in self.children)
+
+    def cls(self):
+        return (self.attrs.get("class") or "").split()
+
+
+VOID = {"meta", "br", "img", "input", "link", "hr", "col", "source"}
+
+
+class Tree(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag, attrs):
+        n = Node(tag, attrs, self.cur)
+        self.cur.children.append(n)
+        if tag not in VOID:
+            self.cur = n
+
+    def handle_endtag(self, tag):
+        n = self.cur
+        while n is not self.root and n.tag != tag:
+            n = n.parent
+        if n is not self.root:
+            self.cur = n.parent
+
+    def handle_data(self, data):
+        self.cur.text += data
+
+
+def parse(path):
+    t = Tree()
+    t.feed(open(path, encoding="utf-8").read())
+    return t.root
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def charts(root):
+    return [n for n in root.all() if n.tag == "div" and "chart" in n.cls()]
+
+
+def fmt(v, d):
+    return "\u2014" if v is None else f"{v:.{d}f}"
+
+
+def check_dom(dom, d, base, want_charts, want_curves):
+    root = parse(dom)
+    sc = [n for n in root.all() if n.attrs.get("id") == "selfcheck"]
+    if not sc:
+        fail("the page's self-check did not run (no #selfcheck)")
+    sc = sc[0]
+    if sc.attrs.get("data-blank") != "0":
+        fail("charts without their series drawn: " + sc.alltext())
+    ch = charts(root)
+    if len(ch) < want_charts or int(sc.attrs["data-charts"]) != len(ch):
+        fail(f"{len(ch)} charts, want at least {want_charts}")
+    for c in ch:
+        if c.attrs.get("data-empty"):
+            fail("chart without data: " + c.attrs.get("data-title", "?"))
+        if int(c.attrs.get("data-series-px", "0")) < 50:
+            fail("chart %s: %s pixels of its series" %
+                 (c.attrs.get("id"), c.attrs.get("data-series-px")))
+    summ = json.load(open(d + "/summary.json"))
+    bsum = json.load(open(base + "/summary.json")) if base else None
+    tables = {n.attrs.get("data-run"): n for n in root.all()
+              if n.tag == "table" and "totals" in n.cls()}
+    checked = 0
+    for run in summ["runs"]:
+        t = tables.get(run["name"])
+        if t is None:
+            fail("no totals table for run " + run["name"])
+        tot = run["totals"]
+        missing = set(tot) - set(DEC)
+        if missing:
+            fail("totals the table does not show: %s" % sorted(missing))
+        brun = None
+        if bsum:
+            brun = next((r for r in bsum["runs"]
+                         if r["name"] == run["name"]), None)
+        for tr in (n for n in t.all() if n.tag == "tr"):
+            tds = [n for n in tr.children if n.tag == "td"]
+            if not tds:
+                continue
+            key = tds[1].attrs.get("data-key")
+            want = fmt(tot[key], DEC[key])
+            if tds[1].alltext() != want:
+                fail("run %s %s: table %r, summary.json %r" %
+                     (run["name"], key, tds[1].alltext(), want))
+            checked += 1
+            if brun:
+                b = brun["totals"][key]
+                if tds[2].alltext() != fmt(b, DEC[key]):
+                    fail("run %s %s: baseline %r, its summary %r" %
+                         (run["name"], key, tds[2].alltext(),
+                          fmt(b, DEC[key])))
+                dl = ("\u2014" if not b else
+                      f"{(tot[key] - b) / b * 100:+.1f}")
+                if tds[3].alltext() != dl and dl != "\u2014":
+                    fail("run %s %s: delta %r, want %r" %
+                         (run["name"], key, tds[3].alltext(), dl))
+                checked += 1
+    if bsum and not any("base" in n.cls() for n in root.all()):
+        fail("no baseline column")
+    curves = [n for n in root.all() if n.tag == "table"
+              and "curve-points" in n.cls()]
+    if len(curves) != want_curves:
+        fail(f"{len(curves)} curve tables, want {want_curves}")
+    for ct in curves:
+        rows = [n for n in ct.all() if n.tag == "tr"
+                and any(c.tag == "td" for c in n.children)]
+        if len(rows) < 2:
+            fail("a curve with fewer than 2 points")
+    print(f"dom: {len(ch)} charts drawn, {checked} numbers equal "
+          "summary.json's")
+
+
+def check_shot(png, dom):
+    from PIL import Image
+    img = Image.open(png).convert("RGB")
+    root = parse(dom)
+    ch = charts(root)
+    if not ch:
+        fail("no charts")
+    for c in ch:
+        x, y, w, h = (int(v) for v in c.attrs["data-rect"].split(","))
+        cols = [tuple(int(s[i:i + 2], 16) for i in (1, 3, 5))
+                for s in c.attrs["data-colors"].split()]
+        if y + h > img.height or x + w > img.width:
+            fail(f"chart {c.attrs['id']} lies outside the screenshot")
+        n = 0
+        for count, px in img.crop((x, y, x + w, y + h)).getcolors(w * h):
+            if any(all(abs(px[i] - col[i]) < 24 for i in range(3))
+                   for col in cols):
+                n += count
+        if n < 50:
+            fail(f"chart {c.attrs['id']}: {n} pixels of its series in "
+                 "the screenshot")
+    print(f"screenshot: {len(ch)} charts show their series")
+
+
+def check_hostile(dom):
+    root = parse(dom)
+    title = [n for n in root.all() if n.tag == "title"]
+    if not title or title[0].alltext() != "lockstep report":
+        fail("the title was changed by the folder's strings")
+    scripts = [n for n in root.all() if n.tag == "script"]
+    if len(scripts) != 3:
+        fail(f"{len(scripts)} script elements, want 3 (data, uPlot, page)")
+    if [n for n in root.all() if n.tag in ("img", "iframe")]:
+        fail("an element from the folder's strings was created")
+    facts = [n.alltext() for n in root.all() if n.tag == "dd"]
+    if not any("</script><script>" in f for f in facts):
+        fail("the hostile parameter file name is not shown as text")
+    warns = " | ".join(n.alltext() for n in root.all() if n.tag == "li")
+    for w in ("symbolic link", "not a file of the folder"):
+        if w not in warns:
+            fail(f"no warning saying '{w}': {warns}")
+    ev = [n for n in root.all() if n.tag == "table" and "events" in n.cls()]
+    if not ev or "<img src=x" not in ev[0].alltext():
+        fail("the event is not listed under its chart")
+    print("hostile: strings stayed text, warnings and events shown")
+
+
+def main(a):
+    if a[0] == "dom":
+        base, nch, ncurves = None, 1, 0
+        rest = a[3:]
+        while rest:
+            if rest[0] == "--baseline":
+                base = rest[1]
+            elif rest[0] == "--charts":
+                nch = int(rest[1])
+            elif rest[0] == "--curves":
+                ncurves = int(rest[1])
+            rest = rest[2:]
+        check_dom(a[1], a[2], base, nch, ncurves)
+    elif a[0] == "shot":
+        check_shot(a[1], a[2])
+    elif a[0] == "hostile":
+        check_hostile(a[1])
+    else:
+        fail("unknown check " + a[0])
+
+
+main(sys.argv[1:])

@@ -1,0 +1,113 @@
+# lockstep report in a real headless Chromium: a real short run (a max run
+# and a curve) written with `run --report`, a baseline overlaid with
+# `lockstep report --baseline`, and a hostile copy of the folder. The page
+# must load without a console message, every chart must show its series
+# (the page's own canvas check, read back from the DOM, and a screenshot),
+# and the totals tables must show summary.json's numbers.
+source "$(dirname "$0")/lib.sh"
+
+CHROMIUM=$(command -v chromium || true)
+[ -n "$CHROMIUM" ] || fail "chromium is missing (scripts/install-deps.sh installs it)"
+PY=/usr/bin/python3
+"$PY" -c 'import PIL' 2>/dev/null ||
+	fail "python3-pil is missing (scripts/install-deps.sh installs it)"
+CHECK="$HERE/check_report.py"
+
+# chrome NAME HEIGHT ARGS...: one bounded headless Chromium on a private
+# profile, its log in $TMP/NAME.log; fails on any console message.
+chrome() {
+	echo "report_html: chromium $1 at ${SECONDS}s" >&2
+	local name=$1 height=$2
+	shift 2
+	run_bounded 90 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu \
+		--hide-scrollbars --no-first-run --force-device-scale-factor=1 \
+		--user-data-dir="$TMP/chr-$name" --enable-logging=stderr --v=0 \
+		--virtual-time-budget=3000 --window-size="1280,$height" "$@" \
+		2> "$TMP/$name.log"
+	# Chromium's helpers go with it; any left on our profile are killed.
+	for p in $(pgrep -f -- "--user-data-dir=$TMP/chr-$name" || true); do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	[ "$rc" -eq 0 ] || { tail -20 "$TMP/$name.log"; fail "chromium ($name) exited $rc"; }
+	if grep -a ":CONSOLE" "$TMP/$name.log"; then
+		fail "console messages while loading the page ($name)"
+	fi
+}
+
+cat > "$TMP/t.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70
+rd=run1,wd=wd1,iorate=max,elapsed=3,warmup=1,interval=1
+rd=c1,wd=wd1,iorate=curve,curve=(50,100),elapsed=2,interval=1
+VDB
+run_bounded 90 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --workers 1 \
+	--report > "$TMP/console.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/console.txt"; fail "lockstep run --report exited $rc"; }
+grep -q "report: $TMP/out/report.html" "$TMP/console.txt" ||
+	fail "run --report did not say where the report is"
+[ -s "$TMP/out/report.html" ] || fail "run --report wrote no report.html"
+# Self-contained: nothing is loaded from anywhere.
+if grep -Eqi '(src|href)="(https?:)?//' "$TMP/out/report.html"; then
+	fail "report.html refers to the network"
+fi
+
+# The page: 4 runs (run1, the curve's max and its two points), each with
+# 3 cluster, 2 per-host and 1 distribution chart, and the curve's chart.
+# Scrollbars are hidden, so the layout depends on the window's width only:
+# the DOM's rectangles are those of a screenshot as tall as the page.
+chrome dom 900 --dump-dom "file://$TMP/out/report.html" > "$TMP/dom.html"
+"$PY" "$CHECK" dom "$TMP/dom.html" "$TMP/out" --charts 25 --curves 1
+height=$(grep -o 'data-height="[0-9]*"' "$TMP/dom.html" | grep -o '[0-9]*')
+[ -n "$height" ] && [ "$height" -le 16000 ] || fail "page height '$height'"
+(cd "$TMP" && chrome shot "$height" --screenshot="$TMP/shot.png" \
+	"file://$TMP/out/report.html" > /dev/null)
+"$PY" "$CHECK" shot "$TMP/shot.png" "$TMP/dom.html"
+
+# A baseline: another short run, overlaid, with a delta for every total.
+sed -e '/^rd=c1/d' -e 's/elapsed=3/elapsed=2/' "$TMP/t.vdb" > "$TMP/b.vdb"
+run_bounded 60 "$LOCKSTEP" run "$TMP/b.vdb" -o "$TMP/base" --workers 1 \
+	> "$TMP/base.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/base.txt"; fail "baseline run exited $rc"; }
+run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/cmp.html" \
+	--baseline "$TMP/base"
+[ "$rc" -eq 0 ] || fail "lockstep report --baseline exited $rc"
+chrome cmp 900 --dump-dom "file://$TMP/cmp.html" > "$TMP/cmp-dom.html"
+"$PY" "$CHECK" dom "$TMP/cmp-dom.html" "$TMP/out" --baseline "$TMP/base" \
+	--charts 25 --curves 1
+grep -q 'id="compare-verdicts"' "$TMP/cmp-dom.html" ||
+	fail "no place for compare verdicts with --baseline"
+
+# A hostile folder: strings that try to leave the script element, an
+# event, an .hgrm name outside the folder, a host file that is a link.
+cp -r "$TMP/out" "$TMP/evil"
+"$PY" - "$TMP/evil/summary.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+s["param_file"] = '</script><script>document.title="pwned"</script><!--'
+r = s["runs"][0]
+s["events"] = [{"name": "kill <img src=x onerror=alert(1)>", "run": r["name"],
+                "start": r["start_ns"] + 2 * 10**9, "status": "</script>"}]
+s["runs"][1]["files"] = {"hgrm": "../t.vdb"}
+json.dump(s, open(p, "w"))
+PY
+rm "$TMP/evil/hosts/local-1.csv"
+ln -s ../intervals.csv "$TMP/evil/hosts/local-1.csv"
+run_bounded 30 "$LOCKSTEP" report "$TMP/evil" > "$TMP/evil.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/evil.txt"; fail "report of the hostile folder exited $rc"; }
+grep -q "symbolic link" "$TMP/evil.txt" || fail "the link was not reported"
+if grep -q '</script><script>document' "$TMP/evil/report.html"; then
+	fail "a folder string closed the data's script element"
+fi
+chrome evil 900 --dump-dom "file://$TMP/evil/report.html" > "$TMP/evil-dom.html"
+"$PY" "$CHECK" hostile "$TMP/evil-dom.html"
+
+# Bad input: exit 1 with a reason, and nothing written.
+printf '{"runs": [' > "$TMP/evil/summary.json"
+run_bounded 30 "$LOCKSTEP" report "$TMP/evil" -o "$TMP/no.html" 2> "$TMP/bad.txt"
+[ "$rc" -eq 1 ] || fail "a broken summary.json: exit $rc, want 1"
+grep -q "summary.json: line 1 column 11" "$TMP/bad.txt" || { cat "$TMP/bad.txt"; fail "no position for the JSON error"; }
+[ ! -e "$TMP/no.html" ] || fail "a report was written from a broken folder"
+run_bounded 30 "$LOCKSTEP" report "$TMP/nothing" 2> "$TMP/bad.txt"
+[ "$rc" -eq 1 ] || fail "a missing folder: exit $rc, want 1"
+echo "report_html: ok in ${SECONDS}s"
