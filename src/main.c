@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "common/keygen.h"
+#include "lockstep_version.h"
 #include "master/master.h"
 #include "slave/engine.h"
 #include "slave/slave.h"

@@ -76,3 +76,23 @@ cleanup_cluster() {
 	cleanup
 	"$NETNS" down "$CID" >/dev/null 2>&1 || true
 }
+
+# hello_hex PROTO NAME VERSION: a hello frame in hex as a slave of that
+# protocol and lockstep version would send it (engines [null], pid 4242,
+# host testhost, one core), hand-encoded so that it stays what an old or
+# foreign slave sends whatever this build's encoder does.
+hello_hex() {
+	python3 - "$@" <<'PY'
+import sys
+def s(x):
+    b = x.encode()
+    return (bytes([0xa0 + len(b)]) if len(b) < 32 else bytes([0xd9, len(b)])) + b
+proto, name, ver = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+f = bytes([0x89]) + s("v") + bytes([proto]) + s("t") + s("hello")
+f += s("id") + s("0f0e0d0c-0b0a-4908-8706-050403020100")
+f += s("nm") + s(name) + s("h") + s("testhost")
+f += s("pid") + bytes([0xcd, 0x10, 0x92]) + s("c") + bytes([1])
+f += s("ver") + s(ver) + s("e") + bytes([0x91]) + s("null")
+print(f.hex())
+PY
+}
