@@ -154,8 +154,8 @@ static void count_invalid(struct master *m, struct slave_rec *s,
  * The fix for a slave of another version: the master and its slaves must
  * be the same build (the numbers and the plan's meaning depend on it).
  */
-#define LINK_SAME_VERSION                                                  \
-	"run the same version on every host (`lockstep run FILE --push` "   \
+#define LINK_SAME_VERSION                                                 \
+	"run the same version on every host (`lockstep run FILE --push` " \
 	"copies this master's binary to the hd= hosts)"
 
 /* Refuse a hello: one line (limited: a refused slave retries). */

@@ -417,8 +417,7 @@ static int find_unique(struct dctx *c, const msgpack_object *o,
  * is a hello with a "ver" string (every version so far sends one), so the
  * refusal names both versions; else "". Nothing else of it is trusted.
  */
-static const char *peer_version(const msgpack_object *o, char *buf,
-				size_t len)
+static const char *peer_version(const msgpack_object *o, char *buf, size_t len)
 {
 	const msgpack_object *t = NULL, *ver = NULL;
 	char text[PROTO_NAME_LEN];
