@@ -273,6 +273,9 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 		const struct opts_cmd cmd = {
 			.prog = "lockstep run",
 			.synopsis = "usage: lockstep run FILE [options]",
+			.description =
+				"The master: parses FILE (Vdbench sd=, wd=, rd= and hd= lines), starts the slaves (local ones, or over ssh on each hd= host), runs every rd as a phase in lockstep on all of them and writes the results folder: summary.txt, summary.json, per-interval and per-host CSV files.\n\n"
+				"Exit status 0 only when every number came from every slave it planned for.",
 			.width = 23,
 			.defs = defs,
 			.ndefs = sizeof(defs) / sizeof(defs[0]),

@@ -11,6 +11,9 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 		openssh-client openssh-server
 		procps psmisc
 		fdisk e2fsprogs util-linux)
+# Packaging and its test (dpkg-shlibdeps, the manual page's check, the
+# revision in `lockstep version`).
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(dpkg-dev groff-base git binutils)
 
 missing=()
 for p in "${pkgs[@]}"; do
