@@ -20,6 +20,7 @@
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
+#include "master/deploy/deploy.h"
 
 volatile sig_atomic_t master_interrupted;
 
@@ -261,6 +262,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			{ "workers", 0, OPTS_UINT, &m->launch.workers, 1, 64,
 			  .arg = "N",
 			  .help = "I/O threads per slave it starts (default: one per core)" },
+			{ "push", 0, OPTS_FLAG, &m->push,
+			  .help = "copy this binary to hd= hosts lacking this version" },
 			{ "require-space", 0, OPTS_FLAG, &m->require_space,
 			  .help = "refuse to start if the results may not fit" },
 			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
@@ -286,6 +289,10 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 	}
 	if (ret)
 		return ret;
+	/* Said, not the default: --push leaves hosts out only if said. */
+	m->loss_given = m->abort_on_loss >= 0;
+	if (m->abort_on_loss < 0)
+		m->abort_on_loss = 0;
 	m->engine = engines[engine];
 	m->slave_timeout_ns = (uint64_t)(slave_timeout_s * 1e9);
 	m->join_timeout_ns = (uint64_t)(join_timeout_s * 1e9);
@@ -338,6 +345,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 		.engine = engines[0],
 		.bind = "127.0.0.1",
 		.nlocal = 2,
+		.abort_on_loss = -1,
 		.ov = { -1, -1, -1 },
 		.ready_timeout_ns = 600 * NS_PER_SEC,
 		.grace_ns = 500 * NS_PER_MS,
@@ -353,6 +361,19 @@ int master_main(int argc, char **argv, const char *const *engines)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	raise_fd_limit();
 	ret = params_parse_file(m.param_path, &m.params, err, sizeof(err));
+	/* Before the plan: a host left out (--on-slave-loss continue) has
+	   no slaves to plan for. */
+	if (ret == 0 && m.push) {
+		int failed = deploy_push(m.params, m.launch.ssh,
+					 m.loss_given && !m.abort_on_loss,
+					 stderr);
+
+		if (failed < 0 ||
+		    (failed && !(m.loss_given && !m.abort_on_loss))) {
+			master_free(&m);
+			return LS_EXIT_BAD_INPUT;
+		}
+	}
 	if (ret == 0)
 		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
 				  sizeof(err));

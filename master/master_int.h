@@ -184,6 +184,8 @@ struct master {
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;
+	int push;                 /* --push: copy this binary to hd= hosts */
+	int loss_given;           /* --on-slave-loss was on the command line */
 	unsigned expect;          /* external slaves to wait for */
 
 	struct params *params;

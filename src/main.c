@@ -10,8 +10,10 @@
 #include "common/keygen.h"
 #include "common/opts.h"
 #include "lockstep_version.h"
+#include "master/deploy/deploy.h"
 #include "master/master.h"
 #include "slave/engine.h"
+#include "slave/probe.h"
 #include "slave/slave.h"
 
 typedef int (*main_fn)(int argc, char **argv);
@@ -40,11 +42,15 @@ static const struct command {
 	{ "keygen", "DIR",
 	  "write a CURVE key pair (DIR/NAME.key, DIR/NAME.pub)", keygen_main,
 	  1 },
+	{ "hosts", "FILE", "check every hd= host of a parameter file (no I/O)",
+	  hosts_main, 1 },
 	{ "version", "",
 	  "print the version (with the git revision of a checkout build)",
 	  version_main, 0 },
 	{ "help", "[--man]", "this list; --man: the manual page, in roff",
 	  help_main, 0 },
+	/* Hidden (no summary): the remote half of hosts. */
+	{ "probe", "", NULL, probe_main, 0 },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -55,6 +61,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		char head[64];
 
+		if (!commands[i].summary)
+			continue;
 		snprintf(head, sizeof(head), "%s %s", commands[i].name,
 			 commands[i].args);
 		fprintf(f, "  %-13s%s\n", head, commands[i].summary);
@@ -96,6 +104,8 @@ static int print_man(void)
 		const struct command *c = &commands[i];
 		char *av[] = { (char *)c->name, "--help", NULL };
 
+		if (!c->summary)
+			continue;
 		if (!c->has_opts) {
 			printf(".SS \"lockstep %s %s\"\n.PP\n%s.\n", c->name,
 			       c->args, c->summary);

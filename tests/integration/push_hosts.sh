@@ -1,0 +1,133 @@
+# Deploying over ssh to hosts in network namespaces, each with a real sshd
+# (as ssh_hosts.sh), and a third host with no sshd (unreachable).
+# `lockstep hosts` reports each host: h1 has no binary, h2 an old one (a
+# script that says lockstep 0.0.1), h3 is unreachable, named with ssh's
+# reason; with the binaries in place it shows the kernel, io_uring, the
+# clock offset and the targets, a FIFO refused by target safety.
+# `lockstep run --push` copies the master's binary to h1 and replaces h2's,
+# names h3 with the reason and does not start the run; without h3 it runs
+# with the pushed binaries; with --on-slave-loss continue it runs without
+# h3. The namespaces share this file system: every path is under $TMP.
+source "$(dirname "$0")/lib.sh"
+if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+	echo "SKIP: needs sshd and ssh"
+	exit 77
+fi
+start_cluster 3 lsp
+ssh-keygen -q -t ed25519 -N "" -f "$TMP/id" >/dev/null
+ssh-keygen -q -t ed25519 -N "" -f "$TMP/hostkey" >/dev/null
+cp "$TMP/id.pub" "$TMP/authorized_keys"
+chmod 600 "$TMP/authorized_keys"
+mkdir -p /run/sshd
+for i in 1 2; do
+	ip=${HOSTS[$((i - 1))]#*=}
+	cat > "$TMP/sshd$i.conf" <<CONF
+ListenAddress $ip
+Port 22
+HostKey $TMP/hostkey
+AuthorizedKeysFile $TMP/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PidFile $TMP/sshd$i.pid
+CONF
+	"$NETNS" exec -c "$CID" "$i" /usr/sbin/sshd -D -e -f "$TMP/sshd$i.conf" 2> "$TMP/sshd$i.log" &
+	PIDS+=($!)
+done
+cat > "$TMP/ssh_config" <<CONF
+Host *
+	IdentityFile $TMP/id
+	StrictHostKeyChecking no
+	UserKnownHostsFile /dev/null
+	LogLevel ERROR
+	ControlMaster auto
+	ControlPath $TMP/mux-%h
+	ControlPersist 60
+CONF
+for i in 1 2; do
+	ip=${HOSTS[$((i - 1))]#*=}
+	for _ in $(seq 50); do
+		ssh -F "$TMP/ssh_config" -o BatchMode=yes "root@$ip" true 2>/dev/null && break
+		sleep 0.1
+	done
+done
+SSH="ssh -F $TMP/ssh_config"
+MINE=$("$LOCKSTEP" version)
+IP1=${HOSTS[0]#*=} IP2=${HOSTS[1]#*=} IP3=${HOSTS[2]#*=}
+mkdir -p "$TMP/h2"
+printf '#!/bin/sh\necho "lockstep 0.0.1"\n' > "$TMP/h2/lockstep"
+chmod 755 "$TMP/h2/lockstep"
+mkfifo "$TMP/fifo"
+
+cat > "$TMP/hosts.vdb" <<VDB
+hd=default,user=root
+hd=h1,system=$IP1,lockstep=$TMP/h1/bin/lockstep
+hd=h2,system=$IP2,lockstep=$TMP/h2/lockstep
+hd=h3,system=$IP3,lockstep=$TMP/h3/lockstep
+sd=sd1,lun=$TMP/s.dat,size=4m,threads=2
+sd=sd2,lun=$TMP/fifo,size=4m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50
+wd=wd2,sd=sd2,xfersize=4k,rdpct=50
+rd=r1,wd=wd*,elapsed=1,interval=1
+VDB
+
+# ---- hosts before: missing, old, unreachable -----------------------------
+run_bounded 60 "$LOCKSTEP" hosts "$TMP/hosts.vdb" --ssh "$SSH" > "$TMP/h.out" 2>&1
+cat "$TMP/h.out"
+[ "$rc" -eq 1 ] || fail "lockstep hosts exited $rc with broken hosts, expected 1"
+grep -q "^hd=h1 (root@$IP1): ssh ok, kernel $(uname -r), clock [-+][0-9.]* ms" "$TMP/h.out" || fail "h1: no ssh, kernel and clock line"
+grep -q "^  lockstep: $TMP/h1/bin/lockstep missing" "$TMP/h.out" || fail "h1: binary not reported missing"
+grep -q "^  lockstep: $TMP/h2/lockstep is 0.0.1, not this version" "$TMP/h.out" || fail "h2: old version not reported"
+grep -q "^hd=h3 (root@$IP3): UNREACHABLE: .*$IP3" "$TMP/h.out" || fail "h3: not reported unreachable with ssh's reason"
+
+# ---- push refused by h3: h1 and h2 get the binary, the run does not start --
+cat > "$TMP/push3.vdb" <<VDB
+hd=default,user=root
+hd=h1,system=$IP1,lockstep=$TMP/h1/bin/lockstep
+hd=h2,system=$IP2,lockstep=$TMP/h2/lockstep
+hd=h3,system=$IP3,lockstep=$TMP/h3/lockstep
+sd=sd1,lun=$TMP/s.dat,size=4m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50
+rd=r1,wd=wd1,elapsed=1,interval=1
+VDB
+run_bounded 120 "$LOCKSTEP" run "$TMP/push3.vdb" -o "$TMP/o3" --listen "$LOCKSTEP_BRIDGE_IP" \
+	--ssh "$SSH" --push > "$TMP/p3.out" 2>&1
+cat "$TMP/p3.out"
+[ "$rc" -eq 1 ] || fail "run --push with an unreachable host exited $rc, expected 1"
+grep -q "push hd=h1 (root@$IP1): $TMP/h1/bin/lockstep is missing.*; copying" "$TMP/p3.out" || fail "h1: no copy announced"
+grep -q "push hd=h1 (root@$IP1): $TMP/h1/bin/lockstep is ${MINE} now" "$TMP/p3.out" || fail "h1: not checked after the copy"
+grep -q "push hd=h2 (root@$IP2): $TMP/h2/lockstep is lockstep 0.0.1; copying" "$TMP/p3.out" || fail "h2: old version not replaced"
+grep -q "push hd=h3 (root@$IP3) failed: ssh: connect to host $IP3 port 22: Connection refused" "$TMP/p3.out" || fail "h3: failure not named with the reason"
+grep -q "the run does not start" "$TMP/p3.out" || fail "no word that the run does not start"
+grep -q "started slave" "$TMP/p3.out" "$TMP"/o3/lockstep.log 2>/dev/null && fail "slaves were started"
+[ "$("$TMP/h1/bin/lockstep" version)" = "$MINE" ] || fail "h1's copy does not say $MINE"
+[ "$("$TMP/h2/lockstep" version)" = "$MINE" ] || fail "h2's copy does not say $MINE"
+cmp -s "$TMP/h1/bin/lockstep" "$LOCKSTEP" || fail "h1's copy is not the master's binary"
+ls "$TMP/h1/bin" | grep -q push && fail "a temporary file was left on h1"
+
+# ---- continue: the run goes on without h3 ---------------------------------
+run_bounded 120 "$LOCKSTEP" run "$TMP/push3.vdb" -o "$TMP/oc" --listen "$LOCKSTEP_BRIDGE_IP" \
+	--ssh "$SSH" --push --on-slave-loss continue > "$TMP/pc.out" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/pc.out"; fail "run --push --on-slave-loss continue exited $rc"; }
+grep -q "push hd=h1 (root@$IP1): $TMP/h1/bin/lockstep is $MINE already" "$TMP/pc.out" ||
+	{ cat "$TMP/pc.out"; fail "h1: not up to date on the second push"; }
+grep -q "push hd=h3 .*failed: .*left out of the run" "$TMP/pc.out" || { cat "$TMP/pc.out"; fail "h3 not left out by name"; }
+python3 - "$TMP/oc" <<'PY' || fail "summary of the run without h3"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+names = sorted(x["name"] for x in s["slaves"])
+assert names == ["h1", "h2"], names
+assert s["runs"][0]["totals"]["ops"] > 0, s["runs"][0]["totals"]
+PY
+
+# ---- hosts after: both ready; targets with sizes and verdicts ------------
+printf 'x%.0s' $(seq 4096) > "$TMP/s.dat"
+run_bounded 60 "$LOCKSTEP" hosts "$TMP/hosts.vdb" --ssh "$SSH" > "$TMP/h2.out" 2>&1
+cat "$TMP/h2.out"
+grep -q "^  lockstep: $TMP/h1/bin/lockstep is ${MINE#lockstep } (this version)" "$TMP/h2.out" || fail "h1 not ready after push"
+grep -q "^  io_uring: " "$TMP/h2.out" || fail "no io_uring line"
+grep -q "^  target $TMP/s.dat: file 4.0 KiB, ok" "$TMP/h2.out" || fail "no size and verdict for the file target"
+grep -q "^  target $TMP/fifo: fifo, REFUSED: " "$TMP/h2.out" || fail "the FIFO target is not refused"
+echo "PASS"
