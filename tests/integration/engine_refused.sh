@@ -17,19 +17,9 @@ HELLO=$(hello_hex 5 nullonly "$("$LOCKSTEP" version | cut -d" " -f2)")
 	--expect-slaves 1 --join-timeout 4 --insecure > "$TMP/e.txt" 2> "$TMP/e.err" &
 PIDS+=($!)
 master=$!
-port=""
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$TMP/e.err" | head -1)
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-[ -n "$port" ] || fail "master did not say its port"
+port=$(master_port "$TMP/e.err")
 "$ZSEND" "tcp://127.0.0.1:$port" "$HELLO" || fail "zsend failed"
-set +e
-timeout 30 tail --pid=$master -f /dev/null
-wait $master
-rc=$?
-set -e
+wait_exit "$master" 30
 [ "$rc" -eq 1 ] || { cat "$TMP/e.err"; fail "run with a slave lacking the engine exited $rc, expected 1"; }
 grep -q "slave nullonly (pid 4242 on testhost) refused: it has no engine io_uring (it has: null)" "$TMP/e.err" || { cat "$TMP/e.err"; fail "no error naming the slave, the engine and its engines"; }
 grep -q "did not register" "$TMP/e.err" || { cat "$TMP/e.err"; fail "the run did not fail as for a refused slave"; }

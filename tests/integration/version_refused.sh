@@ -20,20 +20,10 @@ OLDVER=$(hello_hex 5 old2 0.0.1)
 	--expect-slaves 1 --join-timeout 4 --insecure > "$TMP/v.txt" 2> "$TMP/v.err" &
 PIDS+=($!)
 master=$!
-port=""
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$TMP/v.err" | head -1)
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-[ -n "$port" ] || fail "master did not say its port"
+port=$(master_port "$TMP/v.err")
 "$ZSEND" "tcp://127.0.0.1:$port" "$OLDPROTO" || fail "zsend failed"
 "$ZSEND" "tcp://127.0.0.1:$port" "$OLDVER" || fail "zsend failed"
-set +e
-timeout 30 tail --pid=$master -f /dev/null
-wait $master
-rc=$?
-set -e
+wait_exit "$master" 30
 [ "$rc" -eq 1 ] || { cat "$TMP/v.err"; fail "run with only mismatched slaves exited $rc, expected 1"; }
 grep -qF "refused a peer: protocol version 4 not supported (this lockstep speaks 5), from lockstep 0.1.0; this master is lockstep $MINE: run the same version on every host (\`lockstep run FILE --push\`" "$TMP/v.err" ||
 	{ cat "$TMP/v.err"; fail "no clear refusal of the protocol 4 slave"; }
