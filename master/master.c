@@ -364,12 +364,11 @@ int master_main(int argc, char **argv, const char *const *engines)
 	/* Before the plan: a host left out (--on-slave-loss continue) has
 	   no slaves to plan for. */
 	if (ret == 0 && m.push) {
-		int failed = deploy_push(m.params, m.launch.ssh,
-					 m.loss_given && !m.abort_on_loss,
-					 stderr);
+		int partial = m.loss_given && !m.abort_on_loss;
 
-		if (failed < 0 ||
-		    (failed && !(m.loss_given && !m.abort_on_loss))) {
+		m.left_out = deploy_push(m.params, m.launch.ssh, partial,
+					 stderr);
+		if (m.left_out < 0 || (m.left_out && !partial)) {
 			master_free(&m);
 			return LS_EXIT_BAD_INPUT;
 		}
@@ -435,6 +434,9 @@ int master_main(int argc, char **argv, const char *const *engines)
 		m.exit_code = LS_EXIT_ABORTED;
 	} else if (ret < 0) {
 		m.exit_code = LS_EXIT_BAD_INPUT;
+	} else if (m.left_out && m.exit_code == LS_EXIT_OK) {
+		/* Complete for the hosts it had, not for the file's. */
+		m.exit_code = LS_EXIT_DEGRADED;
 	}
 	link_stop_all(&m,
 		      m.exit_code == LS_EXIT_OK ||

@@ -186,6 +186,7 @@ struct master {
 	int abort_on_loss;
 	int push;                 /* --push: copy this binary to hd= hosts */
 	int loss_given;           /* --on-slave-loss was on the command line */
+	int left_out;             /* hd= hosts --push failed on, left out */
 	unsigned expect;          /* external slaves to wait for */
 
 	struct params *params;

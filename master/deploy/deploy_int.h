@@ -31,7 +31,7 @@ int deploy_spawn(const struct deploy_host *h, const char *remote, int in_fd,
 int deploy_read(int fd, char *out, size_t outlen, size_t *used,
 		uint64_t deadline, int line);
 
-/* Reap the ssh child (killing its group first when killed): its status. */
+/* Reap the ssh child (killing it first when killed): its status. */
 int deploy_finish(pid_t pid, int killed);
 
 #endif

@@ -49,12 +49,12 @@ int deploy_spawn(const struct deploy_host *h, const char *remote, int in_fd,
 		return ret;
 	}
 	if (*pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
+		/* In the master's process group: a Ctrl-C stops it too. */
 		dup2(to ? ip[0] : in_fd >= 0 ? in_fd : null, STDIN_FILENO);
 		dup2(op[1], STDOUT_FILENO);
 		dup2(op[1], STDERR_FILENO);
-		setpgid(0, 0);
 		execvp(argv[0], argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -106,10 +106,8 @@ int deploy_finish(pid_t pid, int killed)
 {
 	int st;
 
-	if (killed) {
-		kill(-pid, SIGKILL);
+	if (killed)
 		kill(pid, SIGKILL);
-	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
