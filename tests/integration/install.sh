@@ -14,10 +14,13 @@ BUILD=$(cd "$(dirname "$LOCKSTEP")" && pwd)
 VERSION=$("$LOCKSTEP" version)
 [[ "$VERSION" =~ ^lockstep\ [0-9]+\.[0-9]+\.[0-9]+(-g[0-9a-f]+(-dirty)?)?$ ]] ||
 	fail "lockstep version printed '$VERSION'"
-# A build from a git checkout carries its revision.
-if git -C "$HERE" rev-parse --short=7 HEAD > "$TMP/rev" 2>/dev/null; then
-	[[ "$VERSION" == *"-g$(cat "$TMP/rev")"* ]] ||
-		fail "lockstep version '$VERSION' does not name the revision $(cat "$TMP/rev")"
+# A build from a git checkout carries its revision: a commit of this
+# repository (the one built, which may be older than HEAD by now).
+if git -C "$HERE" rev-parse HEAD > /dev/null 2>&1; then
+	rev=$(sed -n 's/.*-g\([0-9a-f]\{7,\}\).*/\1/p' <<< "$VERSION")
+	[ -n "$rev" ] || fail "lockstep version '$VERSION' names no git revision"
+	git -C "$HERE" cat-file -e "$rev^{commit}" ||
+		fail "lockstep version '$VERSION': $rev is not a commit here"
 fi
 
 # ---- cmake --install into a DESTDIR ------------------------------------
