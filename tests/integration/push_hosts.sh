@@ -44,15 +44,8 @@ grep -q "^  lockstep: $TMP/h2/lockstep is 0.0.1, not this version" "$TMP/h.out" 
 grep -q "^hd=h3 (root@$IP3): UNREACHABLE: .*$IP3" "$TMP/h.out" || fail "h3: not reported unreachable with ssh's reason"
 
 # ---- push refused by h3: h1 and h2 get the binary, the run does not start --
-cat > "$TMP/push3.vdb" <<VDB
-hd=default,user=root
-hd=h1,system=$IP1,lockstep=$TMP/h1/bin/lockstep
-hd=h2,system=$IP2,lockstep=$TMP/h2/lockstep
-hd=h3,system=$IP3,lockstep=$TMP/h3/lockstep
-sd=sd1,lun=$TMP/s.dat,size=4m,threads=2
-wd=wd1,sd=sd1,xfersize=4k,rdpct=50
-rd=r1,wd=wd1,elapsed=1,interval=1
-VDB
+# The same hosts, without the FIFO (the run would refuse it).
+grep -v "sd2\|wd2" "$TMP/hosts.vdb" | sed 's/wd=wd\*/wd=wd1/' > "$TMP/push3.vdb"
 run_bounded 120 "$LOCKSTEP" run "$TMP/push3.vdb" -o "$TMP/o3" --listen "$LOCKSTEP_BRIDGE_IP" \
 	--ssh "$SSH" --push > "$TMP/p3.out" 2>&1
 cat "$TMP/p3.out"
