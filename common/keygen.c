@@ -33,6 +33,8 @@ int keygen_main(int argc, char **argv)
 	const struct opts_cmd cmd = {
 		.prog = "lockstep keygen",
 		.synopsis = "usage: lockstep keygen DIR [--name NAME]",
+		.description =
+			"Writes a CURVE key pair for a master or a slave started elsewhere: the master's --key and a slave's --key take the secret file, the other side the public one (a slave's --master-key, a line of the master's --authorized-slaves).",
 		.footer =
 			"Writes DIR/NAME.key (secret, mode 0600) and DIR/NAME.pub; never overwrites.\n",
 		.width = 20,

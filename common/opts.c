@@ -197,37 +197,126 @@ int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *args)
 	return 0;
 }
 
-void opts_usage(const struct opts_cmd *cmd, FILE *f)
+static enum opts_format usage_format = OPTS_TEXT;
+
+void opts_set_format(enum opts_format format)
 {
-	fprintf(f, "%s\n", cmd->synopsis);
+	usage_format = format;
+}
+
+/* "-o, --output DIR": what usage lists for d (its label if it has one). */
+static const char *label_of(const struct opts_def *d, char *label, size_t len)
+{
+	char list[256];
+	size_t n = 0;
+
+	if (d->label) {
+		snprintf(label, len, "%s", d->label);
+		return label;
+	}
+	label[0] = 0;
+	if (d->letter)
+		n += (size_t)snprintf(label + n, len - n, "-%c%s", d->letter,
+				      d->name ? ", " : "");
+	if (d->name && n < len)
+		n += (size_t)snprintf(label + n, len - n, "--%s", d->name);
+	if (n >= len)
+		return label;
+	if (d->arg)
+		snprintf(label + n, len - n, " %s", d->arg);
+	else if (d->kind == OPTS_CHOICE)
+		snprintf(label + n, len - n, " %s",
+			 opts_join(d->choices, "|", "|", list, sizeof(list)));
+	return label;
+}
+
+/*
+ * Text for roff: backslashes and hyphens escaped (so that "--output" is
+ * not typeset with a dash), and a line starting with '.' or '\'' guarded
+ * from being read as a request.
+ */
+static void roff_text(FILE *f, const char *s)
+{
+	int bol = 1;
+
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		bol = *s == '\n';
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Paragraphs (separated by an empty line) as .PP blocks. */
+static void roff_paragraphs(FILE *f, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *end = strstr(p, "\n\n");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *para = strndup(p, n);
+
+		if (!para)
+			return;
+		fputs(".PP\n", f);
+		roff_text(f, para);
+		fputs(n && p[n - 1] == '\n' ? "" : "\n", f);
+		free(para);
+		p += n;
+		while (*p == '\n')
+			p++;
+	}
+}
+
+static void usage_roff(const struct opts_cmd *cmd, FILE *f)
+{
+	const char *syn = cmd->synopsis;
+	char label[160];
+
+	if (strncmp(syn, "usage: ", 7) == 0)
+		syn += 7;
+	fputs(".SS \"", f);
+	roff_text(f, syn);
+	fputs("\"\n", f);
+	if (cmd->description)
+		roff_paragraphs(f, cmd->description);
 	for (size_t i = 0; i < cmd->ndefs; i++) {
 		const struct opts_def *d = &cmd->defs[i];
-		char label[160], list[256];
-		size_t n = 0;
 
 		if (!d->help)
 			continue;
-		if (d->label) {
-			snprintf(label, sizeof(label), "%s", d->label);
-		} else {
-			if (d->letter)
-				n += (size_t)snprintf(label + n,
-						      sizeof(label) - n, "-%c%s",
-						      d->letter,
-						      d->name ? ", " : "");
-			if (d->name)
-				n += (size_t)snprintf(label + n,
-						      sizeof(label) - n, "--%s",
-						      d->name);
-			if (d->arg)
-				snprintf(label + n, sizeof(label) - n, " %s",
-					 d->arg);
-			else if (d->kind == OPTS_CHOICE)
-				snprintf(label + n, sizeof(label) - n, " %s",
-					 opts_join(d->choices, "|", "|", list,
-						   sizeof(list)));
-		}
-		if ((int)strlen(label) < cmd->width)
+		fputs(".TP\n.B \"", f);
+		roff_text(f, label_of(d, label, sizeof(label)));
+		fputs("\"\n", f);
+		roff_text(f, d->help);
+		fputs("\n", f);
+	}
+	if (cmd->footer)
+		roff_paragraphs(f, cmd->footer);
+}
+
+void opts_usage(const struct opts_cmd *cmd, FILE *f)
+{
+	char label[160];
+
+	if (usage_format == OPTS_ROFF) {
+		usage_roff(cmd, f);
+		return;
+	}
+	fprintf(f, "%s\n", cmd->synopsis);
+	for (size_t i = 0; i < cmd->ndefs; i++) {
+		const struct opts_def *d = &cmd->defs[i];
+
+		if (!d->help)
+			continue;
+		label_of(d, label, sizeof(label));
+		if ((int)strlen(label) + 2 <= cmd->width)
 			fprintf(f, "  %-*s%s\n", cmd->width, label, d->help);
 		else
 			fprintf(f, "  %s  %s\n", label, d->help);

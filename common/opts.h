@@ -58,6 +58,11 @@ struct opts_cmd {
 	const char *prog;       /* "lockstep run": prefixes every error */
 	const char *synopsis;   /* the first usage line, without newline */
 	const char *footer;     /* printed after the options, or NULL */
+	/*
+	 * What the command does, for the manual page (paragraphs separated
+	 * by an empty line), or NULL; --help stays short without it.
+	 */
+	const char *description;
 	int width;              /* usage labels are padded to this width */
 	const struct opts_def *defs;
 	size_t ndefs;
@@ -74,6 +79,19 @@ struct opts_cmd {
 int opts_parse(const struct opts_cmd *cmd, int argc, char **argv, int *args);
 /* Print the usage: the synopsis, one line per listed option, the footer. */
 void opts_usage(const struct opts_cmd *cmd, FILE *f);
+
+enum opts_format {
+	OPTS_TEXT, /* --help: the usage lines */
+	OPTS_ROFF, /* a man(7) subsection: synopsis, description, options */
+};
+
+/*
+ * How opts_usage() prints from now on (OPTS_TEXT at start). The manual
+ * page generator (`lockstep help --man`) sets OPTS_ROFF and asks each
+ * command for its --help: the tables live in the commands' own functions
+ * (their options point at locals), so this is how one table feeds both.
+ */
+void opts_set_format(enum opts_format format);
 /*
  * Join a NULL-terminated list of names with sep, and the last two with
  * last ("a, b or c"). Returns buf, cut to len.

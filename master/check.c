@@ -626,8 +626,11 @@ static int parse_args(struct check *c, int argc, char **argv)
 	};
 	const struct opts_cmd cmd = {
 		.prog = "lockstep check",
-		.synopsis = "usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]",
+		.synopsis =
+			"usage: lockstep check FILE [--json] [-e S] [-w S] [-i S] [--local-slaves N]",
 		.footer = "Exit 0 when the file is valid, 1 when it is not.\n",
+		.description =
+			"Parses and validates a parameter file without running anything and prints the plan: the runs, their phases and what each slave would do.",
 		.width = 18,
 		.defs = defs,
 		.ndefs = sizeof(defs) / sizeof(defs[0]),

@@ -68,6 +68,18 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	       const char *path, const char *endpoint, const char *name,
 	       const struct launch_keys *keys);
 
+/* Room for launch_ssh_argv()'s argv: 32 words of --ssh and 9 more. */
+#define LAUNCH_SSH_ARGV 48
+
+/*
+ * The argv that runs remote on system through ssh: the words of ssh (NULL:
+ * "ssh") split on blanks into words (wlen bytes; argv points into it),
+ * BatchMode, a 10 s connect timeout and -l user unless user is NULL or "".
+ * argv has LAUNCH_SSH_ARGV entries. Every ssh lockstep runs goes this way.
+ */
+void launch_ssh_argv(const char *ssh, const char *user, const char *system,
+		     const char *remote, char *words, size_t wlen, char **argv);
+
 /*
  * A started process that has exited since the last call (reaped; its
  * entry's pid becomes 0), or NULL. *status is its exit code (128+signal).

@@ -15,6 +15,7 @@
 #include "master/params/params.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
+#include "lockstep_version.h"
 
 /* Send msg, already encoded as buf. */
 static int send_frame(struct master *m, struct slave_rec *s,
@@ -149,6 +150,14 @@ static void count_invalid(struct master *m, struct slave_rec *s,
 			    b->bad);
 }
 
+/*
+ * The fix for a slave of another version: the master and its slaves must
+ * be the same build (the numbers and the plan's meaning depend on it).
+ */
+#define LINK_SAME_VERSION                                                 \
+	"run the same version on every host (`lockstep run FILE --push` " \
+	"copies this master's binary to the hd= hosts)"
+
 /* Refuse a hello: one line (limited: a refused slave retries). */
 static void refuse_hello(const struct proto_hello *h, const char *why)
 {
@@ -166,7 +175,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
 	struct slave_rec *s = roster_find_peer(m, peer);
-	char why[256], host[LOG_ESC_LEN(PROTO_HOST_LEN)];
+	char why[512], host[LOG_ESC_LEN(PROTO_HOST_LEN)];
 	const char *no;
 
 	/*
@@ -190,6 +199,16 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	if (h->cores == 0 || h->cores > PLAUSIBLE_MAX_CORES) {
 		count_invalid(m, s, peer);
 		refuse_hello(h, "it declares no cores or more than Linux has");
+		return;
+	}
+	if (strcmp(h->version, LOCKSTEP_VERSION) != 0) {
+		char ver[LOG_ESC_LEN(PROTO_NAME_LEN)];
+
+		snprintf(why, sizeof(why),
+			 "it runs lockstep %s, this master lockstep %s: %s",
+			 log_escape(h->version, ver, sizeof(ver)),
+			 LOCKSTEP_VERSION, LINK_SAME_VERSION);
+		refuse_hello(h, why);
 		return;
 	}
 	if (s && strcmp(s->hello.name, h->name) != 0) {
@@ -452,6 +471,16 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		return;
 	}
 	ret = proto_decode(buf, len, &msg, err, sizeof(err));
+	if (ret == -EPROTO) {
+		/* Another version: say so and how to fix it, not "bad". */
+		count_invalid(m, s, peer);
+		log_limited("other protocol", LOG_WARN,
+			    "refused %s: %s; this master is lockstep %s: %s",
+			    s ? s->hello.name : "a peer",
+			    log_escape(err, text, sizeof(text)),
+			    LOCKSTEP_VERSION, LINK_SAME_VERSION);
+		return;
+	}
 	if (ret < 0) {
 		count_invalid(m, s, peer);
 		log_limited("bad frame", LOG_WARN,

@@ -22,6 +22,7 @@
 #include "master/master.h"
 #include "master/master_int.h"
 #include "master/report/html.h"
+#include "master/deploy/deploy.h"
 
 volatile sig_atomic_t master_interrupted;
 
@@ -263,6 +264,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			{ "workers", 0, OPTS_UINT, &m->launch.workers, 1, 64,
 			  .arg = "N",
 			  .help = "I/O threads per slave it starts (default: one per core)" },
+			{ "push", 0, OPTS_FLAG, &m->push,
+			  .help = "copy this binary to hd= hosts lacking this version" },
 			{ "require-space", 0, OPTS_FLAG, &m->require_space,
 			  .help = "refuse to start if the results may not fit" },
 			{ "graphite", 0, OPTS_STRING, &m->exp_opts.graphite,
@@ -297,6 +300,9 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 		const struct opts_cmd cmd = {
 			.prog = "lockstep run",
 			.synopsis = "usage: lockstep run FILE [options]",
+			.description =
+				"The master: parses FILE (Vdbench sd=, wd=, rd= and hd= lines), starts the slaves (local ones, or over ssh on each hd= host), runs every rd as a phase in lockstep on all of them and writes the results folder: summary.txt, summary.json, per-interval and per-host CSV files.\n\n"
+				"Exit status 0 only when every number came from every slave it planned for.",
 			.width = 23,
 			.defs = defs,
 			.ndefs = sizeof(defs) / sizeof(defs[0]),
@@ -307,6 +313,10 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 	}
 	if (ret)
 		return ret;
+	/* Said, not the default: --push leaves hosts out only if said. */
+	m->loss_given = m->abort_on_loss >= 0;
+	if (m->abort_on_loss < 0)
+		m->abort_on_loss = 0;
 	m->engine = engines[engine];
 	m->slave_timeout_ns = (uint64_t)(slave_timeout_s * 1e9);
 	m->join_timeout_ns = (uint64_t)(join_timeout_s * 1e9);
@@ -391,6 +401,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 		.engine = engines[0],
 		.bind = "127.0.0.1",
 		.nlocal = 2,
+		.abort_on_loss = -1,
 		.ov = { -1, -1, -1 },
 		.ready_timeout_ns = 600 * NS_PER_SEC,
 		.grace_ns = 500 * NS_PER_MS,
@@ -406,6 +417,18 @@ int master_main(int argc, char **argv, const char *const *engines)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	raise_fd_limit();
 	ret = params_parse_file(m.param_path, &m.params, err, sizeof(err));
+	/* Before the plan: a host left out (--on-slave-loss continue) has
+	   no slaves to plan for. */
+	if (ret == 0 && m.push) {
+		int partial = m.loss_given && !m.abort_on_loss;
+
+		m.left_out = deploy_push(m.params, m.launch.ssh, partial,
+					 stderr);
+		if (m.left_out < 0 || (m.left_out && !partial)) {
+			master_free(&m);
+			return LS_EXIT_BAD_INPUT;
+		}
+	}
 	if (ret == 0)
 		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
 				  sizeof(err));
@@ -471,6 +494,9 @@ int master_main(int argc, char **argv, const char *const *engines)
 		m.exit_code = LS_EXIT_ABORTED;
 	} else if (ret < 0) {
 		m.exit_code = LS_EXIT_BAD_INPUT;
+	} else if (m.left_out && m.exit_code == LS_EXIT_OK) {
+		/* Complete for the hosts it had, not for the file's. */
+		m.exit_code = LS_EXIT_DEGRADED;
 	}
 	link_stop_all(&m,
 		      m.exit_code == LS_EXIT_OK ||

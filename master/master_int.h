@@ -212,6 +212,9 @@ struct master {
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;
+	int push;                 /* --push: copy this binary to hd= hosts */
+	int loss_given;           /* --on-slave-loss was on the command line */
+	int left_out;             /* hd= hosts --push failed on, left out */
 	unsigned expect;          /* external slaves to wait for */
 
 	struct params *params;

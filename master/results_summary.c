@@ -16,6 +16,7 @@
 #include "master/jsonw.h"
 #include "master/master_int.h"
 #include "master/report.h"
+#include "lockstep_version.h"
 
 static void json_totals(struct jsonw *w, const char *key,
 			const struct stats_view *v)

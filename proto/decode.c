@@ -412,6 +412,30 @@ static int find_unique(struct dctx *c, const msgpack_object *o,
 	return 0;
 }
 
+/*
+ * For a frame of another protocol version: ", from lockstep VER" when it
+ * is a hello with a "ver" string (every version so far sends one), so the
+ * refusal names both versions; else "". Nothing else of it is trusted.
+ */
+static const char *peer_version(const msgpack_object *o, char *buf, size_t len)
+{
+	const msgpack_object *t = NULL, *ver = NULL;
+	char text[PROTO_NAME_LEN];
+
+	for (uint32_t k = 0; k < o->via.map.size; k++) {
+		if (key_is(&o->via.map.ptr[k].key, "t"))
+			t = &o->via.map.ptr[k].val;
+		else if (key_is(&o->via.map.ptr[k].key, "ver"))
+			ver = &o->via.map.ptr[k].val;
+	}
+	if (!t || !key_is(t, "hello") || !ver ||
+	    ver->type != MSGPACK_OBJECT_STR || ver->via.str.size == 0)
+		return "";
+	printable(text, sizeof(text), ver->via.str.ptr, ver->via.str.size);
+	snprintf(buf, len, ", from lockstep %s", text);
+	return buf;
+}
+
 static int decode_root(struct dctx *c, const msgpack_object *o,
 		       struct proto_msg *m)
 {
@@ -436,8 +460,9 @@ static int decode_root(struct dctx *c, const msgpack_object *o,
 	if (v->via.u64 != PROTO_VERSION)
 		return decode_fail(c, -EPROTO,
 				   "protocol version %" PRIu64 " not supported "
-				   "(this lockstep speaks %d)",
-				   v->via.u64, PROTO_VERSION);
+				   "(this lockstep speaks %d)%s",
+				   v->via.u64, PROTO_VERSION,
+				   peer_version(o, why, sizeof(why)));
 
 	rc = find_unique(c, o, "t", &t);
 	if (rc)

@@ -15,6 +15,9 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 # Real receivers for the live export tests (tests/integration/export_*.sh).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(graphite-carbon python3-whisper influxdb prometheus curl)
+# Packaging and its test (dpkg-shlibdeps, the manual page's check, the
+# revision in `lockstep version`).
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(dpkg-dev groff-base git binutils)
 
 missing=()
 for p in "${pkgs[@]}"; do

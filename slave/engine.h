@@ -68,5 +68,11 @@ const char *const *engine_names(void);
  * terminated when len > 0), for messages. Returns the length written.
  */
 size_t engine_list(char *buf, size_t len);
+/*
+ * Whether this kernel gives a process an io_uring (a small ring is set up
+ * and torn down): 0 with the ring's features as "a,b" in buf (len bytes),
+ * or -errno (-ENOSYS: no io_uring; -EPERM: io_uring_disabled).
+ */
+int engine_uring_probe(char *buf, size_t len);
 
 #endif

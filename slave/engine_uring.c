@@ -226,3 +226,39 @@ const struct engine_ops engine_uring_ops = {
 	.close = uring_close,
 	.describe = uring_describe,
 };
+
+/* Kernel features a ring reports (IORING_FEAT_*), by the names hosts shows. */
+static const struct {
+	unsigned flag;
+	const char *name;
+} uring_feats[] = {
+	{ IORING_FEAT_SINGLE_MMAP, "single_mmap" },
+	{ IORING_FEAT_NODROP, "nodrop" },
+	{ IORING_FEAT_SUBMIT_STABLE, "submit_stable" },
+	{ IORING_FEAT_RW_CUR_POS, "rw_cur_pos" },
+	{ IORING_FEAT_FAST_POLL, "fast_poll" },
+	{ IORING_FEAT_EXT_ARG, "ext_arg" },
+	{ IORING_FEAT_NATIVE_WORKERS, "native_workers" },
+	{ IORING_FEAT_RSRC_TAGS, "rsrc_tags" },
+};
+
+int engine_uring_probe(char *buf, size_t len)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring ring;
+	size_t used = 0;
+	int ret = io_uring_queue_init_params(4, &ring, &p);
+
+	if (len)
+		buf[0] = 0;
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < sizeof(uring_feats) / sizeof(uring_feats[0]);
+	     i++)
+		if ((p.features & uring_feats[i].flag) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "," : "",
+						 uring_feats[i].name);
+	io_uring_queue_exit(&ring);
+	return 0;
+}

@@ -181,7 +181,10 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 	};
 	const struct opts_cmd cmd = {
 		.prog = "lockstep slave",
-		.synopsis = "usage: lockstep slave --master tcp://HOST:PORT [options]",
+		.synopsis =
+			"usage: lockstep slave --master tcp://HOST:PORT [options]",
+		.description =
+			"A slave: connects to the master, registers under its name and runs the phases the master plans on the targets it is allowed to open. The master starts its slaves itself; run one by hand, or as the lockstep-slave systemd service (--daemon, options in /etc/lockstep/slave.env), for a master started elsewhere.",
 		.width = 24,
 		.defs = defs,
 		.ndefs = sizeof(defs) / sizeof(defs[0]),

@@ -16,6 +16,7 @@
 #include "slave/engine.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
+#include "lockstep_version.h"
 
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
 #define RESEND_NS (3 * NS_PER_SEC)   /* unacknowledged this long: re-send */

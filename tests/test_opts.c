@@ -189,6 +189,50 @@ static void test_usage(void **state)
 	free(buf);
 }
 
+/*
+ * The manual page's form of the same table: a subsection per command,
+ * the description's paragraphs, one .TP per listed option with the same
+ * label as --help, hyphens and backslashes escaped, and a line starting
+ * with a dot guarded from being read as a request.
+ */
+static void test_roff(void **state)
+{
+	struct vals v = { 0 };
+	struct opts_def defs[16];
+	struct opts_cmd c = cmd_for(&v, defs);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	c.description = "Does x.\n\n.dots and a \\ stay text.";
+	opts_set_format(OPTS_ROFF);
+	opts_usage(&c, f);
+	opts_set_format(OPTS_TEXT);
+	fclose(f);
+	assert_string_equal(buf,
+			    ".SS \"tool x FILE\"\n"
+			    ".PP\nDoes x.\n"
+			    ".PP\n\\&.dots and a \\e stay text.\n"
+			    ".TP\n.B \"\\-f, \\-\\-flag\"\na flag\n"
+			    ".TP\n.B \"\\-s, \\-\\-str TEXT\"\na string\n"
+			    ".TP\n.B \"\\-\\-num N\"\na number\n"
+			    ".TP\n.B \"\\-e S\"\nplain seconds\n"
+			    ".TP\n.B \"\\-u S, \\-p S\"\nseconds with units\n"
+			    ".TP\n.B \"\\-\\-colour red|green|blue\"\na choice\n"
+			    ".TP\n.B \"\\-\\-paint NAME\"\na choice with a long label that is wider\n"
+			    ".PP\nThat is all.\n");
+	free(buf);
+	/* Back to text: --help is unchanged. */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	opts_usage(&c, f);
+	fclose(f);
+	assert_true(strncmp(buf, "usage: tool x FILE\n", 19) == 0);
+	free(buf);
+}
+
 static void test_help(void **state)
 {
 	struct vals v = { 0 };
@@ -226,11 +270,9 @@ static void test_join(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_usage),
-		cmocka_unit_test(test_help),
-		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_values), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_usage),  cmocka_unit_test(test_roff),
+		cmocka_unit_test(test_help),   cmocka_unit_test(test_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

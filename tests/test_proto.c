@@ -699,6 +699,31 @@ static void test_version(void **state)
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO, "protocol version 4 not supported");
+	/*
+	 * A hello of version 4 (the last release) is refused naming the
+	 * peer's lockstep version, so the master can say which to fix.
+	 */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 3);
+	kstr(&f, "ver", "0.1.0");
+	kuint(&f, "v", 4);
+	kstr(&f, "t", "hello");
+	expect(&f, -EPROTO,
+	       "protocol version 4 not supported (this lockstep speaks 5), "
+	       "from lockstep 0.1.0");
+	/* Only a hello's version is quoted, and only printable bytes. */
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 3);
+	kstr(&f, "ver", "0.1.0");
+	kuint(&f, "v", 4);
+	kstr(&f, "t", "ping");
+	expect(&f, -EPROTO, "(this lockstep speaks 5)");
+	frame_init(&f);
+	msgpack_pack_map(&f.pk, 3);
+	kstr(&f, "ver", "a\nb");
+	kuint(&f, "v", 4);
+	kstr(&f, "t", "hello");
+	expect(&f, -EPROTO, "from lockstep a?b");
 
 	/* Version 3 (no force= on targets, no forced list) is refused. */
 	frame_init(&f);

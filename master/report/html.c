@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common/exitcode.h"
+#include "lockstep_version.h"
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/opts.h"

@@ -63,3 +63,93 @@ cleanup_cluster() {
 	cleanup
 	"$NETNS" down "$CID" >/dev/null 2>&1 || true
 }
+
+# hello_hex PROTO NAME VERSION: a hello frame in hex as a slave of that
+# protocol and lockstep version would send it (engines [null], pid 4242,
+# host testhost, one core), hand-encoded so that it stays what an old or
+# foreign slave sends whatever this build's encoder does.
+hello_hex() {
+	python3 - "$@" <<'PY'
+import sys
+def s(x):
+    b = x.encode()
+    return (bytes([0xa0 + len(b)]) if len(b) < 32 else bytes([0xd9, len(b)])) + b
+proto, name, ver = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+f = bytes([0x89]) + s("v") + bytes([proto]) + s("t") + s("hello")
+f += s("id") + s("0f0e0d0c-0b0a-4908-8706-050403020100")
+f += s("nm") + s(name) + s("h") + s("testhost")
+f += s("pid") + bytes([0xcd, 0x10, 0x92]) + s("c") + bytes([1])
+f += s("ver") + s(ver) + s("e") + bytes([0x91]) + s("null")
+print(f.hex())
+PY
+}
+
+# start_sshd N [CONFIG_LINE...]: a real sshd on each of the first N hosts
+# of start_cluster, root logging in with a key made here; $TMP/ssh_config
+# (with the extra lines given) reaches them: ssh -F "$TMP/ssh_config".
+# Returns once each answers. The test is skipped without sshd and ssh.
+start_sshd() {
+	local n=$1 i ip
+	shift
+	if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
+		echo "SKIP: needs sshd and ssh"
+		exit 77
+	fi
+	ssh-keygen -q -t ed25519 -N "" -f "$TMP/id" >/dev/null
+	ssh-keygen -q -t ed25519 -N "" -f "$TMP/hostkey" >/dev/null
+	cp "$TMP/id.pub" "$TMP/authorized_keys"
+	chmod 600 "$TMP/authorized_keys"
+	mkdir -p /run/sshd
+	for i in $(seq "$n"); do
+		ip=${HOSTS[$((i - 1))]#*=}
+		cat > "$TMP/sshd$i.conf" <<CONF
+ListenAddress $ip
+Port 22
+HostKey $TMP/hostkey
+AuthorizedKeysFile $TMP/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PidFile $TMP/sshd$i.pid
+CONF
+		"$NETNS" exec -c "$CID" "$i" /usr/sbin/sshd -D -e -f "$TMP/sshd$i.conf" 2> "$TMP/sshd$i.log" &
+		PIDS+=($!)
+	done
+	{
+		printf 'Host *\n\tIdentityFile %s\n\tStrictHostKeyChecking no\n' "$TMP/id"
+		printf '\tUserKnownHostsFile /dev/null\n\tLogLevel ERROR\n'
+		for i in "$@"; do printf '\t%s\n' "$i"; done
+	} > "$TMP/ssh_config"
+	for i in $(seq "$n"); do
+		ip=${HOSTS[$((i - 1))]#*=}
+		for _ in $(seq 50); do
+			ssh -F "$TMP/ssh_config" -o BatchMode=yes "root@$ip" true 2>/dev/null && break
+			sleep 0.1
+		done
+	done
+}
+
+# master_port ERRFILE: the port a master on 127.0.0.1 says it listens on in
+# its stderr, waiting up to 10 s; fails the test without one.
+master_port() {
+	local port=""
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on tcp:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$1" | head -1)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || fail "master did not say its port"
+	echo "$port"
+}
+
+# wait_exit PID SECS: wait for a background process to end, at most SECS
+# seconds; its exit code is kept in $rc.
+wait_exit() {
+	set +e
+	timeout "$2" tail --pid="$1" -f /dev/null
+	wait "$1"
+	rc=$?
+	set -e
+}

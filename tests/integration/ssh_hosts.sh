@@ -3,48 +3,8 @@
 # through ssh, streams their stderr into lockstep.log prefixed by host, runs
 # the phase and stops them.
 source "$(dirname "$0")/lib.sh"
-if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null; then
-	echo "SKIP: needs sshd and ssh"
-	exit 77
-fi
 start_cluster 2 lss
-
-ssh-keygen -q -t ed25519 -N "" -f "$TMP/id" >/dev/null
-ssh-keygen -q -t ed25519 -N "" -f "$TMP/hostkey" >/dev/null
-cp "$TMP/id.pub" "$TMP/authorized_keys"
-chmod 600 "$TMP/authorized_keys"
-mkdir -p /run/sshd
-for i in 1 2; do
-	ip=${HOSTS[$((i - 1))]#*=}
-	cat > "$TMP/sshd$i.conf" <<CONF
-ListenAddress $ip
-Port 22
-HostKey $TMP/hostkey
-AuthorizedKeysFile $TMP/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile $TMP/sshd$i.pid
-CONF
-	"$NETNS" exec -c "$CID" "$i" /usr/sbin/sshd -D -e -f "$TMP/sshd$i.conf" 2> "$TMP/sshd$i.log" &
-	PIDS+=($!)
-done
-cat > "$TMP/ssh_config" <<CONF
-Host *
-	IdentityFile $TMP/id
-	StrictHostKeyChecking no
-	UserKnownHostsFile /dev/null
-	LogLevel ERROR
-CONF
-for i in 1 2; do
-	ip=${HOSTS[$((i - 1))]#*=}
-	for _ in $(seq 50); do
-		ssh -F "$TMP/ssh_config" -o BatchMode=yes "root@$ip" true 2>/dev/null && break
-		sleep 0.1
-	done
-done
+start_sshd 2
 
 cat > "$TMP/s.vdb" <<VDB
 hd=default,user=root,lockstep=$LOCKSTEP

@@ -46,6 +46,7 @@
 #include "proto/proto.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
+#include "lockstep_version.h"
 
 #define POOL_SIZE 16
 #define HELLO_RETRY_NS NS_PER_SEC

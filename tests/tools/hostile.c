@@ -27,6 +27,7 @@
 #include "common/hist.h"
 #include "common/timeutil.h"
 #include "proto/proto.h"
+#include "lockstep_version.h"
 
 static void *ctx, *dealer, *sub;
 
@@ -71,7 +72,8 @@ static void hello_of(struct proto_msg *m, const char *name, unsigned pid,
 	snprintf(m->u.hello.host, sizeof(m->u.hello.host), "%s", host);
 	m->u.hello.pid = pid;
 	m->u.hello.cores = 2;
-	snprintf(m->u.hello.version, sizeof(m->u.hello.version), "hostile");
+	snprintf(m->u.hello.version, sizeof(m->u.hello.version), "%s",
+		 LOCKSTEP_VERSION);
 	m->u.hello.nengines = 2;
 	snprintf(m->u.hello.engines[0], PROTO_NAME_LEN, "io_uring");
 	snprintf(m->u.hello.engines[1], PROTO_NAME_LEN, "null");

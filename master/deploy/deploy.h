@@ -1,0 +1,62 @@
+/*
+ * Deploying lockstep to the hd= hosts over ssh: `lockstep run FILE --push`
+ * copies the master's own executable to every host whose copy is missing
+ * or of another version, and `lockstep hosts FILE` checks every host
+ * without running I/O. Both reach hosts through the ssh command line that
+ * starts slaves (launch_ssh_argv), so they see what the run will see.
+ */
+#ifndef LOCKSTEP_MASTER_DEPLOY_H
+#define LOCKSTEP_MASTER_DEPLOY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct params;
+struct params_hd;
+
+/* Where push puts the binary when hd= has no lockstep=, under $HOME. */
+#define DEPLOY_DEFAULT_DIR ".cache/lockstep"
+
+/* How to reach a host: the --ssh words (NULL: ssh), user, system. */
+struct deploy_host {
+	const char *ssh;
+	const char *user;
+	const char *system;
+};
+
+/*
+ * Run remote (a shell command line) on h, stdin from in_fd (-1: none),
+ * stdout and stderr together into out (outlen bytes, cut, trailing
+ * newlines dropped), killed after timeout_s. Returns its exit status (ssh
+ * gives 255 when it cannot reach the host), -ETIMEDOUT or -errno.
+ */
+int deploy_run(const struct deploy_host *h, const char *remote, int in_fd,
+	       char *out, size_t outlen, double timeout_s);
+
+/* The last line of out, for a one-line reason; "" when out is empty. */
+const char *deploy_last_line(const char *out);
+
+/*
+ * Where the run starts lockstep on hd with --push: its lockstep=, or
+ * DEPLOY_DEFAULT_DIR/lockstep-VERSION (relative: ssh starts in $HOME).
+ * Returns 0, or -EINVAL with why in err: a bare name (found on PATH there,
+ * so push cannot know where) or a quote or newline in the path.
+ */
+int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
+		size_t errlen);
+
+/*
+ * `--push`: for each hd= host started over ssh, check `DEST version`, copy
+ * /proc/self/exe there when it is missing or another version, check it
+ * again, and point hd->lockstep at DEST. Progress, one line per host, on
+ * out. A host that fails is named with the reason; with partial_ok its
+ * slaves are dropped from the run (hd->slaves = 0), else the run must not
+ * start. Returns the number of hosts that failed, or -errno.
+ */
+int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out);
+
+/* `lockstep hosts FILE`. */
+int hosts_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * Running one command on an hd= host through ssh for --push and `lockstep
+ * hosts` (deploy.h): the argv is launch.c's, the output is collected with
+ * a deadline so that a host that hangs cannot hang the master.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "common/timeutil.h"
+#include "lockstep_version.h"
+#include "master/deploy/deploy.h"
+#include "master/deploy/deploy_int.h"
+#include "master/launch.h"
+#include "master/params/params.h"
+
+int deploy_spawn(const struct deploy_host *h, const char *remote, int in_fd,
+		 int *to, int *from, pid_t *pid)
+{
+	char *argv[LAUNCH_SSH_ARGV], words[1024];
+	int ip[2] = { -1, -1 }, op[2];
+
+	if (pipe2(op, O_CLOEXEC) < 0)
+		return -errno;
+	if (to && pipe2(ip, O_CLOEXEC) < 0) {
+		close(op[0]);
+		close(op[1]);
+		return -errno;
+	}
+	/* Built before fork: the child only execs. */
+	launch_ssh_argv(h->ssh, h->user, h->system, remote, words,
+			sizeof(words), argv);
+	*pid = fork();
+	if (*pid < 0) {
+		int ret = -errno;
+
+		close(op[0]);
+		close(op[1]);
+		if (to) {
+			close(ip[0]);
+			close(ip[1]);
+		}
+		return ret;
+	}
+	if (*pid == 0) {
+		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		/* In the master's process group: a Ctrl-C stops it too. */
+		dup2(to ? ip[0] : in_fd >= 0 ? in_fd : null, STDIN_FILENO);
+		dup2(op[1], STDOUT_FILENO);
+		dup2(op[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(op[1]);
+	*from = op[0];
+	if (to) {
+		close(ip[0]);
+		*to = ip[1];
+	}
+	return 0;
+}
+
+int deploy_read(int fd, char *out, size_t outlen, size_t *used,
+		uint64_t deadline, int line)
+{
+	while (*used + 1 < outlen) {
+		uint64_t now = time_mono_ns();
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ms = now >= deadline ? 0 :
+					   (int)((deadline - now) / 1000000);
+		ssize_t n;
+
+		if (line && memchr(out, '\n', *used))
+			return 0;
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, ms + 1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!p.revents)
+			continue;
+		n = read(fd, out + *used, line ? 1 : outlen - 1 - *used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : 1; /* 1: end of output */
+		*used += (size_t)n;
+		out[*used] = 0;
+	}
+	/* Full: the rest is lost (closing fd ends a command that goes on). */
+	return 1;
+}
+
+int deploy_finish(pid_t pid, int killed)
+{
+	int st;
+
+	if (killed)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int deploy_run(const struct deploy_host *h, const char *remote, int in_fd,
+	       char *out, size_t outlen, double timeout_s)
+{
+	uint64_t deadline = time_mono_ns() + (uint64_t)(timeout_s * 1e9);
+	size_t used = 0;
+	int from, ret, st;
+	pid_t pid;
+
+	out[0] = 0;
+	ret = deploy_spawn(h, remote, in_fd, NULL, &from, &pid);
+	if (ret < 0)
+		return ret;
+	ret = deploy_read(from, out, outlen, &used, deadline, 0);
+	close(from);
+	st = deploy_finish(pid, ret < 0);
+	while (used && out[used - 1] == '\n')
+		out[--used] = 0;
+	return ret < 0 ? ret : st;
+}
+
+const char *deploy_last_line(const char *out)
+{
+	const char *nl = strrchr(out, '\n');
+
+	return nl ? nl + 1 : out;
+}
+
+int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
+		size_t errlen)
+{
+	if (!hd->lockstep[0]) {
+		snprintf(dest, len, "%s/lockstep-%s", DEPLOY_DEFAULT_DIR,
+			 LOCKSTEP_VERSION);
+		return 0;
+	}
+	if (!strchr(hd->lockstep, '/')) {
+		snprintf(err, errlen,
+			 "lockstep=%s is found on the PATH there, so --push cannot know where to put it: give a path",
+			 hd->lockstep);
+		return -EINVAL;
+	}
+	if (strpbrk(hd->lockstep, "'\"\\\n")) {
+		snprintf(err, errlen,
+			 "lockstep=%s holds a quote or a newline: it cannot be given to a remote shell",
+			 hd->lockstep);
+		return -EINVAL;
+	}
+	snprintf(dest, len, "%s", hd->lockstep);
+	return 0;
+}
