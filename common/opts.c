@@ -281,9 +281,33 @@ static void usage_roff(const struct opts_cmd *cmd, FILE *f)
 
 	if (strncmp(syn, "usage: ", 7) == 0)
 		syn += 7;
+	/*
+	 * A synopsis of several lines (history: list, then import) heads the
+	 * section with its first; the others follow as lines of their own,
+	 * since a quoted roff argument cannot span lines.
+	 */
+	const char *nl = strchr(syn, '\n');
+	char *first = strndup(syn, nl ? (size_t)(nl - syn) : strlen(syn));
+
 	fputs(".SS \"", f);
-	roff_text(f, syn);
+	roff_text(f, first ? first : syn);
 	fputs("\"\n", f);
+	free(first);
+	while (nl) {
+		const char *line = nl + 1;
+		char *one;
+
+		nl = strchr(line, '\n');
+		while (*line == ' ')
+			line++;
+		one = strndup(line, nl ? (size_t)(nl - line) : strlen(line));
+		if (one && *one) {
+			fputs(".br\n.B \"", f);
+			roff_text(f, one);
+			fputs("\"\n", f);
+		}
+		free(one);
+	}
 	if (cmd->description)
 		roff_paragraphs(f, cmd->description);
 	for (size_t i = 0; i < cmd->ndefs; i++) {
