@@ -1358,13 +1358,13 @@ static void test_errors(void **state)
 		  "1:17: no rd= run definition: nothing to run" },
 		/* Order. */
 		{ SD1 WD1 "sd=sd2,lun=/b\n" RD1,
-		  "3:1: sd=sd2 must come before the wd= definitions (the order is general, hd, sd, wd, rd)" },
+		  "3:1: sd=sd2 must come before the wd= definitions (the order is general, hd, sd, wd, rd, ev)" },
 		{ SD1 "debug=1\n" RD1,
-		  "2:1: debug=1 must come before the sd= definitions (the order is general, hd, sd, wd, rd)" },
+		  "2:1: debug=1 must come before the sd= definitions (the order is general, hd, sd, wd, rd, ev)" },
 		{ SD1 "hd=h1\n" RD1,
-		  "2:1: hd=h1 must come before the sd= definitions (the order is general, hd, sd, wd, rd)" },
+		  "2:1: hd=h1 must come before the sd= definitions (the order is general, hd, sd, wd, rd, ev)" },
 		{ SD1 WD1 RD1 "wd=default,rdpct=5\n",
-		  "4:1: wd=default must come before the rd= definitions (the order is general, hd, sd, wd, rd)" },
+		  "4:1: wd=default must come before the rd= definitions (the order is general, hd, sd, wd, rd, ev)" },
 		/* Values out of range or malformed. */
 		{ SD1 "wd=wd1,rdpct=150\n" RD1,
 		  "2:14: rdpct=150 is out of range 0..100" },
