@@ -178,6 +178,32 @@ static void prefix_lines(int fd, int out, const char *host)
 		dprintf(out, "%s: %.*s\n", host, (int)used, line);
 }
 
+int launch_ssh_argv(const char *ssh, const char *user, const char *system,
+		    const char *remote, char *words, size_t wlen, char **argv)
+{
+	char *save = NULL;
+	int k = 0;
+
+	snprintf(words, wlen, "%s", ssh ? ssh : "ssh");
+	for (char *w = strtok_r(words, " \t", &save); w && k < 32;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[k++] = w;
+	if (k == 0)
+		argv[k++] = "ssh";
+	argv[k++] = "-o";
+	argv[k++] = "BatchMode=yes";
+	argv[k++] = "-o";
+	argv[k++] = "ConnectTimeout=10";
+	if (user && *user) {
+		argv[k++] = "-l";
+		argv[k++] = (char *)user;
+	}
+	argv[k++] = (char *)system;
+	argv[k++] = (char *)remote;
+	argv[k] = NULL;
+	return k;
+}
+
 int launch_ssh(struct launch *l, const char *user, const char *system,
 	       const char *path, const char *endpoint, const char *name,
 	       const struct launch_keys *keys)
@@ -238,27 +264,11 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	ret = helper < 0 ? 0 : keys_pipe(keys, kfd);
 	pid = helper < 0 || ret < 0 ? -1 : fork();
 	if (pid == 0) {
-		char *argv[48], words[1024], *save = NULL;
-		int k = 0;
+		char *argv[LAUNCH_SSH_ARGV], words[1024];
 
 		child_stdio(kfd[0], pfd[1]);
-		snprintf(words, sizeof(words), "%s", l->ssh ? l->ssh : "ssh");
-		for (char *w = strtok_r(words, " \t", &save); w && k < 32;
-		     w = strtok_r(NULL, " \t", &save))
-			argv[k++] = w;
-		if (k == 0)
-			argv[k++] = "ssh";
-		argv[k++] = "-o";
-		argv[k++] = "BatchMode=yes";
-		argv[k++] = "-o";
-		argv[k++] = "ConnectTimeout=10";
-		if (user && *user) {
-			argv[k++] = "-l";
-			argv[k++] = (char *)user;
-		}
-		argv[k++] = (char *)system;
-		argv[k++] = remote;
-		argv[k] = NULL;
+		launch_ssh_argv(l->ssh, user, system, remote, words,
+				sizeof(words), argv);
 		execvp(argv[0], argv);
 		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0],
 			strerror(errno));

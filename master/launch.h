@@ -8,6 +8,7 @@
 #ifndef LOCKSTEP_MASTER_LAUNCH_H
 #define LOCKSTEP_MASTER_LAUNCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "common/keys.h"
@@ -67,6 +68,18 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
 int launch_ssh(struct launch *l, const char *user, const char *system,
 	       const char *path, const char *endpoint, const char *name,
 	       const struct launch_keys *keys);
+
+/* Entries launch_ssh_argv() may fill, its NULL included. */
+#define LAUNCH_SSH_ARGV 48
+
+/*
+ * The argv that runs remote on system over ssh as launch_ssh() does: ssh
+ * (NULL: "ssh") split into words in words[wlen] (kept by the caller while
+ * argv is used), BatchMode, a connect timeout, -l user when given. argv
+ * holds LAUNCH_SSH_ARGV entries. Returns how many it filled (NULL after).
+ */
+int launch_ssh_argv(const char *ssh, const char *user, const char *system,
+		    const char *remote, char *words, size_t wlen, char **argv);
 
 /*
  * A started process that has exited since the last call (reaped; its

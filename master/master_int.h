@@ -31,6 +31,7 @@
 #include "common/log.h"
 #include "common/stats.h"
 #include "master/decide.h"
+#include "master/events.h"
 #include "master/hub.h"
 #include "master/launch.h"
 #include "master/merge.h"
@@ -111,6 +112,8 @@ struct slave_rec {
 	int suspect;            /* it sent an implausible interval */
 	int banned;             /* past INVALID_BUDGET: its frames ignored */
 	struct log_bucket logb; /* limits its log and error messages */
+	/* Its last loss was expected by this event (events.c), or NULL. */
+	const char *loss_expected;
 };
 
 /* s->got[seq] of an interval refused as implausible (acknowledged). */
@@ -230,6 +233,7 @@ struct master {
 				     --on-slave-loss=abort, or failed */
 	struct forced_rec *forced; /* summary.json "forced", once each */
 	unsigned nforced;
+	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
