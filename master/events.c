@@ -624,6 +624,21 @@ static void figures(struct master *m, struct ev_state *e)
 				      rev, &p, &e->fig);
 }
 
+/* rejoin=yes: a slave it expected back that never came is said. */
+static void not_back(struct master *m, struct ev_state *e)
+{
+	for (unsigned k = 0; e->pe->rejoin && k < e->nloss; k++) {
+		if (e->loss[k].back_real)
+			continue;
+		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
+			 e->pe->name, m->slaves[e->loss[k].slave].hello.name,
+			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
+						      "");
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+	}
+}
+
 void events_stop(struct master *m)
 {
 	struct events *E = m->events;
@@ -672,8 +687,10 @@ void events_stop(struct master *m)
 	} while (left && time_mono_ns() < until);
 	if (left)
 		log_warn("%d event processes did not exit after SIGKILL", left);
-	for (size_t i = 0; i < E->n; i++)
+	for (size_t i = 0; i < E->n; i++) {
+		not_back(m, &E->ev[i]);
 		figures(m, &E->ev[i]);
+	}
 }
 
 /* ---- losses, rejoins and rows ------------------------------------------- */

@@ -194,6 +194,8 @@ void events_summary_json(struct master *m, struct jsonw *w)
 			jsonw_str(w, "slave", m->slaves[l->slave].hello.name);
 			json_time(w, "lost_at", l->lost_real);
 			json_time(w, "rejoined_at", l->back_real);
+			if (e->pe->rejoin)
+				jsonw_bool(w, "rejoined", l->back_real != 0);
 			jsonw_end(w);
 		}
 		jsonw_end(w);
