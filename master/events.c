@@ -414,11 +414,14 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		finish(m, e, EV_FAILED, now);
 		return;
 	}
-	log_info("event %s started in %s%s%s%s", e->pe->name,
+	log_info("event %s started in %s%s%s: %s%s", e->pe->name,
 		 e->run >= 0 ? m->runs[e->run].ph.name : "-",
 		 e->pe->host >= 0 ? " on " : "",
 		 e->pe->host >= 0 ? m->params->hd[e->pe->host].name : "",
-		 e->pe->exec[0] ? ": exec=" : ": until=");
+		 e->pe->exec[0] ? "exec=" : "",
+		 e->pe->until[0] ?
+			 (e->pe->exec[0] ? ", then until=" : "until=") :
+			 "");
 	if (!e->pe->exec[0]) {
 		e->status = EV_POLLING;
 		e->next_poll_mono = mono;

@@ -2,31 +2,11 @@
  * The events of a parameter file placed on its phases: see evplan.h.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "master/evplan.h"
-
-__attribute__((format(printf, 5, 6))) static int fail(const struct params *p,
-						      struct params_pos pos,
-						      char *err, size_t errlen,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !errlen)
-		return -EINVAL;
-	n = snprintf(err, errlen, "%s:%u:%u: ", params_file(p, pos), pos.line,
-		     pos.col);
-	if (n < 0 || (size_t)n >= errlen)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
+#include "master/plan_int.h"
 
 double evplan_measured_start_s(const struct plan_phase *ph, size_t i)
 {
@@ -55,13 +35,13 @@ static int anchor_of(const struct params *p, const struct params_ev *ev,
 			return (int)i;
 	}
 	if (ev->at_phase[0])
-		fail(p, ev->at_pos, err, errlen,
-		     "ev=%s: at=%s names no measured phase of rd=%s (`lockstep check` lists them)",
-		     ev->name, ev->at_phase, rd);
+		plan_err(p, ev->at_pos, err, errlen,
+			 "ev=%s: at=%s names no measured phase of rd=%s (`lockstep check` lists them)",
+			 ev->name, ev->at_phase, rd);
 	else
-		fail(p, ev->at_pos, err, errlen,
-		     "ev=%s: rd=%s has no measured phase (format=only)",
-		     ev->name, rd);
+		plan_err(p, ev->at_pos, err, errlen,
+			 "ev=%s: rd=%s has no measured phase (format=only)",
+			 ev->name, rd);
 	return -1;
 }
 
@@ -90,9 +70,10 @@ int evplan_resolve(const struct params *p, const struct plan_phase *ph,
 		if (a < 0)
 			goto fail;
 		if (ev->at_s >= ph[a].elapsed_s) {
-			fail(p, ev->at_pos, err, errlen,
-			     "ev=%s: at=%gs is past the end of phase %s's measured time (elapsed=%g)",
-			     ev->name, ev->at_s, ph[a].name, ph[a].elapsed_s);
+			plan_err(p, ev->at_pos, err, errlen,
+				 "ev=%s: at=%gs is past the end of phase %s's measured time (elapsed=%g)",
+				 ev->name, ev->at_s, ph[a].name,
+				 ph[a].elapsed_s);
 			goto fail;
 		}
 		v[i].phase = a;

@@ -49,6 +49,27 @@ static int offset_of(const char *s, size_t len, double *out)
 }
 
 /*
+ * NAME or NAME+OFFSET (the last '+': event names have none, an rd's name
+ * may): NAME into name (size bytes) and OFFSET, 0 without one, into *off.
+ * Returns 0, -EINVAL for an offset that is not a duration >= 0, or
+ * -ENAMETOOLONG for an empty or too long NAME.
+ */
+static int name_plus(const struct val *v, char *name, size_t size, double *off)
+{
+	const char *plus = memrchr(v->s, '+', v->len);
+	size_t nlen = plus ? (size_t)(plus - v->s) : v->len;
+
+	*off = 0;
+	if (plus && offset_of(plus + 1, v->len - nlen - 1, off))
+		return -EINVAL;
+	if (!nlen || nlen >= size)
+		return -ENAMETOOLONG;
+	memcpy(name, v->s, nlen);
+	name[nlen] = '\0';
+	return 0;
+}
+
+/*
  * at=OFFSET, at=PHASE or at=PHASE+OFFSET: an offset into the measured time
  * of the rd's first measured phase, or of the phase of that printed name
  * (quoted: "rd1 xfersize=8k"). Which phases exist is known only once the
@@ -59,32 +80,27 @@ int ev_set_at(struct parser *p, const struct kw *kw, void *obj,
 {
 	struct params_ev *ev = obj;
 	const struct val *v = values_single(p, kw, it);
-	const char *plus;
-	size_t nlen;
+	int ret;
 
 	if (!v)
 		return -EINVAL;
 	ev->has_at = true;
 	ev->at_pos = v->pos;
 	ev->at_phase[0] = '\0';
-	ev->at_s = 0;
 	if (offset_of(v->s, v->len, &ev->at_s) == 0)
 		return 0;
-	plus = memrchr(v->s, '+', v->len);
-	nlen = v->len;
-	if (plus && offset_of(plus + 1, v->len - (size_t)(plus - v->s) - 1,
-			      &ev->at_s) == 0)
-		nlen = (size_t)(plus - v->s);
-	else if (plus || (v->len && (v->s[0] == '-' ||
-				     (v->s[0] >= '0' && v->s[0] <= '9'))))
+	/* A number that is not a duration is a bad offset, not a name. */
+	ret = v->len && (v->s[0] == '-' || (v->s[0] >= '0' && v->s[0] <= '9')) ?
+		      -EINVAL :
+		      name_plus(v, ev->at_phase, sizeof(ev->at_phase),
+				&ev->at_s);
+	if (ret == -EINVAL)
 		return perr(p, v->pos,
 			    "%s=%.*s is not an offset (a duration >= 0: 90, 30s, 5m, 1h) nor PHASE[+OFFSET]",
 			    kw->name, show(v->len), v->s);
-	if (!nlen || nlen >= sizeof(ev->at_phase))
+	if (ret)
 		return perr(p, v->pos, "%s=%.*s: no phase has such a name",
 			    kw->name, show(v->len), v->s);
-	memcpy(ev->at_phase, v->s, nlen);
-	ev->at_phase[nlen] = '\0';
 	return 0;
 }
 
@@ -94,25 +110,21 @@ int ev_set_after(struct parser *p, const struct kw *kw, void *obj,
 {
 	struct params_ev *ev = obj;
 	const struct val *v = values_single(p, kw, it);
-	const char *plus;
-	size_t nlen;
+	int ret;
 
 	if (!v)
 		return -EINVAL;
 	ev->has_after = true;
 	ev->after_pos = v->pos;
-	ev->after_s = 0;
-	plus = memchr(v->s, '+', v->len);
-	nlen = plus ? (size_t)(plus - v->s) : v->len;
-	if (plus && offset_of(plus + 1, v->len - nlen - 1, &ev->after_s))
+	ret = name_plus(v, ev->after_name, sizeof(ev->after_name),
+			&ev->after_s);
+	if (ret == -EINVAL)
 		return perr(p, v->pos,
 			    "%s=%.*s: the offset after '+' is not a duration >= 0 (90, 30s, 5m, 1h)",
 			    kw->name, show(v->len), v->s);
-	if (!nlen || nlen >= sizeof(ev->after_name))
+	if (ret)
 		return perr(p, v->pos, "%s=%.*s refers to an undefined ev",
 			    kw->name, show(v->len), v->s);
-	memcpy(ev->after_name, v->s, nlen);
-	ev->after_name[nlen] = '\0';
 	return 0;
 }
 
