@@ -2,12 +2,13 @@
 # with a daemon slave, the master on the bridge. ev=poweroff kills host
 # h2's slave (the stand-in for powering it off through its BMC) with
 # expect_loss=(h2) and an until= that waits for a marker file a helper
-# drops 4 s later (the stand-in for a rebuild). The run must complete with
+# drops 4 s later (the stand-in for a rebuild), and starts h2's daemon again
+# (the host is back: rejoin=yes). The run must complete with
 # exit 0 (the loss was expected), and the results must show the timeline:
 # the event's row in events.csv, its log, the loss as expected in
 # summary.json, the events column of intervals.csv, the marker column on
-# the console, and its recovery figures (a fixed rate halves when one of
-# two slaves goes).
+# the console, when h2 rejoined, and its recovery figures (a fixed rate
+# halves when one of two slaves goes; the one back sits out the phase).
 source "$(dirname "$0")/lib.sh"
 start_cluster 2 lse
 BR=$LOCKSTEP_BRIDGE_IP
@@ -21,6 +22,14 @@ for i in 1 2; do
 	DPID[$i]=$!
 	PIDS+=($!)
 done
+# What the event starts once h2 is down: the rebuild's marker, then h2's
+# daemon again (the namespaces go, with what runs in them, at the end).
+cat > "$TMP/back.sh" <<SH
+sleep 4
+touch "$TMP/rebuilt"
+exec "$NETNS" exec -c "$CID" 2 "$LOCKSTEP" slave --daemon --name h2 \
+	--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT"
+SH
 
 cat > "$TMP/e.vdb" <<VDB
 hd=default,shell=none
@@ -29,8 +38,8 @@ hd=h2,system=${HOSTS[1]#*=}
 sd=sd1,lun=$TMP/shared.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=2000,elapsed=16,warmup=1,interval=1
-ev=poweroff,rd=r1,at=5s,exec="kill -9 ${DPID[2]}; (sleep 4; touch $TMP/rebuilt) >/dev/null 2>&1 &",
-   until="test -f $TMP/rebuilt",poll=1s,timeout=30s,expect_loss=(h2),baseline=5s
+ev=poweroff,rd=r1,at=5s,exec="kill -9 ${DPID[2]}; sh $TMP/back.sh >> $TMP/h2.log 2>&1 &",
+   until="test -f $TMP/rebuilt",poll=1s,timeout=30s,expect_loss=(h2),rejoin=yes,baseline=5s
 VDB
 
 # The timeline, before anything runs.
@@ -42,6 +51,7 @@ import json, sys
 t = json.load(sys.stdin)["timeline"]
 assert len(t) == 1 and t[0]["name"] == "poweroff" and t[0]["at_s"] == 5, t
 assert t[0]["expect_loss"] == ["h2"] and t[0]["earliest_s"] == 6, t
+assert t[0]["rejoin"] is True, t
 ' || fail "check --json timeline"
 
 run_bounded 90 "$LOCKSTEP" run "$TMP/e.vdb" -o "$TMP/out" --listen "$BR" \
@@ -54,6 +64,8 @@ grep -q "slave h2 lost: .*expected by event poweroff" "$TMP/err" ||
 grep -qE "  events$" "$TMP/console" || fail "no events column on the console"
 grep -qE " 1/2  poweroff$" "$TMP/console" || { cat "$TMP/console"; fail "no marker on the console"; }
 grep -q "kill -9" "$TMP/out/events/poweroff.log" || fail "events/poweroff.log"
+grep -q "slave h2 is back, .* after it was lost (event poweroff expected it back)" "$TMP/err" ||
+	{ cat "$TMP/err"; fail "no console line for h2's return"; }
 
 python3 - "$TMP/out" <<'PY' || fail "results"
 import csv, json, sys
@@ -61,12 +73,15 @@ d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
 assert s["status"] == "completed" and s["exit_code"] == 0, s["status"]
 st = {x["name"]: x for x in s["slaves"]}
-assert st["h2"]["state"] == "lost" and st["h2"]["loss_expected_by"] == "poweroff", st["h2"]
+assert st["h2"]["losses"] == 1 and st["h2"]["loss_expected_by"] == "poweroff", st["h2"]
+assert st["h2"]["rejoined_at"] > st["h2"]["lost_at"], st["h2"]
 assert st["h1"]["state"] == "finished", st["h1"]
 (ev,) = s["events"]
 assert ev["status"] == "completed" and ev["kind"] == "exec+until", ev
 assert ev["exit_code"] == 0 and ev["polls"] >= 3, ev
-assert [l["slave"] for l in ev["expected_losses"]] == ["h2"], ev
+(loss,) = ev["expected_losses"]
+assert loss["slave"] == "h2" and loss["rejoined"] is True, loss
+assert loss["rejoined_at"] > loss["lost_at"], loss
 # The rebuild (until= success) came 4 s after the start, polled every 1 s.
 assert 3.5 <= ev["duration_s"] <= 6.5, ev["duration_s"]
 # Planned 5 s into the measured time (after 1 s of warmup).
@@ -84,8 +99,11 @@ assert all(r["events"] == "" for r in meas if int(r["end_ns"]) <= start)
 # Before: both slaves, the full rate; after the loss: h1 alone, half.
 before = [float(r["iops"]) for r in meas if int(r["end_ns"]) <= start]
 after = [float(r["iops"]) for r in meas[-5:]]
-assert all(1700 < x < 2300 for x in before), before
-assert all(700 < x < 1300 for x in after), after
+# Medians: on two shared cores one interval may stall and the open-loop
+# schedule catch up in the next.
+med = lambda v: sorted(v)[len(v) // 2]
+assert 1800 < med(before) < 2200, before
+assert 850 < med(after) < 1150, after
 assert all(r["slaves_reported"] == "1" for r in meas[-5:]), meas[-5:]
 e = list(csv.DictReader(open(d + "/events.csv")))
 assert e[0]["name"] == "poweroff" and e[0]["status"] == "completed", e
