@@ -503,9 +503,10 @@ static int def_start(struct parser *p, enum kind k, const struct item *it)
 		return ret;
 	if (k < p->last)
 		return perr(p, it->kpos,
-			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd, ev)",
+			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd%s)",
 			    (int)it->keylen, it->key, show(it->rawlen), it->raw,
-			    keywords_kinds[p->last].name);
+			    keywords_kinds[p->last].name,
+			    p->last == KIND_EV ? ", ev" : "");
 	p->last = k;
 	p->kind = k;
 	p->dpos = it->kpos;
