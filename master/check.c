@@ -17,6 +17,7 @@
 #include "master/params/params.h"
 #include "common/units.h"
 #include "master/jsonw.h"
+#include "master/evplan.h"
 #include "master/master.h"
 #include "master/plan.h"
 
@@ -28,6 +29,7 @@ struct check {
 	struct params *p;
 	struct plan_phase *ph;
 	size_t nph;
+	struct evplan_ev *ev; /* the timeline of the ev= lines */
 };
 
 static const char *size_str(uint64_t v, char *buf, size_t len)
@@ -502,6 +504,64 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	end(d);
 }
 
+/* One ev= line on the timeline: when, what, whose loss it expects. */
+static void describe_event(struct desc *d, const struct check *c, size_t i)
+{
+	const struct params *p = c->p;
+	const struct params_ev *ev = &p->ev[i];
+	const struct evplan_ev *pl = &c->ev[i];
+
+	object(d, NULL);
+	str(d, "name", ev->name);
+	SHOWN(d, "  %s:", ev->name);
+	str(d, "rd", p->rd[ev->rd].name);
+	if (pl->phase >= 0) {
+		str(d, "phase", c->ph[pl->phase].name);
+		dbl(d, "at_s", pl->offset_s);
+		SHOWN(d, " at %gs into phase %s's measured time", pl->offset_s,
+		      c->ph[pl->phase].name);
+	} else {
+		str(d, "after", ev->after_name);
+		dbl(d, "after_s", pl->offset_s);
+		SHOWN(d, " %gs after ev=%s ends", pl->offset_s, ev->after_name);
+	}
+	dbl(d, "earliest_s", pl->earliest_s);
+	SHOWN(d, " (%s%.0f s from the start)\n",
+	      pl->phase >= 0 ? "" : "at the earliest ", pl->earliest_s);
+	str(d, "host", ev->host >= 0 ? p->hd[ev->host].name : "");
+	if (ev->host >= 0)
+		TEXT(d, "      on %s over ssh\n", p->hd[ev->host].name);
+	str(d, "exec", ev->exec);
+	if (ev->exec[0])
+		SHOWN(d, "      exec: %s\n", ev->exec);
+	str(d, "until", ev->until);
+	if (ev->until[0])
+		SHOWN(d, "      until: %s (every %gs)\n", ev->until,
+		      ev->poll_s);
+	dbl(d, "poll_s", ev->poll_s);
+	dbl(d, "timeout_s", ev->timeout_s);
+	SHOWN(d, "      timeout=%gs", ev->timeout_s);
+	str(d, "on_fail", ev->abort_on_fail ? "abort" : "continue");
+	SHOWN(d, " on_fail=%s", ev->abort_on_fail ? "abort" : "continue");
+	dbl(d, "baseline_s", ev->baseline_s);
+	SHOWN(d, " baseline=%gs", ev->baseline_s);
+	array(d, "expect_loss");
+	if (ev->nloss)
+		TEXT(d, " expect_loss=(");
+	for (size_t k = 0; k < ev->nloss; k++) {
+		str(d, NULL, p->hd[ev->loss[k]].name);
+		SHOWN(d, "%s%s", k ? "," : "", p->hd[ev->loss[k]].name);
+	}
+	if (ev->nloss)
+		TEXT(d, ")");
+	end(d);
+	boolean(d, "rejoin", ev->rejoin);
+	if (ev->rejoin)
+		SHOWN(d, " rejoin=yes");
+	TEXT(d, "\n");
+	end(d);
+}
+
 /* The whole plan. Returns 0 or -ENOMEM. */
 static int describe(struct desc *d, const struct check *c)
 {
@@ -542,6 +602,12 @@ static int describe(struct desc *d, const struct check *c)
 	SHOWN(d, "phases:\n");
 	for (size_t i = 0; i < c->nph; i++)
 		describe_phase(d, c, i);
+	end(d);
+	array(d, "timeline");
+	if (p->nev)
+		SHOWN(d, "timeline:\n");
+	for (size_t i = 0; i < p->nev; i++)
+		describe_event(d, c, i);
 	end(d);
 	dbl(d, "total_seconds", plan_total_seconds(c->ph, c->nph));
 	SHOWN(d, "planned time: %.0f s", plan_total_seconds(c->ph, c->nph));
@@ -661,6 +727,8 @@ int master_check_main(int argc, char **argv)
 		ret = plan_phases(c.p, &c.ov, &c.ph, &c.nph, err, sizeof(err));
 	if (ret == 0)
 		ret = check_slave_plans(&c, err, sizeof(err));
+	if (ret == 0)
+		ret = evplan_resolve(c.p, c.ph, c.nph, &c.ev, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(c.ph);
@@ -676,6 +744,7 @@ int master_check_main(int argc, char **argv)
 		render_text(&d, stdout);
 	}
 	desc_free(&d);
+	free(c.ev);
 	free(c.ph);
 	params_free(&c.p);
 	return ret < 0 ? LS_EXIT_BAD_INPUT : LS_EXIT_OK;

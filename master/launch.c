@@ -178,8 +178,8 @@ static void prefix_lines(int fd, int out, const char *host)
 		dprintf(out, "%s: %.*s\n", host, (int)used, line);
 }
 
-void launch_ssh_argv(const char *ssh, const char *user, const char *system,
-		     const char *remote, char *words, size_t wlen, char **argv)
+int launch_ssh_argv(const char *ssh, const char *user, const char *system,
+		    const char *remote, char *words, size_t wlen, char **argv)
 {
 	char *save = NULL;
 	int k = 0;
@@ -201,6 +201,7 @@ void launch_ssh_argv(const char *ssh, const char *user, const char *system,
 	argv[k++] = (char *)system;
 	argv[k++] = (char *)remote;
 	argv[k] = NULL;
+	return k;
 }
 
 int launch_ssh(struct launch *l, const char *user, const char *system,

@@ -8,6 +8,7 @@
 #ifndef LOCKSTEP_MASTER_LAUNCH_H
 #define LOCKSTEP_MASTER_LAUNCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "common/keys.h"
@@ -68,17 +69,17 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	       const char *path, const char *endpoint, const char *name,
 	       const struct launch_keys *keys);
 
-/* Room for launch_ssh_argv()'s argv: 32 words of --ssh and 9 more. */
+/* Entries launch_ssh_argv() may fill, its NULL included. */
 #define LAUNCH_SSH_ARGV 48
 
 /*
- * The argv that runs remote on system through ssh: the words of ssh (NULL:
- * "ssh") split on blanks into words (wlen bytes; argv points into it),
- * BatchMode, a 10 s connect timeout and -l user unless user is NULL or "".
- * argv has LAUNCH_SSH_ARGV entries. Every ssh lockstep runs goes this way.
+ * The argv that runs remote on system over ssh as launch_ssh() does: ssh
+ * (NULL: "ssh") split into words in words[wlen] (kept by the caller while
+ * argv is used), BatchMode, a connect timeout, -l user when given. argv
+ * holds LAUNCH_SSH_ARGV entries. Returns how many it filled (NULL after).
  */
-void launch_ssh_argv(const char *ssh, const char *user, const char *system,
-		     const char *remote, char *words, size_t wlen, char **argv);
+int launch_ssh_argv(const char *ssh, const char *user, const char *system,
+		    const char *remote, char *words, size_t wlen, char **argv);
 
 /*
  * A started process that has exited since the last call (reaped; its

@@ -633,6 +633,13 @@ static void check_liveness(struct master *m)
 			continue;
 		roster_mark_lost(m, s);
 		time_fmt_tod(s->last_heard_real, tod, sizeof(tod));
+		if (s->loss_expected) {
+			log_warn("slave %s lost: nothing heard for %.1f s (last at %s); expected by event %s, the run goes on without it",
+				 s->hello.name,
+				 (double)(now - s->last_rx) / 1e9, tod,
+				 s->loss_expected);
+			continue;
+		}
 		log_warn("slave %s lost: nothing heard for %.1f s (last at %s); %s",
 			 s->hello.name, (double)(now - s->last_rx) / 1e9, tod,
 			 m->abort_on_loss ? "aborting the run (--on-slave-loss=abort)" :
@@ -675,6 +682,7 @@ int link_pump(struct master *m, long timeout_ms)
 		free(buf);
 	}
 	check_liveness(m);
+	events_tick(m);
 	results_flush_hosts(m, 0);
 	if (m->stop_run)
 		return -ECANCELED;

@@ -356,6 +356,7 @@ static void master_free(struct master *m)
 	free(m->phases);
 	free(m->scratch);
 	merge_destroy(&m->merge);
+	events_free(&m->events);
 	params_free(&m->params);
 	hub_close(&m->hub);
 	clocks_close(m);
@@ -432,6 +433,9 @@ int master_main(int argc, char **argv, const char *const *engines)
 	if (ret == 0)
 		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
 				  sizeof(err));
+	if (ret == 0)
+		ret = events_new(m.params, m.phases, m.nphases, &m.events, err,
+				 sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", err);
 		master_free(&m);
@@ -486,6 +490,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 	m.tty = isatty(STDOUT_FILENO);
 	m.launch.verbose = m.verbose;
 	ret = conductor_run(&m);
+	events_stop(&m);
 
 	if (ret == -EINTR || master_interrupted) {
 		log_warn("interrupted: stopping every slave");
@@ -507,6 +512,8 @@ int master_main(int argc, char **argv, const char *const *engines)
 			      results_status_name(m.exit_code));
 	conductor_reap(&m);
 	sig_nchild = 0;
+	if (events_write_csv(&m) < 0)
+		log_error("cannot write events.csv");
 	results_finish(&m);
 	m.exit_code = history_run_hook(m.dir, m.history, m.no_history,
 				       m.baseline, m.threshold, m.exit_code);

@@ -34,6 +34,7 @@
 #include "common/stats.h"
 #include "master/decide.h"
 #include "master/export/export.h"
+#include "master/events.h"
 #include "master/hub.h"
 #include "master/launch.h"
 #include "master/merge.h"
@@ -131,6 +132,8 @@ struct slave_rec {
 	int suspect;            /* it sent an implausible interval */
 	int banned;             /* past INVALID_BUDGET: its frames ignored */
 	struct log_bucket logb; /* limits its log and error messages */
+	/* Its last loss was expected by this event (events.c), or NULL. */
+	const char *loss_expected;
 };
 
 /* s->got[seq] of an interval refused as implausible (acknowledged). */
@@ -273,6 +276,7 @@ struct master {
 	struct export_counts exp_counts[EXPORT_NSINKS];
 	struct rfile flat;  /* flatfile.html (vdbench.c) */
 	int progress_shown; /* a progress line waits to be erased */
+	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */

@@ -1,6 +1,6 @@
 /*
- * What plan.c and plan_slave.c share and nothing else includes: the
- * planner's error formatter and the host= test.
+ * What plan.c, plan_slave.c and evplan.c share and nothing else includes:
+ * the planner's error formatter and the host= test.
  */
 #ifndef LOCKSTEP_MASTER_PLAN_INT_H
 #define LOCKSTEP_MASTER_PLAN_INT_H

@@ -340,8 +340,8 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	}
 	results_export_slave(m, s, iv, late ? "late" : note, &v);
 	if (late && (f = results_w(&m->icsv))) {
-		report_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
-			       iv->start_ns, iv->end_ns, 1, 0, &v, now);
+		events_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
+			       iv->start_ns, iv->end_ns, 1, 0, &v, now, "");
 		results_wrote(m, &m->icsv);
 		rfile_flush(m, &m->icsv);
 	}
@@ -374,7 +374,7 @@ void results_phase_start(struct master *m)
 			sizeof(line));
 	printf("%s\n", line);
 	log_debug("%s", line);
-	report_console_header(stdout, time_real_ns());
+	events_console_header(m, stdout, time_real_ns());
 }
 
 /*
@@ -425,18 +425,19 @@ void results_row(struct master *m, const struct merge_row *row)
 {
 	struct run_result *r = m->cur;
 	struct stats_view v;
-	char label[32];
+	char label[32], marks[512];
 	FILE *f;
 
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
 	r->done_bytes += v.bytes;
 	progress_erase(m);
+	events_row(m, row, v.iops, v.p99_ms, ';', marks, sizeof(marks));
 	if (r->ph.kind == PLAN_FORMAT && m->tty) {
 		format_progress(r, &v, row->seq);
 	} else {
-		report_console_row(stdout, row->end_ns, label, &v,
-				   row->reported, row->expected);
+		events_console_row(m, stdout, row->end_ns, label, &v,
+				   row->reported, row->expected, marks);
 		if (progress_wanted(&r->ph, m->tty))
 			long_progress(m, r, row->seq);
 	}
@@ -448,10 +449,10 @@ void results_row(struct master *m, const struct merge_row *row)
 	}
 	results_export_row(m, row, &v);
 	if ((f = results_w(&m->icsv))) {
-		report_csv_row(f, r->ph.name, row->seq + 1,
+		events_csv_row(f, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
 			       row->start_ns, row->end_ns, row->reported,
-			       row->expected, &v, time_real_ns());
+			       row->expected, &v, time_real_ns(), marks);
 		results_wrote(m, &m->icsv);
 		rfile_flush(m, &m->icsv);
 	}
@@ -609,7 +610,7 @@ int results_open(struct master *m)
 			  strerror(-ret));
 		return ret;
 	}
-	report_csv_header(m->icsv.f);
+	events_csv_header(m->icsv.f);
 	results_wrote(m, &m->icsv);
 	ret = rfile_open(m, &m->flat, "flatfile.html");
 	if (ret < 0) {

@@ -126,11 +126,14 @@ int results_summary_json(struct master *m)
 		if (s->losses && s->back_real > s->lost_real)
 			jsonw_str(&w, "rejoined_at",
 				  time_fmt_iso(s->back_real, iso, sizeof(iso)));
+		if (s->losses && s->loss_expected)
+			jsonw_str(&w, "loss_expected_by", s->loss_expected);
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);
 	results_summary_forced(m, &w);
 	results_export_json(m, &w);
+	events_summary_json(m, &w);
 	jsonw_array(&w, "runs");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];

@@ -93,9 +93,11 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	s->state = SLAVE_LOST;
 	s->lost_real = time_real_ns();
 	s->losses++;
+	/* A loss an event (expect_loss=) caused does not degrade the run. */
+	s->loss_expected = events_loss_expected(m, s);
 	if (m->merge)
 		merge_slave_lost(m->merge, (unsigned)(s - m->slaves));
-	if (m->exit_code == LS_EXIT_OK)
+	if (m->exit_code == LS_EXIT_OK && !s->loss_expected)
 		m->exit_code = LS_EXIT_DEGRADED;
 }
 
@@ -126,6 +128,7 @@ void roster_back(struct master *m, struct slave_rec *s,
 	s->in_phase = 0;
 	s->back_real = time_real_ns();
 	s->last_rx = time_mono_ns();
+	events_back(m, s);
 }
 
 struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,

@@ -78,6 +78,23 @@ static int set_duration0(struct parser *p, const struct kw *kw, void *obj,
 	return values_seconds(p, kw, v, field_double(obj, kw));
 }
 
+/*
+ * The recovery thresholds of an ev= (percent, in the double at kw->off):
+ * degrade= 1..100 of the baseline, recover_iops= 0..100 and recover_p99=
+ * 0..1000 away from it.
+ */
+static int set_threshold(struct parser *p, const struct kw *kw, void *obj,
+			 const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+	double lo = strcmp(kw->name, "degrade") == 0 ? 1 : 0;
+	double hi = strcmp(kw->name, "recover_p99") == 0 ? 1000 : 100;
+
+	if (!v)
+		return -EINVAL;
+	return values_number_in(p, kw, v, lo, hi, field_double(obj, kw));
+}
+
 /* ---- general ---------------------------------------------------------- */
 
 static int set_data_errors(struct parser *p, const struct kw *kw, void *obj,
@@ -329,10 +346,30 @@ static const struct kw rd_kws[] = {
 	UNSUPPORTED("mount", WHY_FS),
 };
 
+/* ev=: an event of a failure-and-rebuild run (ev.c). */
+static const struct kw ev_kws[] = {
+	KW("rd", ev_set_rd),
+	KW("at", ev_set_at),
+	KW("after", ev_set_after),
+	KWS("exec", struct params_ev, exec),
+	KWS("until", struct params_ev, until),
+	KW("host", ev_set_host),
+	KWF("poll", set_duration, struct params_ev, poll_s),
+	KWF("timeout", set_duration, struct params_ev, timeout_s),
+	KWF("baseline", set_duration, struct params_ev, baseline_s),
+	KWF("degrade", set_threshold, struct params_ev, degrade_pct),
+	KWF("recover_iops", set_threshold, struct params_ev, recover_iops_pct),
+	KWF("recover_p99", set_threshold, struct params_ev, recover_p99_pct),
+	KW("recover_n", ev_set_recover_n),
+	KW("expect_loss", ev_set_loss),
+	KWF("rejoin", set_yesno, struct params_ev, rejoin),
+	KW("on_fail", ev_set_on_fail),
+};
+
 #define NKW(t) (sizeof(t) / sizeof(t[0]))
 _Static_assert(NKW(general_kws) <= KW_MAX && NKW(hd_kws) <= KW_MAX &&
 		       NKW(sd_kws) <= KW_MAX && NKW(wd_kws) <= KW_MAX &&
-		       NKW(rd_kws) <= KW_MAX,
+		       NKW(rd_kws) <= KW_MAX && NKW(ev_kws) <= KW_MAX,
 	       "raise KW_MAX");
 
 #define KIND(n, t, f) { n, t, NKW(t), f }
@@ -342,6 +379,7 @@ const struct kind_desc keywords_kinds[KIND_NR] = {
 	[KIND_SD] = KIND("sd", sd_kws, sd_finish),
 	[KIND_WD] = KIND("wd", wd_kws, wd_finish),
 	[KIND_RD] = KIND("rd", rd_kws, rd_finish),
+	[KIND_EV] = KIND("ev", ev_kws, ev_finish),
 };
 
 int keywords_find(enum kind k, const struct item *it)

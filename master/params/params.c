@@ -101,6 +101,8 @@ static const char *obj_name(enum kind k, size_t i, const struct params *pa)
 		return pa->wd[i].name;
 	case KIND_RD:
 		return pa->rd[i].name;
+	case KIND_EV:
+		return pa->ev[i].name;
 	default:
 		return NULL;
 	}
@@ -117,6 +119,8 @@ static size_t obj_count(enum kind k, const struct params *pa)
 		return pa->nwd;
 	case KIND_RD:
 		return pa->nrd;
+	case KIND_EV:
+		return pa->nev;
 	default:
 		return 0;
 	}
@@ -232,6 +236,16 @@ static void obj_defaults(union obj *o, enum kind k)
 		memcpy(o->rd.curve, curve, sizeof(curve));
 		break;
 	}
+	case KIND_EV:
+		o->ev.host = -1;
+		o->ev.poll_s = 10;
+		o->ev.timeout_s = 3600;
+		o->ev.baseline_s = 60;
+		o->ev.degrade_pct = 90;
+		o->ev.recover_iops_pct = 10;
+		o->ev.recover_p99_pct = 20;
+		o->ev.recover_n = 10;
+		break;
 	default:
 		break;
 	}
@@ -252,6 +266,8 @@ static struct params_pos *cur_pos(struct parser *p)
 		return &p->cur.sd.pos;
 	case KIND_WD:
 		return &p->cur.wd.pos;
+	case KIND_EV:
+		return &p->cur.ev.pos;
 	default:
 		return &p->cur.rd.pos;
 	}
@@ -288,6 +304,12 @@ static long name_lookup(const struct parser *p, enum kind k, const char *s,
 		if (strlen(name) == len && !memcmp(name, s, len))
 			return (long)(v - 1);
 	}
+}
+
+long params_lookup(const struct parser *p, enum kind k, const char *s,
+		   size_t len)
+{
+	return name_lookup(p, k, s, len);
 }
 
 static void name_put(struct name_index *ix, const char *name, unsigned idx)
@@ -376,6 +398,11 @@ static int def_finish(struct parser *p)
 		if (!ret)
 			pa->wd[pa->nwd++] = p->cur.wd;
 		break;
+	case KIND_EV:
+		ret = grow(p, k, (void **)&pa->ev, pa->nev, sizeof(*pa->ev));
+		if (!ret)
+			pa->ev[pa->nev++] = p->cur.ev;
+		break;
 	default:
 		ret = grow(p, k, (void **)&pa->rd, pa->nrd, sizeof(*pa->rd));
 		if (!ret)
@@ -439,16 +466,18 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 	 * Slaves are named after their hd= line and a slave name must pass
 	 * fsutil_name_ok() at hello (it names a file of the results), so an
 	 * hd= name is held to the same rule here, where the error has a line.
+	 * An ev= name names its log, events/NAME.log: the same rule.
 	 */
-	if (k == KIND_HD) {
+	if (k == KIND_HD || k == KIND_EV) {
 		char name[PARAMS_NAME_MAX];
 
 		memcpy(name, v->s, v->len);
 		name[v->len] = '\0';
 		if (!fsutil_name_ok(name))
 			return perr(p, v->pos,
-				    "hd=%.*s: a host name is letters, digits, '-', '_' and '.', not starting with '.'",
-				    show(v->len), v->s);
+				    "%s=%.*s: a%s name is letters, digits, '-', '_' and '.', not starting with '.'",
+				    kn, show(v->len), v->s,
+				    k == KIND_HD ? " host" : "n event");
 	}
 	at = name_lookup(p, k, v->s, v->len);
 	if (at >= 0) {
@@ -458,7 +487,9 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 						       &p->out->sd[at].pos :
 					       k == KIND_WD ?
 						       &p->out->wd[at].pos :
-						       &p->out->rd[at].pos;
+					       k == KIND_RD ?
+						       &p->out->rd[at].pos :
+						       &p->out->ev[at].pos;
 
 		return perr(p, v->pos, "%s=%.*s is already defined at line %u",
 			    kn, show(v->len), v->s, pos->line);
@@ -476,9 +507,10 @@ static int def_start(struct parser *p, enum kind k, const struct item *it)
 		return ret;
 	if (k < p->last)
 		return perr(p, it->kpos,
-			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd)",
-			    (int)it->keylen, it->key, show(it->rawlen),
-			    it->raw, keywords_kinds[p->last].name);
+			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd%s)",
+			    (int)it->keylen, it->key, show(it->rawlen), it->raw,
+			    keywords_kinds[p->last].name,
+			    p->last == KIND_EV ? ", ev" : "");
 	p->last = k;
 	p->kind = k;
 	p->dpos = it->kpos;
@@ -574,6 +606,8 @@ static int parse(struct parser *p)
 	if (!ret && !p->out->nrd)
 		ret = perr(p, scan_end_pos(p->text),
 			   "no rd= run definition: nothing to run");
+	if (!ret)
+		ret = ev_resolve(p);
 	return ret;
 }
 
@@ -695,6 +729,7 @@ void params_free(struct params **p)
 	free((*p)->sd);
 	free((*p)->wd);
 	free((*p)->rd);
+	free((*p)->ev);
 	free(*p);
 	*p = NULL;
 }

@@ -170,6 +170,49 @@ struct params_rd {
 	struct params_pos iorate_pos;
 };
 
+/* The longest command of ev= exec= and until=, and of a phase name. */
+#define PARAMS_CMD_MAX 1024
+#define PARAMS_PHASE_NAME_MAX 192
+
+/*
+ * ev= (an event of a failure-and-rebuild run): a command run at a time of
+ * an rd (at=) or after another event ended (after=), a probe polled until
+ * it succeeds (until=), and the hosts whose slaves it is expected to take
+ * away (expect_loss=). Parsed and checked here (master/params/ev.c); when
+ * at= names a phase, that name is checked against the plan (master/
+ * evplan.c).
+ */
+struct params_ev {
+	char name[PARAMS_NAME_MAX]; /* a file name: events/NAME.log */
+	unsigned rd;                /* index into params.rd */
+	bool has_at, has_after;     /* exactly one of them */
+	/* at=: at_s into the measured time of the rd's first measured phase,
+	   or of the phase named at_phase (its printed name) when not "". */
+	char at_phase[PARAMS_PHASE_NAME_MAX];
+	double at_s;
+	/* after=EVENT[+OFFSET]: after_s after event `after` ended. */
+	char after_name[PARAMS_NAME_MAX];
+	unsigned after; /* index into params.ev */
+	double after_s;
+	char exec[PARAMS_CMD_MAX];  /* "" = none */
+	char until[PARAMS_CMD_MAX]; /* "" = none */
+	int host;                   /* hd= index they run on, -1 the master */
+	double poll_s;              /* until= every poll_s (default 10) */
+	double timeout_s;           /* the event's bound (default 3600) */
+	double baseline_s;          /* recovery baseline window (default 60) */
+	/* The recovery thresholds (master/recovery.h), in percent: degraded
+	   below degrade_pct of the baseline IOPS (90); good within
+	   recover_iops_pct of its IOPS (10) and recover_p99_pct above its p99
+	   (20) for recover_n intervals in a row (10). */
+	double degrade_pct, recover_iops_pct, recover_p99_pct;
+	unsigned recover_n;
+	size_t nloss;               /* expect_loss= hd indexes */
+	unsigned loss[PARAMS_LIST_MAX];
+	bool rejoin;        /* rejoin=yes: report when they are back */
+	bool abort_on_fail; /* on_fail=abort */
+	struct params_pos pos, at_pos, after_pos;
+};
+
 struct params {
 	char path[PARAMS_PATH_MAX]; /* the file as named by the caller */
 	unsigned data_errors;       /* data_errors=, default 50 */
@@ -178,11 +221,12 @@ struct params {
 	uint32_t dedupunit;         /* dedupunit=, default 128k */
 	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
 	bool validate;              /* validate=yes */
-	size_t nhd, nsd, nwd, nrd;
+	size_t nhd, nsd, nwd, nrd, nev;
 	struct params_hd *hd;
 	struct params_sd *sd;
 	struct params_wd *wd;
 	struct params_rd *rd;
+	struct params_ev *ev; /* ev= lines, after the rd= lines */
 	/* files[0] is the name given to the parser, then every include=. */
 	size_t nfiles;
 	char **files;

@@ -33,6 +33,7 @@ enum kind {
 	KIND_SD,
 	KIND_WD,
 	KIND_RD,
+	KIND_EV,
 	KIND_NR,
 };
 
@@ -89,6 +90,7 @@ union obj {
 	struct params_sd sd;
 	struct params_wd wd;
 	struct params_rd rd;
+	struct params_ev ev;
 };
 
 /* A text being scanned, saved while an included one is. */
@@ -334,5 +336,26 @@ int rd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
 int rd_set_loop(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
 int rd_finish(struct parser *p);
+
+/* ev.c: ev= lines; ev_resolve() checks after= chains once all are read. */
+int ev_set_rd(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it);
+int ev_set_at(struct parser *p, const struct kw *kw, void *obj,
+	      const struct item *it);
+int ev_set_after(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it);
+int ev_set_host(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int ev_set_loss(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
+int ev_set_recover_n(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it);
+int ev_set_on_fail(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
+int ev_finish(struct parser *p);
+int ev_resolve(struct parser *p);
+/* params.c: the definition of kind k named s (len bytes), or -1. */
+long params_lookup(const struct parser *p, enum kind k, const char *s,
+		   size_t len);
 
 #endif

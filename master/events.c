@@ -1,0 +1,801 @@
+/*
+ * The event runner of a failure-and-rebuild run (see events.h). Children
+ * are started with posix_spawn from the master's own loop and reaped
+ * with waitpid(WNOHANG) at every tick (link_pump() calls events_tick()
+ * between frames, at least every 50 ms): nothing here ever waits for a
+ * child, so a command that hangs costs the master nothing but a process.
+ * Each child leads its own process group (a timeout kills the group, the
+ * shell and whatever it started) with stdout and stderr in
+ * events/NAME.log; everything it needs is built before the spawn.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "common/exitcode.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "master/events.h"
+#include "master/master_int.h"
+
+extern char **environ;
+
+/* A poll may run this long at least, even when poll= is shorter. */
+#define POLL_MIN_BOUND_NS (10 * NS_PER_SEC)
+/* events_stop() waits this long for killed children to be reaped. */
+#define REAP_WAIT_NS (2 * NS_PER_SEC)
+
+int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
+	       struct events **out, char *err, size_t errlen)
+{
+	struct evplan_ev *plan = NULL;
+	struct events *e;
+	int ret;
+
+	*out = NULL;
+	ret = evplan_resolve(p, ph, nph, &plan, err, errlen);
+	if (ret < 0 || !p->nev)
+		return ret;
+	e = calloc(1, sizeof(*e));
+	if (e) {
+		e->ev = calloc(p->nev, sizeof(*e->ev));
+		e->series = calloc(nph ? nph : 1, sizeof(*e->series));
+	}
+	if (!e || !e->ev || !e->series) {
+		free(plan);
+		events_free(&e);
+		return -ENOMEM;
+	}
+	e->n = p->nev;
+	e->nseries = nph;
+	for (size_t i = 0; i < p->nev; i++) {
+		struct ev_state *s = &e->ev[i];
+
+		s->pe = &p->ev[i];
+		s->plan = plan[i];
+		s->run = -1;
+		s->exit_code = -1;
+		s->logfd = -1;
+		s->fig_ret = -ENODATA;
+	}
+	free(plan);
+	*out = e;
+	return 0;
+}
+
+void events_free(struct events **pe)
+{
+	struct events *e = pe ? *pe : NULL;
+
+	if (!e)
+		return;
+	for (size_t i = 0; e->ev && i < e->n; i++) {
+		if (e->ev[i].logfd >= 0)
+			close(e->ev[i].logfd);
+		free(e->ev[i].loss);
+	}
+	for (size_t i = 0; e->series && i < e->nseries; i++)
+		free(e->series[i].pts);
+	free(e->series);
+	free(e->ev);
+	free(e);
+	*pe = NULL;
+}
+
+/* ---- children ---------------------------------------------------------- */
+
+/* s in single quotes for a POSIX shell, appended to buf (len bytes). */
+static void sh_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	for (; *s && n + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	buf[n < len ? n : len - 1] = '\0';
+}
+
+/* The four LOCKSTEP_* variables, as "K=V" strings in kv[4]. */
+static int env_vars(struct master *m, const struct ev_state *e, char **kv)
+{
+	const char *run = e->run >= 0 ? m->runs[e->run].ph.name : "";
+
+	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", m->run_id) < 0)
+		kv[0] = NULL;
+	if (asprintf(&kv[1], "LOCKSTEP_RUN=%s", run) < 0)
+		kv[1] = NULL;
+	if (asprintf(&kv[2], "LOCKSTEP_EVENT=%s", e->pe->name) < 0)
+		kv[2] = NULL;
+	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", m->dir) < 0)
+		kv[3] = NULL;
+	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
+}
+
+/* The environment of a child: ours without LOCKSTEP_*, then kv[4]. */
+static char **env_of(char **kv)
+{
+	size_t n = 0, k = 0;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	envp = calloc(n + 5, sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LOCKSTEP_", 9))
+			envp[k++] = environ[i];
+	for (int i = 0; i < 4; i++)
+		envp[k++] = kv[i];
+	return envp;
+}
+
+/*
+ * The remote command for host=: the variables set on its command line (ssh
+ * passes no environment) and the command run by the remote /bin/sh, every
+ * value single-quoted. NULL when it does not fit.
+ */
+static char *remote_cmd(char **kv, const char *cmd)
+{
+	size_t len = strlen(cmd) * 4 + 64;
+	char *buf;
+
+	for (int i = 0; i < 4; i++)
+		len += strlen(kv[i]) * 4 + 8;
+	buf = calloc(1, len);
+	if (!buf)
+		return NULL;
+	for (int i = 0; i < 4; i++) {
+		const char *eq = strchr(kv[i], '=');
+
+		strncat(buf, kv[i], (size_t)(eq - kv[i]) + 1);
+		sh_quote(buf, len, eq + 1);
+		strcat(buf, " ");
+	}
+	strcat(buf, "/bin/sh -c ");
+	sh_quote(buf, len, cmd);
+	return buf;
+}
+
+/*
+ * argv with envp in a new process group (the kill of a timeout reaches
+ * whatever the shell started), stdin /dev/null, stdout and stderr to
+ * logfd, default signal dispositions (the master ignores SIGPIPE) and no
+ * descriptor of the master: its sockets, and a slave's key pipe, whose EOF
+ * tells that slave the master is gone, must not outlive it in a child.
+ * posix_spawn, not fork: glibc's shares the master's memory until the
+ * exec instead of copying its page tables at every poll. Returns the pid
+ * or -errno.
+ */
+static pid_t start_child(char **argv, char **envp, int logfd)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t all, none;
+	pid_t pid;
+	int ret;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -ENOMEM;
+	if (posix_spawnattr_init(&at)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ENOMEM;
+	}
+	sigfillset(&all);
+	sigemptyset(&none);
+	ret = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
+					       O_RDONLY, 0);
+	if (!ret)
+		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
+						       STDOUT_FILENO);
+	if (!ret)
+		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
+						       STDERR_FILENO);
+	if (!ret)
+		ret = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (!ret)
+		ret = posix_spawnattr_setflags(&at,
+					       POSIX_SPAWN_SETPGROUP |
+						       POSIX_SPAWN_SETSIGDEF |
+						       POSIX_SPAWN_SETSIGMASK);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(&at, 0);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(&at, &all);
+	if (!ret)
+		ret = posix_spawnattr_setsigmask(&at, &none);
+	if (!ret)
+		ret = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return ret ? -ret : pid;
+}
+
+/*
+ * Start cmd for event e in its own process group, output to its log: here
+ * through /bin/sh -c, or on its host= over the launcher's ssh. Returns the
+ * pid or -errno.
+ */
+static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd)
+{
+	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
+	char *argv[LAUNCH_SSH_ARGV], words[1024];
+	int logfd = e->logfd;
+	pid_t pid = -ENOMEM;
+
+	/* An event whose log could not be opened never gets here. */
+	if (logfd < 0)
+		return -EBADF;
+
+	if (env_vars(m, e, kv) < 0 || !(envp = env_of(kv)))
+		goto out;
+	if (e->pe->host >= 0) {
+		const struct params_hd *hd = &m->params->hd[e->pe->host];
+
+		remote = remote_cmd(kv, cmd);
+		if (!remote)
+			goto out;
+		launch_ssh_argv(m->launch.ssh, hd->user, hd->system, remote,
+				words, sizeof(words), argv);
+	} else {
+		argv[0] = "/bin/sh";
+		argv[1] = "-c";
+		argv[2] = (char *)cmd;
+		argv[3] = NULL;
+	}
+	pid = start_child(argv, envp, logfd);
+out:
+	for (int i = 0; i < 4; i++)
+		free(kv[i]);
+	free(envp);
+	free(remote);
+	return pid;
+}
+
+/* Open events/NAME.log, inside the results folder and nowhere else. */
+static int open_log(struct master *m, struct ev_state *e)
+{
+	char dir[PATH_MAX], file[80];
+	int dfd, fd;
+
+	if (!fsutil_name_ok(e->pe->name) ||
+	    fsutil_join_inside(m->dir, "events", dir, sizeof(dir)) < 0)
+		return -EINVAL;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	snprintf(file, sizeof(file), "%s.log", e->pe->name);
+	fd = openat(dfd, file,
+		    O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
+			    O_CLOEXEC,
+		    0644);
+	if (fd < 0)
+		fd = -errno;
+	close(dfd);
+	if (fd >= 0) {
+		snprintf(e->log, sizeof(e->log), "events/%s", file);
+		e->logfd = fd;
+	}
+	return fd < 0 ? fd : 0;
+}
+
+/* A line of the master's in the event's log. */
+__attribute__((format(printf, 2, 3))) static void note(struct ev_state *e,
+						       const char *fmt, ...)
+{
+	char tod[32], buf[512];
+	va_list ap;
+
+	if (e->logfd < 0)
+		return;
+	time_fmt_tod(time_real_ns(), tod, sizeof(tod));
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	dprintf(e->logfd, "== %s lockstep: %s\n", tod, buf);
+}
+
+static int status_of(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Kill a child's process group; it is reaped by a later reap_dead(). */
+static void kill_group(pid_t pid)
+{
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+}
+
+/* Reap *pid if it exited; returns 1 and sets *st then. */
+static int reaped(pid_t *pid, int *st)
+{
+	if (*pid <= 0 || waitpid(*pid, st, WNOHANG) != *pid)
+		return 0;
+	*pid = 0;
+	return 1;
+}
+
+/* Children of events that are over: killed ones wait here to be reaped. */
+static void reap_dead(struct events *E)
+{
+	int st;
+
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->status < EV_OK)
+			continue;
+		reaped(&e->exec_pid, &st);
+		reaped(&e->poll_pid, &st);
+	}
+}
+
+/* ---- the life of an event ----------------------------------------------- */
+
+static double since_s(uint64_t from, uint64_t to)
+{
+	return to > from ? (double)(to - from) / 1e9 : 0;
+}
+
+/* The event ends with status (not EV_OK: why says what went wrong). */
+static void finish(struct master *m, struct ev_state *e, enum ev_status st,
+		   uint64_t now)
+{
+	const char *name = e->pe->name;
+	double took = since_s(e->start_real, now);
+
+	e->status = st;
+	e->end_real = now;
+	kill_group(e->exec_pid);
+	kill_group(e->poll_pid);
+	switch (st) {
+	case EV_OK:
+		log_info("event %s ended after %.1f s%s", name, took,
+			 e->pe->until[0] ? " (until= succeeded)" : "");
+		note(e, "ended after %.1f s", took);
+		break;
+	case EV_FAILED:
+	case EV_TIMED_OUT:
+		log_warn("event %s %s after %.1f s: %s; %s", name,
+			 st == EV_FAILED ? "failed" : "timed out", took, e->why,
+			 e->pe->abort_on_fail ?
+				 "aborting the run (on_fail=abort)" :
+				 "the run goes on and ends degraded");
+		note(e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
+		     e->why);
+		if (e->pe->abort_on_fail)
+			m->stop_run = 1;
+		else if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+		break;
+	default:
+		break;
+	}
+	if (e->logfd >= 0) {
+		close(e->logfd);
+		e->logfd = -1;
+	}
+}
+
+static void start(struct master *m, struct ev_state *e, uint64_t now,
+		  uint64_t mono)
+{
+	int ret;
+
+	e->start_real = now;
+	e->run = m->cur ? (int)(m->cur - m->runs) : -1;
+	e->deadline_mono = mono + (uint64_t)(e->pe->timeout_s * 1e9);
+	ret = open_log(m, e);
+	if (ret < 0) {
+		snprintf(e->why, sizeof(e->why),
+			 "cannot open events/%s.log: %s", e->pe->name,
+			 strerror(-ret));
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	log_info("event %s started in %s%s%s: %s%s", e->pe->name,
+		 e->run >= 0 ? m->runs[e->run].ph.name : "-",
+		 e->pe->host >= 0 ? " on " : "",
+		 e->pe->host >= 0 ? m->params->hd[e->pe->host].name : "",
+		 e->pe->exec[0] ? "exec=" : "",
+		 e->pe->until[0] ?
+			 (e->pe->exec[0] ? ", then until=" : "until=") :
+			 "");
+	if (!e->pe->exec[0]) {
+		e->status = EV_POLLING;
+		e->next_poll_mono = mono;
+		return;
+	}
+	note(e, "exec: %s", e->pe->exec);
+	e->exec_pid = spawn(m, e, e->pe->exec);
+	if (e->exec_pid < 0) {
+		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
+			 strerror(-e->exec_pid));
+		e->exec_pid = 0;
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	e->status = EV_RUNNING;
+}
+
+/* Whether e's time has come; it may become EV_NOT_RUN instead. */
+static int due(struct master *m, struct ev_state *e, uint64_t now)
+{
+	if (e->plan.phase >= 0) {
+		struct run_result *r = &m->runs[e->plan.phase];
+
+		if (r->skipped || r->done) {
+			snprintf(e->why, sizeof(e->why),
+				 r->skipped ?
+					 "its phase %s was skipped" :
+					 "its phase %s ended before its time",
+				 r->ph.name);
+			e->status = EV_NOT_RUN;
+			return 0;
+		}
+		if (m->cur != r || !r->start_at)
+			return 0;
+		e->planned_real = r->start_at +
+				  r->ph.warmup_intervals * r->ph.interval_ns +
+				  (uint64_t)(e->plan.offset_s * 1e9);
+	} else {
+		const struct ev_state *a = &m->events->ev[e->pe->after];
+
+		if (a->status == EV_NOT_RUN || a->status == EV_CUT) {
+			snprintf(e->why, sizeof(e->why), "ev=%s did not end",
+				 a->pe->name);
+			e->status = EV_NOT_RUN;
+			return 0;
+		}
+		if (a->status < EV_OK)
+			return 0;
+		e->planned_real = a->end_real +
+				  (uint64_t)(e->plan.offset_s * 1e9);
+	}
+	return now >= e->planned_real;
+}
+
+static void exec_step(struct master *m, struct ev_state *e, uint64_t now,
+		      uint64_t mono)
+{
+	int st;
+
+	if (reaped(&e->exec_pid, &st)) {
+		e->exit_code = status_of(st);
+		note(e, "exec= exited with status %d after %.1f s",
+		     e->exit_code, since_s(e->start_real, now));
+		if (e->exit_code != 0) {
+			snprintf(e->why, sizeof(e->why),
+				 "exec= exited with status %d", e->exit_code);
+			finish(m, e, EV_FAILED, now);
+		} else if (e->pe->until[0]) {
+			e->status = EV_POLLING;
+			e->next_poll_mono = mono;
+		} else {
+			finish(m, e, EV_OK, now);
+		}
+	} else if (mono >= e->deadline_mono) {
+		snprintf(e->why, sizeof(e->why),
+			 "exec= still running after timeout=%gs: its process group was killed",
+			 e->pe->timeout_s);
+		finish(m, e, EV_TIMED_OUT, now);
+	}
+}
+
+static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
+		      uint64_t mono)
+{
+	uint64_t poll_ns = (uint64_t)(e->pe->poll_s * 1e9), bound;
+	int st;
+
+	if (reaped(&e->poll_pid, &st)) {
+		note(e, "until= poll %u exited with status %d", e->polls,
+		     status_of(st));
+		if (status_of(st) == 0) {
+			finish(m, e, EV_OK, now);
+			return;
+		}
+		e->next_poll_mono = e->poll_started_mono + poll_ns;
+	} else if (e->poll_pid && mono >= e->poll_deadline_mono) {
+		note(e, "until= poll %u still running: killed", e->polls);
+		kill_group(e->poll_pid);
+		/* Reaped when it is gone: no new poll until then. */
+		e->next_poll_mono = e->poll_started_mono + poll_ns;
+	}
+	if (mono >= e->deadline_mono) {
+		snprintf(e->why, sizeof(e->why),
+			 "until= did not succeed within timeout=%gs (%u polls)",
+			 e->pe->timeout_s, e->polls);
+		finish(m, e, EV_TIMED_OUT, now);
+		return;
+	}
+	if (e->poll_pid || mono < e->next_poll_mono)
+		return;
+	e->poll_pid = spawn(m, e, e->pe->until);
+	if (e->poll_pid < 0) {
+		snprintf(e->why, sizeof(e->why), "cannot start until=: %s",
+			 strerror(-e->poll_pid));
+		e->poll_pid = 0;
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	e->polls++;
+	e->poll_started_mono = mono;
+	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
+	e->poll_deadline_mono = mono + bound;
+}
+
+void events_tick(struct master *m)
+{
+	struct events *E = m->events;
+	uint64_t now, mono;
+
+	if (!E || E->stopped)
+		return;
+	now = time_real_ns();
+	mono = time_mono_ns();
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		switch (e->status) {
+		case EV_PENDING:
+			if (due(m, e, now))
+				start(m, e, now, mono);
+			break;
+		case EV_RUNNING:
+			exec_step(m, e, now, mono);
+			break;
+		case EV_POLLING:
+			poll_step(m, e, now, mono);
+			break;
+		default:
+			break;
+		}
+	}
+	reap_dead(E);
+}
+
+/* ---- the end: what was not done, and the figures ------------------------ */
+
+/* Seconds from the start of run r's measured series to t. */
+static double series_s(const struct run_result *r, uint64_t t)
+{
+	uint64_t ms = r->start_at + r->ph.warmup_intervals * r->ph.interval_ns;
+
+	return t >= ms ? (double)(t - ms) / 1e9 : -(double)(ms - t) / 1e9;
+}
+
+static void figures(struct master *m, struct ev_state *e)
+{
+	struct events *E = m->events;
+	const struct run_result *r;
+	struct rec_params p;
+	struct rec_event *rev = &e->rev;
+
+	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries)
+		return;
+	r = &m->runs[e->run];
+	rev->start_s = series_s(r, e->start_real);
+	rev->end_s = e->status == EV_OK && e->pe->until[0] ?
+			     series_s(r, e->end_real) :
+			     -1;
+	rev->prev_end_s = -1;
+	rev->next_start_s = -1;
+	/* Other events of the same run bound its baseline and recovery. */
+	for (size_t i = 0; i < E->n; i++) {
+		const struct ev_state *o = &E->ev[i];
+		double s;
+
+		if (o == e || o->run != e->run || !o->start_real)
+			continue;
+		if (o->start_real <= e->start_real) {
+			s = o->end_real ? series_s(r, o->end_real) :
+					  rev->start_s;
+			if (s > rev->prev_end_s)
+				rev->prev_end_s = s;
+		} else {
+			s = series_s(r, o->start_real);
+			if (rev->next_start_s < 0 || s < rev->next_start_s)
+				rev->next_start_s = s;
+		}
+	}
+	recovery_defaults(&p);
+	p.baseline_s = e->pe->baseline_s;
+	p.degrade_frac = e->pe->degrade_pct / 100;
+	p.recover_iops_tol = e->pe->recover_iops_pct / 100;
+	p.recover_p99_tol = e->pe->recover_p99_pct / 100;
+	p.recover_n = e->pe->recover_n;
+	e->fig_ret = recovery_compute(E->series[e->run].pts,
+				      E->series[e->run].n, r->ph.interval_s,
+				      rev, &p, &e->fig);
+}
+
+/* rejoin=yes: a slave it expected back that never came is said. */
+static void not_back(struct master *m, struct ev_state *e)
+{
+	for (unsigned k = 0; e->pe->rejoin && k < e->nloss; k++) {
+		if (e->loss[k].back_real)
+			continue;
+		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
+			 e->pe->name, m->slaves[e->loss[k].slave].hello.name,
+			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
+						      "");
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+	}
+}
+
+void events_stop(struct master *m)
+{
+	struct events *E = m->events;
+	uint64_t now = time_real_ns(), until;
+	int left, st;
+
+	if (!E || E->stopped)
+		return;
+	E->stopped = 1;
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->status == EV_PENDING) {
+			if (!e->why[0])
+				snprintf(e->why, sizeof(e->why),
+					 "the run ended before its time");
+			e->status = EV_NOT_RUN;
+		} else if (e->status == EV_RUNNING || e->status == EV_POLLING) {
+			snprintf(e->why, sizeof(e->why),
+				 "the run ended while it was %s",
+				 e->status == EV_RUNNING ? "running exec=" :
+							   "polling until=");
+			finish(m, e, EV_CUT, now);
+		} else {
+			continue;
+		}
+		log_warn("event %s %s: %s%s", e->pe->name,
+			 e->status == EV_CUT ? "cut short" : "not run", e->why,
+			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
+						      "");
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+	}
+	/* Killed children go within moments; a child stuck in the kernel
+	   (uninterruptible sleep) is left behind rather than waited for. */
+	until = time_mono_ns() + REAP_WAIT_NS;
+	do {
+		left = 0;
+		for (size_t i = 0; i < E->n; i++) {
+			reaped(&E->ev[i].exec_pid, &st);
+			reaped(&E->ev[i].poll_pid, &st);
+			left += E->ev[i].exec_pid > 0 || E->ev[i].poll_pid > 0;
+		}
+		if (left)
+			time_sleep_ns(10 * NS_PER_MS);
+	} while (left && time_mono_ns() < until);
+	if (left)
+		log_warn("%d event processes did not exit after SIGKILL", left);
+	for (size_t i = 0; i < E->n; i++) {
+		not_back(m, &E->ev[i]);
+		figures(m, &E->ev[i]);
+	}
+}
+
+/* ---- losses, rejoins and rows ------------------------------------------- */
+
+const char *events_loss_expected(struct master *m, struct slave_rec *s)
+{
+	struct events *E = m->events;
+
+	if (!E || s->hd < 0)
+		return NULL;
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+		struct ev_loss *nl;
+
+		if (!e->start_real || s->lost_real < e->start_real)
+			continue;
+		for (size_t k = 0; k < e->pe->nloss; k++) {
+			if (e->pe->loss[k] != (unsigned)s->hd)
+				continue;
+			nl = realloc(e->loss, (e->nloss + 1) * sizeof(*nl));
+			if (nl) {
+				e->loss = nl;
+				nl[e->nloss].slave = (unsigned)(s - m->slaves);
+				nl[e->nloss].lost_real = s->lost_real;
+				nl[e->nloss].back_real = 0;
+				e->nloss++;
+			}
+			return e->pe->name;
+		}
+	}
+	return NULL;
+}
+
+void events_back(struct master *m, struct slave_rec *s)
+{
+	struct events *E = m->events;
+	unsigned idx = (unsigned)(s - m->slaves);
+
+	for (size_t i = 0; E && i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		for (unsigned k = 0; k < e->nloss; k++) {
+			struct ev_loss *l = &e->loss[k];
+
+			if (l->slave != idx || l->back_real)
+				continue;
+			l->back_real = s->back_real;
+			log_info("slave %s is back, %.1f s after it was lost (event %s%s)",
+				 s->hello.name,
+				 since_s(l->lost_real, l->back_real),
+				 e->pe->name,
+				 e->pe->rejoin ? " expected it back" :
+						 " did not expect it back");
+		}
+	}
+}
+
+void events_row(struct master *m, const struct merge_row *row, double iops,
+		double p99_ms, char sep, char *marks, size_t len)
+{
+	struct events *E = m->events;
+	size_t used = 0;
+
+	if (len)
+		marks[0] = '\0';
+	if (!E || !m->cur || !len)
+		return;
+	if (!row->warmup && (size_t)(m->cur - m->runs) < E->nseries) {
+		struct ev_series *S = &E->series[m->cur - m->runs];
+
+		if (S->n == S->cap) {
+			size_t cap = S->cap ? 2 * S->cap : 64;
+			struct rec_point *np = realloc(S->pts,
+						       cap * sizeof(*np));
+
+			if (np) {
+				S->pts = np;
+				S->cap = cap;
+			}
+		}
+		if (S->n < S->cap) {
+			S->pts[S->n].iops = iops;
+			S->pts[S->n].p99_us = p99_ms * 1000.0;
+			S->pts[S->n].ops_known = row->reported > 0;
+			S->n++;
+		}
+	}
+	for (size_t i = 0; i < E->n; i++) {
+		const struct ev_state *e = &E->ev[i];
+		int n;
+
+		if (!e->start_real || e->start_real >= row->end_ns ||
+		    (e->end_real && e->end_real < row->start_ns))
+			continue;
+		n = snprintf(marks + used, len - used, "%.*s%s", used ? 1 : 0,
+			     &sep, e->pe->name);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}

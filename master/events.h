@@ -1,0 +1,140 @@
+/*
+ * The event runner of a failure-and-rebuild run (ev= lines): it starts each
+ * event at its time, runs its exec= and polls its until= as child
+ * processes without ever blocking the master's loop, tells which lost
+ * slaves were expected, marks the intervals an event was active in, and at
+ * the end computes each event's recovery figures (master/recovery.c) and
+ * writes events.csv and summary.json's "events" (events_out.c).
+ */
+#ifndef LOCKSTEP_MASTER_EVENTS_H
+#define LOCKSTEP_MASTER_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "master/evplan.h"
+#include "master/recovery.h"
+
+struct master;
+struct slave_rec;
+struct merge_row;
+struct jsonw;
+
+enum ev_status {
+	EV_PENDING,   /* not started yet */
+	EV_RUNNING,   /* exec= runs */
+	EV_POLLING,   /* until= is polled */
+	EV_OK,        /* exec= exited 0 and until= succeeded */
+	EV_FAILED,    /* exec= failed or could not start */
+	EV_TIMED_OUT, /* past timeout= (exec= killed, or until= never 0) */
+	EV_NOT_RUN,   /* its time never came while the run went on */
+	EV_CUT,       /* the run ended while it was still going */
+};
+
+/* A slave of an expect_loss= host lost after the event started. */
+struct ev_loss {
+	unsigned slave;     /* index into m->slaves */
+	uint64_t lost_real; /* when it was marked lost */
+	uint64_t back_real; /* when it came back; 0: not (yet) */
+};
+
+/* A measured interval of a run as the recovery figures see it. */
+struct ev_series {
+	struct rec_point *pts;
+	size_t n, cap;
+};
+
+struct ev_state {
+	const struct params_ev *pe;
+	struct evplan_ev plan;
+	enum ev_status status;
+	int run;               /* index into m->runs it started in, -1 */
+	uint64_t planned_real; /* master CLOCK_REALTIME; 0 until known */
+	uint64_t start_real, end_real;
+	uint64_t deadline_mono; /* start + timeout= */
+	pid_t exec_pid;         /* also its process group; 0: none */
+	pid_t poll_pid;
+	uint64_t poll_started_mono, poll_deadline_mono;
+	uint64_t next_poll_mono;
+	unsigned polls;
+	int exit_code; /* exec='s exit status; -1: none */
+	int logfd;     /* events/NAME.log, -1 until the start */
+	char log[96];  /* its name inside the results folder */
+	char why[192]; /* what went wrong, for the console and json */
+	struct ev_loss *loss;
+	unsigned nloss;
+	int fig_ret; /* recovery_compute(): 0 or -errno */
+	struct rec_figures fig;
+	struct rec_event rev; /* what it was computed from */
+};
+
+struct events {
+	struct ev_state *ev;
+	size_t n;
+	int stopped;
+	struct ev_series *series; /* one per run (m->runs) */
+	size_t nseries;
+};
+
+/*
+ * Place the file's events on its plan (evplan_resolve) into *out, or NULL
+ * when it has none. Returns 0, -EINVAL with "FILE:LINE:COL: message" in
+ * err, or -ENOMEM.
+ */
+int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
+	       struct events **out, char *err, size_t errlen);
+/* Free and NULL *e (after events_stop); safe on NULL. */
+void events_free(struct events **e);
+
+/*
+ * Start what is due, reap what exited, poll, time out: called from the
+ * master's loop (link_pump); never waits for a child.
+ */
+void events_tick(struct master *m);
+/*
+ * The run is over: events not started are not run, running ones are cut
+ * (their process groups killed), then every event's recovery figures are
+ * computed.
+ */
+void events_stop(struct master *m);
+/*
+ * A slave was just marked lost (s->lost_real set): the name of the event
+ * that expected it (its host is in an expect_loss= of an event that had
+ * started), recorded there, or NULL for an unexpected loss.
+ */
+const char *events_loss_expected(struct master *m, struct slave_rec *s);
+/* A slave came back: an event with rejoin=yes notes when. */
+void events_back(struct master *m, struct slave_rec *s);
+/*
+ * A cluster row of the run in progress: kept for the recovery figures
+ * (measured rows) and the names of the events active in it written into
+ * marks (sep between names; "" when none).
+ */
+void events_row(struct master *m, const struct merge_row *row, double iops,
+		double p99_ms, char sep, char *marks, size_t len);
+
+/* events_out.c: events.csv (0 or -errno) and summary.json's "events". */
+int events_write_csv(struct master *m);
+void events_summary_json(struct master *m, struct jsonw *w);
+const char *events_status_name(enum ev_status s);
+/*
+ * intervals.csv's header and cluster rows: report.c's, with the events
+ * column (names active in the interval, ';' between them) at the end.
+ */
+struct stats_view;
+void events_csv_header(FILE *f);
+void events_csv_row(FILE *f, const char *run, unsigned interval,
+		    const char *phase, uint64_t start_ns, uint64_t end_ns,
+		    unsigned reported, unsigned expected,
+		    const struct stats_view *v, uint64_t emitted_ns,
+		    const char *events);
+/* The console's header and interval lines, with a marker column when the
+   file has events (report.c's lines as they are otherwise). */
+void events_console_header(struct master *m, FILE *f, uint64_t real_ns);
+void events_console_row(struct master *m, FILE *f, uint64_t real_ns,
+			const char *label, const struct stats_view *v,
+			unsigned reported, unsigned expected,
+			const char *marks);
+
+#endif
