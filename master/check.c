@@ -525,6 +525,9 @@ static int describe(struct desc *d, const struct check *c)
 	SHOWN(d, " dedupunit=%s", size_str(p->dedupunit, sz, sizeof(sz)));
 	boolean(d, "validate", p->validate);
 	SHOWN(d, " validate=%s", p->validate ? "yes" : "no");
+	str(d, "journal", p->journal);
+	if (p->journal[0])
+		SHOWN(d, " journal=%s", p->journal);
 	u64(d, "data_errors", p->data_errors);
 	SHOWN(d, " data_errors=%u", p->data_errors);
 	u64(d, "formatxfersize", p->formatxfersize);

@@ -616,9 +616,6 @@ static void test_warnings(void **state)
 		{ SD1 WD1 "rd=rd1,startcmd=\"sync; echo 3\",forhitarea=(1m,2m)\n",
 		  "3:8: warning: startcmd= is ignored: lockstep runs no commands around runs",
 		  2 },
-		{ "sd=sd1,lun=/a,journal=/tmp\n" WD1 RD1,
-		  "1:15: warning: journal= is ignored: journaling is not supported, so it has no use",
-		  1 },
 	};
 	char want[512];
 
@@ -1315,7 +1312,11 @@ static void test_errors(void **state)
 		{ SD1 WD1 "rd=rd1,sd=sd1\n",
 		  "3:8: sd= is not supported: name the sds on the wd= lines" },
 		{ "journal=yes\n" SD1 WD1 RD1,
-		  "1:1: journal= is not supported: data validation journaling" },
+		  "1:9: journal=yes is not an absolute folder (for example journal=/var/lib/lockstep/journal)" },
+		{ "sd=sd1,lun=/a,journal=/tmp\n" WD1 RD1,
+		  "1:15: journal= is not supported: give journal=DIR among the general parameters" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,validate=yes\n",
+		  "3:24: validate=yes is not only or no (validate=yes is a general parameter)" },
 		{ "formatsds=yes\n" SD1 WD1 RD1,
 		  "1:1: formatsds= is not supported: prime the sds with format=yes on the rd" },
 		{ "hd=h1,clients=4\n" SD1 WD1 RD1,

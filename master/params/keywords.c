@@ -193,6 +193,40 @@ static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
 	{ .name = (n), .set = compat_set_unsupported, .why = (w), \
 	  .harmless = (ok) }
 
+/* validate=yes|no, remembering where (the planner's checks point at it). */
+static int set_validate(struct parser *p, const struct kw *kw, void *obj,
+			const struct item *it)
+{
+	struct params *pa = obj;
+
+	pa->validate_pos = it->vpos;
+	return set_yesno(p, kw, obj, it);
+}
+
+/* journal=DIR (Vdbench's name): where slaves journal validation maps. */
+static int set_journal(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it)
+{
+	struct params *pa = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	pa->journal_pos = v->pos;
+	if (val_is(v, "no")) {
+		pa->journal[0] = '\0';
+		return 0;
+	}
+	if (!v->len || v->s[0] != '/' || v->len >= sizeof(pa->journal) ||
+	    memchr(v->s, '\0', v->len))
+		return perr(p, v->pos,
+			    "journal=%.*s is not an absolute folder (for example journal=/var/lib/lockstep/journal)",
+			    show(v->len), v->s);
+	memcpy(pa->journal, v->s, v->len);
+	pa->journal[v->len] = '\0';
+	return 0;
+}
+
 #define WHY_DEDUP "lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
 #define WHY_CMD "lockstep runs no commands around runs"
@@ -207,7 +241,8 @@ static const struct kw general_kws[] = {
 	KWF("dedupratio", set_ratio, struct params, dedupratio),
 	KWF("dedupunit", set_xfer_field, struct params, dedupunit),
 	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize),
-	KWF("validate", set_yesno, struct params, validate),
+	KWF("validate", set_validate, struct params, validate),
+	KW("journal", set_journal),
 	IGNORED("abort_failed_skew", "lockstep does not abort on a missed skew"),
 	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
 	UNSUPPORTED("create_anchors", WHY_FS),
@@ -220,7 +255,6 @@ static const struct kw general_kws[] = {
 	IGNORED("fwd_thread_adjust", "it applies to file system workloads only"),
 	IGNORED("histogram", "lockstep's latency histograms need no buckets"),
 	IGNORED("ios_per_jvm", "lockstep has no per-slave rate warning"),
-	UNSUPPORTED_BUT("journal", "no", "data validation journaling"),
 	UNSUPPORTED("loop", "repeat the rd= lines instead"),
 	IGNORED("messagescan", "lockstep does not scan system logs"),
 	IGNORED("monitor", "lockstep does not watch a monitor file"),
@@ -263,7 +297,7 @@ static const struct kw sd_kws[] = {
 	/* Only matters with rhpct=/whpct=, which are not supported. */
 	KW("hitarea", NULL),
 	UNSUPPORTED("count", "write one sd= line per lun"),
-	IGNORED("journal", "journaling is not supported, so it has no use"),
+	UNSUPPORTED("journal", "give journal=DIR among the general parameters"),
 	UNSUPPORTED("dedupratio", WHY_DEDUP),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
@@ -303,6 +337,7 @@ static const struct kw rd_kws[] = {
 	KWF("interval", set_duration, struct params_rd, interval_s),
 	KWF("pause", set_duration0, struct params_rd, pause_s),
 	KW("format", rd_set_format),
+	KW("validate", rd_set_validate),
 	KW("distribution", rd_set_distribution),
 	LOOP("forxfersize", NULL, PARAMS_LOOP_XFERSIZE),
 	LOOP("xfersize", "forxfersize", PARAMS_LOOP_XFERSIZE),

@@ -84,7 +84,7 @@ start_daemon ext1 ext1
 start_daemon ext2 bad
 EXT2=$!
 # The hello of engine_refused.sh (engines [null], pid 4242) renamed local-1.
-HELLO=89a17604a174a568656c6c6fa26964d92430663065306430632d306230612d343930382d383730362d303530343033303230313030a26e6da76c6f63616c2d31a168a874657374686f7374a3706964cd1092a16301a3766572a5302e312e30a16591a46e756c6c
+HELLO=89a17605a174a568656c6c6fa26964d92430663065306430632d306230612d343930382d383730362d303530343033303230313030a26e6da76c6f63616c2d31a168a874657374686f7374a3706964cd1092a16301a3766572a5302e312e30a16591a46e756c6c
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/out" --engine null --key "$K/master.key" \
 	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 2 \
 	--expect-slaves 1 --join-timeout 20 > "$TMP/out.txt" 2> "$TMP/out.err" &
