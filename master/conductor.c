@@ -257,6 +257,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		struct proto_msg msg = { .type = PROTO_PLAN };
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
+		memset(s->end_val, 0, sizeof(s->end_val));
 		s->first_io = 0;
 		/* Until its plan says more, it may report no I/O at all. */
 		memset(&s->pplan, 0, sizeof(s->pplan));
@@ -529,6 +530,7 @@ static int run_one(struct master *m, struct run_result *r)
 		struct slave_rec *s = &m->slaves[i];
 
 		r->slave[i].ran = st && st->samples;
+		memcpy(r->slave[i].val, s->end_val, sizeof(s->end_val));
 		if (!r->slave[i].ran)
 			continue;
 		r->slave[i].no_pct = decide_end_lat_mismatch(s->ended,
@@ -550,6 +552,7 @@ static int run_one(struct master *m, struct run_result *r)
 	}
 	if (ret == 0)
 		results_run_totals(m, r);
+	results_validation_run(m, r);
 	return ret;
 }
 

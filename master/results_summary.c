@@ -78,6 +78,9 @@ int results_summary_json(struct master *m)
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
 	jsonw_str(&w, "run_id", m->run_id);
 	jsonw_str(&w, "status", results_status_name(m->exit_code));
+	if (results_validation_nothing(m))
+		jsonw_str(&w, "validation_warning",
+			  "validate=yes, but no read verified a block");
 	jsonw_i64(&w, "exit_code", m->exit_code);
 	jsonw_str(&w, "param_file", m->param_path);
 	/* Who could speak to this master: CURVE keys, or anyone. */
@@ -154,6 +157,7 @@ int results_summary_json(struct master *m)
 		jsonw_u64(&w, "start_ns", r->start_at);
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
 		json_totals(&w, "totals", &r->view);
+		results_validation_json(m, r, &w, r->val);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)
@@ -161,6 +165,7 @@ int results_summary_json(struct master *m)
 			jsonw_object(&w, NULL);
 			jsonw_str(&w, "slave", m->slaves[k].hello.name);
 			json_totals(&w, "totals", &r->slave[k].v);
+			results_validation_json(m, r, &w, r->slave[k].val);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",
 					  r->slave[k].no_pct);

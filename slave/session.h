@@ -13,6 +13,7 @@
 #include "slave/prepare.h"
 #include "slave/spool.h"
 #include "slave/target.h"
+#include "slave/valmap.h"
 #include "slave/worker.h"
 
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
@@ -37,6 +38,9 @@ struct phase {
 	struct proto_forced *forced; /* per target at most; sent in ready */
 	unsigned nforced;
 	int eof;            /* every worker ended with its eof pass done */
+	/* Validation: each target's map (NULL: off) and its counters then. */
+	struct valmap **vmap;
+	uint64_t (*v0)[3]; /* written, verified, mismatched at the start */
 };
 
 struct session {
@@ -52,6 +56,7 @@ struct session {
 	uint64_t last_rx, last_tx, last_hello;
 	struct phase ph;
 	struct spool spool;
+	struct valmap *vmaps; /* validated sds of this run (valmap.h) */
 	int daemon;
 	int quit;
 	int exit_code;
