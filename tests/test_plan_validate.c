@@ -146,6 +146,33 @@ static void test_off(void **state)
 	params_free(&p);
 }
 
+/* The parser's own refusals of the validation keywords. */
+static void test_parse_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "journal=yes\nsd=sd1,lun=/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1\n",
+		  "1:9: journal=yes is not an absolute folder (for example journal=/var/lib/lockstep/journal)" },
+		{ "sd=sd1,lun=/a,journal=/tmp\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1\n",
+		  "1:15: journal= is not supported: give journal=DIR among the general parameters" },
+		{ "sd=sd1,lun=/a\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,validate=yes\n",
+		  "3:24: validate=yes is not only or no (validate=yes is a general parameter)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct params *p = NULL;
+		char want[512];
+
+		snprintf(want, sizeof(want), NAME ":%s", cases[i].msg);
+		assert_int_equal(params_parse_string(NAME, cases[i].text, &p,
+						     err, sizeof(err)),
+				 -EINVAL);
+		assert_string_equal(err, want);
+	}
+}
+
 static void test_refused(void **state)
 {
 	static const struct {
@@ -205,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_own_cut),
 		cmocka_unit_test(test_plans),
 		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_refused),
 	};
 
