@@ -125,10 +125,10 @@ static const struct field plan_fields[] = {
 	SCALAR(struct proto_plan, "dr", F_DBL, dedupratio),
 	SCALAR(struct proto_plan, "va", F_U32, validate),
 	STRING(struct proto_plan, "jd", journal),
-	MAPS_PTR(struct proto_plan, "tg", targets, ntargets,
-		 PROTO_MAX_TARGETS, target_tab),
-	MAPS_PTR(struct proto_plan, "st", streams, nstreams,
-		 PROTO_MAX_STREAMS, stream_tab),
+	MAPS_PTR(struct proto_plan, "tg", targets, ntargets, PROTO_MAX_TARGETS,
+		 target_tab),
+	MAPS_PTR(struct proto_plan, "st", streams, nstreams, PROTO_MAX_STREAMS,
+		 stream_tab),
 };
 TAB(plan_tab, struct proto_plan, plan_fields);
 

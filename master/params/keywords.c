@@ -243,7 +243,8 @@ static const struct kw general_kws[] = {
 	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize),
 	KWF("validate", set_validate, struct params, validate),
 	KW("journal", set_journal),
-	IGNORED("abort_failed_skew", "lockstep does not abort on a missed skew"),
+	IGNORED("abort_failed_skew",
+		"lockstep does not abort on a missed skew"),
 	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
 	UNSUPPORTED("create_anchors", WHY_FS),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
@@ -251,8 +252,10 @@ static const struct kw general_kws[] = {
 	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
 	IGNORED("endcmd", WHY_CMD),
 	IGNORED("startcmd", WHY_CMD),
-	UNSUPPORTED_BUT("formatsds", "no", "prime the sds with format=yes on the rd"),
-	IGNORED("fwd_thread_adjust", "it applies to file system workloads only"),
+	UNSUPPORTED_BUT("formatsds", "no",
+			"prime the sds with format=yes on the rd"),
+	IGNORED("fwd_thread_adjust",
+		"it applies to file system workloads only"),
 	IGNORED("histogram", "lockstep's latency histograms need no buckets"),
 	IGNORED("ios_per_jvm", "lockstep has no per-slave rate warning"),
 	UNSUPPORTED("loop", "repeat the rd= lines instead"),
@@ -282,7 +285,9 @@ static const struct kw hd_kws[] = {
 };
 
 static const struct kw sd_kws[] = {
-	{ .name = "lun", .set = set_lun, .off = offsetof(struct params_sd, lun),
+	{ .name = "lun",
+	  .set = set_lun,
+	  .off = offsetof(struct params_sd, lun),
 	  .size = sizeof(((struct params_sd *)0)->lun) },
 	KW("size", sd_set_size),
 	KW("threads", sd_set_threads),
