@@ -242,15 +242,44 @@ static int sync_clocks(struct master *m)
 	return 0;
 }
 
+/*
+ * Validation: each slave owns the same cut of an sd in every phase and
+ * run, so slaves are ranked by name (plan_validate_order), not by when
+ * they registered. Fills rank (n entries) and reorders hd.
+ */
+static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
+{
+	const char **names = malloc(sizeof(*names) * (n ? n : 1));
+	unsigned k = 0;
+	int ret;
+
+	if (!names)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->nslaves; i++)
+		if (m->slaves[i].state == SLAVE_JOINED && k < n)
+			names[k++] = m->slaves[i].hello.name;
+	ret = plan_validate_order(names, hd, k, rank);
+	free(names);
+	return ret;
+}
+
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
-	unsigned n, k = 0;
+	unsigned n, k = 0, *rank = NULL;
 	int *hd = roster_live_hosts(m, &n);
 	char err[512];
 	int ret = 0;
 
 	if (!hd)
 		return -ENOMEM;
+	if (m->params->validate) {
+		rank = malloc(sizeof(*rank) * (n ? n : 1));
+		if (!rank || validate_ranks(m, hd, n, rank) < 0) {
+			free(rank);
+			free(hd);
+			return -ENOMEM;
+		}
+	}
 
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
@@ -273,8 +302,10 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = plan_for_slave(m->params, ph, m->phase_no, hd, k++, n,
-				     m->engine, &msg.u.plan, err, sizeof(err));
+		ret = plan_for_slave(m->params, ph, m->phase_no, hd,
+				     rank ? rank[k] : k, n, m->engine,
+				     &msg.u.plan, err, sizeof(err));
+		k++;
 		if (ret < 0) {
 			proto_msg_free(&msg);
 			log_error("%s", err);
@@ -296,6 +327,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			break;
 		s->in_phase = 1;
 	}
+	free(rank);
 	free(hd);
 	return ret;
 }

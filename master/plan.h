@@ -127,6 +127,14 @@ int plan_validate_check(const struct params *p, const struct plan_phase *ph,
 			size_t n, char *err, size_t errlen);
 void plan_validate_own(uint64_t lo, uint64_t hi, unsigned k, unsigned n,
 		       uint64_t *klo, uint64_t *khi);
+/*
+ * With validation, who owns which cut must not depend on the order the
+ * slaves registered in: the n live slaves (names[i], on hd[i]) are ranked
+ * by name. Fills rank[i] (the slave index to give plan_for_slave) and
+ * reorders hd (when not NULL) into rank order. Returns 0 or -ENOMEM.
+ */
+int plan_validate_order(const char *const *names, int *hd, unsigned n,
+			unsigned *rank);
 /* The threads sd runs with in phase ph (forthreads= or its threads=). */
 unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd);

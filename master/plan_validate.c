@@ -30,6 +30,44 @@ void plan_validate_own(uint64_t lo, uint64_t hi, unsigned k, unsigned n,
 	*khi = lo + (uint64_t)((unsigned __int128)span * (k + 1) / n);
 }
 
+struct by_name {
+	const char *name;
+	unsigned i;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct by_name *)a)->name,
+		      ((const struct by_name *)b)->name);
+}
+
+int plan_validate_order(const char *const *names, int *hd, unsigned n,
+			unsigned *rank)
+{
+	struct by_name *v = malloc(sizeof(*v) * (n ? n : 1));
+	int *h = malloc(sizeof(*h) * (n ? n : 1));
+
+	if (!v || !h) {
+		free(v);
+		free(h);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		v[i].name = names[i];
+		v[i].i = i;
+	}
+	qsort(v, n, sizeof(*v), cmp_name);
+	for (unsigned k = 0; k < n; k++) {
+		rank[v[k].i] = k;
+		h[k] = hd ? hd[v[k].i] : 0;
+	}
+	if (hd)
+		memcpy(hd, h, sizeof(*h) * n);
+	free(v);
+	free(h);
+	return 0;
+}
+
 static int cmp_lun(const void *a, const void *b, void *arg)
 {
 	const struct params *p = arg;

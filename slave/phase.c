@@ -78,9 +78,16 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 		pthread_mutex_lock(&m->lock);
 		m->nbad = m->nlogged = 0;
 		pthread_mutex_unlock(&m->lock);
-		if (m->nalt)
-			log_info("sd %s: %zu blocks were being written when the journal ended: either content is accepted once",
+		if (m->nalt && !m->nalt_told) {
+			char text[PROTO_TEXT_LEN];
+
+			snprintf(text, sizeof(text),
+				 "sd %s: %zu blocks were being written when the journal ended: either content is accepted once",
 				 m->sd, m->nalt);
+			log_warn("%s", text);
+			uplink_log(s, LOG_WARN, text);
+			m->nalt_told = m->nalt;
+		}
 	}
 	return 0;
 }

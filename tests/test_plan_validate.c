@@ -47,6 +47,26 @@ static void test_own_cut(void **state)
 	}
 }
 
+static void test_order(void **state)
+{
+	const char *names[] = { "local-2", "b", "local-1", "a" };
+	int hd[] = { 20, 21, 22, 23 };
+	unsigned rank[4];
+
+	(void)state;
+	/* Registration order is irrelevant: ranks follow the names. */
+	assert_int_equal(plan_validate_order(names, hd, 4, rank), 0);
+	assert_int_equal(rank[0], 3);
+	assert_int_equal(rank[1], 1);
+	assert_int_equal(rank[2], 2);
+	assert_int_equal(rank[3], 0);
+	/* hd is in rank order: a, b, local-1, local-2. */
+	assert_int_equal(hd[0], 23);
+	assert_int_equal(hd[1], 21);
+	assert_int_equal(hd[2], 22);
+	assert_int_equal(hd[3], 20);
+}
+
 static void phases(const char *text, struct params **p, struct plan_phase **ph,
 		   size_t *n)
 {
@@ -230,6 +250,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_cut),
+		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_plans),
 		cmocka_unit_test(test_off),
 		cmocka_unit_test(test_parse_errors),
