@@ -255,9 +255,20 @@ static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 
 	if (!names)
 		return -ENOMEM;
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].state == SLAVE_JOINED && k < n)
-			names[k++] = m->slaves[i].hello.name;
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		const struct slave_rec *s = &m->slaves[i];
+
+		/* Another cut would give its blocks to a slave without their
+		 * generations: false mismatches later. */
+		if (s->state != SLAVE_JOINED) {
+			log_error("validate=yes: slave %s is gone, so its part of the sds has no owner: the run stops here (run a validate=only pass once it is back)",
+				  s->hello.name);
+			free(names);
+			return -ECANCELED;
+		}
+		if (k < n)
+			names[k++] = s->hello.name;
+	}
 	ret = plan_validate_order(names, hd, k, rank);
 	free(names);
 	return ret;
@@ -274,10 +285,11 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		return -ENOMEM;
 	if (m->params->validate) {
 		rank = malloc(sizeof(*rank) * (n ? n : 1));
-		if (!rank || validate_ranks(m, hd, n, rank) < 0) {
+		ret = rank ? validate_ranks(m, hd, n, rank) : -ENOMEM;
+		if (ret < 0) {
 			free(rank);
 			free(hd);
-			return -ENOMEM;
+			return ret;
 		}
 	}
 
