@@ -145,7 +145,8 @@ master=$!
 PIDS+=($master)
 victim=""
 for _ in $(seq 100); do
-	victim=$(ps -o pid=,args= --ppid "$master" | awk '/local-1/ {print $1}' | head -1)
+	# (ps fails while the master has no children yet)
+	victim=$(ps -o pid=,args= --ppid "$master" | awk '/local-1/ {print $1}' | head -1 || true)
 	[ -n "$victim" ] && grep -q "^ *[0-9]" "$TMP/crash.txt" && break
 	sleep 0.1
 done
