@@ -38,7 +38,7 @@ struct valmap {
 	struct validate_alt *alt; /* blocks in flight at a crash */
 	size_t nalt;
 	size_t nalt_told; /* the session said so (once a run) */
-	int jfd; /* journal, O_APPEND; -1 without */
+	int jfd;          /* journal, O_APPEND; -1 without */
 	atomic_uint_fast64_t written, verified, mismatched;
 	atomic_uint_fast64_t kinds[VALIDATE_NKINDS];
 	atomic_int jerr;      /* first journal error (-errno), sticky */
