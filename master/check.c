@@ -471,13 +471,18 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	str(d, "distribution", dist_name(ph->distribution));
 	if (!fmt)
 		SHOWN(d, " distribution=%s\n", dist_name(ph->distribution));
-	if (fmt) {
+	boolean(d, "validate_only", ph->verify);
+	if (fmt && ph->verify) {
+		SHOWN(d, " reads and verifies each slave's part of the sds");
+	} else if (fmt) {
 		u64(d, "format_bytes", ph->format_bytes);
 		SHOWN(d, " writes %s",
 		      size_str(ph->format_bytes, sz, sizeof(sz)));
 		u64(d, "format_unsized", ph->format_unsized);
 		if (ph->format_unsized)
 			SHOWN(d, " + %u whole luns", ph->format_unsized);
+	}
+	if (fmt) {
 		u64(d, "format_xfersize", p->formatxfersize);
 		SHOWN(d, " with xfersize=%s, interval=%g, until done\n",
 		      size_str(p->formatxfersize, sz, sizeof(sz)),
@@ -585,6 +590,9 @@ static int describe(struct desc *d, const struct check *c)
 	SHOWN(d, " dedupunit=%s", size_str(p->dedupunit, sz, sizeof(sz)));
 	boolean(d, "validate", p->validate);
 	SHOWN(d, " validate=%s", p->validate ? "yes" : "no");
+	str(d, "journal", p->journal);
+	if (p->journal[0])
+		SHOWN(d, " journal=%s", p->journal);
 	u64(d, "data_errors", p->data_errors);
 	SHOWN(d, " data_errors=%u", p->data_errors);
 	u64(d, "formatxfersize", p->formatxfersize);

@@ -197,21 +197,63 @@ void conductor_reap(struct master *m)
 	}
 }
 
+/*
+ * Validation: each slave owns the same cut of an sd in every phase and
+ * run, so slaves are ranked by name (plan_validate_order), not by when
+ * they registered. Fills rank (n entries) and reorders hd.
+ */
+static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
+{
+	const char **names = malloc(sizeof(*names) * (n ? n : 1));
+	unsigned k = 0;
+	int ret;
+
+	if (!names)
+		return -ENOMEM;
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		const struct slave_rec *s = &m->slaves[i];
+
+		/* Another cut would give its blocks to a slave without their
+		 * generations: false mismatches later. */
+		if (s->state != SLAVE_JOINED) {
+			log_error("validate=yes: slave %s is gone, so its part of the sds has no owner: the run stops here (run a validate=only pass once it is back)",
+				  s->hello.name);
+			free(names);
+			return -ECANCELED;
+		}
+		if (k < n)
+			names[k++] = s->hello.name;
+	}
+	ret = plan_validate_order(names, hd, k, rank);
+	free(names);
+	return ret;
+}
+
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
-	unsigned n, k = 0;
+	unsigned n, k = 0, *rank = NULL;
 	int *hd = roster_live_hosts(m, &n);
 	char err[512];
 	int ret = 0;
 
 	if (!hd)
 		return -ENOMEM;
+	if (m->params->validate) {
+		rank = malloc(sizeof(*rank) * (n ? n : 1));
+		ret = rank ? validate_ranks(m, hd, n, rank) : -ENOMEM;
+		if (ret < 0) {
+			free(rank);
+			free(hd);
+			return ret;
+		}
+	}
 
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 		struct proto_msg msg = { .type = PROTO_PLAN };
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
+		memset(s->end_val, 0, sizeof(s->end_val));
 		s->first_io = 0;
 		/* Until its plan says more, it may report no I/O at all. */
 		memset(&s->pplan, 0, sizeof(s->pplan));
@@ -227,8 +269,10 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = plan_for_slave(m->params, ph, m->phase_no, hd, k++, n,
-				     m->engine, &msg.u.plan, err, sizeof(err));
+		ret = plan_for_slave(m->params, ph, m->phase_no, hd,
+				     rank ? rank[k] : k, n, m->engine,
+				     &msg.u.plan, err, sizeof(err));
+		k++;
 		if (ret < 0) {
 			proto_msg_free(&msg);
 			log_error("%s", err);
@@ -250,6 +294,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			break;
 		s->in_phase = 1;
 	}
+	free(rank);
 	free(hd);
 	return ret;
 }
@@ -485,6 +530,7 @@ static int run_one(struct master *m, struct run_result *r)
 		struct slave_rec *s = &m->slaves[i];
 
 		r->slave[i].ran = st && st->samples;
+		memcpy(r->slave[i].val, s->end_val, sizeof(s->end_val));
 		if (!r->slave[i].ran)
 			continue;
 		r->slave[i].first_io_ns = s->first_io;
@@ -509,6 +555,7 @@ static int run_one(struct master *m, struct run_result *r)
 	}
 	if (ret == 0)
 		results_run_totals(m, r);
+	results_validation_run(m, r);
 	return ret;
 }
 

@@ -559,6 +559,11 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			       sizeof(s->end_lat));
 			memset(msg.u.phase_end.lat, 0,
 			       sizeof(msg.u.phase_end.lat));
+			s->end_val[0] = msg.u.phase_end.val_written;
+			s->end_val[1] = msg.u.phase_end.val_verified;
+			s->end_val[2] = msg.u.phase_end.val_mismatches;
+			if (m->cur)
+				results_validation_add(m->cur, s->end_val);
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
 			if (msg.u.phase_end.status < 0) {

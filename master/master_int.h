@@ -125,6 +125,7 @@ struct slave_rec {
 	uint64_t first_io;       /* master clock */
 	unsigned char *got;      /* intervals received (or GOT_REJECTED) */
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
+	uint64_t end_val[3];           /* validation counters, phase_end */
 	/* Trust: what it may report, and what it reported that was wrong. */
 	struct plausible_plan pplan; /* what its plan of the phase allows */
 	unsigned rejected;           /* intervals refused as implausible */
@@ -169,6 +170,7 @@ struct slave_total {
 	uint64_t first_io_ns;    /* its first I/O, master clock; 0 unknown */
 	int64_t clock_offset_ns; /* its clock's offset in this run */
 	uint64_t clock_error_ns; /* and that offset's error bound */
+	uint64_t val[3]; /* validation: written, verified, mismatched */
 };
 
 struct run_result {
@@ -182,6 +184,10 @@ struct run_result {
 	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
 	uint64_t start_at;
 	struct stats_view view;   /* the run's totals over its measured time */
+	/* Validation (phase_end vw, vr, vm summed): 4 KiB blocks written,
+	 * verified, mismatched; validated says the run had it on. */
+	uint64_t val[3];
+	int validated;
 	struct slave_total *slave; /* per slave at the run, from the merge */
 	unsigned nslave;
 	char file[RUNFILE_MAX]; /* its files' stem (runfile.h) */
@@ -430,6 +436,20 @@ const char *results_status_name(int code);
  * LS_EXIT_INCOMPLETE unless it was already worse.
  */
 void results_finish(struct master *m);
+/*
+ * Data validation (results_validate.c): add a slave's phase_end counters
+ * to r; print r's line after its totals (mismatches make the run
+ * degraded); r's "validation" object in summary.json with val (the run's
+ * or a slave's counters); whether validate=yes verified nothing in any
+ * run, and the warning that says so.
+ */
+void results_validation_add(struct run_result *r, const uint64_t val[3]);
+void results_validation_run(struct master *m, const struct run_result *r);
+struct jsonw;
+void results_validation_json(const struct master *m, const struct run_result *r,
+			     struct jsonw *w, const uint64_t val[3]);
+int results_validation_nothing(const struct master *m);
+void results_validation_finish(struct master *m);
 /* Close every file results_open() and results_open_slave() opened. */
 void results_close(struct master *m);
 /*

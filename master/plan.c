@@ -287,6 +287,19 @@ static int plan_rd(const struct params *p, const struct plan_overrides *ov,
 			goto full;
 		format_phase(p, rd, x);
 	}
+	/* validate=only: one pass that reads the working set and verifies. */
+	if (rd->validate_only) {
+		x = phase_add(a, &base);
+		if (!x)
+			goto full;
+		format_phase(p, rd, x);
+		memcpy(x->name, base.name, sizeof(x->name));
+		name_add(x->name, " validate");
+		x->verify = true;
+		x->format_bytes = 0;
+		x->format_unsized = 0;
+		return 0;
+	}
 	if (rd->format == PARAMS_FORMAT_ONLY)
 		return 0;
 	/* An odometer over the loops; the last one given turns fastest. */
@@ -323,6 +336,8 @@ int plan_phases(const struct params *p, const struct plan_overrides *ov,
 
 	for (size_t r = 0; !ret && r < p->nrd; r++)
 		ret = plan_rd(p, ov, (unsigned)r, &a, err, errlen);
+	if (!ret)
+		ret = plan_validate_check(p, a.ph, a.n, err, errlen);
 	if (!ret && !a.ph)
 		a.ph = calloc(1, sizeof(*a.ph));
 	if (!ret && !a.ph)

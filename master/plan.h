@@ -81,6 +81,8 @@ struct plan_phase {
 	 * opened (not counted in format_bytes). */
 	uint64_t format_bytes;
 	unsigned format_unsized;
+	/* A format phase that reads and verifies instead (validate=only). */
+	bool verify;
 };
 
 /* One wd as a phase runs it, every value resolved. */
@@ -112,6 +114,27 @@ int plan_phases(const struct params *p, const struct plan_overrides *ov,
 /* The i-th wd of phase ph's rd (rd.wd[i]) with the phase's loop values. */
 void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
 		     size_t i, struct plan_wd *out);
+/*
+ * Data validation (plan_validate.c). plan_validate_check refuses, with
+ * "FILE:LINE:COLUMN: message" in err and -EINVAL, what validation cannot
+ * keep honest: journal= or rd validate=only without validate=yes,
+ * dedupratio= above 1, two sds on one lun (two owners per block), offset=,
+ * align=, xfersize= or formatxfersize= not in whole 4 KiB blocks.
+ * plan_validate_own cuts [lo, hi) among n owners: owner k gets [klo, khi);
+ * the cuts of neighbours meet, so every point has exactly one owner.
+ */
+int plan_validate_check(const struct params *p, const struct plan_phase *ph,
+			size_t n, char *err, size_t errlen);
+void plan_validate_own(uint64_t lo, uint64_t hi, unsigned k, unsigned n,
+		       uint64_t *klo, uint64_t *khi);
+/*
+ * With validation, who owns which cut must not depend on the order the
+ * slaves registered in: the n live slaves (names[i], on hd[i]) are ranked
+ * by name. Fills rank[i] (the slave index to give plan_for_slave) and
+ * reorders hd (when not NULL) into rank order. Returns 0 or -ENOMEM.
+ */
+int plan_validate_order(const char *const *names, int *hd, unsigned n,
+			unsigned *rank);
 /* The threads sd runs with in phase ph (forthreads= or its threads=). */
 unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd);

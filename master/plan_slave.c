@@ -221,8 +221,23 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	t->force = s->force;
 	lo = ppb(plo);
 	hi = ppb(phi);
-	/* Sequential work reads or writes each block once: a slice each. */
-	if (seq && n > 1) {
+	/*
+	 * Validation: each slave owns its cut of the sd's whole range in
+	 * every phase, and works only on the part of the phase's range in it.
+	 */
+	if (p->validate) {
+		uint64_t olo, ohi;
+
+		plan_validate_own(ppb(s->range_lo), ppb(s->range_hi), rank, n,
+				  &olo, &ohi);
+		lo = lo > olo ? lo : olo;
+		hi = hi < ohi ? hi : ohi;
+		if (lo >= hi)
+			return plan_err(p, s->pos, err, errlen,
+					"sd=%s: with validate=yes each of its %u slaves owns a part of its range, and slave %u's part is outside the range of %s",
+					s->name, n, rank + 1, ph->name);
+	} else if (seq && n > 1) {
+		/* Sequential work reads or writes each block once. */
 		span = hi - lo;
 		hi = lo + span * (rank + 1) / n;
 		lo = lo + span * rank / n;
@@ -232,8 +247,12 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
-/* The format phase's streams: the slave's targets, written once. */
-static int format_streams(const struct params *p, struct proto_plan *out)
+/*
+ * The format phase's streams: the slave's targets, written once (read
+ * once, for a validate=only pass).
+ */
+static int format_streams(const struct params *p, const struct plan_phase *ph,
+			  struct proto_plan *out)
 {
 	uint32_t per = PROTO_MAX_STREAM_TARGETS;
 	uint32_t n = (out->ntargets + per - 1) / per;
@@ -252,7 +271,7 @@ static int format_streams(const struct params *p, struct proto_plan *out)
 		s->nxfer = 1;
 		s->xfer[0].size = p->formatxfersize;
 		s->xfer[0].pct = 100;
-		s->rdpct = 0;
+		s->rdpct = ph->verify ? 100 : 0;
 		s->seekpct = 0;
 		s->eof = 1;
 	}
@@ -371,6 +390,11 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 	out->compratio = ph->compratio;
 	out->dedupratio = p->dedupratio;
 	out->dedupunit = p->dedupunit;
+	out->validate = ph->verify  ? PROTO_VALIDATE_ONLY :
+			p->validate ? PROTO_VALIDATE_YES :
+				      PROTO_VALIDATE_OFF;
+	if (out->validate)
+		snprintf(out->journal, sizeof(out->journal), "%s", p->journal);
 	out->targets = calloc(nt ? nt : 1, sizeof(*out->targets));
 	if (!out->targets) {
 		ret = -ENOMEM;
@@ -386,7 +410,7 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 			goto out;
 	}
 	if (ph->kind == PLAN_FORMAT)
-		ret = format_streams(p, out);
+		ret = format_streams(p, ph, out);
 	else
 		ret = wd_streams(p, ph, &l, map, out, err, errlen);
 	/* Nothing to run here: sit the phase out. */

@@ -473,8 +473,10 @@ void results_run_totals(struct master *m, const struct run_result *r)
 
 		if (m->tty)
 			printf("\n");
-		printf("format %s: %.1f MiB written in %.2f s, %.1f MB/s\n\n",
-		       r->ph.name, (double)v->bytes / 1048576.0, d,
+		printf("%s %s: %.1f MiB %s in %.2f s, %.1f MB/s\n\n",
+		       r->ph.verify ? "validate" : "format", r->ph.name,
+		       (double)v->bytes / 1048576.0,
+		       r->ph.verify ? "read and verified" : "written", d,
 		       d > 0 ? (double)v->bytes / 1048576.0 / d : 0);
 		return;
 	}
@@ -677,6 +679,7 @@ static void exit_incomplete(struct master *m)
 
 void results_finish(struct master *m)
 {
+	results_validation_finish(m);
 	log_flush_suppressed(); /* how many lines peers' floods cost */
 	progress_erase(m);
 	results_export_close(m);

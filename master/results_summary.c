@@ -80,6 +80,9 @@ int results_summary_json(struct master *m)
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
 	jsonw_str(&w, "run_id", m->run_id);
 	jsonw_str(&w, "status", results_status_name(m->exit_code));
+	if (results_validation_nothing(m))
+		jsonw_str(&w, "validation_warning",
+			  "validate=yes, but no read verified a block");
 	jsonw_i64(&w, "exit_code", m->exit_code);
 	jsonw_str(&w, "param_file", m->param_path);
 	/* What a later compare must know changed (master/history). */
@@ -175,6 +178,7 @@ int results_summary_json(struct master *m)
 			jsonw_str(&w, "hgrm", hgrm);
 		}
 		jsonw_end(&w);
+		results_validation_json(m, r, &w, r->val);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)
@@ -187,6 +191,7 @@ int results_summary_json(struct master *m)
 			jsonw_u64(&w, "clock_error_ns",
 				  r->slave[k].clock_error_ns);
 			json_totals(&w, "totals", &r->slave[k].v);
+			results_validation_json(m, r, &w, r->slave[k].val);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",
 					  r->slave[k].no_pct);

@@ -132,6 +132,17 @@ enum proto_dist {
 	PROTO_DIST_UNIFORM = 2,
 };
 
+/*
+ * Data validation of a phase (validate=yes, rd validate=only): written
+ * blocks carry headers and a read of a written block is verified; only:
+ * the phase reads its ranges once and verifies everything written.
+ */
+enum proto_validate {
+	PROTO_VALIDATE_OFF = 0,
+	PROTO_VALIDATE_YES = 1,
+	PROTO_VALIDATE_ONLY = 2,
+};
+
 /* One storage target (sd) as one slave runs it. */
 struct proto_target {
 	char name[PROTO_NAME_LEN];
@@ -189,6 +200,8 @@ struct proto_plan {
 	uint32_t dedupunit;        /* bytes; with dedupratio */
 	double compratio;          /* >= 1: written data compresses this much */
 	double dedupratio;         /* >= 1: duplicate units in written data */
+	uint32_t validate;         /* enum proto_validate: data validation */
+	char journal[PROTO_PATH_LEN]; /* journal=DIR of the map; "" = none */
 	uint32_t ntargets;
 	struct proto_target *targets;
 	uint32_t nstreams;
@@ -257,6 +270,8 @@ struct proto_phase_end {
 	uint64_t ops, bytes, errors;
 	uint64_t first_io_ns;
 	int32_t status;      /* 0 ok, -errno if it ended early */
+	/* Data validation: blocks written, blocks verified, mismatches. */
+	uint64_t val_written, val_verified, val_mismatches;
 	/*
 	 * Read and write latency over the measured intervals this slave
 	 * sent (seq >= the plan's warmup_intervals): the master's per-slave

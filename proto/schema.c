@@ -125,10 +125,12 @@ static const struct field plan_fields[] = {
 	SCALAR(struct proto_plan, "du", F_U32, dedupunit),
 	SCALAR(struct proto_plan, "cp", F_DBL, compratio),
 	SCALAR(struct proto_plan, "dr", F_DBL, dedupratio),
-	MAPS_PTR(struct proto_plan, "tg", targets, ntargets,
-		 PROTO_MAX_TARGETS, target_tab),
-	MAPS_PTR(struct proto_plan, "st", streams, nstreams,
-		 PROTO_MAX_STREAMS, stream_tab),
+	SCALAR(struct proto_plan, "va", F_U32, validate),
+	STRING(struct proto_plan, "jd", journal),
+	MAPS_PTR(struct proto_plan, "tg", targets, ntargets, PROTO_MAX_TARGETS,
+		 target_tab),
+	MAPS_PTR(struct proto_plan, "st", streams, nstreams, PROTO_MAX_STREAMS,
+		 stream_tab),
 };
 TAB(plan_tab, struct proto_plan, plan_fields);
 
@@ -206,6 +208,9 @@ static const struct field phase_end_fields[] = {
 	SCALAR(struct proto_phase_end, "er", F_U64, errors),
 	SCALAR(struct proto_phase_end, "fi", F_U64, first_io_ns),
 	SCALAR(struct proto_phase_end, "rc", F_I32, status),
+	SCALAR(struct proto_phase_end, "vw", F_U64, val_written),
+	SCALAR(struct proto_phase_end, "vr", F_U64, val_verified),
+	SCALAR(struct proto_phase_end, "vm", F_U64, val_mismatches),
 	SCALAR(struct proto_phase_end, "l", F_HISTS, lat),
 };
 TAB(phase_end_tab, struct proto_phase_end, phase_end_fields);

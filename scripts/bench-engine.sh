@@ -19,10 +19,13 @@
 #                    machine the median of 3 pairs still swings)
 #   --quick          smoke run: 3 s measured, 1 s warmup
 #   --cases LIST     comma-separated subset of: qd32-read, qd32-mixed,
-#                    qd1-read, qd1-zram, qd1-loop, null (default all but
-#                    qd1-read). qd1-read runs on --device; qd1-zram always
-#                    on /dev/zram0 and qd1-loop always on a loop device on
-#                    a tmpfs file, whatever --device says
+#                    qd1-read, qd1-zram, qd1-loop, null, validate (default
+#                    all but qd1-read). qd1-read runs on --device; qd1-zram
+#                    always on /dev/zram0 and qd1-loop always on a loop
+#                    device on a tmpfs file, whatever --device says;
+#                    validate is qd32-mixed with validate=yes against the
+#                    same lockstep without it (tool "plain"): the cost of
+#                    data validation
 #   --build DIR      where lockstep is (default build)
 #   --no-prefill     do not write the device before the runs (by default
 #                    every byte of it is written once with random data, so
@@ -54,9 +57,10 @@ BUILD=$ROOT/build
 DEVICE=/dev/zram0
 DEVICE_GIVEN=0
 MEASURE=10
+CUR_CASE=
 WARMUP=2
 REPEAT=5
-CASES=qd32-read,qd32-mixed,qd1-zram,qd1-loop,null
+CASES=qd32-read,qd32-mixed,qd1-zram,qd1-loop,null,validate
 KEEP_DIR=
 PREFILL=1
 AGAINST=
@@ -88,7 +92,7 @@ done
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "--warmup wants a whole number"
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "--repeat wants a whole number > 0"
 for c in ${CASES//,/ }; do
-	case $c in qd32-read | qd32-mixed | qd1-read | qd1-zram | qd1-loop | null) ;; *) die "unknown case '$c'" ;; esac
+	case $c in qd32-read | qd32-mixed | qd1-read | qd1-zram | qd1-loop | null | validate) ;; *) die "unknown case '$c'" ;; esac
 done
 
 LOCKSTEP=$BUILD/lockstep
@@ -212,6 +216,7 @@ case_knobs() {
 	qd32-mixed) echo "70 32 io_uring" ;;
 	qd1-read | qd1-zram | qd1-loop) echo "100 1 io_uring" ;;
 	null) echo "100 32 null" ;;
+	validate) echo "70 32 io_uring" ;;
 	esac
 }
 
@@ -219,7 +224,12 @@ case_knobs() {
 run_lockstep() {
 	local dir=$1 rdpct=$2 qd=$3 engine=$4 pin=() bin=${BIN:-$LOCKSTEP}
 	[ "$engine" = null ] && pin=(taskset -c 0)
-	cat > "$dir/bench.vdb" <<VDB
+	if [ "$CUR_CASE" = validate ] && [ -z "${PLAIN:-}" ]; then
+		echo "validate=yes" > "$dir/bench.vdb"
+	else
+		: > "$dir/bench.vdb"
+	fi
+	cat >> "$dir/bench.vdb" <<VDB
 * bench-engine: one local slave, same knobs as the fio run beside it
 sd=sd1,lun=$DEVICE,threads=$qd,openflags=o_direct
 wd=wd1,sd=sd1,xfersize=4k,rdpct=$rdpct,seekpct=100
@@ -239,6 +249,11 @@ t = json.load(open(f"{d}/out/summary.json"))["runs"][0]["totals"]
 u, s = (float(x) for x in open(f"{d}/time.txt").read().split()[-2:])
 print(t["iops"], t["lat_mean_ms"], t["lat_p99_ms"], u + s)
 PY
+}
+
+# The validate case's other side: the same lockstep without validate=yes.
+run_plain() {
+	PLAIN=1 run_lockstep "$@"
 }
 
 # The same run with the lockstep of --against DIR.
@@ -355,10 +370,13 @@ for c in ${CASES//,/ }; do
 	read -r rdpct qd engine <<< "$(case_knobs "$c")"
 	case_device "$c"
 	say "$c on $DEVICE"
+	CUR_CASE=$c
+	other=$OTHER
+	[ "$c" = validate ] && other=plain
 	: > "$WORK/$c.lines"
 	for ((k = 1; k <= REPEAT; k++)); do
 		warn_if_busy
-		for tool in lockstep $OTHER; do
+		for tool in lockstep $other; do
 			dir=$WORK/$c/$k-$tool
 			mkdir -p "$dir"
 			say "$c: $tool run $k of $REPEAT"
@@ -369,7 +387,7 @@ for c in ${CASES//,/ }; do
 			fi
 		done
 	done
-	python3 "$REPORT" "$c" $((MEASURE + WARMUP)) "$OTHER" < "$WORK/$c.lines" >> "$results"
+	python3 "$REPORT" "$c" $((MEASURE + WARMUP)) "$other" < "$WORK/$c.lines" >> "$results"
 done
 
 echo

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -34,12 +35,61 @@ void phase_reset(struct phase *ph)
 	free(ph->fds);
 	free(ph->size);
 	free(ph->forced);
+	free(ph->vmap);
+	free(ph->v0);
 	if (ph->efd >= 0)
 		close(ph->efd);
 	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
 					    .u.plan = ph->plan });
 	memset(ph, 0, sizeof(*ph));
 	ph->efd = -1;
+}
+
+/*
+ * Validation: the map of every target (made, or replayed from its journal,
+ * on first use in the run) and its counters now, so that the phase's end
+ * reports the phase's own part.
+ */
+static int phase_validate_maps(struct session *s, char *err, size_t errlen)
+{
+	struct phase *ph = &s->ph;
+	const struct proto_plan *plan = &ph->plan;
+	unsigned n = plan->ntargets ? plan->ntargets : 1;
+	int ret;
+
+	if (!plan->validate)
+		return 0;
+	ph->vmap = calloc(n, sizeof(*ph->vmap));
+	ph->v0 = calloc(n, sizeof(*ph->v0));
+	if (!ph->vmap || !ph->v0)
+		return -ENOMEM;
+	for (unsigned t = 0; t < plan->ntargets; t++) {
+		struct valmap *m;
+
+		ret = valmap_get(&s->vmaps, plan->targets[t].name,
+				 plan->targets[t].path, ph->size[t],
+				 plan->journal, s->hello.name, &m, err, errlen);
+		if (ret < 0)
+			return ret;
+		ph->vmap[t] = m;
+		ph->v0[t][0] = atomic_load(&m->written);
+		ph->v0[t][1] = atomic_load(&m->verified);
+		ph->v0[t][2] = atomic_load(&m->mismatched);
+		pthread_mutex_lock(&m->lock);
+		m->nbad = m->nlogged = 0;
+		pthread_mutex_unlock(&m->lock);
+		if (m->nalt && !m->nalt_told) {
+			char text[PROTO_TEXT_LEN];
+
+			snprintf(text, sizeof(text),
+				 "sd %s: %zu blocks were being written when the journal ended: either content is accepted once",
+				 m->sd, m->nalt);
+			log_warn("%s", text);
+			uplink_log(s, LOG_WARN, text);
+			m->nalt_told = m->nalt;
+		}
+	}
+	return 0;
 }
 
 int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
@@ -113,6 +163,9 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ret = prepare_assign_slots(ps, plan);
 	if (ret < 0)
 		return ret;
+	ret = phase_validate_maps(s, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (unsigned i = 0; i < ps->nworkers; i++) {
 		struct worker_cfg wc = {
 			.engine = eng,
@@ -133,6 +186,8 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 							     ps->depth[i],
 							     s->sqpoll),
 			.notify_fd = ph->efd,
+			.vmap = ph->vmap,
+			.slave_id = (uint16_t)validate_id(s->hello.name),
 		};
 
 		ret = worker_start(&wc, &ph->workers[i], err, errlen);
@@ -223,10 +278,98 @@ static void send_interval(struct session *s, const struct worker_interval *iv)
 	proto_msg_free(&m);
 }
 
+/* Log, in full, the mismatches the workers kept since the last call. */
+static void log_mismatches(struct session *s)
+{
+	struct phase *ph = &s->ph;
+
+	for (unsigned t = 0; ph->vmap && t < ph->plan.ntargets; t++) {
+		struct valmap *m = ph->vmap[t];
+
+		pthread_mutex_lock(&m->lock);
+		while (m->nlogged < m->nbad) {
+			const struct valmap_bad *b = &m->bad[m->nlogged++];
+			char text[PROTO_TEXT_LEN], when[64];
+			time_t sec = (time_t)(b->found.time_ns / NS_PER_SEC);
+			struct tm tm;
+
+			if (b->found.time_ns && gmtime_r(&sec, &tm))
+				strftime(when, sizeof(when),
+					 "%Y-%m-%dT%H:%M:%SZ", &tm);
+			else
+				snprintf(when, sizeof(when), "unknown");
+			snprintf(text, sizeof(text),
+				 "data validation: sd %s offset %llu: %s: expected generation %u by slave %04x, found generation %u by slave %04x (sd id %08x, sector %llu), written %s",
+				 m->sd, (unsigned long long)b->offset,
+				 validate_kind_name(b->kind), b->expect,
+				 b->expect_slave, b->found.gen, b->found.slave,
+				 b->found.sd,
+				 (unsigned long long)b->found.sector, when);
+			log_error("%s", text);
+			uplink_log(s, LOG_ERROR, text);
+		}
+		pthread_mutex_unlock(&m->lock);
+		if (atomic_load(&m->jerr) < 0 && !ph->status) {
+			char text[PROTO_TEXT_LEN];
+
+			snprintf(text, sizeof(text),
+				 "sd %s: journal write failed (%s): this slave ends the phase",
+				 m->sd, strerror(-atomic_load(&m->jerr)));
+			log_error("%s", text);
+			uplink_log(s, LOG_ERROR, text);
+			ph->status = -EIO;
+			for (unsigned i = 0; i < ph->slots.nworkers; i++)
+				worker_stop(ph->workers[i]);
+		}
+	}
+}
+
+/* The phase's validation counters into phase_end, and one line per sd. */
+static void validate_end(struct session *s, struct proto_phase_end *pe)
+{
+	struct phase *ph = &s->ph;
+
+	log_mismatches(s);
+	for (unsigned t = 0; ph->vmap && t < ph->plan.ntargets; t++) {
+		struct valmap *m = ph->vmap[t];
+		uint64_t w = atomic_load(&m->written) - ph->v0[t][0];
+		uint64_t v = atomic_load(&m->verified) - ph->v0[t][1];
+		uint64_t x = atomic_load(&m->mismatched) - ph->v0[t][2];
+		char text[PROTO_TEXT_LEN];
+		size_t len;
+
+		pe->val_written += w;
+		pe->val_verified += v;
+		pe->val_mismatches += x;
+		len = (size_t)
+			snprintf(text, sizeof(text),
+				 "data validation: sd %s: %llu blocks written, %llu verified, %llu mismatches",
+				 m->sd, (unsigned long long)w,
+				 (unsigned long long)v, (unsigned long long)x);
+		/* Kinds over the run so far (they are not kept per phase). */
+		for (int k = 1; x && k < VALIDATE_NKINDS && len < sizeof(text);
+		     k++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%s%s %llu",
+						k == 1 ? " (run so far: " :
+							 ", ",
+						validate_kind_name(
+							(enum validate_kind)k),
+						(unsigned long long)atomic_load(
+							&m->kinds[k]));
+		if (x && len < sizeof(text))
+			snprintf(text + len, sizeof(text) - len, ")");
+		log_info("%s", text);
+		uplink_log(s, x ? LOG_ERROR : LOG_INFO, text);
+	}
+}
+
 static void phase_end(struct session *s)
 {
 	struct phase *ph = &s->ph;
 	struct proto_msg m = { .type = PROTO_PHASE_END };
+
+	validate_end(s, &m.u.phase_end);
 
 	m.u.phase_end.phase = ph->plan.phase;
 	m.u.phase_end.intervals = ph->next_send;
@@ -298,6 +441,8 @@ void phase_collect(struct session *s)
 	while (ph->next_send < ph->plan.intervals && ph->acc[ph->next_send] &&
 	       ph->accn[ph->next_send] == workers_due(ph, ph->next_send))
 		send_next(s);
+	if (ph->vmap)
+		log_mismatches(s);
 	if (!ph->status && ph->plan.data_errors &&
 	    ph->tot.errors > ph->plan.data_errors) {
 		char text[PROTO_TEXT_LEN];

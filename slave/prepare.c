@@ -326,6 +326,39 @@ static int check_stream(const struct proto_stream *s, unsigned i, char *err,
 	return check_flag(s->eof, f, err, errlen);
 }
 
+/*
+ * Validation keeps one generation per 4 KiB block: every transfer, sd
+ * offset and alignment must be whole blocks, and the journal a full path.
+ */
+static int check_validate(const struct proto_plan *p, char *err, size_t errlen)
+{
+	if (p->validate > PROTO_VALIDATE_ONLY)
+		return bad_field(err, errlen, "va", "unknown validate mode %u",
+				 p->validate);
+	if (p->journal[0] && (p->journal[0] != '/' || !p->validate))
+		return bad_field(err, errlen, "jd",
+				 "journal '%.64s' is not an absolute path or comes without validation",
+				 p->journal);
+	if (!p->validate)
+		return 0;
+	if (p->dedupratio > 1)
+		return bad_field(err, errlen, "dr",
+				 "dedupratio %g with validation (headers make every sector unique)",
+				 p->dedupratio);
+	for (unsigned t = 0; t < p->ntargets; t++)
+		if (p->targets[t].offset % 4096 || p->targets[t].align % 4096)
+			return bad_field(err, errlen, "tg",
+					 "target %u: offset or align not a multiple of 4096 with validation",
+					 t);
+	for (unsigned s = 0; s < p->nstreams; s++)
+		for (unsigned x = 0; x < p->streams[s].nxfer; x++)
+			if (p->streams[s].xfer[x].size % 4096)
+				return bad_field(err, errlen, "st",
+						 "stream %u: xfersize %u is not a multiple of 4096 with validation",
+						 s, p->streams[s].xfer[x].size);
+	return 0;
+}
+
 int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
 {
 	uint64_t threads = 0, phase_ns;
@@ -382,6 +415,9 @@ int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
 				 p->dedupunit, PREPARE_MAX_XFER);
 	if (!p->ntargets)
 		return bad_field(err, errlen, "tg", "no targets");
+	ret = check_validate(p, err, errlen);
+	if (ret < 0)
+		return ret;
 	for (unsigned t = 0; t < p->ntargets; t++) {
 		ret = check_target(&p->targets[t], t, &threads, err, errlen);
 		if (ret < 0)

@@ -14,6 +14,7 @@
 #include "slave/prepare.h"
 #include "slave/spool.h"
 #include "slave/target.h"
+#include "slave/valmap.h"
 #include "slave/worker.h"
 
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
@@ -38,6 +39,9 @@ struct phase {
 	struct proto_forced *forced; /* per target at most; sent in ready */
 	unsigned nforced;
 	int eof;            /* every worker ended with its eof pass done */
+	/* Validation: each target's map (NULL: off) and its counters then. */
+	struct valmap **vmap;
+	uint64_t (*v0)[3]; /* written, verified, mismatched at the start */
 };
 
 struct session {
@@ -55,6 +59,7 @@ struct session {
 	struct spool spool;
 	uint32_t slave_index;    /* from welcome: names us in datagrams */
 	struct clockresp *cresp; /* clock datagrams, once a ping asks */
+	struct valmap *vmaps; /* validated sds of this run (valmap.h) */
 	int daemon;
 	int quit;
 	int exit_code;

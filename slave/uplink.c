@@ -99,6 +99,7 @@ void uplink_over(struct session *s, const char *why, int code)
 	}
 	phase_reset(&s->ph);
 	spool_free(&s->spool);
+	valmap_free_all(&s->vmaps); /* the journals keep what must outlive */
 	s->welcomed = 0;
 	if (!s->daemon) {
 		s->quit = 1;

@@ -11,6 +11,12 @@
  * hand-offs go through the worker's lock, so a buffer always has exactly one
  * owner. Only if the session thread falls more than an interval behind is a
  * third buffer allocated (correct counts matter more than the promise).
+ *
+ * Data validation (cfg.vmap) costs one branch per I/O when it is off. When
+ * it is on, writes are stamped and reads verified (valmap.c), two I/Os in
+ * flight never touch one block (an I/O that would is drawn again, as
+ * Vdbench keeps the same rule), and the journal is made durable before
+ * the writes stamped since the last flush are submitted.
  */
 #include <errno.h>
 #include <limits.h>
@@ -37,6 +43,7 @@ struct slot {
 	uint32_t done;      /* bytes transferred so far (short transfers) */
 	unsigned target;
 	int write;
+	int busy; /* in flight (validation's overlap rule) */
 };
 
 struct worker {
@@ -72,6 +79,10 @@ struct worker {
 	unsigned nfree;
 	unsigned retired;    /* slots whose target finished its eof pass */
 	unsigned inflight;
+	int validating; /* cfg.vmap given */
+	int held;       /* validation: an arrival waits for a block */
+	uint64_t held_start;
+	struct valmap_io val;
 	struct worker_interval *cur;
 	char desc[128];
 };
@@ -203,6 +214,13 @@ static int setup(struct worker *w)
 			 c->plan->dedupunit, strerror(-ret));
 		return ret;
 	}
+	if (c->vmap) {
+		ret = valmap_io_init(&w->val, c->vmap, c->nfiles, c->slave_id,
+				     c->depth, w->wl.max_xfer);
+		if (ret < 0)
+			return ret;
+		w->validating = 1;
+	}
 	w->iorate = c->iorate;
 	w->dist = dist_of(c->plan->distribution);
 	ec.depth = c->depth;
@@ -222,21 +240,67 @@ static int setup(struct worker *w)
 	return 0;
 }
 
+/* issue()'s answer when every draw overlapped an I/O in flight. */
+#define ISSUE_BUSY 2
+#define VALIDATE_DRAWS 8
+
+/* Whether io touches a block of an I/O in flight on the same target. */
+static int overlaps(const struct worker *w, const struct workload_io *io)
+{
+	for (unsigned j = 0; j < w->cfg.depth; j++) {
+		const struct slot *o = &w->slots[j];
+
+		if (o->busy && o->target == io->target &&
+		    o->offset < io->offset + io->len &&
+		    io->offset < o->offset + o->len)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Validation's rule: draw again while io would touch a block in flight.
+ * Returns 0, WORKLOAD_EOF, or ISSUE_BUSY after VALIDATE_DRAWS draws.
+ */
+static int draw_free(struct worker *w, unsigned target, struct workload_io *io)
+{
+	for (unsigned k = 1; overlaps(w, io); k++) {
+		if (k == VALIDATE_DRAWS)
+			return ISSUE_BUSY;
+		if (workload_next(&w->wl, target, io) == WORKLOAD_EOF)
+			return WORKLOAD_EOF;
+	}
+	return 0;
+}
+
 /*
  * Start the next I/O on free slot i; its latency runs from start. Returns
  * 0, WORKLOAD_EOF when the slot's target finished its one pass (the slot
- * stays idle), or -errno.
+ * stays idle), ISSUE_BUSY (validation: every draw overlapped an I/O in
+ * flight; the slot stays free for now), or -errno.
  */
 static int issue(struct worker *w, unsigned i, uint64_t start)
 {
 	struct slot *s = &w->slots[i];
 	struct workload_io io;
+	int val;
 
 	if (workload_next(&w->wl, s->target, &io) == WORKLOAD_EOF)
 		return WORKLOAD_EOF;
+	val = w->validating && w->cfg.vmap[io.target];
+	if (val) {
+		int r = draw_free(w, s->target, &io);
+
+		if (r)
+			return r;
+	}
 	if (io.write)
 		datagen_fill(&w->dg, w->bufs[i], io.len, io.offset,
 			     w->key[io.target]);
+	if (val && io.write)
+		valmap_io_stamp(&w->val, io.target, w->bufs[i], io.offset,
+				io.len, time_real_ns());
+	s->busy = 1;
 	s->start = start;
 	s->offset = io.offset;
 	s->len = io.len;
@@ -255,15 +319,46 @@ static int reissue(struct worker *w, unsigned i)
 				   s->len - s->done, s->offset + s->done);
 }
 
-static void count_error(struct worker *w, struct slot *s, int err)
+static void count_errors(struct worker *w, struct slot *s, int err, uint64_t n)
 {
 	struct worker_interval *iv = w->cur;
 
-	iv->errors++;
-	iv->target_errors[s->target]++;
+	iv->errors += n;
+	iv->target_errors[s->target] += n;
 	iv->last_errno = err;
 	iv->last_err_offset = s->offset;
 	iv->last_err_target = s->target;
+}
+
+static void count_error(struct worker *w, struct slot *s, int err)
+{
+	count_errors(w, s, err, 1);
+}
+
+/*
+ * Validation's part of a completion that frees its slot: a write's blocks
+ * take their new generations (or become unknown when it failed), a read's
+ * are verified and every mismatch counts as an error (data_errors=).
+ */
+static void validate_done(struct worker *w, struct slot *s, int ok)
+{
+	unsigned bad;
+
+	s->busy = 0;
+	if (!w->validating || !w->cfg.vmap[s->target])
+		return;
+	if (s->write && ok)
+		valmap_io_written(&w->val, s->target, w->bufs[s - w->slots],
+				  s->offset, s->len);
+	else if (s->write)
+		valmap_io_failed(&w->val, s->target, s->offset, s->len);
+	else if (ok) {
+		bad = valmap_io_verify(&w->val, s->target,
+				       w->bufs[s - w->slots], s->offset,
+				       s->len);
+		if (bad)
+			count_errors(w, s, EILSEQ, bad);
+	}
 }
 
 /*
@@ -277,24 +372,54 @@ static int complete(struct worker *w, const struct engine_cqe *e,
 	struct slot *s = &w->slots[e->slot];
 	struct worker_interval *iv = w->cur;
 
-	if (e->res == -EAGAIN || e->res == -EINTR)
-		return reissue(w, e->slot) < 0;
+	if (e->res == -EAGAIN || e->res == -EINTR) {
+		if (reissue(w, e->slot) == 0)
+			return 0;
+		validate_done(w, s, 0);
+		return 1;
+	}
 	if (e->res < 0) {
 		count_error(w, s, -e->res);
+		validate_done(w, s, 0);
 		return 1;
 	}
 	if (e->res == 0) {
 		/* Nothing moved: past the end of the file or device. */
 		count_error(w, s, ENXIO);
+		validate_done(w, s, 0);
 		return 1;
 	}
 	s->done += (uint32_t)e->res;
-	if (s->done < s->len)
-		return reissue(w, e->slot) < 0;
+	if (s->done < s->len) {
+		if (reissue(w, e->slot) == 0)
+			return 0;
+		validate_done(w, s, 0);
+		return 1;
+	}
+	validate_done(w, s, 1);
 	iv->ops[s->write]++;
 	iv->bytes[s->write] += s->len;
 	hist_add(&iv->lat[s->write], now - s->start);
 	return 1;
+}
+
+/*
+ * Validation at the end: a drained write that completed whole keeps its
+ * generations, any other leaves its blocks unknown (so no later read can
+ * call the device wrong about them); reads are not verified any more.
+ */
+static void drain_validate(struct worker *w, const struct engine_cqe *e)
+{
+	struct slot *s = &w->slots[e->slot];
+
+	if (!s->busy)
+		return;
+	s->done += e->res > 0 ? (uint32_t)e->res : 0;
+	if (!s->write) {
+		s->busy = 0;
+		return;
+	}
+	validate_done(w, s, e->res > 0 && s->done == s->len);
 }
 
 /* Wait for everything in flight; nothing is counted any more. */
@@ -311,8 +436,17 @@ static void drain(struct worker *w, unsigned inflight)
 		n = ops->reap(w->ectx, w->cqes, w->cfg.depth);
 		if (n < 0)
 			break;
+		for (int k = 0; w->validating && k < n; k++)
+			drain_validate(w, &w->cqes[k]);
 		inflight -= (unsigned)n > inflight ? inflight : (unsigned)n;
 	}
+	if (!w->validating)
+		return;
+	/* Writes still in flight: what they leave behind is unknown. */
+	for (unsigned j = 0; j < w->cfg.depth; j++)
+		if (w->slots[j].busy && w->slots[j].write)
+			validate_done(w, &w->slots[j], 0);
+	valmap_io_flush(&w->val);
 }
 
 /*
@@ -327,18 +461,33 @@ static int fill(struct worker *w, uint64_t now, uint64_t end)
 		unsigned i;
 		int ret;
 
-		if (!rate_take(&w->rate, now, &start))
+		if (w->held) {
+			/* An arrival a busy block held back goes first. */
+			start = w->held_start;
+			w->held = 0;
+		} else if (!rate_take(&w->rate, now, &start)) {
 			break;
+		}
 		i = w->free[--w->nfree];
 		ret = issue(w, i, start);
 		if (ret == WORKLOAD_EOF) {
 			w->retired++;
 			continue;
 		}
+		if (ret == ISSUE_BUSY) {
+			/* Its turn comes again once something completes. */
+			w->free[w->nfree++] = i;
+			w->held = 1;
+			w->held_start = start;
+			break;
+		}
 		if (ret < 0)
 			return ret;
 		w->inflight++;
 	}
+	/* Intents and dones durable before the new writes are submitted. */
+	if (w->validating)
+		return valmap_io_flush(&w->val);
 	return 0;
 }
 
@@ -483,6 +632,7 @@ static void worker_free(struct worker *w)
 	free(w->cqes);
 	free(w->free);
 	free(w->key);
+	valmap_io_free(&w->val);
 	free(w->cur);
 	datagen_free(&w->dg);
 	workload_free(&w->wl);

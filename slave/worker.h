@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 #include "slave/engine.h"
+#include "slave/valmap.h"
 #include "slave/workload.h"
 
 struct worker_interval {
@@ -45,6 +46,13 @@ struct worker_cfg {
 	double iorate;              /* this worker's I/O per second; 0 = max */
 	unsigned engine_flags;      /* ENGINE_* */
 	int notify_fd;              /* eventfd: written on interval or end */
+	/*
+	 * Data validation: the map of each target (nfiles entries, NULL for
+	 * a target not validated; not owned, outlive the worker) and this
+	 * slave's id for headers. vmap NULL: validation off.
+	 */
+	struct valmap *const *vmap;
+	uint16_t slave_id;
 };
 
 struct worker;

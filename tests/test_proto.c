@@ -119,6 +119,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->dedupunit = 131072;
 		p->compratio = 2.5;
 		p->dedupratio = 3.25;
+		p->validate = PROTO_VALIDATE_ONLY;
+		snprintf(p->journal, sizeof(p->journal), "/var/lib/ls/j");
 		p->ntargets = NTARGETS;
 		p->targets = calloc(NTARGETS, sizeof(*p->targets));
 		assert_non_null(p->targets);
@@ -220,6 +222,9 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		m->u.phase_end.errors = 77;
 		m->u.phase_end.first_io_ns = UINT64_C(1700000005000012345);
 		m->u.phase_end.status = -EIO;
+		m->u.phase_end.val_written = 4000;
+		m->u.phase_end.val_verified = 3999;
+		m->u.phase_end.val_mismatches = 3;
 		fill_hist(&m->u.phase_end.lat[0], 3, 400);
 		fill_hist(&m->u.phase_end.lat[1], 4, 120);
 		break;
@@ -275,6 +280,8 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 	assert_int_equal(a->dedupunit, b->dedupunit);
 	assert_true(a->compratio == b->compratio);
 	assert_true(a->dedupratio == b->dedupratio);
+	assert_int_equal(a->validate, b->validate);
+	assert_string_equal(a->journal, b->journal);
 	assert_int_equal(a->ntargets, b->ntargets);
 	for (uint32_t i = 0; i < a->ntargets; i++) {
 		const struct proto_target *x = &a->targets[i];
@@ -413,6 +420,9 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->errors, y->errors);
 		assert_int_equal(x->first_io_ns, y->first_io_ns);
 		assert_int_equal(x->status, y->status);
+		assert_int_equal(x->val_written, y->val_written);
+		assert_int_equal(x->val_verified, y->val_verified);
+		assert_int_equal(x->val_mismatches, y->val_mismatches);
 		check_hist(&x->lat[0], &y->lat[0]);
 		check_hist(&x->lat[1], &y->lat[1]);
 		break;
@@ -691,7 +701,8 @@ static void test_version(void **state)
 	       "protocol version 6 not supported (this "
 	       "lockstep speaks 5)");
 
-	/* Version 4 (pings without the clock-datagram port) is refused. */
+	/* Version 4 (no clock-datagram port in ping, no validation in plan
+	 * and phase_end) is refused. */
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
 	kuint(&f, "v", 4);

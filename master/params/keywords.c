@@ -210,6 +210,40 @@ static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
 	{ .name = (n), .set = compat_set_unsupported, .why = (w), \
 	  .harmless = (ok) }
 
+/* validate=yes|no, remembering where (the planner's checks point at it). */
+static int set_validate(struct parser *p, const struct kw *kw, void *obj,
+			const struct item *it)
+{
+	struct params *pa = obj;
+
+	pa->validate_pos = it->vpos;
+	return set_yesno(p, kw, obj, it);
+}
+
+/* journal=DIR (Vdbench's name): where slaves journal validation maps. */
+static int set_journal(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it)
+{
+	struct params *pa = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	pa->journal_pos = v->pos;
+	if (val_is(v, "no")) {
+		pa->journal[0] = '\0';
+		return 0;
+	}
+	if (!v->len || v->s[0] != '/' || v->len >= sizeof(pa->journal) ||
+	    memchr(v->s, '\0', v->len))
+		return perr(p, v->pos,
+			    "journal=%.*s is not an absolute folder (for example journal=/var/lib/lockstep/journal)",
+			    show(v->len), v->s);
+	memcpy(pa->journal, v->s, v->len);
+	pa->journal[v->len] = '\0';
+	return 0;
+}
+
 #define WHY_DEDUP "lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
 #define WHY_CMD "lockstep runs no commands around runs"
@@ -224,8 +258,10 @@ static const struct kw general_kws[] = {
 	KWF("dedupratio", set_ratio, struct params, dedupratio),
 	KWF("dedupunit", set_xfer_field, struct params, dedupunit),
 	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize),
-	KWF("validate", set_yesno, struct params, validate),
-	IGNORED("abort_failed_skew", "lockstep does not abort on a missed skew"),
+	KWF("validate", set_validate, struct params, validate),
+	KW("journal", set_journal),
+	IGNORED("abort_failed_skew",
+		"lockstep does not abort on a missed skew"),
 	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
 	UNSUPPORTED("create_anchors", WHY_FS),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
@@ -233,11 +269,12 @@ static const struct kw general_kws[] = {
 	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
 	IGNORED("endcmd", WHY_CMD),
 	IGNORED("startcmd", WHY_CMD),
-	UNSUPPORTED_BUT("formatsds", "no", "prime the sds with format=yes on the rd"),
-	IGNORED("fwd_thread_adjust", "it applies to file system workloads only"),
+	UNSUPPORTED_BUT("formatsds", "no",
+			"prime the sds with format=yes on the rd"),
+	IGNORED("fwd_thread_adjust",
+		"it applies to file system workloads only"),
 	IGNORED("histogram", "lockstep's latency histograms need no buckets"),
 	IGNORED("ios_per_jvm", "lockstep has no per-slave rate warning"),
-	UNSUPPORTED_BUT("journal", "no", "data validation journaling"),
 	UNSUPPORTED("loop", "repeat the rd= lines instead"),
 	IGNORED("messagescan", "lockstep does not scan system logs"),
 	IGNORED("monitor", "lockstep does not watch a monitor file"),
@@ -265,7 +302,9 @@ static const struct kw hd_kws[] = {
 };
 
 static const struct kw sd_kws[] = {
-	{ .name = "lun", .set = set_lun, .off = offsetof(struct params_sd, lun),
+	{ .name = "lun",
+	  .set = set_lun,
+	  .off = offsetof(struct params_sd, lun),
 	  .size = sizeof(((struct params_sd *)0)->lun) },
 	KW("size", sd_set_size),
 	KW("threads", sd_set_threads),
@@ -280,7 +319,7 @@ static const struct kw sd_kws[] = {
 	/* Only matters with rhpct=/whpct=, which are not supported. */
 	KW("hitarea", NULL),
 	UNSUPPORTED("count", "write one sd= line per lun"),
-	IGNORED("journal", "journaling is not supported, so it has no use"),
+	UNSUPPORTED("journal", "give journal=DIR among the general parameters"),
 	UNSUPPORTED("dedupratio", WHY_DEDUP),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
@@ -320,6 +359,7 @@ static const struct kw rd_kws[] = {
 	KWF("interval", set_duration, struct params_rd, interval_s),
 	KWF("pause", set_duration0, struct params_rd, pause_s),
 	KW("format", rd_set_format),
+	KW("validate", rd_set_validate),
 	KW("distribution", rd_set_distribution),
 	LOOP("forxfersize", NULL, PARAMS_LOOP_XFERSIZE),
 	LOOP("xfersize", "forxfersize", PARAMS_LOOP_XFERSIZE),

@@ -162,6 +162,8 @@ struct params_rd {
 	double interval_s; /* default 1 */
 	double pause_s;    /* sleep before each phase but the file's first */
 	enum params_format format;
+	bool validate_only; /* validate=only: read the ranges once, verify */
+	struct params_pos validate_pos;
 	enum params_dist distribution;
 	/* The for-loops in the order given: loop[0] is the outermost. */
 	size_t nloop;
@@ -221,6 +223,8 @@ struct params {
 	uint32_t dedupunit;         /* dedupunit=, default 128k */
 	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
 	bool validate;              /* validate=yes */
+	char journal[PARAMS_PATH_MAX]; /* journal=DIR; "" = no journal */
+	struct params_pos validate_pos, journal_pos; /* where given */
 	size_t nhd, nsd, nwd, nrd, nev;
 	struct params_hd *hd;
 	struct params_sd *sd;

@@ -321,6 +321,8 @@ int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
 int wd_finish(struct parser *p);
 
+int rd_set_validate(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it);
 int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
 int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,

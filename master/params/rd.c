@@ -87,6 +87,27 @@ int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+/* validate=only: the rd is one pass that reads and verifies its sds. */
+int rd_set_validate(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it)
+{
+	struct params_rd *rd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	rd->validate_pos = v->pos;
+	if (val_is(v, "only"))
+		rd->validate_only = true;
+	else if (val_is(v, "no"))
+		rd->validate_only = false;
+	else
+		return perr(p, v->pos,
+			    "%s=%.*s is not only or no (validate=yes is a general parameter)",
+			    kw->name, show(v->len), v->s);
+	return 0;
+}
+
 int rd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
 			const struct item *it)
 {
