@@ -170,7 +170,7 @@ struct slave_total {
 	uint64_t first_io_ns;    /* its first I/O, master clock; 0 unknown */
 	int64_t clock_offset_ns; /* its clock's offset in this run */
 	uint64_t clock_error_ns; /* and that offset's error bound */
-	uint64_t val[3]; /* validation: written, verified, mismatched */
+	uint64_t val[3];         /* validation: written, verified, mismatched */
 };
 
 struct run_result {
@@ -280,8 +280,8 @@ struct master {
 	struct export_opts exp_opts;
 	struct export_set *exp;
 	struct export_counts exp_counts[EXPORT_NSINKS];
-	struct rfile flat;  /* flatfile.html (vdbench.c) */
-	int progress_shown; /* a progress line waits to be erased */
+	struct rfile flat;     /* flatfile.html (vdbench.c) */
+	int progress_shown;    /* a progress line waits to be erased */
 	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 

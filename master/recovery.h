@@ -90,8 +90,8 @@ struct rec_figures {
 				     recover_n good intervals after the first
 				     degraded one; < 0 never, or never
 				     degraded (nothing to recover from) */
-	double rebuild_s;	/* end_s - start_s, < 0 without an end */
-	double io_lost;         /* sum over the span's known intervals from
+	double rebuild_s;         /* end_s - start_s, < 0 without an end */
+	double io_lost;           /* sum over the span's known intervals from
 				   the event's first to recovery (or the
 				   span's end) of max(0, baseline - iops)
 				   x interval_s, in I/Os. 0 when it never
@@ -115,8 +115,8 @@ void recovery_defaults(struct rec_params *p);
  * parameters out of range); @out is untouched then. The caller owns
  * everything; nothing is kept.
  */
-int recovery_compute(const struct rec_point *pts, size_t n,
-		     double interval_s, const struct rec_event *ev,
-		     const struct rec_params *p, struct rec_figures *out);
+int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
+		     const struct rec_event *ev, const struct rec_params *p,
+		     struct rec_figures *out);
 
 #endif

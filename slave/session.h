@@ -59,7 +59,7 @@ struct session {
 	struct spool spool;
 	uint32_t slave_index;    /* from welcome: names us in datagrams */
 	struct clockresp *cresp; /* clock datagrams, once a ping asks */
-	struct valmap *vmaps; /* validated sds of this run (valmap.h) */
+	struct valmap *vmaps;    /* validated sds of this run (valmap.h) */
 	int daemon;
 	int quit;
 	int exit_code;

@@ -208,7 +208,7 @@ struct params_ev {
 	   (20) for recover_n intervals in a row (10). */
 	double degrade_pct, recover_iops_pct, recover_p99_pct;
 	unsigned recover_n;
-	size_t nloss;               /* expect_loss= hd indexes */
+	size_t nloss; /* expect_loss= hd indexes */
 	unsigned loss[PARAMS_LIST_MAX];
 	bool rejoin;        /* rejoin=yes: report when they are back */
 	bool abort_on_fail; /* on_fail=abort */

@@ -52,10 +52,7 @@ struct csv {
 	int truncated;
 };
 
-static void warn(struct data_warns *warns, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void warn(struct data_warns *warns, const char *fmt, ...)
+void data_warn(struct data_warns *warns, const char *fmt, ...)
 {
 	char buf[512], esc[LOG_ESC_LEN(512)];
 	va_list ap;
@@ -372,24 +369,24 @@ static void csv_load(int dirfd, const char *name, const char *shown,
 
 	ret = read_at(dirfd, name, DATA_CSV_MAX, &text, &len, &c->truncated);
 	if (ret < 0) {
-		warn(warns, "%s: %s", shown, why(ret));
+		data_warn(warns, "%s: %s", shown, why(ret));
 		return;
 	}
 	ret = csv_parse(text, len, c, ref);
 	free(text);
 	if (ret < 0) {
-		warn(warns, "%s: %s", shown,
-		     ret == -ENOMEM ? strerror(ENOMEM) :
-				      "not a lockstep CSV (no header)");
+		data_warn(warns, "%s: %s", shown,
+			  ret == -ENOMEM ? strerror(ENOMEM) :
+					   "not a lockstep CSV (no header)");
 		csv_free(c);
 		return;
 	}
 	if (c->truncated)
-		warn(warns, "%s: only its first %u MiB are shown", shown,
-		     DATA_CSV_MAX >> 20);
+		data_warn(warns, "%s: only its first %u MiB are shown", shown,
+			  DATA_CSV_MAX >> 20);
 	if (c->skipped)
-		warn(warns, "%s: %zu rows that do not parse were left out",
-		     shown, c->skipped);
+		data_warn(warns, "%s: %zu rows that do not parse were left out",
+			  shown, c->skipped);
 }
 
 static void write_series(struct jsonw *w, const struct series *s,
@@ -435,7 +432,7 @@ static void write_hosts(struct jsonw *w, int dirfd, const struct json *sum,
 	hfd = openat(dirfd, "hosts",
 		     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (hfd < 0) {
-		warn(warns, "hosts/: %s", why(-errno));
+		data_warn(warns, "hosts/: %s", why(-errno));
 		goto out;
 	}
 	for (size_t i = 0; i < slaves->n; i++) {
@@ -445,9 +442,9 @@ static void write_hosts(struct jsonw *w, int dirfd, const struct json *sum,
 		int dup = 0;
 
 		if (!name || !fsutil_name_ok(name)) {
-			warn(warns,
-			     "summary.json: slave %zu has no usable name",
-			     i + 1);
+			data_warn(warns,
+				  "summary.json: slave %zu has no usable name",
+				  i + 1);
 			continue;
 		}
 		for (size_t k = 0; k < i && !dup; k++)
@@ -458,8 +455,9 @@ static void write_hosts(struct jsonw *w, int dirfd, const struct json *sum,
 		if (dup)
 			continue;
 		if (shown == DATA_HOSTS_MAX) {
-			warn(warns, "per-host charts show the first %u slaves",
-			     DATA_HOSTS_MAX);
+			data_warn(warns,
+				  "per-host charts show the first %u slaves",
+				  DATA_HOSTS_MAX);
 			break;
 		}
 		snprintf(file, sizeof(file), "%s.csv", name);
@@ -498,26 +496,26 @@ static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
 		/* A name cut to fit would be another file: refuse it. */
 		if ((size_t)snprintf(def, sizeof(def), "%s.hgrm", run) >=
 		    sizeof(def)) {
-			warn(warns,
-			     "summary.json: a run name too long for a file name");
+			data_warn(warns,
+				  "summary.json: a run name too long for a file name");
 			return;
 		}
 		fname = def;
 	}
 	if (!one_component(fname)) {
-		warn(warns,
-		     "summary.json: run %s: .hgrm name is not a file of the folder",
-		     run);
+		data_warn(warns,
+			  "summary.json: run %s: .hgrm name is not a file of the folder",
+			  run);
 		return;
 	}
 	ret = read_at(dirfd, fname, DATA_HGRM_MAX, &text, &len, &trunc);
 	if (ret < 0) {
-		warn(warns, "%s: %s", fname, why(ret));
+		data_warn(warns, "%s: %s", fname, why(ret));
 		return;
 	}
 	if (trunc)
-		warn(warns, "%s: larger than %u MiB, not shown", fname,
-		     DATA_HGRM_MAX >> 20);
+		data_warn(warns, "%s: larger than %u MiB, not shown", fname,
+			  DATA_HGRM_MAX >> 20);
 	jsonw_object(w, NULL);
 	jsonw_str(w, "run", run);
 	jsonw_str(w, "file", fname);
@@ -541,7 +539,7 @@ static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
 	}
 	jsonw_end(w);
 	if (!trunc && npts == 0)
-		warn(warns, "%s: no percentile lines", fname);
+		data_warn(warns, "%s: no percentile lines", fname);
 	free(text);
 }
 
@@ -559,14 +557,16 @@ static void write_json_file(struct jsonw *w, int dirfd, const char *name,
 	if (ret == -ENOENT)
 		return;
 	if (ret < 0 || trunc) {
-		warn(warns, "%s: %s", name, trunc ? "too large" : why(ret));
+		data_warn(warns, "%s: %s", name,
+			  trunc ? "too large" : why(ret));
 		free(text);
 		return;
 	}
 	ret = json_parse(text, len, &j, err, sizeof(err));
 	free(text);
 	if (ret < 0) {
-		warn(warns, "%s: %s", name, ret == -EINVAL ? err : why(ret));
+		data_warn(warns, "%s: %s", name,
+			  ret == -EINVAL ? err : why(ret));
 		return;
 	}
 	json_write(w, "compare", j);

@@ -37,5 +37,8 @@ struct data_warns {
 int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		   struct data_warns *warns, char *err, size_t errlen);
 void data_warns_free(struct data_warns *warns);
+/* A warning for the top of the page (and the log). */
+void data_warn(struct data_warns *warns, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -21,13 +21,59 @@
 #include "common/opts.h"
 #include "common/timeutil.h"
 #include "master/jsonw.h"
+#include "master/history/history.h"
 #include "master/report/data.h"
+#include "master/report/json.h"
 #include "master/report/html.h"
 
 extern const char report_asset_uplot_js[], report_asset_uplot_css[];
 extern const char report_asset_page_js[], report_asset_page_css[];
 extern const size_t report_asset_uplot_js_len, report_asset_uplot_css_len;
 extern const size_t report_asset_page_js_len, report_asset_page_css_len;
+
+/*
+ * With a baseline, the verdicts of `lockstep compare BASELINE DIR` (the
+ * default thresholds) as "compare_now": the page shows them rather than a
+ * compare.json of the folder, which may be against another baseline. A
+ * compare that cannot be made is a warning on the page, not an error.
+ */
+static void write_compare(struct jsonw *w, const char *baseline,
+			  const char *dir, struct data_warns *warns)
+{
+	struct history_run a = { 0 }, b = { 0 };
+	struct history_threshold t;
+	struct history_cmp c = { 0 };
+	struct json *j = NULL;
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (history_threshold_parse(HISTORY_DEFAULT_THRESHOLD, &t, err,
+				    sizeof(err)) < 0 ||
+	    history_load_dir(baseline, &a, err, sizeof(err)) < 0 ||
+	    history_load_dir(dir, &b, err, sizeof(err)) < 0 ||
+	    history_compare(&a, &b, &t, &c) < 0) {
+		data_warn(warns, "no compare with the baseline: %s", err);
+		goto out;
+	}
+	f = open_memstream(&text, &len);
+	if (!f) {
+		data_warn(warns, "no compare with the baseline: %s",
+			  strerror(errno));
+		goto out;
+	}
+	history_compare_json(f, &a, &b, &c);
+	if (fclose(f) != 0 || json_parse(text, len, &j, err, sizeof(err)) < 0)
+		data_warn(warns, "no compare with the baseline: %s", err);
+	else
+		json_write(w, "compare_now", j);
+	json_free(j);
+	free(text);
+out:
+	history_compare_free(&c);
+	history_run_free(&a);
+	history_run_free(&b);
+}
 
 /* The data of the page as one JSON text in *buf (malloc'ed). */
 static int build_data(const char *dir, const char *baseline, char **buf,
@@ -54,6 +100,8 @@ static int build_data(const char *dir, const char *baseline, char **buf,
 	if (ret == 0 && baseline)
 		ret = data_write_set(&w, "baseline", baseline, &warns, err,
 				     errlen);
+	if (ret == 0 && baseline)
+		write_compare(&w, baseline, dir, &warns);
 	if (ret == 0) {
 		jsonw_array(&w, "warnings");
 		for (size_t i = 0; i < warns.n; i++)
@@ -196,16 +244,60 @@ int html_write(const char *dir, const char *out, const char *baseline,
 	return ret;
 }
 
+/*
+ * --baseline: a results folder as it is, or a history spec (an id, last,
+ * last~N) resolved to the folder the history recorded for it. median:N
+ * has no folder to overlay: `lockstep compare` judges it.
+ */
+static int resolve_baseline(const char *spec, const char *hist, const char *dir,
+			    char *out, size_t outlen, char *err, size_t errlen)
+{
+	struct history_run r = { 0 };
+	struct history_db *db = NULL;
+	char buf[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(out, outlen, "%s", spec);
+		return 0;
+	}
+	if (strncmp(spec, "median:", 7) == 0) {
+		snprintf(err, errlen,
+			 "a median of runs has no folder to draw; use a folder, an id, last or last~N (lockstep compare judges median:N)");
+		return -EINVAL;
+	}
+	ret = history_spec_ok(spec, err, errlen);
+	if (ret == 0)
+		ret = history_db_open(history_default_path(hist, dir, buf,
+							   sizeof(buf)),
+				      0, &db, err, errlen);
+	if (ret == 0)
+		ret = history_resolve(db, spec, NULL, NULL, &r, err, errlen);
+	if (ret == 0 && !r.dir[0]) {
+		snprintf(err, errlen,
+			 "the history has no results folder for it");
+		ret = -ENOENT;
+	}
+	if (ret == 0)
+		snprintf(out, outlen, "%s", r.dir);
+	history_run_free(&r);
+	history_db_close(db);
+	return ret;
+}
+
 int html_main(int argc, char **argv)
 {
-	const char *out = NULL, *baseline = NULL;
-	char err[PATH_MAX + 512];
+	const char *out = NULL, *baseline = NULL, *hist = NULL;
+	char err[PATH_MAX + 512], base_dir[PATH_MAX];
 	int help = 0, args, ret;
 	const struct opts_def defs[] = {
 		{ "output", 'o', OPTS_STRING, &out, .arg = "FILE",
 		  .help = "where to write the page (default DIR/report.html)" },
-		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "DIR",
-		  .help = "a results folder to overlay and compare with" },
+		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "SPEC",
+		  .help = "overlay and compare with a results folder, a history id, last or last~N" },
+		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
+		  .help = "the run history for --baseline (default $LOCKSTEP_HISTORY or history.db beside DIR)" },
 		{ .name = "help",
 		  .letter = 'h',
 		  .kind = OPTS_HELP,
@@ -225,7 +317,15 @@ int html_main(int argc, char **argv)
 	ret = opts_parse(&cmd, argc, argv, &args);
 	if (ret)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
-	ret = html_write(argv[args], out, baseline, err, sizeof(err));
+	if (baseline &&
+	    resolve_baseline(baseline, hist, argv[args], base_dir,
+			     sizeof(base_dir), err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep report: --baseline %s: %s\n",
+			baseline, err);
+		return LS_EXIT_BAD_INPUT;
+	}
+	ret = html_write(argv[args], out, baseline ? base_dir : NULL, err,
+			 sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "lockstep report: %s\n", err);
 		return LS_EXIT_BAD_INPUT;

@@ -322,9 +322,41 @@
 	 * `lockstep compare` (another command) writes DIR/compare.json with
 	 * its verdicts; they are shown here when the file is there.
 	 */
+	/* `lockstep compare`'s JSON: one table per run, a row per metric. */
+	function compareRuns(sec, c) {
+		sec.appendChild(el("p", {}, "Verdict: " + str(c.verdict) +
+			" (" + str(c.test) + ", alpha " + str(c.alpha) + ")"));
+		arr(c.conditions).forEach(function (x) {
+			sec.appendChild(el("p", { "class": "warn" },
+				"Changed condition: " + str(x)));
+		});
+		arr(c.unmatched).forEach(function (x) {
+			sec.appendChild(el("p", { "class": "warn" }, "Unmatched run " +
+				str(x && x.name) + " (only in " + str(x && x.only_in) +
+				")"));
+		});
+		arr(c.runs).forEach(function (r) {
+			var ms = (r && r.metrics) || {};
+			sec.appendChild(el("h3", {}, "Run " + str(r && r.name) +
+				": " + str(r && r.verdict)));
+			sec.appendChild(table(["metric", "baseline", "candidate",
+				"delta", "delta %", "verdict", "p"],
+				Object.keys(ms).map(function (k) {
+					var m = ms[k] || {};
+					return row([k, fmt(m.baseline, 3),
+						fmt(m.candidate, 3), fmt(m.delta, 3),
+						fmt(m.delta_pct, 1),
+						m.verdict === undefined ? "-" : str(m.verdict),
+						isNum(m.p_value) ?
+							m.p_value.toPrecision(3) : ""]);
+				}), "compare"));
+		});
+	}
+
 	function compareVerdicts() {
 		var sec = el("section", { id: "compare-verdicts" });
-		var c = main.compare;
+		var c = base && D.compare_now !== undefined ? D.compare_now :
+			main.compare;
 		if (c === undefined) {
 			if (!base)
 				return;
@@ -336,6 +368,12 @@
 			return;
 		}
 		sec.appendChild(el("h2", {}, "Compare verdicts"));
+		if (c && typeof c === "object" && Array.isArray(c.runs) &&
+		    c.verdict !== undefined) {
+			compareRuns(sec, c);
+			root.appendChild(sec);
+			return;
+		}
 		var list = Array.isArray(c) ? c : arr(c && (c.verdicts ||
 			c.runs || c.metrics));
 		var objs = list.filter(function (x) {

@@ -76,6 +76,23 @@ chrome cmp 900 --dump-dom "file://$TMP/cmp.html" > "$TMP/cmp-dom.html"
 	--charts 25 --curves 1
 grep -q 'id="compare-verdicts"' "$TMP/cmp-dom.html" ||
 	fail "no place for compare verdicts with --baseline"
+# The verdicts are lockstep compare's, made for this baseline.
+grep -q 'Verdict: ' "$TMP/cmp-dom.html" && grep -q '<h3>Run run1: ' "$TMP/cmp-dom.html" ||
+	fail "no compare verdicts with --baseline"
+
+# A baseline named in the history (both runs are in $TMP/history.db):
+# `last` is the baseline run's folder; a median has no folder to draw.
+run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/last.html" \
+	--baseline last
+[ "$rc" -eq 0 ] || fail "lockstep report --baseline last exited $rc"
+grep -qF "\"$TMP/base\"" "$TMP/last.html" ||
+	fail "--baseline last did not draw the last run ($TMP/base)"
+grep -q '"compare_now":' "$TMP/last.html" || fail "--baseline last: no compare"
+run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/med.html" \
+	--baseline median:2 2> "$TMP/med.err"
+[ "$rc" -eq 1 ] && grep -q "median of runs has no folder" "$TMP/med.err" ||
+	fail "--baseline median:2: exit $rc, $(cat "$TMP/med.err")"
+[ ! -e "$TMP/med.html" ] || fail "a refused report left a file"
 
 # A hostile folder: strings that try to leave the script element, an
 # event, an .hgrm name outside the folder, a host file that is a link.
