@@ -254,6 +254,9 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
 		memset(s->end_val, 0, sizeof(s->end_val));
+		free(s->plan_sd);
+		s->plan_sd = NULL;
+		s->nplan_sd = 0;
 		s->first_io = 0;
 		/* Until its plan says more, it may report no I/O at all. */
 		memset(&s->pplan, 0, sizeof(s->pplan));
@@ -279,6 +282,12 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			break;
 		}
 		plausible_plan_of(&msg.u.plan, s->hello.cores, &s->pplan);
+		ret = results_validation_plan(m->params, &msg.u.plan,
+					      &s->plan_sd, &s->nplan_sd);
+		if (ret < 0) {
+			proto_msg_free(&msg);
+			break;
+		}
 		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
 		msg.u.plan.clock_error_ns = s->clk.error_ns;
 		/* Nothing of this phase runs on its host: it sits it out. */

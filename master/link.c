@@ -559,11 +559,16 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			       sizeof(s->end_lat));
 			memset(msg.u.phase_end.lat, 0,
 			       sizeof(msg.u.phase_end.lat));
-			s->end_val[0] = msg.u.phase_end.val_written;
-			s->end_val[1] = msg.u.phase_end.val_verified;
-			s->end_val[2] = msg.u.phase_end.val_mismatches;
-			if (m->cur)
-				results_validation_add(m->cur, s->end_val);
+			if (results_validation_end(m, m->cur, s,
+						   &msg.u.phase_end, err,
+						   sizeof(err)) < 0) {
+				/* Not counted: the run cannot vouch for it. */
+				s->suspect = 1;
+				if (m->exit_code == LS_EXIT_OK)
+					m->exit_code = LS_EXIT_DEGRADED;
+				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
+					  s->hello.name, m->phase_no, err);
+			}
 			if (msg.u.phase_end.first_io_ns && !s->first_io)
 				s->first_io = msg.u.phase_end.first_io_ns;
 			if (msg.u.phase_end.status < 0) {

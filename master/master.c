@@ -347,9 +347,12 @@ static void master_free(struct master *m)
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		free(m->slaves[i].got);
 		roster_free_end_lat(&m->slaves[i]);
+		free(m->slaves[i].plan_sd);
 	}
-	for (size_t i = 0; i < m->nruns; i++)
+	for (size_t i = 0; i < m->nruns; i++) {
 		free(m->runs[i].slave);
+		free(m->runs[i].val_sd);
+	}
 	free(m->runs);
 	free(m->forced);
 	free(m->slaves);

@@ -126,6 +126,9 @@ struct slave_rec {
 	unsigned char *got;      /* intervals received (or GOT_REJECTED) */
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
 	uint64_t end_val[3];           /* validation counters, phase_end */
+	/* Its plan's targets as params sd indexes (phase_end vs[].t). */
+	unsigned *plan_sd;
+	unsigned nplan_sd;
 	/* Trust: what it may report, and what it reported that was wrong. */
 	struct plausible_plan pplan; /* what its plan of the phase allows */
 	unsigned rejected;           /* intervals refused as implausible */
@@ -187,6 +190,11 @@ struct run_result {
 	/* Validation (phase_end vw, vr, vm summed): 4 KiB blocks written,
 	 * verified, mismatched; validated says the run had it on. */
 	uint64_t val[3];
+	/*
+	 * The same per sd (params->nsd rows, malloc'd at the first count),
+	 * and [3]: how many slaves reported the sd (0: not in the run).
+	 */
+	uint64_t (*val_sd)[4];
 	int validated;
 	struct slave_total *slave; /* per slave at the run, from the merge */
 	unsigned nslave;
@@ -437,17 +445,30 @@ const char *results_status_name(int code);
  */
 void results_finish(struct master *m);
 /*
- * Data validation (results_validate.c): add a slave's phase_end counters
- * to r; print r's line after its totals (mismatches make the run
+ * Data validation (results_validate.c). results_validation_plan: the
+ * params sd index of each target of plan, into *sd (malloc'd, the
+ * caller's; NULL when plan has none) and *nsd; 0 or -ENOMEM.
+ * results_validation_end: a slave's phase_end counters (decoded, so they
+ * sum up and no sd has more mismatches than verified blocks) into s's
+ * end_val and, per sd, into r (may be NULL); -EINVAL with the reason in
+ * why, adding nothing, when a vs[].t is not a target of s's plan, or
+ * -ENOMEM. Then r's line after its totals (mismatches make the run
  * degraded); r's "validation" object in summary.json with val (the run's
- * or a slave's counters); whether validate=yes verified nothing in any
- * run, and the warning that says so.
+ * or a slave's counters, per sd only with the run's); whether
+ * validate=yes verified nothing in any run, and the warning that says so.
  */
-void results_validation_add(struct run_result *r, const uint64_t val[3]);
+int results_validation_plan(const struct params *p,
+			    const struct proto_plan *plan, unsigned **sd,
+			    unsigned *nsd);
+int results_validation_end(const struct master *m, struct run_result *r,
+			   struct slave_rec *s,
+			   const struct proto_phase_end *pe, char *why,
+			   size_t whylen);
 void results_validation_run(struct master *m, const struct run_result *r);
 struct jsonw;
 void results_validation_json(const struct master *m, const struct run_result *r,
-			     struct jsonw *w, const uint64_t val[3]);
+			     struct jsonw *w, const uint64_t val[3],
+			     int per_sd);
 int results_validation_nothing(const struct master *m);
 void results_validation_finish(struct master *m);
 /* Close every file results_open() and results_open_slave() opened. */

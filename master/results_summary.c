@@ -178,7 +178,7 @@ int results_summary_json(struct master *m)
 			jsonw_str(&w, "hgrm", hgrm);
 		}
 		jsonw_end(&w);
-		results_validation_json(m, r, &w, r->val);
+		results_validation_json(m, r, &w, r->val, 1);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)
@@ -191,7 +191,7 @@ int results_summary_json(struct master *m)
 			jsonw_u64(&w, "clock_error_ns",
 				  r->slave[k].clock_error_ns);
 			json_totals(&w, "totals", &r->slave[k].v);
-			results_validation_json(m, r, &w, r->slave[k].val);
+			results_validation_json(m, r, &w, r->slave[k].val, 0);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",
 					  r->slave[k].no_pct);

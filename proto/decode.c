@@ -488,6 +488,9 @@ static int decode_root(struct dctx *c, const msgpack_object *o,
 	if (!rc && type == PROTO_PLAN &&
 	    schema_plan_check(&m->u.plan, why, sizeof(why)))
 		rc = BAD(c, "%s", why);
+	if (!rc && type == PROTO_PHASE_END &&
+	    schema_phase_end_check(&m->u.phase_end, why, sizeof(why)))
+		rc = BAD(c, "%s", why);
 	return rc;
 }
 
@@ -559,6 +562,9 @@ void proto_msg_free(struct proto_msg *m)
 		break;
 	case PROTO_PHASE_END:
 		free_hists(m->u.phase_end.lat);
+		free(m->u.phase_end.val_sds);
+		m->u.phase_end.val_sds = NULL;
+		m->u.phase_end.nval_sds = 0;
 		break;
 	default:
 		break;

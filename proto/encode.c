@@ -164,6 +164,9 @@ int proto_encode(const struct proto_msg *m, void **buf, size_t *len)
 	if (m->type == PROTO_PLAN &&
 	    schema_plan_check(&m->u.plan, why, sizeof(why)))
 		return -EINVAL;
+	if (m->type == PROTO_PHASE_END &&
+	    schema_phase_end_check(&m->u.phase_end, why, sizeof(why)))
+		return -EINVAL;
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);

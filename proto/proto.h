@@ -39,7 +39,9 @@
  * - a histogram: HIST_BUCKETS buckets of two varints of at most 10 bytes,
  *   and its five scalars with their keys;
  * - to the master: an interval or a phase_end, two histograms and a few
- *   dozen scalars (every other message is smaller: PROTO_MAX_SMALL);
+ *   dozen scalars, and a phase_end's validation counts of up to
+ *   PROTO_MAX_TARGETS sds, an index and three keyed numbers each (every
+ *   other message is smaller: PROTO_MAX_SMALL);
  * - a plan target: its name, its path and ten keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
  *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
@@ -50,7 +52,10 @@
  */
 #define PROTO_HIST_MAX_BYTES ((size_t)HIST_BUCKETS * 2 * 10 + 128)
 #define PROTO_MAX_SMALL 4096
-#define PROTO_MAX_TO_MASTER (2 * PROTO_HIST_MAX_BYTES + PROTO_MAX_SMALL)
+#define PROTO_VAL_SD_MAX_BYTES 64
+#define PROTO_MAX_TO_MASTER         \
+	(2 * PROTO_HIST_MAX_BYTES + \
+	 (size_t)PROTO_MAX_TARGETS * PROTO_VAL_SD_MAX_BYTES + PROTO_MAX_SMALL)
 #define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
@@ -263,7 +268,17 @@ struct proto_ack {
 	uint32_t seq;
 };
 
-/* slave -> master: the phase is over on this slave. */
+/* One sd's data validation counts in a phase_end (4 KiB blocks). */
+struct proto_val_sd {
+	uint32_t target; /* index into the slave's plan targets */
+	uint64_t written, verified, mismatches;
+};
+
+/*
+ * slave -> master: the phase is over on this slave. val_sds (malloc'd by
+ * decode, at most PROTO_MAX_TARGETS, targets strictly increasing) splits
+ * val_written, val_verified and val_mismatches per sd and sums to them.
+ */
 struct proto_phase_end {
 	uint32_t phase;
 	uint32_t intervals;  /* intervals sent */
@@ -272,6 +287,8 @@ struct proto_phase_end {
 	int32_t status;      /* 0 ok, -errno if it ended early */
 	/* Data validation: blocks written, blocks verified, mismatches. */
 	uint64_t val_written, val_verified, val_mismatches;
+	uint32_t nval_sds;
+	struct proto_val_sd *val_sds;
 	/*
 	 * Read and write latency over the measured intervals this slave
 	 * sent (seq >= the plan's warmup_intervals): the master's per-slave

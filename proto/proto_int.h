@@ -81,6 +81,17 @@ enum { HIST_F_BIN = 5 };
  */
 int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen);
 
+/*
+ * Whether a phase_end's validation counts hang together: vs's targets
+ * strictly increasing, no sd (nor the totals) with more mismatches than
+ * blocks verified, and vs summing exactly to vw, vr and vm (a slave that
+ * sends no vs must send zero totals). Whether the targets are in the
+ * slave's plan is the master's check: the decoder has no plan. Returns 0,
+ * or -EINVAL with the reason in why.
+ */
+int schema_phase_end_check(const struct proto_phase_end *p, char *why,
+			   size_t whylen);
+
 /* ---- decode.c ---- */
 
 /*

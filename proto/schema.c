@@ -200,6 +200,14 @@ static const struct field ack_fields[] = {
 };
 TAB(ack_tab, struct proto_ack, ack_fields);
 
+static const struct field val_sd_fields[] = {
+	SCALAR(struct proto_val_sd, "t", F_U32, target),
+	SCALAR(struct proto_val_sd, "w", F_U64, written),
+	SCALAR(struct proto_val_sd, "v", F_U64, verified),
+	SCALAR(struct proto_val_sd, "m", F_U64, mismatches),
+};
+TAB(val_sd_tab, struct proto_val_sd, val_sd_fields);
+
 static const struct field phase_end_fields[] = {
 	SCALAR(struct proto_phase_end, "p", F_U32, phase),
 	SCALAR(struct proto_phase_end, "ni", F_U32, intervals),
@@ -211,6 +219,8 @@ static const struct field phase_end_fields[] = {
 	SCALAR(struct proto_phase_end, "vw", F_U64, val_written),
 	SCALAR(struct proto_phase_end, "vr", F_U64, val_verified),
 	SCALAR(struct proto_phase_end, "vm", F_U64, val_mismatches),
+	MAPS_PTR(struct proto_phase_end, "vs", val_sds, nval_sds,
+		 PROTO_MAX_TARGETS, val_sd_tab),
 	SCALAR(struct proto_phase_end, "l", F_HISTS, lat),
 };
 TAB(phase_end_tab, struct proto_phase_end, phase_end_fields);
@@ -288,6 +298,61 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 				 i, j, s->targets[j], p->ntargets);
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+int schema_phase_end_check(const struct proto_phase_end *p, char *why,
+			   size_t whylen)
+{
+	uint64_t sum[3] = { 0, 0, 0 };
+
+	if (p->nval_sds > PROTO_MAX_TARGETS || (p->nval_sds && !p->val_sds)) {
+		snprintf(why, whylen, "bad validation sd count");
+		return -EINVAL;
+	}
+	if (p->val_mismatches > p->val_verified) {
+		snprintf(why, whylen,
+			 "vm: %" PRIu64 " mismatches of %" PRIu64
+			 " blocks verified",
+			 p->val_mismatches, p->val_verified);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < p->nval_sds; i++) {
+		const struct proto_val_sd *v = &p->val_sds[i];
+
+		/* Increasing, so that no sd is counted twice. */
+		if (i && v->target <= p->val_sds[i - 1].target) {
+			snprintf(why, whylen,
+				 "vs[%" PRIu32 "].t: target %" PRIu32
+				 " not above the one before",
+				 i, v->target);
+			return -EINVAL;
+		}
+		if (v->mismatches > v->verified) {
+			snprintf(why, whylen,
+				 "vs[%" PRIu32 "].m: %" PRIu64
+				 " mismatches of %" PRIu64 " blocks verified",
+				 i, v->mismatches, v->verified);
+			return -EINVAL;
+		}
+		if (__builtin_add_overflow(sum[0], v->written, &sum[0]) ||
+		    __builtin_add_overflow(sum[1], v->verified, &sum[1]) ||
+		    __builtin_add_overflow(sum[2], v->mismatches, &sum[2])) {
+			snprintf(why, whylen, "vs[%" PRIu32 "]: sums overflow",
+				 i);
+			return -EINVAL;
+		}
+	}
+	if (sum[0] != p->val_written || sum[1] != p->val_verified ||
+	    sum[2] != p->val_mismatches) {
+		snprintf(why, whylen,
+			 "vs: per-sd counts sum to %" PRIu64 "/%" PRIu64
+			 "/%" PRIu64 ", not vw/vr/vm %" PRIu64 "/%" PRIu64
+			 "/%" PRIu64,
+			 sum[0], sum[1], sum[2], p->val_written,
+			 p->val_verified, p->val_mismatches);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -330,14 +330,33 @@ static void validate_end(struct session *s, struct proto_phase_end *pe)
 	struct phase *ph = &s->ph;
 
 	log_mismatches(s);
+	if (ph->vmap && ph->plan.ntargets) {
+		pe->val_sds = calloc(ph->plan.ntargets, sizeof(*pe->val_sds));
+		if (!pe->val_sds) {
+			/* Totals without their split would be refused. */
+			log_error("out of memory for the validation counts");
+			if (!ph->status)
+				ph->status = -ENOMEM;
+			return;
+		}
+	}
 	for (unsigned t = 0; ph->vmap && t < ph->plan.ntargets; t++) {
 		struct valmap *m = ph->vmap[t];
+		/*
+		 * Mismatches before verified: a block is counted verified
+		 * before it is counted mismatched, so x <= v holds.
+		 */
+		uint64_t x = atomic_load(&m->mismatched) - ph->v0[t][2];
 		uint64_t w = atomic_load(&m->written) - ph->v0[t][0];
 		uint64_t v = atomic_load(&m->verified) - ph->v0[t][1];
-		uint64_t x = atomic_load(&m->mismatched) - ph->v0[t][2];
+		struct proto_val_sd *vs = &pe->val_sds[pe->nval_sds++];
 		char text[PROTO_TEXT_LEN];
 		size_t len;
 
+		vs->target = t;
+		vs->written = w;
+		vs->verified = v;
+		vs->mismatches = x;
 		pe->val_written += w;
 		pe->val_verified += v;
 		pe->val_mismatches += x;
@@ -384,7 +403,8 @@ static void phase_end(struct session *s)
 	    hist_to_sparse(&ph->tot.meas[1], &m.u.phase_end.lat[1]) < 0) {
 		/* Sent empty: the master then reports no percentiles. */
 		log_warn("out of memory for the phase's histograms");
-		proto_msg_free(&m);
+		hist_sparse_free(&m.u.phase_end.lat[0]);
+		hist_sparse_free(&m.u.phase_end.lat[1]);
 		memset(m.u.phase_end.lat, 0, sizeof(m.u.phase_end.lat));
 	}
 	uplink_send(s, &m);

@@ -225,6 +225,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		m->u.phase_end.val_written = 4000;
 		m->u.phase_end.val_verified = 3999;
 		m->u.phase_end.val_mismatches = 3;
+		m->u.phase_end.nval_sds = 2;
+		m->u.phase_end.val_sds = calloc(2, sizeof(struct proto_val_sd));
+		assert_non_null(m->u.phase_end.val_sds);
+		m->u.phase_end.val_sds[0] = (struct proto_val_sd){ 0, 1000, 999,
+								   0 };
+		m->u.phase_end.val_sds[1] = (struct proto_val_sd){ 2, 3000,
+								   3000, 3 };
 		fill_hist(&m->u.phase_end.lat[0], 3, 400);
 		fill_hist(&m->u.phase_end.lat[1], 4, 120);
 		break;
@@ -423,6 +430,17 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->val_written, y->val_written);
 		assert_int_equal(x->val_verified, y->val_verified);
 		assert_int_equal(x->val_mismatches, y->val_mismatches);
+		assert_int_equal(x->nval_sds, y->nval_sds);
+		for (uint32_t i = 0; i < x->nval_sds; i++) {
+			assert_int_equal(x->val_sds[i].target,
+					 y->val_sds[i].target);
+			assert_int_equal(x->val_sds[i].written,
+					 y->val_sds[i].written);
+			assert_int_equal(x->val_sds[i].verified,
+					 y->val_sds[i].verified);
+			assert_int_equal(x->val_sds[i].mismatches,
+					 y->val_sds[i].mismatches);
+		}
 		check_hist(&x->lat[0], &y->lat[0]);
 		check_hist(&x->lat[1], &y->lat[1]);
 		break;
@@ -1476,6 +1494,61 @@ static void test_interval_hostile(void **state)
 	}
 }
 
+/*
+ * A phase_end's per-sd validation counts: bounded, each sd once, no more
+ * mismatches than blocks verified, and summing to the totals.
+ */
+static void test_phase_end_hostile(void **state)
+{
+	static msgpack_object many[PROTO_MAX_TARGETS + 1];
+	msgpack_object *o, *v;
+	struct edit e;
+
+	(void)state;
+	o = edit_start(&e, PROTO_PHASE_END);
+	edit_finish(&e, 0, NULL);
+
+	/* One sd too many. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	v = get(o, "vs");
+	for (size_t i = 0; i < PROTO_MAX_TARGETS + 1; i++)
+		many[i] = v->via.array.ptr[i % 2];
+	v->via.array.ptr = many;
+	v->via.array.size = PROTO_MAX_TARGETS + 1;
+	edit_finish(&e, -EBADMSG, "phase_end.vs");
+
+	/* The same sd twice, or out of order. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(at(get(o, "vs"), 1), "t")->via.u64 = 0;
+	edit_finish(&e, -EBADMSG, "vs[1].t: target 0 not above");
+
+	/* More mismatches than verified blocks, at an sd... */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(at(get(o, "vs"), 0), "m")->via.u64 = 1000;
+	get(o, "vm")->via.u64 = 1003;
+	edit_finish(&e, -EBADMSG, "vs[0].m: 1000 mismatches of 999");
+	/* ... or in the totals. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(o, "vr")->via.u64 = 2;
+	edit_finish(&e, -EBADMSG, "vm: 3 mismatches of 2");
+
+	/* Per-sd counts that do not sum to the totals. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(at(get(o, "vs"), 1), "w")->via.u64 += 1;
+	edit_finish(&e, -EBADMSG, "per-sd counts sum to 4001/3999/3");
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(o, "vr")->via.u64 += 1;
+	edit_finish(&e, -EBADMSG, "per-sd counts sum to");
+	/* Totals with no split at all. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(o, "vs")->via.array.size = 0;
+	edit_finish(&e, -EBADMSG, "per-sd counts sum to 0/0/0");
+	/* Counts that wrap around to the totals. */
+	o = edit_start(&e, PROTO_PHASE_END);
+	get(at(get(o, "vs"), 1), "w")->via.u64 = UINT64_MAX - 999;
+	edit_finish(&e, -EBADMSG, "vs[1]: sums overflow");
+}
+
 static void test_encode_invalid(void **state)
 {
 	struct proto_target tg;
@@ -1532,6 +1605,16 @@ static void test_encode_invalid(void **state)
 	m.u.interval.lat[1].count++;
 	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
 	proto_msg_free(&m);
+	/* The encoder holds a phase_end to the decoder's rules. */
+	fill(&m, PROTO_PHASE_END);
+	m.u.phase_end.val_sds[1].mismatches = 3001;
+	m.u.phase_end.val_mismatches = 3001;
+	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
+	m.u.phase_end.val_sds[1].mismatches = 3;
+	m.u.phase_end.val_mismatches = 3;
+	m.u.phase_end.val_sds[1].target = 0;
+	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
+	proto_msg_free(&m);
 }
 
 int main(void)
@@ -1550,6 +1633,7 @@ int main(void)
 		cmocka_unit_test(test_plan_hostile),
 		cmocka_unit_test(test_hist_bin_layout),
 		cmocka_unit_test(test_interval_hostile),
+		cmocka_unit_test(test_phase_end_hostile),
 		cmocka_unit_test(test_encode_invalid),
 	};
 

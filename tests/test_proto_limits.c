@@ -76,6 +76,20 @@ static void test_to_master(void **state)
 	m.u.phase_end.ops = m.u.phase_end.bytes = UINT64_MAX;
 	m.u.phase_end.errors = m.u.phase_end.first_io_ns = UINT64_MAX;
 	m.u.phase_end.status = INT32_MIN;
+	/* Every sd, each number as wide as msgpack makes it (9 bytes). */
+	m.u.phase_end.nval_sds = PROTO_MAX_TARGETS;
+	m.u.phase_end.val_sds = calloc(PROTO_MAX_TARGETS,
+				       sizeof(*m.u.phase_end.val_sds));
+	assert_non_null(m.u.phase_end.val_sds);
+	for (uint32_t i = 0; i < PROTO_MAX_TARGETS; i++) {
+		struct proto_val_sd *v = &m.u.phase_end.val_sds[i];
+
+		v->target = UINT32_MAX - PROTO_MAX_TARGETS + i;
+		v->written = v->verified = v->mismatches = UINT64_MAX / 2048;
+		m.u.phase_end.val_written += v->written;
+		m.u.phase_end.val_verified += v->verified;
+		m.u.phase_end.val_mismatches += v->mismatches;
+	}
 	full_hist(&m.u.phase_end.lat[0]);
 	full_hist(&m.u.phase_end.lat[1]);
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);

@@ -17,6 +17,9 @@
 #   positive from the writes the kill interrupted;
 # - data_errors=1 with more mismatches than that on a slave aborts the run
 #   (exit 2).
+# - per sd: summary.json's validation.sds and the console's per-sd lines
+#   sum to the run's totals, and with two sds the damaged blocks are
+#   counted at the sd that has them, none at the other.
 # The device is never mounted; nothing but the loop image is written.
 source "$(dirname "$0")/lib.sh"
 
@@ -25,9 +28,11 @@ if [ "$(id -u)" -ne 0 ] || ! command -v losetup > /dev/null; then
 	exit 77
 fi
 DEV=""
+DEV2=""
 val_cleanup() {
 	cleanup
 	[ -n "$DEV" ] && losetup -d "$DEV" 2> /dev/null || true
+	[ -n "$DEV2" ] && losetup -d "$DEV2" 2> /dev/null || true
 }
 trap val_cleanup EXIT
 
@@ -64,9 +69,11 @@ mismatches() {
 		awk '{print $6, $7}' | tr -d ':' | sort -n || true
 }
 
-# flip BLOCK: another process changes one byte in the block's data.
+# flip BLOCK [DEVICE]: another process changes one byte in the block's
+# data (of $DEV unless DEVICE is given).
 flip() {
-	dd if="$DEV" of="$TMP/b" bs=$BLK skip="$1" count=1 iflag=direct \
+	local dev=${2:-$DEV}
+	dd if="$dev" of="$TMP/b" bs=$BLK skip="$1" count=1 iflag=direct \
 		status=none
 	python3 - "$TMP/b" <<'PY'
 import sys
@@ -75,13 +82,39 @@ b = bytearray(open(p, 'rb').read())
 b[1000] ^= 0x5a  # sector 1's data, past its header
 open(p, 'wb').write(b)
 PY
-	dd if="$TMP/b" of="$DEV" bs=$BLK seek="$1" count=1 oflag=direct \
+	dd if="$TMP/b" of="$dev" bs=$BLK seek="$1" count=1 oflag=direct \
 		conv=notrunc status=none
 }
 
 json() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' \
 		"$TMP/out-$1/summary.json" "$2"
+}
+
+# sds_add_up NAME: in every run, validation.sds sums to the run's totals
+# (and the slaves' figures too), and each sd has a console line.
+sds_add_up() {
+	python3 - "$TMP/out-$1/summary.json" "$TMP/$1.txt" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+txt = open(sys.argv[2]).read()
+for r in d['runs']:
+    v = r['validation']
+    sds = v['sds']
+    assert sds, r['name'] + ': no sds'
+    for k, t in (('written', 'blocks_written'),
+                 ('verified', 'blocks_verified'),
+                 ('mismatched', 'mismatches')):
+        got = sum(s[k] for s in sds)
+        assert got == v[t], '%s: sds %s sum to %d, not %d' % (r['name'], k, got, v[t])
+        per = sum(p['validation'][t] for p in r['per_slave'])
+        assert per == v[t], '%s: slaves %s sum to %d, not %d' % (r['name'], t, per, v[t])
+    for s in sds:
+        line = 'validation %s %s: %d blocks written, %d verified, %d mismatches' % (
+            r['name'], s['sd'], s['written'], s['verified'], s['mismatched'])
+        assert line in txt, 'no console line: ' + line
+PY
+		{ cat "$TMP/$1.txt"; fail "$1: per-sd validation figures do not add up"; }
 }
 
 # ---- a clean run --------------------------------------------------------
@@ -97,6 +130,9 @@ grep -q "validation rd1: [1-9][0-9]* blocks written, [1-9][0-9]* verified, 0 mis
 	fail "summary.json: the validate pass verified fewer blocks than the device has"
 [ "$(json clean "sum(r['validation']['mismatches'] for r in d['runs'])")" -eq 0 ] ||
 	fail "summary.json counts mismatches on a clean run"
+sds_add_up clean
+[ "$(json clean "[s['sd'] for s in d['runs'][-1]['validation']['sds']]")" = "['sd1']" ] ||
+	fail "summary.json: validation.sds of the validate pass is not sd1 alone"
 [ "$(ls "$J" | sort | tr '\n' ' ')" = "sd1.local-1.jnl sd1.local-2.jnl " ] ||
 	fail "journals: $(ls "$J")"
 
@@ -112,6 +148,9 @@ got=$(mismatches verify)
 [ "$got" = "$want" ] || { cat "$TMP/verify.err"; fail "corruption found at: $got, expected: $want"; }
 [ "$(json verify "d['runs'][0]['validation']['mismatches']")" -eq 3 ] ||
 	fail "summary.json does not count the 3 corrupted blocks"
+[ "$(json verify "[(s['sd'], s['written'], s['mismatched']) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', 0, 3)]" ] ||
+	fail "summary.json: validation.sds does not count the 3 corrupted blocks at sd1"
+sds_add_up verify
 
 # ---- lost and misdirected writes ---------------------------------------
 dd if="$DEV" of="$TMP/snap.img" bs=1M iflag=direct status=none
@@ -180,4 +219,39 @@ run strict 60
 [ "$rc" -eq 2 ] || { cat "$TMP/strict.err"; fail "2 mismatches on a slave with data_errors=1 exited $rc, expected 2"; }
 grep -q "more than data_errors=1" "$TMP/strict.err" ||
 	fail "the abort does not name data_errors="
+
+# ---- per sd: damage is counted at the sd that has it --------------------
+truncate -s $((BLK * 1024)) "$TMP/dev2.img"
+DEV2=$(losetup -f --show "$TMP/dev2.img") || fail "losetup failed"
+# two NAME RDS...: sd1 and sd2 (a second loop device) in one wd.
+two() {
+	local name=$1
+	shift
+	{
+		echo "validate=yes"
+		echo "journal=$TMP/journal2"
+		echo "data_errors=50"
+		echo "formatxfersize=64k"
+		echo "sd=sd1,lun=$DEV,openflags=o_direct,threads=8"
+		echo "sd=sd2,lun=$DEV2,openflags=o_direct,threads=8"
+		echo "wd=wd2,sd=(sd1,sd2),xfersize=4k,rdpct=50"
+		printf '%s\n' "$@"
+	} > "$TMP/$name.vdb"
+}
+two twof "rd=rdf,wd=wd2,format=only"
+run twof 60
+[ "$rc" -eq 0 ] || { cat "$TMP/twof.err"; fail "format of two sds exited $rc"; }
+[ "$(json twof "[(s['sd'], s['written'] > 0) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', True), ('sd2', True)]" ] ||
+	fail "summary.json: the format of two sds did not count written blocks at each"
+flip 100 "$DEV2"
+flip 900 "$DEV2"
+two twov "rd=rdv,wd=wd2,validate=only,interval=1"
+run twov 60
+[ "$rc" -eq 4 ] || { cat "$TMP/twov.err"; fail "two sds with damage on sd2 exited $rc, expected 4"; }
+[ "$(json twov "[(s['sd'], s['verified'] > 0, s['mismatched']) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', True, 0), ('sd2', True, 2)]" ] ||
+	{ cat "$TMP/twov.txt"; fail "summary.json: the 2 damaged blocks are not counted at sd2 alone"; }
+grep -q "validation rdv sd2: 0 blocks written, [1-9][0-9]* verified, 2 mismatches" "$TMP/twov.txt" ||
+	{ cat "$TMP/twov.txt"; fail "the console does not count the damage at sd2"; }
+sds_add_up twof
+sds_add_up twov
 echo "PASS"
