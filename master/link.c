@@ -548,6 +548,8 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		break;
 	case PROTO_PHASE_END:
 		if (msg.u.phase_end.phase == m->phase_no) {
+			int again = s->ended;
+
 			s->ended = 1;
 			if (m->cur && time_real_ns() > m->cur->start_at)
 				m->cur->duration_ns = time_real_ns() -
@@ -559,7 +561,9 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			       sizeof(s->end_lat));
 			memset(msg.u.phase_end.lat, 0,
 			       sizeof(msg.u.phase_end.lat));
-			if (results_validation_end(m, m->cur, s,
+			/* A second phase_end must not count twice. */
+			if (!again &&
+			    results_validation_end(m, m->cur, s,
 						   &msg.u.phase_end, err,
 						   sizeof(err)) < 0) {
 				/* Not counted: the run cannot vouch for it. */

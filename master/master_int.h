@@ -451,8 +451,8 @@ void results_finish(struct master *m);
  * results_validation_end: a slave's phase_end counters (decoded, so they
  * sum up and no sd has more mismatches than verified blocks) into s's
  * end_val and, per sd, into r (may be NULL); -EINVAL with the reason in
- * why, adding nothing, when a vs[].t is not a target of s's plan, or
- * -ENOMEM. Then r's line after its totals (mismatches make the run
+ * why, adding nothing, when a vs[].t is not a target of s's plan or the
+ * counts would wrap r's, or -ENOMEM. Then r's line after its totals (mismatches make the run
  * degraded); r's "validation" object in summary.json with val (the run's
  * or a slave's counters, per sd only with the run's); whether
  * validate=yes verified nothing in any run, and the warning that says so.

@@ -58,6 +58,18 @@ int results_validation_end(const struct master *m, struct run_result *r,
 				 pe->val_sds[i].target, s->nplan_sd);
 			return -EINVAL;
 		}
+	/* Each sd's row is at most the totals: they cannot wrap either. */
+	for (int k = 0; r && k < 3; k++) {
+		const uint64_t add[3] = { pe->val_written, pe->val_verified,
+					  pe->val_mismatches };
+		uint64_t sum;
+
+		if (__builtin_add_overflow(r->val[k], add[k], &sum)) {
+			snprintf(why, whylen,
+				 "validation counts overflow the run's");
+			return -EINVAL;
+		}
+	}
 	if (r && pe->nval_sds && !r->val_sd) {
 		r->val_sd = calloc(m->params->nsd, sizeof(*r->val_sd));
 		if (!r->val_sd) {

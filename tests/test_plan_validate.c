@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "master/params/params.h"
+#include "master/master_int.h"
 #include "master/plan.h"
 
 #define NAME "v.vdb"
@@ -243,12 +244,98 @@ static void test_refused(void **state)
 	}
 }
 
+/*
+ * The master's side of phase_end's per-sd validation counts: each target
+ * maps to its sd through the plan the slave was sent, and a target outside
+ * that plan is refused with nothing counted.
+ */
+static void test_val_sds(void **state)
+{
+	struct params_sd sds[3];
+	struct params p = { .nsd = 3, .sd = sds };
+	struct master m = { .params = &p };
+	struct proto_target tg[2];
+	struct proto_plan plan = { .ntargets = 2, .targets = tg };
+	struct slave_rec s;
+	struct run_result r;
+	struct proto_val_sd vs[2] = { { 0, 10, 8, 1 }, { 1, 5, 4, 0 } };
+	struct proto_phase_end pe = { .val_written = 15,
+				      .val_verified = 12,
+				      .val_mismatches = 1,
+				      .nval_sds = 2,
+				      .val_sds = vs };
+
+	(void)state;
+	memset(sds, 0, sizeof(sds));
+	memset(tg, 0, sizeof(tg));
+	memset(&s, 0, sizeof(s));
+	memset(&r, 0, sizeof(r));
+	strcpy(sds[0].name, "sd1");
+	strcpy(sds[1].name, "sd2");
+	strcpy(sds[2].name, "sd3");
+	/* This slave's plan runs sd3 and sd1, in that order. */
+	strcpy(tg[0].name, "sd3");
+	strcpy(tg[1].name, "sd1");
+	assert_int_equal(results_validation_plan(&p, &plan, &s.plan_sd,
+						 &s.nplan_sd),
+			 0);
+	assert_int_equal(s.nplan_sd, 2);
+	assert_int_equal(s.plan_sd[0], 2);
+	assert_int_equal(s.plan_sd[1], 0);
+
+	/* Target 2 is not in its plan: refused, nothing counted. */
+	vs[1].target = 2;
+	assert_int_equal(results_validation_end(&m, &r, &s, &pe, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "target 2, but its plan has 2"));
+	assert_null(r.val_sd);
+	assert_int_equal(r.val[0] + r.val[1] + r.val[2], 0);
+	assert_int_equal(s.end_val[0], 0);
+
+	/* Counted at sd3 and sd1; sd2 was not reported. */
+	vs[1].target = 1;
+	assert_int_equal(results_validation_end(&m, &r, &s, &pe, err,
+						sizeof(err)),
+			 0);
+	assert_non_null(r.val_sd);
+	assert_int_equal(r.val_sd[2][0], 10);
+	assert_int_equal(r.val_sd[2][1], 8);
+	assert_int_equal(r.val_sd[2][2], 1);
+	assert_int_equal(r.val_sd[0][0], 5);
+	assert_int_equal(r.val_sd[0][1], 4);
+	assert_int_equal(r.val_sd[0][2], 0);
+	assert_int_equal(r.val_sd[1][3], 0);
+	assert_int_equal(r.val_sd[0][3], 1);
+	assert_int_equal(r.val[0], 15);
+	assert_int_equal(r.val[2], 1);
+	assert_int_equal(s.end_val[1], 12);
+	/* A second slave's counts for sd1 add up. */
+	assert_int_equal(results_validation_end(&m, &r, &s, &pe, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(r.val_sd[0][0], 10);
+	assert_int_equal(r.val_sd[0][3], 2);
+	assert_int_equal(r.val[1], 24);
+	/* Counts that would wrap the run's are refused, nothing added. */
+	pe.val_written = UINT64_MAX - 5;
+	vs[0].written = UINT64_MAX - 10;
+	assert_int_equal(results_validation_end(&m, &r, &s, &pe, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "overflow"));
+	assert_int_equal(r.val[0], 30);
+	assert_int_equal(r.val_sd[2][0], 20);
+	free(r.val_sd);
+	free(s.plan_sd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_cut), cmocka_unit_test(test_order),
 		cmocka_unit_test(test_plans),   cmocka_unit_test(test_off),
-		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_refused), cmocka_unit_test(test_val_sds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

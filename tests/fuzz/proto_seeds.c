@@ -177,6 +177,16 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		e->ops = 480;
 		e->bytes = 480 * 4096;
 		e->first_io_ns = UINT64_C(1700000005000012345);
+		/* Validation counts of two sds, summing to the totals. */
+		e->val_sds = calloc(2, sizeof(*e->val_sds));
+		if (!e->val_sds)
+			return -ENOMEM;
+		e->nval_sds = 2;
+		e->val_sds[0] = (struct proto_val_sd){ 0, 120, 100, 0 };
+		e->val_sds[1] = (struct proto_val_sd){ 1, 120, 140, 2 };
+		e->val_written = 240;
+		e->val_verified = 240;
+		e->val_mismatches = 2;
 		if (fill_hist(&e->lat[0], 3) || fill_hist(&e->lat[1], 4))
 			return -ENOMEM;
 		return 0;
