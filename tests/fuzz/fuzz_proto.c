@@ -34,6 +34,23 @@ static int hists_valid(const struct hist_sparse *lat)
 	return !hist_sparse_validate(&lat[0]) && !hist_sparse_validate(&lat[1]);
 }
 
+static int val_sds_equal(const struct proto_phase_end *a,
+			 const struct proto_phase_end *b)
+{
+	if (a->nval_sds != b->nval_sds)
+		return 0;
+	for (uint32_t i = 0; i < a->nval_sds; i++) {
+		const struct proto_val_sd *x = &a->val_sds[i];
+		const struct proto_val_sd *y = &b->val_sds[i];
+
+		if (x->target != y->target || x->written != y->written ||
+		    x->verified != y->verified ||
+		    x->mismatches != y->mismatches)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Decoded messages start zeroed (padding included) and the decoder writes
  * only fields, so what holds no pointer compares as bytes; doubles compare
@@ -72,7 +89,8 @@ static int msg_equal(const struct proto_msg *a, const struct proto_msg *b)
 		       hist_equal(&a->u.interval.lat[1], &b->u.interval.lat[1]);
 	case PROTO_PHASE_END:
 		return !memcmp(&a->u.phase_end, &b->u.phase_end,
-			       offsetof(struct proto_phase_end, lat)) &&
+			       offsetof(struct proto_phase_end, val_sds)) &&
+		       val_sds_equal(&a->u.phase_end, &b->u.phase_end) &&
 		       hist_equal(&a->u.phase_end.lat[0],
 				  &b->u.phase_end.lat[0]) &&
 		       hist_equal(&a->u.phase_end.lat[1],
