@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -133,6 +134,53 @@ int fsutil_fsync_dir(const char *path)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int fsutil_write_atomic(const char *path, int durable,
+			int (*fill)(FILE *f, void *arg), void *arg)
+{
+	const char *slash = strrchr(path, '/');
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	struct stat st;
+	FILE *f;
+	int fd, ret;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode))
+		return -EEXIST;
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir,
+			     slash ? slash + 1 : path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	ret = fill(f, arg);
+	if (fflush(f) != 0 || ferror(f))
+		ret = ret ? ret : -(errno ? errno : EIO);
+	if (!ret && durable && fsync(fileno(f)) < 0)
+		ret = -errno;
+	if (fclose(f) != 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return ret;
+	}
+	return durable ? fsutil_fsync_dir(dir) : 0;
 }
 
 int fsutil_free_bytes(const char *path, uint64_t *bytes)

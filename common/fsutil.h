@@ -8,6 +8,7 @@
 #define LOCKSTEP_COMMON_FSUTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /*
@@ -27,6 +28,17 @@ int fsutil_mkdir_parents(const char *path);
 int fsutil_copy_file(const char *from, const char *to);
 /* fsync the folder at path (after a rename in it). Returns 0 or -errno. */
 int fsutil_fsync_dir(const char *path);
+/*
+ * Write path whole or not at all: fill(f, arg) writes into a temporary
+ * beside it (".NAME.XXXXXX", created exclusively, so a planted file or
+ * link of that name is never opened; mode 0644), which is then renamed
+ * over path. With durable the temporary is fsync'ed before the rename and
+ * the folder after it. An existing path that is not a regular file or a
+ * link is refused (-EEXIST). Returns 0, fill's negative return, or -errno;
+ * the temporary never stays.
+ */
+int fsutil_write_atomic(const char *path, int durable,
+			int (*fill)(FILE *f, void *arg), void *arg);
 /* Bytes an unprivileged writer may still use on path's filesystem. */
 int fsutil_free_bytes(const char *path, uint64_t *bytes);
 

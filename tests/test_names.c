@@ -4,6 +4,7 @@
  * a parameter file (with its FILE:LINE:COLUMN error), and the join that
  * keeps hosts/<name>.csv inside the results folder. Table-driven.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "common/fsutil.h"
 #include "master/params/params.h"
@@ -133,11 +137,61 @@ static void test_hd_names(void **state)
 	}
 }
 
+static int fill_text(FILE *f, void *arg)
+{
+	fputs(arg, f);
+	return 0;
+}
+
+static int fill_fail(FILE *f, void *arg)
+{
+	(void)arg;
+	fputs("half", f);
+	return -ENOSPC;
+}
+
+/* A file written whole or not at all, and no temporary left either way. */
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/ls-atomic-XXXXXX", path[256], buf[64];
+	struct dirent *de;
+	unsigned n = 0;
+	FILE *f;
+	DIR *d;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	assert_int_equal(fsutil_write_atomic(path, 1, fill_text, "one"), 0);
+	assert_int_equal(fsutil_write_atomic(path, 0, fill_fail, NULL),
+			 -ENOSPC);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "one");
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += de->d_name[0] != '.' || strlen(de->d_name) > 2;
+	closedir(d);
+	assert_int_equal(n, 1);
+	/* Not a regular file (or a link): refused, left alone. */
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(fsutil_write_atomic(path, 1, fill_text, "x"), -EEXIST);
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_name_ok),
 		cmocka_unit_test(test_join_inside),
+		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test(test_hd_names),
 	};
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "master/export/export_int.h"
 
@@ -83,8 +84,6 @@ int export_prom_check(const char *path, char *err, size_t len)
 
 struct prom {
 	char path[PATH_MAX];
-	char dir[PATH_MAX];
-	char base[NAME_MAX + 1];
 	int have_cluster;
 	struct export_item cluster;
 	struct export_item *slave; /* the last row of each slave */
@@ -98,7 +97,6 @@ static int prom_open(const struct export_opts *o, void **state, char *err,
 		     size_t len)
 {
 	struct prom *p = calloc(1, sizeof(*p));
-	char a[PATH_MAX], b[PATH_MAX];
 	int ret;
 
 	if (!p)
@@ -109,10 +107,6 @@ static int prom_open(const struct export_opts *o, void **state, char *err,
 		return ret;
 	}
 	snprintf(p->path, sizeof(p->path), "%s", o->prom);
-	snprintf(a, sizeof(a), "%s", o->prom);
-	snprintf(b, sizeof(b), "%s", o->prom);
-	snprintf(p->dir, sizeof(p->dir), "%s", dirname(a));
-	snprintf(p->base, sizeof(p->base), "%s", basename(b));
 	*state = p;
 	return 0;
 }
@@ -243,38 +237,21 @@ static void write_all(struct prom *p, FILE *f)
 }
 
 /*
- * The whole file, atomically: a temporary beside it, then rename(). The
- * temporary gets a fresh name created exclusively (the folder may be
- * writable by others: a planted file or link of a guessable name is never
- * opened), and does not end in .prom, so the collector skips it.
+ * The whole file, atomically (fsutil_write_atomic): the temporary gets a
+ * fresh name created exclusively (the folder may be writable by others: a
+ * planted file or link of a guessable name is never opened), and does not
+ * end in .prom, so the collector skips it.
  */
+static int fill_prom(FILE *f, void *arg)
+{
+	write_all(arg, f);
+	return 0;
+}
+
 static int prom_write(struct prom *p)
 {
-	char tmp[PATH_MAX + NAME_MAX + 16];
-	FILE *f;
-	int fd, ret = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", p->dir, p->base);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
-	write_all(p, f);
-	if (fflush(f) != 0 || ferror(f))
-		ret = -EIO;
-	if (fclose(f) != 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, p->path) < 0)
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	/* Rewritten every interval: not fsync'ed (a crash loses one). */
+	return fsutil_write_atomic(p->path, 0, fill_prom, p);
 }
 
 static size_t prom_deliver(void *state, const struct export_item *it, size_t n)

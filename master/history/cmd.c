@@ -58,46 +58,29 @@ const char *history_default_path(const char *opt, const char *results_dir,
 
 /* ---- the run hook ------------------------------------------------------- */
 
-/*
- * Write name into dir through a temporary file and a rename, as the
- * summaries are: a compare.json that exists is whole. A link planted in
- * the folder is not followed.
- */
-static int write_atomic(const char *dir, const char *name,
-			const struct history_run *a,
-			const struct history_run *b,
-			const struct history_cmp *c, int json)
-{
-	char tmp[PATH_MAX + 64], path[PATH_MAX + 64];
-	FILE *f;
-	int fd, ret = 0;
+/* compare.txt or compare.json, written whole (fsutil_write_atomic). */
+struct cmp_out {
+	const struct history_run *a, *b;
+	const struct history_cmp *c;
+	int json;
+};
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+static int fill_compare(FILE *f, void *arg)
+{
+	const struct cmp_out *o = arg;
+
+	if (o->json)
+		return history_compare_json(f, o->a, o->b, o->c);
+	history_compare_print(f, o->a, o->b, o->c);
+	return 0;
+}
+
+static int write_compare(const char *dir, const char *name, struct cmp_out *o)
+{
+	char path[PATH_MAX + 64];
+
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-		  0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		if (fd >= 0)
-			close(fd);
-		return ret;
-	}
-	if (json)
-		ret = history_compare_json(f, a, b, c);
-	else
-		history_compare_print(f, a, b, c);
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
-		ret = -errno ? -errno : -EIO;
-	if (fclose(f) != 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
-	if (!ret)
-		ret = fsutil_fsync_dir(dir);
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return fsutil_write_atomic(path, 1, fill_compare, o);
 }
 
 static int run_compare(const char *dir, const struct history_run *base,
@@ -121,9 +104,14 @@ static int run_compare(const char *dir, const struct history_run *base,
 	printf("\n");
 	history_compare_print(stdout, base, cur, &c);
 	fflush(stdout);
-	ret = write_atomic(dir, "compare.txt", base, cur, &c, 0);
-	if (ret == 0)
-		ret = write_atomic(dir, "compare.json", base, cur, &c, 1);
+	{
+		struct cmp_out o = { .a = base, .b = cur, .c = &c, .json = 0 };
+
+		ret = write_compare(dir, "compare.txt", &o);
+		o.json = 1;
+		if (ret == 0)
+			ret = write_compare(dir, "compare.json", &o);
+	}
 	if (ret < 0)
 		log_error("compare: cannot write %s/compare.txt and compare.json: %s",
 			  dir, strerror(-ret));

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,57 +165,17 @@ static void put_page(FILE *f, const char *data, size_t len)
 	fputs("\n</script>\n</body>\n</html>\n", f);
 }
 
-/* Write the page to path through a temporary file in the same folder. */
-static int write_atomic(const char *path, const char *data, size_t len,
-			char *err, size_t errlen)
-{
-	char tmp[PATH_MAX], dir[PATH_MAX];
-	struct stat st;
-	mode_t mask;
-	FILE *f = NULL;
-	int fd, ret;
+struct page {
+	const char *data;
+	size_t len;
+};
 
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISLNK(st.st_mode)) {
-		snprintf(err, errlen, "%s: exists and is not a regular file",
-			 path);
-		return -EEXIST;
-	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >=
-	    sizeof(tmp)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0644 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
-		ret = -errno;
-		close(fd);
-		goto fail;
-	}
-	put_page(f, data, len);
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0) {
-		ret = -(errno ? errno : EIO);
-		fclose(f);
-		goto fail;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	fsutil_fsync_dir(dirname(dir));
+static int fill_page(FILE *f, void *arg)
+{
+	const struct page *pg = arg;
+
+	put_page(f, pg->data, pg->len);
 	return 0;
-fail:
-	unlink(tmp);
-	snprintf(err, errlen, "%s: %s", path, strerror(-ret));
-	return ret;
 }
 
 int html_write(const char *dir, const char *out, const char *baseline,
@@ -239,7 +198,13 @@ int html_write(const char *dir, const char *out, const char *baseline,
 	ret = build_data(dir, baseline, &data, &len, err, errlen);
 	if (ret < 0)
 		return ret;
-	ret = write_atomic(out, data, len, err, errlen);
+	ret = fsutil_write_atomic(out, 1, fill_page,
+				  &(struct page){ .data = data, .len = len });
+	if (ret == -EEXIST)
+		snprintf(err, errlen, "%s: exists and is not a regular file",
+			 out);
+	else if (ret < 0)
+		snprintf(err, errlen, "%s: %s", out, strerror(-ret));
 	free(data);
 	return ret;
 }
