@@ -289,9 +289,11 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 
 /*
  * Acknowledge what a slave sent: one ack covers every interval up to the
- * highest contiguous one, so it goes out once two are waiting, at once for
- * a re-sent interval (urgent), or ACK_DELAY_NS after the first one waiting
- * arrived. Slaves re-send only what waited longer than that (3 s).
+ * highest contiguous one, so it goes out once ACK_BATCH are waiting, at
+ * once when urgent (a re-sent interval, or the master has been silent to
+ * the slave long enough that the ack stands for a heartbeat), or
+ * ACK_DELAY_NS after the first one waiting arrived. Slaves re-send only
+ * what waited longer than that (4 s).
  */
 void link_ack(struct master *m, struct slave_rec *s, int urgent,
 			  uint64_t now)
@@ -300,7 +302,7 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent,
 
 	if (s->contig <= s->acked)
 		return;
-	if (!urgent && s->contig - s->acked < 2 &&
+	if (!urgent && s->contig - s->acked < ACK_BATCH &&
 	    now - s->ack_wait < ACK_DELAY_NS)
 		return;
 	a.u.ack.phase = m->phase_no;
@@ -619,6 +621,7 @@ static void check_liveness(struct master *m)
 	uint64_t now = time_mono_ns();
 	void *hb = NULL; /* one heartbeat frame, encoded once per pass */
 	size_t hb_len = 0;
+	int quiet;
 
 	if (now - m->liveness_at < LIVENESS_NS)
 		return;
@@ -629,8 +632,14 @@ static void check_liveness(struct master *m)
 
 		if (s->state != SLAVE_JOINED)
 			continue;
-		link_ack(m, s, 0, now);
-		if (now - s->last_tx >= m->heartbeat_ns) {
+		/*
+		 * Silent for a quarter of the slave's master timeout: the
+		 * acks waiting go now and stand for the heartbeat, which
+		 * goes only when nothing waits.
+		 */
+		quiet = now - s->last_tx >= m->master_timeout_ns / 4;
+		link_ack(m, s, quiet, now);
+		if (now - s->last_tx >= m->master_timeout_ns / 4) {
 			struct proto_msg msg = { .type = PROTO_HEARTBEAT };
 
 			if (!hb) {

@@ -65,7 +65,18 @@
  */
 #define BATCH_NS (20 * NS_PER_MS)
 #define LIVENESS_NS (50 * NS_PER_MS) /* how often silence is judged */
-#define ACK_DELAY_NS (1500 * NS_PER_MS) /* a lone interval's ack waits */
+/*
+ * What the master sends each slave while intervals flow is acks alone, and
+ * each costs a send and two epoll_ctl calls in ZeroMQ's I/O thread (on
+ * loopback the slave's receive path too): an ack goes out when ACK_BATCH
+ * intervals wait, when the first waiting one has waited ACK_DELAY_NS, or
+ * when the master has been silent to that slave for a quarter of the
+ * master timeout (it then stands for the heartbeat). One frame per slave
+ * per 2.5 s instead of one a second. Slaves re-send after RESEND_NS (4 s,
+ * slave/uplink.c), which must stay above ACK_DELAY_NS.
+ */
+#define ACK_BATCH 16
+#define ACK_DELAY_NS (2500 * NS_PER_MS)
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 

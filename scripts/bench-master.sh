@@ -148,16 +148,21 @@ complete = sum(1 for r in meas if int(r["slaves_reported"]) == n)
 # CPU over the measured window, from the sampler's ticks.
 t0 = min(int(r["start_ns"]) for r in meas)
 t1 = max(int(r["end_ns"]) for r in meas)
-smp = [(int(r["real_ns"]), int(r["utime"]) + int(r["stime"]))
+smp = [(int(r["real_ns"]), int(r["utime"]), int(r["stime"]))
        for r in rows(os.path.join(d, "samples.csv"))]
 inside = [s for s in smp if t0 <= s[0] <= t1]
-cpu = us = "n/a"
+cpu = us = usr_sys = "n/a"
 if len(inside) >= 2 and inside[-1][0] > inside[0][0]:
     secs = (inside[-1][0] - inside[0][0]) / 1e9
-    frac = (inside[-1][1] - inside[0][1]) / tck / secs
+    usr = (inside[-1][1] - inside[0][1]) / tck / secs
+    sys_ = (inside[-1][2] - inside[0][2]) / tck / secs
+    frac = usr + sys_
     cpu = f"{100.0 * frac:.1f}"
     # CPU per slave-interval: the intervals are 1 s, so n arrive a second.
     us = f"{frac * 1e6 / n:.1f}"
+    # The same, split: user (lockstep, libzmq, msgpack) / system (the
+    # kernel's side of the sockets and the timers).
+    usr_sys = f"{usr * 1e6 / n:.1f}/{sys_ * 1e6 / n:.1f}"
 
 # When the last fake slave sent each interval (all fakeslaves processes).
 last, count = {}, {}
@@ -193,7 +198,7 @@ with open(os.path.join(d, "time.txt")) as f:
     for line in f:
         if "Maximum resident set size" in line:
             rss = f"{int(line.split(':')[1]) / 1024:.1f}"
-print(n, cpu, us, *delay, rss, f"{complete}/{len(meas)}", lag)
+print(n, cpu, us, usr_sys, *delay, rss, f"{complete}/{len(meas)}", lag)
 PY
 
 # Run the master with N fakes; leave its files in $1. Returns non-zero when
@@ -370,7 +375,7 @@ for n in "${counts[@]}"; do
 	if run_one "$dir" "$n" && row=$(python3 "$ANALYZE" "$dir" "$n" "$tck"); then
 		results+=("$row")
 	else
-		results+=("$n n/a n/a n/a n/a n/a n/a failed n/a")
+		results+=("$n n/a n/a n/a n/a n/a n/a n/a failed n/a")
 	fi
 	if [ -n "$KEEP_DIR" ]; then
 		mkdir -p "$KEEP_DIR"
@@ -380,17 +385,18 @@ for n in "${counts[@]}"; do
 done
 
 echo
-printf '%7s %13s %13s %13s %13s %13s %9s %9s %13s\n' slaves "master CPU %" \
-	"us/slave-iv" "delay p50 ms" "delay p99 ms" "delay max ms" "RSS MiB" \
+printf '%7s %13s %13s %13s %13s %13s %13s %9s %9s %13s\n' slaves "master CPU %" \
+	"us/slave-iv" "usr/sys us" "delay p50 ms" "delay p99 ms" "delay max ms" "RSS MiB" \
 	complete "send lag ms"
 for r in "${results[@]}"; do
-	# shellcheck disable=SC2086 # the row is nine words on purpose
-	printf '%7s %13s %13s %13s %13s %13s %9s %9s %13s\n' $r
+	# shellcheck disable=SC2086 # the row is ten words on purpose
+	printf '%7s %13s %13s %13s %13s %13s %13s %9s %9s %13s\n' $r
 done
 echo
 echo "master CPU %: of one core, over the measured intervals; us/slave-iv: the"
 echo "same CPU in microseconds per slave-interval (one interval of one slave:"
-echo "receiving, checking, merging and acknowledging it). delay: intervals.csv"
+echo "receiving, checking, merging and acknowledging it); usr/sys us: the same"
+echo "split into user time and the kernel's. delay: intervals.csv"
 echo "emitted_ns minus the last fake slave's send of that interval, over the"
 echo "complete intervals (every slave in time). send lag: worst time from an"
 echo "interval's end to the last fake's send; if large, this machine was too"

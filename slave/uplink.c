@@ -19,7 +19,8 @@
 #include "lockstep_version.h"
 
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
-#define RESEND_NS (3 * NS_PER_SEC)   /* unacknowledged this long: re-send */
+/* Unacknowledged this long: re-send (above master/'s ACK_DELAY_NS). */
+#define RESEND_NS (4 * NS_PER_SEC)
 #define RESEND_BATCH 64
 
 int uplink_send(struct session *s, const struct proto_msg *m)
