@@ -298,13 +298,16 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 void link_ack(struct master *m, struct slave_rec *s, int urgent,
 			  uint64_t now)
 {
-	struct proto_msg a = { .type = PROTO_ACK };
+	struct proto_msg a;
 
+	/* Called for every slave 20 times a second: decide before a->u
+	 * (large) is cleared. */
 	if (s->contig <= s->acked)
 		return;
 	if (!urgent && s->contig - s->acked < ACK_BATCH &&
 	    now - s->ack_wait < ACK_DELAY_NS)
 		return;
+	a = (struct proto_msg){ .type = PROTO_ACK };
 	a.u.ack.phase = m->phase_no;
 	a.u.ack.seq = s->contig - 1;
 	if (link_send(m, s, &a) == 0)

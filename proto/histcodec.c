@@ -179,8 +179,51 @@ int histcodec_decode(struct dctx *c, const msgpack_object *o,
 	while (pos < len) {
 		const char *why;
 		uint64_t d, cnt;
-		size_t at = pos;
+		size_t at;
 
+		/*
+		 * The fast path: a one-byte gap and a count of one or two
+		 * bytes, well inside the bin (so the last bucket always
+		 * takes the careful path below, as does anything unusual,
+		 * which then says what is wrong). No n == cap test: each
+		 * bucket here takes 2 bytes or more with 3 left, and the
+		 * indexes increase below HIST_BUCKETS, so n stays below
+		 * both bounds of cap.
+		 */
+		while (len - pos >= 3) {
+			uint64_t g = p[pos], c0 = p[pos + 1], c1, idx, sum;
+
+			if (g >= 0x80)
+				break;
+			idx = bucket + g;
+			/* The first index may be 0; later gaps must not be. */
+			if ((n > 0 && g == 0) || idx >= HIST_BUCKETS)
+				break;
+			if (c0 == 0)
+				break;
+			if (c0 < 0x80) {
+				cnt = c0;
+				pos += 2;
+			} else {
+				c1 = p[pos + 2];
+				if (c1 - 1u >= 0x7fu)
+					break; /* longer, or not shortest */
+				cnt = (c0 & 0x7f) | c1 << 7;
+				pos += 3;
+			}
+			if (__builtin_add_overflow(total, cnt, &sum)) {
+				pos -= c0 < 0x80 ? 2 : 3;
+				break; /* the careful path says so */
+			}
+			total = sum;
+			h->idx[n] = (uint32_t)idx;
+			h->cnt[n] = cnt;
+			bucket = idx;
+			n++;
+		}
+		if (pos == len)
+			break;
+		at = pos;
 		if (n == cap)
 			return BAD(c, "more than %d buckets", HIST_BUCKETS);
 		why = next_varint(p, len, &pos, &d);

@@ -25,6 +25,7 @@
 
 #include "common/hist.h"
 #include "proto/proto.h"
+#include "proto/proto_int.h"
 
 #define NTARGETS 3
 #define NSTREAMS 3
@@ -1291,6 +1292,159 @@ static void one_bucket(struct edit *e, const void *bin, size_t len,
 	edit_finish(e, want, what);
 }
 
+/*
+ * The documented rules of a bin, read the slow and obvious way: pairs of
+ * shortest-form LEB128 varints of at most 64 bits, the first gap absolute
+ * and later ones >= 1, indexes below HIST_BUCKETS, counts >= 1 summing to
+ * count without wrapping. Returns the number of buckets, or -1.
+ */
+static long ref_bin(const uint8_t *p, size_t len, uint64_t count,
+		    uint32_t *idx, uint64_t *cnt)
+{
+	uint64_t v[2], total = 0, at = 0;
+	size_t pos = 0;
+	long n = 0;
+
+	while (pos < len) {
+		for (int k = 0; k < 2; k++) {
+			unsigned shift = 0;
+			size_t start = pos;
+
+			v[k] = 0;
+			for (;;) {
+				if (pos == len || shift > 63)
+					return -1;
+				if (shift == 63 && p[pos] > 1)
+					return -1;
+				v[k] |= (uint64_t)(p[pos] & 0x7f) << shift;
+				shift += 7;
+				if (!(p[pos++] & 0x80))
+					break;
+			}
+			if (pos - start > 1 && p[pos - 1] == 0)
+				return -1; /* not the shortest form */
+		}
+		if ((n > 0 && v[0] == 0) || v[0] >= HIST_BUCKETS ||
+		    at + v[0] >= HIST_BUCKETS || v[1] == 0 ||
+		    __builtin_add_overflow(total, v[1], &total))
+			return -1;
+		at += v[0];
+		idx[n] = (uint32_t)at;
+		cnt[n++] = v[1];
+	}
+	return total == count ? n : -1;
+}
+
+/* A varint of v, in its shortest form unless long is set. */
+static size_t put_varint_test(uint8_t *p, uint64_t v, int padded)
+{
+	size_t n = put_leb(p, v);
+
+	if (padded && n < 10) {
+		p[n - 1] |= 0x80;
+		p[n++] = 0;
+	}
+	return n;
+}
+
+/*
+ * The decoder's fast path and its careful path against ref_bin() on 20000
+ * bins: valid ones whose counts take 1, 2, 3 or 10 bytes, and ones broken
+ * in every way the rules name (gap 0, past the end, count 0, padded,
+ * truncated, a flipped byte, a wrapping sum, a wrong count), each kind
+ * also where the sum of the counts is still right.
+ */
+static void test_hist_bin_differential(void **state)
+{
+	static uint8_t bin[HIST_BUCKETS * 24];
+	static uint32_t ridx[HIST_BUCKETS];
+	static uint64_t rcnt[HIST_BUCKETS];
+	char err[256];
+
+	(void)state;
+	rng_state = 17;
+	for (int t = 0; t < 20000; t++) {
+		size_t len = 0, nb = 1 + rng_next() % 700;
+		uint64_t total = 0, at = 0, big = rng_next() % 8 == 0;
+		struct dctx c = { .err = err, .errlen = sizeof(err) };
+		struct hist_sparse h = { 0 };
+		msgpack_object o = { .type = MSGPACK_OBJECT_BIN };
+		unsigned kind = (unsigned)(rng_next() % 14);
+		long want;
+		int rc;
+
+		for (size_t k = 0; k < nb; k++) {
+			uint64_t gap = k == 0 ? rng_next() % 40 :
+						1 + rng_next() % 4;
+			uint64_t r = rng_next() % 100, cnt;
+
+			if (at + gap + 1 >= HIST_BUCKETS)
+				break;
+			if (k == nb / 2 && kind >= 8) {
+				/* A bucket of count 0 (the sum still right),
+				 * or one at the same index as the last. */
+				len += put_varint_test(bin + len, kind == 8, 0);
+				len += put_varint_test(bin + len,
+						       kind == 8 ? 0 : 5, 0);
+				total += kind == 8 ? 0 : 5;
+				at += kind == 8;
+			}
+			at += gap;
+			cnt = r < 60 ? 1 + rng_next() % 127 :
+			      r < 95 ? 128 + rng_next() % 16256 :
+			      r < 99 ? 16384 + rng_next() % 100000 :
+				       (big ? UINT64_MAX / 4 : 1 << 20);
+			len += put_varint_test(bin + len, gap, 0);
+			len += put_varint_test(bin + len, cnt,
+					       kind == 1 && k == nb / 2);
+			total += cnt;
+		}
+		switch (kind) {
+		case 2: /* a flipped byte */
+			bin[rng_next() % len] ^= (uint8_t)(1 << rng_next() % 8);
+			break;
+		case 3: /* truncated */
+			len -= 1 + rng_next() % (len < 4 ? len : 4);
+			break;
+		case 4: /* a wrong count */
+			total += rng_next() % 2 ? 1 : UINT64_MAX;
+			break;
+		case 5: /* a zero byte: a gap 0 or a count 0 */
+			bin[rng_next() % len] = 0;
+			break;
+		case 6: /* a continuation bit */
+			bin[rng_next() % len] |= 0x80;
+			break;
+		case 7: /* a huge gap at the end */
+			len += put_varint_test(bin + len, HIST_BUCKETS, 0);
+			len += put_varint_test(bin + len, 1, 0);
+			total++;
+			break;
+		}
+		want = ref_bin(bin, len, total, ridx, rcnt);
+		h.count = total;
+		o.via.bin.ptr = (const char *)bin;
+		o.via.bin.size = (uint32_t)len;
+		err[0] = 0;
+		rc = histcodec_decode(&c, &o, &h);
+		if (want < 0) {
+			if (rc == 0)
+				fail_msg("bin %d (kind %u) accepted, the rules refuse it",
+					 t, kind);
+			assert_int_equal(rc, -EBADMSG);
+			assert_true(err[0] != 0);
+		} else {
+			if (rc != 0)
+				fail_msg("bin %d (kind %u) refused: %s", t, kind,
+					 err);
+			assert_int_equal(h.n, (size_t)want);
+			assert_memory_equal(h.idx, ridx, h.n * sizeof(*ridx));
+			assert_memory_equal(h.cnt, rcnt, h.n * sizeof(*rcnt));
+		}
+		hist_sparse_free(&h);
+	}
+}
+
 /* The bin is the documented byte layout: gap, count, gap, count ... */
 static void test_hist_bin_layout(void **state)
 {
@@ -1632,6 +1786,7 @@ int main(void)
 		cmocka_unit_test(test_strings_and_arrays),
 		cmocka_unit_test(test_plan_hostile),
 		cmocka_unit_test(test_hist_bin_layout),
+		cmocka_unit_test(test_hist_bin_differential),
 		cmocka_unit_test(test_interval_hostile),
 		cmocka_unit_test(test_phase_end_hostile),
 		cmocka_unit_test(test_encode_invalid),
