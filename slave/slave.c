@@ -18,6 +18,7 @@
 #include "common/keys.h"
 #include "common/log.h"
 #include "common/opts.h"
+#include "slave/prio.h"
 #include "slave/conn.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
@@ -268,6 +269,8 @@ int slave_main(int argc, char **argv)
 	snprintf(prefix, sizeof(prefix), "lockstep slave %s", s.hello.name);
 	log_set_prefix(prefix);
 	set_policy(&s);
+	/* Before ZeroMQ's I/O thread, the clock responder and any worker. */
+	prio_lift();
 	if (auth.keys_stdin)
 		snprintf(from, sizeof(from), "the key passed on stdin");
 	else

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "common/timeutil.h"
+#include "slave/prio.h"
 #include "slave/datagen.h"
 #include "slave/rate.h"
 #include "slave/reap.h"
@@ -588,7 +589,15 @@ out:
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	int ret = setup(w);
+	int ret;
+
+	/*
+	 * Behind the session thread, before the ring (and its kernel
+	 * workers, which inherit this) exists. Raising one's own nice value
+	 * is always allowed, so this does not fail.
+	 */
+	(void)prio_restore();
+	ret = setup(w);
 
 	pthread_mutex_lock(&w->lock);
 	w->setup_ret = ret;

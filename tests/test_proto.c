@@ -1298,8 +1298,8 @@ static void one_bucket(struct edit *e, const void *bin, size_t len,
  * and later ones >= 1, indexes below HIST_BUCKETS, counts >= 1 summing to
  * count without wrapping. Returns the number of buckets, or -1.
  */
-static long ref_bin(const uint8_t *p, size_t len, uint64_t count,
-		    uint32_t *idx, uint64_t *cnt)
+static long ref_bin(const uint8_t *p, size_t len, uint64_t count, uint32_t *idx,
+		    uint64_t *cnt)
 {
 	uint64_t v[2], total = 0, at = 0;
 	size_t pos = 0;
@@ -1435,8 +1435,8 @@ static void test_hist_bin_differential(void **state)
 			assert_true(err[0] != 0);
 		} else {
 			if (rc != 0)
-				fail_msg("bin %d (kind %u) refused: %s", t, kind,
-					 err);
+				fail_msg("bin %d (kind %u) refused: %s", t,
+					 kind, err);
 			assert_int_equal(h.n, (size_t)want);
 			assert_memory_equal(h.idx, ridx, h.n * sizeof(*ridx));
 			assert_memory_equal(h.cnt, rcnt, h.n * sizeof(*rcnt));

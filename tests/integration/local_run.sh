@@ -62,4 +62,27 @@ grep -q "avg_1-2" "$TMP/console2.txt" || fail "overrides not applied (no avg_1-2
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out3" --local-slaves 1 -e 2 -w 0 -i 1 > "$TMP/console3.txt" 2>&1
 [ "$rc" -eq 0 ] || { cat "$TMP/console3.txt"; fail "run with one slave exited $rc"; }
 python3 "$HERE/check_results.py" "$TMP/out3" --rdpct 70 --slaves 1
+
+# The reporting threads run ahead of the workers: in a running slave, the
+# main (session) thread and ZeroMQ's I/O thread sit 5 nice steps above the
+# nice value the slave started with, and its workers at that value.
+base=$(nice)
+run_bounded 60 nice -n 3 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out4" --local-slaves 1 -e 4 -w 0 -i 1 > "$TMP/console4.txt" 2>&1 &
+seen=
+for _ in $(seq 1 100); do
+	sleep 0.1
+	for p in $(pgrep -f -- "^lockstep slave .*--allow-path $TMP/" || true); do
+		[ "$(awk '{print $19}' "/proc/$p/stat" 2>/dev/null)" = $((base + 3 - 5)) ] || continue
+		io=$(grep -l "^ZMQbg/IO" /proc/"$p"/task/*/comm 2>/dev/null | head -1)
+		[ -n "$io" ] || continue
+		[ "$(awk '{print $19}' "${io%comm}stat")" = $((base + 3 - 5)) ] || continue
+		# A worker: a thread at the starting value.
+		for t in /proc/"$p"/task/*; do
+			[ "$(awk '{print $19}' "$t/stat" 2>/dev/null)" = $((base + 3)) ] && seen=$p
+		done
+	done
+	[ -n "$seen" ] && break
+done
+wait $! || true
+[ -n "$seen" ] || { cat "$TMP/console4.txt"; fail "no slave with its session at nice $((base + 3 - 5)) and a worker at $((base + 3))"; }
 echo "PASS"
