@@ -248,6 +248,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		}
 	}
 
+	m->nended = 0;
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 		struct proto_msg msg = { .type = PROTO_PLAN };
@@ -418,6 +419,13 @@ static void truncate_at_eof(struct master *m)
 {
 	unsigned longest;
 
+	/*
+	 * Asked after every wake-up of the phase loop: with no phase_end in
+	 * yet, no slave can have ended early, and the views of a thousand
+	 * slaves are not built for nothing.
+	 */
+	if (!m->nended)
+		return;
 	views_of(m);
 	longest = decide_eof_truncate(m->dview, m->nslaves,
 				      m->cur->ph.intervals,

@@ -555,6 +555,8 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		if (msg.u.phase_end.phase == m->phase_no) {
 			int again = s->ended;
 
+			if (!again)
+				m->nended++;
 			s->ended = 1;
 			if (m->cur && time_real_ns() > m->cur->start_at)
 				m->cur->duration_ns = time_real_ns() -

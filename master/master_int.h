@@ -271,6 +271,7 @@ struct master {
 
 	struct slave_rec *slaves;
 	unsigned nslaves;
+	unsigned nended; /* slaves that sent this phase's phase_end */
 	int peer_tab[PEER_SLOTS];   /* slave index + 1 by routing id hash */
 	uint64_t hosts_flushed;     /* when the slaves' CSV files were flushed */
 	uint64_t liveness_at;       /* when silence was last judged */
