@@ -49,8 +49,8 @@ int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
 /*
  * `--push`: for each hd= host started over ssh, check `DEST version`, copy
  * /proc/self/exe there when it is missing or another version, check it
- * again, and point hd->lockstep at DEST. Progress, one line per host, on
- * out. A host that fails is named with the reason; with partial_ok its
+ * again, and point hd->lockstep at DEST, up to 8 hosts at a time.
+ * Progress, lines naming their host, on out. A host that fails is named with the reason; with partial_ok its
  * slaves are dropped from the run (hd->slaves = 0), else the run must not
  * start. Returns the number of hosts that failed, or -errno.
  */

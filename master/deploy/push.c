@@ -7,7 +7,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,50 +131,113 @@ static int push_one(const struct deploy_host *h, int exe, off_t bytes,
 	return 0;
 }
 
-int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out)
+/* Hosts pushed to at once: each is an ssh and a copy of the binary. */
+#define PUSH_PARALLEL 8
+
+/* One host's push, done by any thread of the pool. */
+struct push_job {
+	struct params_hd *hd;
+	const char *ssh;
+	FILE *out;
+	char dest[PARAMS_PATH_MAX], why[1024], label[600];
+	int ret;
+};
+
+struct push_pool {
+	struct push_job *job;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void push_job_run(struct push_job *j)
 {
+	const struct deploy_host h = { j->ssh, j->hd->user, j->hd->system };
+	/* Its own descriptor: ssh reads the copy from its offset. */
 	int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	int failed = 0;
 
 	if (exe < 0 || fstat(exe, &st) < 0) {
-		int ret = -errno;
-
-		log_error("--push: cannot read this executable: %s",
-			  strerror(-ret));
+		j->ret = -errno;
+		snprintf(j->why, sizeof(j->why),
+			 "cannot read this executable: %s", strerror(-j->ret));
 		if (exe >= 0)
 			close(exe);
-		return ret;
+		return;
+	}
+	j->ret = deploy_dest(j->hd, j->dest, sizeof(j->dest), j->why,
+			     sizeof(j->why));
+	if (j->ret == 0)
+		j->ret = push_one(&h, exe, st.st_size, j->dest, j->out,
+				  j->label, j->why, sizeof(j->why));
+	close(exe);
+}
+
+static void *push_worker(void *arg)
+{
+	struct push_pool *pool = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->n)
+		push_job_run(&pool->job[i]);
+	return NULL;
+}
+
+/*
+ * Up to PUSH_PARALLEL hosts at a time (sixteen hosts are not sixteen
+ * copies in a row); what each said is reported in hd= order afterwards.
+ */
+int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out)
+{
+	struct push_pool pool = { .n = 0 };
+	pthread_t tid[PUSH_PARALLEL];
+	size_t nthreads = 0;
+	int failed = 0;
+
+	pool.job = calloc(p->nhd ? p->nhd : 1, sizeof(*pool.job));
+	if (!pool.job) {
+		log_error("--push: out of memory");
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < p->nhd; i++) {
 		struct params_hd *hd = &p->hd[i];
-		const struct deploy_host h = { ssh, hd->user, hd->system };
-		char dest[PARAMS_PATH_MAX], why[1024], label[600];
-		int ret;
+		struct push_job *j = &pool.job[pool.n];
 
 		if (hd->shell == PARAMS_SHELL_NONE || hd->slaves == 0)
 			continue;
-		snprintf(label, sizeof(label), "hd=%s (%s%s%s)", hd->name,
+		j->hd = hd;
+		j->ssh = ssh;
+		j->out = out;
+		snprintf(j->label, sizeof(j->label), "hd=%s (%s%s%s)", hd->name,
 			 hd->user[0] ? hd->user : "", hd->user[0] ? "@" : "",
 			 hd->system);
-		ret = deploy_dest(hd, dest, sizeof(dest), why, sizeof(why));
-		if (ret == 0)
-			ret = push_one(&h, exe, st.st_size, dest, out, label,
-				       why, sizeof(why));
-		if (ret == 0) {
-			snprintf(hd->lockstep, sizeof(hd->lockstep), "%s",
-				 dest);
+		pool.n++;
+	}
+	atomic_init(&pool.next, 0);
+	while (nthreads < PUSH_PARALLEL && nthreads < pool.n &&
+	       pthread_create(&tid[nthreads], NULL, push_worker, &pool) == 0)
+		nthreads++;
+	/* No thread at all (or fewer): this one works through the rest. */
+	push_worker(&pool);
+	for (size_t t = 0; t < nthreads; t++)
+		pthread_join(tid[t], NULL);
+
+	for (size_t i = 0; i < pool.n; i++) {
+		struct push_job *j = &pool.job[i];
+
+		if (j->ret == 0) {
+			snprintf(j->hd->lockstep, sizeof(j->hd->lockstep), "%s",
+				 j->dest);
 			continue;
 		}
 		failed++;
-		log_error("push %s failed: %s%s", label, why,
+		log_error("push %s failed: %s%s", j->label, j->why,
 			  partial_ok ?
 				  "; its slaves are left out of the run (--on-slave-loss continue)" :
 				  "");
 		if (partial_ok)
-			hd->slaves = 0;
+			j->hd->slaves = 0;
 	}
-	close(exe);
+	free(pool.job);
 	if (failed && !partial_ok)
 		log_error("--push failed on %d host%s: the run does not start (--on-slave-loss continue runs without them)",
 			  failed, failed > 1 ? "s" : "");
