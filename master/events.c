@@ -149,28 +149,38 @@ static char **env_of(char **kv)
 }
 
 /*
- * The remote command for host=: the variables set on its command line (ssh
- * passes no environment) and the command run by the remote /bin/sh, every
- * value single-quoted. NULL when it does not fit.
+ * The remote command for host=: the variables exported by the remote shell
+ * (ssh passes no environment) and the command run by the remote /bin/sh,
+ * every value single-quoted. Killing the local ssh at the deadline does not
+ * reach the remote side (no terminal, so no hang-up), so the remote side
+ * bounds itself: under timeout(1), TERM after bound_s and KILL 5 s later,
+ * where the host has it. NULL when it does not fit.
  */
-static char *remote_cmd(char **kv, const char *cmd)
+static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 {
-	size_t len = strlen(cmd) * 4 + 64;
-	char *buf;
+	size_t len = strlen(cmd) * 8 + 256;
+	char *buf, mid[128];
 
 	for (int i = 0; i < 4; i++)
 		len += strlen(kv[i]) * 4 + 8;
 	buf = calloc(1, len);
 	if (!buf)
 		return NULL;
+	strcat(buf, "export");
 	for (int i = 0; i < 4; i++) {
 		const char *eq = strchr(kv[i], '=');
 
+		strcat(buf, " ");
 		strncat(buf, kv[i], (size_t)(eq - kv[i]) + 1);
 		sh_quote(buf, len, eq + 1);
-		strcat(buf, " ");
 	}
+	snprintf(mid, sizeof(mid),
+		 "; if command -v timeout >/dev/null 2>&1; then exec timeout -k 5 %u ",
+		 bound_s);
+	strcat(buf, mid);
 	strcat(buf, "/bin/sh -c ");
+	sh_quote(buf, len, cmd);
+	strcat(buf, "; fi; exec /bin/sh -c ");
 	sh_quote(buf, len, cmd);
 	return buf;
 }
@@ -234,7 +244,8 @@ static pid_t start_child(char **argv, char **envp, int logfd)
  * through /bin/sh -c, or on its host= over the launcher's ssh. Returns the
  * pid or -errno.
  */
-static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd)
+static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd,
+		   uint64_t bound_ns)
 {
 	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
 	char *argv[LAUNCH_SSH_ARGV], words[1024];
@@ -250,7 +261,9 @@ static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd)
 	if (e->pe->host >= 0) {
 		const struct params_hd *hd = &m->params->hd[e->pe->host];
 
-		remote = remote_cmd(kv, cmd);
+		remote = remote_cmd(kv, cmd,
+				    (unsigned)((bound_ns + NS_PER_SEC - 1) /
+					       NS_PER_SEC));
 		if (!remote)
 			goto out;
 		launch_ssh_argv(m->launch.ssh, hd->user, hd->system, remote,
@@ -428,7 +441,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		return;
 	}
 	note(e, "exec: %s", e->pe->exec);
-	e->exec_pid = spawn(m, e, e->pe->exec);
+	e->exec_pid = spawn(m, e, e->pe->exec, e->deadline_mono - mono);
 	if (e->exec_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
 			 strerror(-e->exec_pid));
@@ -532,7 +545,8 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 	}
 	if (e->poll_pid || mono < e->next_poll_mono)
 		return;
-	e->poll_pid = spawn(m, e, e->pe->until);
+	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
+	e->poll_pid = spawn(m, e, e->pe->until, bound);
 	if (e->poll_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start until=: %s",
 			 strerror(-e->poll_pid));
@@ -542,7 +556,6 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 	}
 	e->polls++;
 	e->poll_started_mono = mono;
-	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
 	e->poll_deadline_mono = mono + bound;
 }
 
