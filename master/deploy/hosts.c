@@ -138,8 +138,9 @@ static const char *human(uint64_t b, char *buf, size_t len)
  * The binary, its version and the probe, in one ssh call. Prints the
  * host's lines; returns the problems found.
  */
-static int check_binary(const struct deploy_host *h, const struct params *p,
-			size_t hd, const unsigned char *writes)
+static int check_binary(FILE *o, const struct deploy_host *h,
+			const struct params *p, size_t hd,
+			const unsigned char *writes)
 {
 	const char *exe = p->hd[hd].lockstep[0] ? p->hd[hd].lockstep :
 						  "lockstep";
@@ -153,8 +154,8 @@ static int check_binary(const struct deploy_host *h, const struct params *p,
 	if (!cmd)
 		return 1;
 	if (strpbrk(exe, "'\n")) {
-		printf("  lockstep: %s cannot be named to a remote shell\n",
-		       exe);
+		fprintf(o, "  lockstep: %s cannot be named to a remote shell\n",
+			exe);
 		free(cmd);
 		return 1;
 	}
@@ -172,13 +173,14 @@ static int check_binary(const struct deploy_host *h, const struct params *p,
 	free(cmd);
 	snprintf(want, sizeof(want), "lockstep %s", LOCKSTEP_VERSION);
 	if (st == 126 || st == 127) {
-		printf("  lockstep: %s missing (lockstep run --push copies it)\n",
-		       exe);
+		fprintf(o,
+			"  lockstep: %s missing (lockstep run --push copies it)\n",
+			exe);
 		return 1;
 	}
 	if (st < 0 || st == 255) {
-		printf("  lockstep: %s: %s\n", exe,
-		       st < 0 ? strerror(-st) : deploy_last_line(out));
+		fprintf(o, "  lockstep: %s: %s\n", exe,
+			st < 0 ? strerror(-st) : deploy_last_line(out));
 		return 1;
 	}
 	for (char *save = NULL, *l = strtok_r(out, "\n", &save); l;
@@ -189,9 +191,9 @@ static int check_binary(const struct deploy_host *h, const struct params *p,
 		if (strncmp(l, "lockstep ", 9) == 0 && !probed) {
 			int same = strcmp(l, want) == 0;
 
-			printf("  lockstep: %s is %s%s\n", exe, l + 9,
-			       same ? " (this version)" :
-				      ", not this version: lockstep run --push replaces it");
+			fprintf(o, "  lockstep: %s is %s%s\n", exe, l + 9,
+				same ? " (this version)" :
+				       ", not this version: lockstep run --push replaces it");
 			problems += !same;
 			probed = 1;
 			if (!same) /* its probe, if any, is not ours */
@@ -202,31 +204,122 @@ static int check_binary(const struct deploy_host *h, const struct params *p,
 		     w = strtok_r(NULL, "\t", &s2))
 			f[n++] = w;
 		if (n >= 2 && strcmp(f[0], "io_uring") == 0) {
-			printf("  io_uring: %s%s%s\n",
-			       strcmp(f[1], "yes") ? "NO" : "yes",
-			       n > 2 ? ", " : "", n > 2 ? f[2] : "");
+			fprintf(o, "  io_uring: %s%s%s\n",
+				strcmp(f[1], "yes") ? "NO" : "yes",
+				n > 2 ? ", " : "", n > 2 ? f[2] : "");
 			problems += strcmp(f[1], "yes") != 0;
 		} else if (n >= 5 && strcmp(f[0], "target") == 0) {
 			int refused = strcmp(f[4], "refused") == 0;
 			int sized = strcmp(f[2], "file") == 0 ||
 				    strcmp(f[2], "block") == 0;
 
-			printf("  target %s: %s%s%s, %s%s%s\n", f[1], f[2],
-			       sized ? " " : "",
-			       sized ? human(strtoull(f[3], NULL, 10), size,
-					     sizeof(size)) :
-				       "",
-			       refused ? "REFUSED" : f[4],
-			       n > 5 && f[5][0] ? ": " : "", n > 5 ? f[5] : "");
+			fprintf(o, "  target %s: %s%s%s, %s%s%s\n", f[1], f[2],
+				sized ? " " : "",
+				sized ? human(strtoull(f[3], NULL, 10), size,
+					      sizeof(size)) :
+					"",
+				refused ? "REFUSED" : f[4],
+				n > 5 && f[5][0] ? ": " : "",
+				n > 5 ? f[5] : "");
 			problems += refused;
 		} else if (probed) {
-			printf("  probe: %s (needs this version: lockstep run --push)\n",
-			       l);
+			fprintf(o,
+				"  probe: %s (needs this version: lockstep run --push)\n",
+				l);
 			problems++;
 			break;
 		}
 	}
 	return problems;
+}
+
+/* One host's report, written by any thread of deploy_each(). */
+struct host_job {
+	const struct params *p;
+	size_t i;
+	const char *ssh;
+	const unsigned char *writes;
+	char *text; /* the report's lines */
+	size_t len;
+	int bad;
+};
+
+static void check_host(struct host_job *j, FILE *o)
+{
+	const struct params_hd *hd = &j->p->hd[j->i];
+	const struct deploy_host h = { j->ssh, hd->user, hd->system };
+	struct host_check c = { 0 };
+
+	fprintf(o, "hd=%s (%s%s%s)", hd->name, hd->user, hd->user[0] ? "@" : "",
+		hd->system);
+	if (hd->shell == PARAMS_SHELL_NONE) {
+		fprintf(o,
+			": shell=none, its slaves are started elsewhere: not checked\n");
+		return;
+	}
+	check_ssh(&h, &c);
+	if (!c.ssh_ok) {
+		fprintf(o, ": UNREACHABLE: %s\n", c.why);
+		j->bad = 1;
+		return;
+	}
+	fprintf(o, ": ssh ok, kernel %s", c.kernel);
+	if (c.have_clock)
+		fprintf(o, ", clock %+.3f ms (+- %.3f ms) from the master\n",
+			(double)c.offset_ns / 1e6, (double)c.rtt_ns / 2e6);
+	else
+		fprintf(o, ", clock unknown (no date +%%s%%N there)\n");
+	j->bad = check_binary(o, &h, j->p, j->i, j->writes) > 0;
+}
+
+static void host_job_run(size_t i, void *arg)
+{
+	struct host_job *j = (struct host_job *)arg + i;
+	FILE *o = open_memstream(&j->text, &j->len);
+
+	if (!o) {
+		j->bad = 1;
+		return;
+	}
+	check_host(j, o);
+	fclose(o);
+}
+
+/*
+ * Every hd=, up to DEPLOY_PARALLEL at a time (sixteen hosts, one of them
+ * unreachable for ssh's 10 s, are not checked one after another), each
+ * report printed whole and in hd= order once all are in. Returns how many
+ * hosts are not ready.
+ */
+static int check_all(const struct params *p, const char *ssh,
+		     const unsigned char *writes)
+{
+	struct host_job *job = calloc(p->nhd ? p->nhd : 1, sizeof(*job));
+	int bad = 0;
+
+	if (!job) {
+		fprintf(stderr, "lockstep hosts: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < p->nhd; i++)
+		job[i] = (struct host_job){
+			.p = p, .i = i, .ssh = ssh, .writes = writes
+		};
+	deploy_each(p->nhd, host_job_run, job);
+	for (size_t i = 0; i < p->nhd; i++) {
+		struct host_job *j = &job[i];
+
+		if (j->text)
+			fputs(j->text, stdout);
+		else
+			printf("hd=%s: cannot be checked: out of memory\n",
+			       p->hd[i].name);
+		bad += j->bad;
+		free(j->text);
+	}
+	fflush(stdout);
+	free(job);
+	return bad;
 }
 
 int hosts_main(int argc, char **argv)
@@ -270,34 +363,7 @@ int hosts_main(int argc, char **argv)
 	if (!p->nhd)
 		printf("%s: no hd= lines: the run's slaves are local\n",
 		       argv[args]);
-	for (size_t i = 0; i < p->nhd; i++) {
-		const struct params_hd *hd = &p->hd[i];
-		const struct deploy_host h = { ssh, hd->user, hd->system };
-		struct host_check c = { 0 };
-
-		printf("hd=%s (%s%s%s)", hd->name, hd->user,
-		       hd->user[0] ? "@" : "", hd->system);
-		if (hd->shell == PARAMS_SHELL_NONE) {
-			printf(": shell=none, its slaves are started elsewhere: not checked\n");
-			continue;
-		}
-		fflush(stdout);
-		check_ssh(&h, &c);
-		if (!c.ssh_ok) {
-			printf(": UNREACHABLE: %s\n", c.why);
-			bad++;
-			continue;
-		}
-		printf(": ssh ok, kernel %s", c.kernel);
-		if (c.have_clock)
-			printf(", clock %+.3f ms (+- %.3f ms) from the master\n",
-			       (double)c.offset_ns / 1e6,
-			       (double)c.rtt_ns / 2e6);
-		else
-			printf(", clock unknown (no date +%%s%%N there)\n");
-		fflush(stdout);
-		bad += check_binary(&h, p, i, writes) > 0;
-	}
+	bad = check_all(p, ssh, writes);
 	free(writes);
 	params_free(&p);
 	return bad ? LS_EXIT_BAD_INPUT : LS_EXIT_OK;

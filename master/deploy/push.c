@@ -7,8 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,10 +129,7 @@ static int push_one(const struct deploy_host *h, int exe, off_t bytes,
 	return 0;
 }
 
-/* Hosts pushed to at once: each is an ssh and a copy of the binary. */
-#define PUSH_PARALLEL 8
-
-/* One host's push, done by any thread of the pool. */
+/* One host's push, done by any thread of deploy_each(). */
 struct push_job {
 	struct params_hd *hd;
 	const char *ssh;
@@ -143,14 +138,9 @@ struct push_job {
 	int ret;
 };
 
-struct push_pool {
-	struct push_job *job;
-	size_t n;
-	atomic_size_t next;
-};
-
-static void push_job_run(struct push_job *j)
+static void push_job_run(size_t i, void *arg)
 {
+	struct push_job *j = (struct push_job *)arg + i;
 	const struct deploy_host h = { j->ssh, j->hd->user, j->hd->system };
 	/* Its own descriptor: ssh reads the copy from its offset. */
 	int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -172,35 +162,24 @@ static void push_job_run(struct push_job *j)
 	close(exe);
 }
 
-static void *push_worker(void *arg)
-{
-	struct push_pool *pool = arg;
-	size_t i;
-
-	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->n)
-		push_job_run(&pool->job[i]);
-	return NULL;
-}
-
 /*
- * Up to PUSH_PARALLEL hosts at a time (sixteen hosts are not sixteen
+ * Up to DEPLOY_PARALLEL hosts at a time (sixteen hosts are not sixteen
  * copies in a row); what each said is reported in hd= order afterwards.
  */
 int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out)
 {
-	struct push_pool pool = { .n = 0 };
-	pthread_t tid[PUSH_PARALLEL];
-	size_t nthreads = 0;
+	struct push_job *job;
+	size_t n = 0;
 	int failed = 0;
 
-	pool.job = calloc(p->nhd ? p->nhd : 1, sizeof(*pool.job));
-	if (!pool.job) {
+	job = calloc(p->nhd ? p->nhd : 1, sizeof(*job));
+	if (!job) {
 		log_error("--push: out of memory");
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < p->nhd; i++) {
 		struct params_hd *hd = &p->hd[i];
-		struct push_job *j = &pool.job[pool.n];
+		struct push_job *j = &job[n];
 
 		if (hd->shell == PARAMS_SHELL_NONE || hd->slaves == 0)
 			continue;
@@ -210,19 +189,11 @@ int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out)
 		snprintf(j->label, sizeof(j->label), "hd=%s (%s%s%s)", hd->name,
 			 hd->user[0] ? hd->user : "", hd->user[0] ? "@" : "",
 			 hd->system);
-		pool.n++;
+		n++;
 	}
-	atomic_init(&pool.next, 0);
-	while (nthreads < PUSH_PARALLEL && nthreads < pool.n &&
-	       pthread_create(&tid[nthreads], NULL, push_worker, &pool) == 0)
-		nthreads++;
-	/* No thread at all (or fewer): this one works through the rest. */
-	push_worker(&pool);
-	for (size_t t = 0; t < nthreads; t++)
-		pthread_join(tid[t], NULL);
-
-	for (size_t i = 0; i < pool.n; i++) {
-		struct push_job *j = &pool.job[i];
+	deploy_each(n, push_job_run, job);
+	for (size_t i = 0; i < n; i++) {
+		struct push_job *j = &job[i];
 
 		if (j->ret == 0) {
 			snprintf(j->hd->lockstep, sizeof(j->hd->lockstep), "%s",
@@ -237,7 +208,7 @@ int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out)
 		if (partial_ok)
 			j->hd->slaves = 0;
 	}
-	free(pool.job);
+	free(job);
 	if (failed && !partial_ok)
 		log_error("--push failed on %d host%s: the run does not start (--on-slave-loss continue runs without them)",
 			  failed, failed > 1 ? "s" : "");

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,4 +165,36 @@ int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
 	}
 	snprintf(dest, len, "%s", hd->lockstep);
 	return 0;
+}
+
+struct each {
+	size_t n;
+	atomic_size_t next;
+	void (*fn)(size_t i, void *arg);
+	void *arg;
+};
+
+static void *each_worker(void *p)
+{
+	struct each *e = p;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&e->next, 1)) < e->n)
+		e->fn(i, e->arg);
+	return NULL;
+}
+
+void deploy_each(size_t n, void (*fn)(size_t i, void *arg), void *arg)
+{
+	struct each e = { .n = n, .fn = fn, .arg = arg };
+	pthread_t tid[DEPLOY_PARALLEL];
+	size_t nthreads = 0;
+
+	atomic_init(&e.next, 0);
+	while (nthreads < DEPLOY_PARALLEL && nthreads + 1 < n &&
+	       pthread_create(&tid[nthreads], NULL, each_worker, &e) == 0)
+		nthreads++;
+	each_worker(&e);
+	for (size_t t = 0; t < nthreads; t++)
+		pthread_join(tid[t], NULL);
 }
