@@ -158,7 +158,19 @@ s = json.load(open(d + "/summary.json"))
 h3 = [x for x in s["slaves"] if x["name"] == "h3"][0]
 assert h3["losses"] >= 1 and "rejoined_at" in h3, h3
 rows = [r for r in csv.DictReader(open(d + "/intervals.csv")) if r["run"] == "r2"]
-assert rows and all(r["slaves_reported"] == "3" and r["slaves_expected"] == "3" for r in rows), rows
+# All three slaves, h3 back among them, report every interval of r2. On a
+# busy machine a row may close before a slave's interval arrives (seen:
+# interval 1 at 0/3 and three late rows): a late row counts, once.
+meas = [r for r in rows if r["phase"] != "late"]
+assert meas and all(r["slaves_expected"] == "3" for r in meas), rows
+for r in meas:
+    late = sum(int(x["slaves_reported"]) for x in rows
+               if x["phase"] == "late" and x["interval"] == r["interval"])
+    assert int(r["slaves_reported"]) + late == 3, (r["interval"], r["slaves_reported"], late)
+for h in ("h1", "h2", "h3"):
+    got = sorted(int(x["interval"]) for x in csv.DictReader(open("%s/hosts/%s.csv" % (d, h)))
+                 if x["run"] == "r2")
+    assert got == list(range(1, len(meas) + 1)), (h, got)
 r2 = [x for x in s["runs"] if x["name"] == "r2"][0]
 assert any(p["slave"] == "h3" and p["totals"]["ops"] > 0 for p in r2["per_slave"]), r2["per_slave"]
 assert all("percentiles_unknown" not in p for p in r2["per_slave"]), r2["per_slave"]
