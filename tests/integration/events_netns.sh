@@ -87,7 +87,11 @@ assert 3.5 <= ev["duration_s"] <= 6.5, ev["duration_s"]
 # Planned 5 s into the measured time (after 1 s of warmup).
 run = s["runs"][0]
 start = int(ev["start_ns"])
-assert 0 <= start - int(ev["planned_ns"]) < 200_000_000, ev
+# It starts at that instant or after it, in the interval that begins
+# there: the master's loop starts it, and on a busy 2-core machine that
+# loop can run 0.4 s late (seen: a row written 0.9 s after its interval's
+# end, with 0.5 s of grace), which broke a bound of 200 ms.
+assert 0 <= start - int(ev["planned_ns"]) < 1_000_000_000, ev
 rows = list(csv.DictReader(open(d + "/intervals.csv")))
 meas = [r for r in rows if r["phase"] == "measure"]
 assert len(meas) == 16, len(meas)

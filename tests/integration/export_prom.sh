@@ -22,8 +22,9 @@ PROM=$TMP/tf/lockstep.prom
 	--prom-textfile "$PROM" > "$TMP/console.txt" 2>&1 &
 LPID=$!
 PIDS+=("$LPID")
-# While the run goes on the file is there and valid.
-for _ in $(seq 100); do
+# While the run goes on the file is there and valid (the waits here only
+# bound a hang: up to 30 s for a busy machine).
+for _ in $(seq 300); do
 	[ -s "$PROM" ] && break
 	sleep 0.1
 done
@@ -48,7 +49,7 @@ prometheus-node-exporter --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$TMP/tf" \
 	--web.listen-address="127.0.0.1:$NPORT" > "$TMP/ne.out" 2>&1 &
 PIDS+=("$!")
-for _ in $(seq 100); do
+for _ in $(seq 300); do
 	curl -sf "http://127.0.0.1:$NPORT/metrics" > "$TMP/scrape.txt" 2>/dev/null && break
 	sleep 0.1
 done
@@ -74,10 +75,16 @@ for r in s["runs"]:
     assert near(vals[("lockstep_run_iops", r["name"], None)], round(t["iops"], 3)), r["name"]
     assert near(vals[("lockstep_run_ops", r["name"], None)], t["ops"]), r["name"]
     assert near(vals[("lockstep_run_p99_seconds", r["name"], None)], round(t["lat_p99_ms"], 6) / 1000), r["name"]
-last = [r for r in csv.DictReader(open(out + "/intervals.csv"))][-1]
+rows = list(csv.DictReader(open(out + "/intervals.csv")))
+# The last cluster row (a late row may follow it on a busy machine: the
+# slave it lacks came past the grace, and is counted there).
+last = [r for r in rows if r["phase"] != "late"][-1]
+late = sum(int(r["slaves_reported"]) for r in rows
+           if r["phase"] == "late" and (r["run"], r["interval"]) == (last["run"], last["interval"]))
 assert near(vals[("lockstep_interval_iops", last["run"], None)], float(last["iops"]))
 assert near(vals[("lockstep_interval_ops", last["run"], None)], float(last["ops"]))
-assert near(vals[("lockstep_interval_slaves_reported", last["run"], None)], 2)
+assert int(last["slaves_reported"]) + late == 2, (last, late)
+assert near(vals[("lockstep_interval_slaves_reported", last["run"], None)], float(last["slaves_reported"]))
 for name in ("local-1", "local-2"):
     hl = [r for r in csv.DictReader(open(out + "/hosts/%s.csv" % name))][-1]
     assert near(vals[("lockstep_slave_interval_ops", hl["run"], name)], float(hl["ops"])), name

@@ -3,9 +3,10 @@
 # run completes degraded (exit 4), the slave is lost within the timeout, the
 # survivors' intervals are all there. (2) one host's link down for 2 s:
 # every interval of that slave arrives exactly once and the run completes.
-# (3) kill -9 the master: every slave stops its I/O within 10 s. (4) a slave
-# restarted mid-run rejoins at the next phase. Master and daemons use real
-# CURVE keys from lockstep keygen, each daemon's key bound to its name.
+# (3) kill -9 the master: every slave stops its I/O at its 10 s master
+# timeout (within 2 s more). (4) a slave restarted mid-run rejoins at the
+# next phase. Master and daemons use real CURVE keys from lockstep keygen,
+# each daemon's key bound to its name.
 source "$(dirname "$0")/lib.sh"
 start_cluster 3 lsf
 BR=$LOCKSTEP_BRIDGE_IP
@@ -95,7 +96,11 @@ assert s["authentication"] == "curve" and s["insecure"] is False, s
 st = {x["name"]: x for x in s["slaves"]}
 assert st["h2"]["state"] == "lost", st["h2"]
 lost = datetime.datetime.strptime(st["h2"]["lost_at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc).timestamp()
-assert lost - killed <= 3.6, "lost %.2f s after the kill" % (lost - killed)
+# --slave-timeout is 3 s from the slave's last frame, which came before
+# the kill; the rest is the master's loop noticing, which a busy 2-core
+# machine can hold up for a second (seen: a row emitted 0.9 s past its
+# end, 0.4 s after its grace): 1.5 s of margin, half the timeout.
+assert lost - killed <= 4.5, "lost %.2f s after the kill" % (lost - killed)
 n = s["runs"][0]["intervals"]
 for h in ("h1", "h3"):
     rows = list(csv.DictReader(open("%s/hosts/%s.csv" % (d, h))))
@@ -158,7 +163,19 @@ s = json.load(open(d + "/summary.json"))
 h3 = [x for x in s["slaves"] if x["name"] == "h3"][0]
 assert h3["losses"] >= 1 and "rejoined_at" in h3, h3
 rows = [r for r in csv.DictReader(open(d + "/intervals.csv")) if r["run"] == "r2"]
-assert rows and all(r["slaves_reported"] == "3" and r["slaves_expected"] == "3" for r in rows), rows
+# All three slaves, h3 back among them, report every interval of r2. On a
+# busy machine a row may close before a slave's interval arrives (seen:
+# interval 1 at 0/3 and three late rows): a late row counts, once.
+meas = [r for r in rows if r["phase"] != "late"]
+assert meas and all(r["slaves_expected"] == "3" for r in meas), rows
+for r in meas:
+    late = sum(int(x["slaves_reported"]) for x in rows
+               if x["phase"] == "late" and x["interval"] == r["interval"])
+    assert int(r["slaves_reported"]) + late == 3, (r["interval"], r["slaves_reported"], late)
+for h in ("h1", "h2", "h3"):
+    got = sorted(int(x["interval"]) for x in csv.DictReader(open("%s/hosts/%s.csv" % (d, h)))
+                 if x["run"] == "r2")
+    assert got == list(range(1, len(meas) + 1)), (h, got)
 r2 = [x for x in s["runs"] if x["name"] == "r2"][0]
 assert any(p["slave"] == "h3" and p["totals"]["ops"] > 0 for p in r2["per_slave"]), r2["per_slave"]
 assert all("percentiles_unknown" not in p for p in r2["per_slave"]), r2["per_slave"]
@@ -171,17 +188,21 @@ write_vdb 60 ""
 start_master "$TMP/t3"
 wait_intervals "$TMP/t3" 2
 kill -9 "$MPID"
-killed=$(date +%s)
+killed=$(date +%s%N)
 for i in 1 2 3; do : > "$TMP/h$i.log.mark"; done
-deadline=$((killed + 12))
+# --master-timeout is 10 s from the last frame, which came before the
+# kill; 2 s more for a busy machine to schedule the slaves and this loop
+# (whole seconds, as before, gave as little as 1 s). Waited for up to 20 s
+# so that a late stop is measured, not just cut off.
 for i in 1 2 3; do
 	until grep -q "stopping all I/O" "$TMP/h$i.log"; do
-		[ "$(date +%s)" -le "$deadline" ] || fail "(3) slave h$i still running I/O 12 s after the master died"
-		sleep 0.2
+		[ $(($(date +%s%N) - killed)) -le 20000000000 ] || fail "(3) slave h$i still running I/O 20 s after the master died"
+		sleep 0.1
 	done
 done
-took=$(($(date +%s) - killed))
-[ "$took" -le 11 ] || fail "(3) slaves stopped only after $took s"
+took_ms=$((($(date +%s%N) - killed) / 1000000))
+took=$(printf '%d.%03d' $((took_ms / 1000)) $((took_ms % 1000)))
+[ "$took_ms" -le 12000 ] || fail "(3) slaves stopped only after $took s (master timeout 10 s)"
 # And the I/O has really stopped: no bytes move on the daemons any more.
 sleep 0.5
 for i in 1 2 3; do

@@ -154,7 +154,12 @@ ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
 # The holder is the sleep itself (exec), so that cleanup's kill ends it.
 (exec 8>>"$TMP/nightly/.nightly.lock" && flock 8 && exec sleep 20) > /dev/null 2>&1 &
 PIDS+=($!)
-sleep 0.3
+# Until the holder has the lock (a fixed 0.3 s assumed it on a busy machine).
+for t in $(seq 100); do
+	flock -n "$TMP/nightly/.nightly.lock" true || break
+	[ "$t" -lt 100 ] || fail "the lock holder did not take the lock in 10 s"
+	sleep 0.1
+done
 set +e
 LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" "$NIGHTLY" "$TMP/night.vdb" > "$TMP/nightly2.txt" 2>&1
 nrc=$?

@@ -106,9 +106,9 @@ assert st["d1"]["pid"] == int(sys.argv[2]), st["d1"]
 for x in st.values():
     assert x["state"] == "finished" and x["rejected_intervals"] == 0, x
 PY
-# --degraded: on a loaded machine a row may close before a slave's
-# interval arrives (it is then a late row); the sums stay exact.
-python3 "$HERE/check_results.py" "$TMP/o1" --rdpct 70 --slaves 3 --degraded
+# Every slave in every interval (check_results counts a late row, which a
+# loaded machine may give, as the slave's report of that interval).
+python3 "$HERE/check_results.py" "$TMP/o1" --rdpct 70 --slaves 3
 echo "ok (1): impostors refused"
 
 # ---- (2) implausible intervals -----------------------------------------

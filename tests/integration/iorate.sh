@@ -1,5 +1,6 @@
 # A fixed iorate= is a cluster total: the master splits it over the slaves,
-# each slave over its workers, and the run reaches it within 5%.
+# each slave over its workers, and the run reaches it within 5%, each
+# interval within 10% (or one stall and its catch-up within 5%).
 source "$(dirname "$0")/lib.sh"
 
 cat > "$TMP/r.vdb" <<VDB
@@ -16,9 +17,22 @@ d = sys.argv[1]
 t = json.load(open(d + "/summary.json"))["runs"][0]["totals"]
 assert abs(t["iops"] - 3000) <= 150, "run iops %.1f, asked 3000" % t["iops"]
 rows = [r for r in csv.DictReader(open(d + "/intervals.csv")) if r["phase"] == "measure"]
-for r in rows:
-    assert abs(float(r["iops"]) - 3000) <= 300, "interval %s: %s IO/s (all: %s)" % (
-        r["interval"], r["iops"], [x["iops"] for x in rows])
+v = [float(r["iops"]) for r in rows]
+# Every interval within 10%, except where a stalled interval's I/Os were
+# caught up in the next one (the schedule is open-loop: CI saw 965 then
+# 1109 IO/s at 1000 in events_degrade): then the pair holds the rate
+# within 5%, and no more than one such pair in the run.
+stalls = 0
+i = 0
+while i < len(v):
+    if abs(v[i] - 3000) <= 300:
+        i += 1
+        continue
+    pair = v[i:i + 2] if i + 1 < len(v) else v[i - 1:i + 1]
+    assert len(pair) == 2 and abs(sum(pair) - 6000) <= 300 and stalls == 0, \
+        "interval %s: %.0f IO/s, not caught up (all: %s)" % (rows[i]["interval"], v[i], v)
+    stalls += 1
+    i += 2
 print("ok: %.1f IO/s for 3000 asked" % t["iops"])
 PY
 

@@ -122,10 +122,13 @@ CONF
 		printf '\tUserKnownHostsFile /dev/null\n\tLogLevel ERROR\n'
 		for i in "$@"; do printf '\t%s\n' "$i"; done
 	} > "$TMP/ssh_config"
+	# Up to 15 s each (it only bounds a hang: a busy machine can take
+	# seconds to start sshd), and a test without its sshd says so here.
 	for i in $(seq "$n"); do
 		ip=${HOSTS[$((i - 1))]#*=}
-		for _ in $(seq 50); do
+		for t in $(seq 150); do
 			ssh -F "$TMP/ssh_config" -o BatchMode=yes "root@$ip" true 2>/dev/null && break
+			[ "$t" -lt 150 ] || { cat "$TMP/sshd$i.log"; fail "sshd on host $i ($ip) did not answer"; }
 			sleep 0.1
 		done
 	done

@@ -104,10 +104,16 @@ slaves=$(pgrep -P "$master" || true)
 [ "$(echo "$slaves" | wc -w)" -eq 2 ] || fail "expected 2 slave processes, found: $slaves"
 # Stopped, the slaves cannot obey the first signal's abort: the master
 # waits for them, and the second signal must kill them itself. (Signals
-# sent back to back would merge into one.)
+# sent back to back would merge into one: the second goes once the first
+# has left the master's pending set, so its handler has run, however long
+# a busy machine takes to schedule the master; a fixed 0.5 s assumed it.)
 kill -STOP $slaves
 kill -INT "$master"
-sleep 0.5
+for _ in $(seq 100); do
+	pnd=$(awk '/^ShdPnd:/ {print $2}' "/proc/$master/status" 2>/dev/null || true)
+	[ -n "$pnd" ] && [ $((16#$pnd & 2)) -eq 0 ] && break
+	sleep 0.1
+done
 kill -INT "$master"
 set +e
 timeout 10 tail --pid="$master" -f /dev/null

@@ -39,6 +39,11 @@ peer() {
 	while [ "$1" != "--" ]; do args+=("$1"); shift; done
 	shift
 	slave_args=("$@")
+	# Emptied here, not only by the redirection below: that one happens
+	# in the child, which a busy machine may not have run yet when the
+	# loop reads the file, and the slave would dial the port of the
+	# previous peer (seen: "no hello").
+	: > "$TMP/peer.txt"
 	"$PLANPEER" "${args[@]}" > "$TMP/peer.txt" 2>&1 &
 	local ppid=$!
 	PIDS+=("$ppid")

@@ -62,17 +62,48 @@ print("ok: flatfile.html has %d rows equal to intervals.csv" % len(rows))
 PY
 
 # Progress line: a phase over 60 s on a terminal shows "% done, ETA"; the
-# same run in a pipe does not. Both are interrupted after a few seconds.
+# same run in a pipe does not. Both are interrupted (SIGINT, through
+# timeout, which passes it on) once an interval row is written, after
+# which the line is due: a fixed 6 s was not always enough on a busy
+# machine to start the run and write its first row.
 cat > "$TMP/long.vdb" <<VDB
 sd=sd1,lun=$TMP/d1.dat,size=16m,threads=2
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=long,wd=wd1,iorate=200,elapsed=120,interval=1
 VDB
+# interrupt_when PID CMD...: SIGINT to PID once CMD succeeds (30 s at
+# most, then the timeout below does it), and wait for PID.
+interrupt_when() {
+	local pid=$1
+	shift
+	for _ in $(seq 300); do
+		"$@" && break
+		sleep 0.1
+	done
+	sleep 0.2
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+rows_written() {
+	[ -f "$1/intervals.csv" ] && [ "$(wc -l < "$1/intervals.csv")" -ge 2 ]
+}
 set +e
-timeout -k 5 -s INT 6 script -qfec "$LOCKSTEP run $TMP/long.vdb -o $TMP/tty --local-slaves 1" \
-	/dev/null > "$TMP/tty.txt" 2>&1
-timeout -k 5 -s INT 6 "$LOCKSTEP" run "$TMP/long.vdb" -o "$TMP/pipe" --local-slaves 1 \
-	2>&1 | cat > "$TMP/pipe.txt"
+timeout -k 5 -s INT 40 script -qfec "$LOCKSTEP run $TMP/long.vdb -o $TMP/tty --local-slaves 1" \
+	/dev/null > "$TMP/tty.txt" 2>&1 &
+interrupt_when $! grep -q "ETA" "$TMP/tty.txt"
+{
+	timeout -k 5 -s INT 40 "$LOCKSTEP" run "$TMP/long.vdb" -o "$TMP/pipe" \
+		--local-slaves 1 2>&1 &
+	echo $! > "$TMP/pipe.pid"
+	wait $!
+} | cat > "$TMP/pipe.txt" &
+piped=$!
+for _ in $(seq 100); do
+	[ -s "$TMP/pipe.pid" ] && break
+	sleep 0.1
+done
+interrupt_when "$(cat "$TMP/pipe.pid")" rows_written "$TMP/pipe"
+wait "$piped"
 set -e
 grep -q "run long: [0-9]*% done, ETA [0-9]*m[0-9]*s" "$TMP/tty.txt" ||
 	{ cat -v "$TMP/tty.txt"; fail "no progress line on a terminal"; }
