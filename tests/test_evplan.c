@@ -169,6 +169,8 @@ static void test_errors(void **state)
 		  "t.vdb:10:35: degrade=0 is out of range 1..100" },
 		{ "ev=a,rd=r1,at=1,exec=true,recover_iops=101",
 		  "t.vdb:10:40: recover_iops=101 is out of range 0..100" },
+		{ "ev=a,rd=r1,at=1,exec=true,recover_p99=100001",
+		  "t.vdb:10:39: recover_p99=100001 is out of range 0..100000" },
 		{ "ev=a,rd=r1,at=1,exec=true,recover_n=0",
 		  "t.vdb:10:37: recover_n=0 is out of range 1..100000" },
 		{ "ev=a,rd=r1,at=1,exec=true,bogus=1",

@@ -50,8 +50,10 @@ sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$CG" \
 	>> "$TMP/h1.log" 2>&1 &
 PIDS+=($!)
 
-# recover_p99=1000: the loop device's p99 wanders 2-4x between quiet
-# intervals on a busy 2-core machine; the injected fault is in IOPS.
+# recover_p99=100000: the loop device's p99 wanders between quiet
+# intervals on a busy 2-core machine (CI saw 0.35 ms, then 8 ms, then
+# 1.5 ms right after the cap: 20x, past the 1000% this test allowed
+# before); the injected fault is in IOPS, so the recovery is judged on it.
 # recover_iops=25,recover_n=3: on a shared CI machine one quiet interval
 # in ten stalls and the open-loop schedule catches up in the next (seen:
 # 965 then 1109 IO/s at 1000), which breaks the default run of 10
@@ -62,7 +64,7 @@ hd=h1,system=${HOSTS[0]#*=}
 sd=sd1,lun=$LOOP,threads=8,openflags=o_direct
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=1000,elapsed=20,warmup=1,interval=1
-ev=throttle,rd=r1,at=3s,baseline=4s,recover_p99=1000,recover_iops=25,recover_n=3,
+ev=throttle,rd=r1,at=3s,baseline=4s,recover_p99=100000,recover_iops=25,recover_n=3,
    exec="echo $MM $CAP_ON > $CG/$CAP_FILE; sleep 4; echo $MM $CAP_OFF > $CG/$CAP_FILE"
 VDB
 
