@@ -158,7 +158,7 @@ static char **env_of(char **kv)
  */
 static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 {
-	size_t len = strlen(cmd) * 8 + 256;
+	size_t len = strlen(cmd) * 4 + 256;
 	char *buf, mid[128];
 
 	for (int i = 0; i < 4; i++)
@@ -174,13 +174,11 @@ static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 		strncat(buf, kv[i], (size_t)(eq - kv[i]) + 1);
 		sh_quote(buf, len, eq + 1);
 	}
+	/* t stays empty, and splits into no word, without timeout(1). */
 	snprintf(mid, sizeof(mid),
-		 "; if command -v timeout >/dev/null 2>&1; then exec timeout -k 5 %u ",
+		 "; t=; if command -v timeout >/dev/null 2>&1; then t='timeout -k 5 %u'; fi; exec $t /bin/sh -c ",
 		 bound_s);
 	strcat(buf, mid);
-	strcat(buf, "/bin/sh -c ");
-	sh_quote(buf, len, cmd);
-	strcat(buf, "; fi; exec /bin/sh -c ");
 	sh_quote(buf, len, cmd);
 	return buf;
 }

@@ -300,7 +300,7 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent,
 {
 	struct proto_msg a;
 
-	/* Called for every slave 20 times a second: decide before a->u
+	/* Called for every slave 20 times a second: decide before a.u
 	 * (large) is cleared. */
 	if (s->contig <= s->acked)
 		return;
