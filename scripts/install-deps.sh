@@ -14,7 +14,8 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 		chromium python3-pil)   # report_html: headless page, screenshot
 # Real receivers for the live export tests (tests/integration/export_*.sh).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
-	pkgs+=(graphite-carbon python3-whisper influxdb prometheus curl)
+	pkgs+=(graphite-carbon python3-whisper influxdb prometheus
+		prometheus-node-exporter curl)
 # Packaging and its test (dpkg-shlibdeps, the manual page's check, the
 # revision in `lockstep version`).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(dpkg-dev groff-base git binutils)
