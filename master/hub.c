@@ -29,6 +29,9 @@ struct hub {
 	struct keys_authorized admitted;
 	unsigned long refused, refused_logged;
 	time_t refused_at;
+	/* The last frame hub_recv() returned: its bytes are lent, not copied. */
+	zmq_msg_t held;
+	int holding;
 };
 
 static unsigned bound_port(void *sock)
@@ -377,45 +380,48 @@ static void peer_key(zmq_msg_t *msg, struct hub_peer *from)
 		memcpy(from->key, uid, KEYS_Z85_LEN + 1);
 }
 
-int hub_recv(struct hub *h, struct hub_peer *from, void **buf, size_t *len)
+int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
+	     size_t *len)
 {
-	zmq_msg_t msg;
+	zmq_msg_t *msg = &h->held;
 	int ret = 0;
 
-	zmq_msg_init(&msg);
-	if (zmq_msg_recv(&msg, h->router, ZMQ_DONTWAIT) < 0) {
+	from->key[0] = 0;
+	if (h->holding)
+		zmq_msg_close(msg);
+	h->holding = 0;
+	zmq_msg_init(msg);
+	if (zmq_msg_recv(msg, h->router, ZMQ_DONTWAIT) < 0) {
 		ret = -zmq_errno();
-		zmq_msg_close(&msg);
+		zmq_msg_close(msg);
 		return ret;
 	}
 	/* First part: the routing id the ROUTER prepends. */
-	from->len = zmq_msg_size(&msg);
-	if (from->len > HUB_PEER_MAX || !zmq_msg_more(&msg)) {
-		discard_rest(h->router, &msg);
-		zmq_msg_close(&msg);
+	from->len = zmq_msg_size(msg);
+	if (from->len > HUB_PEER_MAX || !zmq_msg_more(msg)) {
+		discard_rest(h->router, msg);
+		zmq_msg_close(msg);
 		return -EBADMSG;
 	}
-	memcpy(from->id, zmq_msg_data(&msg), from->len);
-	zmq_msg_close(&msg);
-	zmq_msg_init(&msg);
-	if (zmq_msg_recv(&msg, h->router, ZMQ_DONTWAIT) < 0) {
+	memcpy(from->id, zmq_msg_data(msg), from->len);
+	zmq_msg_close(msg);
+	zmq_msg_init(msg);
+	if (zmq_msg_recv(msg, h->router, ZMQ_DONTWAIT) < 0) {
 		ret = -zmq_errno();
-		zmq_msg_close(&msg);
+		zmq_msg_close(msg);
 		return ret == -EAGAIN ? -EBADMSG : ret;
 	}
-	if (zmq_msg_more(&msg)) {
-		discard_rest(h->router, &msg);
-		zmq_msg_close(&msg);
+	if (zmq_msg_more(msg)) {
+		discard_rest(h->router, msg);
+		zmq_msg_close(msg);
 		return -EBADMSG;
 	}
-	peer_key(&msg, from);
-	*len = zmq_msg_size(&msg);
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf)
-		ret = -ENOMEM;
-	else
-		memcpy(*buf, zmq_msg_data(&msg), *len);
-	zmq_msg_close(&msg);
+	/* Without CURVE no frame carries a User-Id: no lookup per frame. */
+	if (h->zap_running)
+		peer_key(msg, from);
+	*buf = zmq_msg_data(msg);
+	*len = zmq_msg_size(msg);
+	h->holding = 1;
 	return ret;
 }
 
@@ -425,6 +431,8 @@ void hub_close(struct hub **hp)
 
 	if (!h)
 		return;
+	if (h->holding)
+		zmq_msg_close(&h->held);
 	if (h->router)
 		zmq_close(h->router);
 	if (h->pub)

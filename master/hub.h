@@ -51,12 +51,13 @@ int hub_publish(struct hub *h, const void *buf, size_t len);
 /* Wait up to timeout_ms for a frame. 1 readable, 0 timeout, -errno. */
 int hub_wait(struct hub *h, long timeout_ms);
 /*
- * Receive one frame without blocking into a malloc'd *buf (caller frees);
- * from->key is the key the sender proved.
- * Returns 0, -EAGAIN when none, -EBADMSG for a frame of an unexpected shape
- * (dropped), or -errno.
+ * Receive one frame without blocking; *buf points at its bytes inside the
+ * hub (no copy), valid until the next hub_recv() or hub_close(). from->key
+ * is the key the sender proved. Returns 0, -EAGAIN when none, -EBADMSG for
+ * a frame of an unexpected shape (dropped), or -errno.
  */
-int hub_recv(struct hub *h, struct hub_peer *from, void **buf, size_t *len);
+int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
+	     size_t *len);
 void hub_close(struct hub **h);
 
 #endif

@@ -681,7 +681,7 @@ static void check_liveness(struct master *m)
 int link_pump(struct master *m, long timeout_ms)
 {
 	struct hub_peer peer;
-	void *buf;
+	const void *buf;
 	size_t len;
 	int ret = hub_wait(m->hub, timeout_ms);
 
@@ -690,7 +690,6 @@ int link_pump(struct master *m, long timeout_ms)
 	if (ret > 0 && m->batch_ns)
 		time_sleep_ns(m->batch_ns);
 	for (int n = 0; n < 10000; n++) {
-		peer.key[0] = '\0'; /* hub_recv() sets it for a proved key */
 		ret = hub_recv(m->hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
 			break;
@@ -707,7 +706,6 @@ int link_pump(struct master *m, long timeout_ms)
 		if (ret < 0)
 			return ret;
 		on_frame(m, &peer, buf, len);
-		free(buf);
 	}
 	check_liveness(m);
 	events_tick(m);
