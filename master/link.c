@@ -293,14 +293,14 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
  * once when urgent (a re-sent interval, or the master has been silent to
  * the slave long enough that the ack stands for a heartbeat), or
  * ACK_DELAY_NS after the first one waiting arrived. Slaves re-send only
- * what waited longer than that (4 s).
+ * what waited longer than that (6 s).
  */
 void link_ack(struct master *m, struct slave_rec *s, int urgent,
 			  uint64_t now)
 {
 	struct proto_msg a;
 
-	/* Called for every slave 20 times a second: decide before a.u
+	/* Called for every slave 4 times a second: decide before a.u
 	 * (large) is cleared. */
 	if (s->contig <= s->acked)
 		return;
@@ -638,13 +638,12 @@ static void check_liveness(struct master *m)
 		if (s->state != SLAVE_JOINED)
 			continue;
 		/*
-		 * Silent for a quarter of the slave's master timeout: the
-		 * acks waiting go now and stand for the heartbeat, which
-		 * goes only when nothing waits.
+		 * Silent for QUIET_NS: the acks waiting go now and stand for
+		 * the heartbeat, which goes only when nothing waits.
 		 */
-		quiet = now - s->last_tx >= m->master_timeout_ns / 4;
+		quiet = now - s->last_tx >= QUIET_NS(m);
 		link_ack(m, s, quiet, now);
-		if (now - s->last_tx >= m->master_timeout_ns / 4) {
+		if (now - s->last_tx >= QUIET_NS(m)) {
 			struct proto_msg msg = { .type = PROTO_HEARTBEAT };
 
 			if (!hb) {

@@ -19,8 +19,11 @@
 #include "lockstep_version.h"
 
 #define HELLO_RETRY_NS (1 * NS_PER_SEC)
-/* Unacknowledged this long: re-send (above master/'s ACK_DELAY_NS). */
-#define RESEND_NS (4 * NS_PER_SEC)
+/*
+ * Unacknowledged this long: re-send. Above master/'s ACK_DELAY_NS (4 s)
+ * plus its liveness pass, or every interval would go twice.
+ */
+#define RESEND_NS (6 * NS_PER_SEC)
 #define RESEND_BATCH 64
 
 int uplink_send(struct session *s, const struct proto_msg *m)
