@@ -122,24 +122,57 @@ static void combined_percentiles(const struct hist *a, const struct hist *b,
 	}
 }
 
-/* The same over two sparse histograms (index arrays ascending). */
+/*
+ * The next bucket of a and b together from the top (i, j count the buckets
+ * not yet taken), its index in *idx and its count, both histograms' if
+ * they share it; 0 when none is left.
+ */
+static uint64_t sparse_top(const struct hist_sparse *a, size_t i,
+			   const struct hist_sparse *b, size_t j,
+			   unsigned *idx)
+{
+	if (i && (!j || a->idx[i - 1] > b->idx[j - 1])) {
+		*idx = a->idx[i - 1];
+		return a->cnt[i - 1];
+	}
+	if (j && (!i || b->idx[j - 1] > a->idx[i - 1])) {
+		*idx = b->idx[j - 1];
+		return b->cnt[j - 1];
+	}
+	if (!i)
+		return 0;
+	*idx = a->idx[i - 1];
+	return a->cnt[i - 1] + b->cnt[j - 1];
+}
+
+/*
+ * The same over two sparse histograms (index arrays ascending, counts
+ * summing to count, as decoded and built). Ranks in the upper half are
+ * found walking down from the top: bucket i holds rank t when the counts
+ * above it are at most count - t and those from it up are more. The
+ * master computes these for every slave's interval, and the tail above
+ * p95 has far fewer buckets than the way up to p99.9 from the bottom.
+ */
 static void sparse_percentiles(const struct hist_sparse *a,
 			       const struct hist_sparse *b, double *out)
 {
 	uint64_t count = a->count + b->count;
 	uint64_t min = a->min < b->min ? a->min : b->min;
 	uint64_t max = a->max > b->max ? a->max : b->max;
-	uint64_t cum = 0;
-	size_t i = 0, j = 0;
+	uint64_t cum = 0, above = 0;
+	size_t i = 0, j = 0, k = 0;
 	unsigned idx = 0;
 
-	for (size_t k = 0; k < VIEW_NP; k++) {
+	if (count == 0) {
+		for (k = 0; k < VIEW_NP; k++)
+			out[k] = 0.0;
+		return;
+	}
+	for (; k < VIEW_NP; k++) {
 		uint64_t target = rank_of(view_ps[k], count);
 
-		if (count == 0) {
-			out[k] = 0.0;
-			continue;
-		}
+		if (target > count / 2)
+			break;
 		while (cum < target && (i < a->n || j < b->n)) {
 			if (j >= b->n || (i < a->n && a->idx[i] < b->idx[j])) {
 				idx = a->idx[i];
@@ -153,6 +186,25 @@ static void sparse_percentiles(const struct hist_sparse *a,
 			}
 		}
 		out[k] = cum < target ? (double)max : bucket_value(idx, min, max);
+	}
+	i = a->n;
+	j = b->n;
+	for (size_t t = VIEW_NP; t-- > k;) {
+		uint64_t r = count - rank_of(view_ps[t], count), c;
+		int found = 0;
+
+		while ((c = sparse_top(a, i, b, j, &idx)) > 0) {
+			if (above + c > r) {
+				found = 1;
+				break;
+			}
+			above += c;
+			if (i && a->idx[i - 1] == idx)
+				i--;
+			if (j && b->idx[j - 1] == idx)
+				j--;
+		}
+		out[t] = found ? bucket_value(idx, min, max) : (double)max;
 	}
 }
 
