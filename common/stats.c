@@ -128,8 +128,7 @@ static void combined_percentiles(const struct hist *a, const struct hist *b,
  * they share it; 0 when none is left.
  */
 static uint64_t sparse_top(const struct hist_sparse *a, size_t i,
-			   const struct hist_sparse *b, size_t j,
-			   unsigned *idx)
+			   const struct hist_sparse *b, size_t j, unsigned *idx)
 {
 	if (i && (!j || a->idx[i - 1] > b->idx[j - 1])) {
 		*idx = a->idx[i - 1];

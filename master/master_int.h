@@ -55,7 +55,7 @@
 #define CLOCK_PONG_WAIT_NS (50 * NS_PER_MS) /* a ping not answered: next */
 #define GO_RESEND_NS (100 * NS_PER_MS)
 #define PEER_SLOTS 16384           /* > 2 x MAX_SLAVES, a power of two */
-#define HOSTS_FLUSH_NS (10 * NS_PER_SEC) /* each hosts/ file: a write per 10 s */
+#define HOSTS_FLUSH_NS (10 * NS_PER_SEC) /* hosts/ files: every 10 s */
 /*
  * While intervals flow, wait this long after a wake-up with frames before
  * draining them: the ZeroMQ I/O thread then hands over many frames per
