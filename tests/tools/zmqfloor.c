@@ -4,8 +4,8 @@
  * a second from each of N DEALERs (scripts/bench-transport.sh). The sink
  * does what the master's receive loop does with a frame minus lockstep:
  * it waits like link_pump() (zmq_poll, then BATCH_MS before draining),
- * takes the routing id and the body with zmq_msg_recv() and reads the
- * body's bytes once; with --ack-every it sends each peer a small frame
+ * takes the routing id and the body with zmq_msg_recv() and touches
+ * each cache line of the body; with --ack-every it sends each peer a small frame
  * that often, as the master's acks. The sender plays N peers in one
  * process, each sending SIZE bytes at every second's boundary.
  *
@@ -16,7 +16,9 @@
  *          "frames F cpu_us_per_frame C usr_us U sys_us Y"
  *          over the frames after the first W seconds
  *        zmqfloor send --to tcp://HOST:PORT -n N [--size BYTES]
- *                      [--seconds S]
+ *                      [--seconds S] [--burst K]
+ *          --burst K: each peer sends K frames at once every K seconds
+ *          (as a slave holding K intervals back would), one by default
  * Exit 0, or 1 with a message.
  */
 #include <errno.h>
@@ -139,8 +141,12 @@ static int sink(double seconds, double warmup, long batch_ms, double ack_s)
 				const unsigned char *p = zmq_msg_data(&body);
 				size_t len = zmq_msg_size(&body);
 
-				/* Read the body once, as a decoder would. */
-				for (size_t i = 0; i < len; i++)
+				/*
+				 * Touch each cache line of the body once: what
+				 * bringing the frame in costs, and no more (a
+				 * decoder's work is not the floor's).
+				 */
+				for (size_t i = 0; i < len; i += 64)
 					sum += p[i];
 				if (tab)
 					peer_of(tab, slot, &npeers,
@@ -188,7 +194,8 @@ static int sink(double seconds, double warmup, long batch_ms, double ack_s)
 	return 0;
 }
 
-static int send_peers(const char *to, int n, size_t size, double seconds)
+static int send_peers(const char *to, int n, size_t size, double seconds,
+		      long burst)
 {
 	void *ctx = zmq_ctx_new();
 	void **s = calloc((size_t)n, sizeof(*s));
@@ -219,12 +226,13 @@ static int send_peers(const char *to, int n, size_t size, double seconds)
 		if (now < next)
 			time_sleep_ns(next - now);
 		for (int i = 0; i < n; i++) {
-			zmq_send(s[i], buf, size, ZMQ_DONTWAIT);
+			for (long k = 0; k < burst; k++)
+				zmq_send(s[i], buf, size, ZMQ_DONTWAIT);
 			while (zmq_recv(s[i], drop, sizeof(drop),
 					ZMQ_DONTWAIT) >= 0)
 				;
 		}
-		next += NS_PER_SEC;
+		next += (uint64_t)burst * NS_PER_SEC;
 	}
 	for (int i = 0; i < n; i++)
 		zmq_close(s[i]);
@@ -243,10 +251,11 @@ int main(int argc, char **argv)
 		{ "ack-every", required_argument, 0, 'a' },
 		{ "to", required_argument, 0, 't' },
 		{ "size", required_argument, 0, 'z' },
+		{ "burst", required_argument, 0, 'k' },
 		{ 0, 0, 0, 0 },
 	};
 	double seconds = 10, warmup = 2, ack_s = 0;
-	long batch_ms = 20, size = 2000, n = 0;
+	long batch_ms = 20, size = 2000, n = 0, burst = 1;
 	const char *to = NULL;
 	int c;
 
@@ -273,6 +282,9 @@ int main(int argc, char **argv)
 		case 't':
 			to = optarg;
 			break;
+		case 'k':
+			burst = atol(optarg);
+			break;
 		case 'z':
 			size = atol(optarg);
 			break;
@@ -296,5 +308,9 @@ int main(int argc, char **argv)
 			PEERS_MAX);
 		return 1;
 	}
-	return send_peers(to, (int)n, (size_t)size, seconds);
+	if (burst < 1 || burst > 60) {
+		fprintf(stderr, "zmqfloor: --burst wants 1..60\n");
+		return 1;
+	}
+	return send_peers(to, (int)n, (size_t)size, seconds, burst);
 }
