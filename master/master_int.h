@@ -75,7 +75,7 @@
  * each costs a send and two epoll_ctl calls in ZeroMQ's I/O thread (on
  * loopback the slave's receive path too): an ack goes out when ACK_BATCH
  * intervals wait, when the first waiting one has waited ACK_DELAY_NS, or
- * when the master has been silent to that slave for QUIET_PART of the
+ * when the master has been silent to that slave for QUIET_NS, 2/5 of the
  * master timeout (it then stands for the heartbeat; 4 s of 10, which
  * leaves the slave 6 s to hear it before it calls the master lost). One
  * frame per slave per 4 s instead of one a second. Slaves re-send after
