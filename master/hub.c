@@ -422,7 +422,7 @@ int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
 	*buf = zmq_msg_data(msg);
 	*len = zmq_msg_size(msg);
 	h->holding = 1;
-	return ret;
+	return 0;
 }
 
 void hub_close(struct hub **hp)

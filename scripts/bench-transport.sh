@@ -88,8 +88,11 @@ floor_run() {
 	"$FLOOR" send --to "tcp://127.0.0.1:$port" -n "$N" --size "$SIZE" \
 		--seconds $((SECS + 4)) --burst "$BURST" &
 	local sender=$!
+	if ! wait "$sender"; then
+		kill "$sink" 2>/dev/null || true
+		die "the sender failed (ulimit -n is $(ulimit -n); $N peers need more)"
+	fi
 	wait "$sink" || die "the sink failed: $(cat "$out")"
-	wait "$sender" || true
 	awk '$1 == "frames" {
 		if ($2 < '"$N"' * '"$SECS"' * 0.5) { print "short"; exit }
 		print $4, $6, $8 }' "$out"

@@ -35,6 +35,7 @@
 #define PEERS_MAX 65536
 #define SLOTS (2 * PEERS_MAX) /* a power of two */
 #define ACK_PASS_NS (250 * NS_PER_MS)
+#define NO_PEER_NS (30 * NS_PER_SEC) /* the sink gives up */
 
 struct peer {
 	unsigned char id[256];
@@ -106,13 +107,14 @@ static int sink(double seconds, double warmup, long batch_ms, double ack_s)
 	char ep[256];
 	size_t eplen = sizeof(ep), npeers = 0;
 	uint64_t first = 0, mark = 0, u0 = 0, s0 = 0, frames = 0, at_mark = 0;
-	uint64_t ack_pass = 0, sum = 0;
+	uint64_t ack_pass = 0, sum = 0, started = time_mono_ns();
 	int one = 1;
 
 	if (ack_s > 0 && (!tab || !slot))
 		return fprintf(stderr, "zmqfloor: out of memory\n"), 1;
 	for (size_t k = 0; slot && k < SLOTS; k++)
 		slot[k] = -1;
+	raise_nofile(); /* a descriptor per peer's connection */
 	zmq_setsockopt(r, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
 	if (zmq_bind(r, "tcp://127.0.0.1:*") < 0)
 		die("bind");
@@ -180,18 +182,26 @@ static int sink(double seconds, double warmup, long batch_ms, double ack_s)
 		}
 		if (first && now - first >= seconds * 1e9)
 			break;
+		if (!first && now - started >= NO_PEER_NS) {
+			fprintf(stderr, "zmqfloor: no frame in %d s\n",
+				(int)(NO_PEER_NS / NS_PER_SEC));
+			break;
+		}
 	}
 	uint64_t f = frames - at_mark, u = cpu_ns(0) - u0, s = cpu_ns(1) - s0;
 
-	printf("frames %llu cpu_us_per_frame %.2f usr_us %.2f sys_us %.2f sum %llu\n",
-	       (unsigned long long)f, f ? (double)(u + s) / 1e3 / (double)f : 0,
-	       f ? (double)u / 1e3 / (double)f : 0,
-	       f ? (double)s / 1e3 / (double)f : 0, (unsigned long long)sum);
+	if (mark)
+		printf("frames %llu cpu_us_per_frame %.2f usr_us %.2f sys_us %.2f sum %llu\n",
+		       (unsigned long long)f,
+		       f ? (double)(u + s) / 1e3 / (double)f : 0,
+		       f ? (double)u / 1e3 / (double)f : 0,
+		       f ? (double)s / 1e3 / (double)f : 0,
+		       (unsigned long long)sum);
 	free(tab);
 	free(slot);
 	zmq_close(r);
 	zmq_ctx_term(ctx);
-	return 0;
+	return mark ? 0 : 1;
 }
 
 static int send_peers(const char *to, int n, size_t size, double seconds,
