@@ -102,9 +102,15 @@ inside = [iops(r) for r in rows if start(r) >= t0 and end(r) <= t1]
 assert len(inside) >= 3 and all(x <= 115 for x in inside), inside
 assert 92 <= med(inside) <= 108, inside
 # Back within one interval of the cap's end: the interval holding the end
-# catches the backlog up, the next one is at the rate again.
-back = next(r for r in rows if start(r) >= t1 and 450 <= iops(r) <= 550)
-assert start(back) - t1 <= 1.0e9, (back, t1)
+# catches the backlog up, the next one is at the rate again. A single
+# interval strays about 10% on this VM whatever the run does (CI saw 446
+# right after the cap and 557 in the quiet tail of one run), so the next
+# one must be near the rate (400-600, far from the cap's 100) and, with
+# the one after it, at the rate (450-550 on average).
+back = [r for r in rows if start(r) >= t1][:2]
+assert len(back) == 2 and start(back[0]) - t1 <= 1.0e9, (back, t1)
+assert 400 <= iops(back[0]) <= 600, back
+assert 450 <= (iops(back[0]) + iops(back[1])) / 2 <= 550, back
 assert all(r["events"] == "throttle" for r in rows if start(r) >= t0 and end(r) <= t1)
 assert all(r["events"] == "" for r in rows if start(r) > t1)
 rec = ev["recovery"]
