@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include "common/exitcode.h"
 #include "master/history/history_int.h"
 
 static char tmp[64];
@@ -216,7 +217,7 @@ static void test_db_roundtrip(void **state)
 	assert_int_equal(history_resolve(db, "median:3", a.param_hash, NULL, &m,
 					 err, sizeof(err)),
 			 -ENOENT);
-	assert_non_null(strstr(err, "2 completed runs"));
+	assert_non_null(strstr(err, "2 usable runs"));
 	assert_int_equal(history_resolve(db, "3", NULL, NULL, &b, err,
 					 sizeof(err)),
 			 0);
@@ -258,9 +259,15 @@ static void test_corrupt(void **state)
 	/* The hook says so and leaves every exit code as it was. */
 	snprintf(dir, sizeof(dir), "%s/c", tmp);
 	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 1);
-	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0), 0);
-	assert_int_equal(history_run_hook(dir, path, 0, "last", NULL, 0), 0);
-	assert_int_equal(history_run_hook(dir, path, 0, "median:3", NULL, 4),
+	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0, NULL,
+					  NULL),
+			 0);
+	/* A comparison asked for and not made is exit 6, never 0. */
+	assert_int_equal(history_run_hook(dir, path, 0, "last", NULL, 0, NULL,
+					  NULL),
+			 LS_EXIT_NO_BASELINE);
+	assert_int_equal(history_run_hook(dir, path, 0, "median:3", NULL, 4,
+					  NULL, NULL),
 			 4);
 	/* The garbage is left as it was: nothing overwrote it. */
 	{
@@ -318,13 +325,235 @@ static void test_hook_regression(void **state)
 	make_folder(a, "run-base", "2026-01-05T00:00:00Z", "completed", 3000);
 	make_folder(b, "run-cand", "2026-01-06T00:00:00Z", "completed", 1000);
 	snprintf(path, sizeof(path), "%s/hook.db", tmp);
-	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0), 3);
+	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0, NULL, NULL),
+			 3);
 	snprintf(cj, sizeof(cj), "%s/compare.json", b);
 	assert_int_equal(access(cj, R_OK), 0);
 	/* 4 (degraded) keeps its meaning over a regression. */
-	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4), 4);
+	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4, NULL, NULL),
+			 4);
 	/* The other way round is an improvement: exit 0. */
-	assert_int_equal(history_run_hook(a, NULL, 1, b, NULL, 0), 0);
+	assert_int_equal(history_run_hook(a, NULL, 1, b, NULL, 0, NULL, NULL),
+			 0);
+}
+
+/* Record a night (folder dir/NAME) with an exit code: its history id. */
+static int64_t record_night(struct history_db *db, int night, double iops,
+			    int exit_code)
+{
+	char dir[160], rid[32], started[32], err[512];
+	struct history_run r;
+	int64_t id;
+
+	snprintf(dir, sizeof(dir), "%s/night%d", tmp, night);
+	snprintf(rid, sizeof(rid), "run-n%d", night);
+	snprintf(started, sizeof(started), "2026-02-%02dT00:00:00Z", night);
+	make_folder(dir, rid, started, "completed", iops);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	r.exit_code = exit_code;
+	if (exit_code == 3)
+		strcpy(r.status, "regression");
+	if (exit_code == 4)
+		strcpy(r.status, "degraded");
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)), 0);
+	history_run_free(&r);
+	return id;
+}
+
+static double base_iops(struct history_db *db, const char *spec, int *ret)
+{
+	struct history_run b;
+	char err[512];
+	double v;
+
+	*ret = history_resolve(db, spec, NULL, NULL, &b, err, sizeof(err));
+	if (*ret < 0)
+		return NAN;
+	v = b.ph[0].v[HISTORY_IOPS];
+	history_run_free(&b);
+	return v;
+}
+
+static void test_baseline_excludes_regressions(void **state)
+{
+	struct history_db *db;
+	char path[128], err[512];
+	int64_t ids[16], slow;
+	int ret;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/nights.db", tmp);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	/* Five nights at 150k, then two regressions at 114k, one degraded. */
+	for (int i = 1; i <= 5; i++)
+		record_night(db, i, 150000, 0);
+	record_night(db, 6, 114000, 3);
+	slow = record_night(db, 7, 114000, 3);
+	record_night(db, 8, 150000, 4);
+	/* median:5 and last are of the clean nights only. */
+	assert_true(fabs(base_iops(db, "median:5", &ret) - 150000) < 1);
+	assert_true(fabs(base_iops(db, "last", &ret) - 150000) < 1);
+	assert_int_equal(history_db_ids(db, NULL, HISTORY_IDS_BASELINE, NULL,
+					ids, 16, err, sizeof(err)),
+			 5);
+	assert_int_equal(ids[0], 5);
+	/* median:6 wants a sixth usable night: there is none. */
+	base_iops(db, "median:6", &ret);
+	assert_int_equal(ret, -ENOENT);
+	/* Accepting the slow level: it and the clean nights after it. */
+	assert_int_equal(history_db_accept(db, slow, "tester", "new disks", err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(history_db_accept(db, 99, "tester", "x", err,
+					   sizeof(err)),
+			 -ENOENT);
+	assert_true(fabs(base_iops(db, "last", &ret) - 114000) < 1);
+	record_night(db, 9, 115000, 0);
+	assert_true(fabs(base_iops(db, "last", &ret) - 115000) < 1);
+	assert_true(fabs(base_iops(db, "median:2", &ret) - 114500) < 1);
+	base_iops(db, "median:3", &ret);
+	assert_int_equal(ret, -ENOENT); /* nothing before the acceptance */
+	/* Every night still counts for change points. */
+	assert_int_equal(history_db_ids(db, NULL, HISTORY_IDS_MEASURED, NULL,
+					ids, 16, err, sizeof(err)),
+			 8);
+	history_db_close(db);
+}
+
+static void test_migrate_v1(void **state)
+{
+	struct history_db *db;
+	struct history_run r;
+	char path[128], err[512];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v1.db", tmp);
+	/* A history as version 1 wrote it, with one run. */
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(h,
+			     "CREATE TABLE runs(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+			     " run_id TEXT UNIQUE NOT NULL, started TEXT, ended TEXT,"
+			     " status TEXT, exit_code INTEGER, host TEXT, engine TEXT,"
+			     " slaves TEXT, hosts TEXT, nslaves INTEGER, param_name TEXT,"
+			     " param_hash TEXT, param_text TEXT, plan TEXT, dir TEXT,"
+			     " recorded TEXT);"
+			     "CREATE TABLE phases(run INTEGER NOT NULL, idx INTEGER NOT NULL,"
+			     " name TEXT NOT NULL, kind TEXT, elapsed_s REAL, warmup_s REAL,"
+			     " interval_s REAL, iorate REAL, errors INTEGER, iops REAL,"
+			     " mbps REAL, lat_mean_ms REAL, lat_p50_ms REAL, lat_p95_ms REAL,"
+			     " lat_p99_ms REAL, lat_p999_ms REAL, read_pct REAL,"
+			     " PRIMARY KEY(run, idx));"
+			     "CREATE TABLE intervals(run INTEGER NOT NULL, phase INTEGER NOT NULL,"
+			     " seq INTEGER NOT NULL, iops REAL, mbps REAL, resp_ms REAL,"
+			     " p95_ms REAL, p99_ms REAL, PRIMARY KEY(run, phase, seq));"
+			     "INSERT INTO runs(run_id,started,status,exit_code,param_hash)"
+			     " VALUES('old','2025-01-01T00:00:00Z','completed',0,'h');"
+			     "INSERT INTO phases(run,idx,name,iops) VALUES(1,0,'r1',777);"
+			     "PRAGMA user_version=1;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, 1, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.run_id, "old");
+	assert_string_equal(r.verdict, "");
+	assert_true(fabs(r.ph[0].v[HISTORY_IOPS] - 777) < 1e-9);
+	history_run_free(&r);
+	assert_int_equal(history_db_accept(db, 1, "me", "why", err,
+					   sizeof(err)),
+			 0);
+	history_db_close(db);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st,
+					    NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 2);
+	sqlite3_finalize(st);
+	/* A history of a newer lockstep is refused, not rewritten. */
+	assert_int_equal(sqlite3_exec(h, "PRAGMA user_version=9", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)),
+			 -EPROTO);
+	assert_non_null(strstr(err, "newer"));
+}
+
+static int sealed_code;
+static char sealed_line[1024];
+
+static int seal(void *arg, int code, const char *line)
+{
+	(void)arg;
+	sealed_code = code;
+	snprintf(sealed_line, sizeof(sealed_line), "%s", line);
+	return 0;
+}
+
+static void test_hook_seals_verdict(void **state)
+{
+	struct history_db *db;
+	struct history_run r;
+	char a[128], b[128], path[128], err[512];
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/sbase", tmp);
+	snprintf(b, sizeof(b), "%s/scand", tmp);
+	snprintf(path, sizeof(path), "%s/seal.db", tmp);
+	make_folder(a, "run-sbase", "2026-03-01T00:00:00Z", "completed", 3000);
+	make_folder(b, "run-scand", "2026-03-02T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(a, path, 0, NULL, NULL, 0, seal,
+					  NULL),
+			 0);
+	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0, seal,
+					  NULL),
+			 3);
+	/* The folder and the history get the verdict that was printed. */
+	assert_int_equal(sealed_code, 3);
+	assert_non_null(strstr(sealed_line, "REGRESSION: r1 IOPS -66.7% (p="));
+	assert_non_null(strstr(sealed_line, " vs history id 1"));
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, 2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.exit_code, 3);
+	assert_string_equal(r.status, "regression");
+	assert_string_equal(r.verdict, sealed_line);
+	history_run_free(&r);
+	history_db_close(db);
+	/* Tonight's regression is no baseline: median:2 cannot be made. */
+	snprintf(b, sizeof(b), "%s/scand2", tmp);
+	make_folder(b, "run-scand2", "2026-03-03T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(b, path, 0, "median:2", NULL, 0, seal,
+					  NULL),
+			 LS_EXIT_NO_BASELINE);
+	assert_int_equal(sealed_code, LS_EXIT_NO_BASELINE);
+	assert_non_null(
+		strstr(sealed_line, "no comparison: baseline median:2"));
+	/* ... and last still is the clean night: exit 3 again. */
+	snprintf(b, sizeof(b), "%s/scand3", tmp);
+	make_folder(b, "run-scand3", "2026-03-04T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0, seal,
+					  NULL),
+			 3);
+}
+
+static void test_summary_without_slaves(void **state)
+{
+	struct history_run r;
+	char dir[128], err[512];
+
+	(void)state;
+	/* UBSan: no slaves array once meant qsort(NULL, 0). */
+	snprintf(dir, sizeof(dir), "%s/noslaves", tmp);
+	make_folder(dir, "run-ns", "2026-04-01T00:00:00Z", "completed", 10);
+	put(dir, "summary.json",
+	    "{\"run_id\": \"ns\", \"status\": \"completed\", \"runs\": []}");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nslaves, 0);
+	history_run_free(&r);
 }
 
 static int setup(void **state)
@@ -351,6 +580,10 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_locked),
 		cmocka_unit_test(test_hook_regression),
+		cmocka_unit_test(test_baseline_excludes_regressions),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_hook_seals_verdict),
+		cmocka_unit_test(test_summary_without_slaves),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -32,9 +32,12 @@ void history_load_hash(const char *s, size_t len, char *out)
 
 void history_run_free(struct history_run *r)
 {
-	for (size_t i = 0; i < r->nphases; i++)
+	for (size_t i = 0; i < r->nphases; i++) {
 		for (int s = 0; s < HISTORY_NSERIES; s++)
 			free(r->ph[i].series[s]);
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			free(r->ph[i].night[m]);
+	}
 	free(r->ph);
 	free(r->slaves);
 	free(r->hosts);
@@ -115,8 +118,8 @@ void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
 }
 
 static const char *const top_keys[] = {
-	"$.run_id", "$.status",     "$.exit_code", "$.started",
-	"$.ended",  "$.param_file", "$.engine",    "$.host",
+	"$.run_id",     "$.status", "$.exit_code", "$.started", "$.ended",
+	"$.param_file", "$.engine", "$.host",      "$.verdict",
 };
 
 static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
@@ -129,12 +132,12 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 				 "SELECT json_extract(?1,?2),json_extract(?1,?3),"
 				 "json_extract(?1,?4),json_extract(?1,?5),json_extract(?1,?6),"
 				 "json_extract(?1,?7),json_extract(?1,?8),json_extract(?1,?9),"
-				 "json_type(?1,'$.runs')",
+				 "json_type(?1,'$.runs'),json_extract(?1,?10)",
 				 -1, &st, NULL);
 	if (ret != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 9; i++)
 		sqlite3_bind_text(st, i + 2, top_keys[i], -1, SQLITE_STATIC);
 	ret = -EBADMSG;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -148,6 +151,7 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 		history_load_str(st, 5, pfile, plen);
 		history_load_str(st, 6, r->engine, sizeof(r->engine));
 		history_load_str(st, 7, r->host, sizeof(r->host));
+		history_load_str(st, 9, r->verdict, sizeof(r->verdict));
 		if (*r->run_id && *r->status && sqlite3_column_text(st, 8) &&
 		    !strcmp((const char *)sqlite3_column_text(st, 8), "array"))
 			ret = 0;
@@ -167,7 +171,8 @@ static char *join_names(char **v, size_t n, int uniq)
 	size_t len = 1, used = 0;
 	char *out;
 
-	qsort(v, n, sizeof(*v), cmp_str);
+	if (n) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_str);
 	for (size_t i = 0; i < n; i++)
 		len += strlen(v[i]) + 1;
 	out = malloc(len);
@@ -540,6 +545,9 @@ int history_load_median(const struct history_run *runs, size_t n,
 	if (!tmp)
 		return -ENOMEM;
 	*out = *newest;
+	out->nmedian = (unsigned)n;
+	out->accepted = 0;
+	out->verdict[0] = 0;
 	out->slaves = newest->slaves ? strdup(newest->slaves) : NULL;
 	out->hosts = newest->hosts ? strdup(newest->hosts) : NULL;
 	out->param_text = NULL;
@@ -562,6 +570,10 @@ int history_load_median(const struct history_run *runs, size_t n,
 		p->n = 0;
 		for (int s = 0; s < HISTORY_NSERIES; s++)
 			p->series[s] = NULL;
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			p->night[m] = NULL;
+			p->nnight[m] = 0;
+		}
 		out->nphases = k + 1;
 		for (int m = 0; m < HISTORY_NMETRICS; m++) {
 			size_t c = 0;
@@ -572,6 +584,12 @@ int history_load_median(const struct history_run *runs, size_t n,
 						    p->name) &&
 					    isfinite(runs[i].ph[q].v[m]))
 						tmp[c++] = runs[i].ph[q].v[m];
+			/* Each night's own value, for the night test. */
+			p->night[m] = malloc((c ? c : 1) * sizeof(double));
+			if (!p->night[m])
+				goto nomem;
+			memcpy(p->night[m], tmp, c * sizeof(double));
+			p->nnight[m] = c;
 			p->v[m] = history_stats_median(tmp, c);
 		}
 		/* The test sees every interval of every night pooled. */
