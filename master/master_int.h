@@ -273,6 +273,7 @@ struct master {
 	struct rfile *pre;
 	unsigned npre;
 	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
+	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
 	char **incomplete; /* result files not written in full */
 	size_t nincomplete;
 	int any_incomplete; /* even one the list could not hold */

@@ -556,6 +556,38 @@ static void test_summary_without_slaves(void **state)
 	history_run_free(&r);
 }
 
+static void test_default_path(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	/* LOCKSTEP_HISTORY wins; else root's place, else the user's. */
+	assert_int_equal(history_default_for("/x/h.db", 0, "/xdg", "/home/u",
+					     buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/x/h.db");
+	assert_int_equal(history_default_for(NULL, 0, "/xdg", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/var/lib/lockstep/history.db");
+	assert_int_equal(history_default_for("", 1000, "/xdg", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/xdg/lockstep/history.db");
+	/* A relative XDG_DATA_HOME is ignored, as the spec says. */
+	assert_int_equal(history_default_for(NULL, 1000, "rel", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/home/u/.local/share/lockstep/history.db");
+	assert_int_equal(history_default_for(NULL, 1000, NULL, NULL, buf,
+					     sizeof(buf)),
+			 -ENOENT);
+	/* Never the results folder: -o does not move the history. */
+	assert_int_equal(history_default_for(NULL, 1000, NULL, "/home/u", buf,
+					     8),
+			 -ENAMETOOLONG);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -584,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_hook_seals_verdict),
 		cmocka_unit_test(test_summary_without_slaves),
+		cmocka_unit_test(test_default_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

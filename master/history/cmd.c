@@ -23,38 +23,52 @@
 #include "master/history/history_int.h"
 #include "master/jsonw.h"
 
-#define DEFAULT_DB "lockstep-output/history.db"
 #define LIST_MAX 100000
 
-const char *history_default_path(const char *opt, const char *results_dir,
-				 char *buf, size_t len)
+int history_default_for(const char *env, unsigned uid, const char *xdg,
+			const char *home, char *buf, size_t len)
 {
-	const char *env = getenv("LOCKSTEP_HISTORY");
-	const char *slash;
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (uid == 0)
+		n = snprintf(buf, len, "%s", HISTORY_ROOT_DB);
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/lockstep/history.db", xdg);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.local/share/lockstep/history.db",
+			     home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+const char *history_default_path(const char *opt, char *buf, size_t len)
+{
+	struct passwd *pw;
+	const char *home = getenv("HOME");
 
 	if (opt)
 		return opt;
-	if (env && *env)
-		return env;
-	if (!results_dir)
-		return DEFAULT_DB;
-	/* Next to the results folders: the parent of this one. */
-	slash = strrchr(results_dir, '/');
-	while (slash && slash > results_dir && slash[1] == 0) {
-		const char *p = slash - 1;
-
-		while (p > results_dir && *p != '/')
-			p--;
-		slash = *p == '/' ? p : NULL;
-	}
-	if (!slash)
+	if ((!home || *home != '/') && (pw = getpwuid(getuid())))
+		home = pw->pw_dir;
+	if (history_default_for(getenv("LOCKSTEP_HISTORY"), (unsigned)geteuid(),
+				getenv("XDG_DATA_HOME"), home, buf, len) < 0)
 		snprintf(buf, len, "history.db");
-	else if (slash == results_dir)
-		snprintf(buf, len, "/history.db");
-	else
-		snprintf(buf, len, "%.*s/history.db",
-			 (int)(slash - results_dir), results_dir);
 	return buf;
+}
+
+/* The folder of the default history, made on first use (not for --history). */
+static void make_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fsutil_mkdir_p(dir);
 }
 
 /* ---- the run hook ------------------------------------------------------- */
@@ -174,10 +188,9 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 		     history_seal_fn seal, void *arg)
 {
 	char buf[PATH_MAX];
-	const char *hist_path = no_history ?
-					NULL :
-					history_default_path(hist, dir, buf,
-							     sizeof(buf));
+	const char *hist_path = no_history ? NULL :
+					     history_default_path(hist, buf,
+								  sizeof(buf));
 
 	struct history_run cur, base;
 	struct history_db *db = NULL;
@@ -198,6 +211,8 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	}
 	if (!*cur.host)
 		gethostname(cur.host, sizeof(cur.host) - 1);
+	if (hist_path && !hist)
+		make_parent(hist_path);
 	if (hist_path &&
 	    history_db_open(hist_path, 1, &db, err, sizeof(err)) < 0) {
 		log_error("%s; the run is not recorded (its results folder %s is complete)",
@@ -276,8 +291,8 @@ int history_compare_main(int argc, char **argv)
 			  ")" },
 		{ "json", 0, OPTS_FLAG, &json, .help = "the result as JSON" },
 		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
-		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
-			  ")" },
+		  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+			  " for root, ~/.local/share/lockstep/history.db otherwise)" },
 		{ .name = "help",
 		  .letter = 'h',
 		  .kind = OPTS_HELP,
@@ -307,7 +322,7 @@ int history_compare_main(int argc, char **argv)
 		fprintf(stderr, "lockstep compare: %s\n", err);
 		return LS_EXIT_BAD_INPUT;
 	}
-	hist = history_default_path(hist, NULL, buf, sizeof(buf));
+	hist = history_default_path(hist, buf, sizeof(buf));
 	if (history_db_open(hist, 0, &db, dberr, sizeof(dberr)) < 0)
 		db = NULL;
 	/* The candidate first: a relative baseline is of its file. */
@@ -358,7 +373,10 @@ static int hist_open(struct hopts *o, int create, struct history_db **db)
 {
 	char buf[PATH_MAX], err[1024];
 
-	o->hist = history_default_path(o->hist, NULL, buf, sizeof(buf));
+	if (create && !o->hist) {
+		make_parent(history_default_path(NULL, buf, sizeof(buf)));
+	}
+	o->hist = history_default_path(o->hist, buf, sizeof(buf));
 	if (history_db_open(o->hist, create, db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lockstep history: %s\n", err);
 		return -1;
@@ -586,6 +604,52 @@ static int history_accept(struct hopts *o, const char *which)
 	return ret;
 }
 
+/* The nearest miss over every run name and metric searched. */
+struct miss {
+	struct history_change c;
+	const struct history_run *r;
+	size_t night, nights;
+	char name[HISTORY_NAME_MAX];
+	int metric;
+};
+
+/* One change (or the nearest miss), with its night, size and p. */
+static void change_print(const struct history_run *r, size_t night,
+			 size_t nights, const char *name, int metric,
+			 const struct history_change *c, int json, int kept,
+			 int *first)
+{
+	double pct = c->before ? (c->after - c->before) / c->before * 100 : NAN;
+
+	if (json) {
+		struct jsonw w;
+
+		printf("%s", *first ? "" : ",");
+		jsonw_init(&w, stdout);
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "started", r->started);
+		jsonw_i64(&w, "id", r->id);
+		jsonw_u64(&w, "night", night + 1);
+		jsonw_u64(&w, "nights", nights);
+		jsonw_str(&w, "run", name);
+		jsonw_str(&w, "metric", history_metric_name(metric));
+		jsonw_dbl(&w, "before", c->before);
+		jsonw_dbl(&w, "after", c->after);
+		jsonw_dbl(&w, "change_pct", pct);
+		jsonw_dbl(&w, "p_value", c->p);
+		jsonw_bool(&w, "nearest_miss", !kept);
+		jsonw_end(&w);
+		jsonw_finish(&w);
+	} else {
+		printf("%s%-19.19s id %-5lld night %zu of %zu: %s %s %.3f -> %.3f (%+.1f%%), p=%.3g\n",
+		       kept ? "" : "none; nearest miss: ", r->started,
+		       (long long)r->id, night + 1, nights, name,
+		       history_metric_name(metric), c->before, c->after, pct,
+		       c->p);
+	}
+	*first = 0;
+}
+
 /*
  * Change points of one metric of one run name across the nights (oldest
  * first in runs[]), printed with the night each shift starts.
@@ -593,9 +657,9 @@ static int history_accept(struct hopts *o, const char *which)
 static int changes_one(const struct history_run *runs, size_t n,
 		       const char *name, int metric,
 		       const struct history_changes_opts *co, int json,
-		       int *first)
+		       int *first, struct miss *best)
 {
-	struct history_change ch[32];
+	struct history_change ch[32], miss;
 	double *x = malloc((n + 1) * sizeof(*x));
 	size_t *at = malloc((n + 1) * sizeof(*at)), k = 0;
 	int found;
@@ -612,35 +676,17 @@ static int changes_one(const struct history_run *runs, size_t n,
 				x[k] = runs[i].ph[q].v[metric];
 				at[k++] = i;
 			}
-	found = history_changes_find(x, k, co, ch, 32);
-	for (int c = 0; c < found; c++) {
-		const struct history_run *r = &runs[at[ch[c].at]];
-		double pct = ch[c].before ? (ch[c].after - ch[c].before) /
-						    ch[c].before * 100 :
-					    NAN;
-
-		if (json) {
-			struct jsonw w;
-
-			printf("%s", *first ? "" : ",");
-			jsonw_init(&w, stdout);
-			jsonw_object(&w, NULL);
-			jsonw_str(&w, "started", r->started);
-			jsonw_i64(&w, "id", r->id);
-			jsonw_str(&w, "run", name);
-			jsonw_str(&w, "metric", history_metric_name(metric));
-			jsonw_dbl(&w, "before", ch[c].before);
-			jsonw_dbl(&w, "after", ch[c].after);
-			jsonw_dbl(&w, "change_pct", pct);
-			jsonw_dbl(&w, "p_value", ch[c].p);
-			jsonw_end(&w);
-			jsonw_finish(&w);
-		} else
-			printf("%-19.19s id %-5lld %s %s: %.3f -> %.3f (%+.1f%%), p=%.3g\n",
-			       r->started, (long long)r->id, name,
-			       history_metric_name(metric), ch[c].before,
-			       ch[c].after, pct, ch[c].p);
-		*first = 0;
+	found = history_changes_find(x, k, co, ch, 32, &miss);
+	for (int c = 0; c < found; c++)
+		change_print(&runs[at[ch[c].at]], at[ch[c].at], n, name, metric,
+			     &ch[c], json, 1, first);
+	if (found == 0 && isfinite(miss.p) && !(best->c.p <= miss.p)) {
+		best->c = miss;
+		best->r = &runs[at[miss.at]];
+		best->night = at[miss.at];
+		best->nights = n;
+		best->metric = metric;
+		snprintf(best->name, sizeof(best->name), "%s", name);
 	}
 	free(x);
 	free(at);
@@ -649,9 +695,8 @@ static int changes_one(const struct history_run *runs, size_t n,
 
 static int history_changes(struct hopts *o)
 {
-	const struct history_changes_opts co = {
-		.seed = 1, .perms = 199, .alpha = 0.01, .min_seg = 2
-	};
+	const struct history_changes_opts co = HISTORY_CHANGES_DEFAULTS;
+	struct miss best = { .c = { .p = NAN } };
 	int metric[HISTORY_NMETRICS], nm = 0, first = 1, n, ret = 0;
 	char mbuf[256], err[1024], hash[20], *save = NULL, *tok;
 	struct history_run *runs = NULL;
@@ -710,7 +755,7 @@ static int history_changes(struct hopts *o)
 		}
 	}
 	if (!o->json)
-		printf("change points (E-divisive means, %u permutations, seed %llu, p < %g) of %s, %d completed runs:\n",
+		printf("change points (E-divisive means, %u permutations, seed %llu, p < %g) of %s, %d measured runs (regressions included):\n",
 		       co.perms, (unsigned long long)co.seed, co.alpha,
 		       n ? runs[n - 1].param_name : "-", n);
 	else
@@ -718,12 +763,17 @@ static int history_changes(struct hopts *o)
 	for (size_t p = 0; n > 0 && p < runs[n - 1].nphases; p++)
 		for (int m = 0; m < nm; m++)
 			if (changes_one(runs, (size_t)n, runs[n - 1].ph[p].name,
-					metric[m], &co, o->json, &first) < 0)
+					metric[m], &co, o->json, &first,
+					&best) < 0)
 				ret = LS_EXIT_BAD_INPUT;
+	if (first && best.r)
+		change_print(best.r, best.night, best.nights, best.name,
+			     best.metric, &best.c, o->json, 0, &first);
+	else if (first && !o->json)
+		printf("none (too few nights to test a split: %d, at least %zu)\n",
+		       n, 2 * co.min_seg);
 	if (o->json)
 		printf("]\n");
-	else if (first)
-		printf("none\n");
 out:
 	for (int i = 0; i < n; i++)
 		history_run_free(&runs[i]);
@@ -742,8 +792,8 @@ int history_main(int argc, char **argv)
 	int args, ret, which = -1;
 	const struct opts_def defs[] = {
 		{ "history", 0, OPTS_STRING, &o.hist, .arg = "PATH",
-		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
-			  ")" },
+		  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+			  " for root, ~/.local/share/lockstep/history.db otherwise)" },
 		{ "file", 0, OPTS_STRING, &o.file, .arg = "HASH|NAME",
 		  .help = "only runs of this parameter file" },
 		{ "last", 0, OPTS_UINT, &o.last, 1, LIST_MAX, .arg = "N",

@@ -377,7 +377,10 @@ void history_compare_line(const struct history_run *a,
 						 metrics[m].label, cm->pct);
 			if (used < len && cm->tested)
 				used += (size_t)snprintf(buf + used, len - used,
-							 " (p=%.3g)", cm->p);
+							 cm->p < 1e-16 ?
+								 " (p<1e-16)" :
+								 " (p=%.3g)",
+							 cm->p);
 			listed = 1;
 		}
 	if (used < len)

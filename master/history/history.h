@@ -223,8 +223,16 @@ int history_check_args(const char *hist, int no_history, const char *baseline,
 int history_main(int argc, char **argv);
 int history_compare_main(int argc, char **argv);
 
-/* The history path: --history, else $LOCKSTEP_HISTORY, else next to dir. */
-const char *history_default_path(const char *opt, const char *results_dir,
-				 char *buf, size_t len);
+/*
+ * The history path: --history (opt), else $LOCKSTEP_HISTORY, else one
+ * place that does not depend on -o: HISTORY_ROOT_DB for root,
+ * $XDG_DATA_HOME/lockstep/history.db or ~/.local/share/lockstep/history.db
+ * for anyone else. Returns opt or buf.
+ */
+#define HISTORY_ROOT_DB "/var/lib/lockstep/history.db"
+const char *history_default_path(const char *opt, char *buf, size_t len);
+/* The same, pure: env is $LOCKSTEP_HISTORY. 0, -ENOENT (no home). */
+int history_default_for(const char *env, unsigned uid, const char *xdg,
+			const char *home, char *buf, size_t len);
 
 #endif

@@ -62,16 +62,27 @@ struct history_changes_opts {
 	size_t min_seg; /* shortest segment (2) */
 };
 
+/*
+ * What `history changes` uses: 999 permutations resolve p down to 0.001,
+ * so that 10 nights with 4 after a step (210 orders, 2 as extreme) can
+ * pass; alpha 0.05 a split.
+ */
+#define HISTORY_CHANGES_DEFAULTS                                     \
+	{                                                            \
+		.seed = 1, .perms = 999, .alpha = 0.05, .min_seg = 2 \
+	}
 #define HISTORY_CHANGES_MAX_N 1000
 /*
  * The change points of x[0..n) (E-divisive means, Matteson and James
  * 2014, with a permutation test at each split): pure and deterministic.
  * Fills at most max into out in index order; returns how many, or -EINVAL
- * (n over HISTORY_CHANGES_MAX_N), -ENOMEM.
+ * (n over HISTORY_CHANGES_MAX_N), -ENOMEM. miss (may be NULL) gets the
+ * tested split with the lowest p that was not kept (p NaN: none tested).
  */
 int history_changes_find(const double *x, size_t n,
 			 const struct history_changes_opts *o,
-			 struct history_change *out, size_t max);
+			 struct history_change *out, size_t max,
+			 struct history_change *miss);
 
 /* ---- compare.c ----------------------------------------------------------- */
 

@@ -9,8 +9,9 @@
 # lockstep's exit code through.
 source "$(dirname "$0")/lib.sh"
 
-# The default place: beside the results folders ($TMP/out/*).
-H="$TMP/out/history.db"
+# The history lib.sh points every test at (LOCKSTEP_HISTORY): never the
+# real default place (/var/lib/lockstep/history.db for root).
+H="$LOCKSTEP_HISTORY"
 cat > "$TMP/night.vdb" <<VDB
 sd=sd1,lun=$TMP/n.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
@@ -41,7 +42,7 @@ LOCKSTEP_HISTORY="$H" night n2
 [ "$rc" -eq 0 ] || { cat "$TMP/n2.txt"; fail "night 2 exited $rc"; }
 recorded n2 2
 
-# A quiet night at the same rate, with no history option (the default).
+# A quiet night at the same rate, with no history option (LOCKSTEP_HISTORY).
 night quiet --baseline median:2 --threshold "$TH"
 [ "$rc" -eq 0 ] || { cat "$TMP/quiet.txt"; fail "the quiet night exited $rc"; }
 recorded quiet 3
@@ -125,7 +126,7 @@ python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["incomplet
 cmp -s "$TMP/bad.db" "$TMP/bad.orig" || fail "the corrupt history was modified"
 
 # --no-history writes none; a bad baseline spec is refused before the run.
-run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history > "$TMP/none.txt" 2>&1
+LOCKSTEP_HISTORY="$TMP/solo/history.db" run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history > "$TMP/none.txt" 2>&1
 [ "$rc" -eq 0 ] && [ ! -e "$TMP/solo/history.db" ] || fail "--no-history: exit $rc, or a history written"
 night badspec --baseline median:x
 [ "$rc" -eq 1 ] && grep -q "median:x' is no baseline" "$TMP/badspec.txt" && [ ! -e "$TMP/out/badspec" ] || fail "bad spec: exit $rc"
@@ -147,13 +148,13 @@ echo '{}' > "$TMP/nightly/old-run/summary.json"
 touch -d '3 days ago' "$TMP/nightly/old-run" "$TMP/nightly/not-ours"
 rate 500
 set +e
-LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" \
+LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" LOCKSTEP_HISTORY="$R" \
 	timeout 60 "$NIGHTLY" "$TMP/night.vdb" --keep 1 -- --local-slaves 2 > "$TMP/nightly.txt" 2>&1
 nrc=$?
 set -e
 [ "$nrc" -eq 3 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh exited $nrc, not 3"; }
 [ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh printed more than one line"; }
-grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), regression vs median of 2 (Run r1: regression), results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
+grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p=.*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
 ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
 [ -s "$ndir/console.log" ] && [ -s "$ndir/compare.json" ] || fail "nightly folder lacks console.log or compare.json"
 [ ! -e "$TMP/nightly/old-run" ] || fail "--keep 1 kept a 3-day-old results folder"
