@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <sqlite3.h>
 #include "common/exitcode.h"
@@ -173,7 +174,7 @@ static void test_db_roundtrip(void **state)
 	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
 	history_run_free(&a);
 	snprintf(dir, sizeof(dir), "%s/n3", tmp);
-	make_folder(dir, "run-3", "2026-01-03T00:00:00Z", "aborted", 10);
+	make_folder(dir, "run-3", "2026-01-03T00:00:00Z", "aborted", 100);
 	assert_int_equal(history_load_dir(dir, &a, err, sizeof(err)), 0);
 	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
 
@@ -258,7 +259,7 @@ static void test_corrupt(void **state)
 	assert_non_null(strstr(err, "history import"));
 	/* The hook says so and leaves every exit code as it was. */
 	snprintf(dir, sizeof(dir), "%s/c", tmp);
-	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 1);
+	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 100);
 	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0, NULL,
 					  NULL),
 			 0);
@@ -298,7 +299,7 @@ static void test_locked(void **state)
 				      NULL),
 			 SQLITE_OK);
 	snprintf(dir, sizeof(dir), "%s/l", tmp);
-	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 1);
+	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 100);
 	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
 	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)),
 			 -EBUSY);
@@ -548,7 +549,7 @@ static void test_summary_without_slaves(void **state)
 	(void)state;
 	/* UBSan: no slaves array once meant qsort(NULL, 0). */
 	snprintf(dir, sizeof(dir), "%s/noslaves", tmp);
-	make_folder(dir, "run-ns", "2026-04-01T00:00:00Z", "completed", 10);
+	make_folder(dir, "run-ns", "2026-04-01T00:00:00Z", "completed", 100);
 	put(dir, "summary.json",
 	    "{\"run_id\": \"ns\", \"status\": \"completed\", \"runs\": []}");
 	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
@@ -588,6 +589,92 @@ static void test_default_path(void **state)
 			 -ENAMETOOLONG);
 }
 
+/* summary.json with one run whose totals.iops is the JSON text val. */
+static int load_with_iops(const char *dir, const char *val, char *err,
+			  size_t errlen)
+{
+	struct history_run r;
+	char json[1024];
+	int ret;
+
+	snprintf(json, sizeof(json),
+		 "{\"run_id\": \"h\", \"status\": \"completed\", \"slaves\": [],"
+		 " \"runs\": [{\"name\": \"r1\", \"kind\": \"rd\","
+		 " \"totals\": {\"iops\": %s, \"mbps\": 3.9, \"read_pct\": 70}}]}",
+		 val);
+	put(dir, "summary.json", json);
+	ret = history_load_dir(dir, &r, err, errlen);
+	if (ret == 0)
+		history_run_free(&r);
+	return ret;
+}
+
+static void test_absurd_totals(void **state)
+{
+	static const char *const bad[] = { "1e308",   "-5",     "1e999",
+					   "-1e999",  "[1, 2]", "{\"a\": 1}",
+					   "\"many\"" };
+	char dir[128], err[512];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/absurd", tmp);
+	make_folder(dir, "run-x", "2026-05-01T00:00:00Z", "completed", 1000);
+	/* The folder's intervals say about 1000 IOPS. */
+	assert_int_equal(load_with_iops(dir, "1003", err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(load_with_iops(dir, bad[i], err, sizeof(err)),
+				 -EBADMSG);
+		assert_non_null(strstr(err, "totals.iops"));
+		assert_non_null(strstr(err, "refused"));
+	}
+	/* 3000 where the intervals measured 1000: not this folder's figure. */
+	assert_int_equal(load_with_iops(dir, "3000", err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "does not match"));
+	/* A non-finite interval is refused too. */
+	put(dir, "intervals.csv",
+	    "run,interval,phase,iops,mbps,resp_ms,p95_ms,p99_ms\n"
+	    "r1,1,measure,inf,3.9,0.5,0.9,1.4\n");
+	assert_int_equal(load_with_iops(dir, "1000", err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "intervals.csv"));
+}
+
+static void test_unsafe_files(void **state)
+{
+	struct history_run r;
+	char dir[128], path[256], err[512], secret[160];
+	int ret;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/unsafe", tmp);
+	make_folder(dir, "run-u", "2026-05-02T00:00:00Z", "completed", 1000);
+	/* A parameter-file copy that is a link to another file: refused. */
+	snprintf(secret, sizeof(secret), "%s/secret.txt", tmp);
+	put(tmp, "secret.txt", "root only\n");
+	snprintf(path, sizeof(path), "%s/p.vdb", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(secret, path), 0);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "p.vdb: a symbolic link (not followed)"));
+	assert_int_equal(unlink(path), 0);
+	put(dir, "p.vdb", param);
+	/* A FIFO intervals.csv: refused at once, never waited on. */
+	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	ret = history_load_dir(dir, &r, err, sizeof(err));
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(err, "intervals.csv: not a regular file"));
+	/* summary.json as a link: refused the same way. */
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(secret, path), 0);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "summary.json: a symbolic link"));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -617,6 +704,8 @@ int main(void)
 		cmocka_unit_test(test_hook_seals_verdict),
 		cmocka_unit_test(test_summary_without_slaves),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_absurd_totals),
+		cmocka_unit_test(test_unsafe_files),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,7 +5,9 @@
 # exits 3 and writes compare.json and compare.txt; `lockstep compare`,
 # `history list|import|changes` read the same history; a corrupt
 # history.db gives a clear error, leaves the results folder complete and
-# the exit code as it was; scripts/nightly.sh prints one line and passes
+# the exit code as it was (6 with --baseline: no comparison made); a FIFO
+# or a symbolic link in a folder is refused; scripts/nightly.sh prints one
+# line and passes
 # lockstep's exit code through.
 source "$(dirname "$0")/lib.sh"
 
@@ -139,6 +141,24 @@ mkdir -p "$TMP/nightly"
 "$LOCKSTEP" history import "$TMP/out/n1" "$TMP/out/n2" --history "$R" > "$TMP/import.txt"
 [ "$(grep -c 'recorded as id' "$TMP/import.txt")" -eq 2 ] || { cat "$TMP/import.txt"; fail "import"; }
 "$LOCKSTEP" history import "$TMP/out/n1" --history "$R" | grep -q "already recorded as id 1" || fail "import twice"
+# Folders read as lockstep report reads them: a FIFO intervals.csv and a
+# linked parameter-file copy are refused with the file named, never
+# waited on or followed (timeout 10 only bounds a regression of that).
+cp -r "$TMP/out/n1" "$TMP/fifo" && rm "$TMP/fifo/intervals.csv" && mkfifo "$TMP/fifo/intervals.csv"
+cp -r "$TMP/out/n1" "$TMP/link" && rm "$TMP/link/night.vdb" && ln -s /etc/shadow "$TMP/link/night.vdb"
+sed -i 's/"run_id": "[^"]*"/"run_id": "linked"/' "$TMP/link/summary.json"
+set +e
+timeout 10 "$LOCKSTEP" history import "$TMP/fifo" --history "$R" 2> "$TMP/fifo.err"
+f1=$?
+timeout 10 "$LOCKSTEP" compare "$TMP/out/n1" "$TMP/fifo" 2> "$TMP/fifo2.err"
+f2=$?
+timeout 10 "$LOCKSTEP" history import "$TMP/link" --history "$R" 2> "$TMP/link.err"
+f3=$?
+set -e
+[ "$f1" -eq 1 ] && grep -q "fifo/intervals.csv: not a regular file" "$TMP/fifo.err" || fail "import of a FIFO: exit $f1"
+[ "$f2" -eq 1 ] && grep -q "fifo/intervals.csv: not a regular file" "$TMP/fifo2.err" || fail "compare of a FIFO: exit $f2"
+[ "$f3" -eq 1 ] && grep -q "link/night.vdb: a symbolic link (not followed)" "$TMP/link.err" || fail "import of a link: exit $f3"
+[ "$(stat -c %a "$R")" = 600 ] || fail "the history is not 0600"
 
 # scripts/nightly.sh on that history: one line, lockstep's exit code,
 # retention of lockstep's own folders only, and no overlapping nights.
