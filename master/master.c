@@ -286,7 +286,7 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .help = "do not record this run" },
 			{ "baseline", 0, OPTS_STRING, &m->baseline,
 			  .arg = "SPEC",
-			  .help = "compare with last, last~N, median:N, an id or a folder; exit 3 on a regression" },
+			  .help = "compare with last, last~N, median:N (usable runs only: never a regression unless accepted), an id or a folder; exit 3 on a regression, 6 when no comparison could be made" },
 			{ "threshold", 0, OPTS_STRING, &m->threshold,
 			  .arg = "LIST",
 			  .help = "with --baseline (" HISTORY_DEFAULT_THRESHOLD

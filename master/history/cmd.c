@@ -304,8 +304,11 @@ int history_compare_main(int argc, char **argv)
 			"usage: lockstep compare BASELINE CANDIDATE [options]",
 		.footer =
 			"BASELINE and CANDIDATE: a results folder, a history id, last, last~N\n"
-			"or median:N (of the last N completed runs of the same parameter file,\n"
-			"never counting the candidate).\n"
+			"or median:N (of the last N usable runs of the same parameter file:\n"
+			"exit 0, never a regression, unless accepted; never the candidate).\n"
+			"With 5 or more baseline nights each metric is judged night to night\n"
+			"(robust z against their median and MAD), else over the intervals\n"
+			"(Mann-Whitney U widened for lag-1 autocorrelation).\n"
 			"Exit 0: no regression, 3: regression, 1: bad input.\n",
 		.width = 20,
 		.defs = defs,
