@@ -79,8 +79,13 @@ if [ -z "$lockstep" ]; then
 fi
 if [ -z "$lockstep" ] || ! [ -x "$lockstep" ]; then
 	log=$keptlog
+	if [ -n "${LOCKSTEP:-}" ]; then
+		why="LOCKSTEP=$LOCKSTEP is not executable"
+	else
+		why="tried$tried"
+	fi
 	{
-		echo "nightly: lockstep not found: ${LOCKSTEP:+LOCKSTEP=$LOCKSTEP is not executable}${LOCKSTEP:-tried$tried}"
+		echo "nightly: lockstep not found: $why"
 		echo "nightly: PATH=$PATH; set LOCKSTEP=/path/to/lockstep in the crontab line"
 	} > "$log"
 	say "lockstep nightly $name: failed (exit 127), lockstep not found (set LOCKSTEP=), log in $log"
