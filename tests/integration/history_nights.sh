@@ -30,20 +30,22 @@ rate() {
 # machine does, and a 15% threshold against a 30% slowdown, so that a busy
 # neighbour cannot make a normal night look slow.
 TH="iops=-15%,mbps=-15%"
-night() { # night N RATE: one cron-like night; $rc, $line, $ndir
+night() { # night N RATE [run options]: one cron-like night; $rc, $line, $ndir
+	local n=$1
 	rate "$2"
+	shift 2
 	set +e
 	line=$(cd / && env -i PATH=/usr/bin:/bin HOME="$TMP" \
 		LOCKSTEP_OUTPUT="$OUT" LOCKSTEP_HISTORY="$H" \
 		LOCKSTEP_THRESHOLD="$TH" \
 		timeout -k 5 60 "$TMP/bin/lockstep-nightly" "$TMP/night.vdb" \
-		-- --local-slaves 1 2>&1)
+		-- --local-slaves 1 "$@" 2>&1)
 	rc=$?
 	set -e
-	echo "night $1 ($2 IO/s): $line"
-	[ "$(printf '%s\n' "$line" | wc -l)" -eq 1 ] || fail "night $1: more than one line"
+	echo "night $n: $line"
+	[ "$(printf '%s\n' "$line" | wc -l)" -eq 1 ] || fail "night $n: more than one line"
 	ndir=$(printf '%s\n' "$line" | sed -n 's/.*, results in //p')
-	[ -n "$ndir" ] && [ -s "$ndir/console.log" ] || fail "night $1: no folder with console.log named: $line"
+	[ -n "$ndir" ] && [ -s "$ndir/console.log" ] || fail "night $n: no folder with console.log named: $line"
 	sleep 1 # the folders are named by the second
 }
 sealed() { # sealed DIR CODE: summary.json ends with the printed verdict
@@ -68,7 +70,10 @@ for n in 1 2 3 4 5; do
 	[ "$n" -gt 1 ] || grep -q "ok (exit 0), no baseline yet, " <<< "$line" || fail "night 1: $line"
 done
 for n in 6 7; do
-	night $n 700
+	night $n 700 --report
+	# The report's header is drawn from the sealed summary: exit 3, verdict.
+	grep -q '"exit_code": *3' "$ndir/report.html" && grep -q '"verdict": *"REGRESSION: r1 IOPS' "$ndir/report.html" ||
+		fail "night $n: report.html lacks the sealed exit code and verdict"
 	[ "$rc" -eq 3 ] || fail "slow night $n exited $rc, not 3: $line"
 	# The one line names the run, the metric, the size and the baseline.
 	grep -q "REGRESSION (exit 3), REGRESSION: r1 IOPS -[23][0-9.]*% (p[=<][^)]*), r1 MB/s -[23][0-9.]*% (p[=<][^)]*) vs median of 5, results in " <<< "$line" ||
