@@ -1,5 +1,6 @@
 # Installing and packaging lockstep: `cmake --install` (DESTDIR and
-# CMAKE_INSTALL_PREFIX work) puts the binary in bin/, the manual page, the
+# CMAKE_INSTALL_PREFIX work) puts the binary and lockstep-nightly
+# (scripts/nightly.sh) in bin/, the manual page, the
 # docs and examples under share/, the slave's systemd unit (installed, not
 # enabled) and its commented options file; `cpack -G DEB` (scripts/
 # package.sh) makes a Debian package of the same files, its Depends found
@@ -7,6 +8,9 @@
 include(GNUInstallDirs)
 
 install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The cron wrapper, beside the binary it finds there (no PATH needed).
+install(PROGRAMS scripts/nightly.sh DESTINATION ${CMAKE_INSTALL_BINDIR}
+	RENAME lockstep-nightly)
 install(FILES ${CMAKE_BINARY_DIR}/lockstep.1
 	DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES README.md docs/DESIGN.md docs/PERFORMANCE.md

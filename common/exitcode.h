@@ -12,7 +12,7 @@ enum ls_exit {
 	LS_EXIT_BAD_INPUT = 1,
 	/* A signal or a lost slave (--on-slave-loss=abort) stopped the run. */
 	LS_EXIT_ABORTED = 2,
-	/* Results worse than a reference run (reserved, not yet used). */
+	/* Results worse than the baseline (--baseline, lockstep compare). */
 	LS_EXIT_REGRESSION = 3,
 	/* The run completed without a slave it lost, or with I/O errors. */
 	LS_EXIT_DEGRADED = 4,
@@ -24,6 +24,12 @@ enum ls_exit {
 	 * 2 (its results are partial anyway) and still lists them.
 	 */
 	LS_EXIT_INCOMPLETE = 5,
+	/*
+	 * The run completed, but the comparison --baseline asked for could
+	 * not be made (no usable baseline run, no history): a nightly job
+	 * must not pass for judged when it was not.
+	 */
+	LS_EXIT_NO_BASELINE = 6,
 };
 
 #endif

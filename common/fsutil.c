@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,4 +192,73 @@ int fsutil_free_bytes(const char *path, uint64_t *bytes)
 		return -errno;
 	*bytes = (uint64_t)st.f_bavail * st.f_frsize;
 	return 0;
+}
+
+/*
+ * Read up to max bytes of the regular file name inside dirfd into *buf
+ * (malloc'ed, NUL-ended). *truncated says the file was longer. Returns 0
+ * or -errno (-ELOOP for a symbolic link, -EINVAL for not a regular file).
+ */
+int fsutil_read_at(int dirfd, const char *name, size_t max, char **buf,
+		   size_t *len, int *truncated)
+{
+	struct stat st;
+	size_t want, got = 0;
+	char *b;
+	int fd, ret;
+
+	*buf = NULL;
+	*len = 0;
+	*truncated = 0;
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	want = (uint64_t)st.st_size > max ? max : (size_t)st.st_size;
+	*truncated = (uint64_t)st.st_size > max;
+	b = malloc(want + 1);
+	if (!b) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	while (got < want) {
+		ssize_t r = read(fd, b + got, want - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			free(b);
+			goto out;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*len = got;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+const char *fsutil_read_why(int err)
+{
+	if (err == -ELOOP)
+		return "a symbolic link (not followed)";
+	if (err == -EINVAL)
+		return "not a regular file";
+	if (err == -EFBIG)
+		return "too large";
+	return strerror(-err);
 }

@@ -61,5 +61,17 @@ int fsutil_name_ok(const char *name);
  */
 int fsutil_join_inside(const char *dir, const char *rel, char *out,
 		       size_t outlen);
+/*
+ * Read up to max bytes of the regular file name inside the folder dirfd
+ * into *buf (malloc'ed, NUL-ended), opened with O_NOFOLLOW and O_NONBLOCK
+ * (a FIFO never blocks: it is refused). *truncated says the file was
+ * longer. Returns 0 or -errno (-ELOOP for a symbolic link, -EINVAL for
+ * not a regular file). What lockstep report, history import and compare
+ * read a results folder with.
+ */
+int fsutil_read_at(int dirfd, const char *name, size_t max, char **buf,
+		   size_t *len, int *truncated);
+/* Words for an error of fsutil_read_at(). */
+const char *fsutil_read_why(int err);
 
 #endif

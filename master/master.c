@@ -173,8 +173,10 @@ static int check_listen(struct master *m)
 		return -EPERM;
 	}
 	if (!m->advertise)
-		m->advertise = strcmp(m->bind, "*") && strcmp(m->bind, "0.0.0.0") ?
-				       m->bind : NULL;
+		m->advertise = strcmp(m->bind, "*") &&
+					       strcmp(m->bind, "0.0.0.0") ?
+				       m->bind :
+				       NULL;
 	if (!m->advertise && (m->nlocal || m->params->nhd)) {
 		log_error("--listen %s: say which address slaves should connect to with --advertise ADDR",
 			  m->bind);
@@ -278,12 +280,13 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .arg = "FILE",
 			  .help = "keep a Prometheus textfile NAME.prom up to date" },
 			{ "history", 0, OPTS_STRING, &m->history, .arg = "PATH",
-			  .help = "the run history (default $LOCKSTEP_HISTORY or history.db beside the results folder)" },
+			  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+				  " for root, ~/.local/share/lockstep/history.db otherwise)" },
 			{ "no-history", 0, OPTS_FLAG, &m->no_history,
 			  .help = "do not record this run" },
 			{ "baseline", 0, OPTS_STRING, &m->baseline,
 			  .arg = "SPEC",
-			  .help = "compare with last, last~N, median:N, an id or a folder; exit 3 on a regression" },
+			  .help = "compare with last, last~N, median:N (usable runs only: never a regression unless accepted), an id or a folder; exit 3 on a regression, 6 when no comparison could be made" },
 			{ "threshold", 0, OPTS_STRING, &m->threshold,
 			  .arg = "LIST",
 			  .help = "with --baseline (" HISTORY_DEFAULT_THRESHOLD
@@ -323,7 +326,8 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 	if (m->verbose)
 		log_set_level(LOG_DEBUG);
 	if (m->nlocal == 0 && m->expect == 0) {
-		fprintf(stderr, "lockstep run: --local-slaves 0 needs --expect-slaves N\n");
+		fprintf(stderr,
+			"lockstep run: --local-slaves 0 needs --expect-slaves N\n");
 		return -EINVAL;
 	}
 	m->param_path = argv[args];
@@ -373,6 +377,24 @@ static void master_free(struct master *m)
  * report could not be written is not a whole result: exit 5, as for any
  * results file (summary.json, already written, cannot say so).
  */
+/*
+ * The compare decided the exit code after the summaries were written:
+ * they are written again, so that the folder says what was printed.
+ */
+static int seal_verdict(void *arg, int exit_code, const char *verdict)
+{
+	struct master *m = arg;
+	int ret;
+
+	m->exit_code = exit_code;
+	snprintf(m->verdict, sizeof(m->verdict), "%s", verdict);
+	results_summary_txt(m);
+	ret = results_summary_json(m);
+	log_info("run %s %s (exit %d): %s", m->run_id,
+		 results_status_name(exit_code), exit_code, verdict);
+	return ret;
+}
+
 static void write_report(struct master *m)
 {
 	char err[PATH_MAX + 512];
@@ -381,6 +403,7 @@ static void write_report(struct master *m)
 		log_error("report.html not written: %s", err);
 		if (m->exit_code == LS_EXIT_OK ||
 		    m->exit_code == LS_EXIT_REGRESSION ||
+		    m->exit_code == LS_EXIT_NO_BASELINE ||
 		    m->exit_code == LS_EXIT_DEGRADED)
 			m->exit_code = LS_EXIT_INCOMPLETE;
 		return;
@@ -509,7 +532,8 @@ int master_main(int argc, char **argv, const char *const *engines)
 	link_stop_all(&m,
 		      m.exit_code == LS_EXIT_OK ||
 				      m.exit_code == LS_EXIT_DEGRADED ?
-			      PROTO_STOP : PROTO_ABORT,
+			      PROTO_STOP :
+			      PROTO_ABORT,
 		      m.exit_code == LS_EXIT_OK ?
 			      "run complete" :
 			      results_status_name(m.exit_code));
@@ -519,7 +543,8 @@ int master_main(int argc, char **argv, const char *const *engines)
 		log_error("cannot write events.csv");
 	results_finish(&m);
 	m.exit_code = history_run_hook(m.dir, m.history, m.no_history,
-				       m.baseline, m.threshold, m.exit_code);
+				       m.baseline, m.threshold, m.exit_code,
+				       seal_verdict, &m);
 	if (m.report)
 		write_report(&m);
 	ret = m.exit_code;

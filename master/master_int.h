@@ -54,7 +54,7 @@
 #define CLOCK_GAP_NS (2500 * NS_PER_US)
 #define CLOCK_PONG_WAIT_NS (50 * NS_PER_MS) /* a ping not answered: next */
 #define GO_RESEND_NS (100 * NS_PER_MS)
-#define PEER_SLOTS 16384           /* > 2 x MAX_SLAVES, a power of two */
+#define PEER_SLOTS 16384                 /* > 2 x MAX_SLAVES, a power of two */
 #define HOSTS_FLUSH_NS (10 * NS_PER_SEC) /* hosts/ files: every 10 s */
 /*
  * While intervals flow, wait this long after a wake-up with frames before
@@ -115,11 +115,11 @@ struct slave_rec {
 	 */
 	enum slave_state state;
 	int in_phase;
-	uint64_t last_rx;        /* CLOCK_MONOTONIC */
+	uint64_t last_rx; /* CLOCK_MONOTONIC */
 	uint64_t last_tx;
-	unsigned contig;         /* intervals 0..contig-1 all received */
-	unsigned acked;          /* intervals 0..acked-1 acknowledged */
-	uint64_t ack_wait;       /* when the oldest unacknowledged one came */
+	unsigned contig;   /* intervals 0..contig-1 all received */
+	unsigned acked;    /* intervals 0..acked-1 acknowledged */
+	uint64_t ack_wait; /* when the oldest unacknowledged one came */
 	struct hub_peer peer;
 	struct proto_hello hello;
 	struct clockoff clk; /* the offset its plans get */
@@ -132,17 +132,17 @@ struct slave_rec {
 	socklen_t caddrlen;
 	int clock_udp; /* clk came from the datagrams */
 	uint64_t last_heard_real;
-	pid_t pid;               /* a local child, else 0 */
-	struct rfile csv;        /* hosts/<name>.csv */
-	uint64_t lost_real;      /* when it was marked lost (last time) */
-	uint64_t back_real;      /* when it came back (last time) */
+	pid_t pid;          /* a local child, else 0 */
+	struct rfile csv;   /* hosts/<name>.csv */
+	uint64_t lost_real; /* when it was marked lost (last time) */
+	uint64_t back_real; /* when it came back (last time) */
 	unsigned losses;
-	int hd;                  /* index of its hd= line, -1 for none */
+	int hd; /* index of its hd= line, -1 for none */
 	/* Per phase (and in_phase, contig, acked, ack_wait above). */
 	int ready, go_acked, ended;
-	unsigned end_intervals;  /* intervals it sent, from phase_end */
-	uint64_t first_io;       /* master clock */
-	unsigned char *got;      /* intervals received (or GOT_REJECTED) */
+	unsigned end_intervals; /* intervals it sent, from phase_end */
+	uint64_t first_io;      /* master clock */
+	unsigned char *got;     /* intervals received (or GOT_REJECTED) */
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
 	uint64_t end_val[3];           /* validation counters, phase_end */
 	/* Its plan's targets as params sd indexes (phase_end vs[].t). */
@@ -186,8 +186,8 @@ struct forced_rec {
 };
 
 struct slave_total {
-	int ran;                  /* it sent intervals of this run */
-	const char *no_pct;       /* why v has no percentiles, or NULL */
+	int ran;            /* it sent intervals of this run */
+	const char *no_pct; /* why v has no percentiles, or NULL */
 	struct stats_view v;
 	uint64_t first_io_ns;    /* its first I/O, master clock; 0 unknown */
 	int64_t clock_offset_ns; /* its clock's offset in this run */
@@ -198,14 +198,14 @@ struct slave_total {
 struct run_result {
 	struct plan_phase ph;
 	int done;
-	int skipped;              /* a curve point not run (see plan.h) */
-	int curve_stopped;        /* curve-max: stopcurve= ended its points */
-	uint64_t duration_ns;     /* from start to the last phase_end */
-	uint64_t done_bytes;      /* format: written so far (emitted rows) */
+	int skipped;          /* a curve point not run (see plan.h) */
+	int curve_stopped;    /* curve-max: stopcurve= ended its points */
+	uint64_t duration_ns; /* from start to the last phase_end */
+	uint64_t done_bytes;  /* format: written so far (emitted rows) */
 	uint64_t start_skew_ns;
 	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
 	uint64_t start_at;
-	struct stats_view view;   /* the run's totals over its measured time */
+	struct stats_view view; /* the run's totals over its measured time */
 	/* Validation (phase_end vw, vr, vm summed): 4 KiB blocks written,
 	 * verified, mismatched; validated says the run had it on. */
 	uint64_t val[3];
@@ -228,7 +228,7 @@ struct master {
 	int report; /* --report: write report.html at the end */
 	const char *engine;
 	const char *bind;
-	const char *advertise;    /* the address slaves connect to */
+	const char *advertise; /* the address slaves connect to */
 	int insecure;
 	const char *key_file;        /* --key: the master's secret key */
 	const char *auth_file;       /* --authorized-slaves */
@@ -243,15 +243,15 @@ struct master {
 	uint64_t ready_timeout_ns;
 	uint64_t grace_ns;
 	uint64_t heartbeat_ns;
-	uint64_t batch_ns;        /* BATCH_NS in run_phase(), else 0 */
-	uint64_t rx_real;         /* when the frame in hand was received */
+	uint64_t batch_ns; /* BATCH_NS in run_phase(), else 0 */
+	uint64_t rx_real;  /* when the frame in hand was received */
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;
-	int push;                 /* --push: copy this binary to hd= hosts */
-	int loss_given;           /* --on-slave-loss was on the command line */
-	int left_out;             /* hd= hosts --push failed on, left out */
-	unsigned expect;          /* external slaves to wait for */
+	int push;        /* --push: copy this binary to hd= hosts */
+	int loss_given;  /* --on-slave-loss was on the command line */
+	int left_out;    /* hd= hosts --push failed on, left out */
+	unsigned expect; /* external slaves to wait for */
 
 	struct params *params;
 	struct plan_phase *phases;
@@ -273,16 +273,17 @@ struct master {
 	struct rfile *pre;
 	unsigned npre;
 	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
+	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
 	char **incomplete; /* result files not written in full */
 	size_t nincomplete;
 	int any_incomplete; /* even one the list could not hold */
 
 	struct slave_rec *slaves;
 	unsigned nslaves;
-	unsigned nended; /* slaves that sent this phase's phase_end */
-	int peer_tab[PEER_SLOTS];   /* slave index + 1 by routing id hash */
-	uint64_t hosts_flushed;     /* when the slaves' CSV files were flushed */
-	uint64_t liveness_at;       /* when silence was last judged */
+	unsigned nended;          /* slaves that sent this phase's phase_end */
+	int peer_tab[PEER_SLOTS]; /* slave index + 1 by routing id hash */
+	uint64_t hosts_flushed;   /* when the slaves' CSV files were flushed */
+	uint64_t liveness_at;     /* when silence was last judged */
 	struct launch launch;
 	struct run_result *runs;
 	size_t nruns;
@@ -296,10 +297,12 @@ struct master {
 
 	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
 
-	int registering;          /* new slave names are accepted */
-	int tty;                  /* stdout is a terminal */
+	int registering; /* new slave names are accepted */
+	int tty;         /* stdout is a terminal */
 	int exit_code;
-	int stop_run;           /* stop the run: a slave was lost under
+	/* The --baseline verdict line, sealed into the summaries, or "". */
+	char verdict[1024];
+	int stop_run;              /* stop the run: a slave was lost under
 				     --on-slave-loss=abort, or failed */
 	struct forced_rec *forced; /* summary.json "forced", once each */
 	unsigned nforced;
@@ -386,8 +389,7 @@ int link_send(struct master *m, struct slave_rec *s,
 /* Send stop or abort with a reason to every live slave. */
 void link_stop_all(struct master *m, enum proto_type type, const char *reason);
 /* Acknowledge what s sent, now if urgent (see link.c). */
-void link_ack(struct master *m, struct slave_rec *s, int urgent,
-	      uint64_t now);
+void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now);
 /*
  * Receive and handle frames for up to timeout_ms, then do the periodic
  * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.

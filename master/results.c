@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include "common/exitcode.h"
 #include "common/fsutil.h"
 #include "common/log.h"
@@ -314,8 +315,8 @@ void results_discard(struct master *m, struct rfile *r)
  * row plus the late rows of an interval hold every I/O of it.
  */
 void results_slave_row(struct master *m, struct slave_rec *s,
-			  const struct proto_interval *iv, const char *note,
-			  int late)
+		       const struct proto_interval *iv, const char *note,
+		       int late)
 {
 	struct stats *st = m->scratch; /* only its counters are used */
 	struct stats_view v;
@@ -534,11 +535,13 @@ void results_report_lost(struct master *m, FILE *f)
 		time_fmt_tod(s->lost_real, heard, sizeof(heard));
 		if (s->back_real > s->lost_real) {
 			time_fmt_tod(s->back_real, back, sizeof(back));
-			fprintf(f, "slave %s was lost at %s and rejoined at %s\n",
+			fprintf(f,
+				"slave %s was lost at %s and rejoined at %s\n",
 				s->hello.name, heard, back);
 		} else {
 			time_fmt_tod(s->last_heard_real, back, sizeof(back));
-			fprintf(f, "slave %s was lost at %s (last heard at %s)\n",
+			fprintf(f,
+				"slave %s was lost at %s (last heard at %s)\n",
 				s->hello.name, heard, back);
 		}
 	}
@@ -566,6 +569,55 @@ static int assign_files(struct master *m)
 	return 0;
 }
 
+/*
+ * One run writes a results folder at a time: an exclusive flock() on
+ * DIR/.lock, held until the process ends, with who holds it written in
+ * it. A second master on the same folder refuses at once, naming the
+ * holder, before it has removed or opened anything there.
+ */
+static int lock_dir(struct master *m)
+{
+	char path[PATH_MAX + 64], iso[40], who[256] = "";
+	int fd, len;
+	ssize_t got;
+
+	snprintf(path, sizeof(path), "%s/.lock", m->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "lockstep: cannot create %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno;
+
+		got = pread(fd, who, sizeof(who) - 1, 0);
+		who[got > 0 ? got : 0] = 0;
+		who[strcspn(who, "\n")] = 0;
+		for (char *p = who; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+		close(fd);
+		if (err != EWOULDBLOCK) {
+			fprintf(stderr, "lockstep: cannot lock %s: %s\n", path,
+				strerror(err));
+			return -err;
+		}
+		fprintf(stderr,
+			"lockstep: the results folder %s is being written by another lockstep (%s): refused, nothing there was touched (choose another -o)\n",
+			m->dir, *who ? who : "holder unknown");
+		return -EBUSY;
+	}
+	len = snprintf(who, sizeof(who), "pid %ld, run %s, started %s\n",
+		       (long)getpid(), m->run_id,
+		       time_fmt_iso(m->started_real, iso, sizeof(iso)));
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, (size_t)len, 0) != len)
+		log_warn("%s: cannot say who holds it: %s", path,
+			 strerror(errno));
+	m->dir_lock = fd + 1;
+	return 0;
+}
+
 int results_open(struct master *m)
 {
 	char path[PATH_MAX + 64], stamp[32];
@@ -585,6 +637,9 @@ int results_open(struct master *m)
 			strerror(-ret));
 		return ret;
 	}
+	ret = lock_dir(m);
+	if (ret < 0)
+		return ret;
 	reserve_fill(m);
 	/* A summary left by an earlier run here must not pass for this one. */
 	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
@@ -732,6 +787,9 @@ void results_close(struct master *m)
 			strerror(errno));
 	m->log = NULL;
 	reserve_free(m);
+	if (m->dir_lock)
+		close(m->dir_lock - 1); /* the folder is free again */
+	m->dir_lock = 0;
 	for (size_t i = 0; i < m->nincomplete; i++)
 		free(m->incomplete[i]);
 	free(m->incomplete);

@@ -58,6 +58,10 @@ const char *results_status_name(int code)
 		return "aborted";
 	case LS_EXIT_INCOMPLETE:
 		return "incomplete";
+	case LS_EXIT_REGRESSION:
+		return "regression";
+	case LS_EXIT_NO_BASELINE:
+		return "uncompared";
 	default:
 		return "failed";
 	}
@@ -84,6 +88,9 @@ int results_summary_json(struct master *m)
 		jsonw_str(&w, "validation_warning",
 			  "validate=yes, but no read verified a block");
 	jsonw_i64(&w, "exit_code", m->exit_code);
+	/* The --baseline verdict, as printed (master/history). */
+	if (*m->verdict)
+		jsonw_str(&w, "verdict", m->verdict);
 	jsonw_str(&w, "param_file", m->param_path);
 	/* What a later compare must know changed (master/history). */
 	jsonw_str(&w, "engine", m->engine);
@@ -92,8 +99,8 @@ int results_summary_json(struct master *m)
 	/* Who could speak to this master: CURVE keys, or anyone. */
 	jsonw_str(&w, "authentication", m->curve ? "curve" : "none");
 	jsonw_bool(&w, "insecure", m->insecure);
-	jsonw_str(&w, "started", time_fmt_iso(m->started_real, iso,
-					      sizeof(iso)));
+	jsonw_str(&w, "started",
+		  time_fmt_iso(m->started_real, iso, sizeof(iso)));
 	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
 	/* Files of this folder that are not whole (see results.c). */
 	jsonw_array(&w, "incomplete_files");
@@ -152,7 +159,8 @@ int results_summary_json(struct master *m)
 				  r->duration_ns ?
 					  (double)r->view.write_bytes /
 						  1048576.0 /
-						  ((double)r->duration_ns / 1e9) :
+						  ((double)r->duration_ns /
+						   1e9) :
 					  0);
 		if (r->ph.kind == PLAN_CURVE_POINT)
 			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
@@ -230,9 +238,12 @@ int results_summary_txt(struct master *m)
 	if (ret < 0)
 		return ret;
 	f = results_w(&out);
-	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n\n",
+	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
 		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
 		m->exit_code, m->param_path);
+	if (*m->verdict)
+		fprintf(f, "verdict: %s\n", m->verdict);
+	fprintf(f, "\n");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
 

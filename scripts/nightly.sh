@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # A cron-safe nightly run of one parameter file against its own history:
-#   scripts/nightly.sh FILE [--keep DAYS] [-- lockstep run options...]
-# Runs `lockstep run FILE` into $LOCKSTEP_OUTPUT/<date>-nightly (default
-# lockstep-output), compares it with the median of the last 7 completed
-# runs of the same file (fewer while the history is young; none on the
-# first night), prints one line (and sends it to syslog with logger), and
-# exits with lockstep's exit code: 0 fine, 3 regression, 2 aborted,
+#   nightly.sh FILE [--keep DAYS] [-- lockstep run options...]
+# (installed as lockstep-nightly). Runs `lockstep run FILE` into
+# $LOCKSTEP_OUTPUT/<date>-nightly (default lockstep-output), compares it
+# with the median of the last 7 usable runs of the same file (clean, or
+# accepted with `lockstep history accept`; fewer while the history is
+# young; none on the first night), prints one line (and sends it to syslog
+# with logger), and exits with lockstep's exit code: 0 fine, 3 regression,
+# 6 not compared (a baseline was due but none could be used), 2 aborted,
 # 4 degraded, 5 incomplete results, 1 bad input or another night still
-# running (flock). The run's console goes to console.log in its folder.
+# running (flock), 127 lockstep not found.
+# The run's console goes to console.log in its folder, or, when no folder
+# was made, to <date>-nightly.console.log in the output folder: the line
+# names whichever exists.
 # --keep DAYS removes lockstep results folders (those with a summary.json)
 # older than DAYS from the output folder; the history keeps their numbers.
-# Environment: LOCKSTEP (the binary, default lockstep from PATH),
-# LOCKSTEP_OUTPUT, LOCKSTEP_HISTORY (default $LOCKSTEP_OUTPUT/history.db),
+# lockstep is found without PATH: $LOCKSTEP, else next to this script
+# (installed: /usr/bin/lockstep-nightly beside /usr/bin/lockstep; a source
+# tree: ../build/lockstep), else /usr/bin, /usr/local/bin, else PATH.
+# Environment: LOCKSTEP, LOCKSTEP_OUTPUT, LOCKSTEP_HISTORY (default:
+# lockstep's own, /var/lib/lockstep/history.db for root),
 # LOCKSTEP_NIGHTLY_MEDIAN (7), LOCKSTEP_THRESHOLD (lockstep's default).
 set -uo pipefail
 
@@ -39,18 +47,50 @@ while [ $# -gt 0 ]; do
 done
 [ -r "$file" ] || { echo "nightly: cannot read $file" >&2; exit 1; }
 
-lockstep=${LOCKSTEP:-lockstep}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" 2>/dev/null && pwd)
 out=${LOCKSTEP_OUTPUT:-lockstep-output}
-export LOCKSTEP_HISTORY=${LOCKSTEP_HISTORY:-$out/history.db}
 median=${LOCKSTEP_NIGHTLY_MEDIAN:-7}
 name=$(basename "$file")
 mkdir -p "$out" || exit 1
+stamp=$(date +%Y%m%d-%H%M%S)
+dir="$out/$stamp-nightly"
+keptlog="$out/$stamp-nightly.console.log"
+[ -e "$keptlog" ] && keptlog="$out/$stamp-nightly.$$.console.log"
 
 say() { # the one line: stdout, and syslog when there is one
 	echo "$*"
 	command -v logger >/dev/null && logger -t lockstep-nightly -- "$*" 2>/dev/null
 	return 0
 }
+
+# lockstep itself, without relying on cron's PATH.
+lockstep=${LOCKSTEP:-}
+tried=""
+if [ -z "$lockstep" ]; then
+	for c in "$here/lockstep" "$here/../build/lockstep" /usr/bin/lockstep \
+		/usr/local/bin/lockstep "$(command -v lockstep 2>/dev/null)"; do
+		[ -n "$c" ] || continue
+		tried="$tried $c"
+		if [ -f "$c" ] && [ -x "$c" ]; then
+			lockstep=$c
+			break
+		fi
+	done
+fi
+if [ -z "$lockstep" ] || ! [ -x "$lockstep" ]; then
+	log=$keptlog
+	if [ -n "${LOCKSTEP:-}" ]; then
+		why="LOCKSTEP=$LOCKSTEP is not executable"
+	else
+		why="tried$tried"
+	fi
+	{
+		echo "nightly: lockstep not found: $why"
+		echo "nightly: PATH=$PATH; set LOCKSTEP=/path/to/lockstep in the crontab line"
+	} > "$log"
+	say "lockstep nightly $name: failed (exit 127), lockstep not found (set LOCKSTEP=), log in $log"
+	exit 127
+fi
 
 # One night at a time: a run that overran its slot is not doubled.
 exec 9>>"$out/.nightly.lock" || exit 1
@@ -67,37 +107,50 @@ if [ -n "$keep" ]; then
 		done
 fi
 
-# The baseline: the median of the last N completed runs of this file, as
-# many as the history has (none yet: the first night only records).
-have=$("$lockstep" history --file "$name" --last "$median" 2>/dev/null |
-	grep -c ' completed ' || true)
+# The baseline: the median of the last N usable runs of this file (never a
+# regression, unless accepted), as many as the history has (none yet: the
+# first night only records).
+have=$("$lockstep" history --baseline --file "$name" --last "$median" 2>/dev/null |
+	grep -c '^[0-9]' || true)
 base=()
 [ "${have:-0}" -gt 0 ] && base=(--baseline "median:$have")
 [ ${#base[@]} -gt 0 ] && [ -n "${LOCKSTEP_THRESHOLD:-}" ] &&
 	base+=(--threshold "$LOCKSTEP_THRESHOLD")
 
-dir="$out/$(date +%Y%m%d-%H%M%S)-nightly"
 log="$out/.nightly-console.$$"
 "$lockstep" run "$file" -o "$dir" "${base[@]}" "$@" > "$log" 2>&1
 rc=$?
-[ -d "$dir" ] && mv -f "$log" "$dir/console.log" || rm -f "$log"
+# The console is kept whatever happened: in the folder, or beside it.
+if [ -d "$dir" ] && mv -f "$log" "$dir/console.log"; then
+	where="results in $dir"
+else
+	mv -f "$log" "$keptlog"
+	where="no results folder, log in $keptlog"
+	log=$keptlog
+fi
+[ -d "$dir" ] && log="$dir/console.log"
 
 verdict="no baseline yet"
 [ ${#base[@]} -gt 0 ] && verdict="no comparison (see console.log)"
-if [ -f "$dir/compare.json" ]; then
-	verdict=$(grep -m1 -o '"verdict": "[^"]*"' "$dir/compare.json" |
-		sed 's/.*: "\(.*\)"/\1/')
-	verdict="$verdict vs median of $have"
-	what=$(grep -m1 '^Run .*: regression' "$dir/compare.txt" 2>/dev/null)
-	[ -n "$what" ] && verdict="$verdict ($what)"
-fi
+# The verdict lockstep sealed into summary.json, as it printed it.
+v=$(grep -m1 -o '"verdict": "[^"]*"' "$dir/summary.json" 2>/dev/null |
+	sed 's/.*: "\(.*\)"/\1/')
+[ -n "$v" ] && verdict=$v
 case $rc in
 0) status=ok ;;
 3) status=REGRESSION ;;
+6) status="NOT COMPARED" ;;
 2) status=aborted ;;
 4) status=degraded ;;
 5) status="incomplete results" ;;
 *) status=failed ;;
 esac
-say "lockstep nightly $name: $status (exit $rc), $verdict, results in $dir"
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 6 ]; then
+	# Why, in the line itself: the console's last error.
+	why=$(grep -m1 -E '(error|refused|cannot|:[0-9]+:[0-9]+: )' "$log" 2>/dev/null |
+		cut -c1-200)
+	[ -n "$why" ] || why=$(grep -v '^[[:space:]]*$' "$log" 2>/dev/null | tail -1 | cut -c1-200)
+	[ -n "$why" ] && verdict="$verdict; $why"
+fi
+say "lockstep nightly $name: $status (exit $rc), $verdict, $where"
 exit "$rc"

@@ -302,6 +302,209 @@ static void test_median(void **state)
 		history_run_free(&runs[i]);
 }
 
+/* ---- nightly data: seeded, the same on every machine -------------------- */
+
+static uint64_t rng_state;
+
+/* splitmix64, then a uniform in (0, 1). */
+static double uniform(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A standard normal (Box-Muller). */
+static double gauss(void)
+{
+	double u = uniform(), v = uniform();
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * One night: the level's IOPS moved by 2% (sd) night to night and 5%
+ * interval to interval, p99 by 3% a night; totals are the series' means.
+ */
+static void make_night(struct history_run *r, double level, int64_t id)
+{
+	double f = 1 + 0.02 * gauss(), g = 1 + 0.03 * gauss();
+
+	make_run(r, "r1", level * f, 1.0 * g, 0, 1);
+	r->id = id;
+	for (int m = 0; m < HISTORY_NMETRICS; m++)
+		if (m != HISTORY_READ_PCT && m != HISTORY_P50)
+			r->ph[0].v[m] = 0;
+	for (int i = 0; i < N; i++) {
+		struct history_phase *p = r->ph;
+		double e = 1 + 0.05 * gauss();
+
+		p->series[HISTORY_S_IOPS][i] *= e;
+		p->series[HISTORY_S_MBPS][i] *= e;
+		p->v[HISTORY_IOPS] += p->series[HISTORY_S_IOPS][i] / N;
+		p->v[HISTORY_MBPS] += p->series[HISTORY_S_MBPS][i] / N;
+		p->v[HISTORY_MEAN] += p->series[HISTORY_S_RESP][i] / N;
+		p->v[HISTORY_P95] += p->series[HISTORY_S_P95][i] / N;
+		p->v[HISTORY_P99] += p->series[HISTORY_S_P99][i] / N;
+	}
+}
+
+#define NIGHTS 40
+
+/*
+ * nightly.sh's loop on synthetic nights: each night judged against the
+ * median of the last (up to) 7 nights that were not regressions, as
+ * median:N resolves it. level[i] is night i's true IOPS; v[i] its verdict
+ * (night 0 has no baseline: NO_CHANGE); which test judged IOPS in test[i]
+ * (1 night, 0 intervals).
+ */
+static enum history_verdict iops_v[NIGHTS];
+
+static void nightly(const double *level, int n, enum history_verdict *v,
+		    int *test)
+{
+	struct history_run runs[NIGHTS], base[7], med;
+	struct history_threshold t;
+	int usable[NIGHTS];
+
+	threshold(&t);
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+
+		make_night(&runs[i], level[i], i + 1);
+		v[i] = iops_v[i] = HISTORY_NO_CHANGE;
+		test[i] = -1;
+		for (int j = i - 1; j >= 0 && k < 7; j--)
+			if (usable[j])
+				base[k++] = runs[j];
+		usable[i] = 1;
+		if (k) {
+			struct history_cmp c;
+
+			assert_int_equal(history_load_median(base, (size_t)k,
+							     &med),
+					 0);
+			assert_int_equal(history_compare(&med, &runs[i], &t,
+							 &c),
+					 0);
+			v[i] = c.v;
+			test[i] = c.runs[0].m[HISTORY_IOPS].night;
+			iops_v[i] = c.runs[0].m[HISTORY_IOPS].v;
+			usable[i] = !c.regression;
+			history_compare_free(&c);
+			history_run_free(&med);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		history_run_free(&runs[i]);
+}
+
+static void test_night_false_alarms(void **state)
+{
+	double level[NIGHTS];
+	enum history_verdict v[NIGHTS];
+	int test[NIGHTS];
+
+	(void)state;
+	/* 30 nights of one distribution, with three seeds. */
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		int false_alarms = 0;
+
+		rng_state = seed;
+		for (int i = 0; i < 30; i++)
+			level[i] = 150000;
+		nightly(level, 30, v, test);
+		for (int i = 1; i < 30; i++) {
+			false_alarms += v[i] == HISTORY_REGRESSION;
+			/* With 5 baseline nights, the night test judges. */
+			assert_int_equal(test[i], i >= 5);
+		}
+		print_message("seed %llu: %d false regressions in 29 judged nights\n",
+			      (unsigned long long)seed, false_alarms);
+		assert_true(false_alarms <= 1);
+	}
+}
+
+static void test_night_step_caught_and_kept(void **state)
+{
+	double level[NIGHTS];
+	enum history_verdict v[NIGHTS];
+	int test[NIGHTS];
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		rng_state = seed * 101;
+		/* 12 normal nights, then 10% slower for 5 nights, then back. */
+		for (int i = 0; i < 20; i++)
+			level[i] = i >= 12 && i < 17 ? 135000 : 150000;
+		nightly(level, 20, v, test);
+		for (int i = 12; i < 17; i++) {
+			/* Caught the first night, and every night after. */
+			assert_int_equal(v[i], HISTORY_REGRESSION);
+			assert_int_equal(test[i], 1);
+		}
+		/*
+		 * The regressions never joined the baseline: back to normal,
+		 * IOPS is no change (or noise), not an improvement.
+		 */
+		for (int i = 17; i < 20; i++)
+			assert_true(iops_v[i] == HISTORY_NO_CHANGE ||
+				    iops_v[i] == HISTORY_NOISE);
+	}
+}
+
+static void test_night_stats(void **state)
+{
+	double base[7] = { 100, 102, 98, 101, 99, 140, 100 }, z, p;
+
+	(void)state;
+	/* Median 100, MAD 1 (the outlier 140 does not widen it). */
+	p = history_stats_night(base, 7, 100 - 1.4826 * 3, &z);
+	assert_true(fabs(z + 3) < 1e-9);
+	assert_true(fabs(p - erfc(3 / sqrt(2))) < 1e-12);
+	/* Fewer than 5 nights: no night test. */
+	assert_true(isnan(history_stats_night(base, 4, 90, &z)));
+	/* Identical nights: anything else is "significant". */
+	for (int i = 0; i < 7; i++)
+		base[i] = 5000;
+	assert_true(history_stats_night(base, 7, 4999, &z) == 0);
+	assert_true(history_stats_night(base, 7, 5000, &z) == 1);
+}
+
+/* Two same-distribution AR(1) interval series: the interval test's rate. */
+static void test_ar1_false_alarm_rate(void **state)
+{
+	const double phi = 0.7, alpha = 0.05;
+	const int trials = 1000, n = 30;
+	int plain = 0, ac = 0;
+
+	(void)state;
+	rng_state = 42;
+	for (int k = 0; k < trials; k++) {
+		double a[30], b[30], x = gauss(), y = gauss();
+
+		for (int i = 0; i < n; i++) {
+			x = phi * x + sqrt(1 - phi * phi) * gauss();
+			y = phi * y + sqrt(1 - phi * phi) * gauss();
+			a[i] = 10000 * (1 + 0.05 * x);
+			b[i] = 10000 * (1 + 0.05 * y);
+		}
+		plain += history_stats_mwu(a, n, b, n) < alpha;
+		ac += history_stats_mwu_ac(a, n, b, n,
+					   history_stats_ac1(a, n, b, n)) <
+		      alpha;
+	}
+	print_message("AR(1) phi %.1f, %d intervals a side, %d pairs: %.1f%% false alarms independent, %.1f%% autocorrelation-aware (alpha %.0f%%)\n",
+		      phi, n, trials, 100.0 * plain / trials,
+		      100.0 * ac / trials, 100 * alpha);
+	/* The stated rate (DESIGN.md 11): at most 8% at alpha 5%. */
+	assert_true(ac <= trials * 8 / 100);
+	assert_true(plain > ac * 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +519,10 @@ int main(void)
 		cmocka_unit_test(test_threshold_parse),
 		cmocka_unit_test(test_mwu),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_night_false_alarms),
+		cmocka_unit_test(test_night_step_caught_and_kept),
+		cmocka_unit_test(test_night_stats),
+		cmocka_unit_test(test_ar1_false_alarm_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

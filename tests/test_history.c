@@ -17,8 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <sqlite3.h>
+#include "common/exitcode.h"
 #include "master/history/history_int.h"
 
 static char tmp[64];
@@ -172,7 +174,7 @@ static void test_db_roundtrip(void **state)
 	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
 	history_run_free(&a);
 	snprintf(dir, sizeof(dir), "%s/n3", tmp);
-	make_folder(dir, "run-3", "2026-01-03T00:00:00Z", "aborted", 10);
+	make_folder(dir, "run-3", "2026-01-03T00:00:00Z", "aborted", 100);
 	assert_int_equal(history_load_dir(dir, &a, err, sizeof(err)), 0);
 	assert_int_equal(history_db_record(db, &a, &id, err, sizeof(err)), 0);
 
@@ -216,7 +218,7 @@ static void test_db_roundtrip(void **state)
 	assert_int_equal(history_resolve(db, "median:3", a.param_hash, NULL, &m,
 					 err, sizeof(err)),
 			 -ENOENT);
-	assert_non_null(strstr(err, "2 completed runs"));
+	assert_non_null(strstr(err, "2 usable runs"));
 	assert_int_equal(history_resolve(db, "3", NULL, NULL, &b, err,
 					 sizeof(err)),
 			 0);
@@ -257,10 +259,16 @@ static void test_corrupt(void **state)
 	assert_non_null(strstr(err, "history import"));
 	/* The hook says so and leaves every exit code as it was. */
 	snprintf(dir, sizeof(dir), "%s/c", tmp);
-	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 1);
-	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0), 0);
-	assert_int_equal(history_run_hook(dir, path, 0, "last", NULL, 0), 0);
-	assert_int_equal(history_run_hook(dir, path, 0, "median:3", NULL, 4),
+	make_folder(dir, "run-c", "2026-01-04T00:00:00Z", "completed", 100);
+	assert_int_equal(history_run_hook(dir, path, 0, NULL, NULL, 0, NULL,
+					  NULL),
+			 0);
+	/* A comparison asked for and not made is exit 6, never 0. */
+	assert_int_equal(history_run_hook(dir, path, 0, "last", NULL, 0, NULL,
+					  NULL),
+			 LS_EXIT_NO_BASELINE);
+	assert_int_equal(history_run_hook(dir, path, 0, "median:3", NULL, 4,
+					  NULL, NULL),
 			 4);
 	/* The garbage is left as it was: nothing overwrote it. */
 	{
@@ -291,7 +299,7 @@ static void test_locked(void **state)
 				      NULL),
 			 SQLITE_OK);
 	snprintf(dir, sizeof(dir), "%s/l", tmp);
-	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 1);
+	make_folder(dir, "run-l", "2026-01-07T00:00:00Z", "completed", 100);
 	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
 	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)),
 			 -EBUSY);
@@ -318,13 +326,353 @@ static void test_hook_regression(void **state)
 	make_folder(a, "run-base", "2026-01-05T00:00:00Z", "completed", 3000);
 	make_folder(b, "run-cand", "2026-01-06T00:00:00Z", "completed", 1000);
 	snprintf(path, sizeof(path), "%s/hook.db", tmp);
-	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0), 3);
+	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0, NULL, NULL),
+			 3);
 	snprintf(cj, sizeof(cj), "%s/compare.json", b);
 	assert_int_equal(access(cj, R_OK), 0);
 	/* 4 (degraded) keeps its meaning over a regression. */
-	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4), 4);
+	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4, NULL, NULL),
+			 4);
 	/* The other way round is an improvement: exit 0. */
-	assert_int_equal(history_run_hook(a, NULL, 1, b, NULL, 0), 0);
+	assert_int_equal(history_run_hook(a, NULL, 1, b, NULL, 0, NULL, NULL),
+			 0);
+}
+
+/* Record a night (folder dir/NAME) with an exit code: its history id. */
+static int64_t record_night(struct history_db *db, int night, double iops,
+			    int exit_code)
+{
+	char dir[160], rid[32], started[32], err[512];
+	struct history_run r;
+	int64_t id;
+
+	snprintf(dir, sizeof(dir), "%s/night%d", tmp, night);
+	snprintf(rid, sizeof(rid), "run-n%d", night);
+	snprintf(started, sizeof(started), "2026-02-%02dT00:00:00Z", night);
+	make_folder(dir, rid, started, "completed", iops);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	r.exit_code = exit_code;
+	if (exit_code == 3)
+		strcpy(r.status, "regression");
+	if (exit_code == 4)
+		strcpy(r.status, "degraded");
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)), 0);
+	history_run_free(&r);
+	return id;
+}
+
+static double base_iops(struct history_db *db, const char *spec, int *ret)
+{
+	struct history_run b;
+	char err[512];
+	double v;
+
+	*ret = history_resolve(db, spec, NULL, NULL, &b, err, sizeof(err));
+	if (*ret < 0)
+		return NAN;
+	v = b.ph[0].v[HISTORY_IOPS];
+	history_run_free(&b);
+	return v;
+}
+
+static void test_baseline_excludes_regressions(void **state)
+{
+	struct history_db *db;
+	char path[128], err[512];
+	int64_t ids[16], slow;
+	int ret;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/nights.db", tmp);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	/* Five nights at 150k, then two regressions at 114k, one degraded. */
+	for (int i = 1; i <= 5; i++)
+		record_night(db, i, 150000, 0);
+	record_night(db, 6, 114000, 3);
+	slow = record_night(db, 7, 114000, 3);
+	record_night(db, 8, 150000, 4);
+	/* median:5 and last are of the clean nights only. */
+	assert_true(fabs(base_iops(db, "median:5", &ret) - 150000) < 1);
+	assert_true(fabs(base_iops(db, "last", &ret) - 150000) < 1);
+	assert_int_equal(history_db_ids(db, NULL, HISTORY_IDS_BASELINE, NULL,
+					ids, 16, err, sizeof(err)),
+			 5);
+	assert_int_equal(ids[0], 5);
+	/* median:6 wants a sixth usable night: there is none. */
+	base_iops(db, "median:6", &ret);
+	assert_int_equal(ret, -ENOENT);
+	/* Accepting the slow level: it and the clean nights after it. */
+	assert_int_equal(history_db_accept(db, slow, "tester", "new disks", err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(history_db_accept(db, 99, "tester", "x", err,
+					   sizeof(err)),
+			 -ENOENT);
+	assert_true(fabs(base_iops(db, "last", &ret) - 114000) < 1);
+	record_night(db, 9, 115000, 0);
+	assert_true(fabs(base_iops(db, "last", &ret) - 115000) < 1);
+	assert_true(fabs(base_iops(db, "median:2", &ret) - 114500) < 1);
+	base_iops(db, "median:3", &ret);
+	assert_int_equal(ret, -ENOENT); /* nothing before the acceptance */
+	/* Every night still counts for change points. */
+	assert_int_equal(history_db_ids(db, NULL, HISTORY_IDS_MEASURED, NULL,
+					ids, 16, err, sizeof(err)),
+			 8);
+	history_db_close(db);
+}
+
+static void test_migrate_v1(void **state)
+{
+	struct history_db *db;
+	struct history_run r;
+	char path[128], err[512];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v1.db", tmp);
+	/* A history as version 1 wrote it, with one run. */
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(h,
+			     "CREATE TABLE runs(id INTEGER PRIMARY KEY AUTOINCREMENT,"
+			     " run_id TEXT UNIQUE NOT NULL, started TEXT, ended TEXT,"
+			     " status TEXT, exit_code INTEGER, host TEXT, engine TEXT,"
+			     " slaves TEXT, hosts TEXT, nslaves INTEGER, param_name TEXT,"
+			     " param_hash TEXT, param_text TEXT, plan TEXT, dir TEXT,"
+			     " recorded TEXT);"
+			     "CREATE TABLE phases(run INTEGER NOT NULL, idx INTEGER NOT NULL,"
+			     " name TEXT NOT NULL, kind TEXT, elapsed_s REAL, warmup_s REAL,"
+			     " interval_s REAL, iorate REAL, errors INTEGER, iops REAL,"
+			     " mbps REAL, lat_mean_ms REAL, lat_p50_ms REAL, lat_p95_ms REAL,"
+			     " lat_p99_ms REAL, lat_p999_ms REAL, read_pct REAL,"
+			     " PRIMARY KEY(run, idx));"
+			     "CREATE TABLE intervals(run INTEGER NOT NULL, phase INTEGER NOT NULL,"
+			     " seq INTEGER NOT NULL, iops REAL, mbps REAL, resp_ms REAL,"
+			     " p95_ms REAL, p99_ms REAL, PRIMARY KEY(run, phase, seq));"
+			     "INSERT INTO runs(run_id,started,status,exit_code,param_hash)"
+			     " VALUES('old','2025-01-01T00:00:00Z','completed',0,'h');"
+			     "INSERT INTO phases(run,idx,name,iops) VALUES(1,0,'r1',777);"
+			     "PRAGMA user_version=1;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, 1, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.run_id, "old");
+	assert_string_equal(r.verdict, "");
+	assert_true(fabs(r.ph[0].v[HISTORY_IOPS] - 777) < 1e-9);
+	history_run_free(&r);
+	assert_int_equal(history_db_accept(db, 1, "me", "why", err,
+					   sizeof(err)),
+			 0);
+	history_db_close(db);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st,
+					    NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 2);
+	sqlite3_finalize(st);
+	/* A history of a newer lockstep is refused, not rewritten. */
+	assert_int_equal(sqlite3_exec(h, "PRAGMA user_version=9", NULL, NULL,
+				      NULL),
+			 SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)),
+			 -EPROTO);
+	assert_non_null(strstr(err, "newer"));
+}
+
+static int sealed_code;
+static char sealed_line[1024];
+
+static int seal(void *arg, int code, const char *line)
+{
+	(void)arg;
+	sealed_code = code;
+	snprintf(sealed_line, sizeof(sealed_line), "%s", line);
+	return 0;
+}
+
+static void test_hook_seals_verdict(void **state)
+{
+	struct history_db *db;
+	struct history_run r;
+	char a[128], b[128], path[128], err[512];
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/sbase", tmp);
+	snprintf(b, sizeof(b), "%s/scand", tmp);
+	snprintf(path, sizeof(path), "%s/seal.db", tmp);
+	make_folder(a, "run-sbase", "2026-03-01T00:00:00Z", "completed", 3000);
+	make_folder(b, "run-scand", "2026-03-02T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(a, path, 0, NULL, NULL, 0, seal,
+					  NULL),
+			 0);
+	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0, seal,
+					  NULL),
+			 3);
+	/* The folder and the history get the verdict that was printed. */
+	assert_int_equal(sealed_code, 3);
+	assert_non_null(strstr(sealed_line, "REGRESSION: r1 IOPS -66.7% (p="));
+	assert_non_null(strstr(sealed_line, " vs history id 1"));
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, 2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.exit_code, 3);
+	assert_string_equal(r.status, "regression");
+	assert_string_equal(r.verdict, sealed_line);
+	history_run_free(&r);
+	history_db_close(db);
+	/* Tonight's regression is no baseline: median:2 cannot be made. */
+	snprintf(b, sizeof(b), "%s/scand2", tmp);
+	make_folder(b, "run-scand2", "2026-03-03T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(b, path, 0, "median:2", NULL, 0, seal,
+					  NULL),
+			 LS_EXIT_NO_BASELINE);
+	assert_int_equal(sealed_code, LS_EXIT_NO_BASELINE);
+	assert_non_null(
+		strstr(sealed_line, "no comparison: baseline median:2"));
+	/* ... and last still is the clean night: exit 3 again. */
+	snprintf(b, sizeof(b), "%s/scand3", tmp);
+	make_folder(b, "run-scand3", "2026-03-04T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0, seal,
+					  NULL),
+			 3);
+}
+
+static void test_summary_without_slaves(void **state)
+{
+	struct history_run r;
+	char dir[128], err[512];
+
+	(void)state;
+	/* UBSan: no slaves array once meant qsort(NULL, 0). */
+	snprintf(dir, sizeof(dir), "%s/noslaves", tmp);
+	make_folder(dir, "run-ns", "2026-04-01T00:00:00Z", "completed", 100);
+	put(dir, "summary.json",
+	    "{\"run_id\": \"ns\", \"status\": \"completed\", \"runs\": []}");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.nslaves, 0);
+	history_run_free(&r);
+}
+
+static void test_default_path(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	/* LOCKSTEP_HISTORY wins; else root's place, else the user's. */
+	assert_int_equal(history_default_for("/x/h.db", 0, "/xdg", "/home/u",
+					     buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/x/h.db");
+	assert_int_equal(history_default_for(NULL, 0, "/xdg", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/var/lib/lockstep/history.db");
+	assert_int_equal(history_default_for("", 1000, "/xdg", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/xdg/lockstep/history.db");
+	/* A relative XDG_DATA_HOME is ignored, as the spec says. */
+	assert_int_equal(history_default_for(NULL, 1000, "rel", "/home/u", buf,
+					     sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/home/u/.local/share/lockstep/history.db");
+	assert_int_equal(history_default_for(NULL, 1000, NULL, NULL, buf,
+					     sizeof(buf)),
+			 -ENOENT);
+	/* Never the results folder: -o does not move the history. */
+	assert_int_equal(history_default_for(NULL, 1000, NULL, "/home/u", buf,
+					     8),
+			 -ENAMETOOLONG);
+}
+
+/* summary.json with one run whose totals.iops is the JSON text val. */
+static int load_with_iops(const char *dir, const char *val, char *err,
+			  size_t errlen)
+{
+	struct history_run r;
+	char json[1024];
+	int ret;
+
+	snprintf(json, sizeof(json),
+		 "{\"run_id\": \"h\", \"status\": \"completed\", \"slaves\": [],"
+		 " \"runs\": [{\"name\": \"r1\", \"kind\": \"rd\","
+		 " \"totals\": {\"iops\": %s, \"mbps\": 3.9, \"read_pct\": 70}}]}",
+		 val);
+	put(dir, "summary.json", json);
+	ret = history_load_dir(dir, &r, err, errlen);
+	if (ret == 0)
+		history_run_free(&r);
+	return ret;
+}
+
+static void test_absurd_totals(void **state)
+{
+	static const char *const bad[] = { "1e308",   "-5",     "1e999",
+					   "-1e999",  "[1, 2]", "{\"a\": 1}",
+					   "\"many\"" };
+	char dir[128], err[512];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/absurd", tmp);
+	make_folder(dir, "run-x", "2026-05-01T00:00:00Z", "completed", 1000);
+	/* The folder's intervals say about 1000 IOPS. */
+	assert_int_equal(load_with_iops(dir, "1003", err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(load_with_iops(dir, bad[i], err, sizeof(err)),
+				 -EBADMSG);
+		assert_non_null(strstr(err, "totals.iops"));
+		assert_non_null(strstr(err, "refused"));
+	}
+	/* 3000 where the intervals measured 1000: not this folder's figure. */
+	assert_int_equal(load_with_iops(dir, "3000", err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "does not match"));
+	/* A non-finite interval is refused too. */
+	put(dir, "intervals.csv",
+	    "run,interval,phase,iops,mbps,resp_ms,p95_ms,p99_ms\n"
+	    "r1,1,measure,inf,3.9,0.5,0.9,1.4\n");
+	assert_int_equal(load_with_iops(dir, "1000", err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "intervals.csv"));
+}
+
+static void test_unsafe_files(void **state)
+{
+	struct history_run r;
+	char dir[128], path[256], err[512], secret[160];
+	int ret;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/unsafe", tmp);
+	make_folder(dir, "run-u", "2026-05-02T00:00:00Z", "completed", 1000);
+	/* A parameter-file copy that is a link to another file: refused. */
+	snprintf(secret, sizeof(secret), "%s/secret.txt", tmp);
+	put(tmp, "secret.txt", "root only\n");
+	snprintf(path, sizeof(path), "%s/p.vdb", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(secret, path), 0);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "p.vdb: a symbolic link (not followed)"));
+	assert_int_equal(unlink(path), 0);
+	put(dir, "p.vdb", param);
+	/* A FIFO intervals.csv: refused at once, never waited on. */
+	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	ret = history_load_dir(dir, &r, err, sizeof(err));
+	assert_int_equal(ret, -EINVAL);
+	assert_non_null(strstr(err, "intervals.csv: not a regular file"));
+	/* summary.json as a link: refused the same way. */
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(secret, path), 0);
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), -ELOOP);
+	assert_non_null(strstr(err, "summary.json: a symbolic link"));
 }
 
 static int setup(void **state)
@@ -351,6 +699,13 @@ int main(void)
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_locked),
 		cmocka_unit_test(test_hook_regression),
+		cmocka_unit_test(test_baseline_excludes_regressions),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_hook_seals_verdict),
+		cmocka_unit_test(test_summary_without_slaves),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_absurd_totals),
+		cmocka_unit_test(test_unsafe_files),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,8 +1,10 @@
 /*
  * What a baseline spec names: "last", "last~N", "median:N", a history id
  * or a results folder, resolved to one loaded run. Relative specs count
- * completed runs of one parameter file only: a night that was aborted, or
- * a different file, is no reference for tonight.
+ * usable runs of one parameter file only (history_db_ids, BASELINE): a
+ * night that was aborted, degraded or itself a regression, or a different
+ * file, is no reference for tonight, unless a person accepted it as the
+ * new level; runs older than the newest accepted one no longer count.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -83,14 +85,15 @@ static int resolve_median(struct history_db *db, const char *spec,
 		ret = -ENOMEM;
 		goto out;
 	}
-	got = history_db_ids(db, file_hash, 1, exclude, ids, n, err, errlen);
+	got = history_db_ids(db, file_hash, HISTORY_IDS_BASELINE, exclude, ids,
+			     n, err, errlen);
 	if (got < 0) {
 		ret = got;
 		goto out;
 	}
 	if ((unsigned long)got < n) {
 		snprintf(err, errlen,
-			 "baseline %s: the history has %d completed run%s of this parameter file, %lu wanted",
+			 "baseline %s: the history has %d usable run%s of this parameter file (clean, or accepted), %lu wanted",
 			 spec, got, got == 1 ? "" : "s", n);
 		ret = -ENOENT;
 		goto out;
@@ -138,11 +141,11 @@ int history_resolve(struct history_db *db, const char *spec,
 		ids = calloc(n + 1, sizeof(*ids));
 		if (!ids)
 			return -ENOMEM;
-		got = history_db_ids(db, file_hash, 1, exclude, ids, n + 1, err,
-				     errlen);
+		got = history_db_ids(db, file_hash, HISTORY_IDS_BASELINE,
+				     exclude, ids, n + 1, err, errlen);
 		if (got >= 0 && (unsigned long)got <= n) {
 			snprintf(err, errlen,
-				 "baseline %s: the history has %d completed run%s of this parameter file",
+				 "baseline %s: the history has %d usable run%s of this parameter file (clean, or accepted)",
 				 spec, got, got == 1 ? "" : "s");
 			got = -ENOENT;
 		}

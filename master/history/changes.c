@@ -74,7 +74,7 @@ struct search {
 	const struct history_changes_opts *o;
 	double *wa, *wb, *perm, *med;
 	uint64_t rng;
-	struct history_change *out;
+	struct history_change *out, *miss;
 	size_t max, found;
 };
 
@@ -92,7 +92,8 @@ static void search(struct search *s, const double *x, size_t off, size_t n)
 	if (n < 2 * s->o->min_seg || s->found >= s->max)
 		return;
 	q = best_split(x + off, n, s->o->min_seg, s->wa, s->wb, &at);
-	if (!at || !(q > 0))
+	/* q <= 0 (a flat series) is tested too: p is then 1, a miss. */
+	if (!at || isnan(q))
 		return;
 	memcpy(s->perm, x + off, n * sizeof(*x));
 	for (unsigned r = 0; r < s->o->perms; r++) {
@@ -108,8 +109,16 @@ static void search(struct search *s, const double *x, size_t off, size_t n)
 			hits++;
 	}
 	p = ((double)hits + 1) / ((double)s->o->perms + 1);
-	if (p >= s->o->alpha)
+	if (p >= s->o->alpha) {
+		/* The nearest miss: what would have been said, and how sure. */
+		if (s->miss && !(s->miss->p <= p)) {
+			s->miss->at = off + at;
+			s->miss->p = p;
+			s->miss->before = seg_median(s, x + off, at);
+			s->miss->after = seg_median(s, x + off + at, n - at);
+		}
 		return;
+	}
 	search(s, x, off, at);
 	if (s->found < s->max) {
 		struct history_change *c = &s->out[s->found++];
@@ -124,10 +133,16 @@ static void search(struct search *s, const double *x, size_t off, size_t n)
 
 int history_changes_find(const double *x, size_t n,
 			 const struct history_changes_opts *o,
-			 struct history_change *out, size_t max)
+			 struct history_change *out, size_t max,
+			 struct history_change *miss)
 {
-	struct search s = { .o = o, .rng = o->seed, .out = out, .max = max };
+	struct search s = {
+		.o = o, .rng = o->seed, .out = out, .max = max, .miss = miss
+	};
 	int ret;
+
+	if (miss)
+		*miss = (struct history_change){ .p = NAN };
 
 	if (n > HISTORY_CHANGES_MAX_N || o->min_seg < 1)
 		return -EINVAL;

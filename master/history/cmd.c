@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include "common/exitcode.h"
@@ -22,38 +23,52 @@
 #include "master/history/history_int.h"
 #include "master/jsonw.h"
 
-#define DEFAULT_DB "lockstep-output/history.db"
 #define LIST_MAX 100000
 
-const char *history_default_path(const char *opt, const char *results_dir,
-				 char *buf, size_t len)
+int history_default_for(const char *env, unsigned uid, const char *xdg,
+			const char *home, char *buf, size_t len)
 {
-	const char *env = getenv("LOCKSTEP_HISTORY");
-	const char *slash;
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (uid == 0)
+		n = snprintf(buf, len, "%s", HISTORY_ROOT_DB);
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/lockstep/history.db", xdg);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.local/share/lockstep/history.db",
+			     home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+const char *history_default_path(const char *opt, char *buf, size_t len)
+{
+	struct passwd *pw;
+	const char *home = getenv("HOME");
 
 	if (opt)
 		return opt;
-	if (env && *env)
-		return env;
-	if (!results_dir)
-		return DEFAULT_DB;
-	/* Next to the results folders: the parent of this one. */
-	slash = strrchr(results_dir, '/');
-	while (slash && slash > results_dir && slash[1] == 0) {
-		const char *p = slash - 1;
-
-		while (p > results_dir && *p != '/')
-			p--;
-		slash = *p == '/' ? p : NULL;
-	}
-	if (!slash)
+	if ((!home || *home != '/') && (pw = getpwuid(getuid())))
+		home = pw->pw_dir;
+	if (history_default_for(getenv("LOCKSTEP_HISTORY"), (unsigned)geteuid(),
+				getenv("XDG_DATA_HOME"), home, buf, len) < 0)
 		snprintf(buf, len, "history.db");
-	else if (slash == results_dir)
-		snprintf(buf, len, "/history.db");
-	else
-		snprintf(buf, len, "%.*s/history.db",
-			 (int)(slash - results_dir), results_dir);
 	return buf;
+}
+
+/* The folder of the default history, made on first use (not for --history). */
+static void make_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fsutil_mkdir_p(dir);
 }
 
 /* ---- the run hook ------------------------------------------------------- */
@@ -83,8 +98,10 @@ static int write_compare(const char *dir, const char *name, struct cmp_out *o)
 	return fsutil_write_atomic(path, 1, fill_compare, o);
 }
 
+/* Compare, print, write compare.*; the verdict line into line. */
 static int run_compare(const char *dir, const struct history_run *base,
-		       const struct history_run *cur, const char *threshold)
+		       const struct history_run *cur, const char *threshold,
+		       char *line, size_t len)
 {
 	struct history_threshold t;
 	struct history_cmp c;
@@ -95,15 +112,18 @@ static int run_compare(const char *dir, const struct history_run *base,
 						HISTORY_DEFAULT_THRESHOLD,
 				    &t, err, sizeof(err)) < 0) {
 		log_error("%s", err);
-		return 0;
+		snprintf(line, len, "no comparison: %s", err);
+		return -EINVAL;
 	}
 	if (history_compare(base, cur, &t, &c) < 0) {
 		log_error("compare: out of memory");
-		return 0;
+		snprintf(line, len, "no comparison: out of memory");
+		return -ENOMEM;
 	}
 	printf("\n");
 	history_compare_print(stdout, base, cur, &c);
 	fflush(stdout);
+	history_compare_line(base, &c, line, len);
 	{
 		struct cmp_out o = { .a = base, .b = cur, .c = &c, .json = 0 };
 
@@ -157,19 +177,25 @@ int history_check_args(const char *hist, int no_history, const char *baseline,
 	return 0;
 }
 
+/* The status word of an exit code, as results_status_name() says it. */
+static const char *hook_status(int code)
+{
+	return code == LS_EXIT_REGRESSION ? "regression" : "uncompared";
+}
+
 int history_run_hook(const char *dir, const char *hist, int no_history,
-		     const char *baseline, const char *threshold, int exit_code)
+		     const char *baseline, const char *threshold, int exit_code,
+		     history_seal_fn seal, void *arg)
 {
 	char buf[PATH_MAX];
-	const char *hist_path = no_history ?
-					NULL :
-					history_default_path(hist, dir, buf,
-							     sizeof(buf));
+	const char *hist_path = no_history ? NULL :
+					     history_default_path(hist, buf,
+								  sizeof(buf));
 
 	struct history_run cur, base;
 	struct history_db *db = NULL;
-	int have_base = 0, regression = 0;
-	char err[1024];
+	int have_base = 0, regression = 0, final = exit_code;
+	char err[1024], line[1024] = "";
 	int64_t id;
 
 	if (!hist_path && !baseline)
@@ -177,10 +203,16 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	if (history_load_dir(dir, &cur, err, sizeof(err)) < 0) {
 		log_error("history: cannot read the results folder back, the run is not recorded: %s",
 			  err);
+		if (baseline) {
+			snprintf(line, sizeof(line), "no comparison: %s", err);
+			goto no_compare;
+		}
 		return exit_code;
 	}
 	if (!*cur.host)
 		gethostname(cur.host, sizeof(cur.host) - 1);
+	if (hist_path && !hist)
+		make_parent(hist_path);
 	if (hist_path &&
 	    history_db_open(hist_path, 1, &db, err, sizeof(err)) < 0) {
 		log_error("%s; the run is not recorded (its results folder %s is complete)",
@@ -190,11 +222,38 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	/* The baseline first: "last" must not be tonight's run. */
 	if (baseline) {
 		if (history_resolve(db, baseline, cur.param_hash, cur.run_id,
-				    &base, err, sizeof(err)) < 0)
-			log_error("compare: %s: no comparison made", err);
-		else
+				    &base, err, sizeof(err)) < 0) {
+			log_error("compare: %s: no comparison made (exit %d unless the run already failed)",
+				  err, LS_EXIT_NO_BASELINE);
+			snprintf(line, sizeof(line), "no comparison: %s", err);
+		} else {
 			have_base = 1;
+		}
 	}
+	if (have_base) {
+		regression = run_compare(dir, &base, &cur, threshold, line,
+					 sizeof(line));
+		history_run_free(&base);
+	}
+	/* 2, 4 and 5 say more about the run than its speed does. */
+	if (exit_code == LS_EXIT_OK && regression > 0)
+		final = LS_EXIT_REGRESSION;
+	else if (exit_code == LS_EXIT_OK && baseline && regression <= 0 &&
+		 (!have_base || regression < 0))
+		final = LS_EXIT_NO_BASELINE;
+	/*
+	 * The record ends with the verdict printed: summary.json and
+	 * summary.txt are rewritten first, then the history row says the
+	 * same.
+	 */
+	if (seal && baseline && seal(arg, final, line) < 0)
+		log_error("summary.json could not be rewritten with the verdict (exit %d: %s)",
+			  final, line);
+	cur.exit_code = final;
+	if (final == LS_EXIT_REGRESSION || final == LS_EXIT_NO_BASELINE)
+		snprintf(cur.status, sizeof(cur.status), "%s",
+			 hook_status(final));
+	snprintf(cur.verdict, sizeof(cur.verdict), "%s", line);
 	if (db) {
 		if (history_db_record(db, &cur, &id, err, sizeof(err)) < 0)
 			log_error("%s; the run is not recorded (its results folder %s is complete)",
@@ -204,15 +263,15 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 				 (long long)id, hist_path);
 	}
 	history_db_close(db);
-	if (have_base) {
-		regression = run_compare(dir, &base, &cur, threshold);
-		history_run_free(&base);
-	}
 	history_run_free(&cur);
-	/* 2, 4 and 5 say more about the run than its speed does. */
-	if (regression && exit_code == LS_EXIT_OK)
-		return LS_EXIT_REGRESSION;
-	return exit_code;
+	return final;
+no_compare:
+	if (exit_code == LS_EXIT_OK)
+		final = LS_EXIT_NO_BASELINE;
+	if (seal && seal(arg, final, line) < 0)
+		log_error("summary.json could not be rewritten with the verdict (exit %d: %s)",
+			  final, line);
+	return final;
 }
 
 /* ---- lockstep compare --------------------------------------------------- */
@@ -232,8 +291,8 @@ int history_compare_main(int argc, char **argv)
 			  ")" },
 		{ "json", 0, OPTS_FLAG, &json, .help = "the result as JSON" },
 		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
-		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
-			  ")" },
+		  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+			  " for root, ~/.local/share/lockstep/history.db otherwise)" },
 		{ .name = "help",
 		  .letter = 'h',
 		  .kind = OPTS_HELP,
@@ -245,8 +304,11 @@ int history_compare_main(int argc, char **argv)
 			"usage: lockstep compare BASELINE CANDIDATE [options]",
 		.footer =
 			"BASELINE and CANDIDATE: a results folder, a history id, last, last~N\n"
-			"or median:N (of the last N completed runs of the same parameter file,\n"
-			"never counting the candidate).\n"
+			"or median:N (of the last N usable runs of the same parameter file:\n"
+			"exit 0, never a regression, unless accepted; never the candidate).\n"
+			"With 5 or more baseline nights each metric is judged night to night\n"
+			"(robust z against their median and MAD), else over the intervals\n"
+			"(Mann-Whitney U widened for lag-1 autocorrelation).\n"
 			"Exit 0: no regression, 3: regression, 1: bad input.\n",
 		.width = 20,
 		.defs = defs,
@@ -263,7 +325,7 @@ int history_compare_main(int argc, char **argv)
 		fprintf(stderr, "lockstep compare: %s\n", err);
 		return LS_EXIT_BAD_INPUT;
 	}
-	hist = history_default_path(hist, NULL, buf, sizeof(buf));
+	hist = history_default_path(hist, buf, sizeof(buf));
 	if (history_db_open(hist, 0, &db, dberr, sizeof(dberr)) < 0)
 		db = NULL;
 	/* The candidate first: a relative baseline is of its file. */
@@ -305,16 +367,19 @@ int history_compare_main(int argc, char **argv)
 /* ---- lockstep history ---------------------------------------------------- */
 
 struct hopts {
-	const char *hist, *file, *metrics;
+	const char *hist, *file, *metrics, *why;
 	unsigned last;
-	int json, help;
+	int json, help, baseline;
 };
 
 static int hist_open(struct hopts *o, int create, struct history_db **db)
 {
 	char buf[PATH_MAX], err[1024];
 
-	o->hist = history_default_path(o->hist, NULL, buf, sizeof(buf));
+	if (create && !o->hist) {
+		make_parent(history_default_path(NULL, buf, sizeof(buf)));
+	}
+	o->hist = history_default_path(o->hist, buf, sizeof(buf));
 	if (history_db_open(o->hist, create, db, err, sizeof(err)) < 0) {
 		fprintf(stderr, "lockstep history: %s\n", err);
 		return -1;
@@ -343,8 +408,10 @@ static int history_list(struct hopts *o)
 	if (hist_open(o, 0, &db) < 0)
 		return LS_EXIT_BAD_INPUT;
 	ids = calloc(o->last, sizeof(*ids));
-	n = ids ? history_db_ids(db, o->file, 0, NULL, ids, o->last, err,
-				 sizeof(err)) :
+	n = ids ? history_db_ids(db, o->file,
+				 o->baseline ? HISTORY_IDS_BASELINE :
+					       HISTORY_IDS_ALL,
+				 NULL, ids, o->last, err, sizeof(err)) :
 		  -ENOMEM;
 	if (n < 0) {
 		fprintf(stderr, "lockstep history: %s\n",
@@ -355,9 +422,9 @@ static int history_list(struct hopts *o)
 	if (o->json)
 		printf("[");
 	else
-		printf("%-19s %5s  %-8s  %-20s %-10s  %s\n", "started", "id",
-		       "run", "file", "status",
-		       "first run: IOPS, MB/s, p99 ms");
+		printf("%-19s %5s  %-8s  %-20s %-10s %4s  %s\n", "started",
+		       "id", "run", "file", "status", "exit",
+		       "first run: IOPS, MB/s, p99 ms; verdict");
 	for (int i = 0; i < n; i++) {
 		struct history_run r;
 		const struct history_phase *p;
@@ -372,14 +439,18 @@ static int history_list(struct hopts *o)
 			printf("%s\n", i ? "," : "");
 			list_json(&r);
 		} else {
-			printf("%-19.19s %5lld  %-8.8s  %-20.20s %-10s",
+			printf("%-19.19s %5lld  %-8.8s  %-20.20s %-10s %4d",
 			       r.started, (long long)r.id, r.run_id,
-			       r.param_name, r.status);
+			       r.param_name, r.status, r.exit_code);
 			if (p)
 				printf("  %s: %.0f IOPS, %.1f MB/s, %.3f ms%s",
 				       p->name, p->v[HISTORY_IOPS],
 				       p->v[HISTORY_MBPS], p->v[HISTORY_P99],
 				       r.nphases > 1 ? " (+ more runs)" : "");
+			if (*r.verdict)
+				printf("; %s", r.verdict);
+			if (r.accepted)
+				printf(" [accepted as the baseline level]");
 			printf("\n");
 		}
 		history_run_free(&r);
@@ -404,6 +475,8 @@ static void list_json(const struct history_run *r)
 	jsonw_str(&w, "ended", r->ended);
 	jsonw_str(&w, "status", r->status);
 	jsonw_i64(&w, "exit_code", r->exit_code);
+	jsonw_str(&w, "verdict", r->verdict);
+	jsonw_bool(&w, "accepted", r->accepted);
 	jsonw_str(&w, "host", r->host);
 	jsonw_str(&w, "engine", r->engine);
 	jsonw_u64(&w, "slaves", r->nslaves);
@@ -461,6 +534,125 @@ static int history_import(struct hopts *o, int argc, char **argv)
 	return ret;
 }
 
+/* Who accepts: the person behind sudo, else the user. */
+static void who_am_i(char *buf, size_t len)
+{
+	const char *sudo = getenv("SUDO_USER");
+	struct passwd *pw = getpwuid(getuid());
+
+	if (sudo && *sudo)
+		snprintf(buf, len, "%s (via sudo)", sudo);
+	else if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "uid %u", (unsigned)getuid());
+}
+
+/*
+ * `history accept ID|last --why TEXT`: a deliberate new level. Relative
+ * baselines then take that run (whatever its verdict) and the usable
+ * runs after it, never the runs before it.
+ */
+static int history_accept(struct hopts *o, const char *which)
+{
+	struct history_db *db;
+	struct history_run r;
+	char err[1024], who[300];
+	int64_t id = 0;
+	int ret = LS_EXIT_OK;
+
+	if (!o->why || !*o->why) {
+		fprintf(stderr,
+			"lockstep history accept: --why TEXT is required: say why this level is the new normal\n");
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (strcmp(which, "last")) {
+		char *end;
+
+		errno = 0;
+		id = strtoll(which, &end, 10);
+		if (errno || *end || id <= 0 || *which < '0' || *which > '9') {
+			fprintf(stderr,
+				"lockstep history accept: '%s' is no history id (a number, or last)\n",
+				which);
+			return LS_EXIT_BAD_INPUT;
+		}
+	}
+	if (hist_open(o, 0, &db) < 0)
+		return LS_EXIT_BAD_INPUT;
+	if (!id) {
+		int n = history_db_ids(db, o->file, HISTORY_IDS_ALL, NULL, &id,
+				       1, err, sizeof(err));
+
+		if (n <= 0) {
+			fprintf(stderr, "lockstep history accept: %s\n",
+				n < 0 ? err : "the history has no run");
+			history_db_close(db);
+			return LS_EXIT_BAD_INPUT;
+		}
+	}
+	who_am_i(who, sizeof(who));
+	if (history_db_accept(db, id, who, o->why, err, sizeof(err)) < 0 ||
+	    history_db_load(db, id, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep history accept: %s\n", err);
+		ret = LS_EXIT_BAD_INPUT;
+	} else {
+		printf("history id %lld (run %.8s, %s, %s, exit %d) accepted by %s: %s\n"
+		       "relative baselines of %s now start at this run\n",
+		       (long long)id, r.run_id, r.started, r.status,
+		       r.exit_code, who, o->why, r.param_name);
+		history_run_free(&r);
+	}
+	history_db_close(db);
+	return ret;
+}
+
+/* The nearest miss over every run name and metric searched. */
+struct miss {
+	struct history_change c;
+	const struct history_run *r;
+	size_t night, nights;
+	char name[HISTORY_NAME_MAX];
+	int metric;
+};
+
+/* One change (or the nearest miss), with its night, size and p. */
+static void change_print(const struct history_run *r, size_t night,
+			 size_t nights, const char *name, int metric,
+			 const struct history_change *c, int json, int kept,
+			 int *first)
+{
+	double pct = c->before ? (c->after - c->before) / c->before * 100 : NAN;
+
+	if (json) {
+		struct jsonw w;
+
+		printf("%s", *first ? "" : ",");
+		jsonw_init(&w, stdout);
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "started", r->started);
+		jsonw_i64(&w, "id", r->id);
+		jsonw_u64(&w, "night", night + 1);
+		jsonw_u64(&w, "nights", nights);
+		jsonw_str(&w, "run", name);
+		jsonw_str(&w, "metric", history_metric_name(metric));
+		jsonw_dbl(&w, "before", c->before);
+		jsonw_dbl(&w, "after", c->after);
+		jsonw_dbl(&w, "change_pct", pct);
+		jsonw_dbl(&w, "p_value", c->p);
+		jsonw_bool(&w, "nearest_miss", !kept);
+		jsonw_end(&w);
+		jsonw_finish(&w);
+	} else {
+		printf("%s%-19.19s id %-5lld night %zu of %zu: %s %s %.3f -> %.3f (%+.1f%%), p=%.3g\n",
+		       kept ? "" : "none; nearest miss: ", r->started,
+		       (long long)r->id, night + 1, nights, name,
+		       history_metric_name(metric), c->before, c->after, pct,
+		       c->p);
+	}
+	*first = 0;
+}
+
 /*
  * Change points of one metric of one run name across the nights (oldest
  * first in runs[]), printed with the night each shift starts.
@@ -468,9 +660,9 @@ static int history_import(struct hopts *o, int argc, char **argv)
 static int changes_one(const struct history_run *runs, size_t n,
 		       const char *name, int metric,
 		       const struct history_changes_opts *co, int json,
-		       int *first)
+		       int *first, struct miss *best)
 {
-	struct history_change ch[32];
+	struct history_change ch[32], miss;
 	double *x = malloc((n + 1) * sizeof(*x));
 	size_t *at = malloc((n + 1) * sizeof(*at)), k = 0;
 	int found;
@@ -487,35 +679,17 @@ static int changes_one(const struct history_run *runs, size_t n,
 				x[k] = runs[i].ph[q].v[metric];
 				at[k++] = i;
 			}
-	found = history_changes_find(x, k, co, ch, 32);
-	for (int c = 0; c < found; c++) {
-		const struct history_run *r = &runs[at[ch[c].at]];
-		double pct = ch[c].before ? (ch[c].after - ch[c].before) /
-						    ch[c].before * 100 :
-					    NAN;
-
-		if (json) {
-			struct jsonw w;
-
-			printf("%s", *first ? "" : ",");
-			jsonw_init(&w, stdout);
-			jsonw_object(&w, NULL);
-			jsonw_str(&w, "started", r->started);
-			jsonw_i64(&w, "id", r->id);
-			jsonw_str(&w, "run", name);
-			jsonw_str(&w, "metric", history_metric_name(metric));
-			jsonw_dbl(&w, "before", ch[c].before);
-			jsonw_dbl(&w, "after", ch[c].after);
-			jsonw_dbl(&w, "change_pct", pct);
-			jsonw_dbl(&w, "p_value", ch[c].p);
-			jsonw_end(&w);
-			jsonw_finish(&w);
-		} else
-			printf("%-19.19s id %-5lld %s %s: %.3f -> %.3f (%+.1f%%), p=%.3g\n",
-			       r->started, (long long)r->id, name,
-			       history_metric_name(metric), ch[c].before,
-			       ch[c].after, pct, ch[c].p);
-		*first = 0;
+	found = history_changes_find(x, k, co, ch, 32, &miss);
+	for (int c = 0; c < found; c++)
+		change_print(&runs[at[ch[c].at]], at[ch[c].at], n, name, metric,
+			     &ch[c], json, 1, first);
+	if (found == 0 && isfinite(miss.p) && !(best->c.p <= miss.p)) {
+		best->c = miss;
+		best->r = &runs[at[miss.at]];
+		best->night = at[miss.at];
+		best->nights = n;
+		best->metric = metric;
+		snprintf(best->name, sizeof(best->name), "%s", name);
 	}
 	free(x);
 	free(at);
@@ -524,9 +698,8 @@ static int changes_one(const struct history_run *runs, size_t n,
 
 static int history_changes(struct hopts *o)
 {
-	const struct history_changes_opts co = {
-		.seed = 1, .perms = 199, .alpha = 0.01, .min_seg = 2
-	};
+	const struct history_changes_opts co = HISTORY_CHANGES_DEFAULTS;
+	struct miss best = { .c = { .p = NAN } };
 	int metric[HISTORY_NMETRICS], nm = 0, first = 1, n, ret = 0;
 	char mbuf[256], err[1024], hash[20], *save = NULL, *tok;
 	struct history_run *runs = NULL;
@@ -549,7 +722,7 @@ static int history_changes(struct hopts *o)
 	if (hist_open(o, 0, &db) < 0)
 		return LS_EXIT_BAD_INPUT;
 	ids = calloc(HISTORY_CHANGES_MAX_N, sizeof(*ids));
-	n = ids ? history_db_ids(db, o->file, 1, NULL, ids,
+	n = ids ? history_db_ids(db, o->file, HISTORY_IDS_MEASURED, NULL, ids,
 				 HISTORY_CHANGES_MAX_N, err, sizeof(err)) :
 		  -ENOMEM;
 	/* One parameter file: the newest run's, unless --file says which. */
@@ -561,8 +734,9 @@ static int history_changes(struct hopts *o)
 		} else {
 			snprintf(hash, sizeof(hash), "%s", r.param_hash);
 			history_run_free(&r);
-			n = history_db_ids(db, *hash ? hash : NULL, 1, NULL,
-					   ids, HISTORY_CHANGES_MAX_N, err,
+			n = history_db_ids(db, *hash ? hash : NULL,
+					   HISTORY_IDS_MEASURED, NULL, ids,
+					   HISTORY_CHANGES_MAX_N, err,
 					   sizeof(err));
 		}
 	}
@@ -584,7 +758,7 @@ static int history_changes(struct hopts *o)
 		}
 	}
 	if (!o->json)
-		printf("change points (E-divisive means, %u permutations, seed %llu, p < %g) of %s, %d completed runs:\n",
+		printf("change points (E-divisive means, %u permutations, seed %llu, p < %g) of %s, %d measured runs (regressions included):\n",
 		       co.perms, (unsigned long long)co.seed, co.alpha,
 		       n ? runs[n - 1].param_name : "-", n);
 	else
@@ -592,12 +766,17 @@ static int history_changes(struct hopts *o)
 	for (size_t p = 0; n > 0 && p < runs[n - 1].nphases; p++)
 		for (int m = 0; m < nm; m++)
 			if (changes_one(runs, (size_t)n, runs[n - 1].ph[p].name,
-					metric[m], &co, o->json, &first) < 0)
+					metric[m], &co, o->json, &first,
+					&best) < 0)
 				ret = LS_EXIT_BAD_INPUT;
+	if (first && best.r)
+		change_print(best.r, best.night, best.nights, best.name,
+			     best.metric, &best.c, o->json, 0, &first);
+	else if (first && !o->json)
+		printf("none (too few nights to test a split: %d, at least %zu)\n",
+		       n, 2 * co.min_seg);
 	if (o->json)
 		printf("]\n");
-	else if (first)
-		printf("none\n");
 out:
 	for (int i = 0; i < n; i++)
 		history_run_free(&runs[i]);
@@ -609,20 +788,25 @@ out:
 
 int history_main(int argc, char **argv)
 {
-	static const char *const subs[] = { "list", "import", "changes" };
+	static const char *const subs[] = { "list", "import", "changes",
+					    "accept" };
 	struct hopts o = { .last = 50, .metrics = "iops,p99" };
 	const char *sub = argc > 1 && argv[1][0] != '-' ? argv[1] : "list";
 	int args, ret, which = -1;
 	const struct opts_def defs[] = {
 		{ "history", 0, OPTS_STRING, &o.hist, .arg = "PATH",
-		  .help = "the run history (default $LOCKSTEP_HISTORY or " DEFAULT_DB
-			  ")" },
+		  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+			  " for root, ~/.local/share/lockstep/history.db otherwise)" },
 		{ "file", 0, OPTS_STRING, &o.file, .arg = "HASH|NAME",
 		  .help = "only runs of this parameter file" },
 		{ "last", 0, OPTS_UINT, &o.last, 1, LIST_MAX, .arg = "N",
 		  .help = "list: the N newest runs (default 50)" },
 		{ "metric", 0, OPTS_STRING, &o.metrics, .arg = "LIST",
 		  .help = "changes: the metrics to search (default iops,p99)" },
+		{ "baseline", 0, OPTS_FLAG, &o.baseline,
+		  .help = "list: only the runs a relative baseline may use" },
+		{ "why", 0, OPTS_STRING, &o.why, .arg = "TEXT",
+		  .help = "accept: why the run is the new level (required)" },
 		{ "json", 0, OPTS_FLAG, &o.json, .help = "JSON output" },
 		{ .name = "help",
 		  .letter = 'h',
@@ -633,24 +817,32 @@ int history_main(int argc, char **argv)
 		.prog = "lockstep history",
 		.synopsis =
 			"usage: lockstep history [list|changes] [options]\n"
-			"       lockstep history import DIR... [--history PATH]",
+			"       lockstep history import DIR... [--history PATH]\n"
+			"       lockstep history accept ID|last --why TEXT",
+		.footer =
+			"accept: the run becomes the baseline level: median:N and last take it\n"
+			"and the clean runs after it, never older ones (who, when and why are\n"
+			"recorded). Without it a regression is never a baseline, so it fails\n"
+			"every night until it is fixed or accepted.\n",
 		.width = 22,
 		.defs = defs,
 		.ndefs = sizeof(defs) / sizeof(defs[0]),
 		.nargs = 0,
 	};
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(sub, subs[i]))
 			which = i;
 	if (which < 0) {
 		fprintf(stderr,
-			"lockstep history: unknown command '%s' (list, import or changes)\n",
+			"lockstep history: unknown command '%s' (list, import, changes or accept)\n",
 			sub);
 		return LS_EXIT_BAD_INPUT;
 	}
 	if (which == 1)
 		cmd.nargs = -1;
+	if (which == 3)
+		cmd.nargs = 1;
 	/* argv[0] is the subcommand when one was named, else "history". */
 	if (argc > 1 && argv[1][0] != '-') {
 		argc--;
@@ -663,5 +855,7 @@ int history_main(int argc, char **argv)
 		return history_import(&o, argc - args, argv + args);
 	if (which == 2)
 		return history_changes(&o);
+	if (which == 3)
+		return history_accept(&o, argv[args]);
 	return history_list(&o);
 }

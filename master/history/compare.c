@@ -159,10 +159,21 @@ static void compare_phase(const struct history_phase *a,
 				  (b->v[m] - a->v[m]) / a->v[m] * 100 :
 				  NAN;
 		cm->judged = t->set[m];
-		cm->p = s >= 0 && a->series[s] && b->series[s] ?
-				history_stats_mwu(a->series[s], a->n,
-						  b->series[s], b->n) :
-				NAN;
+		cm->z = cm->r = NAN;
+		if (a->nnight[m] >= HISTORY_MIN_NIGHTS) {
+			/* Enough nights: tonight against their spread. */
+			cm->night = 1;
+			cm->nights = a->nnight[m];
+			cm->p = history_stats_night(a->night[m], a->nnight[m],
+						    b->v[m], &cm->z);
+		} else if (s >= 0 && a->series[s] && b->series[s]) {
+			cm->r = history_stats_ac1(a->series[s], a->n,
+						  b->series[s], b->n);
+			cm->p = history_stats_mwu_ac(a->series[s], a->n,
+						     b->series[s], b->n, cm->r);
+		} else {
+			cm->p = NAN;
+		}
 		cm->tested = !isnan(cm->p);
 		judge(cm, m, t);
 		if (cm->v > cr->v ||
@@ -255,6 +266,18 @@ int history_compare(const struct history_run *a, const struct history_run *b,
 			c->v = c->runs[i].v;
 	}
 	c->regression = c->v == HISTORY_REGRESSION;
+	for (size_t i = 0; i < n; i++)
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			const struct history_cmp_metric *cm = &c->runs[i].m[m];
+
+			if (c->runs[i].ia < 0 || c->runs[i].ib < 0 ||
+			    !cm->judged || !cm->tested)
+				continue;
+			if (cm->night)
+				c->nights++;
+			else
+				c->nseries++;
+		}
 	conditions(a, b, c);
 	return 0;
 }
@@ -282,19 +305,96 @@ static void print_num(FILE *f, double v, int sign, int width, int prec,
 
 static void print_p(FILE *f, const struct history_cmp_metric *cm)
 {
-	if (cm->tested)
-		fprintf(f, "  p=%.3g", cm->p);
+	if (cm->tested && cm->night)
+		fprintf(f, "  p=%.3g (z=%.2f, %zu nights)", cm->p, cm->z,
+			cm->nights);
+	else if (cm->tested)
+		fprintf(f, "  p=%.3g (intervals, r1=%.2f)", cm->p, cm->r);
 	else
 		fprintf(f, "  (no test: too few intervals)");
+}
+
+/* Which test judged, in words. */
+static void print_test(FILE *f, const struct history_cmp *c)
+{
+	if (c->nights)
+		fprintf(f,
+			"test: night to night: a robust z of tonight against the baseline nights' median and MAD (1.4826 MAD as sigma), two-sided, alpha 0.05\n");
+	if (c->nseries)
+		fprintf(f,
+			"test: Mann-Whitney U over the measured intervals, variance widened for their lag-1 autocorrelation r1 (two-sided, alpha 0.05)%s\n",
+			c->nights ?
+				"" :
+				"; fewer than 5 baseline nights, so intervals, not nights");
+	if (!c->nights && !c->nseries)
+		fprintf(f,
+			"test: none ran (too few intervals): the threshold alone decides\n");
+}
+
+static const char *test_name(const struct history_cmp *c)
+{
+	return c->nights && c->nseries ? "night-robust-z+mann-whitney-u-ac1" :
+	       c->nights               ? "night-robust-z" :
+	       c->nseries              ? "mann-whitney-u-ac1" :
+					 "none";
+}
+
+/* "median of 7", "history id 4" or the folder: what tonight met. */
+static void base_name(const struct history_run *a, char *buf, size_t len)
+{
+	if (a->nmedian)
+		snprintf(buf, len, "median of %u", a->nmedian);
+	else if (a->id)
+		snprintf(buf, len, "history id %lld", (long long)a->id);
+	else
+		snprintf(buf, len, "%s", a->label);
+}
+
+void history_compare_line(const struct history_run *a,
+			  const struct history_cmp *c, char *buf, size_t len)
+{
+	char who[200];
+	size_t used = 0;
+	int listed = 0;
+
+	base_name(a, who, sizeof(who));
+	if (c->v != HISTORY_REGRESSION && c->v != HISTORY_IMPROVEMENT) {
+		snprintf(buf, len, "%s vs %s", history_verdict_name(c->v), who);
+		return;
+	}
+	used = (size_t)snprintf(buf, len, "%s:",
+				c->regression ? "REGRESSION" : "improvement");
+	for (size_t i = 0; i < c->nruns && used < len; i++)
+		for (int m = 0; m < HISTORY_NMETRICS && used < len; m++) {
+			const struct history_cmp_metric *cm = &c->runs[i].m[m];
+
+			if (cm->v != c->v)
+				continue;
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s %s %s %+.1f%%",
+						 listed ? "," : "",
+						 c->runs[i].name,
+						 metrics[m].label, cm->pct);
+			if (used < len && cm->tested)
+				used += (size_t)snprintf(buf + used, len - used,
+							 cm->p < 1e-16 ?
+								 " (p<1e-16)" :
+								 " (p=%.3g)",
+							 cm->p);
+			listed = 1;
+		}
+	if (used < len)
+		snprintf(buf + used, len - used, " vs %s", who);
 }
 
 void history_compare_print(FILE *f, const struct history_run *a,
 			   const struct history_run *b,
 			   const struct history_cmp *c)
 {
+	char line[1024];
+
 	fprintf(f, "baseline:  %s\ncandidate: %s\n", a->label, b->label);
-	fprintf(f,
-		"test: Mann-Whitney U over the measured intervals (two-sided, alpha 0.05)\n");
+	print_test(f, c);
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct history_cmp_run *cr = &c->runs[i];
 
@@ -328,8 +428,8 @@ void history_compare_print(FILE *f, const struct history_run *a,
 		for (size_t i = 0; i < c->ncond; i++)
 			fprintf(f, "  %s\n", c->cond[i]);
 	}
-	fprintf(f, "\nverdict: %s\n",
-		c->regression ? "REGRESSION" : history_verdict_name(c->v));
+	history_compare_line(a, c, line, sizeof(line));
+	fprintf(f, "\nverdict: %s\n", line);
 }
 
 static void json_side(struct jsonw *w, const char *key,
@@ -356,7 +456,13 @@ int history_compare_json(FILE *f, const struct history_run *a,
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "verdict", history_verdict_name(c->v));
 	jsonw_bool(&w, "regression", c->regression);
-	jsonw_str(&w, "test", "mann-whitney-u");
+	{
+		char line[1024];
+
+		history_compare_line(a, c, line, sizeof(line));
+		jsonw_str(&w, "line", line);
+	}
+	jsonw_str(&w, "test", test_name(c));
 	jsonw_dbl(&w, "alpha", 0.05);
 	json_side(&w, "baseline", a);
 	json_side(&w, "candidate", b);
@@ -396,6 +502,17 @@ int history_compare_json(FILE *f, const struct history_run *a,
 				jsonw_str(&w, "verdict",
 					  history_verdict_name(cm->v));
 				jsonw_dbl(&w, "p_value", cm->p);
+				jsonw_str(&w, "test",
+					  !cm->tested ? "none" :
+					  cm->night   ? "night-robust-z" :
+							"mann-whitney-u-ac1");
+				if (cm->night) {
+					jsonw_u64(&w, "nights", cm->nights);
+					jsonw_dbl(&w, "z", cm->z);
+				} else if (cm->tested) {
+					jsonw_dbl(&w, "lag1_autocorrelation",
+						  cm->r);
+				}
 			}
 			jsonw_end(&w);
 		}

@@ -9,6 +9,8 @@
  * import` rebuilds it.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,8 @@ static const char schema[] =
 	" status TEXT, exit_code INTEGER, host TEXT, engine TEXT,"
 	" slaves TEXT, hosts TEXT, nslaves INTEGER, param_name TEXT,"
 	" param_hash TEXT, param_text TEXT, plan TEXT, dir TEXT,"
-	" recorded TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));"
+	" recorded TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
+	" verdict TEXT);"
 	"CREATE INDEX IF NOT EXISTS runs_file ON runs(param_hash, started);"
 	"CREATE TABLE IF NOT EXISTS phases("
 	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
@@ -44,7 +47,18 @@ static const char schema[] =
 	" phase INTEGER NOT NULL, seq INTEGER NOT NULL, iops REAL,"
 	" mbps REAL, resp_ms REAL, p95_ms REAL, p99_ms REAL,"
 	" PRIMARY KEY(run, phase, seq));"
-	"PRAGMA user_version=1;";
+	"CREATE TABLE IF NOT EXISTS accepts("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	" who TEXT, at TEXT, why TEXT);";
+
+/*
+ * Version 2 added the verdict a run printed (runs.verdict) and the
+ * accepted levels (accepts). A version-1 history is migrated in place, in
+ * one transaction; its runs keep the exit code they were recorded with.
+ */
+#define SCHEMA_VERSION 2
+static const char migrate_v1[] = "ALTER TABLE runs ADD COLUMN verdict TEXT;";
 
 static int db_err(struct history_db *db, const char *what, char *err,
 		  size_t errlen)
@@ -83,6 +97,58 @@ const char *history_db_path(const struct history_db *db)
 	return db->path;
 }
 
+static int user_version(sqlite3 *h)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * The schema of a new history, or an older one migrated: 0 or -errno with
+ * why in err.
+ */
+static int db_setup(struct history_db *db, char *err, size_t errlen)
+{
+	char sql[64];
+	int v, ok, ret;
+
+	if (sqlite3_exec(db->h, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		return db_err(db, "cannot read or set up", err, errlen);
+	v = user_version(db->h);
+	if (v > SCHEMA_VERSION) {
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		snprintf(err, errlen,
+			 "history %s: schema version %d is newer than this lockstep's %d: use a newer lockstep",
+			 db->path, v, SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", SCHEMA_VERSION);
+	ok = v >= 0 &&
+	     (v != 1 ||
+	      sqlite3_exec(db->h, migrate_v1, NULL, NULL, NULL) == SQLITE_OK) &&
+	     sqlite3_exec(db->h, schema, NULL, NULL, NULL) == SQLITE_OK &&
+	     (v == SCHEMA_VERSION ||
+	      sqlite3_exec(db->h, sql, NULL, NULL, NULL) == SQLITE_OK) &&
+	     sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+	if (ok)
+		return 0;
+	ret = db_err(db,
+		     v == 1 ? "cannot migrate from schema version 1" :
+			      "cannot read or set up",
+		     err, errlen);
+	sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
 int history_db_open(const char *path, int create, struct history_db **out,
 		    char *err, size_t errlen)
 {
@@ -93,8 +159,17 @@ int history_db_open(const char *path, int create, struct history_db **out,
 	if (!db)
 		return -ENOMEM;
 	snprintf(db->path, sizeof(db->path), "%s", path);
-	if (create)
+	if (create) {
+		/* Parameter files are in it: readable by its owner only. */
+		int fd = open(path,
+			      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				      O_CLOEXEC,
+			      0600);
+
+		if (fd >= 0)
+			close(fd);
 		flags |= SQLITE_OPEN_CREATE;
+	}
 	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
 		ret = db->h ? db_err(db, "cannot open", err, errlen) : -ENOMEM;
 		if (!create && ret == -ENOENT)
@@ -105,10 +180,12 @@ int history_db_open(const char *path, int create, struct history_db **out,
 	}
 	sqlite3_busy_timeout(db->h, BUSY_MS);
 	sqlite3_extended_result_codes(db->h, 0);
+	ret = 0;
 	if (sqlite3_exec(db->h, "PRAGMA foreign_keys=ON;", NULL, NULL, NULL) !=
 		    SQLITE_OK ||
-	    sqlite3_exec(db->h, schema, NULL, NULL, NULL) != SQLITE_OK) {
-		ret = db_err(db, "cannot read or set up", err, errlen);
+	    (ret = db_setup(db, err, errlen)) < 0) {
+		if (ret == 0)
+			ret = db_err(db, "cannot read or set up", err, errlen);
 		goto fail;
 	}
 	*out = db;
@@ -151,7 +228,8 @@ static int insert_run(sqlite3 *h, const struct history_run *r, int64_t *id)
 	if (sqlite3_prepare_v2(h,
 			       "INSERT INTO runs(run_id,started,ended,status,exit_code,"
 			       "host,engine,slaves,hosts,nslaves,param_name,param_hash,"
-			       "param_text,plan,dir) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       "param_text,plan,dir,verdict) "
+			       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	bind_str(st, 1, r->run_id);
@@ -169,6 +247,7 @@ static int insert_run(sqlite3 *h, const struct history_run *r, int64_t *id)
 	bind_str(st, 13, r->param_text);
 	bind_str(st, 14, r->plan);
 	bind_str(st, 15, r->dir);
+	bind_str(st, 16, *r->verdict ? r->verdict : NULL);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	*id = sqlite3_last_insert_rowid(h);
@@ -360,7 +439,9 @@ int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 	if (sqlite3_prepare_v2(db->h,
 			       "SELECT run_id,started,ended,status,exit_code,host,engine,"
 			       "slaves,hosts,nslaves,param_name,param_hash,param_text,plan,"
-			       "dir FROM runs WHERE id=?",
+			       "dir,verdict,"
+			       "(SELECT count(*) FROM accepts WHERE run=?1) "
+			       "FROM runs WHERE id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, "cannot read", err, errlen);
 	sqlite3_bind_int64(st, 1, id);
@@ -382,6 +463,8 @@ int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 		r->param_text = col_dup(st, 12);
 		r->plan = col_dup(st, 13);
 		history_load_str(st, 14, r->dir, sizeof(r->dir));
+		history_load_str(st, 15, r->verdict, sizeof(r->verdict));
+		r->accepted = sqlite3_column_int(st, 16) > 0;
 	}
 	sqlite3_finalize(st);
 	if (!found) {
@@ -400,29 +483,74 @@ int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 	return 0;
 }
 
-int history_db_ids(struct history_db *db, const char *file, int completed,
-		   const char *exclude, int64_t *ids, size_t max, char *err,
-		   size_t errlen)
+/*
+ * Which runs a list holds. A relative baseline takes only runs that ran
+ * clean and were judged clean (exit 0), or that a person accepted, and
+ * none older than the newest accepted run of the same file: accepting a
+ * run starts a new level.
+ */
+static const char *const ids_where[] = {
+	[HISTORY_IDS_ALL] = "1",
+	[HISTORY_IDS_MEASURED] =
+		"status IN ('completed','regression','uncompared')",
+	[HISTORY_IDS_BASELINE] =
+		"((status='completed' AND exit_code=0) OR "
+		"id IN (SELECT run FROM accepts)) AND started >= "
+		"coalesce((SELECT max(r.started) FROM runs r JOIN accepts a "
+		"ON a.run=r.id WHERE r.param_hash=runs.param_hash),'')",
+};
+
+int history_db_ids(struct history_db *db, const char *file,
+		   enum history_ids which, const char *exclude, int64_t *ids,
+		   size_t max, char *err, size_t errlen)
 {
+	char sql[1024];
 	sqlite3_stmt *st;
 	size_t n = 0;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->h,
-			       "SELECT id FROM runs WHERE (?1 IS NULL OR param_hash=?1 "
-			       "OR param_name=?1) AND (?2=0 OR status='completed') "
-			       "AND (?3 IS NULL OR run_id<>?3) "
-			       "ORDER BY started DESC, id DESC LIMIT ?4",
-			       -1, &st, NULL) != SQLITE_OK)
+	snprintf(sql, sizeof(sql),
+		 "SELECT id FROM runs WHERE (?1 IS NULL OR param_hash=?1 "
+		 "OR param_name=?1) AND (%s) "
+		 "AND (?2 IS NULL OR run_id<>?2) "
+		 "ORDER BY started DESC, id DESC LIMIT ?3",
+		 ids_where[which]);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, "cannot read", err, errlen);
 	bind_str(st, 1, file);
-	sqlite3_bind_int(st, 2, completed);
-	bind_str(st, 3, exclude);
-	sqlite3_bind_int64(st, 4, (int64_t)max);
+	bind_str(st, 2, exclude);
+	sqlite3_bind_int64(st, 3, (int64_t)max);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < max)
 		ids[n++] = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return db_err(db, "cannot read", err, errlen);
 	return (int)n;
+}
+
+int history_db_accept(struct history_db *db, int64_t id, const char *who,
+		      const char *why, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h,
+			       "INSERT INTO accepts(run,who,at,why) SELECT id,?2,"
+			       "strftime('%Y-%m-%dT%H:%M:%SZ','now'),?3 FROM runs "
+			       "WHERE id=?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, "cannot accept", err, errlen);
+	sqlite3_bind_int64(st, 1, id);
+	bind_str(st, 2, who);
+	bind_str(st, 3, why);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_err(db, "cannot accept", err, errlen);
+	if (sqlite3_changes(db->h) != 1) {
+		snprintf(err, errlen, "history %s: no run with id %lld",
+			 db->path, (long long)id);
+		return -ENOENT;
+	}
+	return 0;
 }

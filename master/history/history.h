@@ -46,6 +46,9 @@ struct history_phase {
 	uint64_t errors;
 	size_t n;                        /* measured intervals */
 	double *series[HISTORY_NSERIES]; /* n values each, owned */
+	/* A median:N baseline's nights, one value each (owned, or NULL). */
+	double *night[HISTORY_NMETRICS];
+	size_t nnight[HISTORY_NMETRICS];
 };
 
 /* A whole `lockstep run`, or the per-metric median of several (median:N). */
@@ -66,6 +69,9 @@ struct history_run {
 	char *plan;          /* one line per run: name kind e w i iorate */
 	char dir[4096];      /* the results folder, "" if unknown */
 	char label[160];     /* how it is named in a compare */
+	char verdict[512];   /* the verdict line it printed, "" if none */
+	int accepted;        /* accepted as a new level (history accept) */
+	unsigned nmedian;    /* the median of this many runs, 0: one run */
 	size_t nphases;
 	struct history_phase *ph; /* owned */
 };
@@ -95,11 +101,15 @@ struct history_threshold {
 #define HISTORY_DEFAULT_THRESHOLD "iops=-5%,mbps=-5%,p99=+10%,mean=+10%"
 
 struct history_cmp_metric {
-	double a, b; /* baseline, candidate */
-	double pct;  /* (b - a) / a * 100, NaN if a is 0 */
-	double p;    /* the test's two-sided p-value, NaN if not tested */
-	int judged;  /* in the threshold */
-	int tested;  /* a significance test ran (enough intervals) */
+	double a, b;   /* baseline, candidate */
+	double pct;    /* (b - a) / a * 100, NaN if a is 0 */
+	double p;      /* the test's two-sided p-value, NaN if not tested */
+	int judged;    /* in the threshold */
+	int tested;    /* a significance test ran (enough intervals) */
+	int night;     /* the test was the night test (else intervals) */
+	size_t nights; /* the baseline nights it scored against */
+	double z;      /* night test: robust z of the candidate */
+	double r;      /* interval test: lag-1 autocorrelation used */
 	enum history_verdict v;
 };
 
@@ -119,6 +129,8 @@ struct history_cmp {
 	char cond[HISTORY_MAX_CONDITIONS][256]; /* changed conditions */
 	enum history_verdict v;                 /* the worst of the runs */
 	int regression;
+	size_t nights;  /* judged metrics scored by the night test */
+	size_t nseries; /* judged metrics scored over intervals */
 };
 
 /* Parse "iops=-5%,p99=+10%"; 0, or -EINVAL with why in err. */
@@ -141,6 +153,13 @@ void history_compare_print(FILE *f, const struct history_run *a,
 int history_compare_json(FILE *f, const struct history_run *a,
 			 const struct history_run *b,
 			 const struct history_cmp *c);
+/*
+ * The verdict in one line, what summary.json, the history and nightly.sh
+ * carry: "REGRESSION: r1 IOPS -24.1% (p=1.5e-05) vs median of 7" or
+ * "no change vs history id 4".
+ */
+void history_compare_line(const struct history_run *a,
+			  const struct history_cmp *c, char *buf, size_t len);
 
 /* ---- the history database and baselines ---------------------------------- */
 
@@ -173,17 +192,26 @@ int history_resolve(struct history_db *db, const char *spec,
 int history_spec_ok(const char *spec, char *err, size_t errlen);
 
 /*
+ * How the run hook seals the record: rewrite the results folder's
+ * summaries with the final exit code and the verdict line ("" without a
+ * baseline). 0 or -errno.
+ */
+typedef int (*history_seal_fn)(void *arg, int exit_code, const char *verdict);
+/*
  * The run hook of `lockstep run`, called once the results folder dir is
- * complete: records the run in the history (hist: --history, or NULL for
- * the default; none with no_history) and, with a baseline spec, compares
- * with it, prints the verdict table and writes compare.txt and
- * compare.json into dir. A history or compare failure is printed and
- * leaves exit_code alone; a regression turns an exit code 0 into 3.
- * Returns the exit code to use.
+ * complete: with a baseline spec, compares with it, prints the verdict
+ * table and writes compare.txt and compare.json into dir; then seals the
+ * folder with the final exit code and verdict (seal, may be NULL), and
+ * records the run so in the history (hist: --history, or NULL for the
+ * default; none with no_history). A regression turns an exit code 0 into
+ * 3 (LS_EXIT_REGRESSION); a baseline asked for that cannot be resolved
+ * (no usable run, no history) turns it into 6 (LS_EXIT_NO_BASELINE); a
+ * history failure is printed and leaves the exit code alone. Returns the
+ * exit code to use.
  */
 int history_run_hook(const char *dir, const char *hist, int no_history,
-		     const char *baseline, const char *threshold,
-		     int exit_code);
+		     const char *baseline, const char *threshold, int exit_code,
+		     history_seal_fn seal, void *arg);
 /*
  * The history options of `lockstep run`, checked before the run starts:
  * 0, or -EINVAL after a message on stderr.
@@ -195,8 +223,16 @@ int history_check_args(const char *hist, int no_history, const char *baseline,
 int history_main(int argc, char **argv);
 int history_compare_main(int argc, char **argv);
 
-/* The history path: --history, else $LOCKSTEP_HISTORY, else next to dir. */
-const char *history_default_path(const char *opt, const char *results_dir,
-				 char *buf, size_t len);
+/*
+ * The history path: --history (opt), else $LOCKSTEP_HISTORY, else one
+ * place that does not depend on -o: HISTORY_ROOT_DB for root,
+ * $XDG_DATA_HOME/lockstep/history.db or ~/.local/share/lockstep/history.db
+ * for anyone else. Returns opt or buf.
+ */
+#define HISTORY_ROOT_DB "/var/lib/lockstep/history.db"
+const char *history_default_path(const char *opt, char *buf, size_t len);
+/* The same, pure: env is $LOCKSTEP_HISTORY. 0, -ENOENT (no home). */
+int history_default_for(const char *env, unsigned uid, const char *xdg,
+			const char *home, char *buf, size_t len);
 
 #endif

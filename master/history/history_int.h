@@ -21,6 +21,29 @@
 #define HISTORY_MIN_INTERVALS 3
 double history_stats_mwu(const double *a, size_t na, const double *b,
 			 size_t nb);
+/*
+ * The same with the variance widened by (1 + r) / (1 - r) for a lag-1
+ * autocorrelation r of the intervals (0: independent values).
+ */
+double history_stats_mwu_ac(const double *a, size_t na, const double *b,
+			    size_t nb, double r);
+/*
+ * The lag-1 autocorrelation of two series (each about its own mean),
+ * bias-corrected for short series, clamped to [0, HISTORY_AC1_MAX].
+ */
+#define HISTORY_AC1_MAX 0.95
+double history_stats_ac1(const double *a, size_t na, const double *b,
+			 size_t nb);
+/* The median absolute deviation of x[0..n) (only read); its median too. */
+double history_stats_mad(const double *x, size_t n, double *median);
+/*
+ * The night test: x scored against the n baseline nights base[] (one
+ * value each) as z = (x - median) / (1.4826 MAD), and its two-sided
+ * normal p-value. NaN when n < HISTORY_MIN_NIGHTS. A zero MAD (identical
+ * nights) gives p 0 for any other x: the threshold alone decides then.
+ */
+#define HISTORY_MIN_NIGHTS 5
+double history_stats_night(const double *base, size_t n, double x, double *z);
 /* The median of n values (x is reordered). NaN when n is 0. */
 double history_stats_median(double *x, size_t n);
 
@@ -39,16 +62,27 @@ struct history_changes_opts {
 	size_t min_seg; /* shortest segment (2) */
 };
 
+/*
+ * What `history changes` uses: 999 permutations resolve p down to 0.001,
+ * so that 10 nights with 4 after a step (210 orders, 2 as extreme) can
+ * pass; alpha 0.05 a split.
+ */
+#define HISTORY_CHANGES_DEFAULTS                                     \
+	{                                                            \
+		.seed = 1, .perms = 999, .alpha = 0.05, .min_seg = 2 \
+	}
 #define HISTORY_CHANGES_MAX_N 1000
 /*
  * The change points of x[0..n) (E-divisive means, Matteson and James
  * 2014, with a permutation test at each split): pure and deterministic.
  * Fills at most max into out in index order; returns how many, or -EINVAL
- * (n over HISTORY_CHANGES_MAX_N), -ENOMEM.
+ * (n over HISTORY_CHANGES_MAX_N), -ENOMEM. miss (may be NULL) gets the
+ * tested split with the lowest p that was not kept (p NaN: none tested).
  */
 int history_changes_find(const double *x, size_t n,
 			 const struct history_changes_opts *o,
-			 struct history_change *out, size_t max);
+			 struct history_change *out, size_t max,
+			 struct history_change *miss);
 
 /* ---- compare.c ----------------------------------------------------------- */
 
@@ -62,14 +96,23 @@ int history_db_record(struct history_db *db, const struct history_run *r,
 		      int64_t *id, char *err, size_t errlen);
 int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 		    char *err, size_t errlen);
+/* Which runs history_db_ids() lists. */
+enum history_ids {
+	HISTORY_IDS_ALL,      /* every run */
+	HISTORY_IDS_MEASURED, /* runs that ran whole, judged or not */
+	HISTORY_IDS_BASELINE, /* what a relative baseline may use */
+};
 /*
  * Ids of the runs, newest first: at most max, of the file hash or name
- * file (NULL: all), completed ones only if completed, never exclude (a
- * run id). Returns the count or -errno.
+ * file (NULL: all), of the kind which, never exclude (a run id). Returns
+ * the count or -errno.
  */
-int history_db_ids(struct history_db *db, const char *file, int completed,
-		   const char *exclude, int64_t *ids, size_t max, char *err,
-		   size_t errlen);
+int history_db_ids(struct history_db *db, const char *file,
+		   enum history_ids which, const char *exclude, int64_t *ids,
+		   size_t max, char *err, size_t errlen);
+/* Accept run id as a new level (who, why recorded): 0 or -errno. */
+int history_db_accept(struct history_db *db, int64_t id, const char *who,
+		      const char *why, char *err, size_t errlen);
 /* The history id of run_id, 0 if none, or -errno. */
 int64_t history_db_find(struct history_db *db, const char *run_id);
 const char *history_db_path(const struct history_db *db);

@@ -9,12 +9,15 @@
  * in-memory database, so there is no second JSON parser to trust.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sqlite3.h>
+#include "common/fsutil.h"
 #include "master/history/history_int.h"
 
 #define SUMMARY_MAX (64u << 20)
@@ -32,9 +35,12 @@ void history_load_hash(const char *s, size_t len, char *out)
 
 void history_run_free(struct history_run *r)
 {
-	for (size_t i = 0; i < r->nphases; i++)
+	for (size_t i = 0; i < r->nphases; i++) {
 		for (int s = 0; s < HISTORY_NSERIES; s++)
 			free(r->ph[i].series[s]);
+		for (int m = 0; m < HISTORY_NMETRICS; m++)
+			free(r->ph[i].night[m]);
+	}
 	free(r->ph);
 	free(r->slaves);
 	free(r->hosts);
@@ -43,51 +49,23 @@ void history_run_free(struct history_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The whole of a file, NUL-terminated; -errno (-EFBIG over max). */
-static int slurp(const char *path, size_t max, char **out, size_t *len)
+/*
+ * The whole of the regular file name in the folder dirfd, NUL-terminated,
+ * read as lockstep report reads it (fsutil_read_at: no symbolic link, no
+ * FIFO, at most max bytes); -errno (-EFBIG over max).
+ */
+static int slurp(int dirfd, const char *name, size_t max, char **out,
+		 size_t *len)
 {
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	int ret = 0;
+	int truncated,
+		ret = fsutil_read_at(dirfd, name, max, out, len, &truncated);
 
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t got;
-
-		if (cap - n < 4096) {
-			char *nb;
-
-			if (cap > max) {
-				ret = -EFBIG;
-				break;
-			}
-			nb = realloc(buf, cap ? cap * 2 : 8192);
-			if (!nb) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				ret = -EIO;
-			break;
-		}
+	if (ret == 0 && truncated) {
+		free(*out);
+		*out = NULL;
+		ret = -EFBIG;
 	}
-	fclose(f);
-	if (ret < 0) {
-		free(buf);
-		return ret;
-	}
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
+	return ret;
 }
 
 /* A column as a number: NULL, text or a blob are NaN, never 0. */
@@ -115,8 +93,8 @@ void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
 }
 
 static const char *const top_keys[] = {
-	"$.run_id", "$.status",     "$.exit_code", "$.started",
-	"$.ended",  "$.param_file", "$.engine",    "$.host",
+	"$.run_id",     "$.status", "$.exit_code", "$.started", "$.ended",
+	"$.param_file", "$.engine", "$.host",      "$.verdict",
 };
 
 static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
@@ -129,12 +107,12 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 				 "SELECT json_extract(?1,?2),json_extract(?1,?3),"
 				 "json_extract(?1,?4),json_extract(?1,?5),json_extract(?1,?6),"
 				 "json_extract(?1,?7),json_extract(?1,?8),json_extract(?1,?9),"
-				 "json_type(?1,'$.runs')",
+				 "json_type(?1,'$.runs'),json_extract(?1,?10)",
 				 -1, &st, NULL);
 	if (ret != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 9; i++)
 		sqlite3_bind_text(st, i + 2, top_keys[i], -1, SQLITE_STATIC);
 	ret = -EBADMSG;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -148,6 +126,7 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 		history_load_str(st, 5, pfile, plen);
 		history_load_str(st, 6, r->engine, sizeof(r->engine));
 		history_load_str(st, 7, r->host, sizeof(r->host));
+		history_load_str(st, 9, r->verdict, sizeof(r->verdict));
 		if (*r->run_id && *r->status && sqlite3_column_text(st, 8) &&
 		    !strcmp((const char *)sqlite3_column_text(st, 8), "array"))
 			ret = 0;
@@ -167,7 +146,8 @@ static char *join_names(char **v, size_t n, int uniq)
 	size_t len = 1, used = 0;
 	char *out;
 
-	qsort(v, n, sizeof(*v), cmp_str);
+	if (n) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_str);
 	for (size_t i = 0; i < n; i++)
 		len += strlen(v[i]) + 1;
 	out = malloc(len);
@@ -299,8 +279,15 @@ static int read_phases(sqlite3 *j, const char *doc, struct history_run *r)
 		p->iorate = history_load_col(st, 5);
 		e = history_load_col(st, 6);
 		p->errors = isfinite(e) && e > 0 ? (uint64_t)e : 0;
-		for (int m = 0; m < HISTORY_NMETRICS; m++)
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			int t = sqlite3_column_type(st, 7 + m);
+
 			p->v[m] = history_load_col(st, 7 + m);
+			/* An array, object or string is no figure: refused. */
+			if (t != SQLITE_NULL && t != SQLITE_INTEGER &&
+			    t != SQLITE_FLOAT)
+				p->v[m] = -INFINITY;
+		}
 		r->nphases++;
 	}
 	sqlite3_finalize(st);
@@ -358,8 +345,8 @@ static struct history_phase *phase_by_name(struct history_run *r,
  * the last measured interval of its run (a late row follows it), its
  * latencies cannot be merged back and are left out.
  */
-static int read_intervals(const char *dir, struct history_run *r, char *err,
-			  size_t errlen)
+static int read_intervals(int dirfd, const char *dir, struct history_run *r,
+			  char *err, size_t errlen)
 {
 	char path[PATH_MAX], *text, *line, *save = NULL, *f[64];
 	int col[HISTORY_NSERIES], crun = -1, cphase = -1, ret = 0;
@@ -367,9 +354,9 @@ static int read_intervals(const char *dir, struct history_run *r, char *err,
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
-	ret = slurp(path, SUMMARY_MAX * 4u, &text, &len);
+	ret = slurp(dirfd, "intervals.csv", SUMMARY_MAX * 4u, &text, &len);
 	if (ret < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		snprintf(err, errlen, "%s: %s", path, fsutil_read_why(ret));
 		return ret;
 	}
 	for (line = strtok_r(text, "\n", &save); line;
@@ -438,6 +425,86 @@ out:
 	return ret;
 }
 
+/* The series' mean, NaN without intervals. */
+static double series_mean(const struct history_phase *p, int s)
+{
+	double sum = 0;
+
+	if (!p->n)
+		return NAN;
+	for (size_t i = 0; i < p->n; i++)
+		sum += p->series[s][i];
+	return sum / (double)p->n;
+}
+
+/*
+ * The totals are figures a run could have measured: finite, not negative,
+ * a read % within 0..100, latencies under a day, and IOPS and MB/s within
+ * a factor 2 of the mean of the run's measured intervals (late rows
+ * folded in) when intervals.csv has any. A hand-edited or hostile
+ * summary.json is refused with the key, never recorded.
+ */
+static int check_totals(const char *dir, const struct history_run *r, char *err,
+			size_t errlen)
+{
+	static const char *const keys[HISTORY_NMETRICS] = {
+		"iops",       "mbps",       "lat_mean_ms", "lat_p50_ms",
+		"lat_p95_ms", "lat_p99_ms", "lat_p999_ms", "read_pct",
+	};
+	static const int series[HISTORY_NMETRICS] = {
+		[HISTORY_IOPS] = HISTORY_S_IOPS + 1,
+		[HISTORY_MBPS] = HISTORY_S_MBPS + 1,
+	};
+
+	for (size_t i = 0; i < r->nphases; i++) {
+		const struct history_phase *p = &r->ph[i];
+
+		for (size_t k = 0; k < p->n; k++)
+			for (int s = 0; s < HISTORY_NSERIES; s++)
+				if (!isfinite(p->series[s][k]) ||
+				    p->series[s][k] < 0) {
+					snprintf(err, errlen,
+						 "%s/intervals.csv: run %s, measured interval %zu: %g is no figure",
+						 dir, p->name, k + 1,
+						 p->series[s][k]);
+					return -EBADMSG;
+				}
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			double v = p->v[m], mean;
+			const char *why = NULL;
+
+			if (isnan(v))
+				continue; /* not there: unknown, never 0 */
+			if (v == -INFINITY)
+				why = "is not a number";
+			else if (!isfinite(v) || v < 0)
+				why = "is not a finite figure >= 0";
+			else if (m == HISTORY_READ_PCT && v > 100)
+				why = "is over 100";
+			else if (m >= HISTORY_MEAN && m <= HISTORY_P999 &&
+				 v > 86400e3)
+				why = "is over a day";
+			mean = series[m] ? series_mean(p, series[m] - 1) : NAN;
+			if (!why && isfinite(mean) &&
+			    (v > 2 * mean + 1 || v < mean / 2 - 1))
+				why = "does not match the mean of its measured intervals in intervals.csv";
+			if (why && v == -INFINITY) {
+				snprintf(err, errlen,
+					 "%s/summary.json: run %s: totals.%s %s: refused",
+					 dir, p->name, keys[m], why);
+				return -EBADMSG;
+			}
+			if (why) {
+				snprintf(err, errlen,
+					 "%s/summary.json: run %s: totals.%s %s (%.6g, intervals' mean %.6g): refused",
+					 dir, p->name, keys[m], why, v, mean);
+				return -EBADMSG;
+			}
+		}
+	}
+	return 0;
+}
+
 /* The plan as text: one line per run, what the next night must repeat. */
 static int make_plan(struct history_run *r)
 {
@@ -459,20 +526,27 @@ static int make_plan(struct history_run *r)
 	return 0;
 }
 
-static void read_param(const char *dir, const char *pfile,
-		       struct history_run *r)
+/* The copied parameter file: its text and hash (none if it is not there). */
+static int read_param(int dirfd, const char *dir, const char *pfile,
+		      struct history_run *r, char *err, size_t errlen)
 {
 	const char *base = strrchr(pfile, '/');
-	char path[PATH_MAX];
 	size_t len;
+	int ret;
 
 	base = base ? base + 1 : pfile;
 	snprintf(r->param_name, sizeof(r->param_name), "%s", base);
 	if (!*base || *base == '.' || strchr(base, '/'))
-		return;
-	snprintf(path, sizeof(path), "%s/%s", dir, base);
-	if (slurp(path, 16u << 20, &r->param_text, &len) == 0)
+		return 0;
+	ret = slurp(dirfd, base, 16u << 20, &r->param_text, &len);
+	if (ret == 0)
 		history_load_hash(r->param_text, len, r->param_hash);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0)
+		snprintf(err, errlen, "%s/%s: %s", dir, base,
+			 fsutil_read_why(ret));
+	return ret;
 }
 
 int history_load_dir(const char *dir, struct history_run *r, char *err,
@@ -482,16 +556,25 @@ int history_load_dir(const char *dir, struct history_run *r, char *err,
 	sqlite3 *j = NULL;
 	char *doc = NULL;
 	size_t len;
-	int ret;
+	int ret, dirfd;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	ret = slurp(path, SUMMARY_MAX, &doc, &len);
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path,
+			 ret == -ENOENT ? "no such file (no such folder)" :
+					  strerror(-ret));
+		return ret;
+	}
+	ret = slurp(dirfd, "summary.json", SUMMARY_MAX, &doc, &len);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -ENOENT ?
 				 "no such file (not a results folder, or the run never finished)" :
-				 strerror(-ret));
+				 fsutil_read_why(ret));
+		close(dirfd);
 		return ret;
 	}
 	if (sqlite3_open_v2(":memory:", &j, SQLITE_OPEN_READWRITE, NULL) !=
@@ -511,15 +594,19 @@ int history_load_dir(const char *dir, struct history_run *r, char *err,
 			 path);
 		goto out;
 	}
-	ret = read_intervals(dir, r, err, errlen);
+	ret = read_intervals(dirfd, dir, r, err, errlen);
+	if (ret == 0)
+		ret = check_totals(dir, r, err, errlen);
 	if (ret < 0)
 		goto out;
 	if (!realpath(dir, r->dir))
 		snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	snprintf(r->label, sizeof(r->label), "%s (run %.8s)", dir, r->run_id);
-	read_param(dir, pfile, r);
-	ret = make_plan(r);
+	ret = read_param(dirfd, dir, pfile, r, err, errlen);
+	if (ret == 0)
+		ret = make_plan(r);
 out:
+	close(dirfd);
 	if (ret < 0)
 		history_run_free(r);
 	sqlite3_close(j);
@@ -540,6 +627,9 @@ int history_load_median(const struct history_run *runs, size_t n,
 	if (!tmp)
 		return -ENOMEM;
 	*out = *newest;
+	out->nmedian = (unsigned)n;
+	out->accepted = 0;
+	out->verdict[0] = 0;
 	out->slaves = newest->slaves ? strdup(newest->slaves) : NULL;
 	out->hosts = newest->hosts ? strdup(newest->hosts) : NULL;
 	out->param_text = NULL;
@@ -562,6 +652,10 @@ int history_load_median(const struct history_run *runs, size_t n,
 		p->n = 0;
 		for (int s = 0; s < HISTORY_NSERIES; s++)
 			p->series[s] = NULL;
+		for (int m = 0; m < HISTORY_NMETRICS; m++) {
+			p->night[m] = NULL;
+			p->nnight[m] = 0;
+		}
 		out->nphases = k + 1;
 		for (int m = 0; m < HISTORY_NMETRICS; m++) {
 			size_t c = 0;
@@ -572,6 +666,12 @@ int history_load_median(const struct history_run *runs, size_t n,
 						    p->name) &&
 					    isfinite(runs[i].ph[q].v[m]))
 						tmp[c++] = runs[i].ph[q].v[m];
+			/* Each night's own value, for the night test. */
+			p->night[m] = malloc((c ? c : 1) * sizeof(double));
+			if (!p->night[m])
+				goto nomem;
+			memcpy(p->night[m], tmp, c * sizeof(double));
+			p->nnight[m] = c;
 			p->v[m] = history_stats_median(tmp, c);
 		}
 		/* The test sees every interval of every night pooled. */

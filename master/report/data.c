@@ -77,71 +77,9 @@ void data_warns_free(struct data_warns *warns)
 	warns->n = 0;
 }
 
-/*
- * Read up to max bytes of the regular file name inside dirfd into *buf
- * (malloc'ed, NUL-ended). *truncated says the file was longer. Returns 0
- * or -errno (-ELOOP for a symbolic link, -EINVAL for not a regular file).
- */
-static int read_at(int dirfd, const char *name, size_t max, char **buf,
-		   size_t *len, int *truncated)
-{
-	struct stat st;
-	size_t want, got = 0;
-	char *b;
-	int fd, ret;
-
-	*buf = NULL;
-	*len = 0;
-	*truncated = 0;
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	want = (uint64_t)st.st_size > max ? max : (size_t)st.st_size;
-	*truncated = (uint64_t)st.st_size > max;
-	b = malloc(want + 1);
-	if (!b) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (got < want) {
-		ssize_t r = read(fd, b + got, want - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			free(b);
-			goto out;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	b[got] = '\0';
-	*buf = b;
-	*len = got;
-	ret = 0;
-out:
-	close(fd);
-	return ret;
-}
-
 static const char *why(int err)
 {
-	if (err == -ELOOP)
-		return "a symbolic link (not followed)";
-	if (err == -EINVAL)
-		return "not a regular file";
-	return strerror(-err);
+	return fsutil_read_why(err);
 }
 
 static void series_free(struct series *s)
@@ -367,7 +305,8 @@ static void csv_load(int dirfd, const char *name, const char *shown,
 	char *text;
 	int ret;
 
-	ret = read_at(dirfd, name, DATA_CSV_MAX, &text, &len, &c->truncated);
+	ret = fsutil_read_at(dirfd, name, DATA_CSV_MAX, &text, &len,
+			     &c->truncated);
 	if (ret < 0) {
 		data_warn(warns, "%s: %s", shown, why(ret));
 		return;
@@ -508,7 +447,7 @@ static void write_hgrm(struct jsonw *w, int dirfd, const struct json *r,
 			  run);
 		return;
 	}
-	ret = read_at(dirfd, fname, DATA_HGRM_MAX, &text, &len, &trunc);
+	ret = fsutil_read_at(dirfd, fname, DATA_HGRM_MAX, &text, &len, &trunc);
 	if (ret < 0) {
 		data_warn(warns, "%s: %s", fname, why(ret));
 		return;
@@ -553,7 +492,7 @@ static void write_json_file(struct jsonw *w, int dirfd, const char *name,
 	char *text;
 	int trunc, ret;
 
-	ret = read_at(dirfd, name, DATA_JSON_MAX, &text, &len, &trunc);
+	ret = fsutil_read_at(dirfd, name, DATA_JSON_MAX, &text, &len, &trunc);
 	if (ret == -ENOENT)
 		return;
 	if (ret < 0 || trunc) {
@@ -590,8 +529,8 @@ int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		snprintf(err, errlen, "%s: %s", dir, strerror(-ret));
 		return ret;
 	}
-	ret = read_at(dirfd, "summary.json", DATA_JSON_MAX, &text, &len,
-		      &trunc);
+	ret = fsutil_read_at(dirfd, "summary.json", DATA_JSON_MAX, &text, &len,
+			     &trunc);
 	if (ret == 0 && trunc) {
 		free(text);
 		ret = -EFBIG;

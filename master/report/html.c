@@ -214,8 +214,8 @@ int html_write(const char *dir, const char *out, const char *baseline,
  * last~N) resolved to the folder the history recorded for it. median:N
  * has no folder to overlay: `lockstep compare` judges it.
  */
-static int resolve_baseline(const char *spec, const char *hist, const char *dir,
-			    char *out, size_t outlen, char *err, size_t errlen)
+static int resolve_baseline(const char *spec, const char *hist, char *out,
+			    size_t outlen, char *err, size_t errlen)
 {
 	struct history_run r = { 0 };
 	struct history_db *db = NULL;
@@ -234,7 +234,7 @@ static int resolve_baseline(const char *spec, const char *hist, const char *dir,
 	}
 	ret = history_spec_ok(spec, err, errlen);
 	if (ret == 0)
-		ret = history_db_open(history_default_path(hist, dir, buf,
+		ret = history_db_open(history_default_path(hist, buf,
 							   sizeof(buf)),
 				      0, &db, err, errlen);
 	if (ret == 0)
@@ -262,7 +262,8 @@ int html_main(int argc, char **argv)
 		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "SPEC",
 		  .help = "overlay and compare with a results folder, a history id, last or last~N" },
 		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
-		  .help = "the run history for --baseline (default $LOCKSTEP_HISTORY or history.db beside DIR)" },
+		  .help = "the run history for --baseline (default as lockstep run: $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
+			  " for root, ~/.local/share/lockstep/history.db)" },
 		{ .name = "help",
 		  .letter = 'h',
 		  .kind = OPTS_HELP,
@@ -283,8 +284,8 @@ int html_main(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	if (baseline &&
-	    resolve_baseline(baseline, hist, argv[args], base_dir,
-			     sizeof(base_dir), err, sizeof(err)) < 0) {
+	    resolve_baseline(baseline, hist, base_dir, sizeof(base_dir), err,
+			     sizeof(err)) < 0) {
 		fprintf(stderr, "lockstep report: --baseline %s: %s\n",
 			baseline, err);
 		return LS_EXIT_BAD_INPUT;

@@ -272,6 +272,9 @@
 		fact("run id", str(S.run_id));
 		fact("status", status + " (exit " + str(S.exit_code) + ")",
 			"status status-" + status.replace(/[^a-z]/g, ""));
+		if (S.verdict !== undefined)
+			fact("verdict", str(S.verdict), "status status-" +
+				status.replace(/[^a-z]/g, ""));
 		fact("started", str(S.started));
 		fact("ended", str(S.ended));
 		fact("hosts", String(Object.keys(hosts).length));

@@ -5,19 +5,22 @@
 # exits 3 and writes compare.json and compare.txt; `lockstep compare`,
 # `history list|import|changes` read the same history; a corrupt
 # history.db gives a clear error, leaves the results folder complete and
-# the exit code as it was; scripts/nightly.sh prints one line and passes
+# the exit code as it was (6 with --baseline: no comparison made); a FIFO
+# or a symbolic link in a folder is refused; scripts/nightly.sh prints one
+# line and passes
 # lockstep's exit code through.
 source "$(dirname "$0")/lib.sh"
 
-# The default place: beside the results folders ($TMP/out/*).
-H="$TMP/out/history.db"
+# The history lib.sh points every test at (LOCKSTEP_HISTORY): never the
+# real default place (/var/lib/lockstep/history.db for root).
+H="$LOCKSTEP_HISTORY"
 cat > "$TMP/night.vdb" <<VDB
 sd=sd1,lun=$TMP/n.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
 include=rate.vdb
 VDB
 rate() {
-	echo "rd=r1,wd=wd1,iorate=$1,elapsed=4,interval=1" > "$TMP/rate.vdb"
+	echo "rd=r1,wd=wd1,iorate=$1,elapsed=6,interval=1" > "$TMP/rate.vdb"
 }
 # p99 on a shared 2-core machine moves more than 10% from run to run for
 # no reason: this test judges throughput only, which the rate pins.
@@ -41,7 +44,7 @@ LOCKSTEP_HISTORY="$H" night n2
 [ "$rc" -eq 0 ] || { cat "$TMP/n2.txt"; fail "night 2 exited $rc"; }
 recorded n2 2
 
-# A quiet night at the same rate, with no history option (the default).
+# A quiet night at the same rate, with no history option (LOCKSTEP_HISTORY).
 night quiet --baseline median:2 --threshold "$TH"
 [ "$rc" -eq 0 ] || { cat "$TMP/quiet.txt"; fail "the quiet night exited $rc"; }
 recorded quiet 3
@@ -55,38 +58,44 @@ night slow --baseline median:2 --threshold "$TH"
 recorded slow 4
 grep -q "^verdict: REGRESSION" "$TMP/slow.txt" || fail "no verdict on the console"
 grep -q "^baseline:  median of 2 runs (history ids 3 2)" "$TMP/slow.txt" || { cat "$TMP/slow.txt"; fail "wrong baseline"; }
-cmp -s <(sed -n '/^baseline:/,$p' "$TMP/slow.txt") "$TMP/out/slow/compare.txt" || fail "compare.txt is not the console's table"
+cmp -s <(sed -n '/^baseline:/,/^verdict:/p' "$TMP/slow.txt") "$TMP/out/slow/compare.txt" || fail "compare.txt is not the console's table"
 python3 - "$TMP/out/slow" <<'PY'
 import json, sys
 d = sys.argv[1]
 c = json.load(open(d + "/compare.json"))
 assert c["regression"] is True and c["verdict"] == "regression", c
-assert c["test"] == "mann-whitney-u", c
+assert c["test"] == "mann-whitney-u-ac1", c
+assert c["line"].startswith("REGRESSION: r1 IOPS -7") and c["line"].endswith(" vs median of 2"), c["line"]
 r = c["runs"][0]
 assert r["name"] == "r1" and r["verdict"] == "regression", r
 m = r["metrics"]["iops"]
 assert m["verdict"] == "regression" and m["p_value"] < 0.05, m
 assert abs(m["delta_pct"] + 75) < 5, m
 assert c["conditions"] == [], c["conditions"]
-# The results folder is complete and says how the run went (exit 0).
+# The results folder is complete and says how the run ended: the
+# verdict printed, exit 3 (sealed after the compare).
 s = json.load(open(d + "/summary.json"))
-assert s["status"] == "completed" and s["exit_code"] == 0, s
+assert s["status"] == "regression" and s["exit_code"] == 3, s
+assert s["verdict"] == c["line"], (s["verdict"], c["line"])
+t = open(d + "/summary.txt").read()
+assert "regression (exit 3)" in t and ("verdict: " + c["line"]) in t, t[:300]
 print("ok: iops %.0f -> %.0f (%.1f%%), p=%.4f" % (m["baseline"], m["candidate"], m["delta_pct"], m["p_value"]))
 PY
 "$LOCKSTEP" history --history "$H" > "$TMP/list.txt"
-[ "$(grep -c ' night.vdb  *completed' "$TMP/list.txt")" -eq 4 ] || { cat "$TMP/list.txt"; fail "history list"; }
+[ "$(grep -c ' night.vdb  *completed  *0 ' "$TMP/list.txt")" -eq 3 ] || { cat "$TMP/list.txt"; fail "history list"; }
+grep -q " night.vdb  *regression  *3 .*; REGRESSION: r1 IOPS -7[0-9.]*% (p=.* vs median of 2$" "$TMP/list.txt" || { cat "$TMP/list.txt"; fail "history list: the regression's exit and verdict"; }
 head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history list --json --last 2 | python3 -c '
 import json, sys
 l = json.load(sys.stdin)
 assert [r["id"] for r in l] == [4, 3], l
-assert l[0]["runs"][0]["intervals"] == 4 and l[0]["engine"], l'
+assert l[0]["runs"][0]["intervals"] == 6 and l[0]["engine"], l'
 
 # lockstep compare on folders, ids and relative specs: exit 3, 0 and 1.
 set +e
 "$LOCKSTEP" compare "$TMP/out/n1" "$TMP/out/slow" --threshold "$TH" > "$TMP/cmp.txt"
 c1=$?
-"$LOCKSTEP" compare last 1 --history "$H" --threshold "$TH" --json > "$TMP/cmp.json"
+"$LOCKSTEP" compare 4 1 --history "$H" --threshold "$TH" --json > "$TMP/cmp.json"
 c2=$?
 "$LOCKSTEP" compare 1 99 --history "$H" 2> "$TMP/cmp.err"
 c3=$?
@@ -108,17 +117,18 @@ head -c 20000 /dev/urandom >> "$TMP/bad.db"
 cp "$TMP/bad.db" "$TMP/bad.orig"
 rate 2000
 night corrupt --history "$TMP/bad.db" --baseline last
-[ "$rc" -eq 0 ] || { cat "$TMP/corrupt.txt"; fail "a corrupt history changed the exit code to $rc"; }
+# The comparison asked for could not be made: exit 6, never 0.
+[ "$rc" -eq 6 ] || { cat "$TMP/corrupt.txt"; fail "a corrupt history with --baseline gave exit $rc, not 6"; }
 grep -q "error: history $TMP/bad.db: .*\(malformed\|not a database\)" "$TMP/corrupt.txt" || { cat "$TMP/corrupt.txt"; fail "no clear error for the corrupt history"; }
 grep -q "results folder $TMP/out/corrupt is complete" "$TMP/corrupt.txt" || fail "the error does not say the results are safe"
 for f in summary.json summary.txt intervals.csv night.vdb lockstep.log r1.hgrm; do
 	[ -s "$TMP/out/corrupt/$f" ] || fail "results folder lacks $f"
 done
-python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["incomplete_files"]==[] and s["exit_code"]==0, s' "$TMP/out/corrupt/summary.json"
+python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["incomplete_files"]==[] and s["exit_code"]==6 and s["status"]=="uncompared" and s["verdict"].startswith("no comparison: "), s' "$TMP/out/corrupt/summary.json"
 cmp -s "$TMP/bad.db" "$TMP/bad.orig" || fail "the corrupt history was modified"
 
 # --no-history writes none; a bad baseline spec is refused before the run.
-run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history > "$TMP/none.txt" 2>&1
+LOCKSTEP_HISTORY="$TMP/solo/history.db" run_bounded 60 "$LOCKSTEP" run "$TMP/night.vdb" -o "$TMP/solo/none" --no-history > "$TMP/none.txt" 2>&1
 [ "$rc" -eq 0 ] && [ ! -e "$TMP/solo/history.db" ] || fail "--no-history: exit $rc, or a history written"
 night badspec --baseline median:x
 [ "$rc" -eq 1 ] && grep -q "median:x' is no baseline" "$TMP/badspec.txt" && [ ! -e "$TMP/out/badspec" ] || fail "bad spec: exit $rc"
@@ -131,6 +141,24 @@ mkdir -p "$TMP/nightly"
 "$LOCKSTEP" history import "$TMP/out/n1" "$TMP/out/n2" --history "$R" > "$TMP/import.txt"
 [ "$(grep -c 'recorded as id' "$TMP/import.txt")" -eq 2 ] || { cat "$TMP/import.txt"; fail "import"; }
 "$LOCKSTEP" history import "$TMP/out/n1" --history "$R" | grep -q "already recorded as id 1" || fail "import twice"
+# Folders read as lockstep report reads them: a FIFO intervals.csv and a
+# linked parameter-file copy are refused with the file named, never
+# waited on or followed (timeout 10 only bounds a regression of that).
+cp -r "$TMP/out/n1" "$TMP/fifo" && rm "$TMP/fifo/intervals.csv" && mkfifo "$TMP/fifo/intervals.csv"
+cp -r "$TMP/out/n1" "$TMP/link" && rm "$TMP/link/night.vdb" && ln -s /etc/shadow "$TMP/link/night.vdb"
+sed -i 's/"run_id": "[^"]*"/"run_id": "linked"/' "$TMP/link/summary.json"
+set +e
+timeout 10 "$LOCKSTEP" history import "$TMP/fifo" --history "$R" 2> "$TMP/fifo.err"
+f1=$?
+timeout 10 "$LOCKSTEP" compare "$TMP/out/n1" "$TMP/fifo" 2> "$TMP/fifo2.err"
+f2=$?
+timeout 10 "$LOCKSTEP" history import "$TMP/link" --history "$R" 2> "$TMP/link.err"
+f3=$?
+set -e
+[ "$f1" -eq 1 ] && grep -q "fifo/intervals.csv: not a regular file" "$TMP/fifo.err" || fail "import of a FIFO: exit $f1"
+[ "$f2" -eq 1 ] && grep -q "fifo/intervals.csv: not a regular file" "$TMP/fifo2.err" || fail "compare of a FIFO: exit $f2"
+[ "$f3" -eq 1 ] && grep -q "link/night.vdb: a symbolic link (not followed)" "$TMP/link.err" || fail "import of a link: exit $f3"
+[ "$(stat -c %a "$R")" = 600 ] || fail "the history is not 0600"
 
 # scripts/nightly.sh on that history: one line, lockstep's exit code,
 # retention of lockstep's own folders only, and no overlapping nights.
@@ -140,13 +168,13 @@ echo '{}' > "$TMP/nightly/old-run/summary.json"
 touch -d '3 days ago' "$TMP/nightly/old-run" "$TMP/nightly/not-ours"
 rate 500
 set +e
-LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" \
+LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" LOCKSTEP_HISTORY="$R" \
 	timeout 60 "$NIGHTLY" "$TMP/night.vdb" --keep 1 -- --local-slaves 2 > "$TMP/nightly.txt" 2>&1
 nrc=$?
 set -e
 [ "$nrc" -eq 3 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh exited $nrc, not 3"; }
 [ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh printed more than one line"; }
-grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), regression vs median of 2 (Run r1: regression), results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
+grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p=.*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
 ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
 [ -s "$ndir/console.log" ] && [ -s "$ndir/compare.json" ] || fail "nightly folder lacks console.log or compare.json"
 [ ! -e "$TMP/nightly/old-run" ] || fail "--keep 1 kept a 3-day-old results folder"

@@ -27,7 +27,7 @@ fi
 D=$TMP/root
 run_bounded 120 env DESTDIR="$D" cmake --install "$BUILD" --prefix /opt/ls > "$TMP/install.log" 2>&1
 [ "$rc" -eq 0 ] || { cat "$TMP/install.log"; fail "cmake --install exited $rc"; }
-for f in opt/ls/bin/lockstep opt/ls/share/man/man1/lockstep.1 \
+for f in opt/ls/bin/lockstep opt/ls/bin/lockstep-nightly opt/ls/share/man/man1/lockstep.1 \
 	opt/ls/share/doc/lockstep/README.md opt/ls/share/doc/lockstep/PROTOCOL.md \
 	opt/ls/share/doc/lockstep/examples/quick.vdb \
 	opt/ls/lib/systemd/system/lockstep-slave.service \
@@ -110,7 +110,7 @@ for name in $(objdump -p "$LOCKSTEP" | awk '/NEEDED/ {print $2}'); do
 done
 [ "$(dpkg-deb --field "$DEB" Package)" = lockstep ] || fail "package name"
 dpkg-deb --contents "$DEB" > "$TMP/contents"
-for f in ./usr/bin/lockstep ./usr/share/man/man1/lockstep.1 \
+for f in ./usr/bin/lockstep ./usr/bin/lockstep-nightly ./usr/share/man/man1/lockstep.1 \
 	./usr/lib/systemd/system/lockstep-slave.service ./etc/lockstep/slave.env \
 	./usr/share/doc/lockstep/README.md; do
 	grep -q " $f\$" "$TMP/contents" || { cat "$TMP/contents"; fail "$f not in the package"; }

@@ -7,6 +7,10 @@ ZSEND=${2:-}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TMP=$(mktemp -d /tmp/lockstep-test.XXXXXX)
 PIDS=()
+# Every run records into a history: never the real default one
+# (/var/lib/lockstep/history.db for root, ~/.local/share/lockstep/...).
+export LOCKSTEP_HISTORY="$TMP/history.db"
+export XDG_DATA_HOME="$TMP/xdg"
 
 cleanup() {
 	for p in "${PIDS[@]:-}"; do
