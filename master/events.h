@@ -129,12 +129,5 @@ void events_csv_row(FILE *f, const char *run, unsigned interval,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns,
 		    const char *events);
-/* The console's header and interval lines, with a marker column when the
-   file has events (report.c's lines as they are otherwise). */
-void events_console_header(struct master *m, FILE *f, uint64_t real_ns);
-void events_console_row(struct master *m, FILE *f, uint64_t real_ns,
-			const char *label, const struct stats_view *v,
-			unsigned reported, unsigned expected,
-			const char *marks);
 
 #endif

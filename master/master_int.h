@@ -202,6 +202,7 @@ struct run_result {
 	int curve_stopped;        /* curve-max: stopcurve= ended its points */
 	uint64_t duration_ns;     /* from start to the last phase_end */
 	uint64_t done_bytes;      /* format: written so far (emitted rows) */
+	unsigned rows; /* intervals written (the last one's seq + 1) */
 	uint64_t start_skew_ns;
 	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
 	uint64_t start_at;
@@ -225,7 +226,8 @@ struct master {
 	/* Options. */
 	const char *param_path;
 	const char *outdir_opt;
-	int report; /* --report: write report.html at the end */
+	int report;          /* --report: write report.html at the end */
+	int vdbench_console; /* `lockstep vdbench`: Vdbench's columns only */
 	const char *engine;
 	const char *bind;
 	const char *advertise;    /* the address slaves connect to */

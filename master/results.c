@@ -370,11 +370,31 @@ void results_phase_start(struct master *m)
 {
 	char line[PLAN_NAME_MAX * 2 + 128];
 
+	char tod[32];
+	uint64_t now = time_real_ns();
+
 	vdbench_rd_line(m->params->rd[m->cur->ph.rd].name, &m->cur->ph, line,
 			sizeof(line));
-	printf("%s\n", line);
+	/* Vdbench's time of day first: HCIBench drops the first two words. */
+	printf("%s %s\n", time_fmt_tod(now, tod, sizeof(tod)), line);
 	log_debug("%s", line);
-	events_console_header(m, stdout, time_real_ns());
+	if (m->vdbench_console)
+		report_vdbench_header(stdout, now);
+	else
+		report_console_header(stdout, now, m->events != NULL);
+}
+
+/* How many events marks names (';' between them). */
+static int marks_count(const struct master *m, const char *marks)
+{
+	int n = 0;
+
+	if (!m->events)
+		return -1;
+	if (*marks)
+		for (n = 1; *marks; marks++)
+			n += *marks == ';';
+	return n;
 }
 
 /*
@@ -431,13 +451,19 @@ void results_row(struct master *m, const struct merge_row *row)
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
 	r->done_bytes += v.bytes;
+	if (row->seq + 1 > r->rows)
+		r->rows = row->seq + 1;
 	progress_erase(m);
 	events_row(m, row, v.iops, v.p99_ms, ';', marks, sizeof(marks));
 	if (r->ph.kind == PLAN_FORMAT && m->tty) {
 		format_progress(r, &v, row->seq);
 	} else {
-		events_console_row(m, stdout, row->end_ns, label, &v,
-				   row->reported, row->expected, marks);
+		if (m->vdbench_console)
+			report_vdbench_row(stdout, row->end_ns, label, &v, 0);
+		else
+			report_console_row(stdout, row->end_ns, label, &v,
+					   row->reported, row->expected,
+					   marks_count(m, marks));
 		if (progress_wanted(&r->ph, m->tty))
 			long_progress(m, r, row->seq);
 	}
@@ -461,6 +487,15 @@ void results_row(struct master *m, const struct merge_row *row)
 			 m->slaves[row->missing[i]].hello.name);
 }
 
+static void results_avg_line(struct master *m, const char *label,
+			     const struct stats_view *v)
+{
+	if (m->vdbench_console)
+		report_vdbench_row(stdout, time_real_ns(), label, v, 1);
+	else
+		report_console_avg(stdout, time_real_ns(), label, v);
+}
+
 void results_run_totals(struct master *m, const struct run_result *r)
 {
 	const struct stats_view *v = &r->view;
@@ -473,6 +508,10 @@ void results_run_totals(struct master *m, const struct run_result *r)
 
 		if (m->tty)
 			printf("\n");
+		/* Vdbench ends a format run with its avg_ line too, and
+		 * HCIBench pairs the n-th RD= line with the n-th avg_. */
+		snprintf(label, sizeof(label), "avg_1-%u", r->rows);
+		results_avg_line(m, label, v);
 		printf("%s %s: %.1f MiB %s in %.2f s, %.1f MB/s\n\n",
 		       r->ph.verify ? "validate" : "format", r->ph.name,
 		       (double)v->bytes / 1048576.0,
@@ -482,7 +521,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	}
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
-	report_console_row(stdout, time_real_ns(), label, v, 0, 0);
+	results_avg_line(m, label, v);
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
