@@ -23,6 +23,7 @@
 #include "master/progress.h"
 #include "master/report.h"
 #include "master/vdbench.h"
+#include "lockstep_version.h"
 
 /* ---- the checked writer ------------------------------------------------ */
 
@@ -441,6 +442,23 @@ static void format_progress(struct run_result *r, const struct stats_view *v,
 	fflush(stdout);
 }
 
+/* One row of flatfile.html for the current run (an avg_ row: 0 of 0). */
+static void results_flat_row(struct master *m, const struct plan_phase *ph,
+			     uint64_t end_ns, const char *label,
+			     const struct stats_view *v, unsigned reported,
+			     unsigned expected)
+{
+	struct vdbench_req rq;
+	FILE *f;
+
+	if (!(f = results_w(&m->flat)))
+		return;
+	vdbench_flat_req(m->params, ph, "lockstep-" LOCKSTEP_VERSION, &rq);
+	vdbench_flat_row(f, end_ns, &rq, label, v, reported, expected);
+	results_wrote(m, &m->flat);
+	rfile_flush(m, &m->flat);
+}
+
 void results_row(struct master *m, const struct merge_row *row)
 {
 	struct run_result *r = m->cur;
@@ -467,12 +485,8 @@ void results_row(struct master *m, const struct merge_row *row)
 		if (progress_wanted(&r->ph, m->tty))
 			long_progress(m, r, row->seq);
 	}
-	if ((f = results_w(&m->flat))) {
-		vdbench_flat_row(f, row->end_ns, r->ph.name, row->seq + 1,
-				 r->ph.iorate, &v);
-		results_wrote(m, &m->flat);
-		rfile_flush(m, &m->flat);
-	}
+	results_flat_row(m, &r->ph, row->end_ns, label, &v, row->reported,
+			 row->expected);
 	results_export_row(m, row, &v);
 	if ((f = results_w(&m->icsv))) {
 		events_csv_row(f, r->ph.name, row->seq + 1,
@@ -487,9 +501,10 @@ void results_row(struct master *m, const struct merge_row *row)
 			 m->slaves[row->missing[i]].hello.name);
 }
 
-static void results_avg_line(struct master *m, const char *label,
-			     const struct stats_view *v)
+static void results_avg_line(struct master *m, const struct run_result *r,
+			     const char *label, const struct stats_view *v)
 {
+	results_flat_row(m, &r->ph, time_real_ns(), label, v, 0, 0);
 	if (m->vdbench_console)
 		report_vdbench_row(stdout, time_real_ns(), label, v, 1);
 	else
@@ -511,7 +526,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 		/* Vdbench ends a format run with its avg_ line too, and
 		 * HCIBench pairs the n-th RD= line with the n-th avg_. */
 		snprintf(label, sizeof(label), "avg_1-%u", r->rows);
-		results_avg_line(m, label, v);
+		results_avg_line(m, r, label, v);
 		printf("%s %s: %.1f MiB %s in %.2f s, %.1f MB/s\n\n",
 		       r->ph.verify ? "validate" : "format", r->ph.name,
 		       (double)v->bytes / 1048576.0,
@@ -521,7 +536,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	}
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
-	results_avg_line(m, label, v);
+	results_avg_line(m, r, label, v);
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));

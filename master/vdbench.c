@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "common/timeutil.h"
 #include "master/vdbench.h"
 
@@ -64,32 +65,141 @@ size_t vdbench_rd_line(const char *rd, const struct plan_phase *ph, char *buf,
 	return (size_t)w < len ? (size_t)w : len ? len - 1 : 0;
 }
 
-void vdbench_flat_header(FILE *f)
+/* ---- flatfile.html ------------------------------------------------------ */
+
+/*
+ * Vdbench's columns (Flat.java's names and order), then lockstep's. Vdbench
+ * writes "n/a" where it has no value or the workloads disagree; so does
+ * lockstep where it has no such figure (rhpct, whpct: no hit areas;
+ * cpu_wait, cpu_idle: lockstep measures its own processes, not the host).
+ */
+static const char *const flat_cols[] = {
+	"Run",        "Interval",   "reqrate",     "rate",      "MB/sec",
+	"bytes/io",   "read%",      "resp",        "read_resp", "write_resp",
+	"resp_max",   "resp_std",   "xfersize",    "threads",   "rdpct",
+	"rhpct",      "whpct",      "seekpct",     "lunsize",   "version",
+	"compratio",  "dedupratio", "queue_depth", "cpu_used",  "cpu_user",
+	"cpu_kernel", "cpu_wait",   "cpu_idle",    "resp_p95",  "resp_p99",
+	"slaves",     "expected",
+};
+
+#define NA "n/a"
+
+/* s as one flatfile value: no blanks (Vdbench refuses them), never "". */
+static void flat_word(char *buf, size_t len, const char *s)
 {
-	fputs("* flatfile.html written by lockstep: one tab-separated row per\n"
-	      "* cluster interval of every run, Vdbench's column names (MB =\n"
-	      "* 1024*1024 bytes, times in ms, reqrate 'max' when uncontrolled).\n"
-	      "tod\tRun\tInterval\treqrate\trate\tMB/sec\tbytes/io\tread%\t"
-	      "resp\tread_resp\twrite_resp\tresp_max\tresp_std\t"
-	      "queue_depth\tcpu_used\tcpu_kernel\n",
-	      f);
+	size_t i = 0;
+
+	for (; *s && i + 1 < len; s++)
+		buf[i++] = (*s == ' ' || (unsigned char)*s < 0x20) ? '_' : *s;
+	buf[i] = 0;
+	if (!i)
+		snprintf(buf, len, NA);
 }
 
-void vdbench_flat_row(FILE *f, uint64_t end_ns, const char *run,
-		      unsigned interval, double reqrate,
-		      const struct stats_view *v)
+void vdbench_flat_req(const struct params *p, const struct plan_phase *ph,
+		      const char *version, struct vdbench_req *out)
 {
-	char tod[32], req[32];
+	const struct params_rd *rd = &p->rd[ph->rd];
+	char name[PLAN_NAME_MAX + 16];
+	long xfer = -2, threads = -2;
+	double rdpct = -2, seekpct = -2, gib = 0;
+	int size_known = 1;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(name, sizeof(name), "%s%s",
+		 ph->kind == PLAN_FORMAT ? "format_for_" : "", rd->name);
+	flat_word(out->run, sizeof(out->run), name);
+	if (ph->iorate > 0)
+		snprintf(out->reqrate, sizeof(out->reqrate), "%.0f",
+			 ph->iorate);
+	else
+		snprintf(out->reqrate, sizeof(out->reqrate), "max");
+	/* A value all the rd's workloads share, else -1 (n/a). */
+	for (size_t i = 0; i < rd->nwd; i++) {
+		struct plan_wd w;
+		long x;
+
+		plan_wd_resolve(p, ph, i, &w);
+		x = w.nxfer == 1 ? (long)w.xfer[0].size : -1;
+		xfer = xfer == -2 || xfer == x ? x : -1;
+		rdpct = rdpct == -2 || rdpct == w.rdpct ? w.rdpct : -1;
+		seekpct = seekpct == -2 || seekpct == w.seekpct ? w.seekpct :
+								  -1;
+	}
+	for (unsigned sd = 0; sd < p->nsd; sd++) {
+		long t;
+
+		if (!plan_rd_uses_sd(p, ph->rd, sd))
+			continue;
+		t = (long)plan_sd_threads(p, ph, sd);
+		threads = threads == -2 || threads == t ? t : -1;
+		if (!p->sd[sd].size)
+			size_known = 0;
+		gib += (double)p->sd[sd].size / 1073741824.0;
+	}
+#define PUT(field, ok, ...)                                                    \
+	do {                                                                   \
+		if (ok)                                                        \
+			snprintf(out->field, sizeof(out->field), __VA_ARGS__); \
+		else                                                           \
+			snprintf(out->field, sizeof(out->field), NA);          \
+	} while (0)
+	PUT(xfersize, xfer >= 0, "%ld", xfer);
+	PUT(threads, threads >= 0, "%ld", threads);
+	PUT(rdpct, rdpct >= 0, "%.4f", rdpct);
+	PUT(seekpct, seekpct >= 0, "%.4f", seekpct);
+	PUT(lunsize, size_known && gib > 0, "%.4f", gib);
+	PUT(compratio, ph->compratio > 0, "%.4f", ph->compratio);
+	PUT(dedupratio, p->dedupratio > 0, "%.4f", p->dedupratio);
+#undef PUT
+	flat_word(out->version, sizeof(out->version), version);
+}
+
+void vdbench_flat_header(FILE *f)
+{
+	fputs("*\n"
+	      "* flatfile.html written by lockstep in Vdbench's layout: the first\n"
+	      "* line that starts with a blank names the columns, each data line\n"
+	      "* has one blank-free value per column ('n/a': not available or\n"
+	      "* conflicting), one row per cluster interval and one avg_ row per\n"
+	      "* run (MB = 1024*1024 bytes, times in ms). After Vdbench's columns:\n"
+	      "* resp_p95, resp_p99 (ms, from the merged histogram), slaves and\n"
+	      "* expected (slaves that reported the interval, of those expected).\n"
+	      "*\n",
+	      f);
+	fprintf(f, "%12s %23s ", "tod", "timestamp");
+	for (size_t i = 0; i < sizeof(flat_cols) / sizeof(flat_cols[0]); i++)
+		fprintf(f, "%10s ", flat_cols[i]);
+	fputc('\n', f);
+}
+
+void vdbench_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
+		      const char *interval, const struct stats_view *v,
+		      unsigned reported, unsigned expected)
+{
+	char tod[32], stamp[48], seen[16], want[16];
+	time_t t = (time_t)(end_ns / 1000000000ULL);
+	struct tm tm;
 
 	time_fmt_tod(end_ns, tod, sizeof(tod));
-	if (reqrate > 0)
-		snprintf(req, sizeof(req), "%g", reqrate);
-	else
-		snprintf(req, sizeof(req), "max");
-	fprintf(f,
-		"%s\t%s\t%u\t%s\t%.1f\t%.2f\t%.0f\t%.2f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%.1f\n",
-		tod, run, interval, req, v->iops, v->mbps, v->xfer_bytes,
-		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
-		v->resp_max_ms, v->resp_stddev_ms, v->queue_depth, v->cpu_pct,
-		v->cpu_sys_pct);
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%m/%d/%Y-%H:%M:%S-%Z", &tm);
+	snprintf(seen, sizeof(seen), "%u", reported);
+	snprintf(want, sizeof(want), "%u", expected);
+	fprintf(f, "%12s %23s ", tod, stamp);
+	fprintf(f, "%10s %10s %10s ", rq->run, interval, rq->reqrate);
+	fprintf(f, "%10.4f %10.4f %10.0f %10.4f ", v->iops, v->mbps,
+		v->xfer_bytes, v->read_pct);
+	fprintf(f, "%10.4f %10.4f %10.4f %10.4f %10.4f ", v->resp_ms,
+		v->read_resp_ms, v->write_resp_ms, v->resp_max_ms,
+		v->resp_stddev_ms);
+	fprintf(f, "%10s %10s %10s %10s %10s %10s %10s %10s %10s %10s ",
+		rq->xfersize, rq->threads, rq->rdpct, NA, NA, rq->seekpct,
+		rq->lunsize, rq->version, rq->compratio, rq->dedupratio);
+	fprintf(f, "%10.4f %10.4f %10.4f %10.4f %10s %10s ", v->queue_depth,
+		v->cpu_pct, v->cpu_pct - v->cpu_sys_pct, v->cpu_sys_pct, NA,
+		NA);
+	fprintf(f, "%10.4f %10.4f %10s %10s\n", v->p95_ms, v->p99_ms,
+		expected ? seen : NA, expected ? want : NA);
 }

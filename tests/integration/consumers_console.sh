@@ -33,6 +33,11 @@ done
 # The format pass has its avg_ line, so the runs after it keep their place.
 grep -q "Starting RD=format_for_fmt" "$TMP/multi.con" || fail "no format_for_ line"
 [ "$(grep -c ' avg_' "$TMP/multi.con")" -eq 7 ] || { cat "$TMP/multi.con"; fail "not one avg_ line per run (the format pass, fmt, four loops, fixed)"; }
+# ParseFlat leaves the format pass out: the six other runs' avg_ rows.
+python3 "$HERE/parseflat.py" -i "$TMP/multi/flatfile.html" -c run interval rate -a > "$TMP/avg.csv" || fail "parseflat -a"
+[ "$(tail -n +2 "$TMP/avg.csv" | cut -d, -f1 | tr '\n' ' ')" = "fmt loop loop loop loop fixed " ] ||
+	{ cat "$TMP/avg.csv"; fail "parseflat -a: not the avg_ rows of fmt, the four loops and fixed"; }
+grep -q '^ *[0-9:.]* [^ ]* *format_for_fmt ' "$TMP/multi/flatfile.html" || fail "no format_for_fmt rows in flatfile.html"
 # Every Starting RD= line has the time of day first.
 ! grep -v '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9][0-9][0-9] Starting RD=' "$TMP/multi.con" | grep -q 'Starting RD=' ||
 	fail "a Starting RD= line without the time of day"
