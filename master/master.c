@@ -352,6 +352,7 @@ static void master_free(struct master *m)
 	for (size_t i = 0; i < m->nruns; i++) {
 		free(m->runs[i].slave);
 		free(m->runs[i].val_sd);
+		free(m->runs[i].fio);
 	}
 	free(m->runs);
 	free(m->forced);

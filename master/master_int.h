@@ -195,6 +195,8 @@ struct slave_total {
 	uint64_t val[3];         /* validation: written, verified, mismatched */
 };
 
+struct fiojson_run;
+
 struct run_result {
 	struct plan_phase ph;
 	int done;
@@ -218,8 +220,9 @@ struct run_result {
 	int validated;
 	struct slave_total *slave; /* per slave at the run, from the merge */
 	unsigned nslave;
-	char file[RUNFILE_MAX]; /* its files' stem (runfile.h) */
-	int hgrm_written;       /* <file>.hgrm is whole */
+	char file[RUNFILE_MAX];  /* its files' stem (runfile.h) */
+	int hgrm_written;        /* <file>.hgrm is whole */
+	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
 };
 
 struct master {
@@ -518,6 +521,8 @@ void results_wrote(struct master *m, struct rfile *r);
 /* results_summary.c: summary.json and summary.txt (0 or -errno). */
 int results_summary_json(struct master *m);
 int results_summary_txt(struct master *m);
+/* results_fio.c: fio.json (0 or -errno, named incomplete on failure). */
+int results_fio_json(struct master *m);
 /* summary.json's "forced": what force=yes let slaves overwrite. */
 struct jsonw;
 void results_summary_forced(struct master *m, struct jsonw *w);

@@ -20,6 +20,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
+#include "master/fiojson.h"
 #include "master/progress.h"
 #include "master/report.h"
 #include "master/vdbench.h"
@@ -471,6 +472,18 @@ void results_row(struct master *m, const struct merge_row *row)
 	r->done_bytes += v.bytes;
 	if (row->seq + 1 > r->rows)
 		r->rows = row->seq + 1;
+	if (!row->warmup && !r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (!row->warmup && r->fio) {
+		double iops[2] = { (double)v.read_ops / r->ph.interval_s,
+				   (double)v.write_ops / r->ph.interval_s };
+
+		r->fio->iv_n++;
+		for (int d = 0; d < 2; d++) {
+			r->fio->iops_sum[d] += iops[d];
+			r->fio->iops_sq[d] += iops[d] * iops[d];
+		}
+	}
 	progress_erase(m);
 	events_row(m, row, v.iops, v.p99_ms, ';', marks, sizeof(marks));
 	if (r->ph.kind == PLAN_FORMAT && m->tty) {
@@ -570,6 +583,14 @@ void results_hgrm(struct master *m, struct run_result *r,
 		stats_combined_hist(totals, h);
 		report_hgrm(f, h);
 		results_wrote(m, &out);
+	}
+	if (!r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (r->fio) {
+		stats_combined_hist(totals, h);
+		fiojson_dist(h, &r->fio->dist);
+		for (int d = 0; d < 2; d++)
+			fiojson_lat(&totals->lat[d], &r->fio->lat[d]);
 	}
 	rfile_close(m, &out, 1);
 	r->hgrm_written = ret == 0 && !out.err;
@@ -744,6 +765,7 @@ void results_finish(struct master *m)
 	/* summary.txt first: summary.json then says if it was lost. */
 	reserve_free(m);
 	results_summary_txt(m);
+	results_fio_json(m);
 	exit_incomplete(m);
 	if (results_summary_json(m) < 0) {
 		exit_incomplete(m);

@@ -2,7 +2,8 @@
 # HCIBench's RD=/avg_/interval rules, from hcibench_rules.rb, and its
 # Graphite feed's header word counts), against summary.json and
 # intervals.csv: one rd, a loop of rds, a format pass before a run, a
-# curve with a loop, two slaves; and `lockstep vdbench`'s console.
+# curve with a loop, two slaves; fio.json by fio's readers' rules
+# (check_fio.py: HCIBench's parseFioResult.rb, fio-plot).
 source "$(dirname "$0")/lib.sh"
 command -v ruby > /dev/null || { echo "SKIP: no ruby"; exit 77; }
 cd "$TMP"
@@ -29,6 +30,7 @@ for t in one multi curve; do
 	run_bounded 120 "$LOCKSTEP" run "$TMP/$t.vdb" -o "$TMP/$t" --local-slaves 2 > "$TMP/$t.con" 2>&1
 	[ "$rc" -eq 0 ] || { cat "$TMP/$t.con"; fail "lockstep run $t.vdb exited $rc"; }
 	python3 "$HERE/check_console.py" "$TMP/$t.con" "$TMP/$t" || { cat "$TMP/$t.con"; fail "$t: the console's readers read it wrong"; }
+	python3 "$HERE/check_fio.py" "$TMP/$t" || fail "$t: fio.json read wrong by fio's readers"
 done
 # The format pass has its avg_ line, so the runs after it keep their place.
 grep -q "Starting RD=format_for_fmt" "$TMP/multi.con" || fail "no format_for_ line"
