@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <uuid/uuid.h>
 #include "common/exitcode.h"
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "common/opts.h"
 #include "master/params/params.h"
@@ -21,6 +22,7 @@
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
+#include "master/vdbench.h"
 #include "master/report/html.h"
 #include "master/deploy/deploy.h"
 
@@ -400,9 +402,92 @@ static int alloc_runs(struct master *m)
 	return 0;
 }
 
+static int master_mode(int argc, char **argv, const char *const *engines,
+		       int vdbench);
+
 int master_main(int argc, char **argv, const char *const *engines)
 {
+	return master_mode(argc, argv, engines, 0);
+}
+
+/*
+ * `lockstep vdbench`: Vdbench's command line (vdbench_cli) run as
+ * `lockstep run` with Vdbench's console; -v/-j through a parameter file
+ * in a temporary folder that says validate=yes (and journal=) and
+ * includes FILE, so every rule validation brings is checked at parse time.
+ */
+int master_vdbench_main(int argc, char **argv, const char *const *engines)
+{
+	struct vdbench_cli c;
+	char err[512], wrap[PATH_MAX + 32], abs[PATH_MAX], cwd[PATH_MAX];
+	char tmpdir[] = "/tmp/lockstep-vdbench.XXXXXX", pf[PATH_MAX + 32];
+	const char *orig;
+	int ret, made = 0;
+
+	if (vdbench_cli(argc, argv, &c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep vdbench: %s\n", err);
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (c.help) {
+		printf("usage: lockstep vdbench -f FILE [-o DIR] [-e S] [-i S] [-w S] [-s] [-v|-vw] [-j|-jr|-jn] [--run-option ...]\n"
+		       "Vdbench's command line: runs FILE as `lockstep run` with Vdbench's console and output files (-o, default 'output': flatfile.html, summary.html, totals.html, parmfile.html and lockstep's own files). -s checks FILE (`lockstep check`). -v, -vw: validate=yes. -j, -jr, -jn: validate=yes with a journal in the current folder, replayed when there. Any other Vdbench option is refused by name.\n");
+		return LS_EXIT_OK;
+	}
+	if (c.simulate) {
+		char *av[] = { "check", (char *)c.file, NULL };
+
+		return master_check_main(2, av);
+	}
+	if (!c.dir) {
+		/* Vdbench's default output folder. */
+		c.run[c.nrun++] = "-o";
+		c.run[c.nrun++] = c.dir = "output";
+	}
+	orig = c.file;
+	if (c.validate) {
+		FILE *f;
+
+		if (!realpath(c.file, abs) || !getcwd(cwd, sizeof(cwd)) ||
+		    !mkdtemp(tmpdir)) {
+			fprintf(stderr, "lockstep vdbench: %s: %s\n", c.file,
+				strerror(errno));
+			return LS_EXIT_BAD_INPUT;
+		}
+		made = 1;
+		snprintf(wrap, sizeof(wrap), "%s/parmfile", tmpdir);
+		f = fopen(wrap, "wx");
+		if (!f ||
+		    fprintf(f, "validate=yes\n%s%s%sinclude=%s\n",
+			    c.journal ? "journal=" : "", c.journal ? cwd : "",
+			    c.journal ? "\n" : "", abs) < 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "lockstep vdbench: cannot write %s\n",
+				wrap);
+			unlink(wrap);
+			rmdir(tmpdir);
+			return LS_EXIT_BAD_INPUT;
+		}
+		c.file = wrap;
+	}
+	c.run[c.nrun++] = c.file;
+	c.run[c.nrun] = NULL;
+	ret = master_mode(c.nrun, (char **)c.run, engines, 1);
+	/* Vdbench's copy of the parameter file, as given. */
+	snprintf(pf, sizeof(pf), "%s/parmfile.html", c.dir);
+	if (access(c.dir, F_OK) == 0 && fsutil_copy_file(orig, pf) < 0)
+		fprintf(stderr, "lockstep vdbench: cannot write %s\n", pf);
+	if (made) {
+		unlink(wrap);
+		rmdir(tmpdir);
+	}
+	return ret;
+}
+
+static int master_mode(int argc, char **argv, const char *const *engines,
+		       int vdbench)
+{
 	struct master m = {
+		.vdbench_console = vdbench,
 		.engine = engines[0],
 		.bind = "127.0.0.1",
 		.nlocal = 2,

@@ -316,6 +316,8 @@ struct master {
 	struct rfile flat;     /* flatfile.html (vdbench.c) */
 	int progress_shown;    /* a progress line waits to be erased */
 	struct events *events; /* ev= lines (events.h), NULL: none */
+	/* `lockstep vdbench`: summary.html, totals.html */
+	struct rfile vsum, vtot;
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */

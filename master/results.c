@@ -378,12 +378,42 @@ void results_phase_start(struct master *m)
 	vdbench_rd_line(m->params->rd[m->cur->ph.rd].name, &m->cur->ph, line,
 			sizeof(line));
 	/* Vdbench's time of day first: HCIBench drops the first two words. */
-	printf("%s %s\n", time_fmt_tod(now, tod, sizeof(tod)), line);
+	time_fmt_tod(now, tod, sizeof(tod));
+	printf("%s %s\n", tod, line);
 	log_debug("%s", line);
-	if (m->vdbench_console)
-		report_vdbench_header(stdout, now);
-	else
+	if (!m->vdbench_console) {
 		report_console_header(stdout, now, m->events != NULL);
+		return;
+	}
+	report_vdbench_header(stdout, now);
+	for (int i = 0; i < 2; i++) {
+		struct rfile *r = i ? &m->vtot : &m->vsum;
+		FILE *f = results_w(r);
+
+		if (f) {
+			fprintf(f, "%s %s\n", tod, line);
+			report_vdbench_header(f, now);
+			results_wrote(m, r);
+		}
+	}
+}
+
+/* `lockstep vdbench`: a console line also in summary.html (and, for a
+   run's total, totals.html), as Vdbench writes them. */
+static void vdbench_row(struct master *m, uint64_t real_ns, const char *label,
+			const struct stats_view *v, int avg)
+{
+	FILE *f;
+
+	report_vdbench_row(stdout, real_ns, label, v, avg);
+	if ((f = results_w(&m->vsum))) {
+		report_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &m->vsum);
+	}
+	if (avg && (f = results_w(&m->vtot))) {
+		report_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &m->vtot);
+	}
 }
 
 /* How many events marks names (';' between them). */
@@ -490,7 +520,7 @@ void results_row(struct master *m, const struct merge_row *row)
 		format_progress(r, &v, row->seq);
 	} else {
 		if (m->vdbench_console)
-			report_vdbench_row(stdout, row->end_ns, label, &v, 0);
+			vdbench_row(m, row->end_ns, label, &v, 0);
 		else
 			report_console_row(stdout, row->end_ns, label, &v,
 					   row->reported, row->expected,
@@ -519,7 +549,7 @@ static void results_avg_line(struct master *m, const struct run_result *r,
 {
 	results_flat_row(m, &r->ph, time_real_ns(), label, v, 0, 0);
 	if (m->vdbench_console)
-		report_vdbench_row(stdout, time_real_ns(), label, v, 1);
+		vdbench_row(m, time_real_ns(), label, v, 1);
 	else
 		report_console_avg(stdout, time_real_ns(), label, v);
 }
@@ -697,6 +727,16 @@ int results_open(struct master *m)
 	}
 	vdbench_flat_header(m->flat.f);
 	results_wrote(m, &m->flat);
+	if (m->vdbench_console) {
+		ret = rfile_open(m, &m->vsum, "summary.html");
+		if (ret == 0)
+			ret = rfile_open(m, &m->vtot, "totals.html");
+		if (ret < 0) {
+			log_error("cannot write %s/summary.html or totals.html: %s",
+				  m->dir, strerror(-ret));
+			return ret;
+		}
+	}
 	return assign_files(m);
 }
 
@@ -739,6 +779,8 @@ static void close_data_files(struct master *m)
 		results_discard(m, &m->pre[i]);
 	rfile_close(m, &m->icsv, 1);
 	rfile_close(m, &m->flat, 1);
+	rfile_close(m, &m->vsum, 1);
+	rfile_close(m, &m->vtot, 1);
 	/* The log is written by log.c: its errors are seen here. */
 	if (m->log && (fflush(m->log) != 0 || ferror(m->log)))
 		results_incomplete(m, "lockstep.log", -EIO);
@@ -802,6 +844,8 @@ void results_close(struct master *m)
 	m->npre = 0;
 	rfile_close(m, &m->icsv, 0);
 	rfile_close(m, &m->flat, 0);
+	rfile_close(m, &m->vsum, 0);
+	rfile_close(m, &m->vtot, 0);
 	log_set_file(NULL);
 	if (m->log && fclose(m->log) != 0)
 		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->dir,

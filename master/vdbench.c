@@ -1,6 +1,8 @@
 /*
  * The Vdbench run header line and flatfile.html. See vdbench.h.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -202,4 +204,116 @@ void vdbench_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
 		NA);
 	fprintf(f, "%10.4f %10.4f %10s %10s\n", v->p95_ms, v->p99_ms,
 		expected ? seen : NA, expected ? want : NA);
+}
+
+/* ---- `lockstep vdbench`: Vdbench's command line -------------------------- */
+
+/* Vdbench options lockstep does not do, and why, named when refused. */
+static const struct {
+	const char *opt, *why;
+} vdb_refused[] = {
+	{ "-vr", "re-reading each block right after its write" },
+	{ "-c", "cleaning the output folder first" },
+	{ "-t", "the built-in test run" },
+	{ "-l", "looping the whole parameter file" },
+	{ "-m", "multiple JVMs per host" },
+	{ "-p", "the master's port (use --port)" },
+	{ "-d", "Vdbench's debug codes" },
+	{ "-r", "restarting from an rd" },
+};
+
+__attribute__((format(printf, 3, 4))) static int cli_err(char *err, size_t len,
+							 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int vdbench_cli(int argc, char **argv, struct vdbench_cli *out, char *err,
+		size_t len)
+{
+	memset(out, 0, sizeof(*out));
+	out->run[out->nrun++] = "run";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			out->help = 1;
+			return 0;
+		}
+		if (!strcmp(a, "-f") || !strcmp(a, "-o") || !strcmp(a, "-e") ||
+		    !strcmp(a, "-i") || !strcmp(a, "-w")) {
+			if (!val)
+				return cli_err(err, len, "%s wants a value", a);
+			i++;
+			if (a[1] == 'f') {
+				if (out->file)
+					return cli_err(err, len,
+						       "-f %s: one parameter file only (give the others with include=)",
+						       val);
+				out->file = val;
+				continue;
+			}
+			if (a[1] == 'o') {
+				size_t n = strlen(val);
+
+				if (n && val[n - 1] == '+')
+					return cli_err(err, len,
+						       "-o %s: a '+' (a new numbered folder per run) is not implemented by lockstep",
+						       val);
+				out->dir = val;
+			}
+			if (out->nrun + 2 >= VDBENCH_CLI_MAX)
+				return cli_err(err, len, "too many options");
+			out->run[out->nrun++] = a;
+			out->run[out->nrun++] = val;
+			continue;
+		}
+		if (!strcmp(a, "-s")) {
+			out->simulate = 1;
+			continue;
+		}
+		if (!strcmp(a, "-v") || !strcmp(a, "-vw")) {
+			/* lockstep never reads a block before writing it: -vw
+			 * is its validate=yes, as -v is. */
+			out->validate = 1;
+			continue;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "-jr") ||
+		    !strcmp(a, "-jn")) {
+			/* A journal is replayed when it is there (-jr); each
+			 * entry is made durable, -jn's unflushed journal is
+			 * not offered. */
+			out->validate = 1;
+			out->journal = 1;
+			continue;
+		}
+		if (!strncmp(a, "--", 2) && a[2]) {
+			/* lockstep's own run options pass through. */
+			if (out->nrun + 1 >= VDBENCH_CLI_MAX)
+				return cli_err(err, len, "too many options");
+			out->run[out->nrun++] = a;
+			continue;
+		}
+		for (size_t k = 0;
+		     k < sizeof(vdb_refused) / sizeof(vdb_refused[0]); k++)
+			if (!strncmp(a, vdb_refused[k].opt,
+				     strlen(vdb_refused[k].opt)))
+				return cli_err(err, len,
+					       "Vdbench option %s (%s) is not implemented by lockstep",
+					       vdb_refused[k].opt,
+					       vdb_refused[k].why);
+		return cli_err(err, len,
+			       "%s: not a Vdbench option lockstep implements (-f -o -e -i -w -s -v -vw -j -jr -jn, or lockstep run's --options)",
+			       a);
+	}
+	if (!out->file)
+		return cli_err(err, len, "no parameter file (-f FILE)");
+	out->run[out->nrun] = NULL;
+	return 0;
 }

@@ -54,4 +54,24 @@ void vdbench_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
 		      const char *interval, const struct stats_view *v,
 		      unsigned reported, unsigned expected);
 
+/*
+ * `lockstep vdbench` (or the binary run as `vdbench`): Vdbench's command
+ * line. -f FILE (one), -o DIR (no '+'), -e/-i/-w SECONDS as `lockstep
+ * run`; -s simulate (`lockstep check`); -v and -vw validate=yes (lockstep
+ * never reads before it writes); -j, -jr, -jn validate=yes with a
+ * journal in the current folder (replayed when there, each entry made
+ * durable); --long options of `lockstep run` pass through; any other
+ * option is refused by name. Pure: run[] is `lockstep run`'s argv (the
+ * parameter file not yet in it), NULL-terminated.
+ */
+#define VDBENCH_CLI_MAX 128
+struct vdbench_cli {
+	const char *file, *dir;
+	int simulate, validate, journal, help;
+	const char *run[VDBENCH_CLI_MAX];
+	int nrun;
+};
+int vdbench_cli(int argc, char **argv, struct vdbench_cli *out, char *err,
+		size_t len);
+
 #endif

@@ -25,6 +25,11 @@ static int run_main(int argc, char **argv)
 	return master_main(argc, argv, engine_names());
 }
 
+static int vdbench_main(int argc, char **argv)
+{
+	return master_vdbench_main(argc, argv, engine_names());
+}
+
 static int version_main(int argc, char **argv);
 static int help_main(int argc, char **argv);
 
@@ -37,6 +42,9 @@ static const struct command {
 } commands[] = {
 	{ "run", "FILE", "run a Vdbench-style parameter file (the master)",
 	  run_main, 1 },
+	{ "vdbench", "",
+	  "Vdbench's command line (-f FILE -o DIR ...) and console; also as a binary named vdbench",
+	  vdbench_main, 0 },
 	{ "slave", "", "run a slave that connects to a master", slave_main, 1 },
 	{ "check", "FILE",
 	  "parse and validate a parameter file, print the plan",
@@ -153,6 +161,12 @@ static int help_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	/* Installed (or linked) as `vdbench`: Vdbench's command line. */
+	base = base ? base + 1 : argv[0];
+	if (base && strcmp(base, "vdbench") == 0)
+		return vdbench_main(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

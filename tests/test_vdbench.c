@@ -3,6 +3,7 @@
  * "Starting RD=" header line in Vdbench's exact shape for every kind of
  * phase, and flatfile.html in Vdbench's layout as ParseFlat reads it.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,12 +221,54 @@ static void test_flat(void **state)
 	free(buf);
 }
 
+/* Vdbench's command line: mapped, passed through, or refused by name. */
+static void test_cli(void **state)
+{
+	char *ok[] = { "vdbench", "-f", "p.vdb", "-o", "out", "-e",       "10",
+		       "-i",      "2",  "-w",    "5",  "-jr", "--listen", NULL };
+	char *refused[][4] = {
+		{ "vdbench", "-f", "p", "-vr" },
+		{ "vdbench", "-f", "p", "-c" },
+		{ "vdbench", "-f", "p", "-x" },
+		{ "vdbench", "-o", "d+", "-f" },
+		{ "vdbench", "-f", "a", "-f" },
+	};
+	const char *names[] = { "-vr", "-c", "-x", "d+", "-f" };
+	struct vdbench_cli c;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(vdbench_cli(13, ok, &c, err, sizeof(err)), 0);
+	assert_string_equal(c.file, "p.vdb");
+	assert_string_equal(c.dir, "out");
+	assert_true(c.validate && c.journal && !c.simulate);
+	assert_int_equal(c.nrun, 10);
+	assert_string_equal(c.run[0], "run");
+	assert_string_equal(c.run[6], "2");
+	assert_string_equal(c.run[9], "--listen");
+	assert_null(c.run[10]);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(vdbench_cli(4, refused[i], &c, err,
+					     sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, names[i]));
+	}
+	{
+		char *s[] = { "vdbench", "-s", "-f", "p", "-v", NULL };
+
+		assert_int_equal(vdbench_cli(5, s, &c, err, sizeof(err)), 0);
+		assert_true(c.simulate && c.validate && !c.journal);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rd_line),
 		cmocka_unit_test(test_flat_req),
 		cmocka_unit_test(test_flat),
+		cmocka_unit_test(test_cli),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
