@@ -317,3 +317,23 @@ int vdbench_cli(int argc, char **argv, struct vdbench_cli *out, char *err,
 	out->run[out->nrun] = NULL;
 	return 0;
 }
+
+/* ---- vdbench=DIR on hd= ---------------------------------------------------- */
+
+int vdbench_remote_exe(const char *dir, char *buf, size_t len)
+{
+	int n;
+
+	if (!*dir || strpbrk(dir, "'\"\\\n$`"))
+		return -EINVAL;
+	n = snprintf(buf, len,
+		     "x=$(for c in '%s/lockstep' '%s/vdbench' '%s'; do "
+		     "[ -f \"$c\" ] && [ -x \"$c\" ] && "
+		     "\"$c\" version 2>/dev/null | grep -q '^lockstep ' && "
+		     "{ echo \"$c\"; break; }; done); "
+		     "[ -n \"$x\" ] || { echo 'vdbench=%s: no lockstep there "
+		     "(neither %s/lockstep nor %s/vdbench is lockstep)' >&2; "
+		     "exit 127; }; \"$x\"",
+		     dir, dir, dir, dir, dir, dir);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}

@@ -74,4 +74,14 @@ struct vdbench_cli {
 int vdbench_cli(int argc, char **argv, struct vdbench_cli *out, char *err,
 		size_t len);
 
+/*
+ * vdbench=DIR on an hd= line is the Vdbench install folder: the start of a
+ * POSIX shell command that finds lockstep there (DIR/lockstep, else
+ * DIR/vdbench when its `version` says lockstep, else DIR itself when it
+ * is lockstep) and ends with the found path quoted, so that " slave ..."
+ * can follow; none found: the reason on stderr, exit 127. -EINVAL for a
+ * DIR a shell could misread (quotes, '$', '`', newline). Pure.
+ */
+int vdbench_remote_exe(const char *dir, char *buf, size_t len);
+
 #endif

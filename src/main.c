@@ -163,10 +163,19 @@ int main(int argc, char **argv)
 {
 	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
 
-	/* Installed (or linked) as `vdbench`: Vdbench's command line. */
+	/* Installed (or linked) as `vdbench`: Vdbench's command line, but a
+	   lockstep command word first (`vdbench slave ...`, `vdbench version`,
+	   how the master starts and checks a slave found as DIR/vdbench) is
+	   that command. */
 	base = base ? base + 1 : argv[0];
-	if (base && strcmp(base, "vdbench") == 0)
-		return vdbench_main(argc, argv);
+	if (base && strcmp(base, "vdbench") == 0) {
+		int cmd = 0;
+
+		for (size_t i = 0; argc > 1 && i < NCOMMANDS; i++)
+			cmd |= strcmp(argv[1], commands[i].name) == 0;
+		if (!cmd)
+			return vdbench_main(argc, argv);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

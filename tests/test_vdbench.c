@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "master/vdbench.h"
 
@@ -262,6 +265,67 @@ static void test_cli(void **state)
 	}
 }
 
+/* Run the vdbench=DIR finder with " slave" after it; its output in out. */
+static int run_finder(const char *dir, char *out, size_t len)
+{
+	char cmd[8192], find[4096];
+	FILE *f;
+	size_t n;
+
+	assert_int_equal(vdbench_remote_exe(dir, find, sizeof(find)), 0);
+	snprintf(cmd, sizeof(cmd), "{ %s slave; } 2>&1", find);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	return WEXITSTATUS(pclose(f));
+}
+
+static void put_script(const char *path, const char *says)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f,
+		"#!/bin/sh\n[ \"$1\" = version ] && echo '%s' && exit 0\necho \"ran $0 $*\"\n",
+		says);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/*
+ * vdbench=DIR: DIR/lockstep first, else DIR/vdbench when it says it is
+ * lockstep; a Vdbench there (not lockstep) gives the reason and 127; a
+ * DIR a shell would misread is refused.
+ */
+static void test_remote_exe(void **state)
+{
+	char dir[] = "/tmp/test_vdbench.XXXXXX", path[128], out[4096];
+	char buf[4096];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/vdbench", dir);
+	put_script(path, "Vdbench distribution: vdbench50407");
+	assert_int_equal(run_finder(dir, out, sizeof(out)), 127);
+	assert_non_null(strstr(out, "no lockstep there"));
+	put_script(path, "lockstep 0.1.0");
+	assert_int_equal(run_finder(dir, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "/vdbench slave"));
+	snprintf(path, sizeof(path), "%s/lockstep", dir);
+	put_script(path, "lockstep 0.1.0");
+	assert_int_equal(run_finder(dir, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "/lockstep slave"));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/vdbench", dir);
+	unlink(path);
+	rmdir(dir);
+	assert_int_equal(vdbench_remote_exe("/opt/v'x", buf, sizeof(buf)),
+			 -EINVAL);
+	assert_int_equal(vdbench_remote_exe("/opt/$HOME", buf, sizeof(buf)),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_flat_req),
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_remote_exe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
