@@ -114,6 +114,9 @@ void events_back(struct master *m, struct slave_rec *s);
 void events_row(struct master *m, const struct merge_row *row, double iops,
 		double p99_ms, char sep, char *marks, size_t len);
 
+/* The names (sep between them) of the events active in [start, end). */
+void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+		  char sep, char *marks, size_t len);
 /* events_out.c: events.csv (0 or -errno) and summary.json's "events". */
 int events_write_csv(struct master *m);
 void events_summary_json(struct master *m, struct jsonw *w);

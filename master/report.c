@@ -191,12 +191,12 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 			   const char *phase, uint64_t start_ns,
 			   uint64_t end_ns, unsigned reported,
 			   unsigned expected, const struct stats_view *v,
-			   uint64_t emitted_ns)
+			   uint64_t emitted_ns, const char *tail)
 {
 	fprintf(f,
 		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
 		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f,"
-		"%llu\n",
+		"%llu%s%s\n",
 		run, interval, phase, (unsigned long long)start_ns,
 		(unsigned long long)end_ns, reported, expected,
 		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
@@ -205,13 +205,24 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 		(unsigned long long)v->write_bytes, v->iops, v->mbps,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
-		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns);
+		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns,
+		tail ? "," : "", tail ? tail : "");
 }
 
 void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns)
+{
+	report_csv_row_tail(f, run, interval, phase, start_ns, end_ns, reported,
+			    expected, v, emitted_ns, NULL);
+}
+
+void report_csv_row_tail(FILE *f, const char *run, unsigned interval,
+			 const char *phase, uint64_t start_ns, uint64_t end_ns,
+			 unsigned reported, unsigned expected,
+			 const struct stats_view *v, uint64_t emitted_ns,
+			 const char *tail)
 {
 	const uint64_t ints[] = { start_ns,	 end_ns,       reported,
 				  expected,	 v->ops,       v->read_ops,
@@ -236,7 +247,7 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		if (!fixed_ok(fixed[i].x, fixed[i].decimals)) {
 			csv_row_printf(f, run, interval, phase, start_ns,
 				       end_ns, reported, expected, v,
-				       emitted_ns);
+				       emitted_ns, tail);
 			return;
 		}
 	fputs(run, f);
@@ -256,6 +267,13 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 	}
 	*p++ = ',';
 	p = put_u64(p, emitted_ns);
+	if (tail) {
+		fwrite(buf, 1, (size_t)(p - buf), f);
+		fputc(',', f);
+		fputs(tail, f);
+		fputc('\n', f);
+		return;
+	}
 	*p++ = '\n';
 	fwrite(buf, 1, (size_t)(p - buf), f);
 }

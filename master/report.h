@@ -47,6 +47,13 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns);
+/* The same with ",tail" before the newline (hosts/<slave>.csv's events
+   column); tail NULL: none. */
+void report_csv_row_tail(FILE *f, const char *run, unsigned interval,
+			 const char *phase, uint64_t start_ns, uint64_t end_ns,
+			 unsigned reported, unsigned expected,
+			 const struct stats_view *v, uint64_t emitted_ns,
+			 const char *tail);
 /* (report_csv_row leaves flushing to the caller: one file per slave.) */
 
 /*

@@ -231,7 +231,8 @@ static int open_host_file(struct master *m, const char *name, struct rfile *out)
 		return ret;
 	f = results_w(out);
 	if (f) {
-		report_csv_header(f);
+		/* intervals.csv's columns, the events one included. */
+		events_csv_header(f);
 		results_wrote(m, out);
 	}
 	return 0;
@@ -336,8 +337,13 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
 	stats_view_sparse(st, iv->lat, m->cur->ph.interval_s, &v);
 	if ((f = results_w(&s->csv))) {
-		report_csv_row(f, m->cur->ph.name, iv->seq + 1, note,
-			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
+		char marks[512];
+
+		events_marks(m, iv->start_ns, iv->end_ns, ';', marks,
+			     sizeof(marks));
+		report_csv_row_tail(f, m->cur->ph.name, iv->seq + 1, note,
+				    iv->start_ns, iv->end_ns, 1, 1, &v, now,
+				    marks);
 		results_wrote(m, &s->csv);
 	}
 	results_export_slave(m, s, iv, late ? "late" : note, &v);

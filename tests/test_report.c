@@ -53,6 +53,18 @@ static void check_row(const struct stats_view *v, uint64_t u)
 	fclose(fb);
 	if (strcmp(a, b) != 0)
 		fail_msg("rows differ:\n  got  %s  want %s", a, b);
+	/* With the events column: the same row, ",ev1;ev2" before its end. */
+	free(a);
+	a = NULL;
+	fa = open_memstream(&a, &na);
+	assert_non_null(fa);
+	report_csv_row_tail(fa, "rd_one", (unsigned)(u % 100000), "measure", u,
+			    u + 1000000000ULL, 3, 4, v, u * 7, "ev1;ev2");
+	fclose(fa);
+	b[strlen(b) - 1] = 0;
+	if (strncmp(a, b, strlen(b)) || strcmp(a + strlen(b), ",ev1;ev2\n"))
+		fail_msg("rows with events differ:\n  got  %s  want %s,ev1;ev2",
+			 a, b);
 	free(a);
 	free(b);
 }
