@@ -416,6 +416,51 @@ int master_main(int argc, char **argv, const char *const *engines)
  * in a temporary folder that says validate=yes (and journal=) and
  * includes FILE, so every rule validation brings is checked at parse time.
  */
+/* `lockstep vdbench --help` and its manual page section (opts' table). */
+static int vdbench_help(void)
+{
+	const char *str = NULL;
+	double secs = 0;
+	int flag = 0, help = 0, args;
+	char *av[] = { "vdbench", "--help", NULL };
+	const struct opts_def defs[] = {
+		{ NULL, 'f', OPTS_STRING, &str, .arg = "FILE",
+		  .help = "the parameter file (one; others with include=)" },
+		{ NULL, 'o', OPTS_STRING, &str, .arg = "DIR",
+		  .help = "output folder (default output; no '+')" },
+		{ NULL, 'e', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "elapsed time of every rd" },
+		{ NULL, 'w', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "warmup of every rd" },
+		{ NULL, 'i', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "reporting interval of every rd" },
+		{ NULL, 's', OPTS_FLAG, &flag,
+		  .help = "simulate: check FILE and print the plan" },
+		{ NULL, 'v', OPTS_FLAG, &flag, .label = "-v, -vw",
+		  .help = "validate=yes (lockstep never reads before it writes)" },
+		{ NULL, 'j', OPTS_FLAG, &flag, .label = "-j, -jr, -jn",
+		  .help = "validate=yes, journal in the current folder (replayed when there)" },
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
+		  .dest = &help },
+	};
+	const struct opts_cmd cmd = {
+		.prog = "lockstep vdbench",
+		.synopsis =
+			"usage: lockstep vdbench -f FILE [-o DIR] [options] [--run-option ...]",
+		.description =
+			"Vdbench's command line, so that a tool running `./vdbench -f P -o DIR > F 2>&1` runs lockstep (also when the binary is named vdbench): FILE runs as with `lockstep run`, with Vdbench's console and, in DIR, Vdbench's flatfile.html, summary.html, totals.html and parmfile.html beside lockstep's files. Options of `lockstep run` (--NAME) pass through; any other Vdbench option is refused by name.",
+		.width = 23,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 0,
+	};
+	int ret = opts_parse(&cmd, 2, av, &args);
+
+	return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+}
+
 int master_vdbench_main(int argc, char **argv, const char *const *engines)
 {
 	struct vdbench_cli c;
@@ -428,11 +473,8 @@ int master_vdbench_main(int argc, char **argv, const char *const *engines)
 		fprintf(stderr, "lockstep vdbench: %s\n", err);
 		return LS_EXIT_BAD_INPUT;
 	}
-	if (c.help) {
-		printf("usage: lockstep vdbench -f FILE [-o DIR] [-e S] [-i S] [-w S] [-s] [-v|-vw] [-j|-jr|-jn] [--run-option ...]\n"
-		       "Vdbench's command line: runs FILE as `lockstep run` with Vdbench's console and output files (-o, default 'output': flatfile.html, summary.html, totals.html, parmfile.html and lockstep's own files). -s checks FILE (`lockstep check`). -v, -vw: validate=yes. -j, -jr, -jn: validate=yes with a journal in the current folder, replayed when there. Any other Vdbench option is refused by name.\n");
-		return LS_EXIT_OK;
-	}
+	if (c.help)
+		return vdbench_help();
 	if (c.simulate) {
 		char *av[] = { "check", (char *)c.file, NULL };
 

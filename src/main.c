@@ -44,7 +44,7 @@ static const struct command {
 	  run_main, 1 },
 	{ "vdbench", "",
 	  "Vdbench's command line (-f FILE -o DIR ...) and console; also as a binary named vdbench",
-	  vdbench_main, 0 },
+	  vdbench_main, 1 },
 	{ "slave", "", "run a slave that connects to a master", slave_main, 1 },
 	{ "check", "FILE",
 	  "parse and validate a parameter file, print the plan",
