@@ -118,8 +118,9 @@ static int launch_slaves(struct master *m)
 			ret = m->curve && !keys ?
 				      -EIO :
 				      launch_ssh(&m->launch, hd->user,
-						 hd->system, hd->lockstep, ep,
-						 name, keys);
+						 hd->system, hd->lockstep,
+						 hd->lockstep_dir, ep, name,
+						 keys);
 		}
 	}
 	keys_wipe(&lk, sizeof(lk));
@@ -139,6 +140,7 @@ static int wait_registration(struct master *m)
 	m->registering = 1;
 	while (roster_missing(m, names, sizeof(names)) > 0) {
 		struct launch_proc *p;
+		const char *why;
 		int ret = link_pump(m, 50), status;
 
 		if (ret < 0)
@@ -146,9 +148,14 @@ static int wait_registration(struct master *m)
 		while ((p = launch_exited(&m->launch, &status))) {
 			if (roster_find_name(m, p->name))
 				continue;
-			log_error("slave %s on %s exited before registering (status %d)%s",
+			/* The reason its host gave, on the console too. */
+			why = launch_last_line(p);
+			log_error("slave %s on %s exited before registering (status %d)%s%s%s",
 				  p->name, p->host, status,
-				  status == 255 ? ": ssh could not reach the host" : "");
+				  status == 255 ?
+					  ": ssh could not reach the host" :
+					  "",
+				  why[0] ? ": " : "", why);
 			return -ECHILD;
 		}
 		if (time_mono_ns() > deadline) {

@@ -770,7 +770,6 @@ void events_row(struct master *m, const struct merge_row *row, double iops,
 		double p99_ms, char sep, char *marks, size_t len)
 {
 	struct events *E = m->events;
-	size_t used = 0;
 
 	if (len)
 		marks[0] = '\0';
@@ -796,12 +795,25 @@ void events_row(struct master *m, const struct merge_row *row, double iops,
 			S->n++;
 		}
 	}
+	events_marks(m, row->start_ns, row->end_ns, sep, marks, len);
+}
+
+void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+		  char sep, char *marks, size_t len)
+{
+	struct events *E = m->events;
+	size_t used = 0;
+
+	if (len)
+		marks[0] = '\0';
+	if (!E || !len)
+		return;
 	for (size_t i = 0; i < E->n; i++) {
 		const struct ev_state *e = &E->ev[i];
 		int n;
 
-		if (!e->start_real || e->start_real >= row->end_ns ||
-		    (e->end_real && e->end_real < row->start_ns))
+		if (!e->start_real || e->start_real >= end_ns ||
+		    (e->end_real && e->end_real < start_ns))
 			continue;
 		n = snprintf(marks + used, len - used, "%.*s%s", used ? 1 : 0,
 			     &sep, e->pe->name);

@@ -114,6 +114,9 @@ void events_back(struct master *m, struct slave_rec *s);
 void events_row(struct master *m, const struct merge_row *row, double iops,
 		double p99_ms, char sep, char *marks, size_t len);
 
+/* The names (sep between them) of the events active in [start, end). */
+void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+		  char sep, char *marks, size_t len);
 /* events_out.c: events.csv (0 or -errno) and summary.json's "events". */
 int events_write_csv(struct master *m);
 void events_summary_json(struct master *m, struct jsonw *w);
@@ -129,12 +132,5 @@ void events_csv_row(FILE *f, const char *run, unsigned interval,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns,
 		    const char *events);
-/* The console's header and interval lines, with a marker column when the
-   file has events (report.c's lines as they are otherwise). */
-void events_console_header(struct master *m, FILE *f, uint64_t real_ns);
-void events_console_row(struct master *m, FILE *f, uint64_t real_ns,
-			const char *label, const struct stats_view *v,
-			unsigned reported, unsigned expected,
-			const char *marks);
 
 #endif

@@ -205,7 +205,7 @@ void events_summary_json(struct master *m, struct jsonw *w)
 	jsonw_end(w);
 }
 
-/* ---- the events column of intervals.csv and the console ----------------- */
+/* ---- the events column of intervals.csv --------------------------------- */
 
 /*
  * A line another reporter wrote into buf (n bytes, ending in a newline),
@@ -253,51 +253,5 @@ void events_csv_row(FILE *f, const char *run, unsigned interval,
 		       expected, v, emitted_ns);
 	fclose(mf);
 	with_tail(f, buf, n, ",", events);
-	free(buf);
-}
-
-void events_console_header(struct master *m, FILE *f, uint64_t real_ns)
-{
-	char *buf = NULL, *nl;
-	size_t n = 0;
-	FILE *mf;
-
-	if (!m->events) {
-		report_console_header(f, real_ns);
-		return;
-	}
-	mf = open_memstream(&buf, &n);
-	if (!mf)
-		return;
-	report_console_header(mf, real_ns);
-	fclose(mf);
-	nl = memchr(buf, '\n', n);
-	if (nl) {
-		with_tail(f, buf, (size_t)(nl - buf) + 1, "  ", "events");
-		fwrite(nl + 1, 1, n - (size_t)(nl + 1 - buf), f);
-	}
-	fflush(f);
-	free(buf);
-}
-
-void events_console_row(struct master *m, FILE *f, uint64_t real_ns,
-			const char *label, const struct stats_view *v,
-			unsigned reported, unsigned expected, const char *marks)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *mf;
-
-	if (!m->events) {
-		report_console_row(f, real_ns, label, v, reported, expected);
-		return;
-	}
-	mf = open_memstream(&buf, &n);
-	if (!mf)
-		return;
-	report_console_row(mf, real_ns, label, v, reported, expected);
-	fclose(mf);
-	with_tail(f, buf, n, "  ", marks);
-	fflush(f);
 	free(buf);
 }

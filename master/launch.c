@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,9 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "master/launch.h"
+#include "master/vdbench.h"
+
+#define LAUNCH_REASON_MS 3000
 
 static struct launch_proc *slot(struct launch *l, const char *name,
 				const char *host)
@@ -23,6 +27,7 @@ static struct launch_proc *slot(struct launch *l, const char *name,
 	p = &l->p[l->n++];
 	memset(p, 0, sizeof(*p));
 	p->keyfd = -1;
+	p->backfd = -1;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(p->host, sizeof(p->host), "%s", host);
 	return p;
@@ -157,8 +162,9 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
 	return 0;
 }
 
-/* Copy lines from fd to out, each prefixed by "host: ". */
-static void prefix_lines(int fd, int out, const char *host)
+/* Copy lines from fd to out, each prefixed by "host: ", and each to back
+   too when it is >= 0 (never waiting on it: a full pipe drops the line). */
+static void prefix_lines(int fd, int out, const char *host, int back)
 {
 	char buf[4096], line[8192];
 	size_t used = 0;
@@ -171,6 +177,8 @@ static void prefix_lines(int fd, int out, const char *host)
 			if (buf[i] != '\n')
 				continue;
 			dprintf(out, "%s: %.*s", host, (int)used, line);
+			if (back >= 0 && write(back, line, used) < 0)
+				(void)0; /* the master reads what fits */
 			used = 0;
 		}
 	}
@@ -205,13 +213,13 @@ int launch_ssh_argv(const char *ssh, const char *user, const char *system,
 }
 
 int launch_ssh(struct launch *l, const char *user, const char *system,
-	       const char *path, const char *endpoint, const char *name,
-	       const struct launch_keys *keys)
+	       const char *path, int path_dir, const char *endpoint,
+	       const char *name, const struct launch_keys *keys)
 {
-	char *remote;
-	size_t cap = 2048, len;
+	char *remote, exe[3 * PATH_MAX];
+	size_t cap = 2048 + sizeof(exe), len;
 	struct launch_proc *p;
-	int pfd[2], kfd[2] = { -1, -1 }, ret;
+	int pfd[2], kfd[2] = { -1, -1 }, bfd[2], ret;
 	pid_t pid, helper;
 
 	/* The remote command line: our arguments never contain quotes. */
@@ -230,10 +238,20 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	remote = malloc(cap);
 	if (!remote)
 		return -ENOMEM;
+	if (path_dir) {
+		/* vdbench=DIR: found there by the remote shell. */
+		if (vdbench_remote_exe(path, exe, sizeof(exe)) < 0) {
+			free(remote);
+			return -EINVAL;
+		}
+	} else {
+		snprintf(exe, sizeof(exe), "'%s'",
+			 path && *path ? path : "lockstep");
+	}
 	len = (size_t)snprintf(remote, cap,
-			       "'%s' slave --master '%s' --name '%s' %s%s%.0u%s",
-			       path && *path ? path : "lockstep", endpoint,
-			       name, keys ? "--keys-stdin" : "--insecure",
+			       "%s slave --master '%s' --name '%s' %s%s%.0u%s",
+			       exe, endpoint, name,
+			       keys ? "--keys-stdin" : "--insecure",
 			       l->workers ? " --workers " : "", l->workers,
 			       l->verbose ? " --verbose" : "");
 	for (unsigned i = 0; i < l->nallow && len < cap; i++)
@@ -249,6 +267,8 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 		l->n--;
 		return -errno;
 	}
+	if (pipe2(bfd, O_CLOEXEC | O_NONBLOCK) < 0)
+		bfd[0] = bfd[1] = -1;
 	helper = fork();
 	if (helper == 0) {
 		/* It does not exec: other slaves' pipes must not stay open. */
@@ -256,10 +276,15 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 			if (l->p[i].keyfd >= 0)
 				close(l->p[i].keyfd);
 		close(pfd[1]);
+		if (bfd[0] >= 0)
+			close(bfd[0]);
 		prefix_lines(pfd[0], l->logfd >= 0 ? l->logfd : STDERR_FILENO,
-			     system);
+			     system, bfd[1]);
 		_exit(0);
 	}
+	if (bfd[1] >= 0)
+		close(bfd[1]);
+	p->backfd = bfd[0];
 	/* After the helper: it must not hold the keys pipe open. */
 	ret = helper < 0 ? 0 : keys_pipe(keys, kfd);
 	pid = helper < 0 || ret < 0 ? -1 : fork();
@@ -300,6 +325,50 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 	log_info("started slave %s on %s through ssh (pid %d)", name, system,
 		 (int)pid);
 	return 0;
+}
+
+/*
+ * See launch.h: the prefixer copies a line within moments of ssh's exit,
+ * so it is waited for up to LAUNCH_REASON_MS, never longer.
+ */
+const char *launch_last_line(struct launch_proc *p)
+{
+	char buf[1024];
+	size_t used = 0;
+	int waited = 0;
+
+	p->last[0] = 0;
+	while (p->backfd >= 0) {
+		struct pollfd pf = { .fd = p->backfd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pf, 1, 50) <= 0) {
+			waited += 50;
+			if (p->last[0] || waited >= LAUNCH_REASON_MS)
+				break;
+			continue;
+		}
+		n = read(p->backfd, buf + used, sizeof(buf) - 1 - used);
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		buf[used] = 0;
+		/* Keep the last whole line, then read on. */
+		for (char *nl; (nl = strchr(buf, '\n'));) {
+			*nl = 0;
+			if (nl > buf)
+				snprintf(p->last, sizeof(p->last), "%s", buf);
+			used -= (size_t)(nl + 1 - buf);
+			memmove(buf, nl + 1, used + 1);
+		}
+		if (used == sizeof(buf) - 1)
+			used = 0;
+	}
+	if (p->backfd >= 0) {
+		close(p->backfd);
+		p->backfd = -1;
+	}
+	return p->last;
 }
 
 struct launch_proc *launch_exited(struct launch *l, int *status)
@@ -352,6 +421,10 @@ void launch_kill_all(struct launch *l)
 			kill(p->helper, SIGKILL);
 			waitpid(p->helper, NULL, 0);
 			p->helper = 0;
+		}
+		if (p->backfd >= 0) {
+			close(p->backfd);
+			p->backfd = -1;
 		}
 	}
 }

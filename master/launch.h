@@ -24,6 +24,10 @@ struct launch_proc {
 	 * stdin (over ssh too) and stops its I/O at once.
 	 */
 	int keyfd;
+	/* The read end of the lines its stderr prefixer also sends back (an
+	   ssh slave; -1: none), and the last of them once it exited. */
+	int backfd;
+	char last[256];
 	char name[64];
 	char host[256];
 };
@@ -65,9 +69,16 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
  * the remote executable at path (NULL: "lockstep" on the remote PATH);
  * keys as for launch_local(), written to ssh's stdin. Returns 0 or -errno.
  */
+/*
+ * The last line an exited ssh slave's remote wrote on stderr (why it did
+ * not start), "" if none came within 3 s; waits, so only for a slave that
+ * exited before registering. Its pipe is closed after.
+ */
+const char *launch_last_line(struct launch_proc *p);
+/* path_dir: path is a vdbench=DIR folder (vdbench_remote_exe). */
 int launch_ssh(struct launch *l, const char *user, const char *system,
-	       const char *path, const char *endpoint, const char *name,
-	       const struct launch_keys *keys);
+	       const char *path, int path_dir, const char *endpoint,
+	       const char *name, const struct launch_keys *keys);
 
 /* Entries launch_ssh_argv() may fill, its NULL included. */
 #define LAUNCH_SSH_ARGV 48

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <uuid/uuid.h>
 #include "common/exitcode.h"
+#include "common/fsutil.h"
 #include "common/log.h"
 #include "common/opts.h"
 #include "master/params/params.h"
@@ -21,6 +22,7 @@
 #include "common/timeutil.h"
 #include "master/master.h"
 #include "master/master_int.h"
+#include "master/vdbench.h"
 #include "master/report/html.h"
 #include "master/deploy/deploy.h"
 
@@ -356,6 +358,7 @@ static void master_free(struct master *m)
 	for (size_t i = 0; i < m->nruns; i++) {
 		free(m->runs[i].slave);
 		free(m->runs[i].val_sd);
+		free(m->runs[i].fio);
 	}
 	free(m->runs);
 	free(m->forced);
@@ -422,9 +425,134 @@ static int alloc_runs(struct master *m)
 	return 0;
 }
 
+static int master_mode(int argc, char **argv, const char *const *engines,
+		       int vdbench);
+
 int master_main(int argc, char **argv, const char *const *engines)
 {
+	return master_mode(argc, argv, engines, 0);
+}
+
+/*
+ * `lockstep vdbench`: Vdbench's command line (vdbench_cli) run as
+ * `lockstep run` with Vdbench's console; -v/-j through a parameter file
+ * in a temporary folder that says validate=yes (and journal=) and
+ * includes FILE, so every rule validation brings is checked at parse time.
+ */
+/* `lockstep vdbench --help` and its manual page section (opts' table). */
+static int vdbench_help(void)
+{
+	const char *str = NULL;
+	double secs = 0;
+	int flag = 0, help = 0, args;
+	char *av[] = { "vdbench", "--help", NULL };
+	const struct opts_def defs[] = {
+		{ NULL, 'f', OPTS_STRING, &str, .arg = "FILE",
+		  .help = "the parameter file (one; others with include=)" },
+		{ NULL, 'o', OPTS_STRING, &str, .arg = "DIR",
+		  .help = "output folder (default output; no '+')" },
+		{ NULL, 'e', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "elapsed time of every rd" },
+		{ NULL, 'w', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "warmup of every rd" },
+		{ NULL, 'i', OPTS_SECONDS, &secs, 0, 1e7, .arg = "SECONDS",
+		  .help = "reporting interval of every rd" },
+		{ NULL, 's', OPTS_FLAG, &flag,
+		  .help = "simulate: check FILE and print the plan" },
+		{ NULL, 'v', OPTS_FLAG, &flag, .label = "-v, -vw",
+		  .help = "validate=yes (lockstep never reads before it writes)" },
+		{ NULL, 'j', OPTS_FLAG, &flag, .label = "-j, -jr, -jn",
+		  .help = "validate=yes, journal in the current folder (replayed when there)" },
+		{ .name = "help",
+		  .letter = 'h',
+		  .kind = OPTS_HELP,
+		  .dest = &help },
+	};
+	const struct opts_cmd cmd = {
+		.prog = "lockstep vdbench",
+		.synopsis =
+			"usage: lockstep vdbench -f FILE [-o DIR] [options] [--run-option ...]",
+		.description =
+			"Vdbench's command line, so that a tool running `./vdbench -f P -o DIR > F 2>&1` runs lockstep (also when the binary is named vdbench): FILE runs as with `lockstep run`, with Vdbench's console and, in DIR, Vdbench's flatfile.html, summary.html, totals.html and parmfile.html beside lockstep's files. Options of `lockstep run` (--NAME) pass through; any other Vdbench option is refused by name.",
+		.width = 23,
+		.defs = defs,
+		.ndefs = sizeof(defs) / sizeof(defs[0]),
+		.nargs = 0,
+	};
+	int ret = opts_parse(&cmd, 2, av, &args);
+
+	return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+}
+
+int master_vdbench_main(int argc, char **argv, const char *const *engines)
+{
+	struct vdbench_cli c;
+	char err[512], wrap[PATH_MAX + 32], abs[PATH_MAX], cwd[PATH_MAX];
+	char tmpdir[] = "/tmp/lockstep-vdbench.XXXXXX", pf[PATH_MAX + 32];
+	const char *orig;
+	int ret, made = 0;
+
+	if (vdbench_cli(argc, argv, &c, err, sizeof(err)) < 0) {
+		fprintf(stderr, "lockstep vdbench: %s\n", err);
+		return LS_EXIT_BAD_INPUT;
+	}
+	if (c.help)
+		return vdbench_help();
+	if (c.simulate) {
+		char *av[] = { "check", (char *)c.file, NULL };
+
+		return master_check_main(2, av);
+	}
+	if (!c.dir) {
+		/* Vdbench's default output folder. */
+		c.run[c.nrun++] = "-o";
+		c.run[c.nrun++] = c.dir = "output";
+	}
+	orig = c.file;
+	if (c.validate) {
+		FILE *f;
+
+		if (!realpath(c.file, abs) || !getcwd(cwd, sizeof(cwd)) ||
+		    !mkdtemp(tmpdir)) {
+			fprintf(stderr, "lockstep vdbench: %s: %s\n", c.file,
+				strerror(errno));
+			return LS_EXIT_BAD_INPUT;
+		}
+		made = 1;
+		snprintf(wrap, sizeof(wrap), "%s/parmfile", tmpdir);
+		f = fopen(wrap, "wx");
+		if (!f ||
+		    fprintf(f, "validate=yes\n%s%s%sinclude=%s\n",
+			    c.journal ? "journal=" : "", c.journal ? cwd : "",
+			    c.journal ? "\n" : "", abs) < 0 ||
+		    fclose(f) != 0) {
+			fprintf(stderr, "lockstep vdbench: cannot write %s\n",
+				wrap);
+			unlink(wrap);
+			rmdir(tmpdir);
+			return LS_EXIT_BAD_INPUT;
+		}
+		c.file = wrap;
+	}
+	c.run[c.nrun++] = c.file;
+	c.run[c.nrun] = NULL;
+	ret = master_mode(c.nrun, (char **)c.run, engines, 1);
+	/* Vdbench's copy of the parameter file, as given. */
+	snprintf(pf, sizeof(pf), "%s/parmfile.html", c.dir);
+	if (access(c.dir, F_OK) == 0 && fsutil_copy_file(orig, pf) < 0)
+		fprintf(stderr, "lockstep vdbench: cannot write %s\n", pf);
+	if (made) {
+		unlink(wrap);
+		rmdir(tmpdir);
+	}
+	return ret;
+}
+
+static int master_mode(int argc, char **argv, const char *const *engines,
+		       int vdbench)
+{
 	struct master m = {
+		.vdbench_console = vdbench,
 		.engine = engines[0],
 		.bind = "127.0.0.1",
 		.nlocal = 2,

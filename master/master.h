@@ -9,6 +9,8 @@
  * a slave that lacks the chosen engine is refused at registration.
  */
 int master_main(int argc, char **argv, const char *const *engines);
+/* `lockstep vdbench`: Vdbench's command line (master/vdbench.h). */
+int master_vdbench_main(int argc, char **argv, const char *const *engines);
 /* Entry point of `lockstep check`; returns the process exit code. */
 int master_check_main(int argc, char **argv);
 

@@ -195,13 +195,16 @@ struct slave_total {
 	uint64_t val[3];         /* validation: written, verified, mismatched */
 };
 
+struct fiojson_run;
+
 struct run_result {
 	struct plan_phase ph;
 	int done;
-	int skipped;          /* a curve point not run (see plan.h) */
-	int curve_stopped;    /* curve-max: stopcurve= ended its points */
-	uint64_t duration_ns; /* from start to the last phase_end */
-	uint64_t done_bytes;  /* format: written so far (emitted rows) */
+	int skipped;              /* a curve point not run (see plan.h) */
+	int curve_stopped;        /* curve-max: stopcurve= ended its points */
+	uint64_t duration_ns;     /* from start to the last phase_end */
+	uint64_t done_bytes;      /* format: written so far (emitted rows) */
+	unsigned rows; /* intervals written (the last one's seq + 1) */
 	uint64_t start_skew_ns;
 	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
 	uint64_t start_at;
@@ -217,15 +220,17 @@ struct run_result {
 	int validated;
 	struct slave_total *slave; /* per slave at the run, from the merge */
 	unsigned nslave;
-	char file[RUNFILE_MAX]; /* its files' stem (runfile.h) */
-	int hgrm_written;       /* <file>.hgrm is whole */
+	char file[RUNFILE_MAX];  /* its files' stem (runfile.h) */
+	int hgrm_written;        /* <file>.hgrm is whole */
+	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
 };
 
 struct master {
 	/* Options. */
 	const char *param_path;
 	const char *outdir_opt;
-	int report; /* --report: write report.html at the end */
+	int report;          /* --report: write report.html at the end */
+	int vdbench_console; /* `lockstep vdbench`: Vdbench's columns only */
 	const char *engine;
 	const char *bind;
 	const char *advertise; /* the address slaves connect to */
@@ -314,6 +319,8 @@ struct master {
 	struct rfile flat;     /* flatfile.html (vdbench.c) */
 	int progress_shown;    /* a progress line waits to be erased */
 	struct events *events; /* ev= lines (events.h), NULL: none */
+	/* `lockstep vdbench`: summary.html, totals.html */
+	struct rfile vsum, vtot;
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
@@ -518,6 +525,8 @@ void results_wrote(struct master *m, struct rfile *r);
 /* results_summary.c: summary.json and summary.txt (0 or -errno). */
 int results_summary_json(struct master *m);
 int results_summary_txt(struct master *m);
+/* results_fio.c: fio.json (0 or -errno, named incomplete on failure). */
+int results_fio_json(struct master *m);
 /* summary.json's "forced": what force=yes let slaves overwrite. */
 struct jsonw;
 void results_summary_forced(struct master *m, struct jsonw *w);

@@ -7,36 +7,95 @@
 #include "common/timeutil.h"
 #include "master/report.h"
 
-#define ROW_FMT_HEAD "%-12s%12s%11s%9s%8s%7s%9s%9s%9s%9s%9s%6s%6s%6s%9s%8s\n"
+/*
+ * Vdbench's columns at Vdbench's widths, each field after a blank of its
+ * own: a value wider than its column (a queue depth of 1000, a latency of
+ * 10,000 ms) pushes the line right but never runs into its neighbour.
+ * The first line of the header starts with the date (three words) and
+ * both lines have one word per column, as HCIBench's live feed counts
+ * them; lockstep's columns (p99 ms, slaves seen and expected, active
+ * events) come after Vdbench's, digits only, so that HCIBench's interval
+ * pattern (digits, ':', '.' and blanks) still takes the row.
+ */
+#define HEAD_FMT \
+	"%-12s %11s %10s %8s %7s %6s %8s %8s %8s %8s %8s %5s %5s %5s %9s %6s %6s"
 
-void report_console_header(FILE *f, uint64_t real_ns)
+void report_console_header(FILE *f, uint64_t real_ns, int events)
 {
 	char date[32];
 
 	time_fmt_date(real_ns, date, sizeof(date));
-	fprintf(f, ROW_FMT_HEAD, date, "interval", "i/o", "MB/sec", "bytes",
-		"read", "resp", "read", "write", "resp", "resp", "queue",
-		"cpu%", "cpu%", "p99", "slaves");
-	fprintf(f, ROW_FMT_HEAD, "", "", "rate", "1024**2", "i/o", "pct",
-		"time", "resp", "resp", "max", "stddev", "depth", "sys+u",
-		"sys", "ms", "");
+	fprintf(f, HEAD_FMT, date, "interval", "i/o", "MB/sec", "bytes", "read",
+		"resp", "read", "write", "resp", "resp", "queue", "cpu%",
+		"cpu%", "p99", "slaves", "slaves");
+	fprintf(f, events ? " %6s\n" : "\n", "events");
+	fprintf(f, HEAD_FMT, "", "", "rate", "1024**2", "i/o", "pct", "time",
+		"resp", "resp", "max", "stddev", "depth", "sys+u", "sys", "ms",
+		"seen", "want");
+	fprintf(f, events ? " %6s\n" : "\n", "active");
+}
+
+/* Vdbench's part of a row: rate with 1 decimal, or 2 on an avg_ row. */
+static void vdbench_part(FILE *f, const char *tod, const char *label,
+			 const struct stats_view *v, int rate_decimals)
+{
+	fprintf(f,
+		"%-12s %11s %10.*f %8.2f %7.0f %6.2f %8.3f %8.3f %8.3f %8.3f %8.3f %5.1f %5.1f %5.1f",
+		tod, label, rate_decimals, v->iops, v->mbps, v->xfer_bytes,
+		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
+		v->resp_max_ms, v->resp_stddev_ms, v->queue_depth, v->cpu_pct,
+		v->cpu_sys_pct);
 }
 
 void report_console_row(FILE *f, uint64_t real_ns, const char *label,
 			const struct stats_view *v, unsigned reported,
-			unsigned expected)
+			unsigned expected, int events)
 {
-	char tod[32], slaves[32] = "";
+	char tod[32];
 
 	time_fmt_tod(real_ns, tod, sizeof(tod));
-	if (expected)
-		snprintf(slaves, sizeof(slaves), "%u/%u", reported, expected);
+	vdbench_part(f, tod, label, v, 1);
+	fprintf(f, " %9.3f %6u %6u", v->p99_ms, reported, expected);
+	if (events >= 0)
+		fprintf(f, " %6d", events);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void report_console_avg(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v)
+{
+	char tod[32];
+
+	time_fmt_tod(real_ns, tod, sizeof(tod));
+	vdbench_part(f, tod, label, v, 2);
+	fprintf(f, " %9.3f\n", v->p99_ms);
+	fflush(f);
+}
+
+void report_vdbench_header(FILE *f, uint64_t real_ns)
+{
+	char date[32];
+
+	time_fmt_date(real_ns, date, sizeof(date));
 	fprintf(f,
-		"%-12s%12s%11.1f%9.2f%8.0f%7.2f%9.3f%9.3f%9.3f%9.3f%9.3f%6.1f%6.1f%6.1f%9.3f%8s\n",
-		tod, label, v->iops, v->mbps, v->xfer_bytes, v->read_pct,
-		v->resp_ms, v->read_resp_ms, v->write_resp_ms, v->resp_max_ms,
-		v->resp_stddev_ms, v->queue_depth, v->cpu_pct, v->cpu_sys_pct,
-		v->p99_ms, slaves);
+		"%-12s %11s %10s %8s %7s %6s %8s %8s %8s %8s %8s %5s %5s %5s\n",
+		date, "interval", "i/o", "MB/sec", "bytes", "read", "resp",
+		"read", "write", "resp", "resp", "queue", "cpu%", "cpu%");
+	fprintf(f,
+		"%-12s %11s %10s %8s %7s %6s %8s %8s %8s %8s %8s %5s %5s %5s\n",
+		"", "", "rate", "1024**2", "i/o", "pct", "time", "resp", "resp",
+		"max", "stddev", "depth", "sys+u", "sys");
+}
+
+void report_vdbench_row(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v, int avg)
+{
+	char tod[32];
+
+	time_fmt_tod(real_ns, tod, sizeof(tod));
+	vdbench_part(f, tod, label, v, avg ? 2 : 1);
+	fputc('\n', f);
 	fflush(f);
 }
 
@@ -132,12 +191,12 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 			   const char *phase, uint64_t start_ns,
 			   uint64_t end_ns, unsigned reported,
 			   unsigned expected, const struct stats_view *v,
-			   uint64_t emitted_ns)
+			   uint64_t emitted_ns, const char *tail)
 {
 	fprintf(f,
 		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
 		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f,"
-		"%llu\n",
+		"%llu%s%s\n",
 		run, interval, phase, (unsigned long long)start_ns,
 		(unsigned long long)end_ns, reported, expected,
 		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
@@ -146,13 +205,24 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 		(unsigned long long)v->write_bytes, v->iops, v->mbps,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
-		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns);
+		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns,
+		tail ? "," : "", tail ? tail : "");
 }
 
 void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns)
+{
+	report_csv_row_tail(f, run, interval, phase, start_ns, end_ns, reported,
+			    expected, v, emitted_ns, NULL);
+}
+
+void report_csv_row_tail(FILE *f, const char *run, unsigned interval,
+			 const char *phase, uint64_t start_ns, uint64_t end_ns,
+			 unsigned reported, unsigned expected,
+			 const struct stats_view *v, uint64_t emitted_ns,
+			 const char *tail)
 {
 	const uint64_t ints[] = { start_ns,	 end_ns,       reported,
 				  expected,	 v->ops,       v->read_ops,
@@ -177,7 +247,7 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		if (!fixed_ok(fixed[i].x, fixed[i].decimals)) {
 			csv_row_printf(f, run, interval, phase, start_ns,
 				       end_ns, reported, expected, v,
-				       emitted_ns);
+				       emitted_ns, tail);
 			return;
 		}
 	fputs(run, f);
@@ -197,6 +267,13 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 	}
 	*p++ = ',';
 	p = put_u64(p, emitted_ns);
+	if (tail) {
+		fwrite(buf, 1, (size_t)(p - buf), f);
+		fputc(',', f);
+		fputs(tail, f);
+		fputc('\n', f);
+		return;
+	}
 	*p++ = '\n';
 	fwrite(buf, 1, (size_t)(p - buf), f);
 }

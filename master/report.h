@@ -12,16 +12,28 @@
 #include "common/hist.h"
 #include "common/stats.h"
 
-/* The two Vdbench header lines; the first starts with the date. */
-void report_console_header(FILE *f, uint64_t real_ns);
 /*
- * One interval line: time of day, label (the interval number or
- * "avg_2-10"), Vdbench's columns, then p99 ms and slaves reported/expected
- * (expected 0 prints no slaves column value).
+ * The two header lines of the default console, the first starting with
+ * the date: Vdbench's columns at Vdbench's widths, then p99 ms, slaves
+ * seen and expected and, with events (non-zero), the active events' count.
+ */
+void report_console_header(FILE *f, uint64_t real_ns, int events);
+/*
+ * One interval line: time of day, label (the interval number), Vdbench's
+ * columns, then p99 ms, slaves reported and expected and, when events >= 0,
+ * how many events were active in the interval. A blank before every field.
  */
 void report_console_row(FILE *f, uint64_t real_ns, const char *label,
 			const struct stats_view *v, unsigned reported,
-			unsigned expected);
+			unsigned expected, int events);
+/* A run's total ("avg_2-10"): Vdbench's columns (rate 2 decimals), p99. */
+void report_console_avg(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v);
+/* `lockstep vdbench`: Vdbench's header and rows, Vdbench's columns only
+   (avg non-zero: a run's total, rate with 2 decimals). */
+void report_vdbench_header(FILE *f, uint64_t real_ns);
+void report_vdbench_row(FILE *f, uint64_t real_ns, const char *label,
+			const struct stats_view *v, int avg);
 /* HCIBench-style block (IOPS = ..., THROUGHPUT = ..., LATENCY = ...). */
 void report_hcibench(FILE *f, const struct stats_view *v);
 
@@ -35,6 +47,13 @@ void report_csv_row(FILE *f, const char *run, unsigned interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    unsigned reported, unsigned expected,
 		    const struct stats_view *v, uint64_t emitted_ns);
+/* The same with ",tail" before the newline (hosts/<slave>.csv's events
+   column); tail NULL: none. */
+void report_csv_row_tail(FILE *f, const char *run, unsigned interval,
+			 const char *phase, uint64_t start_ns, uint64_t end_ns,
+			 unsigned reported, unsigned expected,
+			 const struct stats_view *v, uint64_t emitted_ns,
+			 const char *tail);
 /* (report_csv_row leaves flushing to the caller: one file per slave.) */
 
 /*

@@ -21,9 +21,11 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/master_int.h"
+#include "master/fiojson.h"
 #include "master/progress.h"
 #include "master/report.h"
 #include "master/vdbench.h"
+#include "lockstep_version.h"
 
 /* ---- the checked writer ------------------------------------------------ */
 
@@ -230,7 +232,8 @@ static int open_host_file(struct master *m, const char *name, struct rfile *out)
 		return ret;
 	f = results_w(out);
 	if (f) {
-		report_csv_header(f);
+		/* intervals.csv's columns, the events one included. */
+		events_csv_header(f);
 		results_wrote(m, out);
 	}
 	return 0;
@@ -335,8 +338,13 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
 	stats_view_sparse(st, iv->lat, m->cur->ph.interval_s, &v);
 	if ((f = results_w(&s->csv))) {
-		report_csv_row(f, m->cur->ph.name, iv->seq + 1, note,
-			       iv->start_ns, iv->end_ns, 1, 1, &v, now);
+		char marks[512];
+
+		events_marks(m, iv->start_ns, iv->end_ns, ';', marks,
+			     sizeof(marks));
+		report_csv_row_tail(f, m->cur->ph.name, iv->seq + 1, note,
+				    iv->start_ns, iv->end_ns, 1, 1, &v, now,
+				    marks);
 		results_wrote(m, &s->csv);
 	}
 	results_export_slave(m, s, iv, late ? "late" : note, &v);
@@ -371,11 +379,61 @@ void results_phase_start(struct master *m)
 {
 	char line[PLAN_NAME_MAX * 2 + 128];
 
+	char tod[32];
+	uint64_t now = time_real_ns();
+
 	vdbench_rd_line(m->params->rd[m->cur->ph.rd].name, &m->cur->ph, line,
 			sizeof(line));
-	printf("%s\n", line);
+	/* Vdbench's time of day first: HCIBench drops the first two words. */
+	time_fmt_tod(now, tod, sizeof(tod));
+	printf("%s %s\n", tod, line);
 	log_debug("%s", line);
-	events_console_header(m, stdout, time_real_ns());
+	if (!m->vdbench_console) {
+		report_console_header(stdout, now, m->events != NULL);
+		return;
+	}
+	report_vdbench_header(stdout, now);
+	for (int i = 0; i < 2; i++) {
+		struct rfile *r = i ? &m->vtot : &m->vsum;
+		FILE *f = results_w(r);
+
+		if (f) {
+			fprintf(f, "%s %s\n", tod, line);
+			report_vdbench_header(f, now);
+			results_wrote(m, r);
+		}
+	}
+}
+
+/* `lockstep vdbench`: a console line also in summary.html (and, for a
+   run's total, totals.html), as Vdbench writes them. */
+static void vdbench_row(struct master *m, uint64_t real_ns, const char *label,
+			const struct stats_view *v, int avg)
+{
+	FILE *f;
+
+	report_vdbench_row(stdout, real_ns, label, v, avg);
+	if ((f = results_w(&m->vsum))) {
+		report_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &m->vsum);
+	}
+	if (avg && (f = results_w(&m->vtot))) {
+		report_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &m->vtot);
+	}
+}
+
+/* How many events marks names (';' between them). */
+static int marks_count(const struct master *m, const char *marks)
+{
+	int n = 0;
+
+	if (!m->events)
+		return -1;
+	if (*marks)
+		for (n = 1; *marks; marks++)
+			n += *marks == ';';
+	return n;
 }
 
 /*
@@ -422,6 +480,23 @@ static void format_progress(struct run_result *r, const struct stats_view *v,
 	fflush(stdout);
 }
 
+/* One row of flatfile.html for the current run (an avg_ row: 0 of 0). */
+static void results_flat_row(struct master *m, const struct plan_phase *ph,
+			     uint64_t end_ns, const char *label,
+			     const struct stats_view *v, unsigned reported,
+			     unsigned expected)
+{
+	struct vdbench_req rq;
+	FILE *f;
+
+	if (!(f = results_w(&m->flat)))
+		return;
+	vdbench_flat_req(m->params, ph, "lockstep-" LOCKSTEP_VERSION, &rq);
+	vdbench_flat_row(f, end_ns, &rq, label, v, reported, expected);
+	results_wrote(m, &m->flat);
+	rfile_flush(m, &m->flat);
+}
+
 void results_row(struct master *m, const struct merge_row *row)
 {
 	struct run_result *r = m->cur;
@@ -432,22 +507,36 @@ void results_row(struct master *m, const struct merge_row *row)
 	stats_view(row->stats, r->ph.interval_s, &v);
 	snprintf(label, sizeof(label), "%u", row->seq + 1);
 	r->done_bytes += v.bytes;
+	if (row->seq + 1 > r->rows)
+		r->rows = row->seq + 1;
+	if (!row->warmup && !r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (!row->warmup && r->fio) {
+		double iops[2] = { (double)v.read_ops / r->ph.interval_s,
+				   (double)v.write_ops / r->ph.interval_s };
+
+		r->fio->iv_n++;
+		for (int d = 0; d < 2; d++) {
+			r->fio->iops_sum[d] += iops[d];
+			r->fio->iops_sq[d] += iops[d] * iops[d];
+		}
+	}
 	progress_erase(m);
 	events_row(m, row, v.iops, v.p99_ms, ';', marks, sizeof(marks));
 	if (r->ph.kind == PLAN_FORMAT && m->tty) {
 		format_progress(r, &v, row->seq);
 	} else {
-		events_console_row(m, stdout, row->end_ns, label, &v,
-				   row->reported, row->expected, marks);
+		if (m->vdbench_console)
+			vdbench_row(m, row->end_ns, label, &v, 0);
+		else
+			report_console_row(stdout, row->end_ns, label, &v,
+					   row->reported, row->expected,
+					   marks_count(m, marks));
 		if (progress_wanted(&r->ph, m->tty))
 			long_progress(m, r, row->seq);
 	}
-	if ((f = results_w(&m->flat))) {
-		vdbench_flat_row(f, row->end_ns, r->ph.name, row->seq + 1,
-				 r->ph.iorate, &v);
-		results_wrote(m, &m->flat);
-		rfile_flush(m, &m->flat);
-	}
+	results_flat_row(m, &r->ph, row->end_ns, label, &v, row->reported,
+			 row->expected);
 	results_export_row(m, row, &v);
 	if ((f = results_w(&m->icsv))) {
 		events_csv_row(f, r->ph.name, row->seq + 1,
@@ -462,6 +551,16 @@ void results_row(struct master *m, const struct merge_row *row)
 			 m->slaves[row->missing[i]].hello.name);
 }
 
+static void results_avg_line(struct master *m, const struct run_result *r,
+			     const char *label, const struct stats_view *v)
+{
+	results_flat_row(m, &r->ph, time_real_ns(), label, v, 0, 0);
+	if (m->vdbench_console)
+		vdbench_row(m, time_real_ns(), label, v, 1);
+	else
+		report_console_avg(stdout, time_real_ns(), label, v);
+}
+
 void results_run_totals(struct master *m, const struct run_result *r)
 {
 	const struct stats_view *v = &r->view;
@@ -474,6 +573,10 @@ void results_run_totals(struct master *m, const struct run_result *r)
 
 		if (m->tty)
 			printf("\n");
+		/* Vdbench ends a format run with its avg_ line too, and
+		 * HCIBench pairs the n-th RD= line with the n-th avg_. */
+		snprintf(label, sizeof(label), "avg_1-%u", r->rows);
+		results_avg_line(m, r, label, v);
 		printf("%s %s: %.1f MiB %s in %.2f s, %.1f MB/s\n\n",
 		       r->ph.verify ? "validate" : "format", r->ph.name,
 		       (double)v->bytes / 1048576.0,
@@ -483,7 +586,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	}
 	snprintf(label, sizeof(label), "avg_%u-%u", r->ph.warmup_intervals + 1,
 		 r->ph.intervals);
-	report_console_row(stdout, time_real_ns(), label, v, 0, 0);
+	results_avg_line(m, r, label, v);
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
@@ -517,6 +620,14 @@ void results_hgrm(struct master *m, struct run_result *r,
 		stats_combined_hist(totals, h);
 		report_hgrm(f, h);
 		results_wrote(m, &out);
+	}
+	if (!r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (r->fio) {
+		stats_combined_hist(totals, h);
+		fiojson_dist(h, &r->fio->dist);
+		for (int d = 0; d < 2; d++)
+			fiojson_lat(&totals->lat[d], &r->fio->lat[d]);
 	}
 	rfile_close(m, &out, 1);
 	r->hgrm_written = ret == 0 && !out.err;
@@ -677,6 +788,16 @@ int results_open(struct master *m)
 	}
 	vdbench_flat_header(m->flat.f);
 	results_wrote(m, &m->flat);
+	if (m->vdbench_console) {
+		ret = rfile_open(m, &m->vsum, "summary.html");
+		if (ret == 0)
+			ret = rfile_open(m, &m->vtot, "totals.html");
+		if (ret < 0) {
+			log_error("cannot write %s/summary.html or totals.html: %s",
+				  m->dir, strerror(-ret));
+			return ret;
+		}
+	}
 	return assign_files(m);
 }
 
@@ -719,6 +840,8 @@ static void close_data_files(struct master *m)
 		results_discard(m, &m->pre[i]);
 	rfile_close(m, &m->icsv, 1);
 	rfile_close(m, &m->flat, 1);
+	rfile_close(m, &m->vsum, 1);
+	rfile_close(m, &m->vtot, 1);
 	/* The log is written by log.c: its errors are seen here. */
 	if (m->log && (fflush(m->log) != 0 || ferror(m->log)))
 		results_incomplete(m, "lockstep.log", -EIO);
@@ -745,6 +868,7 @@ void results_finish(struct master *m)
 	/* summary.txt first: summary.json then says if it was lost. */
 	reserve_free(m);
 	results_summary_txt(m);
+	results_fio_json(m);
 	exit_incomplete(m);
 	if (results_summary_json(m) < 0) {
 		exit_incomplete(m);
@@ -781,6 +905,8 @@ void results_close(struct master *m)
 	m->npre = 0;
 	rfile_close(m, &m->icsv, 0);
 	rfile_close(m, &m->flat, 0);
+	rfile_close(m, &m->vsum, 0);
+	rfile_close(m, &m->vtot, 0);
 	log_set_file(NULL);
 	if (m->log && fclose(m->log) != 0)
 		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->dir,

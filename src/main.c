@@ -25,6 +25,11 @@ static int run_main(int argc, char **argv)
 	return master_main(argc, argv, engine_names());
 }
 
+static int vdbench_main(int argc, char **argv)
+{
+	return master_vdbench_main(argc, argv, engine_names());
+}
+
 static int version_main(int argc, char **argv);
 static int help_main(int argc, char **argv);
 
@@ -37,6 +42,9 @@ static const struct command {
 } commands[] = {
 	{ "run", "FILE", "run a Vdbench-style parameter file (the master)",
 	  run_main, 1 },
+	{ "vdbench", "",
+	  "Vdbench's command line (-f FILE -o DIR ...) and console; also as a binary named vdbench",
+	  vdbench_main, 1 },
 	{ "slave", "", "run a slave that connects to a master", slave_main, 1 },
 	{ "check", "FILE",
 	  "parse and validate a parameter file, print the plan",
@@ -173,6 +181,21 @@ static int help_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
+
+	/* Installed (or linked) as `vdbench`: Vdbench's command line, but a
+	   lockstep command word first (`vdbench slave ...`, `vdbench version`,
+	   how the master starts and checks a slave found as DIR/vdbench) is
+	   that command. */
+	base = base ? base + 1 : argv[0];
+	if (base && strcmp(base, "vdbench") == 0) {
+		int cmd = 0;
+
+		for (size_t i = 0; argc > 1 && i < NCOMMANDS; i++)
+			cmd |= strcmp(argv[1], commands[i].name) == 0;
+		if (!cmd)
+			return vdbench_main(argc, argv);
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

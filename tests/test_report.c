@@ -53,6 +53,18 @@ static void check_row(const struct stats_view *v, uint64_t u)
 	fclose(fb);
 	if (strcmp(a, b) != 0)
 		fail_msg("rows differ:\n  got  %s  want %s", a, b);
+	/* With the events column: the same row, ",ev1;ev2" before its end. */
+	free(a);
+	a = NULL;
+	fa = open_memstream(&a, &na);
+	assert_non_null(fa);
+	report_csv_row_tail(fa, "rd_one", (unsigned)(u % 100000), "measure", u,
+			    u + 1000000000ULL, 3, 4, v, u * 7, "ev1;ev2");
+	fclose(fa);
+	b[strlen(b) - 1] = 0;
+	if (strncmp(a, b, strlen(b)) || strcmp(a + strlen(b), ",ev1;ev2\n"))
+		fail_msg("rows with events differ:\n  got  %s  want %s,ev1;ev2",
+			 a, b);
 	free(a);
 	free(b);
 }
@@ -133,12 +145,154 @@ static void test_random(void **state)
 	}
 }
 
+/* The words of line (blank-separated) into w (at most max); their count. */
+static int words(char *line, char **w, int max)
+{
+	int n = 0;
+
+	for (char *t = strtok(line, " \n"); t && n < max;
+	     t = strtok(NULL, " \n"))
+		w[n++] = t;
+	return n;
+}
+
+static char *console(int events, const struct stats_view *v, int avg)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_non_null(f);
+	report_console_header(f, 0, events);
+	if (avg)
+		report_console_avg(f, 0, "avg_2-10", v);
+	else
+		report_console_row(f, 0, "631", v, 1000, 1024,
+				   events ? 12 : -1);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The figures of formats.md's sample row land in Vdbench's columns, byte
+ * for byte after the time of day.
+ */
+static void test_console_vdbench_widths(void **state)
+{
+	struct stats_view v = { .iops = 4044.0,
+				.mbps = 15.80,
+				.xfer_bytes = 4096,
+				.read_pct = 49.31,
+				.resp_ms = 2.466,
+				.read_resp_ms = 2.104,
+				.write_resp_ms = 2.818,
+				.resp_max_ms = 25.061,
+				.resp_stddev_ms = 2.012,
+				.queue_depth = 9.9,
+				.cpu_pct = 12.3,
+				.cpu_sys_pct = 4.1 };
+	const char *want = "         631     4044.0    15.80    4096  49.31"
+			   "    2.466    2.104    2.818   25.061    2.012"
+			   "   9.9  12.3   4.1";
+	char *buf = console(0, &v, 0), *row;
+
+	(void)state;
+	row = strchr(strchr(buf, '\n') + 1, '\n') + 1;
+	assert_int_equal(strncmp(row + 12, want, strlen(want)), 0);
+	/* HCIBench's interval pattern: digits, ':', '.', blanks. */
+	assert_int_equal(strspn(row, "0123456789:. \n"), strlen(row));
+	free(buf);
+}
+
+/*
+ * A stall: seconds of latency, a queue depth of thousands, a thousand
+ * slaves. Every field keeps a blank before it, the header lines have one
+ * word per column (the first three words being the date), and a reader
+ * splitting on blanks gets each value at its column.
+ */
+static void test_console_magnitudes(void **state)
+{
+	struct stats_view v = { .iops = 12345678.9,
+				.mbps = 123456.78,
+				.xfer_bytes = 1048576,
+				.read_pct = 100,
+				.resp_ms = 12445.7,
+				.read_resp_ms = 54.308,
+				.write_resp_ms = 812445.7,
+				.resp_max_ms = 60000,
+				.resp_stddev_ms = 16439.9,
+				.queue_depth = 16439.9,
+				.cpu_pct = 100,
+				.cpu_sys_pct = 99.5,
+				.p99_ms = 30000 };
+
+	(void)state;
+	for (int events = 0; events < 2; events++) {
+		char *buf = console(events, &v, 0), *l2, *l3, *w[40];
+		int n1, n2, n3;
+
+		l2 = strchr(buf, '\n') + 1;
+		l3 = strchr(l2, '\n') + 1;
+		l2[-1] = l3[-1] = 0;
+		n1 = words(buf, w, 40);
+		assert_string_equal(w[3], "interval");
+		n2 = words(l2, w, 40);
+		assert_string_equal(w[0], "rate");
+		assert_int_equal(n1 - 4, n2);
+		n3 = words(l3, w, 40);
+		assert_int_equal(n3 - 2, n2);
+		assert_int_equal(n3, 17 + events);
+		assert_string_equal(w[1], "631");
+		assert_string_equal(w[2], "12345678.9");
+		assert_string_equal(w[3], "123456.78");
+		assert_string_equal(w[4], "1048576");
+		assert_string_equal(w[5], "100.00");
+		assert_string_equal(w[6], "12445.700");
+		assert_string_equal(w[7], "54.308");
+		assert_string_equal(w[8], "812445.700");
+		assert_string_equal(w[9], "60000.000");
+		assert_string_equal(w[10], "16439.900");
+		assert_string_equal(w[11], "16439.9");
+		assert_string_equal(w[12], "100.0");
+		assert_string_equal(w[13], "99.5");
+		assert_string_equal(w[14], "30000.000");
+		assert_string_equal(w[15], "1000");
+		assert_string_equal(w[16], "1024");
+		if (events)
+			assert_string_equal(w[17], "12");
+		free(buf);
+	}
+}
+
+/* A run's total: rate with Vdbench's 2 decimals, a blank before avg_. */
+static void test_console_avg(void **state)
+{
+	struct stats_view v = { .iops = 65134.5151,
+				.mbps = 254.44,
+				.xfer_bytes = 4096,
+				.queue_depth = 1022.1,
+				.resp_ms = 10841087.8 };
+	char *buf = console(0, &v, 1), *row, *w[40];
+
+	(void)state;
+	row = strchr(strchr(buf, '\n') + 1, '\n') + 1;
+	assert_non_null(strstr(row, " avg_2-10 "));
+	assert_int_equal(words(row, w, 40), 15);
+	assert_string_equal(w[2], "65134.52");
+	assert_string_equal(w[6], "10841087.800");
+	assert_string_equal(w[11], "1022.1");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ties_and_neighbours),
 		cmocka_unit_test(test_extremes),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_console_vdbench_widths),
+		cmocka_unit_test(test_console_magnitudes),
+		cmocka_unit_test(test_console_avg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

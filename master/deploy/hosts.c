@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
 #include "master/deploy/deploy_int.h"
+#include "master/vdbench.h"
 #include "master/params/params.h"
 
 #define CLOCK_ROUNDS 5
@@ -144,7 +146,7 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 {
 	const char *exe = p->hd[hd].lockstep[0] ? p->hd[hd].lockstep :
 						  "lockstep";
-	size_t cap = 1024, len;
+	size_t cap = 1024 + 3 * PATH_MAX, len;
 	char *cmd, out[16384], want[128], size[32];
 	int st, problems = 0, probed = 0;
 
@@ -159,8 +161,26 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 		free(cmd);
 		return 1;
 	}
-	len = (size_t)snprintf(cmd, cap, "'%s' version || exit $?; '%s' probe",
-			       exe, exe);
+	if (p->hd[hd].lockstep_dir) {
+		/* vdbench=DIR: found there as a start finds it. */
+		char find[3 * PATH_MAX];
+
+		if (vdbench_remote_exe(exe, find, sizeof(find)) < 0 ||
+		    cap < sizeof(find) + 64) {
+			fprintf(o,
+				"  lockstep: vdbench=%s cannot be named to a remote shell\n",
+				exe);
+			free(cmd);
+			return 1;
+		}
+		len = (size_t)snprintf(cmd, cap,
+				       "%s version || exit $?; \"$x\" probe",
+				       find);
+	} else {
+		len = (size_t)snprintf(cmd, cap,
+				       "'%s' version || exit $?; '%s' probe",
+				       exe, exe);
+	}
 	for (size_t s = 0; s < p->nsd && len < cap; s++) {
 		if (!sd_on_host(&p->sd[s], hd) || strpbrk(p->sd[s].lun, "'\n"))
 			continue;
@@ -172,6 +192,10 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 	st = deploy_run(h, cmd, -1, out, sizeof(out), DEPLOY_CHECK_S);
 	free(cmd);
 	snprintf(want, sizeof(want), "lockstep %s", LOCKSTEP_VERSION);
+	if (st == 127 && p->hd[hd].lockstep_dir) {
+		fprintf(o, "  lockstep: %s\n", deploy_last_line(out));
+		return 1;
+	}
 	if (st == 126 || st == 127) {
 		fprintf(o,
 			"  lockstep: %s missing (lockstep run --push copies it)\n",

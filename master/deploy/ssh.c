@@ -163,7 +163,12 @@ int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
 			 hd->lockstep);
 		return -EINVAL;
 	}
-	snprintf(dest, len, "%s", hd->lockstep);
+	/* vdbench=DIR: the Vdbench folder; lockstep goes in as DIR/lockstep,
+	   the first place a start looks (vdbench_remote_exe). */
+	if (hd->lockstep_dir)
+		snprintf(dest, len, "%s/lockstep", hd->lockstep);
+	else
+		snprintf(dest, len, "%s", hd->lockstep);
 	return 0;
 }
 

@@ -32,6 +32,18 @@ static int set_string(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+/* lockstep= names the executable, vdbench= the folder it is in. */
+static int set_hd_exe(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	int ret = set_string(p, kw, obj, it);
+
+	if (!ret)
+		((struct params_hd *)obj)->lockstep_dir = !strcmp(kw->name,
+								  "vdbench");
+	return ret;
+}
+
 static int set_lun(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it)
 {
@@ -294,8 +306,12 @@ static const struct kw hd_kws[] = {
 	KW("shell", hd_set_shell),
 	KW("slaves", hd_set_slaves),
 	{ .name = "jvms", .set = hd_set_slaves, .alias_of = "slaves" },
-	KWS("lockstep", struct params_hd, lockstep),
-	{ .name = "vdbench", .set = set_string,
+	{ .name = "lockstep",
+	  .set = set_hd_exe,
+	  .off = offsetof(struct params_hd, lockstep),
+	  .size = sizeof(((struct params_hd *)0)->lockstep) },
+	{ .name = "vdbench",
+	  .set = set_hd_exe,
 	  .off = offsetof(struct params_hd, lockstep),
 	  .size = sizeof(((struct params_hd *)0)->lockstep),
 	  .alias_of = "lockstep" },

@@ -94,8 +94,11 @@ struct params_hd {
 	char user[PARAMS_NAME_MAX];   /* empty = the master's user */
 	enum params_shell shell;      /* default PARAMS_SHELL_SSH */
 	unsigned slaves;              /* slave processes there; default 1 */
-	/* lockstep= (or vdbench=): the executable there; "" = the master's */
+	/* lockstep=: the executable there; "" = the master's. vdbench=: the
+	   Vdbench install folder (lockstep_dir set): DIR/lockstep, else
+	   DIR/vdbench when it is lockstep, found on the host at start. */
 	char lockstep[PARAMS_PATH_MAX];
+	bool lockstep_dir;
 	struct params_pos pos;
 };
 

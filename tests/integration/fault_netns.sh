@@ -117,6 +117,7 @@ for h in ("h1", "h3"):
 PY
 python3 "$HERE/check_results.py" "$TMP/t1" --rdpct 80 --slaves 3 --status degraded --degraded
 grep -q "slave h2 lost" "$TMP/t1.err" || fail "(1) no console line for the lost slave"
+python3 "$HERE/check_console.py" "$TMP/t1.console" "$TMP/t1" || { cat "$TMP/t1.console"; fail "(1) HCIBench reads the console of a run with a lost slave wrong"; }
 echo "ok (1): kill -9 of a slave"
 
 # h2 died; h1 and h3 went back to waiting for a master. Restart h2.

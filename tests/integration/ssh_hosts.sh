@@ -40,4 +40,22 @@ grep -q "^${HOSTS[0]#*=}: .*h1" "$TMP/out/lockstep.log" ||
 	grep -q "^${HOSTS[1]#*=}: .*h2" "$TMP/out/lockstep.log" ||
 	{ cat "$TMP/out/lockstep.log"; fail "no slave stderr line prefixed by its host in lockstep.log"; }
 ! pgrep -f "lockstep slave --master tcp://$LOCKSTEP_BRIDGE_IP" >/dev/null || fail "slaves still running after the run"
+
+# vdbench= is the Vdbench install folder (as HCIBench's files give it):
+# lockstep installed there as its vdbench is found and started; a folder
+# whose vdbench is Vdbench's fails, and the console says why.
+mkdir -p "$TMP/vdb" "$TMP/novdb"
+ln -s "$LOCKSTEP" "$TMP/vdb/vdbench"
+printf '#!/bin/sh\necho "Vdbench distribution: vdbench50407"\n' > "$TMP/novdb/vdbench"
+chmod +x "$TMP/novdb/vdbench"
+for d in vdb novdb; do
+	sed "s|lockstep=$LOCKSTEP|vdbench=$TMP/$d|" "$TMP/s.vdb" > "$TMP/$d.vdb"
+	run_bounded 90 "$LOCKSTEP" run "$TMP/$d.vdb" -o "$TMP/$d.out" --listen "$LOCKSTEP_BRIDGE_IP" \
+		--slave-timeout 10 --join-timeout 20 --ssh "ssh -F $TMP/ssh_config" > "$TMP/$d.txt" 2>&1
+	eval "rc_$d=$rc"
+done
+[ "$rc_vdb" -eq 0 ] || { cat "$TMP/vdb.txt" "$TMP/vdb.out/lockstep.log"; fail "vdbench=DIR with lockstep as DIR/vdbench: exit $rc_vdb"; }
+[ "$rc_novdb" -ne 0 ] || fail "vdbench=DIR without lockstep: exit 0"
+grep -q "exited before registering (status 127): vdbench=$TMP/novdb: no lockstep there" "$TMP/novdb.txt" ||
+	{ cat "$TMP/novdb.txt"; fail "the console does not say why the slave did not start"; }
 echo "PASS"
