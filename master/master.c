@@ -494,6 +494,7 @@ int master_main(int argc, char **argv, const char *const *engines)
 	m.launch.verbose = m.verbose;
 	ret = conductor_run(&m);
 	events_stop(&m);
+	events_recovery_text(&m, stdout);
 
 	if (ret == -EINTR || master_interrupted) {
 		log_warn("interrupted: stopping every slave");
