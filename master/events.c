@@ -734,6 +734,9 @@ static void figures(struct master *m, struct ev_state *e)
 	p.recover_n = e->pe->recover_n;
 	e->fig_ret = recovery_compute(S->pts, S->n, r->ph.interval_s, rev, &p,
 				      &e->fig);
+	if (recovery_absent_io(S->pts, S->n, r->ph.interval_s, rev, &p,
+			       &e->absent_io) < 0)
+		e->absent_io = -1;
 out:
 	/* Nothing of the losses' series outlives the computation. */
 	rev->loss = NULL;
@@ -751,9 +754,10 @@ double events_loss_explains(struct master *m, const struct run_result *r)
 
 		if (e->run < 0 || &m->runs[e->run] != r || !e->nloss)
 			continue;
+		e->absent_io = -1;
 		figures(m, e);
-		if (!e->fig_ret && e->fig.io_lost_expected > 0)
-			ops += e->fig.io_lost_expected;
+		if (e->absent_io > 0)
+			ops += e->absent_io;
 	}
 	return ops;
 }

@@ -81,6 +81,7 @@ struct ev_state {
 	int fig_ret; /* recovery_compute(): 0 or -errno */
 	struct rec_figures fig;
 	struct rec_event rev; /* what it was computed from */
+	double absent_io;     /* recovery_absent_io() of its losses; -1 none */
 };
 
 struct events {

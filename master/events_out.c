@@ -213,12 +213,7 @@ static void json_time(struct jsonw *w, const char *key, uint64_t t)
 /* "judged on": what the status says recovered, or not. */
 static const char *judged_on(const struct ev_state *e)
 {
-	if (!e->nloss || e->pe->rejoin)
-		return "cluster";
-	for (unsigned k = 0; k < e->nloss; k++)
-		if (!e->loss[k].back_real)
-			return "survivors";
-	return "cluster";
+	return !e->nloss || e->pe->rejoin ? "cluster" : "survivors";
 }
 
 static void json_figures(struct master *m, struct jsonw *w,

@@ -245,8 +245,11 @@ static double rec_recover(const struct rec_point *pts,
 		}
 		if (!run++)
 			run_from = k;
+		/* The survivors' run may start in the interval the event
+		   started in, before the event: 0, as time to degrade. */
 		if (run == p->recover_n)
-			return (double)run_from * interval_s - ev->start_s;
+			return fmax(0, (double)run_from * interval_s -
+					       ev->start_s);
 	}
 	return REC_NONE;
 }
@@ -270,51 +273,58 @@ static void rec_backlog(const struct rec_point *pts, size_t from, size_t to,
 	f->io_delayed = fmax(0, deficit - b);
 }
 
-/* What the lost slaves did not do while away, at most io_lost. */
-static double rec_lost_expected(const struct rec_point *pts,
-				const struct rec_event *ev, size_t base_from,
-				size_t first, size_t last, double interval_s,
-				size_t n)
+/*
+ * What one slave did not do over [from, to) against its own mean over the
+ * known intervals [base_from, from) (pts says which are known).
+ */
+static double rec_absent(const struct rec_point *pts, const double *iops,
+			 size_t base_from, size_t from, size_t to,
+			 double interval_s)
 {
-	double sum = 0;
+	double base = 0, sum = 0;
+	unsigned nb = 0;
 
-	for (size_t i = 0; i < ev->nloss; i++) {
-		const struct rec_loss *l = &ev->loss[i];
-		size_t from = rec_index(l->lost_s, interval_s, n, false);
-		size_t to = l->back_s < 0 ?
-				    last :
-				    rec_index(l->back_s, interval_s, n, false);
-		double base = 0;
-		unsigned nb = 0;
-
-		for (size_t k = base_from; k < first; k++) {
-			if (!pts[k].ops_known)
-				continue;
-			base += fmax(0, l->iops[k]);
-			nb++;
-		}
-		base = nb ? base / nb : 0;
-		if (from < first)
-			from = first;
-		if (to > last)
-			to = last;
-		for (size_t k = from; k < to; k++)
-			if (pts[k].ops_known)
-				sum += fmax(0, base - fmax(0, l->iops[k])) *
-				       interval_s;
+	for (size_t k = base_from; k < from; k++) {
+		if (!pts[k].ops_known)
+			continue;
+		base += fmax(0, iops[k]);
+		nb++;
 	}
+	base = nb ? base / nb : 0;
+	for (size_t k = from; k < to; k++)
+		if (pts[k].ops_known)
+			sum += fmax(0, base - fmax(0, iops[k])) * interval_s;
 	return sum;
 }
 
-/* Judged on the whole cluster: no loss, rejoin=yes, or all came back. */
+/*
+ * What the lost slaves did not do from the event's start to the window's
+ * end. From the start, not from when the master marked it lost: that
+ * comes a --slave-timeout after the slave fell silent, and the I/Os it did
+ * not do meanwhile are the loss's too. Not to when it came back either: a
+ * slave back may take part only from the next phase; once it does its
+ * share again, its rows add nothing.
+ */
+static double rec_lost_expected(const struct rec_point *pts,
+				const struct rec_event *ev, size_t base_from,
+				size_t first, size_t last, double interval_s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < ev->nloss; i++)
+		sum += rec_absent(pts, ev->loss[i].iops, base_from, first, last,
+				  interval_s);
+	return sum;
+}
+
+/*
+ * Judged on the whole cluster: no loss, or rejoin=yes. Not on a return
+ * alone: a slave back under its name may take part only from the next
+ * phase, and its rows say what it did.
+ */
 static bool rec_judged_on_cluster(const struct rec_event *ev)
 {
-	if (ev->expect_back)
-		return true;
-	for (size_t i = 0; i < ev->nloss; i++)
-		if (ev->loss[i].back_s < 0)
-			return false;
-	return true;
+	return !ev->nloss || ev->expect_back;
 }
 
 int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
@@ -379,7 +389,7 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 	rec_backlog(pts, first, last, interval_s, &f);
 	f.io_lost_expected = fmin(f.io_lost,
 				  rec_lost_expected(pts, ev, base_from, first,
-						    last, interval_s, n));
+						    last, interval_s));
 	kd = rec_degraded(pts, first, last, p->degrade_frac * f.baseline_iops);
 	if (kd == last)
 		goto out;
@@ -396,5 +406,28 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 	f.status = ttr < 0 ? REC_NOT_RECOVERED : REC_RECOVERED;
 out:
 	*out = f;
+	return 0;
+}
+
+int recovery_absent_io(const struct rec_point *pts, size_t n, double interval_s,
+		       const struct rec_event *ev, const struct rec_params *p,
+		       double *out)
+{
+	size_t first, base_from;
+	double sum = 0;
+
+	if (!pts || !ev || !p || !out || !rec_finite(interval_s) ||
+	    interval_s <= 0 || !rec_params_ok(p) ||
+	    !rec_event_ok(ev, n, interval_s) || !rec_points_ok(pts, n))
+		return -EINVAL;
+	first = rec_index(ev->start_s, interval_s, n, false);
+	base_from = rec_index(fmax(0, ev->start_s - p->baseline_s), interval_s,
+			      n, true);
+	if (base_from > first)
+		base_from = first;
+	for (size_t i = 0; i < ev->nloss; i++)
+		sum += rec_absent(pts, ev->loss[i].iops, base_from, first, n,
+				  interval_s);
+	*out = sum;
 	return 0;
 }

@@ -74,15 +74,15 @@ struct rec_event {
 	const struct rec_loss *loss; /* the slaves it took away; NULL when
 					nloss is 0 */
 	size_t nloss;
-	bool expect_back; /* rejoin=yes: judged on the whole cluster (as it
-			     also is when every lost slave came back) */
+	bool expect_back; /* rejoin=yes: judged on the whole cluster; else,
+			     with a loss, on the survivors */
 };
 
 enum rec_status {
 	REC_RECOVERED = 0, /* degraded, then recovered (on the figure the
 			      event is judged by: the whole cluster, or the
 			      survivors when the lost slaves were not
-			      expected back and did not come back) */
+			      expected back, rejoin=no) */
 	REC_NOT_DEGRADED,  /* never below degrade_frac x baseline: nothing
 			      to recover from */
 	REC_NO_BASELINE,   /* no measured interval with I/O in the baseline
@@ -138,9 +138,9 @@ struct rec_figures {
 	double io_delayed;
 	/*
 	 * What the lost slaves did not do while away: over the window's
-	 * intervals from the one each was lost in to the one before it
-	 * came back, max(0, its baseline - its IOPS) x interval_s, in
-	 * I/Os, at most io_lost. 0 without a loss; < 0 without a baseline.
+	 * intervals from the event's first on (once back and doing its
+	 * share it adds nothing), max(0, its baseline - its IOPS) x
+	 * interval_s, in I/Os, at most io_lost. 0 without a loss; < 0 without a baseline.
 	 */
 	double io_lost_expected;
 };
@@ -164,5 +164,16 @@ void recovery_defaults(struct rec_params *p);
 int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 		     const struct rec_event *ev, const struct rec_params *p,
 		     struct rec_figures *out);
+
+/*
+ * The I/Os @ev's lost slaves did not do from its start to the series'
+ * end (not bounded by a next event: a fixed-rate
+ * run's shortfall is told against it), each against its own mean over the
+ * baseline window (no overlap test: what a slave does is its own). Into
+ * *out; returns 0 or -EINVAL as recovery_compute().
+ */
+int recovery_absent_io(const struct rec_point *pts, size_t n, double interval_s,
+		       const struct rec_event *ev, const struct rec_params *p,
+		       double *out);
 
 #endif

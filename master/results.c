@@ -479,7 +479,7 @@ static void iorate_missed(struct master *m, const struct run_result *r,
 	printf("iorate=%g not reached: %.1f IO/s, %.1f%% short", r->ph.iorate,
 	       v->iops, decide_shortfall_pct(r->ph.iorate, v->iops));
 	if (lost > 0 && short_ops > 0)
-		printf("; the expected losses explain %.1f%% of it (%.0f of %.0f I/Os not done)",
+		printf("; the expected losses explain %.1f%% of it (their share not done: %.0f I/Os, of %.0f short)",
 		       fmin(100, 100 * lost / short_ops), lost, short_ops);
 	printf("\n");
 }

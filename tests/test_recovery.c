@@ -460,6 +460,42 @@ static void test_loss_fixed_rate(void **state)
 	EQ(f.io_lost, 80000);
 	EQ(f.io_lost_expected, 80000);
 	EQ(f.io_delayed, 0);
+	/* Marked lost 3 s after its rows stopped (the slave timeout): the
+	 * I/Os it did not do meanwhile are the loss's too. */
+	f = lose_b(23, -1, false);
+	EQ(f.io_lost_expected, 80000);
+	/* A next event at t=40 ends the window, not what B did not do. */
+	{
+		struct rec_loss l = { 23, -1, b_rows };
+		struct rec_event ev = event(20, -1, -1, 40);
+		struct rec_params p = params(20, 10);
+		double absent = -1;
+
+		ev.loss = &l;
+		ev.nloss = 1;
+		f = compute(60, 1, ev, p);
+		EQ(f.io_lost_expected, 40000);
+		assert_int_equal(recovery_absent_io(pts, 60, 1, &ev, &p,
+						    &absent),
+				 0);
+		EQ(absent, 80000);
+		assert_int_equal(recovery_absent_io(pts, 60, 0, &ev, &p,
+						    &absent),
+				 -EINVAL);
+	}
+	/* An event inside interval 20 (at 20.5): the survivors' run starts
+	 * in that interval, before the event: 0, not -0.5 (which read as
+	 * "never"). */
+	{
+		struct rec_loss l = { 20.5, -1, b_rows };
+		struct rec_event ev = event(20.5, -1, -1, -1);
+
+		ev.loss = &l;
+		ev.nloss = 1;
+		f = compute(60, 1, ev, params(20, 10));
+		assert_int_equal(f.status, REC_RECOVERED);
+		EQ(f.time_to_recover_survivors_s, 0);
+	}
 	/* With rejoin=yes it is judged on the whole cluster: not recovered,
 	 * B never came back. */
 	f = lose_b(20.3, -1, true);
@@ -542,10 +578,19 @@ static void test_rejoin(void **state)
 	EQ(f.time_to_recover_survivors_s, 0);
 	EQ(f.io_lost, 20000);
 	EQ(f.io_lost_expected, 20000);
-	/* rejoin=no, but it came back all the same: judged on the cluster. */
+	/* rejoin=no, but it came back all the same: judged on the survivors
+	 * as declared (a slave back may do nothing until the next phase);
+	 * both times are given. */
 	f = lose_b(20, 30.4, false);
 	assert_int_equal(f.status, REC_RECOVERED);
 	EQ(f.time_to_recover_s, 10);
+	EQ(f.time_to_recover_survivors_s, 0);
+	/* Back at 30.4 by its name, but idle to the end: its share is
+	 * still what the loss explains. */
+	two_slaves(-1, 20, 60, 2000);
+	f = lose_b(20, 30.4, true);
+	assert_int_equal(f.status, REC_NOT_RECOVERED);
+	EQ(f.io_lost_expected, 80000);
 }
 
 /*
