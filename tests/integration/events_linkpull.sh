@@ -11,13 +11,7 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsl
 BR=$LOCKSTEP_BRIDGE_IP
 PORT=$(free_port_pair "$BR")
-
-for i in 1 2; do
-	"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
-		--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" \
-		>> "$TMP/h$i.log" 2>&1 &
-	PIDS+=($!)
-done
+start_daemons 2
 
 cat > "$TMP/l.vdb" <<VDB
 hd=default,shell=none

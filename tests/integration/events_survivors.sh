@@ -13,15 +13,7 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2 lss
 BR=$LOCKSTEP_BRIDGE_IP
 PORT=$(free_port_pair "$BR")
-
-declare -A DPID
-for i in 1 2; do
-	"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
-		--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" \
-		>> "$TMP/h$i.log" 2>&1 &
-	DPID[$i]=$!
-	PIDS+=($!)
-done
+start_daemons 2
 
 cat > "$TMP/s.vdb" <<VDB
 hd=default,shell=none
