@@ -564,6 +564,11 @@ static void describe_event(struct desc *d, const struct check *c, size_t i)
 	if (ev->rejoin)
 		SHOWN(d, " rejoin=yes");
 	TEXT(d, "\n");
+	str(d, "ends", ev->ends >= 0 ? p->ev[ev->ends].name : "");
+	if (ev->ends >= 0)
+		SHOWN(d,
+		      "      ends ev=%s: its recovery window runs through this event\n",
+		      p->ev[ev->ends].name);
 	end(d);
 }
 

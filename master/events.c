@@ -9,6 +9,7 @@
  * events/NAME.log; everything it needs is built before the spawn.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -24,6 +25,7 @@
 #include "common/fsutil.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "proto/proto.h"
 #include "master/events.h"
 #include "master/master_int.h"
 
@@ -83,8 +85,10 @@ void events_free(struct events **pe)
 			close(e->ev[i].logfd);
 		free(e->ev[i].loss);
 	}
-	for (size_t i = 0; e->series && i < e->nseries; i++)
+	for (size_t i = 0; e->series && i < e->nseries; i++) {
 		free(e->series[i].pts);
+		free(e->series[i].smp);
+	}
 	free(e->series);
 	free(e->ev);
 	free(e);
@@ -597,23 +601,68 @@ static double series_s(const struct run_result *r, uint64_t t)
 	return t >= ms ? (double)(t - ms) / 1e9 : -(double)(ms - t) / 1e9;
 }
 
-static void figures(struct master *m, struct ev_state *e)
+/*
+ * Each interval's IOPS from every slave's row of it (late ones included):
+ * the series the figures read. The cluster rows' p99 stand (a late row
+ * brings I/Os, its latencies are in the run's histograms only).
+ */
+static void series_iops(const struct ev_series *S, double interval_s)
 {
-	struct events *E = m->events;
-	const struct run_result *r;
-	struct rec_params p;
-	struct rec_event *rev = &e->rev;
+	for (size_t k = 0; k < S->n; k++)
+		S->pts[k].iops = 0;
+	for (size_t i = 0; i < S->nsmp; i++) {
+		const struct ev_sample *x = &S->smp[i];
 
-	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries)
-		return;
-	r = &m->runs[e->run];
-	rev->start_s = series_s(r, e->start_real);
-	rev->end_s = e->status == EV_OK && e->pe->until[0] ?
-			     series_s(r, e->end_real) :
-			     -1;
+		if (x->seq >= S->n)
+			continue;
+		S->pts[x->seq].iops += (double)x->ops / interval_s;
+		S->pts[x->seq].ops_known = true;
+	}
+}
+
+/* Slave sl's IOPS per interval into iops[S->n], -1 where it sent none. */
+static void slave_iops(const struct ev_series *S, unsigned sl,
+		       double interval_s, double *iops)
+{
+	for (size_t k = 0; k < S->n; k++)
+		iops[k] = -1;
+	for (size_t i = 0; i < S->nsmp; i++) {
+		const struct ev_sample *x = &S->smp[i];
+
+		if (x->slave != sl || x->seq >= S->n)
+			continue;
+		iops[x->seq] = fmax(0, iops[x->seq]) +
+			       (double)x->ops / interval_s;
+	}
+}
+
+/* The event e restores (ends=), or NULL. */
+static const struct ev_state *restores(const struct events *E,
+				       const struct ev_state *e)
+{
+	return e->pe->ends >= 0 && (size_t)e->pe->ends < E->n ?
+		       &E->ev[e->pe->ends] :
+		       NULL;
+}
+
+/* The event that restores e (its ends= names e), or NULL. */
+const struct ev_state *events_restored_by(const struct events *E,
+					  const struct ev_state *e)
+{
+	for (size_t i = 0; i < E->n; i++)
+		if (restores(E, &E->ev[i]) == e)
+			return &E->ev[i];
+	return NULL;
+}
+
+/* The window's bounds: the events of the same run before and after e. */
+static void bounds(const struct events *E, const struct run_result *r,
+		   const struct ev_state *e, struct rec_event *rev)
+{
+	const struct ev_state *by = events_restored_by(E, e);
+
 	rev->prev_end_s = -1;
 	rev->next_start_s = -1;
-	/* Other events of the same run bound its baseline and recovery. */
 	for (size_t i = 0; i < E->n; i++) {
 		const struct ev_state *o = &E->ev[i];
 		double s;
@@ -625,21 +674,92 @@ static void figures(struct master *m, struct ev_state *e)
 					  rev->start_s;
 			if (s > rev->prev_end_s)
 				rev->prev_end_s = s;
-		} else {
+		} else if (o != by) {
+			/* Its restore is part of its story, not the next. */
 			s = series_s(r, o->start_real);
 			if (rev->next_start_s < 0 || s < rev->next_start_s)
 				rev->next_start_s = s;
 		}
 	}
+}
+
+static void figures(struct master *m, struct ev_state *e)
+{
+	struct events *E = m->events;
+	const struct run_result *r;
+	const struct ev_series *S;
+	struct rec_loss *loss = NULL;
+	struct rec_params p;
+	struct rec_event *rev = &e->rev;
+	double *iops = NULL;
+
+	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries ||
+	    restores(E, e))
+		return;
+	r = &m->runs[e->run];
+	S = &E->series[e->run];
+	series_iops(S, r->ph.interval_s);
+	rev->start_s = series_s(r, e->start_real);
+	rev->end_s = e->status == EV_OK && e->pe->until[0] ?
+			     series_s(r, e->end_real) :
+			     -1;
+	bounds(E, r, e, rev);
+	if (e->nloss) {
+		loss = calloc(e->nloss, sizeof(*loss));
+		iops = calloc(e->nloss * (S->n ? S->n : 1), sizeof(*iops));
+		if (!loss || !iops) {
+			e->fig_ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (unsigned k = 0; k < e->nloss; k++) {
+		const struct ev_loss *l = &e->loss[k];
+
+		loss[k].iops = iops + k * S->n;
+		slave_iops(S, l->slave, r->ph.interval_s, iops + k * S->n);
+		loss[k].lost_s = fmax(0, series_s(r, l->lost_real));
+		loss[k].back_s = l->back_real ?
+					 fmax(loss[k].lost_s,
+					      series_s(r, l->back_real)) :
+					 -1;
+	}
+	rev->loss = loss;
+	rev->nloss = e->nloss;
+	rev->expect_back = e->pe->rejoin;
 	recovery_defaults(&p);
 	p.baseline_s = e->pe->baseline_s;
 	p.degrade_frac = e->pe->degrade_pct / 100;
 	p.recover_iops_tol = e->pe->recover_iops_pct / 100;
 	p.recover_p99_tol = e->pe->recover_p99_pct / 100;
 	p.recover_n = e->pe->recover_n;
-	e->fig_ret = recovery_compute(E->series[e->run].pts,
-				      E->series[e->run].n, r->ph.interval_s,
-				      rev, &p, &e->fig);
+	e->fig_ret = recovery_compute(S->pts, S->n, r->ph.interval_s, rev, &p,
+				      &e->fig);
+	if (recovery_absent_io(S->pts, S->n, r->ph.interval_s, rev, &p,
+			       &e->absent_io) < 0)
+		e->absent_io = -1;
+out:
+	/* Nothing of the losses' series outlives the computation. */
+	rev->loss = NULL;
+	free(loss);
+	free(iops);
+}
+
+double events_loss_explains(struct master *m, const struct run_result *r)
+{
+	struct events *E = m->events;
+	double ops = 0;
+
+	for (size_t i = 0; E && i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->run < 0 || &m->runs[e->run] != r || !e->nloss)
+			continue;
+		e->absent_io = -1;
+		figures(m, e);
+		if (e->absent_io > 0)
+			ops += e->absent_io;
+	}
+	return ops;
 }
 
 /* rejoin=yes: a slave it expected back that never came is said. */
@@ -764,6 +884,37 @@ void events_back(struct master *m, struct slave_rec *s)
 						 " did not expect it back");
 		}
 	}
+}
+
+void events_sample(struct master *m, const struct slave_rec *s,
+		   const struct proto_interval *iv)
+{
+	struct events *E = m->events;
+	struct ev_series *S;
+	unsigned warm;
+
+	if (!E || !m->cur || (size_t)(m->cur - m->runs) >= E->nseries)
+		return;
+	warm = m->cur->ph.warmup_intervals;
+	if (iv->seq < warm)
+		return;
+	S = &E->series[m->cur - m->runs];
+	if (S->nsmp == S->capsmp) {
+		size_t cap = S->capsmp ? 2 * S->capsmp : 256;
+		struct ev_sample *np = realloc(S->smp, cap * sizeof(*np));
+
+		if (!np) {
+			log_warn("out of memory: a row of slave %s is not in the recovery figures",
+				 s->hello.name);
+			return;
+		}
+		S->smp = np;
+		S->capsmp = cap;
+	}
+	S->smp[S->nsmp].seq = iv->seq - warm;
+	S->smp[S->nsmp].slave = (uint32_t)(s - m->slaves);
+	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
+	S->nsmp++;
 }
 
 void events_row(struct master *m, const struct merge_row *row, double iops,

@@ -39,10 +39,24 @@ struct ev_loss {
 	uint64_t back_real; /* when it came back; 0: not (yet) */
 };
 
-/* A measured interval of a run as the recovery figures see it. */
+/* One slave's row of a measured interval (on time or late). */
+struct ev_sample {
+	uint32_t seq;   /* measured interval, from 0 */
+	uint32_t slave; /* index into m->slaves */
+	uint64_t ops;
+};
+
+/*
+ * The measured intervals of a run as the recovery figures see them: the
+ * cluster rows as written (their p99, whether anyone reported), and every
+ * slave's row, late ones included, from which the figures take each
+ * interval's IOPS (the numbers the run totals add up).
+ */
 struct ev_series {
 	struct rec_point *pts;
 	size_t n, cap;
+	struct ev_sample *smp;
+	size_t nsmp, capsmp;
 };
 
 struct ev_state {
@@ -67,6 +81,7 @@ struct ev_state {
 	int fig_ret; /* recovery_compute(): 0 or -errno */
 	struct rec_figures fig;
 	struct rec_event rev; /* what it was computed from */
+	double absent_io;     /* recovery_absent_io() of its losses; -1 none */
 };
 
 struct events {
@@ -107,6 +122,23 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s);
 /* A slave came back: an event with rejoin=yes notes when. */
 void events_back(struct master *m, struct slave_rec *s);
 /*
+ * A slave's interval was counted (on time or late): kept for the recovery
+ * figures when it is a measured one.
+ */
+struct proto_interval;
+void events_sample(struct master *m, const struct slave_rec *s,
+		   const struct proto_interval *iv);
+/*
+ * Of run r's shortfall from its iorate, the I/Os the expected losses of its
+ * events explain (their figures computed now, from the series as it
+ * stands); 0 without any.
+ */
+struct run_result;
+double events_loss_explains(struct master *m, const struct run_result *r);
+/* The recovery block of the console and summary.txt; nothing without
+   events. */
+void events_recovery_text(struct master *m, FILE *f);
+/*
  * A cluster row of the run in progress: kept for the recovery figures
  * (measured rows) and the names of the events active in it written into
  * marks (sep between names; "" when none).
@@ -117,6 +149,10 @@ void events_row(struct master *m, const struct merge_row *row, double iops,
 /* The names (sep between them) of the events active in [start, end). */
 void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
 		  char sep, char *marks, size_t len);
+/* The event whose ends= names e (it restores e), or NULL. */
+const struct ev_state *events_restored_by(const struct events *E,
+					  const struct ev_state *e);
+
 /* events_out.c: events.csv (0 or -errno) and summary.json's "events". */
 int events_write_csv(struct master *m);
 void events_summary_json(struct master *m, struct jsonw *w);

@@ -645,6 +645,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.launch.verbose = m.verbose;
 	ret = conductor_run(&m);
 	events_stop(&m);
+	events_recovery_text(&m, stdout);
 
 	if (ret == -EINTR || master_interrupted) {
 		log_warn("interrupted: stopping every slave");

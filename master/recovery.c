@@ -72,6 +72,19 @@ static bool rec_event_ok(const struct rec_event *ev, size_t n,
 		return false;
 	if (ev->end_s >= 0 && ev->end_s < ev->start_s)
 		return false;
+	if (ev->nloss && !ev->loss)
+		return false;
+	for (size_t i = 0; i < ev->nloss; i++) {
+		const struct rec_loss *l = &ev->loss[i];
+
+		if (!l->iops || !rec_finite(l->lost_s) ||
+		    !rec_finite(l->back_s) || l->lost_s < 0 ||
+		    (l->back_s >= 0 && l->back_s < l->lost_s))
+			return false;
+		for (size_t k = 0; k < n; k++)
+			if (!rec_finite(l->iops[k]))
+				return false;
+	}
 	return ev->next_start_s < 0 || ev->next_start_s >= ev->start_s;
 }
 
@@ -93,20 +106,41 @@ static bool rec_has_p99(const struct rec_point *pt)
 	return pt->iops > 0 && pt->p99_us >= 0;
 }
 
+/* What the lost slaves did in interval k (their rows; none is 0). */
+static double rec_lost_iops(const struct rec_event *ev, size_t k)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < ev->nloss; i++)
+		if (ev->loss[i].iops[k] > 0)
+			sum += ev->loss[i].iops[k];
+	return sum;
+}
+
+/* The survivors' IOPS of interval k: the cluster's minus the lost ones'. */
+static double rec_survivors(const struct rec_point *pts,
+			    const struct rec_event *ev, size_t k)
+{
+	return fmax(0, pts[k].iops - rec_lost_iops(ev, k));
+}
+
 /*
- * Mean IOPS and p99 of the known intervals [from, to). A baseline with no
- * I/O at all is none: nothing can be said to degrade from zero.
+ * Mean IOPS and p99 of the known intervals [from, to), and the survivors'
+ * mean IOPS. A baseline with no I/O at all is none: nothing can be said
+ * to degrade from zero.
  */
-static bool rec_baseline(const struct rec_point *pts, size_t from, size_t to,
+static bool rec_baseline(const struct rec_point *pts,
+			 const struct rec_event *ev, size_t from, size_t to,
 			 struct rec_figures *f)
 {
-	double iops = 0, p99 = 0;
+	double iops = 0, p99 = 0, surv = 0;
 	unsigned n = 0, np99 = 0;
 
 	for (size_t k = from; k < to; k++) {
 		if (!pts[k].ops_known)
 			continue;
 		iops += pts[k].iops;
+		surv += rec_survivors(pts, ev, k);
 		n++;
 		if (rec_has_p99(&pts[k])) {
 			p99 += pts[k].p99_us;
@@ -117,6 +151,7 @@ static bool rec_baseline(const struct rec_point *pts, size_t from, size_t to,
 		return false;
 	f->baseline_n = n;
 	f->baseline_iops = iops / n;
+	f->baseline_survivors_iops = surv / n;
 	f->baseline_p99_us = np99 ? p99 / np99 : REC_NONE;
 	return true;
 }
@@ -148,15 +183,15 @@ enum rec_verdict { REC_BAD, REC_GOOD, REC_UNKNOWN };
  * bad; a good IOPS with no latency to compare stays unknown, as an interval
  * without data does.
  */
-static enum rec_verdict rec_judge(const struct rec_point *pt,
+static enum rec_verdict rec_judge(const struct rec_point *pt, double iops,
+				  double base, bool above_ok,
 				  const struct rec_figures *f,
 				  const struct rec_params *p)
 {
-	double base = f->baseline_iops;
-
 	if (!pt->ops_known)
 		return REC_UNKNOWN;
-	if (fabs(pt->iops - base) > p->recover_iops_tol * base)
+	if (iops < base - p->recover_iops_tol * base ||
+	    (!above_ok && iops > base + p->recover_iops_tol * base))
 		return REC_BAD;
 	if (f->baseline_p99_us < 0)
 		return REC_GOOD;
@@ -167,27 +202,40 @@ static enum rec_verdict rec_judge(const struct rec_point *pt,
 	return REC_GOOD;
 }
 
-/*
- * Time to degrade and to recover over the span [from, to). Returns the
- * index where the I/O lost stops counting: the first interval of the
- * recovery, or @to.
- */
-static size_t rec_recovery(const struct rec_point *pts, size_t from, size_t to,
-			   double interval_s, double start_s,
-			   const struct rec_params *p, struct rec_figures *f)
+/* The index of the first degraded interval of [from, to), or @to. */
+static size_t rec_degraded(const struct rec_point *pts, size_t from, size_t to,
+			   double floor_iops)
 {
-	double floor_iops = p->degrade_frac * f->baseline_iops;
-	size_t k = from, run_from = 0;
-	unsigned run = 0;
+	size_t k = from;
 
 	while (k < to && !(pts[k].ops_known && pts[k].iops < floor_iops))
 		k++;
-	if (k == to)
-		return to;
-	f->time_to_degrade_s = fmax(0, (double)k * interval_s - start_s);
-	f->status = REC_NOT_RECOVERED;
-	for (k++; k < to; k++) {
-		enum rec_verdict v = rec_judge(&pts[k], f, p);
+	return k;
+}
+
+/*
+ * The start of the first of recover_n good intervals in [kd, to), judged
+ * on the whole cluster or on the survivors, relative to start_s; -1 when
+ * there is none. The survivors may do more than their share (at max rate
+ * they take over the work of the slaves that went): no upper bound there.
+ * The cluster's run starts after kd, its first degraded interval; the
+ * survivors' at kd (when they never dipped, they recovered at once).
+ */
+static double rec_recover(const struct rec_point *pts,
+			  const struct rec_event *ev, size_t kd, size_t to,
+			  double interval_s, bool survivors,
+			  const struct rec_params *p,
+			  const struct rec_figures *f)
+{
+	double base = survivors ? f->baseline_survivors_iops : f->baseline_iops;
+	size_t run_from = 0;
+	unsigned run = 0;
+
+	for (size_t k = survivors ? kd : kd + 1; k < to; k++) {
+		double iops = survivors ? rec_survivors(pts, ev, k) :
+					  pts[k].iops;
+		enum rec_verdict v = rec_judge(&pts[k], iops, base, survivors,
+					       f, p);
 
 		if (v == REC_UNKNOWN)
 			continue;
@@ -197,14 +245,86 @@ static size_t rec_recovery(const struct rec_point *pts, size_t from, size_t to,
 		}
 		if (!run++)
 			run_from = k;
-		if (run == p->recover_n) {
-			f->status = REC_OK;
-			f->time_to_recover_s = (double)run_from * interval_s -
-					       start_s;
-			return run_from;
-		}
+		/* The survivors' run may start in the interval the event
+		   started in, before the event: 0, as time to degrade. */
+		if (run == p->recover_n)
+			return fmax(0, (double)run_from * interval_s -
+					       ev->start_s);
 	}
-	return to;
+	return REC_NONE;
+}
+
+/* I/O lost and delayed over [from, to): the backlog walk of recovery.h. */
+static void rec_backlog(const struct rec_point *pts, size_t from, size_t to,
+			double interval_s, struct rec_figures *f)
+{
+	double b = 0, deficit = 0;
+
+	for (size_t k = from; k < to; k++) {
+		double d;
+
+		if (!pts[k].ops_known)
+			continue;
+		d = (f->baseline_iops - pts[k].iops) * interval_s;
+		deficit += fmax(0, d);
+		b = fmax(0, b + d);
+	}
+	f->io_lost = b;
+	f->io_delayed = fmax(0, deficit - b);
+}
+
+/*
+ * What one slave did not do over [from, to) against its own mean over the
+ * known intervals [base_from, from) (pts says which are known).
+ */
+static double rec_absent(const struct rec_point *pts, const double *iops,
+			 size_t base_from, size_t from, size_t to,
+			 double interval_s)
+{
+	double base = 0, sum = 0;
+	unsigned nb = 0;
+
+	for (size_t k = base_from; k < from; k++) {
+		if (!pts[k].ops_known)
+			continue;
+		base += fmax(0, iops[k]);
+		nb++;
+	}
+	base = nb ? base / nb : 0;
+	for (size_t k = from; k < to; k++)
+		if (pts[k].ops_known)
+			sum += fmax(0, base - fmax(0, iops[k])) * interval_s;
+	return sum;
+}
+
+/*
+ * What the lost slaves did not do from the event's start to the window's
+ * end. From the start, not from when the master marked it lost: that
+ * comes a --slave-timeout after the slave fell silent, and the I/Os it did
+ * not do meanwhile are the loss's too. Not to when it came back either: a
+ * slave back may take part only from the next phase; once it does its
+ * share again, its rows add nothing.
+ */
+static double rec_lost_expected(const struct rec_point *pts,
+				const struct rec_event *ev, size_t base_from,
+				size_t first, size_t last, double interval_s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < ev->nloss; i++)
+		sum += rec_absent(pts, ev->loss[i].iops, base_from, first, last,
+				  interval_s);
+	return sum;
+}
+
+/*
+ * Judged on the whole cluster: no loss, or rejoin=yes. Not on a return
+ * alone: a slave back under its name may take part only from the next
+ * phase, and its rows say what it did.
+ */
+static bool rec_judged_on_cluster(const struct rec_event *ev)
+{
+	return !ev->nloss || ev->expect_back;
 }
 
 int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
@@ -212,7 +332,7 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 		     struct rec_figures *out)
 {
 	struct rec_figures f = {
-		.status = REC_OK,
+		.status = REC_NOT_DEGRADED,
 		.baseline_iops = REC_NONE,
 		.baseline_p99_us = REC_NONE,
 		.worst_iops = REC_NONE,
@@ -221,24 +341,29 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 		.worst_p99_at_s = REC_NONE,
 		.time_to_degrade_s = REC_NONE,
 		.time_to_recover_s = REC_NONE,
+		.time_to_recover_survivors_s = REC_NONE,
+		.baseline_survivors_iops = REC_NONE,
 		.rebuild_s = REC_NONE,
 		.io_lost = REC_NONE,
+		.io_delayed = REC_NONE,
+		.io_lost_expected = REC_NONE,
 	};
-	size_t first, last, base_from, lost_to;
-	double window;
+	size_t first, last, base_from, kd;
+	double window, ttr;
 
 	if (!pts || !ev || !p || !out || !rec_finite(interval_s) ||
 	    interval_s <= 0 || !rec_params_ok(p) ||
 	    !rec_event_ok(ev, n, interval_s) || !rec_points_ok(pts, n))
 		return -EINVAL;
 
-	/* The span: intervals ending in (start, next start]. */
+	/* The window: intervals ending in (start, end]. */
 	first = rec_index(ev->start_s, interval_s, n, false);
 	last = ev->next_start_s < 0 ?
 		       n :
 		       rec_index(ev->next_start_s, interval_s, n, false);
 	if (last < first)
 		last = first;
+	f.window_end_s = (double)last * interval_s;
 	if (ev->end_s >= 0)
 		f.rebuild_s = ev->end_s - ev->start_s;
 	rec_worst(pts, first, last, interval_s, &f);
@@ -256,21 +381,53 @@ int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 		goto out;
 	}
 	base_from = rec_index(window, interval_s, n, true);
-	if (base_from > first || !rec_baseline(pts, base_from, first, &f)) {
+	if (base_from > first || !rec_baseline(pts, ev, base_from, first, &f)) {
 		f.status = REC_NO_BASELINE;
 		goto out;
 	}
 
-	lost_to = rec_recovery(pts, first, last, interval_s, ev->start_s, p,
-			       &f);
-	f.io_lost = 0;
-	if (f.time_to_degrade_s < 0)
+	rec_backlog(pts, first, last, interval_s, &f);
+	f.io_lost_expected = fmin(f.io_lost,
+				  rec_lost_expected(pts, ev, base_from, first,
+						    last, interval_s));
+	kd = rec_degraded(pts, first, last, p->degrade_frac * f.baseline_iops);
+	if (kd == last)
 		goto out;
-	for (size_t k = first; k < lost_to; k++)
-		if (pts[k].ops_known && pts[k].iops < f.baseline_iops)
-			f.io_lost += (f.baseline_iops - pts[k].iops) *
-				     interval_s;
+	f.time_to_degrade_s = fmax(0, (double)kd * interval_s - ev->start_s);
+	f.time_to_recover_s = rec_recover(pts, ev, kd, last, interval_s, false,
+					  p, &f);
+	f.time_to_recover_survivors_s = ev->nloss ?
+						rec_recover(pts, ev, kd, last,
+							    interval_s, true, p,
+							    &f) :
+						f.time_to_recover_s;
+	ttr = rec_judged_on_cluster(ev) ? f.time_to_recover_s :
+					  f.time_to_recover_survivors_s;
+	f.status = ttr < 0 ? REC_NOT_RECOVERED : REC_RECOVERED;
 out:
 	*out = f;
+	return 0;
+}
+
+int recovery_absent_io(const struct rec_point *pts, size_t n, double interval_s,
+		       const struct rec_event *ev, const struct rec_params *p,
+		       double *out)
+{
+	size_t first, base_from;
+	double sum = 0;
+
+	if (!pts || !ev || !p || !out || !rec_finite(interval_s) ||
+	    interval_s <= 0 || !rec_params_ok(p) ||
+	    !rec_event_ok(ev, n, interval_s) || !rec_points_ok(pts, n))
+		return -EINVAL;
+	first = rec_index(ev->start_s, interval_s, n, false);
+	base_from = rec_index(fmax(0, ev->start_s - p->baseline_s), interval_s,
+			      n, true);
+	if (base_from > first)
+		base_from = first;
+	for (size_t i = 0; i < ev->nloss; i++)
+		sum += rec_absent(pts, ev->loss[i].iops, base_from, first, n,
+				  interval_s);
+	*out = sum;
 	return 0;
 }

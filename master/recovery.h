@@ -12,11 +12,19 @@
  * not counted as zero, not counted as good, and it does not break a run of
  * good intervals either; its iops and p99_us are not read.
  *
- * The event's span is the intervals that end after start_s and, when a next
- * event is given, no later than next_start_s: each interval belongs to the
- * last event that started before it ended. The interval the event started
- * in is the first of its span. Every figure "after" the event is taken over
- * the span; every figure that is not computed is -1.
+ * The event's window (its span) is the intervals that end after start_s
+ * and, when an end is given, no later than next_start_s: the caller ends it
+ * where the next event of the run starts, except an event that restores
+ * this one (ends=), which this window runs through. The interval the event
+ * started in is the first of its window. Every figure "after" the event is
+ * taken over the window; every figure that is not computed is -1 (null in
+ * JSON, empty in CSV).
+ *
+ * The cluster series is the true one: each interval's IOPS count every
+ * slave's row of it, late rows included. The slaves the event took away
+ * (its losses) come with their own rows, so that what the slaves left
+ * running did (the survivors: cluster minus the lost ones) is judged
+ * against their own share of the baseline.
  */
 #ifndef LOCKSTEP_MASTER_RECOVERY_H
 #define LOCKSTEP_MASTER_RECOVERY_H
@@ -44,6 +52,14 @@ struct rec_params {
 	unsigned recover_n;      /* consecutive good intervals (10), >= 1 */
 };
 
+/* A slave the event took away (expect_loss=) and its own series. */
+struct rec_loss {
+	double lost_s;      /* when it was marked lost (series time) */
+	double back_s;      /* when it came back, < 0 when it did not */
+	const double *iops; /* its IOPS per interval (n of them), < 0 when
+			       it sent no row of that interval */
+};
+
 struct rec_event {
 	double start_s;      /* when the event started, inside the series */
 	double end_s;        /* until= success; < 0 when none (no until, or
@@ -52,12 +68,23 @@ struct rec_event {
 				< 0 when none: the baseline must not reach
 				into it (a previous event that never ended is
 				passed with the time it was given up) */
-	double next_start_s; /* start of the next event in the same run, < 0
-				when none: recovery is looked for before it */
+	double next_start_s; /* end of the window: the start of the next
+				event in the same run that does not restore
+				this one, < 0 when none (the series end) */
+	const struct rec_loss *loss; /* the slaves it took away; NULL when
+					nloss is 0 */
+	size_t nloss;
+	bool expect_back; /* rejoin=yes: judged on the whole cluster; else,
+			     with a loss, on the survivors */
 };
 
 enum rec_status {
-	REC_OK = 0,        /* figures computed */
+	REC_RECOVERED = 0, /* degraded, then recovered (on the figure the
+			      event is judged by: the whole cluster, or the
+			      survivors when the lost slaves were not
+			      expected back, rejoin=no) */
+	REC_NOT_DEGRADED,  /* never below degrade_frac x baseline: nothing
+			      to recover from */
 	REC_NO_BASELINE,   /* no measured interval with I/O in the baseline
 			       window (e.g. an event at t=0): the baseline
 			       figures are -1 */
@@ -65,7 +92,7 @@ enum rec_status {
 			       no baseline is invented, so the baseline,
 			       time to degrade, time to recover and io_lost
 			       are -1; worst_* and rebuild_s are given */
-	REC_NOT_RECOVERED, /* degraded and never recovered in the span */
+	REC_NOT_RECOVERED, /* degraded and never recovered in the window */
 };
 
 struct rec_figures {
@@ -91,13 +118,31 @@ struct rec_figures {
 				     degraded one; < 0 never, or never
 				     degraded (nothing to recover from) */
 	double rebuild_s;         /* end_s - start_s, < 0 without an end */
-	double io_lost;           /* sum over the span's known intervals from
-				   the event's first to recovery (or the
-				   span's end) of max(0, baseline - iops)
-				   x interval_s, in I/Os. 0 when it never
-				   degraded (a dip under the degrade
-				   threshold is not told apart from noise);
-				   < 0 without a baseline */
+	double time_to_recover_survivors_s; /* the same, judged on the
+					       survivors' IOPS against their
+					       own baseline; equal to
+					       time_to_recover_s without a
+					       loss */
+	double baseline_survivors_iops;     /* the baseline of the slaves it did
+					   not take away (their rows) */
+	double window_end_s; /* end of the window (series time) */
+	/*
+	 * I/O owed and paid back over the whole window, in I/Os: a backlog
+	 * b grows by (baseline - iops) x interval_s each known interval and
+	 * never falls below 0. io_lost is b at the window's end (what the
+	 * cluster did not do, a catch-up included); io_delayed is the
+	 * deficit (the sum of max(0, baseline - iops) x interval_s) minus
+	 * io_lost: what was late and caught up. < 0 without a baseline.
+	 */
+	double io_lost;
+	double io_delayed;
+	/*
+	 * What the lost slaves did not do while away: over the window's
+	 * intervals from the event's first on (once back and doing its
+	 * share it adds nothing), max(0, its baseline - its IOPS) x
+	 * interval_s, in I/Os, at most io_lost. 0 without a loss; < 0 without a baseline.
+	 */
+	double io_lost_expected;
 };
 
 /* Defaults named in the issue and the README. */
@@ -112,11 +157,23 @@ void recovery_defaults(struct rec_params *p);
  * argument (interval_s <= 0, a NaN or infinity anywhere read, a value
  * past 10^15 (IOPS, microseconds, seconds), a negative IOPS, a start
  * outside the series, an end before the start, a next event before it,
- * parameters out of range); @out is untouched then. The caller owns
+ * a loss without its series or back before lost, parameters out of
+ * range); @out is untouched then. The caller owns
  * everything; nothing is kept.
  */
 int recovery_compute(const struct rec_point *pts, size_t n, double interval_s,
 		     const struct rec_event *ev, const struct rec_params *p,
 		     struct rec_figures *out);
+
+/*
+ * The I/Os @ev's lost slaves did not do from its start to the series'
+ * end (not bounded by a next event: a fixed-rate
+ * run's shortfall is told against it), each against its own mean over the
+ * baseline window (no overlap test: what a slave does is its own). Into
+ * *out; returns 0 or -EINVAL as recovery_compute().
+ */
+int recovery_absent_io(const struct rec_point *pts, size_t n, double interval_s,
+		       const struct rec_event *ev, const struct rec_params *p,
+		       double *out);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,6 +349,7 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 		results_wrote(m, &s->csv);
 	}
 	results_export_slave(m, s, iv, late ? "late" : note, &v);
+	events_sample(m, s, iv);
 	if (late && (f = results_w(&m->icsv))) {
 		events_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now, "");
@@ -561,6 +563,27 @@ static void results_avg_line(struct master *m, const struct run_result *r,
 		report_console_avg(stdout, time_real_ns(), label, v);
 }
 
+/*
+ * iorate= not reached: by how much, and how much of it the slaves its
+ * events were expected to take away explain (what they did not do while
+ * away, from their own rows; see events_loss_explains()).
+ */
+static void iorate_missed(struct master *m, const struct run_result *r,
+			  const struct stats_view *v)
+{
+	double measured = (double)(r->ph.intervals - r->ph.warmup_intervals) *
+			  r->ph.interval_s;
+	double short_ops = (r->ph.iorate - v->iops) * measured;
+	double lost = events_loss_explains(m, r);
+
+	printf("iorate=%g not reached: %.1f IO/s, %.1f%% short", r->ph.iorate,
+	       v->iops, decide_shortfall_pct(r->ph.iorate, v->iops));
+	if (lost > 0 && short_ops > 0)
+		printf("; the expected losses explain %.1f%% of it (their share not done: %.0f I/Os, of %.0f short)",
+		       fmin(100, 100 * lost / short_ops), lost, short_ops);
+	printf("\n");
+}
+
 void results_run_totals(struct master *m, const struct run_result *r)
 {
 	const struct stats_view *v = &r->view;
@@ -591,9 +614,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
 	if (decide_iorate_missed(r->ph.iorate, v->iops))
-		printf("iorate=%g not reached: %.1f IO/s, %.1f%% short\n",
-		       r->ph.iorate, v->iops,
-		       decide_shortfall_pct(r->ph.iorate, v->iops));
+		iorate_missed(m, r, v);
 	report_hcibench(stdout, v);
 	printf("\n");
 }

@@ -257,6 +257,7 @@ int results_summary_txt(struct master *m)
 		report_hcibench(f, &r->view);
 		fprintf(f, "\n");
 	}
+	events_recovery_text(m, f);
 	results_report_lost(m, f);
 	if (m->nincomplete) {
 		fprintf(f, "\nincomplete result files:");

@@ -62,7 +62,7 @@ static void test_issue_syntax(void **state)
 		"timeout=1h,expect_loss=(h2,h3),rejoin=yes,baseline=90s,"
 		"degrade=80,recover_iops=5,recover_p99=50,recover_n=6\n"
 		"ev=poweron,after=poweroff+30m,exec=\"ipmitool power on\","
-		"on_fail=abort\n";
+		"on_fail=abort,ends=poweroff\n";
 	struct params *p = NULL;
 	struct evplan_ev *ev = NULL;
 	const struct params_ev *e;
@@ -87,7 +87,10 @@ static void test_issue_syntax(void **state)
 	assert_int_equal(e->loss[0], 1);
 	assert_int_equal(e->loss[1], 2);
 	assert_true(e->rejoin && !e->abort_on_fail);
+	assert_int_equal(e->ends, -1);
 	e = &p->ev[1];
+	/* ends=: poweron restores poweroff (one story, one window). */
+	assert_int_equal(e->ends, 0);
 	assert_true(e->has_after && e->after == 0 && e->after_s == 1800);
 	/* after= takes its event's rd; defaults for the rest. */
 	assert_int_equal(e->rd, 0);
@@ -173,6 +176,17 @@ static void test_errors(void **state)
 		  "t.vdb:10:39: recover_p99=100001 is out of range 0..100000" },
 		{ "ev=a,rd=r1,at=1,exec=true,recover_n=0",
 		  "t.vdb:10:37: recover_n=0 is out of range 1..100000" },
+		{ "ev=a,rd=r1,at=1,exec=true\nev=b,rd=r1,at=2,exec=true,ends=zz",
+		  "t.vdb:11:32: ends=zz refers to an undefined ev" },
+		{ "ev=b,rd=r1,at=2,exec=true,ends=b",
+		  "t.vdb:10:32: ev=b cannot end itself" },
+		{ "ev=a,rd=r1,at=5,exec=true\nev=b,rd=r1,at=2,exec=true,ends=a",
+		  "t.vdb:11:32: ev=b: ends=a must start before it (after=a, or an earlier at= into the same phase)" },
+		{ "ev=a,rd=r1,at=5,exec=true\nev=b,rd=r2,at=2,exec=true,ends=a",
+		  "t.vdb:11:32: ev=b: ends=a is an event of another rd" },
+		{ "ev=a,rd=r1,at=1,exec=true\nev=b,after=a,exec=true,ends=a\n"
+		  "ev=c,after=b,exec=true,ends=a",
+		  "t.vdb:12:29: ev=c: ev=b already ends ev=a" },
 		{ "ev=a,rd=r1,at=1,exec=true,bogus=1",
 		  "t.vdb:10:27: unknown ev parameter 'bogus'" },
 	};

@@ -2,7 +2,8 @@
  * Unit tests for the report's JSON reader (master/report/json.c): what it
  * accepts and writes back (exact 64-bit integers, decoded escapes), and
  * what it refuses with a position (truncation, nesting, bad escapes,
- * trailing text), table-driven.
+ * trailing text), table-driven. And the folder reader's intervals
+ * (master/report/data.c): late rows are added to their interval.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include "master/jsonw.h"
+#include "master/report/data.h"
 #include "master/report/json.h"
 
 /* Parse text and write it back through jsonw, compact (no newlines). */
@@ -166,6 +170,71 @@ static void test_lookup(void **state)
 	json_free(j);
 }
 
+/*
+ * intervals.csv with interval 2 written while one of two slaves was cut
+ * off (500 IO/s) and that slave's row of it later as a `late` row (another
+ * 500): the page draws 1000, the I/Os the run totals count; the late
+ * row's p99 does not replace the interval's.
+ */
+static void test_late_rows(void **state)
+{
+	char dir[] = "/tmp/lockstep-test-report.XXXXXX", path[64];
+	char *buf = NULL;
+	size_t len = 0;
+	struct data_warns warns = { 0 };
+	struct jsonw w;
+	char err[256];
+	FILE *f, *mf;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"runs\": []}", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("run,interval,phase,start_ns,end_ns,slaves_reported,"
+	      "slaves_expected,iops,mbps,p99_ms,events\n"
+	      "r1,1,measure,1000000000,2000000000,2,2,1000,4,1.5,\n"
+	      "r1,2,measure,2000000000,3000000000,1,2,500,2,1.25,\n"
+	      "r1,3,measure,3000000000,4000000000,2,2,1000,4,1.5,\n"
+	      "r1,2,late,2000000000,3000000000,1,0,500,2,9,\n",
+	      f);
+	fclose(f);
+	mf = open_memstream(&buf, &len);
+	assert_non_null(mf);
+	jsonw_init(&w, mf);
+	jsonw_object(&w, NULL);
+	assert_int_equal(data_write_set(&w, "now", dir, &warns, err,
+					sizeof(err)),
+			 0);
+	jsonw_end(&w);
+	jsonw_finish(&w);
+	fclose(mf);
+	/* The writer indents: compare without the white space. */
+	for (size_t i = 0, j = 0;; i++) {
+		if (buf[i] != ' ' && buf[i] != '\n' && buf[i] != '\t')
+			buf[j++] = buf[i];
+		if (!buf[i])
+			break;
+	}
+	assert_non_null(strstr(buf, "\"iops\":[1000,1000,1000]"));
+	assert_non_null(strstr(buf, "\"mbps\":[4,4,4]"));
+	assert_non_null(strstr(buf, "\"p99_ms\":[1.5,1.25,1.5]"));
+	assert_non_null(strstr(buf, "\"slaves_reported\":[2,2,2]"));
+	assert_int_equal(warns.n, 0);
+	free(buf);
+	data_warns_free(&warns);
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_late_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,6 +250,73 @@ int ev_finish(struct parser *p)
 	return 0;
 }
 
+/* ends=EVENT: the event this one restores, resolved in ev_resolve(). */
+int ev_set_ends(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it)
+{
+	struct params_ev *ev = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (!v->len || v->len >= sizeof(ev->ends_name))
+		return perr(p, v->pos, "%s= takes the name of an ev", kw->name);
+	memcpy(ev->ends_name, v->s, v->len);
+	ev->ends_name[v->len] = '\0';
+	ev->ends_pos = v->pos;
+	return 0;
+}
+
+/* Whether ev's after= chain goes through event a. */
+static bool follows(const struct params *pa, const struct params_ev *ev,
+		    const struct params_ev *a)
+{
+	for (size_t steps = 0; ev->has_after && steps <= pa->nev; steps++) {
+		ev = &pa->ev[ev->after];
+		if (ev == a)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * ends=EVENT names an event of the same rd that starts before this one
+ * (this one follows it through after=, or both have at= into the same
+ * phase and EVENT's is earlier), ended by no other event.
+ */
+static int ends_resolve(struct parser *p, struct params_ev *ev)
+{
+	struct params *pa = p->out;
+	long at = params_lookup(p, KIND_EV, ev->ends_name,
+				strlen(ev->ends_name));
+	const struct params_ev *a;
+
+	if (at < 0)
+		return perr(p, ev->ends_pos,
+			    "ends=%s refers to an undefined ev", ev->ends_name);
+	a = &pa->ev[at];
+	if (a == ev)
+		return perr(p, ev->ends_pos, "ev=%s cannot end itself",
+			    ev->name);
+	if (a->rd != ev->rd)
+		return perr(p, ev->ends_pos,
+			    "ev=%s: ends=%s is an event of another rd",
+			    ev->name, a->name);
+	if (!follows(pa, ev, a) &&
+	    !(ev->has_at && a->has_at && !strcmp(ev->at_phase, a->at_phase) &&
+	      a->at_s < ev->at_s))
+		return perr(p, ev->ends_pos,
+			    "ev=%s: ends=%s must start before it (after=%s, or an earlier at= into the same phase)",
+			    ev->name, a->name, a->name);
+	for (size_t i = 0; i < pa->nev; i++)
+		if (pa->ev[i].ends == at)
+			return perr(p, ev->ends_pos,
+				    "ev=%s: ev=%s already ends ev=%s", ev->name,
+				    pa->ev[i].name, a->name);
+	ev->ends = (int)at;
+	return 0;
+}
+
 /* The event ev's after= points to, resolved; -1 (error said) if none. */
 static long after_of(struct parser *p, const struct params_ev *ev)
 {
@@ -307,5 +374,8 @@ int ev_resolve(struct parser *p)
 				    pa->rd[ev->rd].name,
 				    pa->rd[ev->rd].elapsed_s);
 	}
+	for (size_t i = 0; i < pa->nev; i++)
+		if (pa->ev[i].ends_name[0] && ends_resolve(p, &pa->ev[i]) < 0)
+			return -EINVAL;
 	return 0;
 }

@@ -409,6 +409,7 @@ static const struct kw ev_kws[] = {
 	KW("rd", ev_set_rd),
 	KW("at", ev_set_at),
 	KW("after", ev_set_after),
+	KW("ends", ev_set_ends),
 	KWS("exec", struct params_ev, exec),
 	KWS("until", struct params_ev, until),
 	KW("host", ev_set_host),

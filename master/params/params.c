@@ -245,6 +245,7 @@ static void obj_defaults(union obj *o, enum kind k)
 		o->ev.recover_iops_pct = 10;
 		o->ev.recover_p99_pct = 20;
 		o->ev.recover_n = 10;
+		o->ev.ends = -1;
 		break;
 	default:
 		break;

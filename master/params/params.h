@@ -213,9 +213,13 @@ struct params_ev {
 	unsigned recover_n;
 	size_t nloss; /* expect_loss= hd indexes */
 	unsigned loss[PARAMS_LIST_MAX];
+	/* ends=EVENT: this event restores EVENT (index `ends`, -1 none):
+	   EVENT's recovery window runs through this one. */
+	char ends_name[PARAMS_NAME_MAX];
+	int ends;
 	bool rejoin;        /* rejoin=yes: report when they are back */
 	bool abort_on_fail; /* on_fail=abort */
-	struct params_pos pos, at_pos, after_pos;
+	struct params_pos pos, at_pos, after_pos, ends_pos;
 };
 
 struct params {

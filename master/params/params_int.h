@@ -344,6 +344,8 @@ int ev_set_rd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
 int ev_set_at(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
+int ev_set_ends(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it);
 int ev_set_after(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
 int ev_set_host(struct parser *p, const struct kw *kw, void *obj,

@@ -40,7 +40,8 @@ struct series {
 	char *run;
 	uint64_t t0; /* start_ns of the run's first row */
 	size_t n, cap;
-	double *t; /* end of each interval, seconds after t0 */
+	double *t;     /* end of each interval, seconds after t0 */
+	uint64_t *seq; /* its `interval` column, 0 without one */
 	unsigned char *warm;
 	double *m[NMETRIC];
 };
@@ -87,6 +88,7 @@ static void series_free(struct series *s)
 	free(s->run);
 	free(s->t);
 	free(s->warm);
+	free(s->seq);
 	for (size_t k = 0; k < NMETRIC; k++)
 		free(s->m[k]);
 }
@@ -131,16 +133,22 @@ static struct series *csv_add(struct csv *c, const char *run, uint64_t t0)
 	return s;
 }
 
-static int series_push(struct series *s, double t, int warm, const double *m)
+static int series_push(struct series *s, double t, uint64_t seq, int warm,
+		       const double *m)
 {
 	if (s->n == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 64;
 		double *t2 = realloc(s->t, ncap * sizeof(double));
+		uint64_t *q2;
 		unsigned char *w2;
 
 		if (!t2)
 			return -ENOMEM;
 		s->t = t2;
+		q2 = realloc(s->seq, ncap * sizeof(*q2));
+		if (!q2)
+			return -ENOMEM;
+		s->seq = q2;
 		w2 = realloc(s->warm, ncap);
 		if (!w2)
 			return -ENOMEM;
@@ -155,6 +163,7 @@ static int series_push(struct series *s, double t, int warm, const double *m)
 		s->cap = ncap;
 	}
 	s->t[s->n] = t;
+	s->seq[s->n] = seq;
 	s->warm[s->n] = (unsigned char)warm;
 	for (size_t k = 0; k < NMETRIC; k++)
 		s->m[k][s->n] = m[k];
@@ -203,15 +212,47 @@ static size_t split(char *line, char **f, size_t max)
 }
 
 /*
+ * A late row (its fields f, metric columns col_m) onto the drawn row of
+ * the same run and interval: the additive metrics add. -ENOENT when that
+ * row is not there (a late row comes after it in the file).
+ */
+static int late_row(struct csv *c, const char *run, uint64_t seq,
+		    char *const *f, const int *col_m)
+{
+	static const size_t add[] = { 0, 1, 4 }; /* iops, mbps, reported */
+	struct series *s = csv_find(c, run);
+
+	if (!s || !seq)
+		return -ENOENT;
+	for (size_t i = s->n; i-- > 0;) {
+		if (s->seq[i] != seq)
+			continue;
+		for (size_t k = 0; k < sizeof(add) / sizeof(add[0]); k++) {
+			double v = col_m[add[k]] >= 0 ?
+					   parse_dbl(f[col_m[add[k]]]) :
+					   NAN;
+
+			if (isfinite(v) && isfinite(s->m[add[k]][i]))
+				s->m[add[k]][i] += v;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
  * Parse a lockstep CSV (intervals.csv's columns, found by name in its
- * header). Rows of a run go to its series; `late` rows are counted, not
- * drawn (they complete a row that is already drawn). With ref, each run's
+ * header). Rows of a run go to its series; a `late` row is added to the
+ * row of its run and interval drawn already (IOPS, MB/s and the slaves
+ * reported add; its p99 and mean are the row's): the page draws each
+ * interval's final value, the I/Os the run totals count. With ref, each run's
  * time origin is ref's (the cluster's) so hosts line up with it.
  */
 static int csv_parse(char *text, size_t len, struct csv *c,
 		     const struct csv *ref)
 {
 	int col_run = -1, col_phase = -1, col_start = -1, col_end = -1;
+	int col_iv = -1;
 	int col_m[NMETRIC];
 	char *f[CSV_FIELDS_MAX + 1];
 	size_t nhead = 0;
@@ -228,7 +269,7 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 	}
 	for (; line < text + len; line = nl + 1) {
 		size_t nf;
-		uint64_t start, end;
+		uint64_t start, end, seq;
 		struct series *s;
 		double m[NMETRIC];
 
@@ -254,6 +295,8 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 					col_start = (int)i;
 				else if (!strcmp(f[i], "end_ns"))
 					col_end = (int)i;
+				else if (!strcmp(f[i], "interval"))
+					col_iv = (int)i;
 				for (size_t k = 0; k < NMETRIC; k++)
 					if (!strcmp(f[i], metric_col[k]))
 						col_m[k] = (int)i;
@@ -268,8 +311,13 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 			c->skipped++;
 			continue;
 		}
+		if (col_iv < 0 || parse_u64(f[col_iv], &seq) < 0)
+			seq = 0;
 		if (!strcmp(f[col_phase], "late")) {
-			c->late++;
+			if (late_row(c, f[col_run], seq, f, col_m) < 0)
+				c->skipped++;
+			else
+				c->late++;
 			continue;
 		}
 		s = csv_find(c, f[col_run]);
@@ -288,7 +336,7 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 		}
 		for (size_t k = 0; k < NMETRIC; k++)
 			m[k] = col_m[k] >= 0 ? parse_dbl(f[col_m[k]]) : NAN;
-		ret = series_push(s, (double)(end - s->t0) / 1e9,
+		ret = series_push(s, (double)(end - s->t0) / 1e9, seq,
 				  !strcmp(f[col_phase], "warmup"), m);
 		if (ret < 0)
 			return ret;

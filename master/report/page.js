@@ -126,6 +126,34 @@
 		return null;
 	}
 
+	/*
+	 * An event's recovery figures (summary.json's, master/recovery.c) on
+	 * the chart's time axis: the degraded span from when it degraded to
+	 * when it recovered (on the figure it is judged by) or its window's
+	 * end, and the recovered span from then to the window's end. Their
+	 * times count from the run's measured series, whose offset to the
+	 * chart's is the event's start in both.
+	 */
+	function recovery(e, s) {
+		var r = e.recovery;
+		if (!r || typeof r !== "object" || s === null || !isNum(r.start_s))
+			return null;
+		var off = s - r.start_s;
+		var ttr = r.judged_on === "survivors" ?
+			r.time_to_recover_survivors_s : r.time_to_recover_s;
+		var end = isNum(r.window_end_s) ? r.window_end_s + off : null;
+		var out = { status: str(r.status), fig: r };
+		if (isNum(r.time_to_degrade_s)) {
+			var d0 = s + r.time_to_degrade_s;
+			var d1 = isNum(ttr) ? s + ttr : end;
+			if (d1 !== null && d1 > d0)
+				out.deg = [d0, d1];
+			if (isNum(ttr) && end !== null && end > s + ttr)
+				out.rec = [s + ttr, end];
+		}
+		return out;
+	}
+
 	function runEvents(name, t0) {
 		return arr(S.events).filter(function (e) {
 			return e && e.run === name;
@@ -134,7 +162,7 @@
 				e.start_ns !== undefined ? e.start_ns : e.at, t0);
 			var end = eventSec(e.end !== undefined ? e.end : e.end_ns, t0);
 			return { name: str(e.name), status: str(e.status),
-				s: s, e: end };
+				s: s, e: end, rec: recovery(e, s) };
 		}).filter(function (e) {
 			return e.s !== null;
 		});
@@ -159,6 +187,22 @@
 						devicePixelRatio);
 				}
 			}
+			/* Degraded red, recovered green, under the lines. */
+			events.forEach(function (e) {
+				[["deg", "rgba(220, 0, 0, 0.12)"],
+					["rec", "rgba(0, 160, 0, 0.12)"]].forEach(function (k) {
+					var sp = e.rec && e.rec[k[0]];
+					if (!sp)
+						return;
+					var x0 = Math.max(u.valToPos(sp[0], "x", true), b.left);
+					var x1 = Math.min(u.valToPos(sp[1], "x", true),
+						b.left + b.width);
+					if (x1 <= x0)
+						return;
+					ctx.fillStyle = k[1];
+					ctx.fillRect(x0, b.top, x1 - x0, b.height);
+				});
+			});
 			events.forEach(function (e) {
 				[e.s, e.e].forEach(function (t, i) {
 					if (t === null || t === undefined)
@@ -239,11 +283,29 @@
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
 			return !s.dash;
 		}).map(function (s) { return s.color; }) });
+		/* The spans drawn, in seconds of the x axis, for a test to read. */
+		(opts.events || []).forEach(function (e) {
+			["deg", "rec"].forEach(function (k) {
+				if (e.rec && e.rec[k])
+					box.setAttribute("data-" + k, (box.getAttribute("data-" +
+						k) ? box.getAttribute("data-" + k) + " " : "") +
+						e.rec[k][0].toFixed(3) + "," + e.rec[k][1].toFixed(3));
+			});
+		});
 		if ((opts.events || []).length && opts.listEvents) {
-			box.appendChild(table(["event", "status", "start (s)", "end (s)"],
+			box.appendChild(table(["event", "status", "start (s)", "end (s)",
+				"recovery", "judged on", "degraded after (s)",
+				"recovered after (s)", "survivors after (s)", "worst IO/s",
+				"I/O lost", "I/O delayed", "window through"],
 				opts.events.map(function (e) {
+					var f = e.rec ? e.rec.fig : {};
 					return row([e.name, e.status, fmt(e.s, 3),
-						fmt(e.e, 3)]);
+						fmt(e.e, 3), e.rec ? e.rec.status : "\u2014",
+						str(f.judged_on), fmt(f.time_to_degrade_s, 1),
+						fmt(f.time_to_recover_s, 1),
+						fmt(f.time_to_recover_survivors_s, 1),
+						fmt(f.worst_iops, 1), fmt(f.io_lost, 0),
+						fmt(f.io_delayed, 0), str(f.window_through)]);
 				}), "events"));
 		}
 	}

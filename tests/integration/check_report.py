@@ -6,6 +6,10 @@
       (and the baseline's, and the deltas, with --baseline)
   check_report.py shot PNG DOM
       in the screenshot, every chart's canvas holds its series' colours
+  check_report.py recovery DOM PNG
+      the injected event's degraded span (its start + 0.5 s to + 1.5 s)
+      and recovered span (to + 2.5 s) are shaded on its charts, in the
+      DOM and in the screenshot, and its figures are in the events table
   check_report.py hostile DOM
       strings of a hostile folder stayed text; warnings and events shown
 Exits non-zero with the reason on the first failed check.
@@ -180,6 +184,51 @@ def check_shot(png, dom):
     print(f"screenshot: {len(ch)} charts show their series")
 
 
+def tint(img, rect, rgb):
+    """Pixels of rect within 8 of rgb (a translucent fill over white)."""
+    x, y, w, h = rect
+    return sum(count for count, px in img.crop((x, y, x + w, y + h)).getcolors(w * h)
+               if all(abs(px[i] - rgb[i]) <= 8 for i in range(3)))
+
+
+def check_recovery(dom, png):
+    from PIL import Image
+    img = Image.open(png).convert("RGB")
+    root = parse(dom)
+    ev = [n for n in root.all() if n.tag == "table" and "events" in n.cls()]
+    if not ev:
+        fail("no events table")
+    cells = [c.alltext() for c in ev[0].all() if c.tag == "td"]
+    # event, status, start, end, recovery, judged on, degraded after,
+    # recovered after, survivors after, worst, lost, delayed, through
+    want = ["pull", "completed", None, "\u2014", "recovered", "cluster",
+            "0.5", "1.5", "1.0", "12.5", "1234", "567", "restore"]
+    if len(cells) != len(want):
+        fail(f"events table cells {cells}")
+    for got, w in zip(cells, want):
+        if w is not None and got != w:
+            fail(f"events table: {got!r}, want {w!r} ({cells})")
+    start = float(cells[2])
+    shaded = [c for c in charts(root) if c.attrs.get("data-deg")]
+    if not shaded:
+        fail("no chart says it shaded a degraded span")
+    for c in shaded:
+        deg = [float(v) for v in c.attrs["data-deg"].split(",")]
+        rec = [float(v) for v in c.attrs.get("data-rec", "0,0").split(",")]
+        for got, w in zip(deg + rec, (start + 0.5, start + 1.5, start + 1.5,
+                                       start + 2.5)):
+            if abs(got - w) > 1e-3:
+                fail(f"chart {c.attrs['id']}: spans {deg} {rec}, want from "
+                     f"{start + 0.5} to {start + 1.5} to {start + 2.5}")
+        rect = tuple(int(v) for v in c.attrs["data-rect"].split(","))
+        # rgba(220, 0, 0, 0.12) and rgba(0, 160, 0, 0.12) over white.
+        red, green = tint(img, rect, (251, 224, 224)), tint(img, rect, (224, 244, 224))
+        if red < 200 or green < 200:
+            fail(f"chart {c.attrs['id']}: {red} degraded and {green} "
+                 "recovered pixels in the screenshot")
+    print(f"recovery: {len(shaded)} charts shade the spans, figures listed")
+
+
 def check_hostile(dom):
     root = parse(dom)
     title = [n for n in root.all() if n.tag == "title"]
@@ -218,6 +267,8 @@ def main(a):
         check_dom(a[1], a[2], base, nch, ncurves)
     elif a[0] == "shot":
         check_shot(a[1], a[2])
+    elif a[0] == "recovery":
+        check_recovery(a[1], a[2])
     elif a[0] == "hostile":
         check_hostile(a[1])
     else:

@@ -160,3 +160,18 @@ wait_exit() {
 	rc=$?
 	set -e
 }
+
+# Daemon slaves h1..hN, one in each of the cluster's first N hosts, that
+# may use $TMP/* and connect to the master at $BR:$PORT; their pids in
+# DPID[i] (and PIDS, killed on exit), their output in $TMP/hI.log.
+declare -gA DPID
+start_daemons() {
+	local i
+	for i in $(seq 1 "$1"); do
+		"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon \
+			--name "h$i" --allow "$TMP/*" --insecure \
+			--master "tcp://$BR:$PORT" >> "$TMP/h$i.log" 2>&1 &
+		DPID[$i]=$!
+		PIDS+=($!)
+	done
+}

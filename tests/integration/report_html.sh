@@ -94,6 +94,36 @@ run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/med.html" \
 	fail "--baseline median:2: exit $rc, $(cat "$TMP/med.err")"
 [ ! -e "$TMP/med.html" ] || fail "a refused report left a file"
 
+# An event's recovery figures (injected into a copy of the folder, so the
+# page is checked against known numbers): its degraded and recovered spans
+# are shaded where the figures put them, in the DOM and in a screenshot,
+# and its figures are listed under the chart.
+cp -r "$TMP/out" "$TMP/rec"
+"$PY" - "$TMP/rec/summary.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+r = s["runs"][0]
+s["events"] = [{"name": "pull", "run": r["name"], "status": "completed",
+                "start": r["start_ns"] + 1500 * 10**6,
+                "recovery": {"status": "recovered", "judged_on": "cluster",
+                             "start_s": 0.5, "window_end_s": 3.0,
+                             "window_through": "restore",
+                             "time_to_degrade_s": 0.5,
+                             "time_to_recover_s": 1.5,
+                             "time_to_recover_survivors_s": 1.0,
+                             "worst_iops": 12.5, "io_lost": 1234,
+                             "io_delayed": 567}}]
+json.dump(s, open(p, "w"))
+PY
+run_bounded 30 "$LOCKSTEP" report "$TMP/rec" > "$TMP/rec.txt" 2>&1
+[ "$rc" -eq 0 ] || { cat "$TMP/rec.txt"; fail "report of the recovery folder exited $rc"; }
+chrome rec 900 --dump-dom "file://$TMP/rec/report.html" > "$TMP/rec-dom.html"
+rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
+(cd "$TMP" && chrome recshot "$rheight" --screenshot="$TMP/rec.png" \
+	"file://$TMP/rec/report.html" > /dev/null)
+"$PY" "$CHECK" recovery "$TMP/rec-dom.html" "$TMP/rec.png"
+
 # A hostile folder: strings that try to leave the script element, an
 # event, an .hgrm name outside the folder, a host file that is a link.
 cp -r "$TMP/out" "$TMP/evil"
