@@ -83,6 +83,19 @@ void hist_merge(struct hist *dst, const struct hist *src)
 		dst->max = src->max;
 }
 
+uint64_t hist_rank(double p, uint64_t count)
+{
+	double x, rank;
+
+	if (count == 0)
+		return 0;
+	x = p * (double)count / 100.0;
+	rank = ceil(x - x * 1e-15);
+	if (!(rank >= 1.0))
+		return 1;
+	return rank >= (double)count ? count : (uint64_t)rank;
+}
+
 uint64_t hist_percentile(const struct hist *h, double p)
 {
 	if (h->count == 0)
@@ -92,10 +105,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	if (p >= 100.0)
 		return h->max;
 
-	double rank = ceil(p / 100.0 * (double)h->count);
-	uint64_t target = rank < 1.0 ? 1 : (uint64_t)rank;
-	if (target > h->count)
-		target = h->count;
+	uint64_t target = hist_rank(p, h->count);
 
 	uint64_t cum = 0;
 	unsigned i;

@@ -79,8 +79,17 @@ uint64_t hist_bucket_hi(unsigned idx);
 void hist_merge(struct hist *dst, const struct hist *src);
 
 /*
+ * The nearest rank of percentile p (0..100) among count values: the
+ * smallest r in [1, count] with r >= p/100 * count, computed as p * count
+ * / 100 and taken down past a rounding error of a few ulps (99.9/100 *
+ * 100000 is 99900.00000000001 in doubles, which made rank 99901). 0 when
+ * count is 0.
+ */
+uint64_t hist_rank(double p, uint64_t count);
+
+/*
  * Value at percentile p (0..100): the smallest bucket whose cumulative count
- * reaches ceil(p/100 * count), reported as the bucket's midpoint clamped to
+ * reaches hist_rank(p, count), reported as the bucket's midpoint clamped to
  * [min, max]. 0 when empty.
  */
 uint64_t hist_percentile(const struct hist *h, double p);

@@ -69,14 +69,6 @@ static void sums_of(const struct stats *s, struct stats_lat_sums rd,
 static const double view_ps[] = { 50.0, 95.0, 99.0, 99.9 };
 #define VIEW_NP (sizeof(view_ps) / sizeof(view_ps[0]))
 
-/* The rank hist_percentile() looks for: ceil(p% of count), at least 1. */
-static uint64_t rank_of(double p, uint64_t count)
-{
-	double rank = ceil(p / 100.0 * (double)count);
-	uint64_t target = rank < 1.0 ? 1 : (uint64_t)rank;
-
-	return target > count ? count : target;
-}
 
 /* Bucket idx reported as its midpoint, clamped to [min, max]. */
 static double bucket_value(unsigned idx, uint64_t min, uint64_t max)
@@ -106,7 +98,7 @@ static void combined_percentiles(const struct hist *a, const struct hist *b,
 	unsigned i = 0;
 
 	for (size_t k = 0; k < VIEW_NP; k++) {
-		uint64_t target = rank_of(view_ps[k], count);
+		uint64_t target = hist_rank(view_ps[k], count);
 
 		if (count == 0) {
 			out[k] = 0.0;
@@ -168,7 +160,7 @@ static void sparse_percentiles(const struct hist_sparse *a,
 		return;
 	}
 	for (; k < VIEW_NP; k++) {
-		uint64_t target = rank_of(view_ps[k], count);
+		uint64_t target = hist_rank(view_ps[k], count);
 
 		if (target > count / 2)
 			break;
@@ -189,7 +181,7 @@ static void sparse_percentiles(const struct hist_sparse *a,
 	i = a->n;
 	j = b->n;
 	for (size_t t = VIEW_NP; t-- > k;) {
-		uint64_t r = count - rank_of(view_ps[t], count), c;
+		uint64_t r = count - hist_rank(view_ps[t], count), c;
 		int found = 0;
 
 		while ((c = sparse_top(a, i, b, j, &idx)) > 0) {

@@ -292,11 +292,9 @@ void report_hgrm(FILE *f, const struct hist *h)
 	fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile",
 		"TotalCount", "1/(1-Percentile)");
 	while (h->count > 0) {
-		uint64_t rank = (uint64_t)ceil(pct / 100.0 * (double)h->count);
+		uint64_t rank = hist_rank(pct, h->count);
 		double inv;
 
-		if (rank < 1)
-			rank = 1;
 		while (idx < HIST_BUCKETS && cum + h->buckets[idx] < rank)
 			cum += h->buckets[idx++];
 		if (idx >= HIST_BUCKETS)

@@ -136,7 +136,7 @@ static void test_percentiles_known_distributions(void **state)
 		assert_int_equal(h->max, vals[NVALUES - 1]);
 
 		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
-			size_t rank = (size_t)ceil(ps[k] / 100.0 * NVALUES);
+			size_t rank = (size_t)hist_rank(ps[k], NVALUES);
 			double exact = (double)vals[rank - 1];
 			double got = (double)hist_percentile(h, ps[k]);
 			double rel = fabs(got - exact) / exact;
@@ -516,6 +516,41 @@ static void test_mean_stddev(void **state)
 	free(h);
 }
 
+/*
+ * The nearest rank, against integer arithmetic: p in thousandths of a per
+ * cent, rank = ceil(p_milli * count / 100000). Doubles alone put p99.9 of
+ * 1000 values at rank 1000 and of 100000 at 99901.
+ */
+static void test_rank_exact(void **state)
+{
+	static const unsigned milli[] = { 1,     1000,  25000, 50000, 75000,
+					  90000, 95000, 99000, 99500, 99900,
+					  99990, 99999, 100000 };
+	static const uint64_t counts[] = { 1,      2,       3,      7,
+					   10,     20,      100,    999,
+					   1000,   1001,    12345,  100000,
+					   250000, 1000000, 9999991 };
+
+	(void)state;
+	assert_int_equal(hist_rank(99.9, 0), 0);
+	assert_int_equal(hist_rank(0, 10), 1);
+	assert_int_equal(hist_rank(99.9, 1000), 999);
+	assert_int_equal(hist_rank(99.9, 100000), 99900);
+	for (size_t i = 0; i < sizeof(milli) / sizeof(milli[0]); i++)
+		for (size_t j = 0; j < sizeof(counts) / sizeof(counts[0]);
+		     j++) {
+			uint64_t want = ((uint64_t)milli[i] * counts[j] +
+					 99999) /
+					100000;
+
+			if (want < 1)
+				want = 1;
+			assert_int_equal(hist_rank(milli[i] / 1000.0,
+						   counts[j]),
+					 want);
+		}
+}
+
 static void test_empty(void **state)
 {
 	struct hist *h = hist_new();
@@ -599,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_sparse_round_trip),
 		cmocka_unit_test(test_sparse_rejects_malformed),
 		cmocka_unit_test(test_mean_stddev),
+		cmocka_unit_test(test_rank_exact),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_clamp_above_max),
 		cmocka_unit_test(test_add_sparse_unchecked),
