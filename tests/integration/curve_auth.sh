@@ -7,7 +7,9 @@
 # key that may not use the name local-1, one without keys) never register,
 # and the run completes with the totals of the three real slaves. A daemon
 # facing a master with another key refuses it, keeps waiting, and then
-# registers with the right master. An --insecure run warns, records it in
+# registers with the right master; so does a daemon whose master's port
+# was held first by a plain (NULL-mechanism) ZeroMQ peer, which libzmq
+# would never retry after. An --insecure run warns, records it in
 # summary.json, and still admits as local-N only the pid it started.
 source "$(dirname "$0")/lib.sh"
 
@@ -144,13 +146,16 @@ wait_for "$MPID" 30
 grep -q "did not register" "$TMP/wrong.err" || { cat "$TMP/wrong.err"; fail "the wrong master did not fail for lack of slaves"; }
 grep -q "the master at $EP did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
 	{ cat "$TMP/ext1.log"; fail "the daemon did not say the master failed to prove its key"; }
-"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/right" --engine null --key "$K/master.key" \
-	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 0 \
-	--expect-slaves 1 --join-timeout 20 > "$TMP/right.txt" 2> "$TMP/right.err" &
-MPID=$!
-PIDS+=($MPID)
-wait_for "$MPID" 60
-[ "$rc" -eq 0 ] || { cat "$TMP/right.err" "$TMP/ext1.log"; fail "the right master exited $rc, expected 0"; }
+right_master() { # OUT: the master with the right key, for ext1 alone
+	"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/$1" --engine null --key "$K/master.key" \
+		--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 0 \
+		--expect-slaves 1 --join-timeout 20 > "$TMP/$1.txt" 2> "$TMP/$1.err" &
+	MPID=$!
+	PIDS+=($MPID)
+	wait_for "$MPID" 60
+	[ "$rc" -eq 0 ] || { cat "$TMP/$1.err" "$TMP/ext1.log"; fail "the right master ($1) exited $rc, expected 0"; }
+}
+right_master right
 # What this part is about is who registered (the timing of the rows is
 # local_run's business: on a loaded machine a lone daemon's first interval
 # may come after its row's grace).
@@ -161,6 +166,19 @@ assert [x["name"] for x in s["slaves"]] == ["ext1"], s["slaves"]
 assert s["runs"][0]["totals"]["ops"] > 0, s["runs"][0]["totals"]
 PY
 echo "ok: wrong master refused, right master served"
+
+# ---- a plain ZeroMQ peer on the port, then the right master --------------
+# libzmq gives up on a connection whose handshake met another mechanism;
+# the daemon must open a new socket and find the master that comes next.
+HOSTILE=${3:?curve_auth.sh needs the hostile tool}
+: > "$TMP/ext1.log"
+run_bounded 20 "$HOSTILE" "$EP" squat 3
+[ "$rc" -eq 0 ] || fail "the plain peer could not hold the port ($rc)"
+grep -q "did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
+	{ cat "$TMP/ext1.log"; fail "the daemon did not meet the plain peer"; }
+right_master after
+grep -q "slave ext1 registered" "$TMP/after.err" || { cat "$TMP/after.err"; fail "ext1 did not register after the plain peer"; }
+echo "ok: a daemon that met a plain peer registers with the right master"
 
 # ---- --insecure: warned, recorded, and local slaves still checked by pid --
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/ins" --engine null --insecure --port "$PORT" \

@@ -16,6 +16,11 @@
  *   hostile EP flood SECONDS            one-byte frames as fast as the
  *                                       master takes them
  *   hostile EP big MB                   one frame of MB megabytes
+ *   hostile EP squat SECONDS            bind a plain (NULL-mechanism)
+ *                                       ROUTER on EP and a PUB on PORT + 1
+ *                                       for SECONDS, answering nothing:
+ *                                       what a keyed slave meets when a
+ *                                       local user takes the master's port
  * EP is the master's tcp://HOST:PORT (its PUB is on PORT + 1).
  */
 #include <errno.h>
@@ -230,6 +235,43 @@ static int do_slave(const char *name, char **forges, int nforge)
 	return 0;
 }
 
+/* Hold the master's two ports with plain sockets for secs seconds. */
+static int do_squat(const char *ep, int secs)
+{
+	const char *colon = strrchr(ep, ':');
+	char pubep[300];
+	void *router = zmq_socket(ctx, ZMQ_ROUTER),
+	     *pub = zmq_socket(ctx, ZMQ_PUB);
+	int linger = 0;
+	uint64_t until = time_mono_ns() + (uint64_t)secs * 1000000000ull;
+
+	if (!colon || !router || !pub)
+		return 2;
+	zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof(linger));
+	zmq_setsockopt(pub, ZMQ_LINGER, &linger, sizeof(linger));
+	snprintf(pubep, sizeof(pubep), "%.*s:%d", (int)(colon - ep), ep,
+		 atoi(colon + 1) + 1);
+	if (zmq_bind(router, ep) < 0 || zmq_bind(pub, pubep) < 0) {
+		fprintf(stderr, "hostile: bind: %s\n",
+			zmq_strerror(zmq_errno()));
+		return 1;
+	}
+	while (time_mono_ns() < until) {
+		char buf[256];
+
+		/* Read and drop whatever a client sends. */
+		zmq_pollitem_t it = { router, 0, ZMQ_POLLIN, 0 };
+
+		if (zmq_poll(&it, 1, 100) > 0)
+			while (zmq_recv(router, buf, sizeof(buf),
+					ZMQ_DONTWAIT) >= 0)
+				;
+	}
+	zmq_close(router);
+	zmq_close(pub);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char subep[300];
@@ -238,10 +280,15 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: hostile EP hello|slave|flood|big ...\n");
+			"usage: hostile EP hello|slave|flood|big|squat ...\n");
 		return 2;
 	}
 	ctx = zmq_ctx_new();
+	if (strcmp(argv[2], "squat") == 0) {
+		ret = do_squat(argv[1], atoi(argv[3]));
+		zmq_ctx_term(ctx);
+		return ret;
+	}
 	dealer = zmq_socket(ctx, ZMQ_DEALER);
 	zmq_setsockopt(dealer, ZMQ_LINGER, &linger, sizeof(linger));
 	if (zmq_connect(dealer, argv[1]) < 0) {
