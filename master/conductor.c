@@ -38,11 +38,12 @@ static void views_of(struct master *m)
 
 /*
  * The slaves we start may open the parameter file's luns and nothing else:
- * each distinct lun once, passed as --allow-path (literal, never a glob).
+ * each distinct lun once, passed as --allow-path (literal, never a glob),
+ * and the journal= folder, which a slave checks against its policy too.
  */
 static const char **allowed_luns(const struct params *p, unsigned *n)
 {
-	const char **v = calloc(p->nsd ? p->nsd : 1, sizeof(*v));
+	const char **v = calloc(p->nsd + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; v && i < p->nsd; i++) {
@@ -53,6 +54,8 @@ static const char **allowed_luns(const struct params *p, unsigned *n)
 		if (k == *n)
 			v[(*n)++] = p->sd[i].lun;
 	}
+	if (v && p->journal[0])
+		v[(*n)++] = p->journal;
 	return v;
 }
 
@@ -148,7 +151,9 @@ static int wait_registration(struct master *m)
 				continue;
 			log_error("slave %s on %s exited before registering (status %d)%s",
 				  p->name, p->host, status,
-				  status == 255 ? ": ssh could not reach the host" : "");
+				  status == 255 ?
+					  ": ssh could not reach the host" :
+					  "");
 			return -ECHILD;
 		}
 		if (time_mono_ns() > deadline) {

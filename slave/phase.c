@@ -59,6 +59,12 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 
 	if (!plan->validate)
 		return 0;
+	if (plan->journal[0]) {
+		ret = target_check_journal(plan->journal, &s->policy, err,
+					   errlen);
+		if (ret < 0)
+			return ret;
+	}
 	ph->vmap = calloc(n, sizeof(*ph->vmap));
 	ph->v0 = calloc(n, sizeof(*ph->v0));
 	if (!ph->vmap || !ph->v0)

@@ -93,8 +93,7 @@ out:
 	return ret;
 }
 
-static int fill_file(const char *path, uint64_t size, char *err,
-		     size_t errlen)
+static int fill_file(const char *path, uint64_t size, char *err, size_t errlen)
 {
 	struct stat st;
 	int fd, ret;
@@ -152,6 +151,28 @@ int target_check_align(const struct proto_plan *p, unsigned t, unsigned align,
 		}
 	}
 	return 0;
+}
+
+int target_check_journal(const char *dir, const struct target_policy *pol,
+			 char *err, size_t errlen)
+{
+	struct safety_verdict v;
+	int ret;
+
+	if (pol && pol->none) {
+		snprintf(err, errlen,
+			 "journal=%s: refused: this slave is a daemon started without --allow, so it writes nowhere (restart it with --allow naming the folder)",
+			 dir);
+		return -EPERM;
+	}
+	if (!pol || !pol->allow)
+		return 0;
+	ret = safety_allow_check(pol->allow, dir, &v);
+	if (ret < 0)
+		snprintf(err, errlen,
+			 "journal=%s: %s; this slave's --allow limits where it writes",
+			 dir, v.reason);
+	return ret;
 }
 
 /*
@@ -237,7 +258,8 @@ static int open_checked(const struct proto_target *t, int flags, char *err,
 		snprintf(err, errlen, "sd %s: cannot open %s%s: %s", t->name,
 			 t->path,
 			 ret == -EINVAL && (flags & O_DIRECT) ?
-				 " with O_DIRECT" : "",
+				 " with O_DIRECT" :
+				 "",
 			 strerror(-ret));
 		return ret;
 	}

@@ -6,7 +6,8 @@
 # read-only run; force=yes overrides the signature cases only (the console
 # and summary.json say what was overwritten), never the mounted one. Then,
 # with tests/tools/planpeer acting as a hostile master: a daemon without
-# --allow refuses a plan; --allow globs and a symlink out of them; a plan
+# --allow refuses a plan; --allow globs and a symlink out of them; a
+# journal= folder outside --allow is refused and never made; a plan
 # with each bad field gets an `error` naming it and the slave lives on.
 # A FIFO lun returns at once with an error; a file lun that does not fit
 # its file system, and a missing lun under /dev, are refused and never
@@ -86,6 +87,13 @@ peer refuse "$TMP/ok/link" "resolves to $TMP/out-of-glob/secret" -- --allow "$TM
 peer refuse "$TMP/out-of-glob/secret" "no --allow glob matches" -- --allow "/nonexistent/*,$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a path outside --allow was opened"; }
 echo "ok: --allow globs hold, symlinks resolved"
+# The journal folder obeys --allow like a target: never made outside it.
+peer refuse "$TMP/ok/data" "--allow limits where it writes" "$TMP/out-of-glob/jnl" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a journal folder outside --allow was accepted"; }
+[ ! -e "$TMP/out-of-glob/jnl" ] || fail "the slave made a journal folder outside --allow"
+grep -q "journal=$TMP/out-of-glob/jnl: .*no --allow glob matches" "$TMP/slave.txt" ||
+	{ cat "$TMP/slave.txt"; fail "the slave did not name the refused journal folder"; }
+echo "ok: the journal folder obeys --allow"
 
 # ---- a FIFO lun --------------------------------------------------------
 mkfifo "$TMP/fifo"

@@ -7,7 +7,10 @@
  *                           `error` naming that field; then a good plan on
  *                           FILE gets `ready`, and a go far from now gets an
  *                           `error` and a `phase_end`;
- *   planpeer refuse FILE S  a good plan on FILE gets an `error` holding S.
+ *   planpeer refuse FILE S [JOURNAL]
+ *                           a good plan on FILE (validated, journaled in
+ *                           the folder JOURNAL when given) gets an `error`
+ *                           holding S.
  *
  * The bad values pass the decoder (they are well-formed msgpack of the
  * right types): what is tested is the slave's own plan check. Exits 0 when
@@ -279,7 +282,7 @@ int main(int argc, char **argv)
 	if (argc < 3 || (strcmp(argv[1], "fields") &&
 			 (strcmp(argv[1], "refuse") || argc < 4))) {
 		fprintf(stderr,
-			"usage: planpeer fields FILE | refuse FILE TEXT\n");
+			"usage: planpeer fields FILE | refuse FILE TEXT [JOURNAL]\n");
 		return 2;
 	}
 	ctx = zmq_ctx_new();
@@ -298,6 +301,10 @@ int main(int argc, char **argv)
 		bad = fields(argv[2]);
 	} else {
 		good_plan(&p, 1, argv[2]);
+		if (argc > 4) {
+			p.validate = PROTO_VALIDATE_YES;
+			snprintf(p.journal, sizeof(p.journal), "%s", argv[4]);
+		}
 		bad = expect_answer(&p, argv[3]) < 0;
 	}
 	snprintf(m.u.stop.reason, sizeof(m.u.stop.reason), "planpeer done");
