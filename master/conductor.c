@@ -63,15 +63,16 @@ static const char **allowed_luns(const struct params *p, unsigned *n)
  * The keys of one slave we start: a fresh pair for this run and our public
  * key, passed to it over a pipe (launch.c). Its public key is admitted by
  * the ZAP handler and bound to its name, so that no other process, even
- * on this machine, can register as it. NULL without CURVE (--insecure).
+ * on this machine, can register as it. NULL without CURVE (--insecure),
+ * except for a local slave, which gets keys for the local pair (hub.h).
  */
 static const struct launch_keys *slave_keys(struct master *m, const char *name,
-					    struct launch_keys *lk)
+					    int local, struct launch_keys *lk)
 {
 	struct keys_pair kp;
 	int ret;
 
-	if (!m->curve)
+	if (!m->curve && !(local && m->local_curve))
 		return NULL;
 	ret = keys_generate(&kp);
 	if (ret == 0)
@@ -102,14 +103,19 @@ static int launch_slaves(struct master *m)
 	if (!luns)
 		return -ENOMEM;
 	m->launch.allow = luns;
-	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
+	if (m->local_curve)
+		snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", m->local_port);
+	else
+		snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise,
+			 m->bound_port);
 	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
-		keys = slave_keys(m, name, &lk);
-		ret = m->curve && !keys ?
+		keys = slave_keys(m, name, 1, &lk);
+		ret = (m->curve || m->local_curve) && !keys ?
 			      -EIO :
 			      launch_local(&m->launch, ep, name, keys);
 	}
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
 	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
 		const struct params_hd *hd = &m->params->hd[h];
 
@@ -117,7 +123,7 @@ static int launch_slaves(struct master *m)
 			continue;
 		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
 			roster_expected_name(hd, k, name, sizeof(name));
-			keys = slave_keys(m, name, &lk);
+			keys = slave_keys(m, name, 0, &lk);
 			ret = m->curve && !keys ?
 				      -EIO :
 				      launch_ssh(&m->launch, hd->user,

@@ -230,9 +230,14 @@ int results_summary_txt(struct master *m)
 	if (ret < 0)
 		return ret;
 	f = results_w(&out);
-	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n\n",
+	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
 		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
 		m->exit_code, m->param_path);
+	/* Whoever reads only this file must learn it too. */
+	if (m->insecure)
+		fprintf(f,
+			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
+	fprintf(f, "\n");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];
 

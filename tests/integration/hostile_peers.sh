@@ -90,7 +90,7 @@ cat "$TMP/o1.console"
 [ ! -e "/tmp/lockstep-trav-$$.csv" ] || fail "(1) a file outside the results folder was written"
 grep -q "slave d1 (pid 4242 on hostile) refused: slave d1 is registered and alive" "$TMP/o1.err" ||
 	fail "(1) no refusal of the impostor for d1"
-grep -q "slave local-1 (pid 4243 on hostile) refused: its pid is not" "$TMP/o1.err" ||
+grep -q "slave local-1 (pid 4243 on hostile) refused: that name belongs to a slave this master started" "$TMP/o1.err" ||
 	fail "(1) no refusal of the impostor for local-1"
 grep -qF 'slave evil\x0aFORGED name\x1b[2J (pid 4245 on h\x0aFORGED host\x1b[31m) refused' "$TMP/o1.err" ||
 	{ grep -a refused "$TMP/o1.err"; fail "(1) the refused name is not shown escaped"; }
@@ -127,7 +127,7 @@ set +e
 wait $hr; r_race=$?
 set -e
 [ "$r_race" -eq 3 ] || fail "(2) an impostor racing the local slaves was welcomed"
-grep -q "slave local-1 (pid 4246 on hostile) refused: its pid is not" "$TMP/o2.err" ||
+grep -q "slave local-1 (pid 4246 on hostile) refused: that name belongs to a slave this master started" "$TMP/o2.err" ||
 	fail "(2) no refusal of the impostor racing local-1"
 for why in "ops in 1000000000 ns are more than" "I/O errors in" \
 	"write bytes for 0 ops" "contradict its min" "CPU time"; do
