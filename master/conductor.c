@@ -371,6 +371,9 @@ static int start_phase(struct master *m, struct run_result *r)
 	go.u.go.phase = m->phase_no;
 	go.u.go.start_at = time_real_ns() + margin;
 	r->start_at = go.u.go.start_at;
+	/* Intervals are stamped with this schedule (plausible.h). */
+	for (unsigned i = 0; i < m->nslaves; i++)
+		m->slaves[i].pplan.start_at = r->start_at;
 	{
 		struct merge_cfg cfg = {
 			.nslaves = m->nslaves,

@@ -593,8 +593,23 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
 					  s->hello.name, m->phase_no, err);
 			}
-			if (msg.u.phase_end.first_io_ns && !s->first_io)
+			if (msg.u.phase_end.first_io_ns &&
+			    plausible_first_io(&s->pplan,
+					       msg.u.phase_end.first_io_ns,
+					       s->pplan.intervals ?
+						       s->pplan.intervals - 1 :
+						       0,
+					       err, sizeof(err)) < 0) {
+				/* Not counted in the start skew. */
+				s->suspect = 1;
+				if (m->exit_code == LS_EXIT_OK)
+					m->exit_code = LS_EXIT_DEGRADED;
+				log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
+					  s->hello.name, m->phase_no, err);
+			} else if (msg.u.phase_end.first_io_ns &&
+				   !s->first_io) {
 				s->first_io = msg.u.phase_end.first_io_ns;
+			}
 			if (msg.u.phase_end.status < 0) {
 				log_error("slave %s ended phase %u early (%s): the run stops",
 					  s->hello.name, m->phase_no,

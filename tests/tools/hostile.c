@@ -10,7 +10,8 @@
  *                                       no I/O, sending interval k as
  *                                       FORGE[k] (honest when past the
  *                                       list or "ok"): huge_ops, errors,
- *                                       bytes, hist_max, cpu, or log:TEXT
+ *                                       bytes, hist_max, cpu, times (start
+ *                                       2^64 - 1, end 0), or log:TEXT
  *                                       (an honest interval and a log
  *                                       message TEXT); until stopped
  *   hostile EP flood SECONDS            one-byte frames as fast as the
@@ -151,6 +152,10 @@ static void forge(struct proto_interval *iv, const char *kind,
 		iv->lat[1] = *one;
 	} else if (strcmp(kind, "cpu") == 0) {
 		iv->cpu_sys_ns = interval_ns * 64; /* 64 cores' worth */
+	} else if (strcmp(kind, "times") == 0) {
+		iv->start_ns =
+			UINT64_MAX; /* an honest count, impossible times */
+		iv->end_ns = 0;
 	}
 }
 
