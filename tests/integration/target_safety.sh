@@ -87,6 +87,10 @@ peer refuse "$TMP/ok/link" "resolves to $TMP/out-of-glob/secret" -- --allow "$TM
 peer refuse "$TMP/out-of-glob/secret" "no --allow glob matches" -- --allow "/nonexistent/*,$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a path outside --allow was opened"; }
 echo "ok: --allow globs hold, symlinks resolved"
+# A plan the slave's decoder refuses still gets an error, for its phase.
+peer undecodable "$TMP/ok/data" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "an undecodable plan got no error"; }
+echo "ok: an undecodable plan gets an error"
 # The journal folder obeys --allow like a target: never made outside it.
 peer refuse "$TMP/ok/data" "--allow limits where it writes" "$TMP/out-of-glob/jnl" -- --allow "$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a journal folder outside --allow was accepted"; }
