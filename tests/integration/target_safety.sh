@@ -87,6 +87,13 @@ peer refuse "$TMP/ok/link" "resolves to $TMP/out-of-glob/secret" -- --allow "$TM
 peer refuse "$TMP/out-of-glob/secret" "no --allow glob matches" -- --allow "/nonexistent/*,$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a path outside --allow was opened"; }
 echo "ok: --allow globs hold, symlinks resolved"
+# A dangling symlink inside the glob, pointing out of it: the file to be
+# created is never created through it.
+ln -s "$TMP/out-of-glob/made" "$TMP/ok/dangle"
+peer create "$TMP/ok/dangle" "cannot resolve it" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a file was created through a dangling symlink"; }
+[ ! -e "$TMP/out-of-glob/made" ] || fail "the slave created a file outside --allow through a symlink"
+echo "ok: no file created through a symlink"
 # A plan the slave's decoder refuses still gets an error, for its phase.
 peer undecodable "$TMP/ok/data" -- --allow "$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "an undecodable plan got no error"; }

@@ -12,6 +12,8 @@
  *                           the folder JOURNAL when given) gets an `error`
  *                           holding S.
  *
+ *   planpeer create FILE S  as refuse, with the target to be created
+ *                           (create=1, 1 MiB) when missing;
  *   planpeer undecodable FILE
  *                           a good plan whose "ni" (intervals) is sent as
  *                           nil, which the decoder refuses, gets an
@@ -296,7 +298,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3 ||
 	    (strcmp(argv[1], "fields") && strcmp(argv[1], "undecodable") &&
-	     (strcmp(argv[1], "refuse") || argc < 4))) {
+	     ((strcmp(argv[1], "refuse") && strcmp(argv[1], "create")) ||
+	      argc < 4))) {
 		fprintf(stderr,
 			"usage: planpeer fields FILE | undecodable FILE | refuse FILE TEXT [JOURNAL]\n");
 		return 2;
@@ -321,6 +324,7 @@ int main(int argc, char **argv)
 		bad = expect_answer(&p, "cannot decode it") < 0;
 	} else {
 		good_plan(&p, 1, argv[2]);
+		tg.create = !strcmp(argv[1], "create");
 		if (argc > 4) {
 			p.validate = PROTO_VALIDATE_YES;
 			snprintf(p.journal, sizeof(p.journal), "%s", argv[4]);
