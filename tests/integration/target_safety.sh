@@ -1,5 +1,6 @@
 # Target safety, end to end with the real binary on loop devices (root):
-# a mounted ext4 (mounted read-only, never rw), an unmounted ext4, an MBR
+# a mounted ext4 (mounted read-only, never rw) and the image file behind
+# its loop device, an unmounted ext4, an MBR
 # and a GPT partition table and a swap signature are each refused for a
 # write run (exit 1, the message names the device, the reason and the
 # override, and the device's bytes are unchanged) and allowed for a
@@ -223,6 +224,8 @@ loop ext4m mkfs.ext4 -q -F
 mkdir -p "$TMP/mnt"
 mount -o ro "$DEV" "$TMP/mnt"
 check mounted "$DEV" "mounted on $TMP/mnt" ""
+# The image file under the mounted loop device: never written either.
+check backing "$TMP/ext4m.img" "backs loop device $(basename "$DEV"), mounted on $TMP/mnt" ""
 umount "$TMP/mnt"
 
 # A partition of the device mounted: partx adds the partition (this kernel
