@@ -300,6 +300,14 @@ int keys_name_allowed(const struct keys_authorized *a, const char *key,
 	return 1;
 }
 
+int keys_name_bound(const struct keys_authorized *a, const char *name)
+{
+	for (size_t j = 0; j < a->n; j++)
+		if (has_name(&a->e[j], name, strlen(name)))
+			return 1;
+	return 0;
+}
+
 unsigned keys_mode_problem(mode_t mode, int secret)
 {
 	return (unsigned)(mode & (secret ? 077 : 022));

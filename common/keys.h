@@ -86,6 +86,9 @@ void keys_authorized_free(struct keys_authorized *a);
 int keys_name_allowed(const struct keys_authorized *a, const char *key,
 		      const char *name);
 
+/* Whether some key in a lists name (it then belongs to that key). Pure. */
+int keys_name_bound(const struct keys_authorized *a, const char *name);
+
 /*
  * ssh's rule for key files, on a stat mode: a secret key must give group
  * and others nothing (mode & 077), a public key or an authorized file must

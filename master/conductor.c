@@ -38,11 +38,12 @@ static void views_of(struct master *m)
 
 /*
  * The slaves we start may open the parameter file's luns and nothing else:
- * each distinct lun once, passed as --allow-path (literal, never a glob).
+ * each distinct lun once, passed as --allow-path (literal, never a glob),
+ * and the journal= folder, which a slave checks against its policy too.
  */
 static const char **allowed_luns(const struct params *p, unsigned *n)
 {
-	const char **v = calloc(p->nsd ? p->nsd : 1, sizeof(*v));
+	const char **v = calloc(p->nsd + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; v && i < p->nsd; i++) {
@@ -53,6 +54,8 @@ static const char **allowed_luns(const struct params *p, unsigned *n)
 		if (k == *n)
 			v[(*n)++] = p->sd[i].lun;
 	}
+	if (v && p->journal[0])
+		v[(*n)++] = p->journal;
 	return v;
 }
 
@@ -60,15 +63,16 @@ static const char **allowed_luns(const struct params *p, unsigned *n)
  * The keys of one slave we start: a fresh pair for this run and our public
  * key, passed to it over a pipe (launch.c). Its public key is admitted by
  * the ZAP handler and bound to its name, so that no other process, even
- * on this machine, can register as it. NULL without CURVE (--insecure).
+ * on this machine, can register as it. NULL without CURVE (--insecure),
+ * except for a local slave, which gets keys for the local pair (hub.h).
  */
 static const struct launch_keys *slave_keys(struct master *m, const char *name,
-					    struct launch_keys *lk)
+					    int local, struct launch_keys *lk)
 {
 	struct keys_pair kp;
 	int ret;
 
-	if (!m->curve)
+	if (!m->curve && !(local && m->local_curve))
 		return NULL;
 	ret = keys_generate(&kp);
 	if (ret == 0)
@@ -99,14 +103,19 @@ static int launch_slaves(struct master *m)
 	if (!luns)
 		return -ENOMEM;
 	m->launch.allow = luns;
-	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
+	if (m->local_curve)
+		snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", m->local_port);
+	else
+		snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise,
+			 m->bound_port);
 	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
-		keys = slave_keys(m, name, &lk);
-		ret = m->curve && !keys ?
+		keys = slave_keys(m, name, 1, &lk);
+		ret = (m->curve || m->local_curve) && !keys ?
 			      -EIO :
 			      launch_local(&m->launch, ep, name, keys);
 	}
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
 	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
 		const struct params_hd *hd = &m->params->hd[h];
 
@@ -114,7 +123,7 @@ static int launch_slaves(struct master *m)
 			continue;
 		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
 			roster_expected_name(hd, k, name, sizeof(name));
-			keys = slave_keys(m, name, &lk);
+			keys = slave_keys(m, name, 0, &lk);
 			ret = m->curve && !keys ?
 				      -EIO :
 				      launch_ssh(&m->launch, hd->user,
@@ -367,6 +376,9 @@ static int start_phase(struct master *m, struct run_result *r)
 	go.u.go.phase = m->phase_no;
 	go.u.go.start_at = time_real_ns() + margin;
 	r->start_at = go.u.go.start_at;
+	/* Intervals are stamped with this schedule (plausible.h). */
+	for (unsigned i = 0; i < m->nslaves; i++)
+		m->slaves[i].pplan.start_at = r->start_at;
 	{
 		struct merge_cfg cfg = {
 			.nslaves = m->nslaves,

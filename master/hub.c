@@ -19,8 +19,14 @@
 
 struct hub {
 	void *ctx;
-	void *router;
-	void *pub;
+	/*
+	 * HUB_MAIN: the port slaves are told; HUB_LOCAL (optional, NULL
+	 * otherwise): a CURVE pair on loopback for the slaves this master
+	 * forks, when the main pair is plain (--insecure).
+	 */
+	void *router[HUB_VIA_N];
+	void *pub[HUB_VIA_N];
+	unsigned next; /* the pair hub_recv() tries first */
 	/* CURVE: the ZAP handler's socket, thread and the keys it admits. */
 	void *zap;
 	pthread_t zap_thread;
@@ -47,7 +53,7 @@ static unsigned bound_port(void *sock)
 }
 
 /* Bind ROUTER then PUB on the next port; retry with other ports if taken. */
-static int bind_pair(struct hub *h, const char *host, unsigned port,
+static int bind_pair(void *router, void *pub, const char *host, unsigned port,
 		     unsigned *out, char *err, size_t errlen)
 {
 	char ep[300];
@@ -59,18 +65,18 @@ static int bind_pair(struct hub *h, const char *host, unsigned port,
 			snprintf(ep, sizeof(ep), "tcp://%s:%u", host, port);
 		else
 			snprintf(ep, sizeof(ep), "tcp://%s:*", host);
-		if (zmq_bind(h->router, ep) < 0) {
+		if (zmq_bind(router, ep) < 0) {
 			snprintf(err, errlen, "cannot bind %s: %s", ep,
 				 zmq_strerror(zmq_errno()));
 			return -zmq_errno();
 		}
-		p = bound_port(h->router);
+		p = bound_port(router);
 		if (p == 0 || p >= 65535) {
-			zmq_unbind(h->router, ep);
+			zmq_unbind(router, ep);
 			continue;
 		}
 		snprintf(ep, sizeof(ep), "tcp://%s:%u", host, p + 1);
-		if (zmq_bind(h->pub, ep) == 0) {
+		if (zmq_bind(pub, ep) == 0) {
 			*out = p;
 			return 0;
 		}
@@ -80,7 +86,7 @@ static int bind_pair(struct hub *h, const char *host, unsigned port,
 			return -zmq_errno();
 		}
 		snprintf(ep, sizeof(ep), "tcp://%s:%u", host, p);
-		zmq_unbind(h->router, ep);
+		zmq_unbind(router, ep);
 	}
 	snprintf(err, errlen, "no free pair of ports on %s", host);
 	return -EADDRINUSE;
@@ -99,16 +105,15 @@ static int bind_pair(struct hub *h, const char *host, unsigned port,
  */
 #define HUB_RCVHWM 100
 
-static void hub_limits(struct hub *h)
+static void hub_limits(void *router, void *pub)
 {
 	int64_t router_max = PROTO_MAX_TO_MASTER, pub_max = PROTO_MAX_SMALL;
 	int hwm = HUB_RCVHWM;
 
-	zmq_setsockopt(h->router, ZMQ_MAXMSGSIZE, &router_max,
-		       sizeof(router_max));
-	zmq_setsockopt(h->router, ZMQ_RCVHWM, &hwm, sizeof(hwm));
-	zmq_setsockopt(h->pub, ZMQ_MAXMSGSIZE, &pub_max, sizeof(pub_max));
-	zmq_setsockopt(h->pub, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+	zmq_setsockopt(router, ZMQ_MAXMSGSIZE, &router_max, sizeof(router_max));
+	zmq_setsockopt(router, ZMQ_RCVHWM, &hwm, sizeof(hwm));
+	zmq_setsockopt(pub, ZMQ_MAXMSGSIZE, &pub_max, sizeof(pub_max));
+	zmq_setsockopt(pub, ZMQ_RCVHWM, &hwm, sizeof(hwm));
 }
 
 /* Copy the ZAP request's parts (at most 8) into part[], count in *n. */
@@ -156,6 +161,12 @@ static void zap_answer(struct hub *h, zmq_msg_t *part, int n)
 	if (n < 6 || !part_is(&part[0], "1.0")) {
 		code = "500";
 		text = "bad ZAP request";
+	} else if (part_is(&part[5], "NULL")) {
+		/*
+		 * Only a plain pair asks about NULL peers (a CURVE server
+		 * refuses them at the greeting): --insecure lets them in.
+		 */
+		ok = 1;
 	} else if (part_is(&part[5], "CURVE") && n >= 7 &&
 		   zmq_msg_size(&part[6]) == 32 &&
 		   zmq_z85_encode(key, zmq_msg_data(&part[6]), 32)) {
@@ -231,11 +242,11 @@ static void *zap_main(void *arg)
  * start the ZAP handler before either binds: a handshake with no handler
  * in place would be let through.
  */
-static int curve_server(struct hub *h, const struct hub_curve *c, char *err,
-			size_t errlen)
+static int curve_server(struct hub *h, void *router, void *pub,
+			const struct hub_curve *c, char *err, size_t errlen)
 {
 	int one = 1, zero = 0;
-	void *socks[2] = { h->router, h->pub };
+	void *socks[2] = { router, pub };
 
 	if (!zmq_has("curve")) {
 		snprintf(err, errlen, "this libzmq has no CURVE support");
@@ -245,14 +256,6 @@ static int curve_server(struct hub *h, const struct hub_curve *c, char *err,
 		if (keys_authorized_add(&h->admitted, c->auth->e[i].key,
 					NULL) == -ENOMEM)
 			return -ENOMEM;
-	h->zap = zmq_socket(h->ctx, ZMQ_REP);
-	if (!h->zap ||
-	    zmq_setsockopt(h->zap, ZMQ_LINGER, &zero, sizeof(zero)) < 0 ||
-	    zmq_bind(h->zap, ZAP_ENDPOINT) < 0) {
-		snprintf(err, errlen, "cannot start the ZAP handler: %s",
-			 zmq_strerror(zmq_errno()));
-		return -zmq_errno();
-	}
 	for (int i = 0; i < 2; i++)
 		if (zmq_setsockopt(socks[i], ZMQ_CURVE_SERVER, &one,
 				   sizeof(one)) < 0 ||
@@ -264,6 +267,16 @@ static int curve_server(struct hub *h, const struct hub_curve *c, char *err,
 				 zmq_strerror(zmq_errno()));
 			return -zmq_errno();
 		}
+	if (h->zap_running)
+		return 0;
+	h->zap = zmq_socket(h->ctx, ZMQ_REP);
+	if (!h->zap ||
+	    zmq_setsockopt(h->zap, ZMQ_LINGER, &zero, sizeof(zero)) < 0 ||
+	    zmq_bind(h->zap, ZAP_ENDPOINT) < 0) {
+		snprintf(err, errlen, "cannot start the ZAP handler: %s",
+			 zmq_strerror(zmq_errno()));
+		return -zmq_errno();
+	}
 	if (pthread_create(&h->zap_thread, NULL, zap_main, h) != 0) {
 		snprintf(err, errlen, "cannot start the ZAP thread");
 		return -EAGAIN;
@@ -284,11 +297,39 @@ int hub_admit(struct hub *h, const char *key)
 	return ret;
 }
 
+/* Make the ROUTER and PUB of pair via, with their options. */
+static int make_pair(struct hub *h, int via, char *err, size_t errlen)
+{
+	int one = 1, zero = 0, hwm = 0;
+	void *r, *p;
+
+	r = h->router[via] = zmq_socket(h->ctx, ZMQ_ROUTER);
+	p = h->pub[via] = zmq_socket(h->ctx, ZMQ_PUB);
+	if (!r || !p) {
+		snprintf(err, errlen, "zmq_socket: %s",
+			 zmq_strerror(zmq_errno()));
+		return -ENOMEM;
+	}
+	zmq_setsockopt(r, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
+	/*
+	 * Slaves connect with their uuid as routing id; a slave that
+	 * reconnects (a new TCP connection after a network cut) takes its id
+	 * over from the dead connection instead of being refused.
+	 */
+	zmq_setsockopt(r, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
+	zmq_setsockopt(r, ZMQ_LINGER, &zero, sizeof(zero));
+	zmq_setsockopt(p, ZMQ_LINGER, &zero, sizeof(zero));
+	zmq_setsockopt(r, ZMQ_SNDHWM, &hwm, sizeof(hwm));
+	hub_limits(r, p);
+	return 0;
+}
+
 int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
-	     struct hub **hp, unsigned *bport, char *err, size_t errlen)
+	     const struct hub_curve *local, struct hub **hp, unsigned *bport,
+	     unsigned *lport, char *err, size_t errlen)
 {
 	struct hub *h = calloc(1, sizeof(*h));
-	int one = 1, zero = 0, hwm = 0, ret;
+	int ret;
 
 	if (!h)
 		return -ENOMEM;
@@ -299,28 +340,23 @@ int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
 		free(h);
 		return -ENOMEM;
 	}
-	h->router = zmq_socket(h->ctx, ZMQ_ROUTER);
-	h->pub = zmq_socket(h->ctx, ZMQ_PUB);
-	if (!h->router || !h->pub) {
-		snprintf(err, errlen, "zmq_socket: %s",
-			 zmq_strerror(zmq_errno()));
-		hub_close(&h);
-		return -ENOMEM;
+	ret = make_pair(h, HUB_MAIN, err, errlen);
+	if (ret == 0 && curve)
+		ret = curve_server(h, h->router[HUB_MAIN], h->pub[HUB_MAIN],
+				   curve, err, errlen);
+	if (ret == 0 && local) {
+		ret = make_pair(h, HUB_LOCAL, err, errlen);
+		if (ret == 0)
+			ret = curve_server(h, h->router[HUB_LOCAL],
+					   h->pub[HUB_LOCAL], local, err,
+					   errlen);
+		if (ret == 0)
+			ret = bind_pair(h->router[HUB_LOCAL], h->pub[HUB_LOCAL],
+					"127.0.0.1", 0, lport, err, errlen);
 	}
-	zmq_setsockopt(h->router, ZMQ_ROUTER_MANDATORY, &one, sizeof(one));
-	/*
-	 * Slaves connect with their uuid as routing id; a slave that
-	 * reconnects (a new TCP connection after a network cut) takes its id
-	 * over from the dead connection instead of being refused.
-	 */
-	zmq_setsockopt(h->router, ZMQ_ROUTER_HANDOVER, &one, sizeof(one));
-	zmq_setsockopt(h->router, ZMQ_LINGER, &zero, sizeof(zero));
-	zmq_setsockopt(h->pub, ZMQ_LINGER, &zero, sizeof(zero));
-	zmq_setsockopt(h->router, ZMQ_SNDHWM, &hwm, sizeof(hwm));
-	hub_limits(h);
-	ret = curve ? curve_server(h, curve, err, errlen) : 0;
 	if (ret == 0)
-		ret = bind_pair(h, host, port, bport, err, errlen);
+		ret = bind_pair(h->router[HUB_MAIN], h->pub[HUB_MAIN], host,
+				port, bport, err, errlen);
 	if (ret < 0) {
 		hub_close(&h);
 		return ret;
@@ -332,25 +368,38 @@ int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
 int hub_send(struct hub *h, const struct hub_peer *to, const void *buf,
 	     size_t len)
 {
-	if (zmq_send(h->router, to->id, to->len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+	void *router = h->router[to->via < HUB_VIA_N ? to->via : HUB_MAIN];
+
+	if (!router)
+		return -EHOSTUNREACH;
+	if (zmq_send(router, to->id, to->len, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
 		return -zmq_errno();
-	if (zmq_send(h->router, buf, len, ZMQ_DONTWAIT) < 0)
+	if (zmq_send(router, buf, len, ZMQ_DONTWAIT) < 0)
 		return -zmq_errno();
 	return 0;
 }
 
 int hub_publish(struct hub *h, const void *buf, size_t len)
 {
-	if (zmq_send(h->pub, buf, len, ZMQ_DONTWAIT) < 0)
-		return -zmq_errno();
-	return 0;
+	int ret = 0;
+
+	for (int i = 0; i < HUB_VIA_N; i++)
+		if (h->pub[i] &&
+		    zmq_send(h->pub[i], buf, len, ZMQ_DONTWAIT) < 0)
+			ret = -zmq_errno();
+	return ret;
 }
 
 int hub_wait(struct hub *h, long timeout_ms)
 {
-	zmq_pollitem_t item = { h->router, 0, ZMQ_POLLIN, 0 };
-	int n = zmq_poll(&item, 1, timeout_ms);
+	zmq_pollitem_t item[HUB_VIA_N];
+	int n = 0;
 
+	for (int i = 0; i < HUB_VIA_N; i++)
+		if (h->router[i])
+			item[n++] = (zmq_pollitem_t){ h->router[i], 0,
+						      ZMQ_POLLIN, 0 };
+	n = zmq_poll(item, n, timeout_ms);
 	if (n < 0)
 		return zmq_errno() == EINTR ? 0 : -zmq_errno();
 	return n > 0;
@@ -380,9 +429,11 @@ static void peer_key(zmq_msg_t *msg, struct hub_peer *from)
 		memcpy(from->key, uid, KEYS_Z85_LEN + 1);
 }
 
-int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
-	     size_t *len)
+/* hub_recv() from the ROUTER of pair via. */
+static int recv_from(struct hub *h, int via, struct hub_peer *from,
+		     const void **buf, size_t *len)
 {
+	void *router = h->router[via];
 	zmq_msg_t *msg = &h->held;
 	int ret = 0;
 
@@ -391,7 +442,7 @@ int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
 		zmq_msg_close(msg);
 	h->holding = 0;
 	zmq_msg_init(msg);
-	if (zmq_msg_recv(msg, h->router, ZMQ_DONTWAIT) < 0) {
+	if (zmq_msg_recv(msg, router, ZMQ_DONTWAIT) < 0) {
 		ret = -zmq_errno();
 		zmq_msg_close(msg);
 		return ret;
@@ -399,20 +450,20 @@ int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
 	/* First part: the routing id the ROUTER prepends. */
 	from->len = zmq_msg_size(msg);
 	if (from->len > HUB_PEER_MAX || !zmq_msg_more(msg)) {
-		discard_rest(h->router, msg);
+		discard_rest(router, msg);
 		zmq_msg_close(msg);
 		return -EBADMSG;
 	}
 	memcpy(from->id, zmq_msg_data(msg), from->len);
 	zmq_msg_close(msg);
 	zmq_msg_init(msg);
-	if (zmq_msg_recv(msg, h->router, ZMQ_DONTWAIT) < 0) {
+	if (zmq_msg_recv(msg, router, ZMQ_DONTWAIT) < 0) {
 		ret = -zmq_errno();
 		zmq_msg_close(msg);
 		return ret == -EAGAIN ? -EBADMSG : ret;
 	}
 	if (zmq_msg_more(msg)) {
-		discard_rest(h->router, msg);
+		discard_rest(router, msg);
 		zmq_msg_close(msg);
 		return -EBADMSG;
 	}
@@ -425,6 +476,26 @@ int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
 	return 0;
 }
 
+int hub_recv(struct hub *h, struct hub_peer *from, const void **buf,
+	     size_t *len)
+{
+	/* Both pairs take turns, so that neither can starve the other. */
+	for (unsigned k = 0; k < HUB_VIA_N; k++) {
+		unsigned via = (h->next + k) % HUB_VIA_N;
+		int ret;
+
+		if (!h->router[via])
+			continue;
+		ret = recv_from(h, (int)via, from, buf, len);
+		if (ret == -EAGAIN)
+			continue;
+		from->via = via;
+		h->next = (via + 1) % HUB_VIA_N;
+		return ret;
+	}
+	return -EAGAIN;
+}
+
 void hub_close(struct hub **hp)
 {
 	struct hub *h = *hp;
@@ -433,10 +504,12 @@ void hub_close(struct hub **hp)
 		return;
 	if (h->holding)
 		zmq_msg_close(&h->held);
-	if (h->router)
-		zmq_close(h->router);
-	if (h->pub)
-		zmq_close(h->pub);
+	for (int i = 0; i < HUB_VIA_N; i++) {
+		if (h->router[i])
+			zmq_close(h->router[i]);
+		if (h->pub[i])
+			zmq_close(h->pub[i]);
+	}
 	if (h->zap_running) {
 		/* The ZAP thread's receive fails with ETERM; it closes its socket. */
 		zmq_ctx_shutdown(h->ctx);

@@ -12,9 +12,13 @@
 
 #define HUB_PEER_MAX 256
 
+/* Which pair a peer came through (see hub_open). */
+enum { HUB_MAIN, HUB_LOCAL, HUB_VIA_N };
+
 struct hub_peer {
 	unsigned char id[HUB_PEER_MAX]; /* ZeroMQ routing id */
 	size_t len;
+	unsigned via; /* HUB_MAIN or HUB_LOCAL: a peer is its id and pair */
 	/* The Z85 public key the peer proved (CURVE), "" without CURVE. */
 	char key[KEYS_Z85_LEN + 1];
 };
@@ -34,10 +38,17 @@ struct hub;
  * Bind ROUTER on host:port and PUB on host:port+1. port 0 picks a free
  * pair at random. On success *bound_port is the ROUTER's port. With curve
  * (NULL: plain TCP) both are CURVE servers and a ZAP handler admits only
- * the listed keys. Returns 0 or -errno with a message in err.
+ * the listed keys. With local (NULL: none), a second pair on 127.0.0.1
+ * (*local_port, picked at random) that is a CURVE server with local's
+ * key, for the slaves this master forks: they then prove a per-run key
+ * even when the main pair is plain (--insecure). Frames of both pairs
+ * come through hub_recv(), told apart by hub_peer.via; a broadcast goes
+ * out on both. Returns 0 or -errno with a message in err.
  */
 int hub_open(const char *host, unsigned port, const struct hub_curve *curve,
-	     struct hub **h, unsigned *bound_port, char *err, size_t errlen);
+	     const struct hub_curve *local, struct hub **h,
+	     unsigned *bound_port, unsigned *local_port, char *err,
+	     size_t errlen);
 /*
  * Admit one more slave key (Z85) from now on, e.g. a launched slave's
  * per-run key. 0, -EEXIST, -EINVAL without CURVE, or -ENOMEM.

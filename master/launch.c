@@ -206,6 +206,8 @@ int launch_ssh_argv(const char *ssh, const char *user, const char *system,
 		argv[k++] = "-l";
 		argv[k++] = (char *)user;
 	}
+	/* system= is the file's word: never an option of ssh's. */
+	argv[k++] = "--";
 	argv[k++] = (char *)system;
 	argv[k++] = (char *)remote;
 	argv[k] = NULL;

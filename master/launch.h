@@ -86,7 +86,8 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 /*
  * The argv that runs remote on system over ssh as launch_ssh() does: ssh
  * (NULL: "ssh") split into words in words[wlen] (kept by the caller while
- * argv is used), BatchMode, a connect timeout, -l user when given. argv
+ * argv is used), BatchMode, a connect timeout, -l user when given, then
+ * "--" so that system (a parameter file's word) is never an option. argv
  * holds LAUNCH_SSH_ARGV entries. Returns how many it filled (NULL after).
  */
 int launch_ssh_argv(const char *ssh, const char *user, const char *system,

@@ -91,7 +91,7 @@ static const char *engine_list(const struct proto_hello *h, char *buf,
 /* The 64-bit FNV-1a hash of a routing id. */
 static uint64_t id_hash(const struct hub_peer *p)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0xcbf29ce484222325ull ^ p->via;
 
 	for (size_t i = 0; i < p->len && i < HUB_PEER_MAX; i++)
 		h = (h ^ p->id[i]) * 0x100000001b3ull;
@@ -183,10 +183,23 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	 * (keys.h): a launched slave's name belongs to its per-run key, and
 	 * a listed key with names gets only those. The key is never logged.
 	 */
-	if (m->curve && !keys_name_allowed(&m->auth, peer->key, h->name)) {
+	if ((m->curve || peer->via == HUB_LOCAL) &&
+	    !keys_name_allowed(&m->auth, peer->key, h->name)) {
 		count_invalid(m, s, peer);
 		refuse_hello(h,
 			     "the key it proved is not authorized for that name");
+		return;
+	}
+	/*
+	 * --insecure: a plain peer may use any name but those of the slaves
+	 * this master forked, which prove their per-run keys on the local
+	 * pair (a local user reading their pid from /proc cannot pass).
+	 */
+	if (!m->curve && peer->via == HUB_MAIN &&
+	    keys_name_bound(&m->auth, h->name)) {
+		count_invalid(m, s, peer);
+		refuse_hello(h,
+			     "that name belongs to a slave this master started, which proves its key");
 		return;
 	}
 
@@ -232,7 +245,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 			return;
 		}
 		if (s->state != SLAVE_JOINED || strcmp(s->hello.id, h->id) ||
-		    s->peer.len != peer->len ||
+		    s->peer.via != peer->via || s->peer.len != peer->len ||
 		    memcmp(s->peer.id, peer->id, peer->len))
 			roster_back(m, s, peer, h);
 	} else {
@@ -498,8 +511,8 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	 * A routing id is the slave's own choice: a frame under a registered
 	 * slave's id from a connection with another key is not from it.
 	 */
-	if (s && m->curve && strcmp(s->peer.key, peer->key) != 0 &&
-	    msg.type != PROTO_HELLO) {
+	if (s && (m->curve || peer->via == HUB_LOCAL) &&
+	    strcmp(s->peer.key, peer->key) != 0 && msg.type != PROTO_HELLO) {
 		log_warn("dropped %s under the routing id of slave %s: sent with another key",
 			 proto_type_name(msg.type), s->hello.name);
 		goto out;
@@ -580,8 +593,23 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
 					  s->hello.name, m->phase_no, err);
 			}
-			if (msg.u.phase_end.first_io_ns && !s->first_io)
+			if (msg.u.phase_end.first_io_ns &&
+			    plausible_first_io(&s->pplan,
+					       msg.u.phase_end.first_io_ns,
+					       s->pplan.intervals ?
+						       s->pplan.intervals - 1 :
+						       0,
+					       err, sizeof(err)) < 0) {
+				/* Not counted in the start skew. */
+				s->suspect = 1;
+				if (m->exit_code == LS_EXIT_OK)
+					m->exit_code = LS_EXIT_DEGRADED;
+				log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
+					  s->hello.name, m->phase_no, err);
+			} else if (msg.u.phase_end.first_io_ns &&
+				   !s->first_io) {
 				s->first_io = msg.u.phase_end.first_io_ns;
+			}
 			if (msg.u.phase_end.status < 0) {
 				log_error("slave %s ended phase %u early (%s): the run stops",
 					  s->hello.name, m->phase_no,

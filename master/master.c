@@ -126,6 +126,21 @@ static int setup_auth(struct master *m)
 		}
 		log_warn("--insecure: no authentication; anyone who reaches tcp://%s can register as a slave and report numbers",
 			 m->bind);
+		if (!m->nlocal)
+			return 0;
+		/*
+		 * The slaves we fork get keys over their pipe all the same,
+		 * so that no local user can take their place.
+		 */
+		ret = keys_generate(&m->key);
+		if (ret < 0) {
+			log_error("cannot make the keys of the local slaves: %s",
+				  ret == -ENOTSUP ?
+					  "this libzmq has no CURVE support (use --local-slaves 0)" :
+					  strerror(-ret));
+			return ret;
+		}
+		m->local_curve = 1;
 		return 0;
 	}
 	if (m->auth_file && !m->key_file) {
@@ -257,7 +272,7 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 			  .arg = "ADDR",
 			  .help = "address slaves connect to (default: --listen)" },
 			{ "insecure", 0, OPTS_FLAG, &m->insecure,
-			  .help = "no authentication: plain TCP, any peer may register" },
+			  .help = "no authentication on the port: plain TCP, any peer may register (local slaves still prove keys)" },
 			{ "key", 0, OPTS_STRING, &m->key_file, .arg = "FILE",
 			  .help = "the master's secret CURVE key (lockstep keygen)" },
 			{ "authorized-slaves", 0, OPTS_STRING, &m->auth_file,
@@ -614,8 +629,9 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	if (ret == 0) {
 		const struct hub_curve curve = { m.key.secret, &m.auth };
 
-		ret = hub_open(m.bind, m.port, m.curve ? &curve : NULL, &m.hub,
-			       &m.bound_port, err, sizeof(err));
+		ret = hub_open(m.bind, m.port, m.curve ? &curve : NULL,
+			       m.local_curve ? &curve : NULL, &m.hub,
+			       &m.bound_port, &m.local_port, err, sizeof(err));
 	} else {
 		snprintf(err, sizeof(err), "%s",
 			 "refused: no slave was started");
@@ -638,7 +654,11 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.dir);
 	log_info("master listening on tcp://%s:%u (broadcasts on port %u)%s",
 		 m.bind, m.bound_port, m.bound_port + 1,
-		 m.curve ? ", CURVE" : ", no authentication (--insecure)");
+		 m.curve ?
+			 ", CURVE" :
+		 m.local_curve ?
+			 ", no authentication (--insecure; the local slaves prove keys on their own port)" :
+			 ", no authentication (--insecure)");
 
 	m.launch.logfd = fileno(m.log);
 	m.tty = isatty(STDOUT_FILENO);

@@ -265,6 +265,12 @@ struct master {
 	int csock, csock_state; /* clocks.c: UDP; state 1 open, -1 none */
 	unsigned csock_port;
 	unsigned bound_port;
+	/*
+	 * --insecure with local slaves: they still prove per-run keys, on a
+	 * CURVE pair of their own on loopback (hub.h), at local_port.
+	 */
+	int local_curve;
+	unsigned local_port;
 	char run_id[PROTO_ID_LEN];
 	char dir[PATH_MAX];
 	FILE *log;

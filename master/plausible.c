@@ -12,6 +12,7 @@
 #include "master/plausible.h"
 
 __extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 s128;
 
 static const char *const dir_name[2] = { "read", "write" };
 
@@ -22,6 +23,8 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 	out->interval_ns = p->interval_ns;
 	out->cores = cores;
 	out->iorate = p->iorate > 0 ? p->iorate : 0;
+	out->clock_error_ns = p->clock_error_ns;
+	out->intervals = p->intervals;
 	for (uint32_t t = 0; t < p->ntargets; t++)
 		out->slots += p->targets[t].threads;
 	for (uint32_t s = 0; s < p->nstreams; s++)
@@ -109,6 +112,76 @@ static u128 capacity(const struct plausible_plan *pl, uint32_t seq,
 	       PLAUSIBLE_SLACK;
 }
 
+/* The slack on times: one interval, twice the clock error, and a second. */
+static s128 time_slack(const struct plausible_plan *pl)
+{
+	return (s128)pl->interval_ns + 2 * (s128)pl->clock_error_ns +
+	       PLAUSIBLE_TIME_SLACK_NS;
+}
+
+int plausible_first_io(const struct plausible_plan *pl, uint64_t first_io,
+		       uint32_t by_seq, char *why, size_t whylen)
+{
+	s128 lo, hi;
+
+	if (!pl->start_at || !pl->interval_ns)
+		return 0;
+	lo = (s128)pl->start_at - time_slack(pl);
+	hi = (s128)pl->start_at + ((s128)by_seq + 1) * pl->interval_ns +
+	     time_slack(pl);
+	if ((s128)first_io >= lo && (s128)first_io <= hi)
+		return 0;
+	snprintf(why, whylen,
+		 "its first I/O at %" PRIu64
+		 " ns (master time) is outside its phase, which started at %" PRIu64
+		 " ns",
+		 first_io, pl->start_at);
+	return -EINVAL;
+}
+
+/*
+ * An interval's stamped times against its schedule: start <= end, and
+ * each within the slack of where the go and seq put it (a slave stamps
+ * master time: the go's start_at plus seq intervals). A slave that stamps start 2^64 - 1 and end 0 is refused here
+ * instead of giving a start skew of centuries.
+ */
+static int times_plausible(const struct plausible_plan *pl,
+			   const struct proto_interval *iv, char *why,
+			   size_t whylen)
+{
+	s128 want, slack = time_slack(pl);
+	s128 d_start, d_end;
+
+	if (!pl->start_at || !pl->interval_ns)
+		return 0;
+	if (iv->end_ns < iv->start_ns) {
+		snprintf(why, whylen,
+			 "interval %u ends at %" PRIu64
+			 " ns, before its start at %" PRIu64 " ns",
+			 iv->seq + 1, iv->end_ns, iv->start_ns);
+		return -EINVAL;
+	}
+	want = (s128)pl->start_at + (s128)iv->seq * pl->interval_ns;
+	d_start = (s128)iv->start_ns - want;
+	d_end = (s128)iv->end_ns - (want + pl->interval_ns);
+	if (d_start < -slack || d_start > slack || d_end < -slack ||
+	    d_end > slack) {
+		snprintf(why, whylen,
+			 "interval %u is stamped %" PRIu64 "-%" PRIu64
+			 " ns, its schedule says %" PRIu64 " ns +- %" PRIu64
+			 " ns",
+			 iv->seq + 1, iv->start_ns, iv->end_ns,
+			 want > 0 && want < (s128)UINT64_MAX ? (uint64_t)want :
+							       0,
+			 (uint64_t)slack);
+		return -EINVAL;
+	}
+	if (iv->first_io_ns &&
+	    plausible_first_io(pl, iv->first_io_ns, iv->seq, why, whylen) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 int plausible_interval(const struct plausible_plan *pl,
 		       const struct proto_interval *iv, char *why,
 		       size_t whylen)
@@ -186,5 +259,5 @@ int plausible_interval(const struct plausible_plan *pl,
 			 pl->interval_ns);
 		return -EINVAL;
 	}
-	return 0;
+	return times_plausible(pl, iv, why, whylen);
 }

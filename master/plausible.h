@@ -42,6 +42,14 @@
  * its slot back in less than this.
  */
 #define PLAUSIBLE_ERROR_NS 100
+/*
+ * How far an interval's stamped start and end may be from its schedule
+ * (the go's start in master time plus seq intervals: a slave stamps the
+ * scheduled times in master time), besides one interval and twice the
+ * error bound of the slave's clock offset: an honest slave is exact, a
+ * forged time is years off. The first I/O's time gets the same slack.
+ */
+#define PLAUSIBLE_TIME_SLACK_NS 1000000000ull
 /* The most cores a hello may declare (Linux's NR_CPUS at its largest). */
 #define PLAUSIBLE_MAX_CORES 8192
 
@@ -53,6 +61,9 @@ struct plausible_plan {
 	uint32_t xfer_max;
 	uint32_t cores; /* from its hello */
 	double iorate;  /* its I/Os per second; 0 = as fast as it can */
+	uint64_t clock_error_ns; /* its clock offset's error bound */
+	uint64_t start_at; /* master time of the phase's go; 0 before it */
+	uint32_t intervals;
 };
 
 /*
@@ -71,5 +82,14 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 int plausible_interval(const struct plausible_plan *pl,
 		       const struct proto_interval *iv, char *why,
 		       size_t whylen);
+/*
+ * Whether first_io (master time of a slave's first I/O in the phase, not
+ * 0) can be true: within the phase's schedule, from its go to the end of
+ * interval by_seq (the phase's last for a phase_end), with the slack of
+ * the interval check. Before the go (start_at 0) anything passes.
+ * Returns 0, or -EINVAL with the reason in why.
+ */
+int plausible_first_io(const struct plausible_plan *pl, uint64_t first_io,
+		       uint32_t by_seq, char *why, size_t whylen);
 
 #endif

@@ -911,8 +911,9 @@ void results_finish(struct master *m)
 						 m->incomplete[i]);
 		log_error("results in %s are incomplete: %s", m->dir, list);
 	}
-	log_info("run %s %s; results in %s", m->run_id,
-		 results_status_name(m->exit_code), m->dir);
+	log_info("run %s %s%s; results in %s", m->run_id,
+		 results_status_name(m->exit_code),
+		 m->insecure ? " (insecure: no authentication)" : "", m->dir);
 }
 
 void results_close(struct master *m)

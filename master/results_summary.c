@@ -243,6 +243,10 @@ int results_summary_txt(struct master *m)
 		m->exit_code, m->param_path);
 	if (*m->verdict)
 		fprintf(f, "verdict: %s\n", m->verdict);
+	/* Whoever reads only this file must learn it too. */
+	if (m->insecure)
+		fprintf(f,
+			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
 	fprintf(f, "\n");
 	for (size_t i = 0; i < m->nruns; i++) {
 		struct run_result *r = &m->runs[i];

@@ -33,7 +33,8 @@ static unsigned peer_hash(const struct hub_peer *p)
 
 static int peer_equal(const struct hub_peer *a, const struct hub_peer *b)
 {
-	return a->len == b->len && memcmp(a->id, b->id, a->len) == 0;
+	return a->via == b->via && a->len == b->len &&
+	       memcmp(a->id, b->id, a->len) == 0;
 }
 
 static void peer_insert(struct master *m, unsigned idx)

@@ -523,8 +523,15 @@ int proto_decode(const void *buf, size_t len, struct proto_msg *m, char *err,
 	/* Decoded strings were copied: nothing points into the zone. */
 	msgpack_unpacked_destroy(&u);
 	if (rc) {
+		/* What the receiver may answer: the type, a plan's phase. */
+		enum proto_type type = m->type;
+		uint32_t phase = type == PROTO_PLAN ? m->u.plan.phase : 0;
+
 		proto_msg_free(m);
 		memset(m, 0, sizeof(*m));
+		m->type = type;
+		if (type == PROTO_PLAN)
+			m->u.plan.phase = phase;
 	}
 	return rc;
 }

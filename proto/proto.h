@@ -347,7 +347,9 @@ int proto_encode(const struct proto_msg *m, void **buf, size_t *len);
  * Decode one frame into *m (zeroed first). On success returns 0 and *m may
  * own arrays (free with proto_msg_free). On failure returns -EBADMSG
  * (malformed), -EPROTO (another major version) or -ENOMEM, with a one-line
- * reason in err, and *m owns nothing.
+ * reason in err, and *m owns nothing; m->type is then the frame's type
+ * when that much could be read (else 0), and a plan's phase is kept when
+ * it was read, so that a refused plan can be answered with an error.
  */
 int proto_decode(const void *buf, size_t len, struct proto_msg *m, char *err,
 		 size_t errlen);

@@ -29,10 +29,12 @@ struct conn_curve {
  * Connect to endpoint "tcp://HOST:PORT" or "HOST:PORT". The DEALER's
  * routing id is id (the slave's uuid text), so the master recognises this
  * slave across reconnects. With curve (NULL: plain TCP) both sockets are
- * CURVE clients that talk only to a master that proves curve->server; a
- * failed handshake is logged (once per streak) and retried, so a daemon
- * keeps waiting for the right master. Returns 0 or -errno with a message
- * in err.
+ * CURVE clients that talk only to a master that proves curve->server (the
+ * keys are copied and kept for sockets opened later); a failed handshake
+ * is logged (once per streak) and the socket replaced by a new one after
+ * a backoff (100 ms doubling to 2 s), since libzmq gives up on a
+ * connection after a protocol error: a daemon keeps waiting for the right
+ * master. Returns 0 or -errno with a message in err.
  * Connections are made in the background and re-established by ZeroMQ
  * (with backoff up to 2 s) when the master goes away and comes back.
  * Frames are only queued on a live connection: a send with none fails with

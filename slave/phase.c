@@ -39,8 +39,8 @@ void phase_reset(struct phase *ph)
 	free(ph->v0);
 	if (ph->efd >= 0)
 		close(ph->efd);
-	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
-					    .u.plan = ph->plan });
+	proto_msg_free(
+		&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = ph->plan });
 	memset(ph, 0, sizeof(*ph));
 	ph->efd = -1;
 }
@@ -59,6 +59,12 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 
 	if (!plan->validate)
 		return 0;
+	if (plan->journal[0]) {
+		ret = target_check_journal(plan->journal, &s->policy, err,
+					   errlen);
+		if (ret < 0)
+			return ret;
+	}
 	ph->vmap = calloc(n, sizeof(*ph->vmap));
 	ph->v0 = calloc(n, sizeof(*ph->v0));
 	if (!ph->vmap || !ph->v0)
@@ -75,6 +81,9 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 		ph->v0[t][0] = atomic_load(&m->written);
 		ph->v0[t][1] = atomic_load(&m->verified);
 		ph->v0[t][2] = atomic_load(&m->mismatched);
+		ph->v0[t][3] = atomic_load(&m->settled);
+		if (plan->validate == PROTO_VALIDATE_ONLY)
+			ph->v0[t][4] = valmap_known(m);
 		pthread_mutex_lock(&m->lock);
 		m->nbad = m->nlogged = 0;
 		pthread_mutex_unlock(&m->lock);
@@ -125,7 +134,8 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	}
 	ps->nworkers = prepare_nworkers(s->want_workers, total);
 	ph->fds = malloc(sizeof(int) * (plan->ntargets ? plan->ntargets : 1));
-	ph->size = calloc(plan->ntargets ? plan->ntargets : 1, sizeof(uint64_t));
+	ph->size = calloc(plan->ntargets ? plan->ntargets : 1,
+			  sizeof(uint64_t));
 	ph->forced = calloc(plan->ntargets ? plan->ntargets : 1,
 			    sizeof(*ph->forced));
 	ph->acc = calloc(plan->intervals ? plan->intervals : 1,
@@ -324,6 +334,46 @@ static void log_mismatches(struct session *s)
 	}
 }
 
+/*
+ * A validate=only pass must have verified every block its map expected
+ * (some blocks in flight at a crash are settled instead), and must have
+ * had some to verify where its part of the sd is not empty: an emptied,
+ * cut, deleted or foreign journal, or a pass cut short, would otherwise
+ * read as "0 mismatches". The phase then ends with an error naming the
+ * journal.
+ */
+static void validate_only_check(struct session *s, unsigned t, uint64_t v)
+{
+	struct phase *ph = &s->ph;
+	const struct valmap *m = ph->vmap[t];
+	const struct proto_target *pt = &ph->plan.targets[t];
+	uint64_t known = ph->v0[t][4];
+	uint64_t settled = atomic_load(&m->settled) - ph->v0[t][3];
+	char text[PROTO_TEXT_LEN], from[sizeof(m->jpath) + 16];
+	int empty_part = ph->size[t] < VALIDATE_BLOCK ||
+			 (pt->range_hi && pt->range_lo >= pt->range_hi);
+
+	if (m->jpath[0])
+		snprintf(from, sizeof(from), "journal %s", m->jpath);
+	else
+		snprintf(from, sizeof(from), "this run");
+	if (known == 0 && !empty_part)
+		snprintf(text, sizeof(text),
+			 "data validation: sd %s: %s records no block written by this slave, so validate=only had nothing to verify (was the journal emptied, cut or deleted?)",
+			 m->sd, from);
+	else if (v + settled < known)
+		snprintf(text, sizeof(text),
+			 "data validation: sd %s: validate=only verified %llu of the %llu blocks %s says were written",
+			 m->sd, (unsigned long long)(v + settled),
+			 (unsigned long long)known, from);
+	else
+		return;
+	log_error("%s", text);
+	uplink_log(s, LOG_ERROR, text);
+	if (!ph->status)
+		ph->status = -EIO;
+}
+
 /* The phase's validation counters into phase_end, and one line per sd. */
 static void validate_end(struct session *s, struct proto_phase_end *pe)
 {
@@ -380,6 +430,8 @@ static void validate_end(struct session *s, struct proto_phase_end *pe)
 			snprintf(text + len, sizeof(text) - len, ")");
 		log_info("%s", text);
 		uplink_log(s, x ? LOG_ERROR : LOG_INFO, text);
+		if (ph->plan.validate == PROTO_VALIDATE_ONLY)
+			validate_only_check(s, t, v);
 	}
 }
 
@@ -398,7 +450,8 @@ static void phase_end(struct session *s)
 	m.u.phase_end.first_io_ns = first_io_master(ph);
 	m.u.phase_end.status = ph->status ? ph->status :
 			       ph->next_send == ph->plan.intervals || ph->eof ?
-							0 : -EIO;
+					    0 :
+					    -EIO;
 	if (hist_to_sparse(&ph->tot.meas[0], &m.u.phase_end.lat[0]) < 0 ||
 	    hist_to_sparse(&ph->tot.meas[1], &m.u.phase_end.lat[1]) < 0) {
 		/* Sent empty: the master then reports no percentiles. */

@@ -223,7 +223,9 @@ int prepare_error_text(char *text, size_t len, const struct proto_plan *plan,
 			 plan->targets[t].name, plan->targets[t].path,
 			 (unsigned long long)iv->target_errors[t], iv->seq + 1,
 			 (unsigned long long)iv->last_err_offset,
-			 strerror(iv->last_errno));
+			 iv->last_errno == WORKER_ERR_MISMATCH ?
+				 "data validation mismatch (the data validation lines say which blocks)" :
+				 strerror(iv->last_errno));
 	else
 		snprintf(text, len,
 			 "sd %s (%s): %llu I/O errors in interval %u",

@@ -67,13 +67,13 @@ static const char *system_text(const char *what)
 }
 
 /* "holds an ext4 filesystem", from blkid's TYPE/PTTYPE and USAGE. */
-static void signature_text(const struct safety_facts *f, char *buf,
-			   size_t len)
+static void signature_text(const struct safety_facts *f, char *buf, size_t len)
 {
 	const char *u = f->usage;
 
 	if (!strcmp(u, "ambivalent"))
-		snprintf(buf, len, "holds several signatures (blkid cannot tell which is live)");
+		snprintf(buf, len,
+			 "holds several signatures (blkid cannot tell which is live)");
 	else if (!strcmp(u, "filesystem"))
 		snprintf(buf, len, "holds %s %s filesystem",
 			 strchr("aeiouAEIOU", f->signature[0]) ? "an" : "a",
@@ -148,7 +148,8 @@ static int decide_block(const struct safety_facts *f, const char *path,
 	signature_text(f, sig, sizeof(sig));
 	if (!force) {
 		snprintf(v->reason, sizeof(v->reason),
-			 "%s: %s; force=yes on its sd overwrites it", path, sig);
+			 "%s: %s; force=yes on its sd overwrites it", path,
+			 sig);
 		return refuse(v, -EPERM);
 	}
 	v->forced = 1;
@@ -201,6 +202,12 @@ int safety_decide(const struct safety_facts *f, const char *path,
 			 path, system_text(f->system));
 		return refuse(v, -EPERM);
 	}
+	if (need_write && f->backs[0]) {
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s: backs loop device %s, %s; lockstep never writes to a device in use, force=yes or not",
+			 path, f->backs, f->backs_use);
+		return refuse(v, -EBUSY);
+	}
 	return 0;
 }
 
@@ -234,7 +241,8 @@ static int resolve_path(const char *path, char *out, size_t outlen)
 				       tail);
 			free(r);
 			return len < 0 || (size_t)len >= outlen ?
-				       -ENAMETOOLONG : 0;
+				       -ENAMETOOLONG :
+				       0;
 		}
 		if (errno != ENOENT)
 			return -errno;
@@ -343,8 +351,8 @@ static void sys_add(struct sysdevs *s, dev_t dev, const char *name,
 }
 
 /* Add name, its disk and everything below it (slaves), recursively. */
-static void sys_add_stack(struct sysdevs *s, const char *name,
-			  const char *what, int depth)
+static void sys_add_stack(struct sysdevs *s, const char *name, const char *what,
+			  int depth)
 {
 	char disk[SAFETY_NAME_LEN], p[PATH_MAX];
 	struct dirent *de;
@@ -409,8 +417,8 @@ static void scan_mounts(dev_t dev, const char *name, int is_disk,
 	while (getline(&line, &cap, fp) > 0) {
 		dev_t md;
 
-		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min,
-			   mp) != 3)
+		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min, mp) !=
+		    3)
 			continue;
 		md = mount_dev(maj, min, line);
 		if (!strcmp(mp, "/"))
@@ -463,6 +471,69 @@ static void scan_swaps(struct sysdevs *s, const struct stat *target,
 
 /* ---- block devices ---------------------------------------------------- */
 
+static void find_holder(const char *name, struct safety_facts *f);
+
+/*
+ * The loop device a file backs (matched by device and inode of
+ * /sys/block/loopN/loop/backing_file), when it or a partition of it is
+ * mounted or held: writing the file would write under that mount.
+ */
+static void scan_loops(const struct stat *target, struct sysdevs *s,
+		       struct safety_facts *f)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+
+	while (d && !f->backs[0] && (de = readdir(d))) {
+		struct safety_facts t;
+		char p[PATH_MAX], back[PATH_MAX];
+		unsigned maj, min;
+		struct stat st;
+		FILE *fp;
+		int ok;
+
+		if (strncmp(de->d_name, "loop", 4))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file",
+			 de->d_name);
+		fp = fopen(p, "re");
+		if (!fp)
+			continue;
+		ok = fgets(back, sizeof(back), fp) != NULL;
+		fclose(fp);
+		back[strcspn(back, "\n")] = 0;
+		if (!ok || stat(back, &st) < 0 || st.st_dev != target->st_dev ||
+		    st.st_ino != target->st_ino)
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/dev", de->d_name);
+		fp = fopen(p, "re");
+		ok = fp && fscanf(fp, "%u:%u", &maj, &min) == 2;
+		if (fp)
+			fclose(fp);
+		if (!ok)
+			continue;
+		memset(&t, 0, sizeof(t));
+		snprintf(t.dev_name, sizeof(t.dev_name), "%s", de->d_name);
+		scan_mounts(makedev(maj, min), t.dev_name, 1, s, &t);
+		find_holder(t.dev_name, &t);
+		if (t.mounted_dev[0] && strcmp(t.mounted_dev, t.dev_name))
+			snprintf(f->backs_use, sizeof(f->backs_use),
+				 "whose partition %s is mounted on %s",
+				 t.mounted_dev, t.mount_point);
+		else if (t.mounted_dev[0])
+			snprintf(f->backs_use, sizeof(f->backs_use),
+				 "mounted on %s", t.mount_point);
+		else if (t.holder[0])
+			snprintf(f->backs_use, sizeof(f->backs_use),
+				 "held by %s", t.holder);
+		else
+			continue;
+		snprintf(f->backs, sizeof(f->backs), "%s", t.dev_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* The first holder of any of name's partitions (name is a disk). */
 static void find_holder(const char *name, struct safety_facts *f)
 {
@@ -477,8 +548,8 @@ static void find_holder(const char *name, struct safety_facts *f)
 			if (he->d_name[0] != '.') {
 				snprintf(f->holder, sizeof(f->holder), "%s",
 					 he->d_name);
-				snprintf(f->held_dev, sizeof(f->held_dev),
-					 "%s", name);
+				snprintf(f->held_dev, sizeof(f->held_dev), "%s",
+					 name);
 			}
 		closedir(h);
 	}
@@ -616,8 +687,8 @@ static int probe_path(const char *path, int deep, struct safety_facts *f)
 		f->kind = SAFETY_KIND_DIR;
 	else
 		f->kind = SAFETY_KIND_OTHER;
-	if (!deep || (f->kind != SAFETY_KIND_FILE &&
-		      f->kind != SAFETY_KIND_BLOCK) ||
+	if (!deep ||
+	    (f->kind != SAFETY_KIND_FILE && f->kind != SAFETY_KIND_BLOCK) ||
 	    f->place == SAFETY_PLACE_PSEUDO)
 		return 0;
 	s = calloc(1, sizeof(*s));
@@ -625,6 +696,7 @@ static int probe_path(const char *path, int deep, struct safety_facts *f)
 		return -ENOMEM;
 	if (f->kind == SAFETY_KIND_FILE) {
 		scan_swaps(s, &st, f);
+		scan_loops(&st, s, f);
 		free(s);
 		return 0;
 	}
@@ -703,8 +775,8 @@ int safety_check_room(const char *path, uint64_t size, char *reason,
 	}
 	if (statvfs(dir, &sv) < 0)
 		return -errno;
-	if (__builtin_mul_overflow((uint64_t)sv.f_bavail,
-				   (uint64_t)sv.f_frsize, &avail))
+	if (__builtin_mul_overflow((uint64_t)sv.f_bavail, (uint64_t)sv.f_frsize,
+				   &avail))
 		avail = UINT64_MAX;
 	if (avail >= size - have)
 		return 0;

@@ -33,11 +33,11 @@
 
 /* What the path is, from stat (never from opening anything but a file). */
 enum safety_kind {
-	SAFETY_KIND_MISSING,   /* does not exist: may be created */
-	SAFETY_KIND_FILE,      /* regular file */
-	SAFETY_KIND_BLOCK,     /* block device */
-	SAFETY_KIND_NULLDEV,   /* /dev/null or /dev/zero (by device number) */
-	SAFETY_KIND_CHAR,      /* any other character device */
+	SAFETY_KIND_MISSING, /* does not exist: may be created */
+	SAFETY_KIND_FILE,    /* regular file */
+	SAFETY_KIND_BLOCK,   /* block device */
+	SAFETY_KIND_NULLDEV, /* /dev/null or /dev/zero (by device number) */
+	SAFETY_KIND_CHAR,    /* any other character device */
 	SAFETY_KIND_FIFO,
 	SAFETY_KIND_SOCKET,
 	SAFETY_KIND_DIR,
@@ -46,9 +46,9 @@ enum safety_kind {
 
 /* Where a path lies, after symlinks are resolved. */
 enum safety_place {
-	SAFETY_PLACE_PLAIN,    /* anywhere else */
-	SAFETY_PLACE_PSEUDO,   /* under /proc or /sys */
-	SAFETY_PLACE_DEV,      /* under /dev */
+	SAFETY_PLACE_PLAIN,  /* anywhere else */
+	SAFETY_PLACE_PSEUDO, /* under /proc or /sys */
+	SAFETY_PLACE_DEV,    /* under /dev */
 };
 
 /*
@@ -59,16 +59,22 @@ enum safety_place {
 struct safety_facts {
 	enum safety_kind kind;
 	enum safety_place place;
-	char dev_name[SAFETY_NAME_LEN];    /* kernel name of a block device */
+	char dev_name[SAFETY_NAME_LEN]; /* kernel name of a block device */
 	/* Holds /, /boot or an active swap (or is a disk or slave below). */
-	char system[SAFETY_NAME_LEN];      /* "/", "/boot", "swap" */
+	char system[SAFETY_NAME_LEN]; /* "/", "/boot", "swap" */
 	/* The device, or one of its partitions, is mounted. */
 	char mounted_dev[SAFETY_NAME_LEN]; /* kernel name, e.g. "loop3p1" */
 	char mount_point[SAFETY_NAME_LEN * 2];
 	/* The device, or one of its partitions, has a holder. */
-	char held_dev[SAFETY_NAME_LEN];    /* kernel name of the held one */
-	char holder[SAFETY_NAME_LEN];      /* e.g. "dm-0", "md127" */
-	int busy;        /* open(O_EXCL) said EBUSY: claimed by someone */
+	char held_dev[SAFETY_NAME_LEN]; /* kernel name of the held one */
+	char holder[SAFETY_NAME_LEN];   /* e.g. "dm-0", "md127" */
+	int busy; /* open(O_EXCL) said EBUSY: claimed by someone */
+	/*
+	 * A file: the loop device it backs when that device (or one of its
+	 * partitions) is mounted or held, and where or by what.
+	 */
+	char backs[SAFETY_NAME_LEN];
+	char backs_use[SAFETY_NAME_LEN * 2];
 	/* blkid: TYPE or PTTYPE, and what it is ("filesystem", "partition
 	 * table", "raid", "crypto", "other"); "ambivalent" if several. */
 	char signature[32];

@@ -20,34 +20,38 @@
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
 
 struct phase {
-	int active;         /* a plan is prepared */
-	int started;        /* go received */
+	int active;  /* a plan is prepared */
+	int started; /* go received */
 	struct proto_plan plan;
 	int *fds;
 	uint64_t *size;
 	struct prepare_slots slots;
 	struct worker *workers[SESSION_MAX_WORKERS];
 	int efd;
-	uint64_t start_at;  /* master clock */
+	uint64_t start_at;            /* master clock */
 	struct worker_interval **acc; /* per seq, summed over workers */
 	unsigned *accn;
 	unsigned next_send;
 	int wlast[SESSION_MAX_WORKERS]; /* last interval seq a worker handed */
 	struct rusage ru_last;
 	struct prepare_totals tot;
-	int status;         /* -EIO once data_errors was exceeded */
+	int status;                  /* -EIO once data_errors was exceeded */
 	struct proto_forced *forced; /* per target at most; sent in ready */
 	unsigned nforced;
-	int eof;            /* every worker ended with its eof pass done */
+	int eof; /* every worker ended with its eof pass done */
 	/* Validation: each target's map (NULL: off) and its counters then. */
 	struct valmap **vmap;
-	uint64_t (*v0)[3]; /* written, verified, mismatched at the start */
+	/*
+	 * Per target at the start: written, verified, mismatched, settled,
+	 * and (validate=only) the blocks the map expects.
+	 */
+	uint64_t (*v0)[5];
 };
 
 struct session {
 	const char *endpoint;
 	unsigned want_workers;
-	int sqpoll;          /* --sqpoll: every ring gets a submission thread */
+	int sqpoll; /* --sqpoll: every ring gets a submission thread */
 	struct safety_allow *allow;  /* --allow, --allow-path; NULL: none */
 	struct target_policy policy; /* what targets_open may open */
 	struct conn *conn;

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,20 +94,74 @@ out:
 	return ret;
 }
 
-static int fill_file(const char *path, uint64_t size, char *err,
-		     size_t errlen)
+/*
+ * Create (or extend) the file at path and fill it. The checks resolved
+ * path once; the file is created by openat() in its folder, opened once
+ * and held, whose real path (/proc/self/fd) is checked against the policy
+ * and /dev again, with O_NOFOLLOW: a symbolic link put at path, or a
+ * dangling one that was there all along, is never followed to create a
+ * file where nobody allowed one.
+ */
+static int fill_file(const char *path, uint64_t size,
+		     const struct target_policy *pol, char *err, size_t errlen)
 {
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX], real[PATH_MAX], link[64], full[PATH_MAX + 256];
+	struct safety_verdict v;
 	struct stat st;
-	int fd, ret;
+	ssize_t n;
+	int dfd, fd, ret;
 
+	if (!*base || strlen(path) >= sizeof(dir)) {
+		snprintf(err, errlen, "cannot create %s: not a file name",
+			 path);
+		return -EINVAL;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	fsutil_mkdir_parents(path); /* open() says what failed */
-	/* O_NONBLOCK: a FIFO put here since the check must not hang us. */
-	fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC,
-		  0644);
-	if (fd < 0) {
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dfd);
+	n = dfd < 0 ? -1 : readlink(link, real, sizeof(real) - 1);
+	if (n < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot create %s: %s", path,
 			 strerror(-ret));
+		if (dfd >= 0)
+			close(dfd);
+		return ret;
+	}
+	real[n] = 0;
+	snprintf(full, sizeof(full), "%s/%s", strcmp(real, "/") ? real : "",
+		 base);
+	ret = 0;
+	if (strncmp(full, "/dev/", 5) == 0)
+		ret = -EPERM;
+	else if (pol && pol->allow)
+		ret = safety_allow_check(pol->allow, full, &v);
+	if (ret < 0) {
+		snprintf(err, errlen,
+			 "cannot create %s: it is %s now, which this slave may not create",
+			 path, full);
+		close(dfd);
+		return ret;
+	}
+	/* O_NONBLOCK: a FIFO put here since the check must not hang us. */
+	fd = openat(dfd, base,
+		    O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			    O_CLOEXEC,
+		    0644);
+	ret = fd < 0 ? -errno : 0;
+	close(dfd);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path,
+			 ret == -ELOOP ? "it is a symbolic link" :
+					 strerror(-ret));
 		return ret;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
@@ -152,6 +207,28 @@ int target_check_align(const struct proto_plan *p, unsigned t, unsigned align,
 		}
 	}
 	return 0;
+}
+
+int target_check_journal(const char *dir, const struct target_policy *pol,
+			 char *err, size_t errlen)
+{
+	struct safety_verdict v;
+	int ret;
+
+	if (pol && pol->none) {
+		snprintf(err, errlen,
+			 "journal=%s: refused: this slave is a daemon started without --allow, so it writes nowhere (restart it with --allow naming the folder)",
+			 dir);
+		return -EPERM;
+	}
+	if (!pol || !pol->allow)
+		return 0;
+	ret = safety_allow_check(pol->allow, dir, &v);
+	if (ret < 0)
+		snprintf(err, errlen,
+			 "journal=%s: %s; this slave's --allow limits where it writes",
+			 dir, v.reason);
+	return ret;
 }
 
 /*
@@ -237,7 +314,8 @@ static int open_checked(const struct proto_target *t, int flags, char *err,
 		snprintf(err, errlen, "sd %s: cannot open %s%s: %s", t->name,
 			 t->path,
 			 ret == -EINVAL && (flags & O_DIRECT) ?
-				 " with O_DIRECT" : "",
+				 " with O_DIRECT" :
+				 "",
 			 strerror(-ret));
 		return ret;
 	}
@@ -275,7 +353,7 @@ static int open_fd(const struct proto_target *t, int need_write,
 	if (ret < 0)
 		return ret;
 	if (fill) {
-		ret = fill_file(t->path, t->size, err, errlen);
+		ret = fill_file(t->path, t->size, pol, err, errlen);
 		if (ret < 0)
 			return ret;
 	}

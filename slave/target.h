@@ -45,6 +45,15 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
 		const struct target_policy *pol, struct target_opened *o,
 		char *err, size_t errlen);
 
+/*
+ * Whether this slave's policy lets a plan's journal=dir be made and
+ * written: like a target, it must match an --allow glob or be an
+ * --allow-path (after symlinks are resolved), and a daemon without
+ * --allow has none. 0, or -EPERM (or -errno) with err naming the folder.
+ */
+int target_check_journal(const char *dir, const struct target_policy *pol,
+			 char *err, size_t errlen);
+
 /* Size in bytes of an open regular file or block device. 0 or -errno. */
 int target_size(int fd, uint64_t *size);
 

@@ -122,9 +122,19 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	int ret = proto_decode(buf, len, &m, err, sizeof(err));
 
 	if (ret < 0) {
+		char text[PROTO_TEXT_LEN];
+
 		log_limited("bad frame", LOG_WARN,
 			    "dropped a bad frame from the master: %s",
 			    log_escape(err, esc, sizeof(esc)));
+		/* The master waits for an answer to a plan: say no. */
+		if (m.type == PROTO_PLAN && which == CONN_DEALER &&
+		    s->welcomed) {
+			snprintf(text, sizeof(text),
+				 "plan of phase %u refused: this slave cannot decode it: %s",
+				 m.u.plan.phase, esc);
+			send_error(s, m.u.plan.phase, ret, text);
+		}
 		return;
 	}
 	if (which == CONN_DEALER)

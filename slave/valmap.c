@@ -10,20 +10,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common/fsutil.h"
+#include "common/log.h"
 #include "slave/valmap.h"
 
-#define JNL_MAGIC "LSVJNL01"
-#define JNL_HDR 32
+#define JNL_MAGIC "LSVJNL02"
+#define JNL_MAGIC_V1 "LSVJNL01"
+#define JNL_HDR 160
 /* Blocks whose last write was in flight at a crash: at most one per slot. */
 #define ALT_MAX 65536
 
+/*
+ * Whose journal this is: a journal copied or renamed to another slave's or
+ * sd's name is refused at once, instead of making that slave expect
+ * blocks it never wrote (or none at all).
+ */
 struct jnl_hdr {
 	char magic[8];
 	uint64_t nblocks;
 	uint32_t sd_id;
 	uint32_t block;
-	uint64_t reserved;
+	uint32_t slave_id; /* validate_id() of the slave's name */
+	uint32_t reserved;
+	char sd[PROTO_NAME_LEN];
+	char slave[PROTO_NAME_LEN];
 };
+
+_Static_assert(sizeof(struct jnl_hdr) == JNL_HDR, "journal header size");
 
 static ssize_t read_all(int fd, void *buf, size_t len)
 {
@@ -100,6 +112,49 @@ static int replay(struct valmap *m, int fd, off_t size, const char *file,
 	return 0;
 }
 
+/* Is h (got bytes read) the header of m's journal for slave? */
+static int check_header(struct jnl_hdr *h, ssize_t got, const struct valmap *m,
+			const char *slave, const char *file, char *err,
+			size_t errlen)
+{
+	char who[4 * PROTO_NAME_LEN], sd[4 * PROTO_NAME_LEN];
+
+	if (got == (ssize_t)sizeof(*h) &&
+	    memcmp(h->magic, JNL_MAGIC_V1, 8) == 0) {
+		snprintf(err, errlen,
+			 "journal %s has the format of an older lockstep, which does not say whose it is: remove it to start afresh",
+			 file);
+		return -EINVAL;
+	}
+	if (got != (ssize_t)sizeof(*h) || memcmp(h->magic, JNL_MAGIC, 8) ||
+	    h->block != VALIDATE_BLOCK) {
+		snprintf(err, errlen, "journal %s: not a lockstep journal",
+			 file);
+		return -EINVAL;
+	}
+	h->sd[sizeof(h->sd) - 1] = h->slave[sizeof(h->slave) - 1] = 0;
+	if (strcmp(h->slave, slave) || h->slave_id != validate_id(slave)) {
+		snprintf(err, errlen,
+			 "journal %s belongs to slave %s, not %s (copied or renamed?): refused",
+			 file, log_escape(h->slave, who, sizeof(who)), slave);
+		return -EINVAL;
+	}
+	if (strcmp(h->sd, m->sd) || h->sd_id != m->sd_id) {
+		snprintf(err, errlen,
+			 "journal %s belongs to sd %s, not %s (copied or renamed?): refused",
+			 file, log_escape(h->sd, sd, sizeof(sd)), m->sd);
+		return -EINVAL;
+	}
+	if (h->nblocks != m->nblocks) {
+		snprintf(err, errlen,
+			 "journal %s is of a lun of %llu blocks, this one has %llu (remove it to start afresh)",
+			 file, (unsigned long long)h->nblocks,
+			 (unsigned long long)m->nblocks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int journal_open(struct valmap *m, const char *dir, const char *slave,
 			char *err, size_t errlen)
 {
@@ -131,6 +186,7 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		goto fail;
 	}
 	m->jfd = fd;
+	snprintf(m->jpath, sizeof(m->jpath), "%s", file);
 	if (st.st_size < JNL_HDR) {
 		/* New (or cut before its header was whole): start it. */
 		memset(&h, 0, sizeof(h));
@@ -138,6 +194,9 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		h.nblocks = m->nblocks;
 		h.sd_id = m->sd_id;
 		h.block = VALIDATE_BLOCK;
+		h.slave_id = validate_id(slave);
+		snprintf(h.sd, sizeof(h.sd), "%s", m->sd);
+		snprintf(h.slave, sizeof(h.slave), "%s", slave);
 		if (ftruncate(fd, 0) < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
 		    fdatasync(fd) < 0) {
 			ret = -errno;
@@ -147,14 +206,10 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		}
 		return 0;
 	}
-	if (read_all(fd, &h, sizeof(h)) != sizeof(h) ||
-	    memcmp(h.magic, JNL_MAGIC, 8) || h.block != VALIDATE_BLOCK ||
-	    h.sd_id != m->sd_id || h.nblocks != m->nblocks) {
-		snprintf(err, errlen,
-			 "journal %s belongs to another sd or lun size (remove it to start afresh)",
-			 file);
-		return -EINVAL;
-	}
+	ret = check_header(&h, read_all(fd, &h, sizeof(h)), m, slave, file, err,
+			   errlen);
+	if (ret < 0)
+		return ret;
 	return replay(m, fd, st.st_size, file, err, errlen);
 fail:
 	if (fd >= 0)
@@ -226,6 +281,15 @@ int valmap_journal(struct valmap *m, const uint64_t *recs, size_t n)
 	if (ret < 0)
 		atomic_store(&m->jerr, ret);
 	return ret;
+}
+
+uint64_t valmap_known(const struct valmap *m)
+{
+	uint64_t n = 0;
+
+	for (uint64_t b = 0; b < m->nblocks; b++)
+		n += m->gen[b] != 0;
+	return n;
 }
 
 void valmap_note(struct valmap *m, const struct valmap_bad *b)
@@ -371,6 +435,8 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 					&settled)) {
 			/* The write in flight at the crash did not land. */
 			m->gen[b] = settled;
+			atomic_fetch_add_explicit(&m->settled, 1,
+						  memory_order_relaxed);
 			note_rec(v, t,
 				 settled ? validate_rec(b, settled,
 							VALIDATE_REC_DONE) :

@@ -2,7 +2,8 @@
  * The generation maps of a slave's validated sds, kept by the session
  * across the phases of a run (a validate=only pass needs what the phases
  * before it wrote), and their write-ahead journals (journal=DIR): one file
- * per sd and slave, DIR/<sd>.<slave>.jnl, a header and then 64-bit records
+ * per sd and slave, DIR/<sd>.<slave>.jnl, a header naming the sd, the
+ * slave and the lun's size in blocks, then 64-bit records
  * (slave/validate.h). A map is shared by the workers of a phase without a
  * lock: each block belongs to one worker's slice, so two workers never
  * touch the same byte. The first mismatches are kept here in full for the
@@ -39,7 +40,9 @@ struct valmap {
 	size_t nalt;
 	size_t nalt_told; /* the session said so (once a run) */
 	int jfd;          /* journal, O_APPEND; -1 without */
-	atomic_uint_fast64_t written, verified, mismatched;
+	char jpath[PROTO_PATH_LEN + 2 * PROTO_NAME_LEN + 8]; /* "" without */
+	/* settled: reads that found the old content of a block in flight */
+	atomic_uint_fast64_t written, verified, mismatched, settled;
 	atomic_uint_fast64_t kinds[VALIDATE_NKINDS];
 	atomic_int jerr;      /* first journal error (-errno), sticky */
 	pthread_mutex_t lock; /* bad, nbad */
@@ -51,12 +54,19 @@ struct valmap {
 /*
  * The map of sd (lun path, lun_size bytes) in *list, made on first use:
  * empty, or replayed from DIR/<sd>.<slave>.jnl when journal is not "".
- * A map made for another lun or size under the same sd name is refused.
+ * A map made for another lun or size under the same sd name is refused,
+ * and so is a journal whose header names another slave, sd or size.
  * Returns 0 with *out (owned by the list), or -errno with a message.
  */
 int valmap_get(struct valmap **list, const char *sd, const char *path,
 	       uint64_t lun_size, const char *journal, const char *slave,
 	       struct valmap **out, char *err, size_t errlen);
+/*
+ * The blocks m expects a generation of (written under validation, in
+ * this run or in the journal): what a validate=only pass must verify.
+ * Walks the whole map.
+ */
+uint64_t valmap_known(const struct valmap *m);
 /* Append n records to the journal and fdatasync it; 0 or -errno (kept). */
 int valmap_journal(struct valmap *m, const uint64_t *recs, size_t n);
 /* Keep a mismatch for the log (the first VALMAP_LOG_MAX of a phase). */

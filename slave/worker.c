@@ -358,7 +358,7 @@ static void validate_done(struct worker *w, struct slot *s, int ok)
 				       w->bufs[s - w->slots], s->offset,
 				       s->len);
 		if (bad)
-			count_errors(w, s, EILSEQ, bad);
+			count_errors(w, s, WORKER_ERR_MISMATCH, bad);
 	}
 }
 

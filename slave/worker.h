@@ -9,11 +9,19 @@
 #ifndef LOCKSTEP_SLAVE_WORKER_H
 #define LOCKSTEP_SLAVE_WORKER_H
 
+#include <errno.h>
 #include <stdint.h>
 #include "common/hist.h"
 #include "slave/engine.h"
 #include "slave/valmap.h"
 #include "slave/workload.h"
+
+/*
+ * The last_errno of blocks that failed data validation (counted as I/O
+ * errors for data_errors=): no I/O failed, so it is said in words, never
+ * through strerror ("Invalid or incomplete multibyte or wide character").
+ */
+#define WORKER_ERR_MISMATCH EILSEQ
 
 struct worker_interval {
 	unsigned seq;

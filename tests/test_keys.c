@@ -215,6 +215,11 @@ static void test_name_allowed(void **state)
 	assert_true(keys_name_allowed(&a, SEC_B, "local-1"));
 	assert_false(keys_name_allowed(&a, PUB_B, "local-1"));
 	assert_false(keys_name_allowed(&a, SEC_B, "local-2"));
+	/* Bound names (refused on a plain port under --insecure). */
+	assert_true(keys_name_bound(&a, "local-1"));
+	assert_true(keys_name_bound(&a, "h2"));
+	assert_false(keys_name_bound(&a, "local-2"));
+	assert_false(keys_name_bound(&a, "local-"));
 	keys_authorized_free(&a);
 }
 

@@ -4,7 +4,8 @@
  * can lie - counts that no I/Os in flight could complete, bytes that no
  * planned transfer size gives, errors past what the slots can fail,
  * histograms that contradict their own min, max or sums, CPU time past
- * the cores, sums that would wrap - is refused with its reason.
+ * the cores, sums that would wrap, times off the phase's schedule - is
+ * refused with its reason.
  * Table-driven: each case changes one thing of the good interval.
  */
 #include <errno.h>
@@ -267,6 +268,71 @@ static void test_zero_plan(void **state)
 }
 
 /*
+ * Stamped times against the schedule: the go at T0, 1 s intervals, a
+ * clock error bound of 2 ms, so the slack is 1 s + 4 ms + 1 s.
+ */
+static void test_times(void **state)
+{
+	const uint64_t T0 = 1700000000000000000ull, slack = 2004 * MS;
+	struct plausible_plan pl = plan;
+	struct proto_interval iv;
+	char why[256];
+	struct {
+		uint64_t start, end, first;
+		int ok;
+	} c[] = {
+		/* interval seq 3 is [T0 + 3 s, T0 + 4 s) */
+		{ T0 + 3000 * MS, T0 + 4000 * MS, 0, 1 },
+		{ T0 + 3000 * MS, T0 + 4000 * MS, T0 + 1 * MS, 1 },
+		{ T0 + 3000 * MS + slack, T0 + 4000 * MS + slack, 0, 1 },
+		{ T0 + 3000 * MS - slack, T0 + 4000 * MS - slack, 0, 1 },
+		{ T0 + 3000 * MS + slack + 1, T0 + 4000 * MS, 0, 0 },
+		{ T0 + 3000 * MS, T0 + 4000 * MS + slack + 1, 0, 0 },
+		/* the forgery */
+		{ UINT64_MAX, 0, 0, 0 },
+		{ UINT64_MAX, UINT64_MAX, 0, 0 },
+		{ 0, 0, 0, 0 },
+		{ T0 + 4000 * MS, T0 + 3000 * MS, 0, 0 },
+		/* a first I/O before the go or after this interval */
+		{ T0 + 3000 * MS, T0 + 4000 * MS, T0 - slack - 1, 0 },
+		{ T0 + 3000 * MS, T0 + 4000 * MS, T0 + 4000 * MS + slack + 1,
+		  0 },
+		{ T0 + 3000 * MS, T0 + 4000 * MS, UINT64_MAX, 0 },
+	};
+
+	(void)state;
+	pl.start_at = T0;
+	pl.clock_error_ns = 2 * MS;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		good(&iv);
+		iv.start_ns = c[i].start;
+		iv.end_ns = c[i].end;
+		iv.first_io_ns = c[i].first;
+		why[0] = 0;
+		if (plausible_interval(&pl, &iv, why, sizeof(why)) !=
+		    (c[i].ok ? 0 : -EINVAL))
+			fail_msg("case %zu: %s", i, why);
+		done(&iv);
+	}
+	/* Before the go nothing is known of the schedule. */
+	pl.start_at = 0;
+	good(&iv);
+	iv.start_ns = UINT64_MAX;
+	assert_int_equal(plausible_interval(&pl, &iv, why, sizeof(why)), 0);
+	done(&iv);
+	/* A phase_end's first I/O: by the end of the last interval. */
+	pl.start_at = T0;
+	pl.intervals = 10;
+	assert_int_equal(plausible_first_io(&pl, T0 + 9 * 1000 * MS, 9, why,
+					    sizeof(why)),
+			 0);
+	assert_int_equal(plausible_first_io(&pl, UINT64_MAX, 9, why,
+					    sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "outside its phase"));
+}
+
+/*
  * At a fixed rate latency runs from the intended start: a device that fell
  * behind shows a minimum latency of a second with hundreds of ops, which
  * is no lie; the schedule bounds the count instead.
@@ -332,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_zero_plan),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_times),
 		cmocka_unit_test(test_plan_of),
 	};
 

@@ -370,6 +370,12 @@ static void test_error_text(void **state)
 			 1);
 	assert_string_equal(text,
 			    "sd sd2 (/dev/fake1): 3 I/O errors in interval 5, the last at offset 8192: Input/output error");
+	/* A validation mismatch is not an errno's text. */
+	iv->last_errno = WORKER_ERR_MISMATCH;
+	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 1),
+			 1);
+	assert_non_null(strstr(text, "offset 8192: data validation mismatch"));
+	assert_null(strstr(text, "multibyte"));
 	/* A target the plan does not have is never read. */
 	assert_int_equal(prepare_error_text(text, sizeof(text), &plan, iv, 2),
 			 0);

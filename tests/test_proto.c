@@ -576,7 +576,14 @@ static int decode_copy(const void *src, size_t len)
 			fail_msg("unexpected rc %d (%s)", rc, err);
 		assert_true(err[0] != '\0');
 		assert_null(strchr(err, '\n'));
-		/* On failure *m owns nothing: it is left zeroed. */
+		/*
+		 * On failure *m owns nothing: it is left zeroed but for its
+		 * type and, for a plan, its phase (for the error reply).
+		 */
+		if (m.type == PROTO_PLAN)
+			m.u.plan.phase = 0;
+		assert_true(m.type < PROTO_TYPE_MAX);
+		m.type = 0;
 		assert_memory_equal(&m, &zero, sizeof(m));
 	}
 	free(copy);

@@ -2,19 +2,23 @@
  * Unit tests of data validation's pure part: the CRC-32C against its
  * published check value (both implementations agree), the header layout,
  * every kind the classifier can answer on hand-damaged blocks, the
- * generation ring, and the journal replay with its crash alternatives.
+ * generation ring, the journal replay with its crash alternatives, and a
+ * journal file that names its slave and sd (a renamed one is refused).
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "slave/validate.h"
+#include "slave/valmap.h"
 
 #define SD 0x11223344u
 #define SLAVE 0x5566u
@@ -261,6 +265,50 @@ static void test_replay_rejects(void **state)
 	}
 }
 
+/* Journal a map of local-1, then open the file under other names. */
+static void test_journal_identity(void **state)
+{
+	char dir[] = "/tmp/lockstep-jnl.XXXXXX", a[300], b[300], err[512];
+	struct valmap *list = NULL, *m;
+	uint64_t recs[] = { validate_rec(3, 1, VALIDATE_REC_INTENT),
+			    validate_rec(3, 1, VALIDATE_REC_DONE),
+			    validate_rec(5, 1, VALIDATE_REC_INTENT),
+			    validate_rec(5, 1, VALIDATE_REC_DONE) };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
+				    dir, "local-1", &m, err, sizeof(err)),
+			 0);
+	assert_int_equal(valmap_known(m), 0);
+	assert_int_equal(valmap_journal(m, recs, 4), 0);
+	valmap_free_all(&list);
+	/* Replayed by its own slave: the two blocks are expected. */
+	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
+				    dir, "local-1", &m, err, sizeof(err)),
+			 0);
+	assert_int_equal(valmap_known(m), 2);
+	valmap_free_all(&list);
+	/* Renamed to another slave's or sd's journal: refused, named. */
+	snprintf(a, sizeof(a), "%s/sd1.local-1.jnl", dir);
+	snprintf(b, sizeof(b), "%s/sd1.local-2.jnl", dir);
+	assert_int_equal(rename(a, b), 0);
+	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
+				    dir, "local-2", &m, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "belongs to slave local-1, not local-2"));
+	assert_non_null(strstr(err, b));
+	snprintf(a, sizeof(a), "%s/sd2.local-2.jnl", dir);
+	assert_int_equal(rename(b, a), 0);
+	assert_int_equal(valmap_get(&list, "sd2", "/x", 64 * VALIDATE_BLOCK,
+				    dir, "local-2", &m, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "belongs to slave local-1"));
+	assert_null(list);
+	unlink(a);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_gen_ring_and_names),
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_replay_rejects),
+		cmocka_unit_test(test_journal_identity),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

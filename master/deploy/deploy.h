@@ -28,11 +28,20 @@ struct deploy_host {
 /*
  * Run remote (a shell command line) on h, stdin from in_fd (-1: none),
  * stdout and stderr together into out (outlen bytes, cut, trailing
- * newlines dropped), killed after timeout_s. Returns its exit status (ssh
+ * newlines dropped, escaped by deploy_escape), killed after timeout_s.
+ * Returns its exit status (ssh
  * gives 255 when it cannot reach the host), -ETIMEDOUT or -errno.
  */
 int deploy_run(const struct deploy_host *h, const char *remote, int in_fd,
 	       char *out, size_t outlen, double timeout_s);
+
+/*
+ * Escape what a remote host printed, in place (buf holds len bytes): each
+ * line and tab-separated field through log_escape(), as the master prints
+ * any peer's string, so that no escape sequence or forged line of a host
+ * reaches the terminal; newlines and tabs stay. Cut to fit len.
+ */
+void deploy_escape(char *buf, size_t len);
 
 /* The last line of out, for a one-line reason; "" when out is empty. */
 const char *deploy_last_line(const char *out);

@@ -91,9 +91,11 @@ static void check_ssh(const struct deploy_host *h, struct host_check *c)
 		deploy_read(from, buf, sizeof(buf), &used, deadline, 0);
 	close(from);
 	st = deploy_finish(pid, !c->ssh_ok);
+	deploy_escape(c->kernel, sizeof(c->kernel));
 	if (!c->ssh_ok) {
 		while (used && buf[used - 1] == '\n')
 			buf[--used] = 0;
+		deploy_escape(buf, sizeof(buf));
 		snprintf(c->why, sizeof(c->why), "%s",
 			 ret == -ETIMEDOUT ? "no answer within 30 s" :
 			 buf[0]            ? deploy_last_line(buf) :
@@ -253,6 +255,13 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 			problems++;
 			break;
 		}
+	}
+	/* A binary that printed no version (lockstep=/bin/true) is not one. */
+	if (!probed) {
+		fprintf(o,
+			"  lockstep: %s printed no version line (is it lockstep? lockstep run --push copies it)\n",
+			exe);
+		problems++;
 	}
 	return problems;
 }

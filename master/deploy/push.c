@@ -77,10 +77,16 @@ static int copy_to(const struct deploy_host *h, int exe, const char *dest,
 	int st;
 
 	dir_of(dest, dir, sizeof(dir));
+	/*
+	 * A name mktemp makes there (never a predictable one another user
+	 * could plant a link at), removed unless it was renamed into place:
+	 * a copy cut short by ssh or a full disk leaves nothing behind.
+	 */
 	snprintf(cmd, sizeof(cmd),
-		 "mkdir -p '%s' && cat > '%s.push.%d' && chmod 755 '%s.push.%d' && mv -f '%s.push.%d' '%s'",
-		 dir, dest, (int)getpid(), dest, (int)getpid(), dest,
-		 (int)getpid(), dest);
+		 "mkdir -p '%s' && t=$(mktemp '%s.push.XXXXXX') || exit 1; "
+		 "trap 'rm -f \"$t\"' EXIT; trap 'exit 1' HUP INT TERM PIPE; "
+		 "cat > \"$t\" && chmod 755 \"$t\" && mv -f \"$t\" '%s'",
+		 dir, dest, dest);
 	if (lseek(exe, 0, SEEK_SET) < 0)
 		return -errno;
 	st = deploy_run(h, cmd, exe, out, sizeof(out), DEPLOY_COPY_S);

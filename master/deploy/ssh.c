@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "common/log.h"
 #include "common/timeutil.h"
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
@@ -133,7 +134,43 @@ int deploy_run(const struct deploy_host *h, const char *remote, int in_fd,
 	st = deploy_finish(pid, ret < 0);
 	while (used && out[used - 1] == '\n')
 		out[--used] = 0;
+	deploy_escape(out, outlen);
 	return ret < 0 ? ret : st;
+}
+
+void deploy_escape(char *buf, size_t len)
+{
+	size_t n = strlen(buf), o = 0;
+	char *tmp = malloc(LOG_ESC_LEN(n));
+
+	if (!tmp) {
+		/* No room to escape: keep nothing that could reach a tty. */
+		for (char *c = buf; *c; c++)
+			if ((*c < 0x20 && *c != '\n' && *c != '\t') ||
+			    *c == 0x7f)
+				*c = '?';
+		return;
+	}
+	/* Line by line and field by field: the structure stays readable. */
+	memcpy(tmp, buf, n + 1);
+	buf[0] = 0;
+	for (char *p = tmp; o + 1 < len;) {
+		size_t k = strcspn(p, "\n\t");
+		char sep = p[k];
+
+		p[k] = 0;
+		/* ssh ends its complaints with \r\n: the \r says nothing. */
+		if (k && p[k - 1] == '\r')
+			p[k - 1] = 0;
+		log_escape(p, buf + o, len - o);
+		o += strlen(buf + o);
+		if (!sep || o + 1 >= len)
+			break;
+		buf[o++] = sep;
+		buf[o] = 0;
+		p += k + 1;
+	}
+	free(tmp);
 }
 
 const char *deploy_last_line(const char *out)

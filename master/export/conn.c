@@ -3,8 +3,12 @@
  * demand from the sink's own thread, with the name resolved there too, a
  * timeout on every wait, and a backoff from 250 ms doubling to 8 s after
  * a failure, so that a receiver that is down costs a connect attempt now
- * and then, never a stall. The first failure and the recovery are logged
- * once each.
+ * and then, never a stall. The backoff starts again only after a
+ * connection that lived BACKOFF_MAX_NS: a listener that accepts and closes
+ * at once is retried ever more slowly. The failure and the recovery are
+ * logged once per outage, through log_limited() (a receiver can provoke
+ * them at will, like a peer), and the outage ends only when a connection
+ * carried points for a second.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,13 +45,19 @@ void export_conn_close(struct export_conn *c)
 
 void export_conn_fail(struct export_conn *c, int err)
 {
+	uint64_t now = time_mono_ns();
+
+	/* A connection that held for a while: the receiver was well. */
+	if (c->fd >= 0 && now - c->up_since_ns >= BACKOFF_MAX_NS)
+		c->backoff_ns = BACKOFF_MIN_NS;
 	export_conn_close(c);
 	if (!c->down)
-		log_warn("%s export to %s:%u: %s: points are dropped (and counted) until it answers again",
-			 c->what, c->host, c->port,
-			 strerror(err < 0 ? -err : EIO));
+		log_limited("export down", LOG_WARN,
+			    "%s export to %s:%u: %s: points are dropped (and counted) until it answers again",
+			    c->what, c->host, c->port,
+			    strerror(err < 0 ? -err : EIO));
 	c->down = 1;
-	c->next_try_ns = time_mono_ns() + c->backoff_ns;
+	c->next_try_ns = now + c->backoff_ns;
 	c->backoff_ns *= 2;
 	if (c->backoff_ns > BACKOFF_MAX_NS)
 		c->backoff_ns = BACKOFF_MAX_NS;
@@ -116,11 +126,7 @@ int export_conn_ensure(struct export_conn *c)
 		return ret;
 	}
 	c->fd = fd;
-	c->backoff_ns = BACKOFF_MIN_NS;
-	if (c->down)
-		log_info("%s export to %s:%u: connected again", c->what,
-			 c->host, c->port);
-	c->down = 0;
+	c->up_since_ns = time_mono_ns();
 	return 0;
 }
 
@@ -156,6 +162,16 @@ int export_conn_send(struct export_conn *c, const char *buf, size_t len)
 		}
 		buf += n;
 		len -= (size_t)n;
+	}
+	/*
+	 * Back only once a connection carried points for a second: one that
+	 * the receiver closes at once is the same outage, not a recovery.
+	 */
+	if (c->down && time_mono_ns() - c->up_since_ns >= NS_PER_SEC) {
+		log_limited("export up", LOG_INFO,
+			    "%s export to %s:%u: connected again", c->what,
+			    c->host, c->port);
+		c->down = 0;
 	}
 	return 0;
 }

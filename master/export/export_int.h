@@ -67,7 +67,8 @@ struct export_conn {
 	int down;             /* said so on the log already */
 	uint64_t next_try_ns; /* no connect before (monotonic) */
 	uint64_t backoff_ns;
-	const char *what; /* "graphite", for messages */
+	uint64_t up_since_ns; /* when the open connection was made */
+	const char *what;     /* "graphite", for messages */
 };
 
 void export_conn_init(struct export_conn *c, const char *what, const char *host,

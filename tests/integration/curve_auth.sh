@@ -7,8 +7,11 @@
 # key that may not use the name local-1, one without keys) never register,
 # and the run completes with the totals of the three real slaves. A daemon
 # facing a master with another key refuses it, keeps waiting, and then
-# registers with the right master. An --insecure run warns, records it in
-# summary.json, and still admits as local-N only the pid it started.
+# registers with the right master; so does a daemon whose master's port
+# was held first by a plain (NULL-mechanism) ZeroMQ peer, which libzmq
+# would never retry after. An --insecure run warns, records it, and its
+# local slaves still prove per-run keys: an impostor that reads local-1's
+# pid from /proc and races its hello never takes its place.
 source "$(dirname "$0")/lib.sh"
 
 K=$TMP/keys
@@ -144,13 +147,16 @@ wait_for "$MPID" 30
 grep -q "did not register" "$TMP/wrong.err" || { cat "$TMP/wrong.err"; fail "the wrong master did not fail for lack of slaves"; }
 grep -q "the master at $EP did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
 	{ cat "$TMP/ext1.log"; fail "the daemon did not say the master failed to prove its key"; }
-"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/right" --engine null --key "$K/master.key" \
-	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 0 \
-	--expect-slaves 1 --join-timeout 20 > "$TMP/right.txt" 2> "$TMP/right.err" &
-MPID=$!
-PIDS+=($MPID)
-wait_for "$MPID" 60
-[ "$rc" -eq 0 ] || { cat "$TMP/right.err" "$TMP/ext1.log"; fail "the right master exited $rc, expected 0"; }
+right_master() { # OUT: the master with the right key, for ext1 alone
+	"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/$1" --engine null --key "$K/master.key" \
+		--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 0 \
+		--expect-slaves 1 --join-timeout 20 > "$TMP/$1.txt" 2> "$TMP/$1.err" &
+	MPID=$!
+	PIDS+=($MPID)
+	wait_for "$MPID" 60
+	[ "$rc" -eq 0 ] || { cat "$TMP/$1.err" "$TMP/ext1.log"; fail "the right master ($1) exited $rc, expected 0"; }
+}
+right_master right
 # What this part is about is who registered (the timing of the rows is
 # local_run's business: on a loaded machine a lone daemon's first interval
 # may come after its row's grace).
@@ -162,11 +168,30 @@ assert s["runs"][0]["totals"]["ops"] > 0, s["runs"][0]["totals"]
 PY
 echo "ok: wrong master refused, right master served"
 
-# ---- --insecure: warned, recorded, and local slaves still checked by pid --
+# ---- a plain ZeroMQ peer on the port, then the right master --------------
+# libzmq gives up on a connection whose handshake met another mechanism;
+# the daemon must open a new socket and find the master that comes next.
+HOSTILE=${3:?curve_auth.sh needs the hostile tool}
+: > "$TMP/ext1.log"
+run_bounded 20 "$HOSTILE" "$EP" squat 3
+[ "$rc" -eq 0 ] || fail "the plain peer could not hold the port ($rc)"
+grep -q "did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
+	{ cat "$TMP/ext1.log"; fail "the daemon did not meet the plain peer"; }
+right_master after
+grep -q "slave ext1 registered" "$TMP/after.err" || { cat "$TMP/after.err"; fail "ext1 did not register after the plain peer"; }
+echo "ok: a daemon that met a plain peer registers with the right master"
+
+# ---- --insecure: warned, recorded, and local slaves still prove keys -----
+# The local slaves get keys over their pipe and a CURVE port of their own:
+# an impostor that reads local-1's pid from /proc and races its hello on
+# the plain port, and a plain hello as local-1, are both refused.
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/ins" --engine null --insecure --port "$PORT" \
 	--local-slaves 2 > "$TMP/ins.txt" 2> "$TMP/ins.err" &
 MPID=$!
 PIDS+=($MPID)
+"$HOSTILE" "$EP" race local-1 "$MPID" > "$TMP/race.log" 2>&1 &
+RACE=$!
+PIDS+=($RACE)
 (
 	while kill -0 "$MPID" 2>/dev/null; do
 		"$ZSEND" "$EP" "$HELLO" || true
@@ -174,18 +199,25 @@ PIDS+=($MPID)
 ) > "$TMP/zsend2.log" 2>&1 &
 IMP=$!
 PIDS+=($IMP)
+wait_for "$RACE" 60
+race_rc=$rc
 wait_for "$MPID" 60
 [ "$rc" -eq 0 ] || { cat "$TMP/ins.err"; fail "the --insecure run exited $rc, expected 0"; }
+[ "$race_rc" -eq 3 ] || { cat "$TMP/race.log" "$TMP/ins.err"; fail "the impostor racing local-1 with its pid exited $race_rc (0: it took local-1's place)"; }
+grep -q "racing local-1, pid" "$TMP/race.log" || { cat "$TMP/race.log"; fail "the impostor never found local-1's pid"; }
 timeout 20 tail --pid="$IMP" -f /dev/null || fail "the impostor did not stop"
 grep -q "warning: --insecure: no authentication" "$TMP/ins.err" || { cat "$TMP/ins.err"; fail "no --insecure warning"; }
-grep -q "slave local-1 (pid 4242 on testhost) refused: its pid is not the one of the slave the master started" "$TMP/ins/lockstep.log" ||
-	{ cat "$TMP/ins/lockstep.log"; fail "the impostor without keys was not refused by pid"; }
+grep -q "slave local-1 (pid [0-9]* on [^)]*) refused: that name belongs to a slave this master started" "$TMP/ins/lockstep.log" ||
+	{ cat "$TMP/ins/lockstep.log"; fail "the impostors were not refused by name"; }
 python3 - "$TMP/ins" <<'PY' || fail "the --insecure summary"
 import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
 assert s["authentication"] == "none" and s["insecure"] is True, s
 assert sorted(x["name"] for x in s["slaves"]) == ["local-1", "local-2"], s["slaves"]
 assert all(x["pid"] != 4242 for x in s["slaves"]), s["slaves"]
+assert all(x["host"] != "hostile" for x in s["slaves"]), s["slaves"]
 PY
-echo "ok: --insecure recorded, impostor refused by pid"
+grep -q "^insecure: --insecure, no authentication" "$TMP/ins/summary.txt" || { cat "$TMP/ins/summary.txt"; fail "summary.txt does not say insecure"; }
+grep -q "run .* completed (insecure: no authentication); results in" "$TMP/ins.err" || { tail -3 "$TMP/ins.err"; fail "the final line does not say insecure"; }
+echo "ok: --insecure recorded, local slaves keyed, impostors refused"
 echo "PASS"

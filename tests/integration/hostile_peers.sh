@@ -90,7 +90,7 @@ cat "$TMP/o1.console"
 [ ! -e "/tmp/lockstep-trav-$$.csv" ] || fail "(1) a file outside the results folder was written"
 grep -q "slave d1 (pid 4242 on hostile) refused: slave d1 is registered and alive" "$TMP/o1.err" ||
 	fail "(1) no refusal of the impostor for d1"
-grep -q "slave local-1 (pid 4243 on hostile) refused: its pid is not" "$TMP/o1.err" ||
+grep -q "slave local-1 (pid 4243 on hostile) refused: that name belongs to a slave this master started" "$TMP/o1.err" ||
 	fail "(1) no refusal of the impostor for local-1"
 grep -qF 'slave evil\x0aFORGED name\x1b[2J (pid 4245 on h\x0aFORGED host\x1b[31m) refused' "$TMP/o1.err" ||
 	{ grep -a refused "$TMP/o1.err"; fail "(1) the refused name is not shown escaped"; }
@@ -117,7 +117,7 @@ echo "ok (1): impostors refused"
 "$HOSTILE" "$EP" hello local-1 4246 & hr=$!
 sleep 0.2
 start_master "$TMP/o2" --local-slaves 2 --expect-slaves 1
-"$HOSTILE" "$EP" slave fake1 huge_ops errors bytes hist_max cpu \
+"$HOSTILE" "$EP" slave fake1 huge_ops errors bytes hist_max cpu times \
 	$'log:hi\nFORGED log\x1b[31m' > "$TMP/fake.log" 2>&1 &
 PIDS+=($!)
 wait_master
@@ -127,10 +127,11 @@ set +e
 wait $hr; r_race=$?
 set -e
 [ "$r_race" -eq 3 ] || fail "(2) an impostor racing the local slaves was welcomed"
-grep -q "slave local-1 (pid 4246 on hostile) refused: its pid is not" "$TMP/o2.err" ||
+grep -q "slave local-1 (pid 4246 on hostile) refused: that name belongs to a slave this master started" "$TMP/o2.err" ||
 	fail "(2) no refusal of the impostor racing local-1"
 for why in "ops in 1000000000 ns are more than" "I/O errors in" \
-	"write bytes for 0 ops" "contradict its min" "CPU time"; do
+	"write bytes for 0 ops" "contradict its min" "CPU time" \
+	"ends at 0 ns, before its start at 18446744073709551615 ns"; do
 	grep -q "slave fake1: interval [0-9]* of r1 rejected, not counted: .*$why" "$TMP/o2/lockstep.log" ||
 		fail "(2) no rejection saying '$why'"
 done
@@ -144,7 +145,7 @@ s = json.load(open(d + "/summary.json"))
 assert s["status"] == "degraded", s["status"]
 st = {x["name"]: x for x in s["slaves"]}
 assert st["fake1"]["state"] == "suspect", st["fake1"]
-assert st["fake1"]["rejected_intervals"] == 5, st["fake1"]
+assert st["fake1"]["rejected_intervals"] == 6, st["fake1"]
 for n in ("local-1", "local-2"):
     assert st[n]["state"] == "finished" and st[n]["rejected_intervals"] == 0, st[n]
 # The totals are the real slaves' own: their hosts files add up to them.
@@ -155,7 +156,10 @@ ops = sum(int(r["ops"]) for n in ("local-1", "local-2")
 assert ops == run["totals"]["ops"] > 0, (ops, run["totals"]["ops"])
 fake = [r for r in csv.DictReader(open(d + "/hosts/fake1.csv"))]
 assert all(int(r["ops"]) == 0 for r in fake), fake
-assert len(fake) == run["intervals"] - 5, len(fake)
+assert len(fake) == run["intervals"] - 6, len(fake)
+assert all(int(r["start_ns"]) <= int(r["end_ns"]) for r in fake), fake
+# The start skew is the real slaves' (a forged time would be centuries).
+assert run["start_skew_ns"] < 10**10, run["start_skew_ns"]
 PY
 python3 "$HERE/check_results.py" "$TMP/o2" --rdpct 70 --slaves 3 --status degraded --degraded
 echo "ok (2): implausible intervals rejected and counted"

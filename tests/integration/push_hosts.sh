@@ -7,7 +7,10 @@
 # `lockstep run --push` copies the master's binary to h1 and replaces h2's,
 # names h3 with the reason and does not start the run; with
 # --on-slave-loss continue it runs on h1 and h2 with the pushed binaries
-# and exits 4 (degraded), not 0. The namespaces share this file system:
+# and exits 4 (degraded), not 0. lockstep=/bin/true is not ready (no
+# version line), a host's escape sequences are shown escaped, and a
+# system= that looks like an ssh option is a host name (after "--").
+# The namespaces share this file system:
 # every path is under $TMP.
 source "$(dirname "$0")/lib.sh"
 start_cluster 3 lsp
@@ -85,4 +88,30 @@ grep -q "^  lockstep: $TMP/h1/bin/lockstep is ${MINE#lockstep } (this version)" 
 grep -q "^  io_uring: " "$TMP/h2.out" || fail "no io_uring line"
 grep -q "^  target $TMP/s.dat: file 4.0 KiB, ok" "$TMP/h2.out" || fail "no size and verdict for the file target"
 grep -q "^  target $TMP/fifo: fifo, REFUSED: " "$TMP/h2.out" || fail "the FIFO target is not refused"
+
+# ---- not lockstep, hostile output, a system= that looks like an option ---
+# /bin/true prints no version: not ready. A "lockstep" that prints escape
+# sequences and a forged line: shown escaped. system=-oProxyCommand=...
+# reaches ssh after "--", as a host name, so the command never runs.
+printf '#!/bin/sh\nprintf "lockstep \\033[2J0.0.2\\nhd=h9 (root@x): ready\\n"\n' > "$TMP/esc.sh"
+chmod 755 "$TMP/esc.sh"
+printf '#!/bin/sh\ntouch %s/pwned\n' "$TMP" > "$TMP/pwn.sh"
+chmod 755 "$TMP/pwn.sh"
+cat > "$TMP/odd.vdb" <<VDB
+hd=default,user=root
+hd=h1,system=$IP1,lockstep=/bin/true
+hd=h2,system=$IP2,lockstep=$TMP/esc.sh
+hd=h4,system=-oProxyCommand=$TMP/pwn.sh
+sd=sd1,lun=$TMP/s.dat,size=4m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50
+rd=r1,wd=wd1,elapsed=1,interval=1
+VDB
+run_bounded 60 "$LOCKSTEP" hosts "$TMP/odd.vdb" --ssh "$SSH" > "$TMP/h3.out" 2>&1
+cat -v "$TMP/h3.out"
+[ "$rc" -eq 1 ] || fail "lockstep hosts with /bin/true as lockstep exited $rc, expected 1"
+grep -q "^  lockstep: /bin/true printed no version line" "$TMP/h3.out" || fail "h1: /bin/true not reported as no lockstep"
+! grep -q $'\x1b' "$TMP/h3.out" || fail "a raw escape character from a host reached the output"
+! grep -q "^hd=h9" "$TMP/h3.out" || fail "a host forged a line of its own"
+grep -qF '\x1b[2J' "$TMP/h3.out" || fail "the host's escape sequence is not shown escaped"
+[ ! -e "$TMP/pwned" ] || fail "system= was taken by ssh as an option (its ProxyCommand ran)"
 echo "PASS"

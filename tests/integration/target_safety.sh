@@ -1,12 +1,14 @@
 # Target safety, end to end with the real binary on loop devices (root):
-# a mounted ext4 (mounted read-only, never rw), an unmounted ext4, an MBR
+# a mounted ext4 (mounted read-only, never rw) and the image file behind
+# its loop device, an unmounted ext4, an MBR
 # and a GPT partition table and a swap signature are each refused for a
 # write run (exit 1, the message names the device, the reason and the
 # override, and the device's bytes are unchanged) and allowed for a
 # read-only run; force=yes overrides the signature cases only (the console
 # and summary.json say what was overwritten), never the mounted one. Then,
 # with tests/tools/planpeer acting as a hostile master: a daemon without
-# --allow refuses a plan; --allow globs and a symlink out of them; a plan
+# --allow refuses a plan; --allow globs and a symlink out of them; a
+# journal= folder outside --allow is refused and never made; a plan
 # with each bad field gets an `error` naming it and the slave lives on.
 # A FIFO lun returns at once with an error; a file lun that does not fit
 # its file system, and a missing lun under /dev, are refused and never
@@ -86,6 +88,24 @@ peer refuse "$TMP/ok/link" "resolves to $TMP/out-of-glob/secret" -- --allow "$TM
 peer refuse "$TMP/out-of-glob/secret" "no --allow glob matches" -- --allow "/nonexistent/*,$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a path outside --allow was opened"; }
 echo "ok: --allow globs hold, symlinks resolved"
+# A dangling symlink inside the glob, pointing out of it: the file to be
+# created is never created through it.
+ln -s "$TMP/out-of-glob/made" "$TMP/ok/dangle"
+peer create "$TMP/ok/dangle" "cannot resolve it" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a file was created through a dangling symlink"; }
+[ ! -e "$TMP/out-of-glob/made" ] || fail "the slave created a file outside --allow through a symlink"
+echo "ok: no file created through a symlink"
+# A plan the slave's decoder refuses still gets an error, for its phase.
+peer undecodable "$TMP/ok/data" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "an undecodable plan got no error"; }
+echo "ok: an undecodable plan gets an error"
+# The journal folder obeys --allow like a target: never made outside it.
+peer refuse "$TMP/ok/data" "--allow limits where it writes" "$TMP/out-of-glob/jnl" -- --allow "$TMP/ok/*"
+[ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a journal folder outside --allow was accepted"; }
+[ ! -e "$TMP/out-of-glob/jnl" ] || fail "the slave made a journal folder outside --allow"
+grep -q "journal=$TMP/out-of-glob/jnl: .*no --allow glob matches" "$TMP/slave.txt" ||
+	{ cat "$TMP/slave.txt"; fail "the slave did not name the refused journal folder"; }
+echo "ok: the journal folder obeys --allow"
 
 # ---- a FIFO lun --------------------------------------------------------
 mkfifo "$TMP/fifo"
@@ -204,6 +224,8 @@ loop ext4m mkfs.ext4 -q -F
 mkdir -p "$TMP/mnt"
 mount -o ro "$DEV" "$TMP/mnt"
 check mounted "$DEV" "mounted on $TMP/mnt" ""
+# The image file under the mounted loop device: never written either.
+check backing "$TMP/ext4m.img" "backs loop device $(basename "$DEV"), mounted on $TMP/mnt" ""
 umount "$TMP/mnt"
 
 # A partition of the device mounted: partx adds the partition (this kernel

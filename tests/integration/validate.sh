@@ -3,6 +3,8 @@
 # - a clean run (format, mixed random I/O, a validate=only pass) exits 0
 #   with verified blocks and no mismatch, on the console and in
 #   summary.json;
+# - a journal emptied, cut to its header, deleted or swapped with the
+#   other slave's makes the validate=only run fail, naming the journal;
 # - bytes flipped in three written blocks by another process between two
 #   runs: the validate=only run finds corruption at exactly those blocks,
 #   nowhere else, and exits 4 (degraded, within data_errors=);
@@ -135,6 +137,33 @@ sds_add_up clean
 	fail "summary.json: validation.sds of the validate pass is not sd1 alone"
 [ "$(ls "$J" | sort | tr '\n' ' ')" = "sd1.local-1.jnl sd1.local-2.jnl " ] ||
 	fail "journals: $(ls "$J")"
+
+# ---- a tampered journal is never "clean" --------------------------------
+# Emptied, cut to its header, deleted, or swapped with the other slave's:
+# the validate=only run must not exit 0, and must name the journal.
+cp -a "$J" "$TMP/journal.good"
+restore() { rm -rf "$J"; cp -a "$TMP/journal.good" "$J"; }
+vdb verify 50 "rd=rdv,wd=wd1,validate=only,interval=1"
+tampered() { # CASE PATTERN: the run after the tampering fails, saying PATTERN
+	run verify 60
+	[ "$rc" -ne 0 ] || { cat "$TMP/verify.err"; fail "journal $1: the validate=only run exited 0"; }
+	grep -q "$2" "$TMP/verify.err" || { cat "$TMP/verify.err"; fail "journal $1: no message naming the journal"; }
+	echo "ok: journal $1: exit $rc, $(grep -m1 -o "journal $J/[^ ]*" "$TMP/verify.err")"
+	restore
+}
+: > "$J/sd1.local-1.jnl"
+tampered emptied "journal $J/sd1.local-1.jnl records no block written by this slave"
+truncate -s 160 "$J/sd1.local-2.jnl"
+tampered cut "journal $J/sd1.local-2.jnl records no block written by this slave"
+rm "$J/sd1.local-1.jnl"
+tampered deleted "journal $J/sd1.local-1.jnl records no block written by this slave"
+mv "$J/sd1.local-1.jnl" "$TMP/j1"
+mv "$J/sd1.local-2.jnl" "$J/sd1.local-1.jnl"
+mv "$TMP/j1" "$J/sd1.local-2.jnl"
+tampered swapped "journal $J/sd1.local-[12].jnl belongs to slave local-[12], not local-[12]"
+# Intact again: the same pass is clean.
+run verify 60
+[ "$rc" -eq 0 ] || { cat "$TMP/verify.err"; fail "the restored journals did not validate clean ($rc)"; }
 
 # ---- corruption: bytes flipped between two runs -------------------------
 vdb verify 50 "rd=rdv,wd=wd1,validate=only,interval=1"

@@ -10,14 +10,28 @@
  *                                       no I/O, sending interval k as
  *                                       FORGE[k] (honest when past the
  *                                       list or "ok"): huge_ops, errors,
- *                                       bytes, hist_max, cpu, or log:TEXT
+ *                                       bytes, hist_max, cpu, times (start
+ *                                       2^64 - 1, end 0), or log:TEXT
  *                                       (an honest interval and a log
  *                                       message TEXT); until stopped
  *   hostile EP flood SECONDS            one-byte frames as fast as the
  *                                       master takes them
  *   hostile EP big MB                   one frame of MB megabytes
+ *   hostile EP race NAME PPID           the impostor of a local slave: wait
+ *                                       (up to 20 s) for a child of PPID
+ *                                       whose command line names NAME,
+ *                                       then say hello as NAME with its
+ *                                       pid and host, again and again for
+ *                                       5 s; exit 0 when welcomed, 3 when
+ *                                       never
+ *   hostile EP squat SECONDS            bind a plain (NULL-mechanism)
+ *                                       ROUTER on EP and a PUB on PORT + 1
+ *                                       for SECONDS, answering nothing:
+ *                                       what a keyed slave meets when a
+ *                                       local user takes the master's port
  * EP is the master's tcp://HOST:PORT (its PUB is on PORT + 1).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +152,10 @@ static void forge(struct proto_interval *iv, const char *kind,
 		iv->lat[1] = *one;
 	} else if (strcmp(kind, "cpu") == 0) {
 		iv->cpu_sys_ns = interval_ns * 64; /* 64 cores' worth */
+	} else if (strcmp(kind, "times") == 0) {
+		iv->start_ns =
+			UINT64_MAX; /* an honest count, impossible times */
+		iv->end_ns = 0;
 	}
 }
 
@@ -230,6 +248,103 @@ static int do_slave(const char *name, char **forges, int nforge)
 	return 0;
 }
 
+/* The pid of a child of ppid whose command line holds name, 0 if none. */
+static unsigned child_named(unsigned ppid, const char *name)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	unsigned found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		char path[300], buf[4096];
+		unsigned pid = (unsigned)atoi(e->d_name), pp = 0;
+		FILE *f;
+		size_t n;
+
+		if (!pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* pid (comm) state ppid: comm has no ')' for lockstep */
+		if (fscanf(f, "%*u (%*[^)]) %*c %u", &pp) != 1)
+			pp = 0;
+		fclose(f);
+		if (pp != ppid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		for (size_t i = 0; i < n; i++)
+			if (!buf[i])
+				buf[i] = ' ';
+		buf[n] = 0;
+		if (strstr(buf, name))
+			found = pid;
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Race a local slave for its name, as a local user could. */
+static int do_race(const char *name, unsigned ppid)
+{
+	uint64_t until = time_mono_ns() + 20 * NS_PER_SEC;
+	char host[256] = "";
+	unsigned pid = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	while (!pid && time_mono_ns() < until)
+		pid = child_named(ppid, name);
+	if (!pid)
+		return 2;
+	fprintf(stderr, "hostile: racing %s, pid %u on %s\n", name, pid, host);
+	/* 50 hellos 100 ms apart, the first at once. */
+	return do_hello(name, pid, host, 50, 100000000ull) ? 0 : 3;
+}
+
+/* Hold the master's two ports with plain sockets for secs seconds. */
+static int do_squat(const char *ep, int secs)
+{
+	const char *colon = strrchr(ep, ':');
+	char pubep[300];
+	void *router = zmq_socket(ctx, ZMQ_ROUTER),
+	     *pub = zmq_socket(ctx, ZMQ_PUB);
+	int linger = 0;
+	uint64_t until = time_mono_ns() + (uint64_t)secs * 1000000000ull;
+
+	if (!colon || !router || !pub)
+		return 2;
+	zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof(linger));
+	zmq_setsockopt(pub, ZMQ_LINGER, &linger, sizeof(linger));
+	snprintf(pubep, sizeof(pubep), "%.*s:%d", (int)(colon - ep), ep,
+		 atoi(colon + 1) + 1);
+	if (zmq_bind(router, ep) < 0 || zmq_bind(pub, pubep) < 0) {
+		fprintf(stderr, "hostile: bind: %s\n",
+			zmq_strerror(zmq_errno()));
+		return 1;
+	}
+	while (time_mono_ns() < until) {
+		char buf[256];
+
+		/* Read and drop whatever a client sends. */
+		zmq_pollitem_t it = { router, 0, ZMQ_POLLIN, 0 };
+
+		if (zmq_poll(&it, 1, 100) > 0)
+			while (zmq_recv(router, buf, sizeof(buf),
+					ZMQ_DONTWAIT) >= 0)
+				;
+	}
+	zmq_close(router);
+	zmq_close(pub);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char subep[300];
@@ -238,10 +353,15 @@ int main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr,
-			"usage: hostile EP hello|slave|flood|big ...\n");
+			"usage: hostile EP hello|slave|flood|big|squat|race ...\n");
 		return 2;
 	}
 	ctx = zmq_ctx_new();
+	if (strcmp(argv[2], "squat") == 0) {
+		ret = do_squat(argv[1], atoi(argv[3]));
+		zmq_ctx_term(ctx);
+		return ret;
+	}
 	dealer = zmq_socket(ctx, ZMQ_DEALER);
 	zmq_setsockopt(dealer, ZMQ_LINGER, &linger, sizeof(linger));
 	if (zmq_connect(dealer, argv[1]) < 0) {
@@ -263,6 +383,8 @@ int main(int argc, char **argv)
 			       2000000000ull) ?
 			      0 :
 			      3;
+	} else if (strcmp(argv[2], "race") == 0 && argc > 4) {
+		ret = do_race(argv[3], (unsigned)atoi(argv[4]));
 	} else if (strcmp(argv[2], "slave") == 0) {
 		ret = do_slave(argv[3], argv + 4, argc - 4);
 	} else if (strcmp(argv[2], "flood") == 0) {

@@ -7,7 +7,17 @@
  *                           `error` naming that field; then a good plan on
  *                           FILE gets `ready`, and a go far from now gets an
  *                           `error` and a `phase_end`;
- *   planpeer refuse FILE S  a good plan on FILE gets an `error` holding S.
+ *   planpeer refuse FILE S [JOURNAL]
+ *                           a good plan on FILE (validated, journaled in
+ *                           the folder JOURNAL when given) gets an `error`
+ *                           holding S.
+ *
+ *   planpeer create FILE S  as refuse, with the target to be created
+ *                           (create=1, 1 MiB) when missing;
+ *   planpeer undecodable FILE
+ *                           a good plan whose "ni" (intervals) is sent as
+ *                           nil, which the decoder refuses, gets an
+ *                           `error` for its phase all the same.
  *
  * The bad values pass the decoder (they are well-formed msgpack of the
  * right types): what is tested is the slave's own plan check. Exits 0 when
@@ -26,6 +36,7 @@
 #define WAIT_MS 10000
 
 static void *sock;
+static int corrupt_ni; /* send plans with "ni" as nil (undecodable) */
 static unsigned char peer_id[256];
 static size_t peer_len;
 
@@ -39,6 +50,15 @@ static int send_msg(const struct proto_msg *m)
 		fprintf(stderr, "planpeer: cannot encode %s: %s\n",
 			proto_type_name(m->type), strerror(-ret));
 		return ret;
+	}
+	if (corrupt_ni && m->type == PROTO_PLAN) {
+		unsigned char *b = buf;
+
+		for (size_t i = 0; i + 4 <= len; i++)
+			if (!memcmp(b + i, "\xa2ni\x01", 4)) {
+				b[i + 3] = 0xc0; /* nil: not an unsigned */
+				break;
+			}
 	}
 	if (zmq_send(sock, peer_id, peer_len, ZMQ_SNDMORE) < 0 ||
 	    zmq_send(sock, buf, len, 0) < 0)
@@ -276,10 +296,12 @@ int main(int argc, char **argv)
 	void *ctx;
 	int linger = 500, bad;
 
-	if (argc < 3 || (strcmp(argv[1], "fields") &&
-			 (strcmp(argv[1], "refuse") || argc < 4))) {
+	if (argc < 3 ||
+	    (strcmp(argv[1], "fields") && strcmp(argv[1], "undecodable") &&
+	     ((strcmp(argv[1], "refuse") && strcmp(argv[1], "create")) ||
+	      argc < 4))) {
 		fprintf(stderr,
-			"usage: planpeer fields FILE | refuse FILE TEXT\n");
+			"usage: planpeer fields FILE | undecodable FILE | refuse FILE TEXT [JOURNAL]\n");
 		return 2;
 	}
 	ctx = zmq_ctx_new();
@@ -296,8 +318,17 @@ int main(int argc, char **argv)
 		bad = 1;
 	} else if (!strcmp(argv[1], "fields")) {
 		bad = fields(argv[2]);
+	} else if (!strcmp(argv[1], "undecodable")) {
+		corrupt_ni = 1;
+		good_plan(&p, 7, argv[2]);
+		bad = expect_answer(&p, "cannot decode it") < 0;
 	} else {
 		good_plan(&p, 1, argv[2]);
+		tg.create = !strcmp(argv[1], "create");
+		if (argc > 4) {
+			p.validate = PROTO_VALIDATE_YES;
+			snprintf(p.journal, sizeof(p.journal), "%s", argv[4]);
+		}
 		bad = expect_answer(&p, argv[3]) < 0;
 	}
 	snprintf(m.u.stop.reason, sizeof(m.u.stop.reason), "planpeer done");
