@@ -554,6 +554,11 @@ void merge_truncate(struct merge *m, unsigned intervals)
 		m->cfg.warmup_intervals = intervals;
 }
 
+unsigned merge_emitted(const struct merge *m)
+{
+	return m->next;
+}
+
 unsigned merge_intervals(const struct merge *m)
 {
 	return m->cfg.intervals;

@@ -107,6 +107,9 @@ unsigned merge_intervals(const struct merge *m);
  */
 unsigned merge_reported_rows(const struct merge *m);
 
+/* Rows emitted so far: the next row to emit. */
+unsigned merge_emitted(const struct merge *m);
+
 /* All rows emitted. */
 int merge_done(const struct merge *m);
 

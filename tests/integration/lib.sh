@@ -59,6 +59,23 @@ start_cluster() {
 	read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
 }
 
+# start_insecure_daemons N: on the cluster start_cluster built, a daemon
+# slave hI (--insecure, opening only what is under $TMP) in each host I of
+# 1..N, connecting to the master that is to listen on the bridge, port
+# $PORT (free_port_pair) and logging to $TMP/hI.log. Sets BR (the bridge
+# address) and DPID[I]; the pids are killed on exit.
+declare -A DPID
+start_insecure_daemons() {
+	BR=$LOCKSTEP_BRIDGE_IP
+	for ((i = 1; i <= $1; i++)); do
+		"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
+			--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" \
+			>> "$TMP/h$i.log" 2>&1 &
+		DPID[$i]=$!
+		PIDS+=($!)
+	done
+}
+
 cleanup_cluster() {
 	cleanup
 	"$NETNS" down "$CID" >/dev/null 2>&1 || true
