@@ -1,13 +1,15 @@
 # The field method of a host failure (issue 23): one steady phase at a
 # fixed iorate= on two test hosts in network namespaces, each with a daemon
 # slave. ev=kill kills h2's daemon (expect_loss=(h2),rejoin=yes, the
-# stand-in for powering the host off); ev=restart, 4 s after it, starts
+# stand-in for powering the host off); ev=restart, 6 s after it, starts
 # h2's daemon again (the host is powered on). The restarted daemon must
 # rejoin the running phase at an interval boundary, its intervals numbered
 # in the phase's sequence, with its share of the rate, and the run must end
 # completed, exit 0. Every check compares lockstep's own stamps (events,
 # intervals.csv, hosts/h2.csv, summary.json) with each other, with bounds
-# from the interval (1 s); none is against this machine's clock.
+# from the interval (2 s: on a busy 2-core machine a restarted daemon and
+# its plan have taken 3.6 s, which 2 intervals must hold); none is against
+# this machine's clock.
 source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsr
 PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
@@ -26,9 +28,9 @@ hd=h1,system=${HOSTS[0]#*=}
 hd=h2,system=${HOSTS[1]#*=}
 sd=sd1,lun=$TMP/shared.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
-rd=r1,wd=wd1,iorate=2000,elapsed=34,warmup=1,interval=1
-ev=kill,rd=r1,at=5s,exec="kill -9 ${DPID[2]}",expect_loss=(h2),rejoin=yes,baseline=4s
-ev=restart,after=kill+4s,exec="sh $TMP/restart.sh",baseline=4s
+rd=r1,wd=wd1,iorate=2000,elapsed=40,warmup=2,interval=2
+ev=kill,rd=r1,at=6s,exec="kill -9 ${DPID[2]}",expect_loss=(h2),rejoin=yes,baseline=6s
+ev=restart,after=kill+6s,exec="sh $TMP/restart.sh",baseline=6s
 VDB
 
 run_bounded 120 "$LOCKSTEP" run "$TMP/r.vdb" -o "$TMP/out" --listen "$BR" \
@@ -46,7 +48,7 @@ cat "$TMP/console" "$TMP/err" | grep -qE "slave h2 was lost at .* and rejoined a
 python3 - "$TMP/out" "$line" <<'PY' || { cat "$TMP/err"; fail "results"; }
 import csv, json, re, sys
 d, line = sys.argv[1], sys.argv[2]
-I = 1_000_000_000  # interval=1
+I = 2_000_000_000  # interval=2
 s = json.load(open(d + "/summary.json"))
 assert s["status"] == "completed" and s["exit_code"] == 0, s["status"]
 kill, restart = s["events"]
@@ -71,7 +73,7 @@ meas = [r for r in rows if r["phase"] == "measure" and r["run"] == "r1"]
 late = [r for r in rows if r["phase"] == "late" and r["run"] == "r1"]
 def total(r, key):
     return float(r[key]) + sum(float(x[key]) for x in late if x["interval"] == r["interval"])
-assert len(meas) == 34, len(meas)
+assert len(meas) == 20, len(meas)
 by_iv = {int(r["interval"]): r for r in rows if r["run"] == "r1"}
 rs = int(restart["start_ns"])
 
@@ -85,7 +87,7 @@ assert back, ("no h2 row after the restart", ivs, rs)
 first = back[0]
 f = int(first["interval"])
 # Its rows from the first one back run to the phase's end without a gap.
-assert [int(r["interval"]) for r in back] == list(range(f, 36)), [r["interval"] for r in back]
+assert [int(r["interval"]) for r in back] == list(range(f, 22)), [r["interval"] for r in back]
 # Each of its rows is the cluster row of the same number: same stamps.
 for r in back:
     c = by_iv[int(r["interval"])]
