@@ -103,7 +103,10 @@ med = lambda v: sorted(v)[len(v) // 2]
 assert 1800 < med(before) < 2200, before
 assert len(alone) >= 2 and 850 < med(alone) < 1150, alone
 assert 1800 < med(after) < 2200, after
-assert all(r["slaves_reported"] == "2" for r in meas[-3:]), meas[-3:]
+# A loaded machine may deliver an interval after its row (a late row).
+late = lambda r: sum(int(x["slaves_reported"]) for x in rows
+                     if x["phase"] == "late" and x["interval"] == r["interval"])
+assert all(int(r["slaves_reported"]) + late(r) == 2 for r in meas[-3:]), meas[-3:]
 e = list(csv.DictReader(open(d + "/events.csv")))
 assert e[0]["name"] == "poweroff" and e[0]["status"] == "completed", e
 assert int(e[0]["start_ns"]) == int(ev["start_ns"]) and e[0]["log"] == "events/poweroff.log", e
