@@ -207,10 +207,11 @@ static void start_rejoin(struct master *m, struct slave_rec *s)
 						       "no interval length");
 		return;
 	}
-	if (merge_slave_back(m->merge, idx, out.first) < 0) {
-		wait_next(m, s, "the merge does not count it as lost");
-		return;
-	}
+	/*
+	 * -EINVAL: the merge never counted it lost (it said bye, which does
+	 * not tell the merge), so its rows wait for it already.
+	 */
+	(void)merge_slave_back(m->merge, idx, out.first);
 	s->rejoin_first = out.first;
 	/* Nothing before its first interval will come from this process. */
 	if (s->contig < out.first)
@@ -248,9 +249,9 @@ void midphase_resume(struct master *m, struct slave_rec *s)
 	unsigned next = merge_emitted(m->merge);
 
 	set_state(m, s, REJOIN_NONE);
-	if (next >= merge_intervals(m->merge) ||
-	    merge_slave_back(m->merge, idx, next) < 0)
+	if (next >= merge_intervals(m->merge))
 		return;
+	(void)merge_slave_back(m->merge, idx, next); /* as in start_rejoin */
 	s->in_phase = 1;
 	record(m, s, next);
 }
