@@ -14,18 +14,10 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsr
 PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
 start_insecure_daemons 2
-# What ev=restart runs: h2's daemon again, in the background (its pid kept
-# for the cleanup; the namespaces go with what runs in them at the end).
-cat > "$TMP/restart.sh" <<SH
-"$NETNS" exec -c "$CID" 2 "$LOCKSTEP" slave --daemon --name h2 \
-	--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" >> "$TMP/h2.log" 2>&1 &
-echo \$! > "$TMP/h2.pid"
-SH
+restart_script 2
 
 cat > "$TMP/r.vdb" <<VDB
-hd=default,shell=none
-hd=h1,system=${HOSTS[0]#*=}
-hd=h2,system=${HOSTS[1]#*=}
+$(cluster_hd_lines 2)
 sd=sd1,lun=$TMP/shared.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=2000,elapsed=40,warmup=2,interval=2

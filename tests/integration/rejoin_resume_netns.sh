@@ -13,9 +13,7 @@ PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
 start_insecure_daemons 2
 
 cat > "$TMP/q.vdb" <<VDB
-hd=default,shell=none
-hd=h1,system=${HOSTS[0]#*=}
-hd=h2,system=${HOSTS[1]#*=}
+$(cluster_hd_lines 2)
 sd=sd1,lun=$TMP/shared.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=2000,elapsed=26,warmup=1,interval=1

@@ -11,17 +11,11 @@ source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsw
 PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
 start_insecure_daemons 2
-cat > "$TMP/restart.sh" <<SH
-"$NETNS" exec -c "$CID" 2 "$LOCKSTEP" slave --daemon --name h2 \
-	--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" >> "$TMP/h2.log" 2>&1 &
-echo \$! > "$TMP/h2.pid"
-SH
+restart_script 2
 
 # h1's half of the pass: 4096 reads of 4 KiB at 250 a second, ~16 s.
 cat > "$TMP/w.vdb" <<VDB
-hd=default,shell=none
-hd=h1,system=${HOSTS[0]#*=}
-hd=h2,system=${HOSTS[1]#*=}
+$(cluster_hd_lines 2)
 sd=sd1,lun=$TMP/shared.dat,size=32m,threads=2
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100,seekpct=eof
 wd=wd2,sd=sd1,xfersize=4k,rdpct=100
