@@ -265,10 +265,18 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 	}
 
 	m->nended = 0;
+	/* Kept for the phase: a slave back inside it gets its part again. */
+	free(m->ph_hd);
+	free(m->ph_rank);
+	m->ph_hd = hd;
+	m->ph_rank = rank;
+	m->ph_n = n;
 	for (unsigned i = 0; i < m->nslaves; i++) {
 		struct slave_rec *s = &m->slaves[i];
 		struct proto_msg msg = { .type = PROTO_PLAN };
 
+		s->ph_k = -1;
+		s->rejoin = REJOIN_NONE;
 		s->in_phase = s->ready = s->go_acked = s->ended = 0;
 		memset(s->end_val, 0, sizeof(s->end_val));
 		free(s->plan_sd);
@@ -292,7 +300,9 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		ret = plan_for_slave(m->params, ph, m->phase_no, hd,
 				     rank ? rank[k] : k, n, m->engine,
 				     &msg.u.plan, err, sizeof(err));
-		k++;
+		s->ph_k = (int)k++;
+		memcpy(s->ph_id, s->hello.id, sizeof(s->ph_id));
+		memcpy(s->ph_host, s->hello.host, sizeof(s->ph_host));
 		if (ret < 0) {
 			proto_msg_free(&msg);
 			log_error("%s", err);
@@ -320,8 +330,6 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			break;
 		s->in_phase = 1;
 	}
-	free(rank);
-	free(hd);
 	return ret;
 }
 
@@ -379,6 +387,7 @@ static int start_phase(struct master *m, struct run_result *r)
 	/* Intervals are stamped with this schedule (plausible.h). */
 	for (unsigned i = 0; i < m->nslaves; i++)
 		m->slaves[i].pplan.start_at = r->start_at;
+	midphase_phase_start(m, r);
 	{
 		struct merge_cfg cfg = {
 			.nslaves = m->nslaves,
@@ -484,6 +493,7 @@ static int run_phase(struct master *m, struct run_result *r)
 		}
 		while (merge_next(m->merge, time_real_ns(), &row) == 1)
 			results_row(m, &row);
+		midphase_step(m);
 		/* Slaves that never end the phase cannot hold the run. */
 		if (now > end_real + m->grace_ns + m->slave_timeout_ns +
 				  10 * NS_PER_SEC) {
@@ -493,6 +503,7 @@ static int run_phase(struct master *m, struct run_result *r)
 		}
 	}
 	m->batch_ns = 0;
+	midphase_end(m);
 	if (ret == 0) {
 		struct merge_row row;
 

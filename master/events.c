@@ -854,6 +854,9 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s)
 				nl[e->nloss].slave = (unsigned)(s - m->slaves);
 				nl[e->nloss].lost_real = s->lost_real;
 				nl[e->nloss].back_real = 0;
+				nl[e->nloss].rejoin_real = 0;
+				nl[e->nloss].rejoin_run = -1;
+				nl[e->nloss].rejoin_seq = 0;
 				e->nloss++;
 			}
 			return e->pe->name;
@@ -915,6 +918,24 @@ void events_sample(struct master *m, const struct slave_rec *s,
 	S->smp[S->nsmp].slave = (uint32_t)(s - m->slaves);
 	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
 	S->nsmp++;
+}
+
+void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
+		     int run, unsigned seq)
+{
+	struct events *E = m->events;
+	unsigned idx = (unsigned)(s - m->slaves);
+
+	for (size_t i = 0; E && i < E->n; i++)
+		for (unsigned k = 0; k < E->ev[i].nloss; k++) {
+			struct ev_loss *l = &E->ev[i].loss[k];
+
+			if (l->slave != idx || !l->back_real || l->rejoin_real)
+				continue;
+			l->rejoin_real = real;
+			l->rejoin_run = run;
+			l->rejoin_seq = seq;
+		}
 }
 
 void events_row(struct master *m, const struct merge_row *row, double iops,

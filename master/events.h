@@ -36,7 +36,16 @@ enum ev_status {
 struct ev_loss {
 	unsigned slave;     /* index into m->slaves */
 	uint64_t lost_real; /* when it was marked lost */
-	uint64_t back_real; /* when it came back; 0: not (yet) */
+	uint64_t back_real; /* when it came back (spoke, registered); 0: not */
+	/*
+	 * When it took part again: the master-clock start of its first
+	 * interval back (inside the phase it was lost in, or at a later
+	 * phase's start), 0: not (yet); the run (m->runs index, -1: none)
+	 * and that run's interval (0-based; intervals.csv says rejoin_seq+1).
+	 */
+	uint64_t rejoin_real;
+	int rejoin_run;
+	unsigned rejoin_seq;
 };
 
 /* One slave's row of a measured interval (on time or late). */
@@ -138,6 +147,13 @@ double events_loss_explains(struct master *m, const struct run_result *r);
 /* The recovery block of the console and summary.txt; nothing without
    events. */
 void events_recovery_text(struct master *m, FILE *f);
+/*
+ * A slave that came back takes part again from interval seq of run
+ * (m->runs index), which starts at real (master clock): the loss records
+ * of s that have no rejoin yet note it.
+ */
+void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
+		     int run, unsigned seq);
 /*
  * A cluster row of the run in progress: kept for the recovery figures
  * (measured rows) and the names of the events active in it written into

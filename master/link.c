@@ -376,6 +376,8 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		link_send(m, s, &a);
 		return;
 	}
+	if (s->rejoin == REJOIN_RESUME)
+		midphase_resume(m, s); /* its phase went on: it is back in */
 	if (s->got[iv->seq] == GOT_REJECTED) {
 		link_ack(m, s, 1, s->last_rx); /* judged already: not again */
 		return;

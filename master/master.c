@@ -369,7 +369,10 @@ static void master_free(struct master *m)
 		free(m->slaves[i].got);
 		roster_free_end_lat(&m->slaves[i]);
 		free(m->slaves[i].plan_sd);
+		free(m->slaves[i].lossrec);
 	}
+	free(m->ph_hd);
+	free(m->ph_rank);
 	for (size_t i = 0; i < m->nruns; i++) {
 		free(m->runs[i].slave);
 		free(m->runs[i].val_sd);

@@ -10,6 +10,8 @@
  *   conductor.c  the phases: launch, registration, clocks, plans, ready,
  *                go, the interval merge, curves and pauses;
  *   decide.c     the conductor's decisions as pure functions (decide.h);
+ *   midphase.c   a slave back inside a running phase rejoins it (the
+ *                rules are rejoin.c's, pure);
  *   results.c    every output: console lines and totals, intervals.csv,
  *                hosts/<name>.csv, the .hgrm files, the copied parameter
  *                file and the log; results_summary.c writes summary.json
@@ -40,6 +42,7 @@
 #include "master/merge.h"
 #include "master/plan.h"
 #include "master/plausible.h"
+#include "master/rejoin.h"
 #include "master/runfile.h"
 #include "proto/proto.h"
 
@@ -87,6 +90,27 @@
 #define QUIET_NS(m) ((m)->master_timeout_ns / 5 * 2)
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
+
+/* A slave back inside a running phase (midphase.c), step by step. */
+enum slave_rejoin {
+	REJOIN_NONE,
+	REJOIN_WANTED,  /* a new process (or session) to judge and plan */
+	REJOIN_RESUME,  /* the same process: its next interval resumes it */
+	REJOIN_PLANNED, /* its part of the plan sent: waiting for ready */
+	REJOIN_STARTED, /* go sent with its first interval */
+};
+
+/*
+ * One loss of a slave and what followed (summary.json "loss_records"):
+ * master CLOCK_REALTIME ns, 0 for what did not happen.
+ */
+struct slave_loss {
+	uint64_t lost_real;   /* marked lost */
+	uint64_t back_real;   /* it spoke or registered again */
+	uint64_t rejoin_real; /* the start of its first interval back */
+	int rejoin_run;       /* m->runs index it rejoined, -1: none */
+	unsigned rejoin_seq;  /* the run's interval (0-based) it began at */
+};
 
 /*
  * One file of the results folder, written only through results.c's checked
@@ -157,6 +181,22 @@ struct slave_rec {
 	struct log_bucket logb; /* limits its log and error messages */
 	/* Its last loss was expected by this event (events.c), or NULL. */
 	const char *loss_expected;
+	/*
+	 * The phase in progress as planned at its start (send_plans): its
+	 * place in the planning order (-1: none), and the process and host
+	 * that part went to. A slave back inside the phase gets that part
+	 * again (midphase.c).
+	 */
+	int ph_k;
+	char ph_id[PROTO_ID_LEN];
+	char ph_host[PROTO_HOST_LEN];
+	enum slave_rejoin rejoin;
+	uint64_t rejoin_mono;       /* when its plan went (REJOIN_PLANNED) */
+	uint64_t rejoin_tx;         /* when its go last went (REJOIN_STARTED) */
+	unsigned rejoin_first;      /* the interval it starts at */
+	struct rejoin_in rejoin_in; /* what its plan was judged on */
+	struct slave_loss *lossrec; /* one per loss (malloc'd) */
+	unsigned nlossrec;
 };
 
 /* s->got[seq] of an interval refused as implausible (acknowledged). */
@@ -302,6 +342,11 @@ struct master {
 
 	/* The phase in progress. */
 	unsigned phase_no;
+	/* Its roster as planned (send_plans), for slaves that rejoin it. */
+	int *ph_hd;
+	unsigned *ph_rank; /* NULL without validate=yes */
+	unsigned ph_n;
+	unsigned rejoining; /* slaves whose rejoin is not REJOIN_NONE */
 	struct merge *merge;
 	struct run_result *cur;
 	struct stats *scratch;
@@ -430,6 +475,36 @@ void clocks_close(struct master *m);
 int conductor_run(struct master *m);
 /* Wait for the slaves we started to exit; kill the ones that do not. */
 void conductor_reap(struct master *m);
+
+/* ---- midphase.c: rejoining a running phase ---- */
+
+/*
+ * Called from the phase loop: judge each slave back inside the phase
+ * (rejoin.c's rules), send its part of the plan, and once it is ready its
+ * go with its first interval; the merge expects it from there. A slave
+ * that may not rejoin is told to wait (one console line).
+ */
+void midphase_step(struct master *m);
+/*
+ * s is back while a phase runs (roster_back): same_process when the
+ * process that was lost speaks again. Returns 1 when it may rejoin the
+ * phase (midphase_step judges it), 0 when it joins the next phase.
+ */
+int midphase_back(struct master *m, struct slave_rec *s, int same_process);
+/* s was lost: a rejoin under way is dropped. */
+void midphase_lost(struct master *m, struct slave_rec *s);
+/*
+ * Phase r starts (r->start_at set): a slave back since its loss that is
+ * in it has rejoined at its start (recorded).
+ */
+void midphase_phase_start(struct master *m, struct run_result *r);
+/*
+ * An interval of the phase in progress from a slave whose same process
+ * came back (REJOIN_RESUME): it is in the phase again from the next row.
+ */
+void midphase_resume(struct master *m, struct slave_rec *s);
+/* The phase is over: slaves still on their way in wait for the next. */
+void midphase_end(struct master *m);
 
 /* ---- results.c and results_summary.c: every output ---- */
 

@@ -35,6 +35,12 @@ struct merge {
 	unsigned nlive;
 	unsigned nlate, ndup;
 	unsigned char *lost; /* per slave */
+	/*
+	 * Per slave: 1 + the row from which a lost slave is expected again
+	 * (merge_slave_back), 0 for none; nback of them are set.
+	 */
+	unsigned *back_at;
+	unsigned nback;
 	uint64_t *seen;      /* bit per (slave, seq) already counted */
 	size_t seen_words;   /* words per slave in seen */
 	struct merge_pending **rows;  /* pending rows by seq, or NULL */
@@ -138,11 +144,12 @@ struct merge *merge_new(const struct merge_cfg *cfg)
 	if (__builtin_mul_overflow(m->seen_words, (size_t)cfg->nslaves, &nseen))
 		goto fail;
 	m->lost = calloc(cfg->nslaves, sizeof(*m->lost));
+	m->back_at = calloc(cfg->nslaves, sizeof(*m->back_at));
 	m->seen = calloc(nseen, sizeof(*m->seen));
 	m->rows = calloc(cfg->intervals, sizeof(*m->rows));
 	m->missing = calloc(cfg->nslaves, sizeof(*m->missing));
 	m->slave_totals = calloc(cfg->nslaves, sizeof(*m->slave_totals));
-	if (!m->lost || !m->seen || !m->rows || !m->missing ||
+	if (!m->lost || !m->back_at || !m->seen || !m->rows || !m->missing ||
 	    !m->slave_totals)
 		goto fail;
 	/* Allocated here so that emitting an empty row cannot fail. */
@@ -181,6 +188,7 @@ void merge_destroy(struct merge **mp)
 	free(m->missing);
 	free(m->seen);
 	free(m->lost);
+	free(m->back_at);
 	free(m);
 	*mp = NULL;
 }
@@ -400,23 +408,16 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 	return MERGE_ACCEPTED;
 }
 
-void merge_slave_lost(struct merge *m, unsigned slave)
+/*
+ * The pending rows (from the next one on) this slave reported: each counts
+ * it as a live reporter once more (+1) or once less (-1). Its seen bits are
+ * walked a word at a time.
+ */
+static void live_reports_move(struct merge *m, unsigned slave, int by)
 {
-	const uint64_t *w;
-	size_t i;
+	const uint64_t *w = m->seen + (size_t)slave * m->seen_words;
 
-	assert(m);
-	if (slave >= m->cfg.nslaves || m->lost[slave])
-		return;
-	m->lost[slave] = 1;
-	m->nlive--;
-	/*
-	 * Pending rows that counted this slave as a live reporter must stop
-	 * counting it, or they would wait for one slave too many. Walk its
-	 * seen bits from the next row on: a word at a time.
-	 */
-	w = m->seen + (size_t)slave * m->seen_words;
-	for (i = m->next / 64; i < m->seen_words; i++) {
+	for (size_t i = m->next / 64; i < m->seen_words; i++) {
 		uint64_t bits = w[i];
 
 		while (bits) {
@@ -426,10 +427,68 @@ void merge_slave_lost(struct merge *m, unsigned slave)
 			bits &= bits - 1;
 			if (seq < m->next)
 				continue;
-			assert(m->rows[seq] && m->rows[seq]->live_reports > 0);
-			m->rows[seq]->live_reports--;
+			assert(m->rows[seq]);
+			assert(by > 0 || m->rows[seq]->live_reports > 0);
+			m->rows[seq]->live_reports += (unsigned)by;
 		}
 	}
+}
+
+void merge_slave_lost(struct merge *m, unsigned slave)
+{
+	assert(m);
+	if (slave >= m->cfg.nslaves)
+		return;
+	if (m->back_at[slave]) {
+		/* Lost again before its rows came: not expected after all. */
+		m->back_at[slave] = 0;
+		m->nback--;
+	}
+	if (m->lost[slave])
+		return;
+	m->lost[slave] = 1;
+	m->nlive--;
+	/*
+	 * Pending rows that counted this slave as a live reporter must stop
+	 * counting it, or they would wait for one slave too many.
+	 */
+	live_reports_move(m, slave, -1);
+}
+
+/* A slave back: rows from the next one on wait for it again. */
+static void slave_expected(struct merge *m, unsigned slave)
+{
+	if (m->back_at[slave]) {
+		m->back_at[slave] = 0;
+		m->nback--;
+	}
+	m->lost[slave] = 0;
+	m->nlive++;
+	live_reports_move(m, slave, 1);
+}
+
+int merge_slave_back(struct merge *m, unsigned slave, unsigned from)
+{
+	assert(m);
+	if (slave >= m->cfg.nslaves || !m->lost[slave] ||
+	    from >= m->cfg.intervals)
+		return -EINVAL;
+	if (from <= m->next) {
+		slave_expected(m, slave);
+		return 0;
+	}
+	if (!m->back_at[slave])
+		m->nback++;
+	m->back_at[slave] = from + 1;
+	return 0;
+}
+
+/* Slaves expected again from row seq on become live before it is judged. */
+static void backs_due(struct merge *m, unsigned seq)
+{
+	for (unsigned i = 0; m->nback && i < m->cfg.nslaves; i++)
+		if (m->back_at[i] && m->back_at[i] <= seq + 1)
+			slave_expected(m, i);
 }
 
 int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
@@ -441,6 +500,8 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
 	if (merge_done(m))
 		return 0;
 	seq = m->next;
+	if (m->nback)
+		backs_due(m, seq);
 	p = m->rows[seq];
 	if ((p ? p->live_reports : 0) < m->nlive &&
 	    now_ns < row_deadline(m, seq))
@@ -491,6 +552,11 @@ void merge_truncate(struct merge *m, unsigned intervals)
 	m->cfg.intervals = intervals;
 	if (m->cfg.warmup_intervals > intervals)
 		m->cfg.warmup_intervals = intervals;
+}
+
+unsigned merge_emitted(const struct merge *m)
+{
+	return m->next;
 }
 
 unsigned merge_intervals(const struct merge *m)

@@ -73,8 +73,19 @@ void merge_destroy(struct merge **m);
  */
 int merge_add(struct merge *m, const struct merge_sample *s);
 
-/* The slave is gone: rows no longer wait for it. */
+/*
+ * The slave is gone: rows no longer wait for it (nor, if it was to be
+ * back, from its row on: merge_slave_back is undone).
+ */
 void merge_slave_lost(struct merge *m, unsigned slave);
+/*
+ * The inverse: a lost slave rejoined the phase, and rows from `from` on
+ * (or from the next row to emit, if later) wait for it again and count it
+ * as expected; the rows before still do not. Its samples of any row are
+ * taken as before (late ones as late). 0, or -EINVAL when the slave is
+ * out of range or not lost, or from is past the phase's rows.
+ */
+int merge_slave_back(struct merge *m, unsigned slave, unsigned from);
 
 /*
  * Emit the next row if it is ready at now_ns (pass UINT64_MAX to flush).
@@ -95,6 +106,9 @@ unsigned merge_intervals(const struct merge *m);
  * fewer than were emitted: what a phase cut short has.
  */
 unsigned merge_reported_rows(const struct merge *m);
+
+/* Rows emitted so far: the next row to emit. */
+unsigned merge_emitted(const struct merge *m);
 
 /* All rows emitted. */
 int merge_done(const struct merge *m);

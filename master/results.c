@@ -665,10 +665,19 @@ void results_report_lost(struct master *m, FILE *f)
 		if (!s->losses)
 			continue;
 		time_fmt_tod(s->lost_real, heard, sizeof(heard));
-		if (s->back_real > s->lost_real) {
-			time_fmt_tod(s->back_real, back, sizeof(back));
+		if (s->nlossrec && s->lossrec[s->nlossrec - 1].rejoin_real) {
+			const struct slave_loss *l =
+				&s->lossrec[s->nlossrec - 1];
+
+			time_fmt_tod(l->rejoin_real, back, sizeof(back));
 			fprintf(f,
-				"slave %s was lost at %s and rejoined at %s\n",
+				"slave %s was lost at %s and rejoined at %s (phase %s, interval %u)\n",
+				s->hello.name, heard, back,
+				m->runs[l->rejoin_run].ph.name,
+				l->rejoin_seq + 1);
+		} else if (s->back_real > s->lost_real) {
+			time_fmt_tod(s->back_real, back, sizeof(back));
+			fprintf(f, "slave %s was lost at %s and back at %s\n",
 				s->hello.name, heard, back);
 		} else {
 			time_fmt_tod(s->last_heard_real, back, sizeof(back));

@@ -67,6 +67,46 @@ const char *results_status_name(int code)
 	}
 }
 
+/*
+ * A slave's losses, each with when it was back and when it took part
+ * again (the start of its first interval back: rejoined_ns, with the run
+ * and its interval as intervals.csv numbers it).
+ */
+static void loss_records(struct master *m, const struct slave_rec *s,
+			 struct jsonw *w)
+{
+	char iso[40];
+
+	if (!s->nlossrec)
+		return;
+	jsonw_array(w, "loss_records");
+	for (unsigned k = 0; k < s->nlossrec; k++) {
+		const struct slave_loss *l = &s->lossrec[k];
+
+		jsonw_object(w, NULL);
+		jsonw_str(w, "lost_at",
+			  time_fmt_iso(l->lost_real, iso, sizeof(iso)));
+		jsonw_u64(w, "lost_ns", l->lost_real);
+		if (l->back_real) {
+			jsonw_str(w, "back_at",
+				  time_fmt_iso(l->back_real, iso, sizeof(iso)));
+			jsonw_u64(w, "back_ns", l->back_real);
+		}
+		if (l->rejoin_real && l->rejoin_run >= 0 &&
+		    (size_t)l->rejoin_run < m->nruns) {
+			jsonw_str(w, "rejoined_at",
+				  time_fmt_iso(l->rejoin_real, iso,
+					       sizeof(iso)));
+			jsonw_u64(w, "rejoined_ns", l->rejoin_real);
+			jsonw_str(w, "rejoined_run",
+				  m->runs[l->rejoin_run].ph.name);
+			jsonw_u64(w, "rejoined_interval", l->rejoin_seq + 1);
+		}
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
 int results_summary_json(struct master *m)
 {
 	char iso[40], host[256] = "";
@@ -134,10 +174,16 @@ int results_summary_json(struct master *m)
 			jsonw_str(&w, "lost_at",
 				  time_fmt_iso(s->lost_real, iso, sizeof(iso)));
 		if (s->losses && s->back_real > s->lost_real)
-			jsonw_str(&w, "rejoined_at",
+			jsonw_str(&w, "back_at",
 				  time_fmt_iso(s->back_real, iso, sizeof(iso)));
+		if (s->nlossrec && s->lossrec[s->nlossrec - 1].rejoin_real)
+			jsonw_str(&w, "rejoined_at",
+				  time_fmt_iso(s->lossrec[s->nlossrec - 1]
+						       .rejoin_real,
+					       iso, sizeof(iso)));
 		if (s->losses && s->loss_expected)
 			jsonw_str(&w, "loss_expected_by", s->loss_expected);
+		loss_records(m, s, &w);
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);

@@ -91,9 +91,23 @@ struct slave_rec *roster_find_name(struct master *m, const char *name)
 
 void roster_mark_lost(struct master *m, struct slave_rec *s)
 {
+	struct slave_loss *l = realloc(s->lossrec,
+				       (s->nlossrec + 1) * sizeof(*l));
+
 	s->state = SLAVE_LOST;
 	s->lost_real = time_real_ns();
 	s->losses++;
+	if (l) {
+		s->lossrec = l;
+		l = &l[s->nlossrec++];
+		memset(l, 0, sizeof(*l));
+		l->lost_real = s->lost_real;
+		l->rejoin_run = -1;
+	} else {
+		log_warn("out of memory recording the loss of slave %s",
+			 s->hello.name);
+	}
+	midphase_lost(m, s);
 	/* A loss an event (expect_loss=) caused does not degrade the run. */
 	s->loss_expected = events_loss_expected(m, s);
 	if (m->merge)
@@ -105,15 +119,22 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 void roster_back(struct master *m, struct slave_rec *s,
 		 const struct hub_peer *peer, const struct proto_hello *h)
 {
+	int again;
+
 	/* A restart we did not notice: its old process is gone. */
 	if (s->state == SLAVE_JOINED && s->in_phase && m->merge)
 		roster_mark_lost(m, s);
+	/* In a running phase it may rejoin it (midphase.c says). */
+	again = midphase_back(m, s, !h);
 	if (h && strcmp(h->id, s->hello.id) != 0)
-		log_warn("slave %s is back as a new process (pid %u, was %u); it joins at the next phase",
-			 h->name, h->pid, s->hello.pid);
+		log_warn("slave %s is back as a new process (pid %u, was %u); %s",
+			 h->name, h->pid, s->hello.pid,
+			 again ? "it may rejoin the running phase" :
+				 "it joins at the next phase");
 	else
-		log_warn("slave %s is back; it joins at the next phase",
-			 s->hello.name);
+		log_warn("slave %s is back; %s", s->hello.name,
+			 again ? "it may rejoin the running phase" :
+				 "it joins at the next phase");
 	if (peer && !peer_equal(&s->peer, peer)) {
 		s->peer = *peer;
 		peer_rebuild(m);
@@ -128,6 +149,8 @@ void roster_back(struct master *m, struct slave_rec *s,
 	s->state = SLAVE_JOINED;
 	s->in_phase = 0;
 	s->back_real = time_real_ns();
+	if (s->nlossrec && !s->lossrec[s->nlossrec - 1].back_real)
+		s->lossrec[s->nlossrec - 1].back_real = s->back_real;
 	s->last_rx = time_mono_ns();
 	events_back(m, s);
 }

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 5
+#define PROTO_VERSION 6
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -240,7 +240,13 @@ struct proto_error {
 /* master -> slaves (PUB, then ROUTER to stragglers). */
 struct proto_go {
 	uint32_t phase;
-	uint64_t start_at; /* master CLOCK_REALTIME ns */
+	uint64_t start_at; /* master CLOCK_REALTIME ns: the phase's start */
+	/*
+	 * The first interval this slave runs: 0 at a phase's start, K for a
+	 * slave that rejoins a running phase (it starts I/O at start_at +
+	 * K intervals and numbers its intervals from K).
+	 */
+	uint32_t first_interval;
 };
 
 struct proto_go_ack {

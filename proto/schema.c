@@ -157,6 +157,7 @@ TAB(error_tab, struct proto_error, error_fields);
 static const struct field go_fields[] = {
 	SCALAR(struct proto_go, "p", F_U32, phase),
 	SCALAR(struct proto_go, "at", F_U64, start_at),
+	SCALAR(struct proto_go, "fi", F_U32, first_interval),
 };
 TAB(go_tab, struct proto_go, go_fields);
 

@@ -223,17 +223,19 @@ int phase_go(struct session *s, const struct proto_go *go, char *err,
 		return 0;
 	now_mono = time_mono_ns();
 	now_real = time_real_ns();
-	ret = prepare_check_go(&ph->plan, go->start_at, now_real, &slave_start,
-			       err, errlen);
+	ret = prepare_check_go(&ph->plan, go, now_real, &slave_start, err,
+			       errlen);
 	if (ret < 0)
 		return ret;
 	ph->started = 1;
+	/* Intervals keep the phase's numbers and stamps (a rejoin: from K). */
 	ph->start_at = go->start_at;
+	ph->next_send = go->first_interval;
 	delta = slave_start - (int64_t)now_real;
 	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
 	getrusage(RUSAGE_SELF, &ph->ru_last);
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
-		worker_go(ph->workers[i], mono_start);
+		worker_go(ph->workers[i], mono_start, go->first_interval);
 	return 1;
 }
 

@@ -435,12 +435,23 @@ int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
-int prepare_check_go(const struct proto_plan *p, uint64_t start_at,
+int prepare_check_go(const struct proto_plan *p, const struct proto_go *go,
 		     uint64_t now_real, int64_t *slave_start, char *err,
 		     size_t errlen)
 {
+	uint64_t start_at, skip;
 	int64_t at, dist;
 
+	if (go->first_interval >= p->intervals) {
+		snprintf(err, errlen,
+			 "refused go of phase %u: first interval %u is not one of its %u",
+			 p->phase, go->first_interval, p->intervals);
+		return -ERANGE;
+	}
+	/* in x ni is at most a year (prepare_check_plan): no wrap here. */
+	skip = (uint64_t)go->first_interval * p->interval_ns;
+	if (__builtin_add_overflow(go->start_at, skip, &start_at))
+		start_at = UINT64_MAX;
 	if (start_at > INT64_MAX ||
 	    __builtin_add_overflow((int64_t)start_at, p->clock_offset_ns,
 				   &at) ||

@@ -63,12 +63,14 @@ struct prepare_totals {
  */
 int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen);
 /*
- * Whether a go's start_at (master clock) is sane for plan p: converted to
- * this slave's clock with the plan's offset without signed overflow, and
- * within PREPARE_GO_WINDOW_NS of now_real (this slave's CLOCK_REALTIME).
- * On success *slave_start is that time. Pure; 0 or -ERANGE with err.
+ * Whether go is sane for plan p: its first interval is one of the plan's,
+ * and this slave's start (start_at + first_interval intervals, master
+ * clock) converts to this slave's clock with the plan's offset without
+ * overflow and is within PREPARE_GO_WINDOW_NS of now_real (this slave's
+ * CLOCK_REALTIME). On success *slave_start is that time. Pure; 0 or
+ * -ERANGE with err.
  */
-int prepare_check_go(const struct proto_plan *p, uint64_t start_at,
+int prepare_check_go(const struct proto_plan *p, const struct proto_go *go,
 		     uint64_t now_real, int64_t *slave_start, char *err,
 		     size_t errlen);
 

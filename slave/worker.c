@@ -58,6 +58,8 @@ struct worker {
 	size_t errlen;
 	int go;              /* under lock */
 	uint64_t mono_start;
+	/* The first interval (not 0 for a slave that rejoins a phase). */
+	unsigned first;
 	atomic_int stop;
 	atomic_int finished;
 	atomic_int eof;      /* ended early: every target finished its pass */
@@ -502,8 +504,8 @@ static int run(struct worker *w)
 	const struct engine_ops *ops = w->cfg.engine;
 	uint64_t I = w->cfg.interval_ns;
 	uint64_t start = w->mono_start, next_b = start + I;
-	uint64_t end = start + I * w->cfg.intervals;
-	unsigned seq = 0;
+	uint64_t end = start + I * (w->cfg.intervals - w->first);
+	unsigned seq = w->first;
 	uint64_t now;
 	int ret = 0;
 
@@ -519,6 +521,7 @@ static int run(struct worker *w)
 	}
 	if (atomic_load(&w->stop))
 		return 0;
+	w->cur->seq = seq;
 	ret = rate_init(&w->rate, w->iorate, w->dist, start, w->cfg.seed);
 	if (ret < 0)
 		return ret;
@@ -686,11 +689,12 @@ int worker_start(const struct worker_cfg *cfg, struct worker **wp, char *err,
 	return 0;
 }
 
-void worker_go(struct worker *w, uint64_t mono_start)
+void worker_go(struct worker *w, uint64_t mono_start, unsigned first)
 {
 	pthread_mutex_lock(&w->lock);
 	if (!w->go) {
 		w->mono_start = mono_start;
+		w->first = first < w->cfg.intervals ? first : 0;
 		w->go = 1;
 		pthread_cond_broadcast(&w->cond);
 	}

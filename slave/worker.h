@@ -72,8 +72,12 @@ struct worker;
  */
 int worker_start(const struct worker_cfg *cfg, struct worker **w, char *err,
 		 size_t errlen);
-/* Start issuing I/O at CLOCK_MONOTONIC time mono_start. */
-void worker_go(struct worker *w, uint64_t mono_start);
+/*
+ * Start issuing I/O at CLOCK_MONOTONIC time mono_start, the start of
+ * interval first (0, or where a slave rejoins a running phase): the
+ * intervals are first..intervals-1.
+ */
+void worker_go(struct worker *w, uint64_t mono_start, unsigned first);
 /* Ask the worker to stop now (it ends the current interval early). */
 void worker_stop(struct worker *w);
 /*

@@ -626,7 +626,7 @@ static void test_eio_counted_per_sd(void **state)
 		wc.notify_fd = efd;
 		if (worker_start(&wc, &w, err, sizeof(err)) < 0)
 			fail_msg("engine %s: worker_start: %s", names[k], err);
-		worker_go(w, time_mono_ns());
+		worker_go(w, time_mono_ns(), 0);
 		deadline = time_mono_ns() + 10 * NS_PER_SEC;
 		for (;;) {
 			struct pollfd pfd = { .fd = efd, .events = POLLIN };

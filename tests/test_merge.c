@@ -690,6 +690,79 @@ static void test_slave_lost(void **state)
 }
 
 /*
+ * A lost slave rejoins from row 4 (merge_slave_back): rows 2 and 3 do not
+ * wait for it, row 4 on do (it is missing at the deadline if silent, and
+ * its sample sent early for row 5 counts as live once it is back); lost
+ * again before its row, it is not expected after all.
+ */
+static void test_slave_back(void **state)
+{
+	struct merge_cfg cfg = cfg_of(2, 8, 0);
+	struct harness h;
+
+	(void)state;
+	h_init(&h, cfg);
+	for (unsigned i = 0; i < 2; i++)
+		assert_int_equal(h_add(&h, i, 0), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, 0), 1);
+	merge_slave_lost(h.m, 1);
+	assert_int_equal(merge_slave_back(h.m, 0, 4), -EINVAL); /* not lost */
+	assert_int_equal(merge_slave_back(h.m, 2, 4), -EINVAL); /* no slave */
+	assert_int_equal(merge_slave_back(h.m, 1, 8), -EINVAL); /* past end */
+	assert_int_equal(merge_slave_back(h.m, 1, 4), 0);
+	/* Rows 1..3: slave 0 alone is expected. */
+	for (unsigned k = 1; k < 4; k++) {
+		assert_int_equal(h_add(&h, 0, k), MERGE_ACCEPTED);
+		assert_int_equal(h_next(&h, 0), 1);
+		assert_int_equal(h.meta[k].expected, 1);
+		assert_int_equal(h.meta[k].nmissing, 0);
+	}
+	/* Its row 5 comes first: not live yet, live once row 4 is judged. */
+	assert_int_equal(h_add(&h, 1, 5), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 0, 4), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, deadline(&cfg, 4) - 1), 0);
+	assert_int_equal(h_add(&h, 1, 4), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, 0), 1);
+	assert_int_equal(h.meta[4].expected, 2);
+	assert_int_equal(h.meta[4].reported, 2);
+	assert_int_equal(h_add(&h, 0, 5), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, 0), 1); /* both in: no wait */
+	assert_int_equal(h.meta[5].reported, 2);
+	/* Row 6: it is expected, and missing at the deadline. */
+	assert_int_equal(h_add(&h, 0, 6), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, deadline(&cfg, 6) - 1), 0);
+	assert_int_equal(h_next(&h, deadline(&cfg, 6)), 1);
+	assert_int_equal(h.meta[6].expected, 2);
+	assert_int_equal(h.meta[6].nmissing, 1);
+	assert_int_equal(h.meta[6].missing[0], 1);
+	/* Back from a row already due: expected at once. */
+	merge_slave_lost(h.m, 1);
+	assert_int_equal(merge_slave_back(h.m, 1, 0), 0);
+	assert_int_equal(merge_slave_back(h.m, 1, 0), -EINVAL);
+	assert_int_equal(h_add(&h, 0, 7), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, deadline(&cfg, 7) - 1), 0);
+	assert_int_equal(h_add(&h, 1, 7), MERGE_ACCEPTED);
+	assert_int_equal(h_next(&h, 0), 1);
+	assert_true(merge_done(h.m));
+	h_check_totals(&h);
+	h_fini(&h);
+
+	/* Lost again before its row: the rows never wait for it. */
+	cfg = cfg_of(2, 4, 0);
+	h_init(&h, cfg);
+	merge_slave_lost(h.m, 1);
+	assert_int_equal(merge_slave_back(h.m, 1, 2), 0);
+	merge_slave_lost(h.m, 1);
+	for (unsigned k = 0; k < 4; k++) {
+		assert_int_equal(h_add(&h, 0, k), MERGE_ACCEPTED);
+		assert_int_equal(h_next(&h, 0), 1);
+		assert_int_equal(h.meta[k].expected, 1);
+	}
+	h_check_totals(&h);
+	h_fini(&h);
+}
+
+/*
  * Percentiles of the merge equal those of one histogram holding every
  * value, whatever the arrival order and even with late samples.
  */
@@ -1053,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_missing_then_late),
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_slave_lost),
+		cmocka_unit_test(test_slave_back),
 		cmocka_unit_test(test_exact_percentiles),
 		cmocka_unit_test(test_counters_wrap),
 		cmocka_unit_test(test_invalid),

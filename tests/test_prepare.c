@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "common/timeutil.h"
 #include "slave/engine.h"
 #include "slave/prepare.h"
 
@@ -544,8 +545,9 @@ static void test_check_go(void **state)
 		int ret;
 
 		plan.clock_offset_ns = cases[i].offset;
-		ret = prepare_check_go(&plan, cases[i].start, now, &at, err,
-				       sizeof(err));
+		struct proto_go go = { .phase = 1, .start_at = cases[i].start };
+
+		ret = prepare_check_go(&plan, &go, now, &at, err, sizeof(err));
 		if (cases[i].ok) {
 			assert_int_equal(ret, 0);
 			assert_true(at ==
@@ -558,9 +560,54 @@ static void test_check_go(void **state)
 	}
 }
 
+/*
+ * A rejoin's go: its first interval must be one of the plan's, and the
+ * window is judged on this slave's own start (the phase's start plus its
+ * first interval), which a long phase puts far after the phase's start.
+ */
+static void test_check_go_rejoin(void **state)
+{
+	const uint64_t now = UINT64_C(1700000000000000000);
+	struct proto_go go = { .phase = 1 };
+	char err[256];
+	int64_t at = 0;
+
+	(void)state;
+	good_plan();
+	plan.interval_ns = NS_PER_SEC;
+	plan.intervals = 3600;
+	plan.clock_offset_ns = 5;
+	/* The phase began 1000 s ago; this slave starts in 1 s, at 1001. */
+	go.start_at = now - 1000 * NS_PER_SEC;
+	go.first_interval = 1001;
+	assert_int_equal(prepare_check_go(&plan, &go, now, &at, err,
+					  sizeof(err)),
+			 0);
+	assert_true(at == (int64_t)(now + NS_PER_SEC + 5));
+	/* The same start as the first interval: outside the window. */
+	go.first_interval = 0;
+	assert_int_equal(prepare_check_go(&plan, &go, now, &at, err,
+					  sizeof(err)),
+			 -ERANGE);
+	/* Not one of the plan's intervals. */
+	go.start_at = now;
+	go.first_interval = 3600;
+	assert_int_equal(prepare_check_go(&plan, &go, now, &at, err,
+					  sizeof(err)),
+			 -ERANGE);
+	assert_non_null(
+		strstr(err, "first interval 3600 is not one of its 3600"));
+	go.first_interval = 3599;
+	go.start_at = now - 3599 * NS_PER_SEC;
+	assert_int_equal(prepare_check_go(&plan, &go, now, &at, err,
+					  sizeof(err)),
+			 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_go_rejoin),
 		cmocka_unit_test(test_assign_two_targets_two_workers),
 		cmocka_unit_test(test_assign_unused_and_unshared_targets),
 		cmocka_unit_test(test_assign_table),

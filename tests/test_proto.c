@@ -187,6 +187,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 	case PROTO_GO:
 		m->u.go.phase = 11;
 		m->u.go.start_at = UINT64_C(1700000005000000000);
+		m->u.go.first_interval = 17;
 		break;
 	case PROTO_GO_ACK:
 		m->u.go_ack.phase = 13;
@@ -389,6 +390,8 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 	case PROTO_GO:
 		assert_int_equal(a->u.go.phase, b->u.go.phase);
 		assert_int_equal(a->u.go.start_at, b->u.go.start_at);
+		assert_int_equal(a->u.go.first_interval,
+				 b->u.go.first_interval);
 		break;
 	case PROTO_GO_ACK:
 		assert_int_equal(a->u.go_ack.phase, b->u.go_ack.phase);
@@ -719,13 +722,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 6);
+	kuint(&f, "v", 7);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 6 not supported (this "
-	       "lockstep speaks 5)");
+	       "protocol version 7 not supported (this "
+	       "lockstep speaks 6)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -746,7 +749,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 5), "
+	       "protocol version 4 not supported (this lockstep speaks 6), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -754,7 +757,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 5)");
+	expect(&f, -EPROTO, "(this lockstep speaks 6)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");

@@ -8,20 +8,12 @@
 # the event's row in events.csv, its log, the loss as expected in
 # summary.json, the events column of intervals.csv, the marker column on
 # the console, when h2 rejoined, and its recovery figures (a fixed rate
-# halves when one of two slaves goes; the one back sits out the phase).
+# halves when one of two slaves goes; the one back rejoins the phase and
+# the rate is whole again: rejoin_netns.sh checks that rejoin in full).
 source "$(dirname "$0")/lib.sh"
 start_cluster 2 lse
-BR=$LOCKSTEP_BRIDGE_IP
-PORT=$(free_port_pair "$BR")
-
-declare -A DPID
-for i in 1 2; do
-	"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
-		--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" \
-		>> "$TMP/h$i.log" 2>&1 &
-	DPID[$i]=$!
-	PIDS+=($!)
-done
+PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
+start_insecure_daemons 2
 # What the event starts once h2 is down: the rebuild's marker, then h2's
 # daemon again (the namespaces go, with what runs in them, at the end).
 cat > "$TMP/back.sh" <<SH
@@ -109,15 +101,21 @@ active = [r for r in meas if "poweroff" in r["events"]]
 assert 4 <= len(active) <= 8, [r["interval"] for r in active]
 assert int(active[0]["start_ns"]) <= start < int(active[0]["end_ns"]), active[0]
 assert all(r["events"] == "" for r in meas if int(r["end_ns"]) <= start)
-# Before: both slaves, the full rate; after the loss: h1 alone, half.
+# Before: both slaves, the full rate; after the loss: h1 alone, half;
+# once h2 rejoined the phase, both again at the full rate.
 before = [float(r["iops"]) for r in meas if int(r["end_ns"]) <= start]
-after = [float(r["iops"]) for r in meas[-5:]]
+alone = [float(r["iops"]) for r in meas if r["slaves_expected"] == "1"]
+after = [float(r["iops"]) for r in meas[-3:]]
 # Medians: on two shared cores one interval may stall and the open-loop
 # schedule catch up in the next.
 med = lambda v: sorted(v)[len(v) // 2]
 assert 1800 < med(before) < 2200, before
-assert 850 < med(after) < 1150, after
-assert all(r["slaves_reported"] == "1" for r in meas[-5:]), meas[-5:]
+assert len(alone) >= 2 and 850 < med(alone) < 1150, alone
+assert 1800 < med(after) < 2200, after
+# A loaded machine may deliver an interval after its row (a late row).
+late = lambda r: sum(int(x["slaves_reported"]) for x in rows
+                     if x["phase"] == "late" and x["interval"] == r["interval"])
+assert all(int(r["slaves_reported"]) + late(r) == 2 for r in meas[-3:]), meas[-3:]
 e = list(csv.DictReader(open(d + "/events.csv")))
 assert e[0]["name"] == "poweroff" and e[0]["status"] == "completed", e
 assert int(e[0]["start_ns"]) == int(ev["start_ns"]) and e[0]["log"] == "events/poweroff.log", e
@@ -126,6 +124,7 @@ assert rec is not None, ev
 assert 1700 < rec["baseline_iops"] < 2300, rec
 assert 500 < rec["worst_iops"] < 1300, rec
 assert rec["time_to_degrade_s"] is not None and rec["time_to_degrade_s"] <= 2, rec
+# Whole again for fewer rows than recover_n=10 (the phase ends first).
 assert rec["time_to_recover_s"] is None, rec
 assert 3.5 <= rec["rebuild_s"] <= 6.5, rec
 assert rec["io_lost"] > 5 * 700, rec

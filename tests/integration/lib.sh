@@ -63,6 +63,41 @@ start_cluster() {
 	read -r -a HOSTS <<< "$LOCKSTEP_HOSTS"
 }
 
+# start_insecure_daemons N: on the cluster start_cluster built, a daemon
+# slave hI (--insecure, opening only what is under $TMP) in each host I of
+# 1..N, connecting to the master that is to listen on the bridge, port
+# $PORT (free_port_pair) and logging to $TMP/hI.log. Sets BR (the bridge
+# address) and DPID[I]; the pids are killed on exit.
+declare -A DPID
+start_insecure_daemons() {
+	BR=$LOCKSTEP_BRIDGE_IP
+	for ((i = 1; i <= $1; i++)); do
+		"$NETNS" exec -c "$CID" "$i" "$LOCKSTEP" slave --daemon --name "h$i" \
+			--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" \
+			>> "$TMP/h$i.log" 2>&1 &
+		DPID[$i]=$!
+		PIDS+=($!)
+	done
+}
+
+# restart_script I: $TMP/restart.sh, what an ev= runs to start hI's daemon
+# again (as start_insecure_daemons did), in the background; its pid goes
+# to $TMP/hI.pid for the cleanup (the namespaces go with what runs in them
+# at the end). cluster_hd_lines N: the hd= lines of hosts h1..hN.
+restart_script() {
+	cat > "$TMP/restart.sh" <<SH
+"$NETNS" exec -c "$CID" $1 "$LOCKSTEP" slave --daemon --name h$1 \
+	--allow "$TMP/*" --insecure --master "tcp://$BR:$PORT" >> "$TMP/h$1.log" 2>&1 &
+echo \$! > "$TMP/h$1.pid"
+SH
+}
+cluster_hd_lines() {
+	echo "hd=default,shell=none"
+	for ((i = 1; i <= $1; i++)); do
+		echo "hd=h$i,system=${HOSTS[$((i - 1))]#*=}"
+	done
+}
+
 cleanup_cluster() {
 	cleanup
 	"$NETNS" down "$CID" >/dev/null 2>&1 || true
