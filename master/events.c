@@ -718,9 +718,11 @@ static void figures(struct master *m, struct ev_state *e)
 		loss[k].iops = iops + k * S->n;
 		slave_iops(S, l->slave, r->ph.interval_s, iops + k * S->n);
 		loss[k].lost_s = fmax(0, series_s(r, l->lost_real));
-		loss[k].back_s = l->back_real ?
+		/* Back in this run: from the start of its first interval
+		   back (midphase.c), not from when it registered again. */
+		loss[k].back_s = l->rejoin_real && l->rejoin_run == e->run ?
 					 fmax(loss[k].lost_s,
-					      series_s(r, l->back_real)) :
+					      series_s(r, l->rejoin_real)) :
 					 -1;
 	}
 	rev->loss = loss;

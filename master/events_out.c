@@ -285,9 +285,16 @@ void events_summary_json(struct master *m, struct jsonw *w)
 			jsonw_object(w, NULL);
 			jsonw_str(w, "slave", m->slaves[l->slave].hello.name);
 			json_time(w, "lost_at", l->lost_real);
-			json_time(w, "rejoined_at", l->back_real);
+			json_time(w, "back_at", l->back_real);
+			json_time(w, "rejoined_at", l->rejoin_real);
+			if (l->rejoin_real && l->rejoin_run >= 0) {
+				jsonw_str(w, "rejoined_run",
+					  m->runs[l->rejoin_run].ph.name);
+				jsonw_u64(w, "rejoined_interval",
+					  l->rejoin_seq + 1);
+			}
 			if (e->pe->rejoin)
-				jsonw_bool(w, "rejoined", l->back_real != 0);
+				jsonw_bool(w, "rejoined", l->rejoin_real != 0);
 			jsonw_end(w);
 		}
 		jsonw_end(w);

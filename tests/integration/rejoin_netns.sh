@@ -54,6 +54,10 @@ assert h2["losses"] == 1 and h2["loss_expected_by"] == "kill", h2
 assert rec["rejoined_run"] == "r1", rec
 assert rec["lost_ns"] < rec["back_ns"] <= rec["rejoined_ns"], rec
 assert h2["rejoined_at"] == rec["rejoined_at"], (h2, rec)
+# The event's record of the loss tells the same rejoin as the slave's.
+assert loss["rejoined_at"] == rec["rejoined_at"], (loss, rec)
+assert loss["rejoined_interval"] == rec["rejoined_interval"], (loss, rec)
+assert loss["back_at"] <= loss["rejoined_at"], loss
 k = rec["rejoined_interval"]
 assert line.split("at interval ")[1].split(" ")[0] == str(k), (line, k)
 
