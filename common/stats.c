@@ -69,7 +69,6 @@ static void sums_of(const struct stats *s, struct stats_lat_sums rd,
 static const double view_ps[] = { 50.0, 95.0, 99.0, 99.9 };
 #define VIEW_NP (sizeof(view_ps) / sizeof(view_ps[0]))
 
-
 /* Bucket idx reported as its midpoint, clamped to [min, max]. */
 static double bucket_value(unsigned idx, uint64_t min, uint64_t max)
 {
