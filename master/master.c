@@ -396,26 +396,8 @@ static void master_free(struct master *m)
 /*
  * --report: the page is drawn from the summary just written. A run whose
  * report could not be written is not a whole result: exit 5, as for any
- * results file (summary.json, already written, cannot say so).
+ * results file.
  */
-/*
- * The compare decided the exit code after the summaries were written:
- * they are written again, so that the folder says what was printed.
- */
-static int seal_verdict(void *arg, int exit_code, const char *verdict)
-{
-	struct master *m = arg;
-	int ret;
-
-	m->exit_code = exit_code;
-	snprintf(m->verdict, sizeof(m->verdict), "%s", verdict);
-	results_summary_txt(m);
-	ret = results_summary_json(m);
-	log_info("run %s %s (exit %d): %s", m->run_id,
-		 results_status_name(exit_code), exit_code, verdict);
-	return ret;
-}
-
 static void write_report(struct master *m)
 {
 	char err[PATH_MAX + 512];
@@ -430,6 +412,47 @@ static void write_report(struct master *m)
 		return;
 	}
 	log_info("report: %s/report.html", m->dir);
+}
+
+/* Both summaries again, with m->exit_code and m->verdict: 0 or -errno. */
+static int rewrite_summaries(struct master *m)
+{
+	int a = results_summary_txt(m), b = results_summary_json(m);
+
+	return a < 0 ? a : b;
+}
+
+/*
+ * The history hook's seal (history_seal_fn): the compare decided the exit
+ * code after the summaries were written, and the report, drawn from them,
+ * is still to come; whatever of that fails turns the run incomplete. The
+ * summaries end saying the code returned, which the hook records in the
+ * history and the master exits with: the folder says what was printed.
+ */
+static int seal_verdict(void *arg, int exit_code, const char *verdict)
+{
+	struct master *m = arg;
+	int written = m->exit_code;
+
+	m->exit_code = exit_code;
+	snprintf(m->verdict, sizeof(m->verdict), "%s", verdict);
+	if ((exit_code != written || *verdict) && rewrite_summaries(m) < 0) {
+		log_error("the summaries could not be rewritten with the verdict (exit %d: %s)",
+			  exit_code, verdict);
+		m->exit_code = LS_EXIT_INCOMPLETE;
+	}
+	if (m->report) {
+		written = m->exit_code;
+		write_report(m);
+		if (m->exit_code != written && rewrite_summaries(m) < 0)
+			log_error("the summaries could not be rewritten (exit %d)",
+				  m->exit_code);
+	}
+	if (*verdict || m->exit_code != exit_code)
+		log_info("run %s %s (exit %d)%s%s", m->run_id,
+			 results_status_name(m->exit_code), m->exit_code,
+			 *verdict ? ": " : "", verdict);
+	return m->exit_code;
 }
 
 static int alloc_runs(struct master *m)
@@ -697,8 +720,6 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.exit_code = history_run_hook(m.dir, m.history, m.no_history,
 				       m.baseline, m.threshold, m.exit_code,
 				       seal_verdict, &m);
-	if (m.report)
-		write_report(&m);
 	ret = m.exit_code;
 	master_free(&m);
 	return ret;

@@ -492,7 +492,16 @@ static int seal(void *arg, int code, const char *line)
 	(void)arg;
 	sealed_code = code;
 	snprintf(sealed_line, sizeof(sealed_line), "%s", line);
-	return 0;
+	return code;
+}
+
+/* A seal whose folder could not be finished (report.html not written). */
+static int seal_fails(void *arg, int code, const char *line)
+{
+	(void)arg;
+	(void)line;
+	sealed_code = code;
+	return LS_EXIT_INCOMPLETE;
 }
 
 static void test_hook_seals_verdict(void **state)
@@ -539,6 +548,30 @@ static void test_hook_seals_verdict(void **state)
 	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0, seal,
 					  NULL),
 			 3);
+	/*
+	 * A folder the seal could not finish (report.html, a summary not
+	 * rewritten) is incomplete: the hook returns what the seal says and
+	 * the history row records it, with or without a baseline.
+	 */
+	snprintf(b, sizeof(b), "%s/scand4", tmp);
+	make_folder(b, "run-scand4", "2026-03-05T00:00:00Z", "completed", 1000);
+	assert_int_equal(history_run_hook(b, path, 0, "last", NULL, 0,
+					  seal_fails, NULL),
+			 LS_EXIT_INCOMPLETE);
+	assert_int_equal(sealed_code, 3);
+	assert_int_equal(history_db_open(path, 0, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, 5, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.exit_code, LS_EXIT_INCOMPLETE);
+	assert_string_equal(r.status, "incomplete");
+	history_run_free(&r);
+	history_db_close(db);
+	snprintf(b, sizeof(b), "%s/scand5", tmp);
+	make_folder(b, "run-scand5", "2026-03-06T00:00:00Z", "completed", 3000);
+	sealed_code = -1;
+	assert_int_equal(history_run_hook(b, NULL, 1, NULL, NULL, 0, seal_fails,
+					  NULL),
+			 LS_EXIT_INCOMPLETE);
+	assert_int_equal(sealed_code, 0);
 }
 
 static void test_summary_without_slaves(void **state)

@@ -180,7 +180,9 @@ int history_check_args(const char *hist, int no_history, const char *baseline,
 /* The status word of an exit code, as results_status_name() says it. */
 static const char *hook_status(int code)
 {
-	return code == LS_EXIT_REGRESSION ? "regression" : "uncompared";
+	return code == LS_EXIT_REGRESSION ? "regression" :
+	       code == LS_EXIT_INCOMPLETE ? "incomplete" :
+					    "uncompared";
 }
 
 int history_run_hook(const char *dir, const char *hist, int no_history,
@@ -199,7 +201,7 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	int64_t id;
 
 	if (!hist_path && !baseline)
-		return exit_code;
+		return seal ? seal(arg, exit_code, "") : exit_code;
 	if (history_load_dir(dir, &cur, err, sizeof(err)) < 0) {
 		log_error("history: cannot read the results folder back, the run is not recorded: %s",
 			  err);
@@ -207,7 +209,7 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 			snprintf(line, sizeof(line), "no comparison: %s", err);
 			goto no_compare;
 		}
-		return exit_code;
+		return seal ? seal(arg, exit_code, "") : exit_code;
 	}
 	if (!*cur.host)
 		gethostname(cur.host, sizeof(cur.host) - 1);
@@ -246,11 +248,11 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	 * summary.txt are rewritten first, then the history row says the
 	 * same.
 	 */
-	if (seal && baseline && seal(arg, final, line) < 0)
-		log_error("summary.json could not be rewritten with the verdict (exit %d: %s)",
-			  final, line);
+	if (seal)
+		final = seal(arg, final, line);
 	cur.exit_code = final;
-	if (final == LS_EXIT_REGRESSION || final == LS_EXIT_NO_BASELINE)
+	if (final == LS_EXIT_REGRESSION || final == LS_EXIT_NO_BASELINE ||
+	    final == LS_EXIT_INCOMPLETE)
 		snprintf(cur.status, sizeof(cur.status), "%s",
 			 hook_status(final));
 	snprintf(cur.verdict, sizeof(cur.verdict), "%s", line);
@@ -268,10 +270,7 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 no_compare:
 	if (exit_code == LS_EXIT_OK)
 		final = LS_EXIT_NO_BASELINE;
-	if (seal && seal(arg, final, line) < 0)
-		log_error("summary.json could not be rewritten with the verdict (exit %d: %s)",
-			  final, line);
-	return final;
+	return seal ? seal(arg, final, line) : final;
 }
 
 /* ---- lockstep compare --------------------------------------------------- */

@@ -192,9 +192,12 @@ int history_resolve(struct history_db *db, const char *spec,
 int history_spec_ok(const char *spec, char *err, size_t errlen);
 
 /*
- * How the run hook seals the record: rewrite the results folder's
- * summaries with the final exit code and the verdict line ("" without a
- * baseline). 0 or -errno.
+ * How the run hook seals the record: finish the results folder with the
+ * final exit code and the verdict line ("" without a baseline): rewrite
+ * its summaries, write what is still to be written (report.html). Returns
+ * the exit code the folder now says: exit_code, or 5 (LS_EXIT_INCOMPLETE)
+ * when a file of it could not be written. The hook records that code in
+ * the history, so the row, the folder and the exit status agree.
  */
 typedef int (*history_seal_fn)(void *arg, int exit_code, const char *verdict);
 /*
@@ -206,8 +209,9 @@ typedef int (*history_seal_fn)(void *arg, int exit_code, const char *verdict);
  * default; none with no_history). A regression turns an exit code 0 into
  * 3 (LS_EXIT_REGRESSION); a baseline asked for that cannot be resolved
  * (no usable run, no history) turns it into 6 (LS_EXIT_NO_BASELINE); a
- * history failure is printed and leaves the exit code alone. Returns the
- * exit code to use.
+ * history failure is printed and leaves the exit code alone. seal (may be
+ * NULL) is called once on every path, before the history row is written.
+ * Returns the exit code to use (seal's).
  */
 int history_run_hook(const char *dir, const char *hist, int no_history,
 		     const char *baseline, const char *threshold, int exit_code,

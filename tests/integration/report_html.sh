@@ -157,4 +157,28 @@ grep -q "summary.json: line 1 column 11" "$TMP/bad.txt" || { cat "$TMP/bad.txt";
 [ ! -e "$TMP/no.html" ] || fail "a report was written from a broken folder"
 run_bounded 30 "$LOCKSTEP" report "$TMP/nothing" 2> "$TMP/bad.txt"
 [ "$rc" -eq 1 ] || fail "a missing folder: exit $rc, want 1"
+
+# --report that cannot write report.html: the run is incomplete (exit 5)
+# and the folder and the history say so, not the "completed" they held
+# before the report was tried.
+mkdir -p "$TMP/nopage/report.html"
+cat > "$TMP/short.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70
+rd=run1,wd=wd1,iorate=max,elapsed=2,warmup=1,interval=1
+VDB
+run_bounded 60 "$LOCKSTEP" run "$TMP/short.vdb" -o "$TMP/nopage" --workers 1 \
+	--report > "$TMP/nopage.txt" 2>&1
+[ "$rc" -eq 5 ] || { cat "$TMP/nopage.txt"; fail "report.html not written: exit $rc, want 5"; }
+"$PY" - "$TMP/nopage/summary.json" <<'PY' || fail "summary.json does not say incomplete"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["status"] == "incomplete" and s["exit_code"] == 5, (s["status"], s["exit_code"])
+PY
+head -1 "$TMP/nopage/summary.txt" | grep -q "incomplete (exit 5)" ||
+	fail "summary.txt does not say incomplete (exit 5)"
+run_bounded 30 "$LOCKSTEP" history > "$TMP/nopage-hist.txt" 2>&1
+nid=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"][:8])' "$TMP/nopage/summary.json")
+grep -E " $nid " "$TMP/nopage-hist.txt" | grep -Eq "incomplete +5 " ||
+	{ cat "$TMP/nopage-hist.txt"; fail "the history row does not say incomplete, 5"; }
 echo "report_html: ok in ${SECONDS}s"
