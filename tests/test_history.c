@@ -590,6 +590,38 @@ static void test_summary_without_slaves(void **state)
 	history_run_free(&r);
 }
 
+/* An --insecure run is said so in the history, and only a JSON true is. */
+static void test_insecure_recorded(void **state)
+{
+	struct history_db *db;
+	struct history_run r, back;
+	char dir[128], path[128], err[512];
+	int64_t id;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/insec", tmp);
+	snprintf(path, sizeof(path), "%s/insec.db", tmp);
+	make_folder(dir, "run-insec", "2026-04-02T00:00:00Z", "completed", 100);
+	put(dir, "summary.json",
+	    "{\"run_id\": \"insec\", \"status\": \"completed\", "
+	    "\"insecure\": true, \"runs\": []}");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_true(r.insecure);
+	assert_int_equal(history_db_open(path, 1, &db, err, sizeof(err)), 0);
+	assert_int_equal(history_db_record(db, &r, &id, err, sizeof(err)), 0);
+	assert_int_equal(history_db_load(db, id, &back, err, sizeof(err)), 0);
+	assert_true(back.insecure);
+	history_run_free(&back);
+	history_db_close(db);
+	history_run_free(&r);
+	put(dir, "summary.json",
+	    "{\"run_id\": \"insec2\", \"status\": \"completed\", "
+	    "\"insecure\": \"no\", \"runs\": []}");
+	assert_int_equal(history_load_dir(dir, &r, err, sizeof(err)), 0);
+	assert_false(r.insecure);
+	history_run_free(&r);
+}
+
 static void test_default_path(void **state)
 {
 	char buf[256];
@@ -736,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_hook_seals_verdict),
 		cmocka_unit_test(test_summary_without_slaves),
+		cmocka_unit_test(test_insecure_recorded),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_absurd_totals),
 		cmocka_unit_test(test_unsafe_files),

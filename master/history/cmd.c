@@ -448,6 +448,8 @@ static int history_list(struct hopts *o)
 				       r.nphases > 1 ? " (+ more runs)" : "");
 			if (*r.verdict)
 				printf("; %s", r.verdict);
+			if (r.insecure)
+				printf(" [insecure: no authentication]");
 			if (r.accepted)
 				printf(" [accepted as the baseline level]");
 			printf("\n");
@@ -476,6 +478,7 @@ static void list_json(const struct history_run *r)
 	jsonw_i64(&w, "exit_code", r->exit_code);
 	jsonw_str(&w, "verdict", r->verdict);
 	jsonw_bool(&w, "accepted", r->accepted);
+	jsonw_bool(&w, "insecure", r->insecure);
 	jsonw_str(&w, "host", r->host);
 	jsonw_str(&w, "engine", r->engine);
 	jsonw_u64(&w, "slaves", r->nslaves);

@@ -33,7 +33,7 @@ static const char schema[] =
 	" slaves TEXT, hosts TEXT, nslaves INTEGER, param_name TEXT,"
 	" param_hash TEXT, param_text TEXT, plan TEXT, dir TEXT,"
 	" recorded TEXT DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
-	" verdict TEXT);"
+	" verdict TEXT, insecure INTEGER);"
 	"CREATE INDEX IF NOT EXISTS runs_file ON runs(param_hash, started);"
 	"CREATE TABLE IF NOT EXISTS phases("
 	" run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
@@ -53,12 +53,14 @@ static const char schema[] =
 	" who TEXT, at TEXT, why TEXT);";
 
 /*
- * Version 2 added the verdict a run printed (runs.verdict) and the
+ * Version 2 added the verdict a run printed (runs.verdict), whether it ran
+ * --insecure (runs.insecure; NULL for runs recorded before) and the
  * accepted levels (accepts). A version-1 history is migrated in place, in
  * one transaction; its runs keep the exit code they were recorded with.
  */
 #define SCHEMA_VERSION 2
-static const char migrate_v1[] = "ALTER TABLE runs ADD COLUMN verdict TEXT;";
+static const char migrate_v1[] = "ALTER TABLE runs ADD COLUMN verdict TEXT;"
+				 "ALTER TABLE runs ADD COLUMN insecure INTEGER;";
 
 static int db_err(struct history_db *db, const char *what, char *err,
 		  size_t errlen)
@@ -228,8 +230,8 @@ static int insert_run(sqlite3 *h, const struct history_run *r, int64_t *id)
 	if (sqlite3_prepare_v2(h,
 			       "INSERT INTO runs(run_id,started,ended,status,exit_code,"
 			       "host,engine,slaves,hosts,nslaves,param_name,param_hash,"
-			       "param_text,plan,dir,verdict) "
-			       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       "param_text,plan,dir,verdict,insecure) "
+			       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	bind_str(st, 1, r->run_id);
@@ -248,6 +250,7 @@ static int insert_run(sqlite3 *h, const struct history_run *r, int64_t *id)
 	bind_str(st, 14, r->plan);
 	bind_str(st, 15, r->dir);
 	bind_str(st, 16, *r->verdict ? r->verdict : NULL);
+	sqlite3_bind_int(st, 17, r->insecure);
 	ret = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
 	sqlite3_finalize(st);
 	*id = sqlite3_last_insert_rowid(h);
@@ -440,7 +443,8 @@ int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 			       "SELECT run_id,started,ended,status,exit_code,host,engine,"
 			       "slaves,hosts,nslaves,param_name,param_hash,param_text,plan,"
 			       "dir,verdict,"
-			       "(SELECT count(*) FROM accepts WHERE run=?1) "
+			       "(SELECT count(*) FROM accepts WHERE run=?1),"
+			       "insecure "
 			       "FROM runs WHERE id=?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, "cannot read", err, errlen);
@@ -465,6 +469,7 @@ int history_db_load(struct history_db *db, int64_t id, struct history_run *r,
 		history_load_str(st, 14, r->dir, sizeof(r->dir));
 		history_load_str(st, 15, r->verdict, sizeof(r->verdict));
 		r->accepted = sqlite3_column_int(st, 16) > 0;
+		r->insecure = sqlite3_column_int(st, 17) != 0;
 	}
 	sqlite3_finalize(st);
 	if (!found) {

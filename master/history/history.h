@@ -71,6 +71,7 @@ struct history_run {
 	char label[160];     /* how it is named in a compare */
 	char verdict[512];   /* the verdict line it printed, "" if none */
 	int accepted;        /* accepted as a new level (history accept) */
+	int insecure;        /* ran --insecure: no authentication */
 	unsigned nmedian;    /* the median of this many runs, 0: one run */
 	size_t nphases;
 	struct history_phase *ph; /* owned */

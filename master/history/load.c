@@ -95,6 +95,7 @@ void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
 static const char *const top_keys[] = {
 	"$.run_id",     "$.status", "$.exit_code", "$.started", "$.ended",
 	"$.param_file", "$.engine", "$.host",      "$.verdict",
+	"$.insecure",
 };
 
 static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
@@ -107,13 +108,15 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 				 "SELECT json_extract(?1,?2),json_extract(?1,?3),"
 				 "json_extract(?1,?4),json_extract(?1,?5),json_extract(?1,?6),"
 				 "json_extract(?1,?7),json_extract(?1,?8),json_extract(?1,?9),"
-				 "json_type(?1,'$.runs'),json_extract(?1,?10)",
+				 "json_type(?1,'$.runs'),json_extract(?1,?10),"
+				 "json_type(?1,?11)",
 				 -1, &st, NULL);
 	if (ret != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_text(st, 1, doc, -1, SQLITE_STATIC);
-	for (int i = 0; i < 9; i++)
-		sqlite3_bind_text(st, i + 2, top_keys[i], -1, SQLITE_STATIC);
+	for (size_t i = 0; i < sizeof(top_keys) / sizeof(top_keys[0]); i++)
+		sqlite3_bind_text(st, (int)i + 2, top_keys[i], -1,
+				  SQLITE_STATIC);
 	ret = -EBADMSG;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		double ec = history_load_col(st, 2);
@@ -127,6 +130,10 @@ static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
 		history_load_str(st, 6, r->engine, sizeof(r->engine));
 		history_load_str(st, 7, r->host, sizeof(r->host));
 		history_load_str(st, 9, r->verdict, sizeof(r->verdict));
+		/* JSON true: "insecure": anything else is not a claim of it. */
+		r->insecure = sqlite3_column_text(st, 10) &&
+			      !strcmp((const char *)sqlite3_column_text(st, 10),
+				      "true");
 		if (*r->run_id && *r->status && sqlite3_column_text(st, 8) &&
 		    !strcmp((const char *)sqlite3_column_text(st, 8), "array"))
 			ret = 0;
