@@ -94,8 +94,7 @@ void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
 
 static const char *const top_keys[] = {
 	"$.run_id",     "$.status", "$.exit_code", "$.started", "$.ended",
-	"$.param_file", "$.engine", "$.host",      "$.verdict",
-	"$.insecure",
+	"$.param_file", "$.engine", "$.host",      "$.verdict", "$.insecure",
 };
 
 static int read_top(sqlite3 *j, const char *doc, struct history_run *r,
