@@ -509,6 +509,15 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	end(d);
 }
 
+/* Whether an event of p ends= (restores) event i. */
+static int restored(const struct params *p, unsigned i)
+{
+	for (size_t j = 0; j < p->nev; j++)
+		if (p->ev[j].ends == (int)i)
+			return 1;
+	return 0;
+}
+
 /* One ev= line on the timeline: when, what, whose loss it expects. */
 static void describe_event(struct desc *d, const struct check *c, size_t i)
 {
@@ -569,6 +578,11 @@ static void describe_event(struct desc *d, const struct check *c, size_t i)
 		SHOWN(d,
 		      "      ends ev=%s: its recovery window runs through this event\n",
 		      p->ev[ev->ends].name);
+	/* The restore a user meant, cut short: say so before the run. */
+	if (ev->ends < 0 && ev->has_after && !restored(p, ev->after))
+		TEXT(d,
+		     "      ev=%s's recovery window stops where this event starts (if this restores it, ends=%s runs the window through)\n",
+		     ev->after_name, ev->after_name);
 	end(d);
 }
 

@@ -24,6 +24,14 @@ VDB
 "$LOCKSTEP" check "$TMP/d.vdb" > "$TMP/check.txt" || fail "check refused the file"
 grep -q "ends ev=throttle: its recovery window runs through this event" "$TMP/check.txt" ||
 	{ cat "$TMP/check.txt"; fail "check does not show ends="; }
+grep -q "recovery window stops where" "$TMP/check.txt" &&
+	{ cat "$TMP/check.txt"; fail "check says a window stops where ends= runs it through"; }
+# The same pair without ends=: check says the fault's window stops at the
+# restore, and how to run it through.
+sed 's/,ends=throttle//' "$TMP/d.vdb" > "$TMP/noends.vdb"
+"$LOCKSTEP" check "$TMP/noends.vdb" > "$TMP/check2.txt" || fail "check refused the file without ends="
+grep -q "ev=throttle's recovery window stops where this event starts (if this restores it, ends=throttle runs the window through)" "$TMP/check2.txt" ||
+	{ cat "$TMP/check2.txt"; fail "check does not say the window stops at the restore"; }
 
 run_bounded 90 "$LOCKSTEP" run "$TMP/d.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 > "$TMP/console" 2> "$TMP/err"
