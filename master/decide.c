@@ -122,14 +122,15 @@ unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut)
 }
 
 uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
-			      unsigned nslaves)
+			      unsigned nslaves, unsigned nevents)
 {
 	uint64_t rows = intervals * ((uint64_t)nslaves + 1);
 	uint64_t b = rows * DECIDE_ROW_BYTES +
 		     (uint64_t)runs * DECIDE_HGRM_BYTES +
 		     2 * (uint64_t)runs * (nslaves + 1) * DECIDE_TOTALS_BYTES;
 
-	return b + b / 2 + DECIDE_LOG_BYTES;
+	return b + b / 2 + DECIDE_LOG_BYTES +
+	       (uint64_t)nevents * DECIDE_EVENT_LOG_BYTES;
 }
 
 const char *decide_end_lat_mismatch(int ended,

@@ -116,13 +116,18 @@ unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut);
 #define DECIDE_TOTALS_BYTES 2048
 #define DECIDE_LOG_BYTES (1024 * 1024)
 /*
+ * The most of an event's commands' output its events/NAME.log keeps (the
+ * master relays it, master/events.c); the rest is counted, not written.
+ */
+#define DECIDE_EVENT_LOG_BYTES (16 * 1024 * 1024)
+/*
  * Room the results of a run need at most: a cluster row and a row per
  * slave for each of intervals (every phase's, summed), a .hgrm per run,
  * both summaries' totals per run and slave, half of it again as a margin,
- * and the log.
+ * the log, and the log of each of nevents ev= events at its cap.
  */
 uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
-			      unsigned nslaves);
+			      unsigned nslaves, unsigned nevents);
 
 /*
  * The slave's own histograms of the phase (phase_end, end_lat[2]) give its

@@ -67,6 +67,7 @@ int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
 		s->run = -1;
 		s->exit_code = -1;
 		s->logfd = -1;
+		s->relay[0] = s->relay[1] = -1;
 		s->fig_ret = -ENODATA;
 	}
 	free(plan);
@@ -81,6 +82,9 @@ void events_free(struct events **pe)
 	if (!e)
 		return;
 	for (size_t i = 0; e->ev && i < e->n; i++) {
+		for (int k = 0; k < 2; k++)
+			if (e->ev[i].relay[k] >= 0)
+				close(e->ev[i].relay[k]);
 		if (e->ev[i].logfd >= 0)
 			close(e->ev[i].logfd);
 		free(e->ev[i].loss);
@@ -241,21 +245,101 @@ static pid_t start_child(char **argv, char **envp, int logfd)
 	return ret ? -ret : pid;
 }
 
+/* ---- the log: what the commands write, relayed and capped -------------- */
+
+/* The pipe's buffer (when the kernel allows), and what a tick reads. */
+#define RELAY_PIPE_BYTES (1024 * 1024)
+#define RELAY_TICK_BYTES (4 * 1024 * 1024)
+
+/* All of buf[0..len) to fd: 0 or -errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Output of e's commands: kept while under the cap, else counted. */
+static void keep(struct ev_state *e, const char *buf, size_t len)
+{
+	uint64_t room = e->log_kept < DECIDE_EVENT_LOG_BYTES ?
+				DECIDE_EVENT_LOG_BYTES - e->log_kept :
+				0;
+	size_t k = len < room ? len : (size_t)room;
+
+	if (k && e->logfd >= 0 && write_all(e->logfd, buf, k) < 0)
+		k = 0; /* a log that cannot be written keeps nothing more */
+	if (k < len && !e->log_dropped)
+		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
+			 e->pe->name, DECIDE_EVENT_LOG_BYTES >> 20, e->log);
+	if (k)
+		e->log_midline = buf[k - 1] != '\n';
+	e->log_kept += k;
+	e->log_dropped += len - k;
+}
+
 /*
- * Start cmd for event e in its own process group, output to its log: here
- * through /bin/sh -c, or on its host= over the launcher's ssh. Returns the
- * pid or -errno.
+ * What the commands wrote into pipe k since the last look (at most
+ * RELAY_TICK_BYTES, so that a flood cannot hold the master's loop); at
+ * end of file, or with close_it, the pipe is closed.
  */
-static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd,
-		   uint64_t bound_ns)
+static void relay_drain(struct ev_state *e, int k, int close_it)
+{
+	char buf[65536];
+	size_t got = 0;
+
+	while (e->relay[k] >= 0 && got < RELAY_TICK_BYTES) {
+		ssize_t n = read(e->relay[k], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			close(e->relay[k]);
+			e->relay[k] = -1;
+			break;
+		}
+		got += (size_t)n;
+		keep(e, buf, (size_t)n);
+	}
+	if (close_it && e->relay[k] >= 0) {
+		close(e->relay[k]);
+		e->relay[k] = -1;
+	}
+}
+
+static void relay_drain_all(struct ev_state *e, int close_it)
+{
+	relay_drain(e, 0, close_it);
+	relay_drain(e, 1, close_it);
+}
+
+/*
+ * Start cmd for event e in its own process group, output (stdout and
+ * stderr) into pipe slot (0 exec=, 1 until=) of its log relay: here
+ * through /bin/sh -c, or on its host= over the launcher's ssh. A pipe the
+ * slot held before (a previous poll's, which a background child may still
+ * hold open) is drained and closed first. Returns the pid or -errno.
+ */
+static pid_t spawn(struct master *m, struct ev_state *e, int slot,
+		   const char *cmd, uint64_t bound_ns)
 {
 	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
 	char *argv[LAUNCH_SSH_ARGV], words[1024];
-	int logfd = e->logfd;
+	int p[2] = { -1, -1 };
 	pid_t pid = -ENOMEM;
 
 	/* An event whose log could not be opened never gets here. */
-	if (logfd < 0)
+	if (e->logfd < 0)
 		return -EBADF;
 
 	if (env_vars(m, e, kv) < 0 || !(envp = env_of(kv)))
@@ -276,7 +360,22 @@ static pid_t spawn(struct master *m, struct ev_state *e, const char *cmd,
 		argv[2] = (char *)cmd;
 		argv[3] = NULL;
 	}
-	pid = start_child(argv, envp, logfd);
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		pid = -errno;
+		goto out;
+	}
+	/* Best effort: a bigger buffer lets a chatty command run on
+	   between the master's ticks (at most 50 ms apart). */
+	(void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_BYTES);
+	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
+	pid = start_child(argv, envp, p[1]);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		goto out;
+	}
+	relay_drain(e, slot, 1);
+	e->relay[slot] = p[0];
 out:
 	for (int i = 0; i < 4; i++)
 		free(kv[i]);
@@ -327,7 +426,10 @@ __attribute__((format(printf, 2, 3))) static void note(struct ev_state *e,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	dprintf(e->logfd, "== %s lockstep: %s\n", tod, buf);
+	/* On a line of its own, after output that did not end one. */
+	dprintf(e->logfd, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "",
+		tod, buf);
+	e->log_midline = 0;
 }
 
 static int status_of(int st)
@@ -384,6 +486,8 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 	e->end_real = now;
 	kill_group(e->exec_pid);
 	kill_group(e->poll_pid);
+	/* What the commands wrote before the end, above the end's note. */
+	relay_drain_all(e, 0);
 	switch (st) {
 	case EV_OK:
 		log_info("event %s ended after %.1f s%s", name, took,
@@ -407,6 +511,21 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 	default:
 		break;
 	}
+	/*
+	 * The log stays open until the run ends (events_stop): a background
+	 * child the command left may still write, as it could into the file
+	 * it was given before the output was relayed.
+	 */
+}
+
+/* At the end of the run: the last of the output, then the log closes. */
+static void close_log(struct ev_state *e)
+{
+	relay_drain_all(e, 1);
+	if (e->log_dropped)
+		note(e, "output past %u MiB not kept: %llu bytes dropped",
+		     DECIDE_EVENT_LOG_BYTES >> 20,
+		     (unsigned long long)e->log_dropped);
 	if (e->logfd >= 0) {
 		close(e->logfd);
 		e->logfd = -1;
@@ -443,7 +562,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		return;
 	}
 	note(e, "exec: %s", e->pe->exec);
-	e->exec_pid = spawn(m, e, e->pe->exec, e->deadline_mono - mono);
+	e->exec_pid = spawn(m, e, 0, e->pe->exec, e->deadline_mono - mono);
 	if (e->exec_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
 			 strerror(-e->exec_pid));
@@ -548,7 +667,7 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 	if (e->poll_pid || mono < e->next_poll_mono)
 		return;
 	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
-	e->poll_pid = spawn(m, e, e->pe->until, bound);
+	e->poll_pid = spawn(m, e, 1, e->pe->until, bound);
 	if (e->poll_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start until=: %s",
 			 strerror(-e->poll_pid));
@@ -573,6 +692,8 @@ void events_tick(struct master *m)
 	for (size_t i = 0; i < E->n; i++) {
 		struct ev_state *e = &E->ev[i];
 
+		/* Output first: an exec= that exits now wrote it already. */
+		relay_drain_all(e, 0);
 		switch (e->status) {
 		case EV_PENDING:
 			if (due(m, e, now))
@@ -828,6 +949,7 @@ void events_stop(struct master *m)
 	if (left)
 		log_warn("%d event processes did not exit after SIGKILL", left);
 	for (size_t i = 0; i < E->n; i++) {
+		close_log(&E->ev[i]);
 		not_back(m, &E->ev[i]);
 		figures(m, &E->ev[i]);
 	}

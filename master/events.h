@@ -83,8 +83,16 @@ struct ev_state {
 	unsigned polls;
 	int exit_code; /* exec='s exit status; -1: none */
 	int logfd;     /* events/NAME.log, -1 until the start */
-	char log[96];  /* its name inside the results folder */
-	char why[192]; /* what went wrong, for the console and json */
+	/*
+	 * The read ends of the pipes its commands write their output to (the
+	 * exec=, the last until= poll), -1 none: relayed into the log up to
+	 * DECIDE_EVENT_LOG_BYTES, the rest counted in log_dropped.
+	 */
+	int relay[2];
+	uint64_t log_kept, log_dropped;
+	int log_midline; /* the output kept ends inside a line */
+	char log[96];    /* its name inside the results folder */
+	char why[192];   /* what went wrong, for the console and json */
 	struct ev_loss *loss;
 	unsigned nloss;
 	int fig_ret; /* recovery_compute(): 0 or -errno */

@@ -278,6 +278,9 @@ void events_summary_json(struct master *m, struct jsonw *w)
 			jsonw_i64(w, "exit_code", e->exit_code);
 		jsonw_u64(w, "polls", e->polls);
 		jsonw_str(w, "log", e->log);
+		/* Its commands' output kept there, and what the cap left out. */
+		jsonw_u64(w, "log_bytes", e->log_kept);
+		jsonw_u64(w, "log_dropped_bytes", e->log_dropped);
 		jsonw_array(w, "expected_losses");
 		for (unsigned k = 0; k < e->nloss; k++) {
 			const struct ev_loss *l = &e->loss[k];

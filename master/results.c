@@ -838,7 +838,8 @@ int results_check_space(struct master *m)
 
 	for (size_t i = 0; i < m->nruns; i++)
 		intervals += m->runs[i].ph.intervals;
-	need = decide_results_bytes(intervals, (unsigned)m->nruns, m->nslaves);
+	need = decide_results_bytes(intervals, (unsigned)m->nruns, m->nslaves,
+				    m->params ? (unsigned)m->params->nev : 0);
 	ret = fsutil_free_bytes(m->dir, &avail);
 	if (ret < 0) {
 		log_warn("cannot tell the free space of %s: %s", m->dir,

@@ -255,7 +255,7 @@ static void test_cut(void **state)
 /* The room a run's results need grows with its rows and slaves. */
 static void test_results_bytes(void **state)
 {
-	uint64_t one = decide_results_bytes(30, 1, 1);
+	uint64_t one = decide_results_bytes(30, 1, 1, 0);
 
 	(void)state;
 	/* 60 rows, a .hgrm, 4 totals blocks, +50%, and the log. */
@@ -263,11 +263,14 @@ static void test_results_bytes(void **state)
 			       4 * DECIDE_TOTALS_BYTES) *
 					      3 / 2 +
 				      DECIDE_LOG_BYTES);
-	assert_true(decide_results_bytes(30, 1, 100) > one);
-	assert_true(decide_results_bytes(3000, 1, 1) > one);
+	assert_true(decide_results_bytes(30, 1, 100, 0) > one);
+	assert_true(decide_results_bytes(3000, 1, 1, 0) > one);
 	/* A thousand slaves for a day at interval=1: some 62 GiB. */
-	assert_true(decide_results_bytes(86400, 1, 1000) >
+	assert_true(decide_results_bytes(86400, 1, 1000, 0) >
 		    (uint64_t)86400 * 1001 * DECIDE_ROW_BYTES);
+	/* Each ev= event's log at its cap. */
+	assert_int_equal(decide_results_bytes(30, 1, 1, 3) - one,
+			 3 * (uint64_t)DECIDE_EVENT_LOG_BYTES);
 }
 
 static void test_end_lat(void **state)
