@@ -11,7 +11,8 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 		openssh-client openssh-server
 		procps psmisc
 		fdisk e2fsprogs util-linux
-		chromium python3-pil)   # report_html: headless page, screenshot
+		chromium python3-pil    # report_html: headless page, screenshot
+		ruby)   # consumers_console, vdbench_cli: HCIBench's parser rules
 # Real receivers for the live export tests (tests/integration/export_*.sh).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(graphite-carbon python3-whisper influxdb prometheus
