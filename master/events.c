@@ -849,6 +849,7 @@ static void figures(struct master *m, struct ev_state *e)
 	rev->loss = loss;
 	rev->nloss = e->nloss;
 	rev->expect_back = e->pe->rejoin;
+	rev->planned_iops = r->ph.iorate > 0 ? r->ph.iorate : 0;
 	recovery_defaults(&p);
 	p.baseline_s = e->pe->baseline_s;
 	p.degrade_frac = e->pe->degrade_pct / 100;

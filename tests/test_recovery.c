@@ -560,6 +560,40 @@ static void test_link_pull_late_rows(void **state)
 }
 
 /*
+ * A fixed 2000 IO/s whose baseline intervals measured above the rate
+ * (2080: noise of the open-loop schedule), then a window at the rate: the
+ * cluster owed 2000 a second, not 2080, so nothing is lost or delayed
+ * (against the baseline alone 80 x 10 I/Os would be "lost"). At max rate
+ * (planned 0) the baseline is what is owed. Seen in CI: a 2037.5
+ * baseline at iorate=2000 made a link pull lose 280 I/Os it never lost.
+ */
+static void test_owed_at_fixed_rate(void **state)
+{
+	struct rec_event ev = event(10, -1, -1, -1);
+	struct rec_figures f;
+
+	(void)state;
+	for (size_t k = 0; k < 20; k++)
+		pts[k] = (struct rec_point){ .iops = k < 10 ? 2080 : 2000,
+					     .p99_us = 100,
+					     .ops_known = true };
+	ev.planned_iops = 2000;
+	f = compute(20, 1, ev, params(10, 10));
+	assert_int_equal(f.status, REC_NOT_DEGRADED);
+	EQ(f.baseline_iops, 2080);
+	EQ(f.io_lost, 0);
+	EQ(f.io_delayed, 0);
+	/* A real shortfall still counts against the rate asked. */
+	pts[12].iops = 1000;
+	f = compute(20, 1, ev, params(10, 10));
+	EQ(f.io_lost, 1000);
+	ev.planned_iops = 0;
+	pts[12].iops = 2000;
+	f = compute(20, 1, ev, params(10, 10));
+	EQ(f.io_lost, 800);
+}
+
+/*
  * A slave that rejoins inside the phase (lost at 20, back at 30.4, rows
  * again from 30): the survivor was fine all along, the cluster recovers
  * with B's first interval back; the 10 x 2000 I/Os B did not do are lost
@@ -972,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(test_loss_fixed_rate),
 		cmocka_unit_test(test_loss_max_rate),
 		cmocka_unit_test(test_link_pull_late_rows),
+		cmocka_unit_test(test_owed_at_fixed_rate),
 		cmocka_unit_test(test_rejoin),
 		cmocka_unit_test(test_fault_restore_pair),
 		cmocka_unit_test(test_bad_args),
