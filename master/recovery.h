@@ -74,12 +74,13 @@ struct rec_event {
 	const struct rec_loss *loss; /* the slaves it took away; NULL when
 					nloss is 0 */
 	size_t nloss;
-	bool expect_back; /* rejoin=yes: judged on the whole cluster; else,
-			     with a loss, on the survivors */
-	double planned_iops; /* the run's fixed iorate=, 0 for max: the
-				cluster is owed no more than it was asked
-				for, so io_lost and io_delayed count against
-				min(baseline, planned_iops) */
+	/* rejoin=yes: judged on the whole cluster; else, with a loss, on
+	   the survivors. */
+	bool expect_back;
+	/* The run's fixed iorate=, 0 for max: the cluster is owed no more
+	   than it was asked for, so io_lost and io_delayed count against
+	   min(baseline, planned_iops). */
+	double planned_iops;
 };
 
 enum rec_status {
