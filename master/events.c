@@ -274,12 +274,21 @@ static void keep(struct ev_state *e, const char *buf, size_t len)
 				DECIDE_EVENT_LOG_BYTES - e->log_kept :
 				0;
 	size_t k = len < room ? len : (size_t)room;
+	int ret = 0;
 
-	if (k && e->logfd >= 0 && write_all(e->logfd, buf, k) < 0)
-		k = 0; /* a log that cannot be written keeps nothing more */
-	if (k < len && !e->log_dropped)
+	if (e->logfd < 0) {
+		k = 0;
+	} else if (k && (ret = write_all(e->logfd, buf, k)) < 0) {
+		/* A log that cannot be written keeps nothing more. */
+		log_warn("event %s: %s not written: %s; the rest of its output is counted, not kept",
+			 e->pe->name, e->log, strerror(-ret));
+		close(e->logfd);
+		e->logfd = -1;
+		k = 0;
+	} else if (k < len && !e->log_dropped) {
 		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
 			 e->pe->name, DECIDE_EVENT_LOG_BYTES >> 20, e->log);
+	}
 	if (k)
 		e->log_midline = buf[k - 1] != '\n';
 	e->log_kept += k;
