@@ -7,12 +7,13 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "common/keygen.h"
+#include "master/deploy/keygen.h"
 #include "common/opts.h"
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
 #include "master/history/history.h"
-#include "master/master.h"
+#include "master/check/check.h"
+#include "master/run/run.h"
 #include "master/report/html.h"
 #include "slave/engine.h"
 #include "slave/probe.h"
@@ -47,8 +48,8 @@ static const struct command {
 	  vdbench_main, 1 },
 	{ "slave", "", "run a slave that connects to a master", slave_main, 1 },
 	{ "check", "FILE",
-	  "parse and validate a parameter file, print the plan",
-	  master_check_main, 1 },
+	  "parse and validate a parameter file, print the plan", check_main,
+	  1 },
 	{ "report", "DIR", "write DIR/report.html: charts of a results folder",
 	  html_main, 1 },
 	{ "history", "[list|import|changes]",

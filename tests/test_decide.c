@@ -1,5 +1,5 @@
 /*
- * Unit tests for the conductor's pure decisions (master/decide.c): go
+ * Unit tests for the conductor's pure decisions (master/run/decide.c): go
  * re-sends, seekpct=eof truncation, start skew, curve points skipped and
  * stopped, iorate shortfall and the measured seconds. Table-driven.
  */
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/decide.h"
+#include "master/run/decide.h"
 
 #define MS 1000000ull
 
@@ -22,17 +22,22 @@ static void test_go(void **state)
 	} t[] = {
 		/* Not in the phase, acknowledged, or not joined: done. */
 		{ { .in_phase = 0, .joined = 1 }, 1000 * MS, DECIDE_GO_DONE },
-		{ { .in_phase = 1, .joined = 1, .go_acked = 1 }, 1000 * MS,
+		{ { .in_phase = 1, .joined = 1, .go_acked = 1 },
+		  1000 * MS,
 		  DECIDE_GO_DONE },
 		{ { .in_phase = 1, .joined = 0 }, 1000 * MS, DECIDE_GO_DONE },
 		/* Waiting: sent 50 ms ago, re-sent after 100 ms. */
-		{ { .in_phase = 1, .joined = 1, .last_tx = 950 * MS }, 1000 * MS,
+		{ { .in_phase = 1, .joined = 1, .last_tx = 950 * MS },
+		  1000 * MS,
 		  DECIDE_GO_WAIT },
-		{ { .in_phase = 1, .joined = 1, .last_tx = 900 * MS }, 1000 * MS,
+		{ { .in_phase = 1, .joined = 1, .last_tx = 900 * MS },
+		  1000 * MS,
 		  DECIDE_GO_RESEND },
 		{ { .in_phase = 1, .joined = 1, .last_tx = 900 * MS + 1 },
-		  1000 * MS, DECIDE_GO_WAIT },
-		{ { .in_phase = 1, .joined = 1, .last_tx = 0 }, 5000 * MS,
+		  1000 * MS,
+		  DECIDE_GO_WAIT },
+		{ { .in_phase = 1, .joined = 1, .last_tx = 0 },
+		  5000 * MS,
 		  DECIDE_GO_RESEND },
 	};
 
@@ -53,39 +58,78 @@ static void test_eof(void **state)
 		unsigned planned, merged, want;
 	} t[] = {
 		/* Both ended short: the longest of them. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
 		      .end_intervals = 4 },
-		    { .in_phase = 1, .joined = 1, .ended = 1,
-		      .end_intervals = 6 } }, 2, 60, 60, 6 },
+		    { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
+		      .end_intervals = 6 } },
+		  2,
+		  60,
+		  60,
+		  6 },
 		/* One still running: nothing yet. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
 		      .end_intervals = 4 },
-		    { .in_phase = 1, .joined = 1, .ended = 0 } }, 2, 60, 60,
+		    { .in_phase = 1, .joined = 1, .ended = 0 } },
+		  2,
+		  60,
+		  60,
 		  0 },
 		/* One ran the whole phase: no truncation. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
 		      .end_intervals = 4 },
-		    { .in_phase = 1, .joined = 1, .ended = 1,
-		      .end_intervals = 60 } }, 2, 60, 60, 0 },
+		    { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
+		      .end_intervals = 60 } },
+		  2,
+		  60,
+		  60,
+		  0 },
 		/* Lost slaves and slaves sitting out do not count. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
 		      .end_intervals = 5 },
 		    { .in_phase = 1, .joined = 0, .ended = 0 },
-		    { .in_phase = 0, .joined = 1 } }, 3, 60, 60, 5 },
+		    { .in_phase = 0, .joined = 1 } },
+		  3,
+		  60,
+		  60,
+		  5 },
 		/* Already truncated to that length: nothing to do. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
-		      .end_intervals = 5 } }, 1, 60, 5, 0 },
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
+		      .end_intervals = 5 } },
+		  1,
+		  60,
+		  5,
+		  0 },
 		/* Nothing sent at all: no length to cut to. */
-		{ { { .in_phase = 1, .joined = 1, .ended = 1,
-		      .end_intervals = 0 } }, 1, 60, 60, 0 },
+		{ { { .in_phase = 1,
+		      .joined = 1,
+		      .ended = 1,
+		      .end_intervals = 0 } },
+		  1,
+		  60,
+		  60,
+		  0 },
 		/* No slave in the phase. */
 		{ { { .in_phase = 0 } }, 1, 60, 60, 0 },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		unsigned got = decide_eof_truncate(t[i].s, t[i].n,
-						   t[i].planned, t[i].merged);
+		unsigned got = decide_eof_truncate(t[i].s, t[i].n, t[i].planned,
+						   t[i].merged);
 
 		if (got != t[i].want)
 			fail_msg("case %zu: %u, want %u", i, got, t[i].want);

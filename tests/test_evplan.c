@@ -1,6 +1,6 @@
 /*
  * Unit tests for the ev= keyword (master/params/ev.c) and its placement on
- * the plan (master/evplan.c): the issue's syntax parses with every value
+ * the plan (master/plan/evplan.c): the issue's syntax parses with every value
  * in place, at= counts from an rd's first measured phase or from a loop or
  * curve phase by its printed name, after= chains give the earliest start,
  * and what is wrong is refused at the value's FILE:LINE:COL.
@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "master/evplan.h"
+#include "master/plan/evplan.h"
 #include "master/params/params.h"
-#include "master/plan.h"
+#include "master/plan/plan.h"
 
 #define NAME "t.vdb"
 #define HEAD                                           \

@@ -1,5 +1,5 @@
 /*
- * fio.json's figures from a histogram (master/fiojson.c) against injected
+ * fio.json's figures from a histogram (master/results/fiojson.c) against injected
  * latencies: fio's latency_ns/us/ms ranges hold the share of I/Os that
  * fell in them, the percentiles at fio's keys are the injected values
  * (within the histogram's bucket width), an empty histogram gives zeros.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/fiojson.h"
+#include "master/results/fiojson.h"
 
 static void test_dist_and_pct(void **state)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 
 static char *render(void (*fn)(struct jsonw *))
 {
@@ -51,22 +51,21 @@ static void doc(struct jsonw *w)
 static void test_document(void **state)
 {
 	char *out = render(doc);
-	const char *want =
-		"{\n"
-		"  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n"
-		"  \"u\": 18446744073709551615,\n"
-		"  \"i\": -9223372036854775808,\n"
-		"  \"d\": 0.25,\n"
-		"  \"nan\": null,\n"
-		"  \"b\": true,\n"
-		"  \"empty\": [],\n"
-		"  \"a\": [\n"
-		"    {\n"
-		"      \"k\": 1\n"
-		"    },\n"
-		"    2\n"
-		"  ]\n"
-		"}\n";
+	const char *want = "{\n"
+			   "  \"s\": \"a\\\"b\\\\c\\n\\u0001\",\n"
+			   "  \"u\": 18446744073709551615,\n"
+			   "  \"i\": -9223372036854775808,\n"
+			   "  \"d\": 0.25,\n"
+			   "  \"nan\": null,\n"
+			   "  \"b\": true,\n"
+			   "  \"empty\": [],\n"
+			   "  \"a\": [\n"
+			   "    {\n"
+			   "      \"k\": 1\n"
+			   "    },\n"
+			   "    2\n"
+			   "  ]\n"
+			   "}\n";
 
 	(void)state;
 	assert_string_equal(out, want);
@@ -76,10 +75,12 @@ static void test_document(void **state)
 /* Every finite double is written so that it reads back exactly. */
 static void test_doubles_round_trip(void **state)
 {
-	const double xs[] = { 0.25,	    1234567.891,  1240.828123,
-			      0.1,	    1.0 / 3.0,	  141710.0,
-			      6.02214076e23, 5e-324,	  1.7976931348623157e308,
-			      -2.5,	    0.0604,	  123456789.0 };
+	const double xs[] = {
+		0.25,          1234567.891, 1240.828123,
+		0.1,           1.0 / 3.0,   141710.0,
+		6.02214076e23, 5e-324,      1.7976931348623157e308,
+		-2.5,          0.0604,      123456789.0
+	};
 	uint64_t s = 88172645463325252ULL;
 
 	(void)state;

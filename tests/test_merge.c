@@ -19,7 +19,7 @@
 
 #include "common/hist.h"
 #include "common/stats.h"
-#include "master/merge.h"
+#include "master/run/merge.h"
 
 #define SEC UINT64_C(1000000000)
 #define T0 (UINT64_C(1700000000) * SEC)
@@ -164,8 +164,7 @@ static void assert_stats_equal(const struct stats *a, const struct stats *b)
 }
 
 /* A slave's sums (no buckets) against the dense stats expected. */
-static void assert_sums_match(const struct stats_sums *a,
-			      const struct stats *b)
+static void assert_sums_match(const struct stats_sums *a, const struct stats *b)
 {
 	for (int d = 0; d < 2; d++) {
 		const struct stats_lat_sums *l = &a->lat[d];
@@ -374,9 +373,11 @@ static void test_config(void **state)
 		{ "no intervals", { 3, 0, 0, T0, SEC, SEC }, 0 },
 		{ "warmup too long", { 3, 10, 11, T0, SEC, SEC }, 0 },
 		{ "zero interval", { 3, 10, 0, T0, 0, SEC }, 0 },
-		{ "end overflows", { 1, 10, 0, UINT64_MAX - 5 * SEC, SEC, 0 },
+		{ "end overflows",
+		  { 1, 10, 0, UINT64_MAX - 5 * SEC, SEC, 0 },
 		  0 },
-		{ "length overflows", { 1, 1000, 0, 0, UINT64_MAX / 100, 0 },
+		{ "length overflows",
+		  { 1, 1000, 0, 0, UINT64_MAX / 100, 0 },
 		  0 },
 		{ "grace overflows", { 1, 1, 0, 0, SEC, UINT64_MAX - 1 }, 0 },
 	};
@@ -641,8 +642,8 @@ static void test_slave_lost(void **state)
 	assert_int_equal(h_next(&h, 0), 0);
 
 	merge_slave_lost(h.m, 2);
-	merge_slave_lost(h.m, 2);         /* idempotent */
-	merge_slave_lost(h.m, 3);         /* no such slave: ignored */
+	merge_slave_lost(h.m, 2); /* idempotent */
+	merge_slave_lost(h.m, 3); /* no such slave: ignored */
 	assert_int_equal(h_next(&h, 0), 1);
 	assert_int_equal(h.meta[3].reported, 2);
 	assert_int_equal(h.meta[3].expected, 2);
@@ -768,8 +769,8 @@ static void test_slave_back(void **state)
  */
 static void test_exact_percentiles(void **state)
 {
-	static const double ps[] = { 0.0, 1.0, 50.0, 90.0, 95.0, 99.0, 99.9,
-				     100.0 };
+	static const double ps[] = { 0.0,  1.0,  50.0, 90.0,
+				     95.0, 99.0, 99.9, 100.0 };
 	struct merge_cfg cfg = cfg_of(6, 8, 1);
 	unsigned n = cfg.nslaves * cfg.intervals;
 	unsigned *order = malloc(n * sizeof(*order));
@@ -791,8 +792,8 @@ static void test_exact_percentiles(void **state)
 		int rc;
 
 		/* Warmup values must not reach the totals. */
-		rc = h_add_ref(&h, slave, seq, seq < cfg.warmup_intervals ?
-						       junk : ref);
+		rc = h_add_ref(&h, slave, seq,
+			       seq < cfg.warmup_intervals ? junk : ref);
 		assert_true(rc == MERGE_ACCEPTED || rc == MERGE_LATE);
 		/* Time runs faster than samples arrive: some are late. */
 		now += SEC / 4;

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the planner (master/plan.c): phases per rd (format,
+ * Unit tests for the planner (master/plan/plan.c): phases per rd (format,
  * warmup+measure, curve-max, curve-point), for-loop cross products with
  * their names, I/O rate lists, curve rates rounded as Vdbench does, the
  * resolved per-wd values, and per-slave plans: threads and rates split
@@ -19,20 +19,19 @@
 #include <string.h>
 
 #include "master/params/params.h"
-#include "master/plan.h"
+#include "master/plan/plan.h"
 
 #define NAME "t.vdb"
 
 static char err[1024];
 
-#define assert_dbl(a, b)                                                   \
-	do {                                                               \
-		double a_ = (a), b_ = (b);                                 \
-		if (fabs(a_ - b_) > 1e-6 * fmax(1, fabs(b_))) {            \
-			print_error("%s = %.9g, expected %.9g\n", #a, a_,  \
-				    b_);                                   \
-			fail();                                            \
-		}                                                          \
+#define assert_dbl(a, b)                                                       \
+	do {                                                                   \
+		double a_ = (a), b_ = (b);                                     \
+		if (fabs(a_ - b_) > 1e-6 * fmax(1, fabs(b_))) {                \
+			print_error("%s = %.9g, expected %.9g\n", #a, a_, b_); \
+			fail();                                                \
+		}                                                              \
 	} while (0)
 
 struct fixture {
@@ -88,10 +87,10 @@ static void plan_err(const char *text, const struct plan_overrides *ov,
 	params_free(&p);
 }
 
-#define HCI                                                                   \
-	"*SD:    Storage Definition\n"                                        \
-	"debug=86\n"                                                          \
-	"data_errors=10000\n"                                                 \
+#define HCI                                                                         \
+	"*SD:    Storage Definition\n"                                              \
+	"debug=86\n"                                                                \
+	"data_errors=10000\n"                                                       \
 	"sd=sd1,lun=/dev/sdb,openflags=o_direct,hitarea=0,range=(0,50),threads=4\n" \
 	"sd=sd2,lun=/dev/sdc,openflags=o_direct,hitarea=0,range=(0,50),threads=4\n"
 
@@ -102,8 +101,9 @@ static void test_simple(void **state)
 	struct fixture f;
 
 	(void)state;
-	load(&f, HCI "wd=wd1,sd=(sd1,sd2),xfersize=4k,rdpct=70,seekpct=100\n"
-		     "rd=run1,wd=wd1,iorate=max,elapsed=60,warmup=30,interval=10\n");
+	load(&f, HCI
+	     "wd=wd1,sd=(sd1,sd2),xfersize=4k,rdpct=70,seekpct=100\n"
+	     "rd=run1,wd=wd1,iorate=max,elapsed=60,warmup=30,interval=10\n");
 	assert_int_equal(f.n, 1);
 	assert_string_equal(f.ph[0].name, "run1");
 	assert_int_equal(f.ph[0].kind, PLAN_MEASURE);
@@ -137,36 +137,46 @@ static void test_loop_names(void **state)
 		    "r xfersize=4k rdpct=100 threads=8",
 		    "r xfersize=4k rdpct=100 threads=16" },
 		  "r xfersize=8k rdpct=100 threads=16" },
-		{ "rd=r,forthreads=(1-4,1),xfersize=(4k,1m)", 8,
+		{ "rd=r,forthreads=(1-4,1),xfersize=(4k,1m)",
+		  8,
 		  { "r threads=1 xfersize=4k", "r threads=1 xfersize=1m",
 		    "r threads=2 xfersize=4k", "r threads=2 xfersize=1m" },
 		  "r threads=4 xfersize=1m" },
-		{ "rd=r,forseekpct=(eof,50),forcompratio=2", 2,
+		{ "rd=r,forseekpct=(eof,50),forcompratio=2",
+		  2,
 		  { "r seekpct=eof compratio=2", "r seekpct=50 compratio=2" },
 		  "r seekpct=50 compratio=2" },
-		{ "rd=r,iorate=(100,max,2500)", 3,
+		{ "rd=r,iorate=(100,max,2500)",
+		  3,
 		  { "r iorate=100", "r iorate=max", "r iorate=2500" },
 		  "r iorate=2500" },
-		{ "rd=r,forrdpct=(0,100),iorate=(10,20)", 4,
+		{ "rd=r,forrdpct=(0,100),iorate=(10,20)",
+		  4,
 		  { "r rdpct=0 iorate=10", "r rdpct=0 iorate=20",
 		    "r rdpct=100 iorate=10", "r rdpct=100 iorate=20" },
 		  "r rdpct=100 iorate=20" },
 		{ "rd=r,iorate=500", 1, { "r" }, "r" },
-		{ "rd=r,iorate=curve,curve=(10,50)", 3,
+		{ "rd=r,iorate=curve,curve=(10,50)",
+		  3,
 		  { "r curve=max", "r curve=10%", "r curve=50%" },
 		  "r curve=50%" },
-		{ "rd=r,iorate=curve", 7,
+		{ "rd=r,iorate=curve",
+		  7,
 		  { "r curve=max", "r curve=10%", "r curve=50%",
 		    "r curve=70%" },
 		  "r curve=100%" },
-		{ "rd=r,forxfersize=(4k,8k),iorate=curve,curve=(50,100)", 6,
+		{ "rd=r,forxfersize=(4k,8k),iorate=curve,curve=(50,100)",
+		  6,
 		  { "r xfersize=4k curve=max", "r xfersize=4k curve=50%",
 		    "r xfersize=4k curve=100%", "r xfersize=8k curve=max" },
 		  "r xfersize=8k curve=100%" },
-		{ "rd=r,format=yes,forthreads=(2,4)", 3,
+		{ "rd=r,format=yes,forthreads=(2,4)",
+		  3,
 		  { "r format", "r threads=2", "r threads=4" },
 		  "r threads=4" },
-		{ "rd=r,format=only,forthreads=(2,4)", 1, { "r format" },
+		{ "rd=r,format=only,forthreads=(2,4)",
+		  1,
+		  { "r format" },
 		  "r format" },
 	};
 	char text[512];
@@ -177,8 +187,7 @@ static void test_loop_names(void **state)
 		struct fixture f;
 
 		snprintf(text, sizeof(text),
-			 HCI "wd=wd1,sd=sd*\n%s,elapsed=2,interval=1\n",
-			 c->rd);
+			 HCI "wd=wd1,sd=sd*\n%s,elapsed=2,interval=1\n", c->rd);
 		print_message("%s\n", c->rd);
 		load(&f, text);
 		assert_int_equal(f.n, c->n);
@@ -195,8 +204,9 @@ static void test_loop_values(void **state)
 	struct plan_wd w;
 
 	(void)state;
-	load(&f, HCI "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=100\n"
-		     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,elapsed=1\n");
+	load(&f, HCI
+	     "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=100\n"
+	     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,elapsed=1\n");
 	assert_int_equal(f.n, 2);
 	assert_int_equal(f.ph[1].loops, (1u << PARAMS_LOOP_NR) - 1);
 	assert_int_equal(f.ph[1].xfersize, 65536);
@@ -214,8 +224,9 @@ static void test_loop_values(void **state)
 	unload(&f);
 
 	/* Without loops the wd's own values. */
-	load(&f, HCI "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=30,range=(10,20)\n"
-		     "rd=r,wd=wd1,elapsed=1\n");
+	load(&f, HCI
+	     "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=30,range=(10,20)\n"
+	     "rd=r,wd=wd1,elapsed=1\n");
 	plan_wd_resolve(f.p, &f.ph[0], 0, &w);
 	assert_int_equal(w.nxfer, 2);
 	assert_int_equal(w.xfer[1].size, 8192);
@@ -261,9 +272,10 @@ static void test_curve(void **state)
 	struct fixture f;
 
 	(void)state;
-	load(&f, HCI "wd=wd1,sd=sd*\n"
-		     "rd=r0,wd=wd1,elapsed=1\n"
-		     "rd=r,wd=wd1,iorate=curve,curve=(10,50,100),stopcurve=5,elapsed=2,interval=1\n");
+	load(&f, HCI
+	     "wd=wd1,sd=sd*\n"
+	     "rd=r0,wd=wd1,elapsed=1\n"
+	     "rd=r,wd=wd1,iorate=curve,curve=(10,50,100),stopcurve=5,elapsed=2,interval=1\n");
 	assert_int_equal(f.n, 5);
 	assert_int_equal(f.ph[1].kind, PLAN_CURVE_MAX);
 	assert_string_equal(plan_kind_name(f.ph[1].kind), "curve-max");
@@ -291,18 +303,18 @@ struct rate_case {
 static void test_curve_rate(void **state)
 {
 	static const struct rate_case cases[] = {
-		{ 12345, 10, 1300 },  /* 1234.5: above 1000, up to 100s */
-		{ 12345, 50, 6200 },  /* 6172.5 */
+		{ 12345, 10, 1300 }, /* 1234.5: above 1000, up to 100s */
+		{ 12345, 50, 6200 }, /* 6172.5 */
 		{ 12345, 100, 12400 },
-		{ 999, 100, 1000 },   /* below 1000: up to 10s */
+		{ 999, 100, 1000 }, /* below 1000: up to 10s */
 		{ 1000, 100, 1000 },
 		{ 1001, 100, 1100 },
-		{ 1234, 80, 990 },    /* 987.2 */
-		{ 1250, 80, 1000 },   /* exactly 1000 stays */
-		{ 50, 10, 10 },       /* 5 */
-		{ 3, 10, 10 },        /* never below 10 */
+		{ 1234, 80, 990 },  /* 987.2 */
+		{ 1250, 80, 1000 }, /* exactly 1000 stays */
+		{ 50, 10, 10 },     /* 5 */
+		{ 3, 10, 10 },      /* never below 10 */
 		{ 100000, 70, 70000 },
-		{ 0, 50, 0 },         /* the max phase did no I/O */
+		{ 0, 50, 0 }, /* the max phase did no I/O */
 		{ -5, 50, 0 },
 	};
 
@@ -321,10 +333,11 @@ static void test_format_and_pause(void **state)
 
 	(void)state;
 	/* No sizes: each lun's is known only when opened. */
-	load(&f, HCI "sd=sd3,lun=/dev/sdd\n"
-		     "wd=wd1,sd=sd*\n"
-		     "rd=r1,wd=wd1,format=yes,elapsed=4,warmup=2,interval=2,pause=10\n"
-		     "rd=r2,wd=wd1,format=only,pause=5\n");
+	load(&f, HCI
+	     "sd=sd3,lun=/dev/sdd\n"
+	     "wd=wd1,sd=sd*\n"
+	     "rd=r1,wd=wd1,format=yes,elapsed=4,warmup=2,interval=2,pause=10\n"
+	     "rd=r2,wd=wd1,format=only,pause=5\n");
 	assert_int_equal(f.n, 3);
 	assert_int_equal(f.ph[0].kind, PLAN_FORMAT);
 	assert_string_equal(f.ph[0].name, "r1 format");
@@ -358,8 +371,9 @@ static void test_overrides(void **state)
 	struct fixture f;
 
 	(void)state;
-	load_ov(&f, HCI "wd=wd1,sd=sd*\n"
-			"rd=r,wd=wd1,elapsed=3600,warmup=1800,interval=30\n",
+	load_ov(&f,
+		HCI "wd=wd1,sd=sd*\n"
+		    "rd=r,wd=wd1,elapsed=3600,warmup=1800,interval=30\n",
 		&ov);
 	assert_dbl(f.ph[0].elapsed_s, 10);
 	assert_dbl(f.ph[0].warmup_s, 0);
@@ -380,16 +394,16 @@ static void test_phase_errors(void **state)
 	plan_err(HCI "wd=wd1,sd=sd*\nrd=r,wd=wd1,elapsed=9,interval=3\n", &ov,
 		 "7:1: rd=r: warmup=4 is not a whole number of intervals of 3 s");
 	/* 101 x 101 = 10201 phases: a typo, not a plan. */
-	plan_err(HCI "wd=wd1,sd=sd*\n"
-		     "rd=r,wd=wd1,forrdpct=(0-100,1),forseekpct=(0-100,1),elapsed=1\n",
+	plan_err(HCI
+		 "wd=wd1,sd=sd*\n"
+		 "rd=r,wd=wd1,forrdpct=(0-100,1),forseekpct=(0-100,1),elapsed=1\n",
 		 NULL, "7:1: rd=r: its loops make more than 10000 phases");
 }
 
 /* ---- per-slave plans -------------------------------------------------- */
 
-static void slave_plan(const struct fixture *f, size_t phase,
-		       const int *hd, unsigned slave, unsigned n,
-		       struct proto_plan *pl)
+static void slave_plan(const struct fixture *f, size_t phase, const int *hd,
+		       unsigned slave, unsigned n, struct proto_plan *pl)
 {
 	int ret = plan_for_slave(f->p, &f->ph[phase], (unsigned)phase + 1, hd,
 				 slave, n, "null", pl, err, sizeof(err));
@@ -412,11 +426,12 @@ static void test_slaves_local(void **state)
 	struct fixture f;
 
 	(void)state;
-	load(&f, "data_errors=7,compratio=2,dedupratio=3,dedupunit=8k\n"
-		 "sd=sd1,lun=/a,size=1m,threads=7,openflags=(o_direct,o_dsync)\n"
-		 "sd=sd2,lun=/b,threads=8,range=(10,20),offset=1m,align=8k,sqpoll=yes\n"
-		 "wd=wd1,sd=(sd2,sd1),xfersize=(4k,25,8k,75),rdpct=70,seekpct=40\n"
-		 "rd=run1,wd=wd1,iorate=1000,elapsed=3,interval=1,distribution=d\n");
+	load(&f,
+	     "data_errors=7,compratio=2,dedupratio=3,dedupunit=8k\n"
+	     "sd=sd1,lun=/a,size=1m,threads=7,openflags=(o_direct,o_dsync)\n"
+	     "sd=sd2,lun=/b,threads=8,range=(10,20),offset=1m,align=8k,sqpoll=yes\n"
+	     "wd=wd1,sd=(sd2,sd1),xfersize=(4k,25,8k,75),rdpct=70,seekpct=40\n"
+	     "rd=run1,wd=wd1,iorate=1000,elapsed=3,interval=1,distribution=d\n");
 	for (unsigned s = 0; s < 2; s++)
 		slave_plan(&f, 0, NULL, s, 2, &pl[s]);
 	assert_int_equal(pl[0].run, 0);
@@ -480,7 +495,8 @@ static void test_slaves_threads(void **state)
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 3, "null",
 					&pl, err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":1:1: sd=sd1 has threads=2, fewer than the 3 slaves that run it (raise threads= or use fewer slaves)");
+	assert_string_equal(err, NAME
+			    ":1:1: sd=sd1 has threads=2, fewer than the 3 slaves that run it (raise threads= or use fewer slaves)");
 	assert_null(pl.targets);
 	/* forthreads= overrides the sd's threads. */
 	slave_plan(&f, 1, NULL, 2, 3, &pl);
@@ -492,9 +508,9 @@ static void test_slaves_threads(void **state)
 	unload(&f);
 }
 
-#define HOSTS                                                              \
-	"hd=h1\nhd=h2,slaves=2\nhd=h3\n"                                   \
-	"sd=sd1,lun=/a,host=(h1,h2),threads=6\n"                           \
+#define HOSTS                                    \
+	"hd=h1\nhd=h2,slaves=2\nhd=h3\n"         \
+	"sd=sd1,lun=/a,host=(h1,h2),threads=6\n" \
 	"sd=sd2,lun=/b,host=h2,threads=4\n"
 
 static void test_slaves_hosts(void **state)
@@ -551,14 +567,16 @@ static void test_slaves_hosts(void **state)
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, hd, 0, 4, "null",
 					&pl[0], err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":5:1: sd=sd2: no slave runs it in r (check host= on the sd and its wds)");
+	assert_string_equal(err, NAME
+			    ":5:1: sd=sd2: no slave runs it in r (check host= on the sd and its wds)");
 	unload(&f);
 	load(&f, HOSTS "wd=wd1,sd=sd1\nwd=wd2,sd=sd1,host=h3\n"
 		       "rd=r,wd=wd*,elapsed=1\n");
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, hd, 0, 4, "null",
 					&pl[0], err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
+	assert_string_equal(err, NAME
+			    ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
 	/* Without a host layout every slave runs everything. */
 	slave_plan(&f, 0, NULL, 0, 2, &pl[0]);
 	assert_int_equal(pl[0].nstreams, 2);
@@ -567,7 +585,8 @@ static void test_slaves_hosts(void **state)
 	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, hd, 4, err,
 					   sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
+	assert_string_equal(err, NAME
+			    ":7:1: wd=wd2: no slave runs it in r (check host= on the wd and its sds)");
 	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, NULL, 4, err,
 					   sizeof(err)),
 			 0);
@@ -580,7 +599,8 @@ static void test_slaves_hosts(void **state)
 	assert_int_equal(plan_check_slaves(f.p, f.ph, f.n, hd, 4, err,
 					   sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":5:1: sd=sd2 has threads=1, fewer than the 2 slaves that run it (raise threads= or use fewer slaves)");
+	assert_string_equal(err, NAME
+			    ":5:1: sd=sd2 has threads=1, fewer than the 2 slaves that run it (raise threads= or use fewer slaves)");
 	unload(&f);
 }
 
@@ -638,7 +658,8 @@ static void test_slaves_sequential(void **state)
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 1, "null",
 					&pl[0], err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, NAME ":3:1: wd=w1 and wd=w2 give sd=sd1 different range= in r: lockstep needs one range per sd in a phase");
+	assert_string_equal(err, NAME
+			    ":3:1: wd=w1 and wd=w2 give sd=sd1 different range= in r: lockstep needs one range per sd in a phase");
 	unload(&f);
 }
 

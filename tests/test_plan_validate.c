@@ -1,5 +1,5 @@
 /*
- * Unit tests of data validation in the planner (master/plan_validate.c):
+ * Unit tests of data validation in the planner (master/plan/plan_validate.c):
  * the one-owner cut of an sd among its slaves (every point one owner, the
  * same cut in every phase), what reaches a slave's plan (va, jd, the
  * owner's part of the range, a read-only pass for validate=only), and
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "master/params/params.h"
-#include "master/master_int.h"
-#include "master/plan.h"
+#include "master/run/master_int.h"
+#include "master/plan/plan.h"
 
 #define NAME "v.vdb"
 

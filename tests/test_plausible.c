@@ -1,6 +1,6 @@
 /*
  * Unit tests for the plausibility checks of what slaves report
- * (master/plausible.c): a realistic interval passes, and each way a peer
+ * (master/run/plausible.c): a realistic interval passes, and each way a peer
  * can lie - counts that no I/Os in flight could complete, bytes that no
  * planned transfer size gives, errors past what the slots can fail,
  * histograms that contradict their own min, max or sums, CPU time past
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "common/hist.h"
-#include "master/plausible.h"
+#include "master/run/plausible.h"
 
 #define MS 1000000ull
 #define US 1000ull

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the recovery figures (master/recovery.c). A table of
+ * Unit tests for the recovery figures (master/events/recovery.c). A table of
  * synthetic interval series whose figures are worked out by hand in the
  * comments: a step down and back, a V, a dip that never recovers, events
  * that overlap, no baseline, intervals without data or without p99. Then a
@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/recovery.h"
+#include "master/events/recovery.h"
 
 #define N_MAX 400
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the mid-phase rejoin rules (master/rejoin.c): a joiner
+ * Unit tests of the mid-phase rejoin rules (master/run/rejoin.c): a joiner
  * that every rule lets in, then each rule broken alone (it must wait, for
  * that rule's reason) and mended (it joins again), and the first interval
  * at the boundaries of the intervals and of the phase's end.
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/rejoin.h"
+#include "master/run/rejoin.h"
 
 #define SEC UINT64_C(1000000000)
 #define T0 (UINT64_C(1700000000) * SEC)

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 #include "master/report/data.h"
 #include "master/report/json.h"
 

@@ -1,6 +1,6 @@
 /*
- * Unit tests for per-run file names (master/runfile.c) and the progress
- * line (master/progress.c): display names become names without spaces,
+ * Unit tests for per-run file names (master/results/runfile.c) and the progress
+ * line (master/run/progress.c): display names become names without spaces,
  * '=' or '/', collisions get deterministic suffixes, and the progress line
  * shows only on a terminal and only for long phases.
  */
@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/progress.h"
-#include "master/runfile.h"
+#include "master/run/progress.h"
+#include "master/results/runfile.h"
 
 static void test_stem(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit tests for what Vdbench users' tools parse (master/vdbench.c): the
+ * Unit tests for what Vdbench users' tools parse (master/results/vdbench.c): the
  * "Starting RD=" header line in Vdbench's exact shape for every kind of
  * phase, and flatfile.html in Vdbench's layout as ParseFlat reads it.
  */
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "master/vdbench.h"
+#include "master/results/vdbench.h"
 
 static void test_rd_line(void **state)
 {

@@ -20,7 +20,7 @@
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
 #include "master/deploy/deploy_int.h"
-#include "master/vdbench.h"
+#include "master/results/vdbench.h"
 #include "master/params/params.h"
 
 #define CLOCK_ROUNDS 5

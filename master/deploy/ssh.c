@@ -20,7 +20,7 @@
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
 #include "master/deploy/deploy_int.h"
-#include "master/launch.h"
+#include "master/run/launch.h"
 #include "master/params/params.h"
 
 int deploy_spawn(const struct deploy_host *h, const char *remote, int in_fd,

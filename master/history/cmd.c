@@ -21,7 +21,7 @@
 #include "common/log.h"
 #include "common/opts.h"
 #include "master/history/history_int.h"
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 
 #define LIST_MAX 100000
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "master/history/history_int.h"
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 
 static const struct {
 	const char *name;

@@ -9,7 +9,7 @@
  * degrade=, recover_iops=, recover_p99=, recover_n=). Every check
  * that needs only the file is made here, with the position of the value at
  * fault: after= chains once every ev= line is read (ev_resolve), phase
- * names against the plan in master/evplan.c.
+ * names against the plan in master/plan/evplan.c.
  */
 #include "master/params/params_int.h"
 #include "common/units.h"

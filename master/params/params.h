@@ -103,22 +103,22 @@ struct params_hd {
 };
 
 struct params_xfer {
-	uint32_t size;  /* bytes */
-	double pct;     /* share of I/Os, 0..100; fixed size: one entry, 100 */
+	uint32_t size; /* bytes */
+	double pct;    /* share of I/Os, 0..100; fixed size: one entry, 100 */
 };
 
 struct params_sd {
 	char name[PARAMS_NAME_MAX];
 	char lun[PARAMS_PATH_MAX];
-	uint64_t size;          /* 0 = use the file's or device's size */
-	unsigned threads;       /* I/Os kept in flight; default 8 */
-	unsigned openflags;     /* PARAMS_O_* */
+	uint64_t size;             /* 0 = use the file's or device's size */
+	unsigned threads;          /* I/Os kept in flight; default 8 */
+	unsigned openflags;        /* PARAMS_O_* */
 	double range_lo, range_hi; /* percent of the sd, default 0..100 */
-	uint64_t offset;        /* bytes of the lun before the sd (n x 512) */
-	uint32_t align;         /* random offsets align to this; 0 = xfersize */
-	bool force;             /* force=yes: write despite a signature */
-	bool sqpoll;            /* sqpoll=yes: a kernel submission thread */
-	size_t nhost;           /* host=: 0 = every host */
+	uint64_t offset; /* bytes of the lun before the sd (n x 512) */
+	uint32_t align;  /* random offsets align to this; 0 = xfersize */
+	bool force;      /* force=yes: write despite a signature */
+	bool sqpoll;     /* sqpoll=yes: a kernel submission thread */
+	size_t nhost;    /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
 	struct params_pos lun_pos; /* for messages about the target itself */
@@ -130,13 +130,13 @@ struct params_wd {
 	unsigned sd[PARAMS_LIST_MAX]; /* indexes into params.sd */
 	size_t nxfer;
 	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one entry, 4k */
-	double rdpct;    /* 0..100, default 100 */
-	double seekpct;  /* 0..100 share of random I/Os, default 100 */
-	bool seek_eof;   /* seekpct=eof: sequential (seekpct 0), stop at end */
+	double rdpct;                             /* 0..100, default 100 */
+	double seekpct; /* 0..100 share of random I/Os, default 100 */
+	bool seek_eof;  /* seekpct=eof: sequential (seekpct 0), stop at end */
 	double range_lo, range_hi; /* percent of each sd's range, 0..100 */
-	double skew;     /* percent of the rd's I/O; 0 = an even share */
-	double iorate;   /* this wd's own fixed I/O rate; 0 = none */
-	size_t nhost;    /* host=: 0 = every host */
+	double skew;   /* percent of the rd's I/O; 0 = an even share */
+	double iorate; /* this wd's own fixed I/O rate; 0 = none */
+	size_t nhost;  /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
 	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
@@ -152,18 +152,18 @@ struct params_loop {
 struct params_rd {
 	char name[PARAMS_NAME_MAX];
 	size_t nwd;
-	unsigned wd[PARAMS_LIST_MAX]; /* indexes into params.wd */
+	unsigned wd[PARAMS_LIST_MAX];   /* indexes into params.wd */
 	enum params_iorate iorate_kind; /* default PARAMS_IORATE_MAX */
-	double iorate;     /* the first rate of a fixed list; else 0 */
-	size_t niorate;    /* fixed: iorate=(a,b,..) / foriorate= rates */
+	double iorate;  /* the first rate of a fixed list; else 0 */
+	size_t niorate; /* fixed: iorate=(a,b,..) / foriorate= rates */
 	double iorates[PARAMS_LIST_MAX]; /* I/O per second for the cluster */
-	size_t ncurve;     /* curve=, default 10,50,70,80,90,100 */
-	double curve[PARAMS_LIST_MAX];   /* percent of the max rate */
-	double stopcurve_ms; /* 0 = run every curve point */
-	double elapsed_s;  /* default 30 */
-	double warmup_s;   /* default 0 */
-	double interval_s; /* default 1 */
-	double pause_s;    /* sleep before each phase but the file's first */
+	size_t ncurve;                 /* curve=, default 10,50,70,80,90,100 */
+	double curve[PARAMS_LIST_MAX]; /* percent of the max rate */
+	double stopcurve_ms;           /* 0 = run every curve point */
+	double elapsed_s;              /* default 30 */
+	double warmup_s;               /* default 0 */
+	double interval_s;             /* default 1 */
+	double pause_s; /* sleep before each phase but the file's first */
 	enum params_format format;
 	bool validate_only; /* validate=only: read the ranges once, verify */
 	struct params_pos validate_pos;
@@ -205,7 +205,7 @@ struct params_ev {
 	double poll_s;              /* until= every poll_s (default 10) */
 	double timeout_s;           /* the event's bound (default 3600) */
 	double baseline_s;          /* recovery baseline window (default 60) */
-	/* The recovery thresholds (master/recovery.h), in percent: degraded
+	/* The recovery thresholds (master/events/recovery.h), in percent: degraded
 	   below degrade_pct of the baseline IOPS (90); good within
 	   recover_iops_pct of its IOPS (10) and recover_p99_pct above its p99
 	   (20) for recover_n intervals in a row (10). */
@@ -258,8 +258,8 @@ enum params_flags {
  * semantic error returns -EINVAL and writes "NAME:LINE:COLUMN: message"
  * (naming the parameter) into err. -ENOMEM on allocation failure.
  */
-int params_parse_string(const char *name, const char *text,
-			struct params **out, char *err, size_t errlen);
+int params_parse_string(const char *name, const char *text, struct params **out,
+			char *err, size_t errlen);
 /* The same with PARAMS_* flags. */
 int params_parse_text(const char *name, const char *text, unsigned flags,
 		      struct params **out, char *err, size_t errlen);

@@ -8,7 +8,7 @@
 #define LOCKSTEP_MASTER_REPORT_DATA_H
 
 #include <stddef.h>
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 
 /* Largest summary.json or compare.json read. */
 #define DATA_JSON_MAX (64u << 20)

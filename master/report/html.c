@@ -19,7 +19,7 @@
 #include "common/log.h"
 #include "common/opts.h"
 #include "common/timeutil.h"
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 #include "master/history/history.h"
 #include "master/report/data.h"
 #include "master/report/json.h"

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "master/jsonw.h"
+#include "common/jsonw.h"
 
 /* Deepest nesting accepted (jsonw can write JSONW_DEPTH levels). */
 #define JSON_DEPTH_MAX 16

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "master/params/params.h"
-#include "master/plan.h"
+#include "master/plan/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

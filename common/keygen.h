@@ -1,8 +1,0 @@
-/* The `lockstep keygen` subcommand: a CURVE key pair as two files. */
-#ifndef LOCKSTEP_COMMON_KEYGEN_H
-#define LOCKSTEP_COMMON_KEYGEN_H
-
-/* Entry point of `lockstep keygen DIR`; returns the process exit code. */
-int keygen_main(int argc, char **argv);
-
-#endif

@@ -1,0 +1,1130 @@
+/*
+ * The event runner of a failure-and-rebuild run (see events.h). Children
+ * are started with posix_spawn from the master's own loop and reaped
+ * with waitpid(WNOHANG) at every tick (link_pump() calls events_tick()
+ * between frames, at least every 50 ms): nothing here ever waits for a
+ * child, so a command that hangs costs the master nothing but a process.
+ * Each child leads its own process group (a timeout kills the group, the
+ * shell and whatever it started) with stdout and stderr in
+ * events/NAME.log; everything it needs is built before the spawn.
+ */
+#include <errno.h>
+#include <math.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "common/exitcode.h"
+#include "common/fsutil.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "proto/proto.h"
+#include "master/events/events.h"
+#include "master/run/master_int.h"
+
+extern char **environ;
+
+/* A poll may run this long at least, even when poll= is shorter. */
+#define POLL_MIN_BOUND_NS (10 * NS_PER_SEC)
+/* events_stop() waits this long for killed children to be reaped. */
+#define REAP_WAIT_NS (2 * NS_PER_SEC)
+
+int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
+	       struct events **out, char *err, size_t errlen)
+{
+	struct evplan_ev *plan = NULL;
+	struct events *e;
+	int ret;
+
+	*out = NULL;
+	ret = evplan_resolve(p, ph, nph, &plan, err, errlen);
+	if (ret < 0 || !p->nev)
+		return ret;
+	e = calloc(1, sizeof(*e));
+	if (e) {
+		e->ev = calloc(p->nev, sizeof(*e->ev));
+		e->series = calloc(nph ? nph : 1, sizeof(*e->series));
+	}
+	if (!e || !e->ev || !e->series) {
+		free(plan);
+		events_free(&e);
+		return -ENOMEM;
+	}
+	e->n = p->nev;
+	e->nseries = nph;
+	for (size_t i = 0; i < p->nev; i++) {
+		struct ev_state *s = &e->ev[i];
+
+		s->pe = &p->ev[i];
+		s->plan = plan[i];
+		s->run = -1;
+		s->exit_code = -1;
+		s->logfd = -1;
+		s->relay[0] = s->relay[1] = -1;
+		s->fig_ret = -ENODATA;
+	}
+	free(plan);
+	*out = e;
+	return 0;
+}
+
+void events_free(struct events **pe)
+{
+	struct events *e = pe ? *pe : NULL;
+
+	if (!e)
+		return;
+	for (size_t i = 0; e->ev && i < e->n; i++) {
+		for (int k = 0; k < 2; k++)
+			if (e->ev[i].relay[k] >= 0)
+				close(e->ev[i].relay[k]);
+		if (e->ev[i].logfd >= 0)
+			close(e->ev[i].logfd);
+		free(e->ev[i].loss);
+	}
+	for (size_t i = 0; e->series && i < e->nseries; i++) {
+		free(e->series[i].pts);
+		free(e->series[i].smp);
+	}
+	free(e->series);
+	free(e->ev);
+	free(e);
+	*pe = NULL;
+}
+
+/* ---- children ---------------------------------------------------------- */
+
+/* s in single quotes for a POSIX shell, appended to buf (len bytes). */
+static void sh_quote(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	for (; *s && n + 5 < len; s++) {
+		if (*s == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	buf[n < len ? n : len - 1] = '\0';
+}
+
+/* The four LOCKSTEP_* variables, as "K=V" strings in kv[4]. */
+static int env_vars(struct master *m, const struct ev_state *e, char **kv)
+{
+	const char *run = e->run >= 0 ? m->runs[e->run].ph.name : "";
+
+	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", m->run_id) < 0)
+		kv[0] = NULL;
+	if (asprintf(&kv[1], "LOCKSTEP_RUN=%s", run) < 0)
+		kv[1] = NULL;
+	if (asprintf(&kv[2], "LOCKSTEP_EVENT=%s", e->pe->name) < 0)
+		kv[2] = NULL;
+	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", m->dir) < 0)
+		kv[3] = NULL;
+	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
+}
+
+/* The environment of a child: ours without LOCKSTEP_*, then kv[4]. */
+static char **env_of(char **kv)
+{
+	size_t n = 0, k = 0;
+	char **envp;
+
+	while (environ && environ[n])
+		n++;
+	envp = calloc(n + 5, sizeof(*envp));
+	if (!envp)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LOCKSTEP_", 9))
+			envp[k++] = environ[i];
+	for (int i = 0; i < 4; i++)
+		envp[k++] = kv[i];
+	return envp;
+}
+
+/*
+ * The remote command for host=: the variables exported by the remote shell
+ * (ssh passes no environment) and the command run by the remote /bin/sh,
+ * every value single-quoted. Killing the local ssh at the deadline does not
+ * reach the remote side (no terminal, so no hang-up), so the remote side
+ * bounds itself: under timeout(1), TERM after bound_s and KILL 5 s later,
+ * where the host has it. NULL when it does not fit.
+ */
+static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
+{
+	size_t len = strlen(cmd) * 4 + 256;
+	char *buf, mid[128];
+
+	for (int i = 0; i < 4; i++)
+		len += strlen(kv[i]) * 4 + 8;
+	buf = calloc(1, len);
+	if (!buf)
+		return NULL;
+	strcat(buf, "export");
+	for (int i = 0; i < 4; i++) {
+		const char *eq = strchr(kv[i], '=');
+
+		strcat(buf, " ");
+		strncat(buf, kv[i], (size_t)(eq - kv[i]) + 1);
+		sh_quote(buf, len, eq + 1);
+	}
+	/* t stays empty, and splits into no word, without timeout(1). */
+	snprintf(mid, sizeof(mid),
+		 "; t=; if command -v timeout >/dev/null 2>&1; then t='timeout -k 5 %u'; fi; exec $t /bin/sh -c ",
+		 bound_s);
+	strcat(buf, mid);
+	sh_quote(buf, len, cmd);
+	return buf;
+}
+
+/*
+ * argv with envp in a new process group (the kill of a timeout reaches
+ * whatever the shell started), stdin /dev/null, stdout and stderr to
+ * logfd, default signal dispositions (the master ignores SIGPIPE) and no
+ * descriptor of the master: its sockets, and a slave's key pipe, whose EOF
+ * tells that slave the master is gone, must not outlive it in a child.
+ * posix_spawn, not fork: glibc's shares the master's memory until the
+ * exec instead of copying its page tables at every poll. Returns the pid
+ * or -errno.
+ */
+static pid_t start_child(char **argv, char **envp, int logfd)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t all, none;
+	pid_t pid;
+	int ret;
+
+	if (posix_spawn_file_actions_init(&fa))
+		return -ENOMEM;
+	if (posix_spawnattr_init(&at)) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ENOMEM;
+	}
+	sigfillset(&all);
+	sigemptyset(&none);
+	ret = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
+					       O_RDONLY, 0);
+	if (!ret)
+		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
+						       STDOUT_FILENO);
+	if (!ret)
+		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
+						       STDERR_FILENO);
+	if (!ret)
+		ret = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (!ret)
+		ret = posix_spawnattr_setflags(&at,
+					       POSIX_SPAWN_SETPGROUP |
+						       POSIX_SPAWN_SETSIGDEF |
+						       POSIX_SPAWN_SETSIGMASK);
+	if (!ret)
+		ret = posix_spawnattr_setpgroup(&at, 0);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(&at, &all);
+	if (!ret)
+		ret = posix_spawnattr_setsigmask(&at, &none);
+	if (!ret)
+		ret = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return ret ? -ret : pid;
+}
+
+/* ---- the log: what the commands write, relayed and capped -------------- */
+
+/* The pipe's buffer (when the kernel allows), and what a tick reads. */
+#define RELAY_PIPE_BYTES (1024 * 1024)
+#define RELAY_TICK_BYTES (4 * 1024 * 1024)
+
+/* All of buf[0..len) to fd: 0 or -errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Output of e's commands: kept while under the cap, else counted. */
+static void keep(struct ev_state *e, const char *buf, size_t len)
+{
+	uint64_t room = e->log_kept < DECIDE_EVENT_LOG_BYTES ?
+				DECIDE_EVENT_LOG_BYTES - e->log_kept :
+				0;
+	size_t k = len < room ? len : (size_t)room;
+	int ret = 0;
+
+	if (e->logfd < 0) {
+		k = 0;
+	} else if (k && (ret = write_all(e->logfd, buf, k)) < 0) {
+		/* A log that cannot be written keeps nothing more. */
+		log_warn("event %s: %s not written: %s; the rest of its output is counted, not kept",
+			 e->pe->name, e->log, strerror(-ret));
+		close(e->logfd);
+		e->logfd = -1;
+		k = 0;
+	} else if (k < len && !e->log_dropped) {
+		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
+			 e->pe->name, DECIDE_EVENT_LOG_BYTES >> 20, e->log);
+	}
+	if (k)
+		e->log_midline = buf[k - 1] != '\n';
+	e->log_kept += k;
+	e->log_dropped += len - k;
+}
+
+/*
+ * What the commands wrote into pipe k since the last look (at most
+ * RELAY_TICK_BYTES, so that a flood cannot hold the master's loop); at
+ * end of file, or with close_it, the pipe is closed.
+ */
+static void relay_drain(struct ev_state *e, int k, int close_it)
+{
+	char buf[65536];
+	size_t got = 0;
+
+	while (e->relay[k] >= 0 && got < RELAY_TICK_BYTES) {
+		ssize_t n = read(e->relay[k], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			close(e->relay[k]);
+			e->relay[k] = -1;
+			break;
+		}
+		got += (size_t)n;
+		keep(e, buf, (size_t)n);
+	}
+	if (close_it && e->relay[k] >= 0) {
+		close(e->relay[k]);
+		e->relay[k] = -1;
+	}
+}
+
+static void relay_drain_all(struct ev_state *e, int close_it)
+{
+	relay_drain(e, 0, close_it);
+	relay_drain(e, 1, close_it);
+}
+
+/*
+ * Start cmd for event e in its own process group, output (stdout and
+ * stderr) into pipe slot (0 exec=, 1 until=) of its log relay: here
+ * through /bin/sh -c, or on its host= over the launcher's ssh. A pipe the
+ * slot held before (a previous poll's, which a background child may still
+ * hold open) is drained and closed first. Returns the pid or -errno.
+ */
+static pid_t spawn(struct master *m, struct ev_state *e, int slot,
+		   const char *cmd, uint64_t bound_ns)
+{
+	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
+	char *argv[LAUNCH_SSH_ARGV], words[1024];
+	int p[2] = { -1, -1 };
+	pid_t pid = -ENOMEM;
+
+	/* An event whose log could not be opened never gets here. */
+	if (e->logfd < 0)
+		return -EBADF;
+
+	if (env_vars(m, e, kv) < 0 || !(envp = env_of(kv)))
+		goto out;
+	if (e->pe->host >= 0) {
+		const struct params_hd *hd = &m->params->hd[e->pe->host];
+
+		remote = remote_cmd(kv, cmd,
+				    (unsigned)((bound_ns + NS_PER_SEC - 1) /
+					       NS_PER_SEC));
+		if (!remote)
+			goto out;
+		launch_ssh_argv(m->launch.ssh, hd->user, hd->system, remote,
+				words, sizeof(words), argv);
+	} else {
+		argv[0] = "/bin/sh";
+		argv[1] = "-c";
+		argv[2] = (char *)cmd;
+		argv[3] = NULL;
+	}
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		pid = -errno;
+		goto out;
+	}
+	/* Best effort: a bigger buffer lets a chatty command run on
+	   between the master's ticks (at most 50 ms apart). */
+	(void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_BYTES);
+	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
+	pid = start_child(argv, envp, p[1]);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		goto out;
+	}
+	relay_drain(e, slot, 1);
+	e->relay[slot] = p[0];
+out:
+	for (int i = 0; i < 4; i++)
+		free(kv[i]);
+	free(envp);
+	free(remote);
+	return pid;
+}
+
+/* Open events/NAME.log, inside the results folder and nowhere else. */
+static int open_log(struct master *m, struct ev_state *e)
+{
+	char dir[PATH_MAX], file[80];
+	int dfd, fd;
+
+	if (!fsutil_name_ok(e->pe->name) ||
+	    fsutil_join_inside(m->dir, "events", dir, sizeof(dir)) < 0)
+		return -EINVAL;
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	snprintf(file, sizeof(file), "%s.log", e->pe->name);
+	fd = openat(dfd, file,
+		    O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
+			    O_CLOEXEC,
+		    0644);
+	if (fd < 0)
+		fd = -errno;
+	close(dfd);
+	if (fd >= 0) {
+		snprintf(e->log, sizeof(e->log), "events/%s", file);
+		e->logfd = fd;
+	}
+	return fd < 0 ? fd : 0;
+}
+
+/* A line of the master's in the event's log. */
+__attribute__((format(printf, 2, 3))) static void note(struct ev_state *e,
+						       const char *fmt, ...)
+{
+	char tod[32], buf[512];
+	va_list ap;
+
+	if (e->logfd < 0)
+		return;
+	time_fmt_tod(time_real_ns(), tod, sizeof(tod));
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* On a line of its own, after output that did not end one. */
+	dprintf(e->logfd, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "",
+		tod, buf);
+	e->log_midline = 0;
+}
+
+static int status_of(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Kill a child's process group; it is reaped by a later reap_dead(). */
+static void kill_group(pid_t pid)
+{
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+}
+
+/* Reap *pid if it exited; returns 1 and sets *st then. */
+static int reaped(pid_t *pid, int *st)
+{
+	if (*pid <= 0 || waitpid(*pid, st, WNOHANG) != *pid)
+		return 0;
+	*pid = 0;
+	return 1;
+}
+
+/* Children of events that are over: killed ones wait here to be reaped. */
+static void reap_dead(struct events *E)
+{
+	int st;
+
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->status < EV_OK)
+			continue;
+		reaped(&e->exec_pid, &st);
+		reaped(&e->poll_pid, &st);
+	}
+}
+
+/* ---- the life of an event ----------------------------------------------- */
+
+static double since_s(uint64_t from, uint64_t to)
+{
+	return to > from ? (double)(to - from) / 1e9 : 0;
+}
+
+/* The event ends with status (not EV_OK: why says what went wrong). */
+static void finish(struct master *m, struct ev_state *e, enum ev_status st,
+		   uint64_t now)
+{
+	const char *name = e->pe->name;
+	double took = since_s(e->start_real, now);
+
+	e->status = st;
+	e->end_real = now;
+	kill_group(e->exec_pid);
+	kill_group(e->poll_pid);
+	/* What the commands wrote before the end, above the end's note. */
+	relay_drain_all(e, 0);
+	switch (st) {
+	case EV_OK:
+		log_info("event %s ended after %.1f s%s", name, took,
+			 e->pe->until[0] ? " (until= succeeded)" : "");
+		note(e, "ended after %.1f s", took);
+		break;
+	case EV_FAILED:
+	case EV_TIMED_OUT:
+		log_warn("event %s %s after %.1f s: %s; %s", name,
+			 st == EV_FAILED ? "failed" : "timed out", took, e->why,
+			 e->pe->abort_on_fail ?
+				 "aborting the run (on_fail=abort)" :
+				 "the run goes on and ends degraded");
+		note(e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
+		     e->why);
+		if (e->pe->abort_on_fail)
+			m->stop_run = 1;
+		else if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+		break;
+	default:
+		break;
+	}
+	/*
+	 * The log stays open until the run ends (events_stop): a background
+	 * child the command left may still write, as it could into the file
+	 * it was given before the output was relayed.
+	 */
+}
+
+/* At the end of the run: the last of the output, then the log closes. */
+static void close_log(struct ev_state *e)
+{
+	relay_drain_all(e, 1);
+	if (e->log_dropped)
+		note(e, "output past %u MiB not kept: %llu bytes dropped",
+		     DECIDE_EVENT_LOG_BYTES >> 20,
+		     (unsigned long long)e->log_dropped);
+	if (e->logfd >= 0) {
+		close(e->logfd);
+		e->logfd = -1;
+	}
+}
+
+static void start(struct master *m, struct ev_state *e, uint64_t now,
+		  uint64_t mono)
+{
+	int ret;
+
+	e->start_real = now;
+	e->run = m->cur ? (int)(m->cur - m->runs) : -1;
+	e->deadline_mono = mono + (uint64_t)(e->pe->timeout_s * 1e9);
+	ret = open_log(m, e);
+	if (ret < 0) {
+		snprintf(e->why, sizeof(e->why),
+			 "cannot open events/%s.log: %s", e->pe->name,
+			 strerror(-ret));
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	log_info("event %s started in %s%s%s: %s%s", e->pe->name,
+		 e->run >= 0 ? m->runs[e->run].ph.name : "-",
+		 e->pe->host >= 0 ? " on " : "",
+		 e->pe->host >= 0 ? m->params->hd[e->pe->host].name : "",
+		 e->pe->exec[0] ? "exec=" : "",
+		 e->pe->until[0] ?
+			 (e->pe->exec[0] ? ", then until=" : "until=") :
+			 "");
+	if (!e->pe->exec[0]) {
+		e->status = EV_POLLING;
+		e->next_poll_mono = mono;
+		return;
+	}
+	note(e, "exec: %s", e->pe->exec);
+	e->exec_pid = spawn(m, e, 0, e->pe->exec, e->deadline_mono - mono);
+	if (e->exec_pid < 0) {
+		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
+			 strerror(-e->exec_pid));
+		e->exec_pid = 0;
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	e->status = EV_RUNNING;
+}
+
+/* Whether e's time has come; it may become EV_NOT_RUN instead. */
+static int due(struct master *m, struct ev_state *e, uint64_t now)
+{
+	if (e->plan.phase >= 0) {
+		struct run_result *r = &m->runs[e->plan.phase];
+
+		if (r->skipped || r->done) {
+			snprintf(e->why, sizeof(e->why),
+				 r->skipped ?
+					 "its phase %s was skipped" :
+					 "its phase %s ended before its time",
+				 r->ph.name);
+			e->status = EV_NOT_RUN;
+			return 0;
+		}
+		if (m->cur != r || !r->start_at)
+			return 0;
+		e->planned_real = r->start_at +
+				  r->ph.warmup_intervals * r->ph.interval_ns +
+				  (uint64_t)(e->plan.offset_s * 1e9);
+	} else {
+		const struct ev_state *a = &m->events->ev[e->pe->after];
+
+		if (a->status == EV_NOT_RUN || a->status == EV_CUT) {
+			snprintf(e->why, sizeof(e->why), "ev=%s did not end",
+				 a->pe->name);
+			e->status = EV_NOT_RUN;
+			return 0;
+		}
+		if (a->status < EV_OK)
+			return 0;
+		e->planned_real = a->end_real +
+				  (uint64_t)(e->plan.offset_s * 1e9);
+	}
+	return now >= e->planned_real;
+}
+
+static void exec_step(struct master *m, struct ev_state *e, uint64_t now,
+		      uint64_t mono)
+{
+	int st;
+
+	if (reaped(&e->exec_pid, &st)) {
+		e->exit_code = status_of(st);
+		note(e, "exec= exited with status %d after %.1f s",
+		     e->exit_code, since_s(e->start_real, now));
+		if (e->exit_code != 0) {
+			snprintf(e->why, sizeof(e->why),
+				 "exec= exited with status %d", e->exit_code);
+			finish(m, e, EV_FAILED, now);
+		} else if (e->pe->until[0]) {
+			e->status = EV_POLLING;
+			e->next_poll_mono = mono;
+		} else {
+			finish(m, e, EV_OK, now);
+		}
+	} else if (mono >= e->deadline_mono) {
+		snprintf(e->why, sizeof(e->why),
+			 "exec= still running after timeout=%gs: its process group was killed",
+			 e->pe->timeout_s);
+		finish(m, e, EV_TIMED_OUT, now);
+	}
+}
+
+static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
+		      uint64_t mono)
+{
+	uint64_t poll_ns = (uint64_t)(e->pe->poll_s * 1e9), bound;
+	int st;
+
+	if (reaped(&e->poll_pid, &st)) {
+		note(e, "until= poll %u exited with status %d", e->polls,
+		     status_of(st));
+		if (status_of(st) == 0) {
+			finish(m, e, EV_OK, now);
+			return;
+		}
+		e->next_poll_mono = e->poll_started_mono + poll_ns;
+	} else if (e->poll_pid && mono >= e->poll_deadline_mono) {
+		note(e, "until= poll %u still running: killed", e->polls);
+		kill_group(e->poll_pid);
+		/* Reaped when it is gone: no new poll until then. */
+		e->next_poll_mono = e->poll_started_mono + poll_ns;
+	}
+	if (mono >= e->deadline_mono) {
+		snprintf(e->why, sizeof(e->why),
+			 "until= did not succeed within timeout=%gs (%u polls)",
+			 e->pe->timeout_s, e->polls);
+		finish(m, e, EV_TIMED_OUT, now);
+		return;
+	}
+	if (e->poll_pid || mono < e->next_poll_mono)
+		return;
+	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
+	e->poll_pid = spawn(m, e, 1, e->pe->until, bound);
+	if (e->poll_pid < 0) {
+		snprintf(e->why, sizeof(e->why), "cannot start until=: %s",
+			 strerror(-e->poll_pid));
+		e->poll_pid = 0;
+		finish(m, e, EV_FAILED, now);
+		return;
+	}
+	e->polls++;
+	e->poll_started_mono = mono;
+	e->poll_deadline_mono = mono + bound;
+}
+
+void events_tick(struct master *m)
+{
+	struct events *E = m->events;
+	uint64_t now, mono;
+
+	if (!E || E->stopped)
+		return;
+	now = time_real_ns();
+	mono = time_mono_ns();
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		/* Output first: an exec= that exits now wrote it already. */
+		relay_drain_all(e, 0);
+		switch (e->status) {
+		case EV_PENDING:
+			if (due(m, e, now))
+				start(m, e, now, mono);
+			break;
+		case EV_RUNNING:
+			exec_step(m, e, now, mono);
+			break;
+		case EV_POLLING:
+			poll_step(m, e, now, mono);
+			break;
+		default:
+			break;
+		}
+	}
+	reap_dead(E);
+}
+
+/* ---- the end: what was not done, and the figures ------------------------ */
+
+/* Seconds from the start of run r's measured series to t. */
+static double series_s(const struct run_result *r, uint64_t t)
+{
+	uint64_t ms = r->start_at + r->ph.warmup_intervals * r->ph.interval_ns;
+
+	return t >= ms ? (double)(t - ms) / 1e9 : -(double)(ms - t) / 1e9;
+}
+
+/*
+ * Each interval's IOPS from every slave's row of it (late ones included):
+ * the series the figures read. The cluster rows' p99 stand (a late row
+ * brings I/Os, its latencies are in the run's histograms only).
+ */
+static void series_iops(const struct ev_series *S, double interval_s)
+{
+	for (size_t k = 0; k < S->n; k++)
+		S->pts[k].iops = 0;
+	for (size_t i = 0; i < S->nsmp; i++) {
+		const struct ev_sample *x = &S->smp[i];
+
+		if (x->seq >= S->n)
+			continue;
+		S->pts[x->seq].iops += (double)x->ops / interval_s;
+		S->pts[x->seq].ops_known = true;
+	}
+}
+
+/* Slave sl's IOPS per interval into iops[S->n], -1 where it sent none. */
+static void slave_iops(const struct ev_series *S, unsigned sl,
+		       double interval_s, double *iops)
+{
+	for (size_t k = 0; k < S->n; k++)
+		iops[k] = -1;
+	for (size_t i = 0; i < S->nsmp; i++) {
+		const struct ev_sample *x = &S->smp[i];
+
+		if (x->slave != sl || x->seq >= S->n)
+			continue;
+		iops[x->seq] = fmax(0, iops[x->seq]) +
+			       (double)x->ops / interval_s;
+	}
+}
+
+/* The event e restores (ends=), or NULL. */
+static const struct ev_state *restores(const struct events *E,
+				       const struct ev_state *e)
+{
+	return e->pe->ends >= 0 && (size_t)e->pe->ends < E->n ?
+		       &E->ev[e->pe->ends] :
+		       NULL;
+}
+
+/* The event that restores e (its ends= names e), or NULL. */
+const struct ev_state *events_restored_by(const struct events *E,
+					  const struct ev_state *e)
+{
+	for (size_t i = 0; i < E->n; i++)
+		if (restores(E, &E->ev[i]) == e)
+			return &E->ev[i];
+	return NULL;
+}
+
+/* The window's bounds: the events of the same run before and after e. */
+static void bounds(const struct events *E, const struct run_result *r,
+		   const struct ev_state *e, struct rec_event *rev)
+{
+	const struct ev_state *by = events_restored_by(E, e);
+
+	rev->prev_end_s = -1;
+	rev->next_start_s = -1;
+	for (size_t i = 0; i < E->n; i++) {
+		const struct ev_state *o = &E->ev[i];
+		double s;
+
+		if (o == e || o->run != e->run || !o->start_real)
+			continue;
+		if (o->start_real <= e->start_real) {
+			s = o->end_real ? series_s(r, o->end_real) :
+					  rev->start_s;
+			if (s > rev->prev_end_s)
+				rev->prev_end_s = s;
+		} else if (o != by) {
+			/* Its restore is part of its story, not the next. */
+			s = series_s(r, o->start_real);
+			if (rev->next_start_s < 0 || s < rev->next_start_s)
+				rev->next_start_s = s;
+		}
+	}
+}
+
+static void figures(struct master *m, struct ev_state *e)
+{
+	struct events *E = m->events;
+	const struct run_result *r;
+	const struct ev_series *S;
+	struct rec_loss *loss = NULL;
+	struct rec_params p;
+	struct rec_event *rev = &e->rev;
+	double *iops = NULL;
+
+	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries ||
+	    restores(E, e))
+		return;
+	r = &m->runs[e->run];
+	S = &E->series[e->run];
+	series_iops(S, r->ph.interval_s);
+	rev->start_s = series_s(r, e->start_real);
+	rev->end_s = e->status == EV_OK && e->pe->until[0] ?
+			     series_s(r, e->end_real) :
+			     -1;
+	bounds(E, r, e, rev);
+	if (e->nloss) {
+		loss = calloc(e->nloss, sizeof(*loss));
+		iops = calloc(e->nloss * (S->n ? S->n : 1), sizeof(*iops));
+		if (!loss || !iops) {
+			e->fig_ret = -ENOMEM;
+			goto out;
+		}
+	}
+	for (unsigned k = 0; k < e->nloss; k++) {
+		const struct ev_loss *l = &e->loss[k];
+
+		loss[k].iops = iops + k * S->n;
+		slave_iops(S, l->slave, r->ph.interval_s, iops + k * S->n);
+		loss[k].lost_s = fmax(0, series_s(r, l->lost_real));
+		/* Back in this run: from the start of its first interval
+		   back (midphase.c), not from when it registered again. */
+		loss[k].back_s = l->rejoin_real && l->rejoin_run == e->run ?
+					 fmax(loss[k].lost_s,
+					      series_s(r, l->rejoin_real)) :
+					 -1;
+	}
+	rev->loss = loss;
+	rev->nloss = e->nloss;
+	rev->expect_back = e->pe->rejoin;
+	rev->planned_iops = r->ph.iorate > 0 ? r->ph.iorate : 0;
+	recovery_defaults(&p);
+	p.baseline_s = e->pe->baseline_s;
+	p.degrade_frac = e->pe->degrade_pct / 100;
+	p.recover_iops_tol = e->pe->recover_iops_pct / 100;
+	p.recover_p99_tol = e->pe->recover_p99_pct / 100;
+	p.recover_n = e->pe->recover_n;
+	e->fig_ret = recovery_compute(S->pts, S->n, r->ph.interval_s, rev, &p,
+				      &e->fig);
+	if (recovery_absent_io(S->pts, S->n, r->ph.interval_s, rev, &p,
+			       &e->absent_io) < 0)
+		e->absent_io = -1;
+out:
+	/* Nothing of the losses' series outlives the computation. */
+	rev->loss = NULL;
+	free(loss);
+	free(iops);
+}
+
+double events_loss_explains(struct master *m, const struct run_result *r)
+{
+	struct events *E = m->events;
+	double ops = 0;
+
+	for (size_t i = 0; E && i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->run < 0 || &m->runs[e->run] != r || !e->nloss)
+			continue;
+		e->absent_io = -1;
+		figures(m, e);
+		if (e->absent_io > 0)
+			ops += e->absent_io;
+	}
+	return ops;
+}
+
+/* rejoin=yes: a slave it expected back that never came is said. */
+static void not_back(struct master *m, struct ev_state *e)
+{
+	for (unsigned k = 0; e->pe->rejoin && k < e->nloss; k++) {
+		if (e->loss[k].back_real)
+			continue;
+		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
+			 e->pe->name, m->slaves[e->loss[k].slave].hello.name,
+			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
+						      "");
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+	}
+}
+
+void events_stop(struct master *m)
+{
+	struct events *E = m->events;
+	uint64_t now = time_real_ns(), until;
+	int left, st;
+
+	if (!E || E->stopped)
+		return;
+	E->stopped = 1;
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		if (e->status == EV_PENDING) {
+			if (!e->why[0])
+				snprintf(e->why, sizeof(e->why),
+					 "the run ended before its time");
+			e->status = EV_NOT_RUN;
+		} else if (e->status == EV_RUNNING || e->status == EV_POLLING) {
+			snprintf(e->why, sizeof(e->why),
+				 "the run ended while it was %s",
+				 e->status == EV_RUNNING ? "running exec=" :
+							   "polling until=");
+			finish(m, e, EV_CUT, now);
+		} else {
+			continue;
+		}
+		log_warn("event %s %s: %s%s", e->pe->name,
+			 e->status == EV_CUT ? "cut short" : "not run", e->why,
+			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
+						      "");
+		if (m->exit_code == LS_EXIT_OK)
+			m->exit_code = LS_EXIT_DEGRADED;
+	}
+	/* Killed children go within moments; a child stuck in the kernel
+	   (uninterruptible sleep) is left behind rather than waited for. */
+	until = time_mono_ns() + REAP_WAIT_NS;
+	do {
+		left = 0;
+		for (size_t i = 0; i < E->n; i++) {
+			reaped(&E->ev[i].exec_pid, &st);
+			reaped(&E->ev[i].poll_pid, &st);
+			left += E->ev[i].exec_pid > 0 || E->ev[i].poll_pid > 0;
+		}
+		if (left)
+			time_sleep_ns(10 * NS_PER_MS);
+	} while (left && time_mono_ns() < until);
+	if (left)
+		log_warn("%d event processes did not exit after SIGKILL", left);
+	for (size_t i = 0; i < E->n; i++) {
+		close_log(&E->ev[i]);
+		not_back(m, &E->ev[i]);
+		figures(m, &E->ev[i]);
+	}
+}
+
+/* ---- losses, rejoins and rows ------------------------------------------- */
+
+const char *events_loss_expected(struct master *m, struct slave_rec *s)
+{
+	struct events *E = m->events;
+
+	if (!E || s->hd < 0)
+		return NULL;
+	for (size_t i = 0; i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+		struct ev_loss *nl;
+
+		if (!e->start_real || s->lost_real < e->start_real)
+			continue;
+		for (size_t k = 0; k < e->pe->nloss; k++) {
+			if (e->pe->loss[k] != (unsigned)s->hd)
+				continue;
+			nl = realloc(e->loss, (e->nloss + 1) * sizeof(*nl));
+			if (nl) {
+				e->loss = nl;
+				nl[e->nloss].slave = (unsigned)(s - m->slaves);
+				nl[e->nloss].lost_real = s->lost_real;
+				nl[e->nloss].back_real = 0;
+				nl[e->nloss].rejoin_real = 0;
+				nl[e->nloss].rejoin_run = -1;
+				nl[e->nloss].rejoin_seq = 0;
+				e->nloss++;
+			}
+			return e->pe->name;
+		}
+	}
+	return NULL;
+}
+
+void events_back(struct master *m, struct slave_rec *s)
+{
+	struct events *E = m->events;
+	unsigned idx = (unsigned)(s - m->slaves);
+
+	for (size_t i = 0; E && i < E->n; i++) {
+		struct ev_state *e = &E->ev[i];
+
+		for (unsigned k = 0; k < e->nloss; k++) {
+			struct ev_loss *l = &e->loss[k];
+
+			if (l->slave != idx || l->back_real)
+				continue;
+			l->back_real = s->back_real;
+			log_info("slave %s is back, %.1f s after it was lost (event %s%s)",
+				 s->hello.name,
+				 since_s(l->lost_real, l->back_real),
+				 e->pe->name,
+				 e->pe->rejoin ? " expected it back" :
+						 " did not expect it back");
+		}
+	}
+}
+
+void events_sample(struct master *m, const struct slave_rec *s,
+		   const struct proto_interval *iv)
+{
+	struct events *E = m->events;
+	struct ev_series *S;
+	unsigned warm;
+
+	if (!E || !m->cur || (size_t)(m->cur - m->runs) >= E->nseries)
+		return;
+	warm = m->cur->ph.warmup_intervals;
+	if (iv->seq < warm)
+		return;
+	S = &E->series[m->cur - m->runs];
+	if (S->nsmp == S->capsmp) {
+		size_t cap = S->capsmp ? 2 * S->capsmp : 256;
+		struct ev_sample *np = realloc(S->smp, cap * sizeof(*np));
+
+		if (!np) {
+			log_warn("out of memory: a row of slave %s is not in the recovery figures",
+				 s->hello.name);
+			return;
+		}
+		S->smp = np;
+		S->capsmp = cap;
+	}
+	S->smp[S->nsmp].seq = iv->seq - warm;
+	S->smp[S->nsmp].slave = (uint32_t)(s - m->slaves);
+	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
+	S->nsmp++;
+}
+
+void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
+		     int run, unsigned seq)
+{
+	struct events *E = m->events;
+	unsigned idx = (unsigned)(s - m->slaves);
+
+	for (size_t i = 0; E && i < E->n; i++)
+		for (unsigned k = 0; k < E->ev[i].nloss; k++) {
+			struct ev_loss *l = &E->ev[i].loss[k];
+
+			if (l->slave != idx || !l->back_real || l->rejoin_real)
+				continue;
+			l->rejoin_real = real;
+			l->rejoin_run = run;
+			l->rejoin_seq = seq;
+		}
+}
+
+void events_row(struct master *m, const struct merge_row *row, double iops,
+		double p99_ms, char sep, char *marks, size_t len)
+{
+	struct events *E = m->events;
+
+	if (len)
+		marks[0] = '\0';
+	if (!E || !m->cur || !len)
+		return;
+	if (!row->warmup && (size_t)(m->cur - m->runs) < E->nseries) {
+		struct ev_series *S = &E->series[m->cur - m->runs];
+
+		if (S->n == S->cap) {
+			size_t cap = S->cap ? 2 * S->cap : 64;
+			struct rec_point *np = realloc(S->pts,
+						       cap * sizeof(*np));
+
+			if (np) {
+				S->pts = np;
+				S->cap = cap;
+			}
+		}
+		if (S->n < S->cap) {
+			S->pts[S->n].iops = iops;
+			S->pts[S->n].p99_us = p99_ms * 1000.0;
+			S->pts[S->n].ops_known = row->reported > 0;
+			S->n++;
+		}
+	}
+	events_marks(m, row->start_ns, row->end_ns, sep, marks, len);
+}
+
+void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+		  char sep, char *marks, size_t len)
+{
+	struct events *E = m->events;
+	size_t used = 0;
+
+	if (len)
+		marks[0] = '\0';
+	if (!E || !len)
+		return;
+	for (size_t i = 0; i < E->n; i++) {
+		const struct ev_state *e = &E->ev[i];
+		int n;
+
+		if (!e->start_real || e->start_real >= end_ns ||
+		    (e->end_real && e->end_real < start_ns))
+			continue;
+		n = snprintf(marks + used, len - used, "%.*s%s", used ? 1 : 0,
+			     &sep, e->pe->name);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}

@@ -1,0 +1,477 @@
+/*
+ * The planner, first half: parameters -> phases. Phases carry every value
+ * a reader (and `lockstep check`) needs: timing, loops, curves, format
+ * passes, resolved workload values. The per-slave plans are in
+ * plan_slave.c. See plan.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/units.h"
+#include "master/plan/plan.h"
+#include "master/plan/plan_int.h"
+
+#define PPB 1000000000ull
+
+/*
+ * Whole number of intervals in s seconds, -1 if s is not a multiple, or
+ * PARAMS_INTERVALS_MAX + 1 when there are more than that: a count that
+ * does not fit is an error, never wrapped to a short run.
+ */
+static long whole_intervals(double s, double interval)
+{
+	double n = s / interval;
+	long r;
+
+	if (!(n <= PARAMS_INTERVALS_MAX))
+		return PARAMS_INTERVALS_MAX + 1;
+	r = lround(n);
+
+	if (fabs(n - (double)r) > 1e-6)
+		return -1;
+	return r;
+}
+
+int plan_err(const struct params *p, struct params_pos pos, char *err,
+	     size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err || !errlen)
+		return -EINVAL;
+	n = snprintf(err, errlen, "%s:%u:%u: ", params_file(p, pos), pos.line,
+		     pos.col);
+	if (n < 0 || (size_t)n >= errlen)
+		return -EINVAL;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+const char *plan_kind_name(enum plan_kind k)
+{
+	switch (k) {
+	case PLAN_MEASURE:
+		return "warmup+measure";
+	case PLAN_FORMAT:
+		return "format";
+	case PLAN_CURVE_MAX:
+		return "curve-max";
+	case PLAN_CURVE_POINT:
+		return "curve-point";
+	}
+	return "?";
+}
+
+/* ---- phases ----------------------------------------------------------- */
+
+struct phases {
+	struct plan_phase *ph;
+	size_t n, cap;
+};
+
+/* A new phase, a copy of base; NULL when out of memory or phases. */
+static struct plan_phase *phase_add(struct phases *a,
+				    const struct plan_phase *base)
+{
+	if (a->n == PLAN_PHASES_MAX)
+		return NULL;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 16;
+		struct plan_phase *np = realloc(a->ph, cap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		a->ph = np;
+		a->cap = cap;
+	}
+	a->ph[a->n] = *base;
+	return &a->ph[a->n++];
+}
+
+__attribute__((format(printf, 2, 3))) static void name_add(char *name,
+							   const char *fmt, ...)
+{
+	size_t len = strlen(name);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(name + len, PLAN_NAME_MAX - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Set loop k's value v in phase x, and say so in its name. */
+static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
+{
+	char sz[32];
+
+	x->loops |= 1u << k;
+	switch (k) {
+	case PARAMS_LOOP_XFERSIZE:
+		x->xfersize = (uint32_t)v;
+		name_add(x->name, " xfersize=%s",
+			 units_fmt_size(x->xfersize, sz, sizeof(sz)));
+		break;
+	case PARAMS_LOOP_RDPCT:
+		x->rdpct = v;
+		name_add(x->name, " rdpct=%g", v);
+		break;
+	case PARAMS_LOOP_SEEKPCT:
+		x->seekpct = v;
+		if (v == PARAMS_SEEK_EOF)
+			name_add(x->name, " seekpct=eof");
+		else
+			name_add(x->name, " seekpct=%g", v);
+		break;
+	case PARAMS_LOOP_THREADS:
+		x->threads = (unsigned)v;
+		name_add(x->name, " threads=%u", x->threads);
+		break;
+	case PARAMS_LOOP_COMPRATIO:
+		x->compratio = v;
+		name_add(x->name, " compratio=%g", v);
+		break;
+	default:
+		break;
+	}
+}
+
+bool plan_rd_uses_sd(const struct params *p, unsigned r, unsigned sd)
+{
+	const struct params_rd *rd = &p->rd[r];
+
+	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+
+		for (size_t k = 0; k < wd->nsd; k++)
+			if (wd->sd[k] == sd)
+				return true;
+	}
+	return false;
+}
+
+/* The format phase of rd: its bytes and an upper bound on its time. */
+static void format_phase(const struct params *p, const struct params_rd *rd,
+			 struct plan_phase *x)
+{
+	long n = (long)ceil(PLAN_FORMAT_BOUND_S / x->interval_s);
+
+	x->kind = PLAN_FORMAT;
+	name_add(x->name, " format");
+	x->elapsed_s = (double)n * x->interval_s;
+	x->warmup_s = 0;
+	x->intervals = (unsigned)n;
+	x->warmup_intervals = 0;
+	x->iorate = 0;
+	for (unsigned i = 0; i < p->nsd; i++) {
+		const struct params_sd *sd = &p->sd[i];
+
+		if (!plan_rd_uses_sd(p, (unsigned)(rd - p->rd), i))
+			continue;
+		if (!sd->size)
+			x->format_unsized++;
+		else
+			x->format_bytes +=
+				(uint64_t)((double)sd->size *
+					   (sd->range_hi - sd->range_lo) / 100);
+	}
+}
+
+/* The phase timing of rd with the command-line overrides. */
+static int rd_timing(const struct params *p, const struct params_rd *rd,
+		     const struct plan_overrides *ov, struct plan_phase *x,
+		     char *err, size_t errlen)
+{
+	long ne, nw;
+
+	x->elapsed_s = ov && ov->elapsed_s >= 0 ? ov->elapsed_s : rd->elapsed_s;
+	x->warmup_s = ov && ov->warmup_s >= 0 ? ov->warmup_s : rd->warmup_s;
+	x->interval_s = ov && ov->interval_s > 0 ? ov->interval_s :
+						   rd->interval_s;
+	ne = whole_intervals(x->elapsed_s, x->interval_s);
+	nw = whole_intervals(x->warmup_s, x->interval_s);
+	if (ne < 1 || nw < 0)
+		return plan_err(p, rd->pos, err, errlen,
+				"rd=%s: %s=%g is not a whole number of intervals of %g s",
+				rd->name, ne < 1 ? "elapsed" : "warmup",
+				ne < 1 ? x->elapsed_s : x->warmup_s,
+				x->interval_s);
+	if (ne + nw > PARAMS_INTERVALS_MAX)
+		return plan_err(p, rd->pos, err, errlen,
+				"rd=%s: elapsed=%g and warmup=%g are more than %d intervals of %g s: use a longer interval",
+				rd->name, x->elapsed_s, x->warmup_s,
+				PARAMS_INTERVALS_MAX, x->interval_s);
+	x->interval_ns = (uint64_t)llround(x->interval_s * 1e9);
+	x->intervals = (unsigned)(ne + nw);
+	x->warmup_intervals = (unsigned)nw;
+	return 0;
+}
+
+/* The phases of one loop combination: per rate, or a whole curve. */
+static int rate_phases(const struct params *p, const struct params_rd *rd,
+		       const struct plan_phase *combo, struct phases *a)
+{
+	double fixed = 0, rates[PARAMS_LIST_MAX] = { 0 };
+	size_t nrates = 1;
+	struct plan_phase *x;
+
+	for (size_t w = 0; w < rd->nwd; w++)
+		fixed += p->wd[rd->wd[w]].iorate;
+	if (rd->iorate_kind == PARAMS_IORATE_CURVE && !fixed) {
+		size_t max = a->n;
+
+		x = phase_add(a, combo);
+		if (!x)
+			return -ENOMEM;
+		x->kind = PLAN_CURVE_MAX;
+		x->stopcurve_ms = rd->stopcurve_ms;
+		name_add(x->name, " curve=max");
+		for (size_t i = 0; i < rd->ncurve; i++) {
+			x = phase_add(a, combo);
+			if (!x)
+				return -ENOMEM;
+			x->kind = PLAN_CURVE_POINT;
+			x->curve_pct = rd->curve[i];
+			x->curve_max = (unsigned)max;
+			x->stopcurve_ms = rd->stopcurve_ms;
+			name_add(x->name, " curve=%g%%", rd->curve[i]);
+		}
+		return 0;
+	}
+	if (fixed) {
+		rates[0] = fixed;
+	} else if (rd->iorate_kind == PARAMS_IORATE_FIXED) {
+		nrates = rd->niorate;
+		memcpy(rates, rd->iorates, nrates * sizeof(rates[0]));
+	}
+	for (size_t i = 0; i < nrates; i++) {
+		x = phase_add(a, combo);
+		if (!x)
+			return -ENOMEM;
+		x->iorate = rates[i];
+		if (nrates > 1 && rates[i] > 0)
+			name_add(x->name, " iorate=%g", rates[i]);
+		else if (nrates > 1)
+			name_add(x->name, " iorate=max");
+	}
+	return 0;
+}
+
+static int plan_rd(const struct params *p, const struct plan_overrides *ov,
+		   unsigned r, struct phases *a, char *err, size_t errlen)
+{
+	const struct params_rd *rd = &p->rd[r];
+	size_t idx[PARAMS_LOOP_NR] = { 0 };
+	struct plan_phase base, *x;
+	int ret;
+
+	memset(&base, 0, sizeof(base));
+	base.rd = r;
+	snprintf(base.name, sizeof(base.name), "%s", rd->name);
+	base.compratio = p->compratio;
+	base.distribution = rd->distribution;
+	base.pause_s = rd->pause_s;
+	ret = rd_timing(p, rd, ov, &base, err, errlen);
+	if (ret)
+		return ret;
+	if (rd->format != PARAMS_FORMAT_NO) {
+		x = phase_add(a, &base);
+		if (!x)
+			goto full;
+		format_phase(p, rd, x);
+	}
+	/* validate=only: one pass that reads the working set and verifies. */
+	if (rd->validate_only) {
+		x = phase_add(a, &base);
+		if (!x)
+			goto full;
+		format_phase(p, rd, x);
+		memcpy(x->name, base.name, sizeof(x->name));
+		name_add(x->name, " validate");
+		x->verify = true;
+		x->format_bytes = 0;
+		x->format_unsized = 0;
+		return 0;
+	}
+	if (rd->format == PARAMS_FORMAT_ONLY)
+		return 0;
+	/* An odometer over the loops; the last one given turns fastest. */
+	for (;;) {
+		struct plan_phase combo = base;
+		size_t l;
+
+		for (l = 0; l < rd->nloop; l++)
+			loop_apply(&combo, rd->loop[l].kind,
+				   rd->loop[l].val[idx[l]]);
+		if (rate_phases(p, rd, &combo, a))
+			goto full;
+		for (l = rd->nloop; l > 0; l--) {
+			if (++idx[l - 1] < rd->loop[l - 1].n)
+				break;
+			idx[l - 1] = 0;
+		}
+		if (l == 0)
+			return 0;
+	}
+full:
+	if (a->n == PLAN_PHASES_MAX)
+		return plan_err(p, rd->pos, err, errlen,
+				"rd=%s: its loops make more than %d phases",
+				rd->name, PLAN_PHASES_MAX);
+	return -ENOMEM;
+}
+
+int plan_phases(const struct params *p, const struct plan_overrides *ov,
+		struct plan_phase **out, size_t *n, char *err, size_t errlen)
+{
+	struct phases a = { 0 };
+	int ret = 0;
+
+	for (size_t r = 0; !ret && r < p->nrd; r++)
+		ret = plan_rd(p, ov, (unsigned)r, &a, err, errlen);
+	if (!ret)
+		ret = plan_validate_check(p, a.ph, a.n, err, errlen);
+	if (!ret && !a.ph)
+		a.ph = calloc(1, sizeof(*a.ph));
+	if (!ret && !a.ph)
+		ret = -ENOMEM;
+	if (ret) {
+		if (ret == -ENOMEM && err && errlen)
+			snprintf(err, errlen, "%s: out of memory",
+				 params_file(p, (struct params_pos){ 0 }));
+		free(a.ph);
+		return ret;
+	}
+	/* Pauses separate runs; nothing comes before the first one. */
+	if (a.n)
+		a.ph[0].pause_s = 0;
+	*out = a.ph;
+	*n = a.n;
+	return 0;
+}
+
+double plan_total_seconds(const struct plan_phase *ph, size_t n)
+{
+	double t = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		t += ph[i].pause_s;
+		if (ph[i].kind != PLAN_FORMAT)
+			t += (double)ph[i].intervals * ph[i].interval_s;
+	}
+	return t;
+}
+
+double plan_curve_rate(double max_iops, double pct)
+{
+	double r = max_iops * pct / 100, step;
+
+	if (!(r > 0))
+		return 0;
+	step = r > 1000 ? 100 : 10;
+	/* Up to the step, without turning 1000.0000001 into 1100. */
+	return ceil(r / step - 1e-9) * step;
+}
+
+/* ---- resolved values -------------------------------------------------- */
+
+/* Percent of the phase's I/O wd i of rd gets. */
+static double wd_skew(const struct params *p, const struct params_rd *rd,
+		      size_t i)
+{
+	double fixed = 0, given = 0;
+	size_t unset = 0;
+
+	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+
+		fixed += wd->iorate;
+		given += wd->skew;
+		unset += wd->skew > 0 ? 0 : 1;
+	}
+	if (fixed > 0)
+		return p->wd[rd->wd[i]].iorate / fixed * 100;
+	if (p->wd[rd->wd[i]].skew > 0)
+		return p->wd[rd->wd[i]].skew;
+	return given < 100 ? (100 - given) / (double)unset : 0;
+}
+
+void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
+		     size_t i, struct plan_wd *out)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	const struct params_wd *wd = &p->wd[rd->wd[i]];
+
+	memset(out, 0, sizeof(*out));
+	out->wd = rd->wd[i];
+	out->nxfer = wd->nxfer;
+	memcpy(out->xfer, wd->xfer, wd->nxfer * sizeof(wd->xfer[0]));
+	if (ph->loops & (1u << PARAMS_LOOP_XFERSIZE)) {
+		out->nxfer = 1;
+		out->xfer[0].size = ph->xfersize;
+		out->xfer[0].pct = 100;
+	}
+	out->rdpct = ph->loops & (1u << PARAMS_LOOP_RDPCT) ? ph->rdpct :
+							     wd->rdpct;
+	out->seekpct = wd->seekpct;
+	out->seek_eof = wd->seek_eof;
+	if (ph->loops & (1u << PARAMS_LOOP_SEEKPCT)) {
+		out->seek_eof = ph->seekpct == PARAMS_SEEK_EOF;
+		out->seekpct = out->seek_eof ? 0 : ph->seekpct;
+	}
+	out->range_lo = wd->range_lo;
+	out->range_hi = wd->range_hi;
+	out->skew = wd_skew(p, rd, i);
+	out->iorate = wd->iorate;
+}
+
+unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
+			 unsigned sd)
+{
+	if (ph->kind != PLAN_FORMAT && ph->loops & (1u << PARAMS_LOOP_THREADS))
+		return ph->threads;
+	return p->sd[sd].threads;
+}
+
+bool plan_host_in(const unsigned *host, size_t nhost, int hd)
+{
+	if (!nhost)
+		return true;
+	for (size_t i = 0; hd >= 0 && i < nhost; i++)
+		if (host[i] == (unsigned)hd)
+			return true;
+	return false;
+}
+
+bool plan_sd_on_host(const struct params *p, unsigned sd, int hd)
+{
+	return plan_host_in(p->sd[sd].host, p->sd[sd].nhost, hd);
+}
+
+int plan_slave_hosts(const struct params *p, unsigned nlocal, int **slave_hd,
+		     unsigned *n)
+{
+	unsigned total = 0, k = 0;
+	int *h;
+
+	for (size_t i = 0; i < p->nhd; i++)
+		total += p->hd[i].slaves;
+	if (!p->nhd)
+		total = nlocal;
+	h = malloc(sizeof(*h) * (total ? total : 1));
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nhd; i++)
+		for (unsigned j = 0; j < p->hd[i].slaves; j++)
+			h[k++] = (int)i;
+	for (; k < total; k++)
+		h[k] = -1;
+	*slave_hd = h;
+	*n = total;
+	return 0;
+}

@@ -1,0 +1,179 @@
+/*
+ * Data validation in the planner (validate=yes, journal=, rd validate=only):
+ * which parameter files validation can run honestly, everything else
+ * refused with FILE:LINE:COLUMN before anything starts, and the cut of an
+ * sd's blocks among the slaves that run it so that every block has exactly
+ * one owner (its generation map is then local to one slave and nothing is
+ * coordinated on the I/O path). Pure. See plan.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "master/plan/plan.h"
+#include "master/plan/plan_int.h"
+
+/* Slaves keep one generation per 4 KiB block (slave/validate.h). */
+#define VBLOCK 4096u
+
+void plan_validate_own(uint64_t lo, uint64_t hi, unsigned k, unsigned n,
+		       uint64_t *klo, uint64_t *khi)
+{
+	uint64_t span = hi - lo;
+
+	if (n <= 1) {
+		*klo = lo;
+		*khi = hi;
+		return;
+	}
+	/* Cut points depend only on (lo, hi, n): neighbours share them. */
+	*klo = lo + (uint64_t)((unsigned __int128)span * k / n);
+	*khi = lo + (uint64_t)((unsigned __int128)span * (k + 1) / n);
+}
+
+struct by_name {
+	const char *name;
+	unsigned i;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct by_name *)a)->name,
+		      ((const struct by_name *)b)->name);
+}
+
+int plan_validate_order(const char *const *names, int *hd, unsigned n,
+			unsigned *rank)
+{
+	struct by_name *v = malloc(sizeof(*v) * (n ? n : 1));
+	int *h = malloc(sizeof(*h) * (n ? n : 1));
+
+	if (!v || !h) {
+		free(v);
+		free(h);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		v[i].name = names[i];
+		v[i].i = i;
+	}
+	qsort(v, n, sizeof(*v), cmp_name);
+	for (unsigned k = 0; k < n; k++) {
+		rank[v[k].i] = k;
+		h[k] = hd ? hd[v[k].i] : 0;
+	}
+	if (hd)
+		memcpy(hd, h, sizeof(*h) * n);
+	free(v);
+	free(h);
+	return 0;
+}
+
+static int cmp_lun(const void *a, const void *b, void *arg)
+{
+	const struct params *p = arg;
+
+	return strcmp(p->sd[*(const unsigned *)a].lun,
+		      p->sd[*(const unsigned *)b].lun);
+}
+
+/* Two sds on one lun would give its blocks two owners. */
+static int check_luns(const struct params *p, char *err, size_t errlen)
+{
+	unsigned *idx = malloc(sizeof(*idx) * (p->nsd ? p->nsd : 1));
+	int ret = 0;
+
+	if (!idx)
+		return -ENOMEM;
+	for (unsigned i = 0; i < p->nsd; i++)
+		idx[i] = i;
+	qsort_r(idx, p->nsd, sizeof(*idx), cmp_lun, (void *)p);
+	for (size_t i = 1; i < p->nsd && !ret; i++) {
+		const struct params_sd *a = &p->sd[idx[i - 1]];
+		const struct params_sd *b = &p->sd[idx[i]];
+
+		if (strcmp(a->lun, b->lun))
+			continue;
+		if (idx[i] < idx[i - 1]) {
+			const struct params_sd *t = a;
+
+			a = b;
+			b = t;
+		}
+		ret = plan_err(p, b->pos, err, errlen,
+			       "sd=%s uses lun %s as sd=%s does: validate=yes needs one sd per lun (one owner per block)",
+			       b->name, b->lun, a->name);
+	}
+	free(idx);
+	return ret;
+}
+
+static int check_sds(const struct params *p, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < p->nsd; i++) {
+		const struct params_sd *sd = &p->sd[i];
+
+		if (sd->offset % VBLOCK || sd->align % VBLOCK)
+			return plan_err(p, sd->pos, err, errlen,
+					"sd=%s: offset= and align= must be multiples of 4k with validate=yes (one generation per 4 KiB block)",
+					sd->name);
+	}
+	return check_luns(p, err, errlen);
+}
+
+static int check_phase(const struct params *p, const struct plan_phase *ph,
+		       char *err, size_t errlen)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	struct plan_wd pw;
+
+	if (ph->kind == PLAN_FORMAT) {
+		if (p->formatxfersize % VBLOCK)
+			return plan_err(p, rd->pos, err, errlen,
+					"rd=%s: formatxfersize=%u is not a multiple of 4k, as validate=yes needs",
+					rd->name, p->formatxfersize);
+		return 0;
+	}
+	for (size_t w = 0; w < rd->nwd; w++) {
+		plan_wd_resolve(p, ph, w, &pw);
+		for (size_t x = 0; x < pw.nxfer; x++) {
+			const struct params_wd *wd = &p->wd[pw.wd];
+			bool loop = ph->loops & (1u << PARAMS_LOOP_XFERSIZE);
+
+			if (pw.xfer[x].size % VBLOCK == 0)
+				continue;
+			return plan_err(p, loop ? rd->pos : wd->pos, err,
+					errlen,
+					"%s=%s: xfersize %u is not a multiple of 4k, as validate=yes needs (one generation per 4 KiB block)",
+					loop ? "rd" : "wd",
+					loop ? rd->name : wd->name,
+					pw.xfer[x].size);
+		}
+	}
+	return 0;
+}
+
+int plan_validate_check(const struct params *p, const struct plan_phase *ph,
+			size_t n, char *err, size_t errlen)
+{
+	int ret;
+
+	if (p->journal[0] && !p->validate)
+		return plan_err(p, p->journal_pos, err, errlen,
+				"journal=%s journals data validation: it needs validate=yes",
+				p->journal);
+	for (size_t r = 0; r < p->nrd; r++)
+		if (p->rd[r].validate_only && !p->validate)
+			return plan_err(p, p->rd[r].validate_pos, err, errlen,
+					"rd=%s: validate=only needs validate=yes, so that every phase that writes keeps the generation map",
+					p->rd[r].name);
+	if (!p->validate)
+		return 0;
+	if (p->dedupratio > 1)
+		return plan_err(p, p->validate_pos, err, errlen,
+				"validate=yes with dedupratio=%g: validation headers make every sector unique",
+				p->dedupratio);
+	ret = check_sds(p, err, errlen);
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = check_phase(p, &ph[i], err, errlen);
+	return ret;
+}

@@ -1,0 +1,319 @@
+/*
+ * The summary files of a run's results folder: summary.json (every slave,
+ * every run with its totals and each slave's, and the result files that
+ * could not be written in full) and summary.txt (the same totals for
+ * people, HCIBench style), written once at the end, each atomically: a
+ * temporary file, fsynced, renamed into place, so a summary that is there
+ * is whole.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "common/exitcode.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "common/jsonw.h"
+#include "master/run/master_int.h"
+#include "master/results/fmt.h"
+#include "lockstep_version.h"
+
+static void json_totals(struct jsonw *w, const char *key,
+			const struct stats_view *v)
+{
+	jsonw_object(w, key);
+	jsonw_u64(w, "ops", v->ops);
+	jsonw_u64(w, "read_ops", v->read_ops);
+	jsonw_u64(w, "write_ops", v->write_ops);
+	jsonw_u64(w, "bytes", v->bytes);
+	jsonw_u64(w, "read_bytes", v->read_bytes);
+	jsonw_u64(w, "write_bytes", v->write_bytes);
+	jsonw_u64(w, "errors", v->errors);
+	jsonw_dbl(w, "iops", v->iops);
+	jsonw_dbl(w, "mbps", v->mbps);
+	jsonw_dbl(w, "read_pct", v->read_pct);
+	jsonw_dbl(w, "lat_mean_ms", v->resp_ms);
+	jsonw_dbl(w, "read_lat_mean_ms", v->read_resp_ms);
+	jsonw_dbl(w, "write_lat_mean_ms", v->write_resp_ms);
+	jsonw_dbl(w, "lat_max_ms", v->resp_max_ms);
+	jsonw_dbl(w, "lat_stddev_ms", v->resp_stddev_ms);
+	jsonw_dbl(w, "lat_p50_ms", v->p50_ms);
+	jsonw_dbl(w, "lat_p95_ms", v->p95_ms);
+	jsonw_dbl(w, "lat_p99_ms", v->p99_ms);
+	jsonw_dbl(w, "lat_p999_ms", v->p999_ms);
+	jsonw_dbl(w, "queue_depth", v->queue_depth);
+	jsonw_dbl(w, "cpu_pct", v->cpu_pct);
+	jsonw_dbl(w, "cpu_sys_pct", v->cpu_sys_pct);
+	jsonw_end(w);
+}
+
+const char *results_status_name(int code)
+{
+	switch (code) {
+	case LS_EXIT_OK:
+		return "completed";
+	case LS_EXIT_DEGRADED:
+		return "degraded";
+	case LS_EXIT_ABORTED:
+		return "aborted";
+	case LS_EXIT_INCOMPLETE:
+		return "incomplete";
+	case LS_EXIT_REGRESSION:
+		return "regression";
+	case LS_EXIT_NO_BASELINE:
+		return "uncompared";
+	default:
+		return "failed";
+	}
+}
+
+/*
+ * A slave's losses, each with when it was back and when it took part
+ * again (the start of its first interval back: rejoined_ns, with the run
+ * and its interval as intervals.csv numbers it).
+ */
+static void loss_records(struct master *m, const struct slave_rec *s,
+			 struct jsonw *w)
+{
+	char iso[40];
+
+	if (!s->nlossrec)
+		return;
+	jsonw_array(w, "loss_records");
+	for (unsigned k = 0; k < s->nlossrec; k++) {
+		const struct slave_loss *l = &s->lossrec[k];
+
+		jsonw_object(w, NULL);
+		jsonw_str(w, "lost_at",
+			  time_fmt_iso(l->lost_real, iso, sizeof(iso)));
+		jsonw_u64(w, "lost_ns", l->lost_real);
+		if (l->back_real) {
+			jsonw_str(w, "back_at",
+				  time_fmt_iso(l->back_real, iso, sizeof(iso)));
+			jsonw_u64(w, "back_ns", l->back_real);
+		}
+		if (l->rejoin_real && l->rejoin_run >= 0 &&
+		    (size_t)l->rejoin_run < m->nruns) {
+			jsonw_str(w, "rejoined_at",
+				  time_fmt_iso(l->rejoin_real, iso,
+					       sizeof(iso)));
+			jsonw_u64(w, "rejoined_ns", l->rejoin_real);
+			jsonw_str(w, "rejoined_run",
+				  m->runs[l->rejoin_run].ph.name);
+			jsonw_u64(w, "rejoined_interval", l->rejoin_seq + 1);
+		}
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+int results_summary_json(struct master *m)
+{
+	char iso[40], host[256] = "";
+	struct rfile out;
+	struct jsonw w;
+	FILE *f;
+	int ret;
+
+	ret = results_atomic_open(m, "summary.json", &out);
+	if (ret < 0)
+		return ret;
+	f = results_w(&out);
+	jsonw_init(&w, f);
+	jsonw_object(&w, NULL);
+	jsonw_str(&w, "version", LOCKSTEP_VERSION);
+	jsonw_str(&w, "run_id", m->run_id);
+	jsonw_str(&w, "status", results_status_name(m->exit_code));
+	if (results_validation_nothing(m))
+		jsonw_str(&w, "validation_warning",
+			  "validate=yes, but no read verified a block");
+	jsonw_i64(&w, "exit_code", m->exit_code);
+	/* The --baseline verdict, as printed (master/history). */
+	if (*m->verdict)
+		jsonw_str(&w, "verdict", m->verdict);
+	jsonw_str(&w, "param_file", m->param_path);
+	/* What a later compare must know changed (master/history). */
+	jsonw_str(&w, "engine", m->engine);
+	if (gethostname(host, sizeof(host) - 1) == 0)
+		jsonw_str(&w, "host", host);
+	/* Who could speak to this master: CURVE keys, or anyone. */
+	jsonw_str(&w, "authentication", m->curve ? "curve" : "none");
+	jsonw_bool(&w, "insecure", m->insecure);
+	jsonw_str(&w, "started",
+		  time_fmt_iso(m->started_real, iso, sizeof(iso)));
+	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
+	/* Files of this folder that are not whole (see results.c). */
+	jsonw_array(&w, "incomplete_files");
+	for (size_t i = 0; i < m->nincomplete; i++)
+		jsonw_str(&w, NULL, m->incomplete[i]);
+	jsonw_end(&w);
+	jsonw_array(&w, "slaves");
+	for (unsigned i = 0; i < m->nslaves; i++) {
+		struct slave_rec *s = &m->slaves[i];
+
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "id", s->hello.id);
+		jsonw_str(&w, "host", s->hello.host);
+		jsonw_str(&w, "name", s->hello.name);
+		jsonw_str(&w, "state",
+			  s->state == SLAVE_LOST ? "lost" :
+			  s->suspect             ? "suspect" :
+						   "finished");
+		jsonw_u64(&w, "rejected_intervals", s->rejected);
+		jsonw_u64(&w, "invalid_frames", s->invalid);
+		jsonw_u64(&w, "pid", s->hello.pid);
+		jsonw_u64(&w, "cores", s->hello.cores);
+		jsonw_i64(&w, "clock_offset_ns", s->clk.offset_ns);
+		jsonw_u64(&w, "clock_error_ns", s->clk.error_ns);
+		jsonw_str(&w, "clock_source",
+			  s->clock_udp ? "datagrams" : "pings");
+		jsonw_u64(&w, "losses", s->losses);
+		jsonw_str(&w, "last_heard",
+			  time_fmt_iso(s->last_heard_real, iso, sizeof(iso)));
+		if (s->losses)
+			jsonw_str(&w, "lost_at",
+				  time_fmt_iso(s->lost_real, iso, sizeof(iso)));
+		if (s->losses && s->back_real > s->lost_real)
+			jsonw_str(&w, "back_at",
+				  time_fmt_iso(s->back_real, iso, sizeof(iso)));
+		if (s->nlossrec && s->lossrec[s->nlossrec - 1].rejoin_real)
+			jsonw_str(&w, "rejoined_at",
+				  time_fmt_iso(s->lossrec[s->nlossrec - 1]
+						       .rejoin_real,
+					       iso, sizeof(iso)));
+		if (s->losses && s->loss_expected)
+			jsonw_str(&w, "loss_expected_by", s->loss_expected);
+		loss_records(m, s, &w);
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	results_summary_forced(m, &w);
+	results_export_json(m, &w);
+	events_summary_json(m, &w);
+	jsonw_array(&w, "runs");
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+
+		if (!r->done)
+			continue;
+		jsonw_object(&w, NULL);
+		jsonw_str(&w, "name", r->ph.name);
+		jsonw_str(&w, "kind", plan_kind_name(r->ph.kind));
+		jsonw_dbl(&w, "duration_s", (double)r->duration_ns / 1e9);
+		if (r->ph.kind == PLAN_FORMAT)
+			jsonw_dbl(&w, "format_mbps",
+				  r->duration_ns ?
+					  (double)r->view.write_bytes /
+						  1048576.0 /
+						  ((double)r->duration_ns /
+						   1e9) :
+					  0);
+		if (r->ph.kind == PLAN_CURVE_POINT)
+			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
+		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
+		jsonw_dbl(&w, "warmup_s", r->ph.warmup_s);
+		jsonw_dbl(&w, "interval_s", r->ph.interval_s);
+		jsonw_u64(&w, "intervals", r->ph.intervals);
+		jsonw_u64(&w, "warmup_intervals", r->ph.warmup_intervals);
+		jsonw_dbl(&w, "iorate", r->ph.iorate);
+		if (r->ph.iorate > 0)
+			jsonw_dbl(&w, "iorate_shortfall_pct",
+				  decide_shortfall_pct(r->ph.iorate,
+						       r->view.iops));
+		jsonw_u64(&w, "start_ns", r->start_at);
+		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
+		jsonw_u64(&w, "start_skew_bound_ns", r->start_skew_bound_ns);
+		json_totals(&w, "totals", &r->view);
+		jsonw_object(&w, "files");
+		if (r->hgrm_written) {
+			char hgrm[RUNFILE_MAX + 8];
+
+			snprintf(hgrm, sizeof(hgrm), "%s.hgrm", r->file);
+			jsonw_str(&w, "hgrm", hgrm);
+		}
+		jsonw_end(&w);
+		results_validation_json(m, r, &w, r->val, 1);
+		jsonw_array(&w, "per_slave");
+		for (unsigned k = 0; k < r->nslave; k++) {
+			if (!r->slave[k].ran)
+				continue;
+			jsonw_object(&w, NULL);
+			jsonw_str(&w, "slave", m->slaves[k].hello.name);
+			jsonw_u64(&w, "first_io_ns", r->slave[k].first_io_ns);
+			jsonw_i64(&w, "clock_offset_ns",
+				  r->slave[k].clock_offset_ns);
+			jsonw_u64(&w, "clock_error_ns",
+				  r->slave[k].clock_error_ns);
+			json_totals(&w, "totals", &r->slave[k].v);
+			results_validation_json(m, r, &w, r->slave[k].val, 0);
+			if (r->slave[k].no_pct)
+				jsonw_str(&w, "percentiles_unknown",
+					  r->slave[k].no_pct);
+			jsonw_end(&w);
+		}
+		jsonw_end(&w);
+		jsonw_end(&w);
+	}
+	jsonw_end(&w);
+	jsonw_end(&w);
+	jsonw_finish(&w);
+	return results_atomic_commit(m, &out, "summary.json");
+}
+
+void results_summary_forced(struct master *m, struct jsonw *w)
+{
+	jsonw_array(w, "forced");
+	for (unsigned i = 0; i < m->nforced; i++) {
+		jsonw_object(w, NULL);
+		jsonw_str(w, "slave", m->forced[i].slave);
+		jsonw_str(w, "sd", m->forced[i].sd);
+		jsonw_str(w, "lun", m->forced[i].lun);
+		jsonw_str(w, "signature", m->forced[i].signature);
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+int results_summary_txt(struct master *m)
+{
+	struct rfile out;
+	FILE *f;
+	int ret;
+
+	ret = results_atomic_open(m, "summary.txt", &out);
+	if (ret < 0)
+		return ret;
+	f = results_w(&out);
+	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
+		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
+		m->exit_code, m->param_path);
+	if (*m->verdict)
+		fprintf(f, "verdict: %s\n", m->verdict);
+	/* Whoever reads only this file must learn it too. */
+	if (m->insecure)
+		fprintf(f,
+			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
+	fprintf(f, "\n");
+	for (size_t i = 0; i < m->nruns; i++) {
+		struct run_result *r = &m->runs[i];
+
+		if (!r->done)
+			continue;
+		fprintf(f,
+			"Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms \u00b1 %.3f ms)\n",
+			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
+			r->ph.interval_s, (double)r->start_skew_ns / 1e6,
+			(double)r->start_skew_bound_ns / 1e6);
+		fmt_hcibench(f, &r->view);
+		fprintf(f, "\n");
+	}
+	events_recovery_text(m, f);
+	results_report_lost(m, f);
+	if (m->nincomplete) {
+		fprintf(f, "\nincomplete result files:");
+		for (size_t i = 0; i < m->nincomplete; i++)
+			fprintf(f, " %s", m->incomplete[i]);
+		fprintf(f, "\n");
+	}
+	return results_atomic_commit(m, &out, "summary.txt");
+}

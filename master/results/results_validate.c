@@ -1,0 +1,172 @@
+/*
+ * Data validation in the results: what the slaves' phase_end messages say
+ * about validation (4 KiB blocks written under validation, blocks read
+ * and verified, mismatches), summed per run, per sd and per slave, after
+ * checking that each sd a slave names is one of its plan's, printed after
+ * each run, kept in summary.json, and the warning when validate=yes
+ * verified nothing at all, so that a user can see validation happened.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/exitcode.h"
+#include "common/log.h"
+#include "common/jsonw.h"
+#include "master/run/master_int.h"
+
+static int validated(const struct master *m, const struct run_result *r)
+{
+	return m->params->validate || r->ph.verify;
+}
+
+int results_validation_plan(const struct params *p,
+			    const struct proto_plan *plan, unsigned **sd,
+			    unsigned *nsd)
+{
+	*sd = NULL;
+	*nsd = 0;
+	if (!plan->ntargets)
+		return 0;
+	*sd = malloc(sizeof(**sd) * plan->ntargets);
+	if (!*sd)
+		return -ENOMEM;
+	for (uint32_t t = 0; t < plan->ntargets; t++) {
+		size_t i = 0;
+
+		/* Every target is an sd by its name (plan_slave.c). */
+		while (i < p->nsd &&
+		       strcmp(p->sd[i].name, plan->targets[t].name))
+			i++;
+		assert(i < p->nsd);
+		(*sd)[t] = (unsigned)i;
+	}
+	*nsd = plan->ntargets;
+	return 0;
+}
+
+int results_validation_end(const struct master *m, struct run_result *r,
+			   struct slave_rec *s,
+			   const struct proto_phase_end *pe, char *why,
+			   size_t whylen)
+{
+	for (uint32_t i = 0; i < pe->nval_sds; i++)
+		if (pe->val_sds[i].target >= s->nplan_sd) {
+			snprintf(why, whylen,
+				 "validation counts for target %u, but its plan has %u",
+				 pe->val_sds[i].target, s->nplan_sd);
+			return -EINVAL;
+		}
+	/* Each sd's row is at most the totals: they cannot wrap either. */
+	for (int k = 0; r && k < 3; k++) {
+		const uint64_t add[3] = { pe->val_written, pe->val_verified,
+					  pe->val_mismatches };
+		uint64_t sum;
+
+		if (__builtin_add_overflow(r->val[k], add[k], &sum)) {
+			snprintf(why, whylen,
+				 "validation counts overflow the run's");
+			return -EINVAL;
+		}
+	}
+	if (r && pe->nval_sds && !r->val_sd) {
+		r->val_sd = calloc(m->params->nsd, sizeof(*r->val_sd));
+		if (!r->val_sd) {
+			snprintf(why, whylen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	s->end_val[0] = pe->val_written;
+	s->end_val[1] = pe->val_verified;
+	s->end_val[2] = pe->val_mismatches;
+	if (!r)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		r->val[k] += s->end_val[k];
+	for (uint32_t i = 0; i < pe->nval_sds; i++) {
+		const struct proto_val_sd *v = &pe->val_sds[i];
+		uint64_t *row = r->val_sd[s->plan_sd[v->target]];
+
+		row[0] += v->written;
+		row[1] += v->verified;
+		row[2] += v->mismatches;
+		row[3]++;
+	}
+	return 0;
+}
+
+void results_validation_run(struct master *m, const struct run_result *r)
+{
+	if (!validated(m, r))
+		return;
+	printf("validation %s: %llu blocks written, %llu verified, %llu mismatches\n",
+	       r->ph.name, (unsigned long long)r->val[0],
+	       (unsigned long long)r->val[1], (unsigned long long)r->val[2]);
+	for (size_t i = 0; r->val_sd && i < m->params->nsd; i++) {
+		const uint64_t *row = r->val_sd[i];
+
+		if (!row[3])
+			continue;
+		printf("validation %s %s: %llu blocks written, %llu verified, %llu mismatches\n",
+		       r->ph.name, m->params->sd[i].name,
+		       (unsigned long long)row[0], (unsigned long long)row[1],
+		       (unsigned long long)row[2]);
+	}
+	printf("\n");
+	if (!r->val[2])
+		return;
+	log_error("run %s: data validation found %llu mismatches (lockstep.log has the first ones in full)",
+		  r->ph.name, (unsigned long long)r->val[2]);
+	/* Mismatches in warmup intervals count too: the data is wrong. */
+	if (m->exit_code == LS_EXIT_OK)
+		m->exit_code = LS_EXIT_DEGRADED;
+}
+
+void results_validation_json(const struct master *m, const struct run_result *r,
+			     struct jsonw *w, const uint64_t val[3], int per_sd)
+{
+	if (!validated(m, r))
+		return;
+	jsonw_object(w, "validation");
+	jsonw_str(w, "mode", r->ph.verify ? "only" : "yes");
+	jsonw_u64(w, "blocks_written", val[0]);
+	jsonw_u64(w, "blocks_verified", val[1]);
+	jsonw_u64(w, "mismatches", val[2]);
+	if (per_sd) {
+		/* Every sd a slave reported, zeros included. */
+		jsonw_array(w, "sds");
+		for (size_t i = 0; r->val_sd && i < m->params->nsd; i++) {
+			const uint64_t *row = r->val_sd[i];
+
+			if (!row[3])
+				continue;
+			jsonw_object(w, NULL);
+			jsonw_str(w, "sd", m->params->sd[i].name);
+			jsonw_u64(w, "written", row[0]);
+			jsonw_u64(w, "verified", row[1]);
+			jsonw_u64(w, "mismatched", row[2]);
+			jsonw_end(w);
+		}
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+int results_validation_nothing(const struct master *m)
+{
+	uint64_t verified = 0;
+
+	if (!m->params->validate)
+		return 0;
+	for (size_t i = 0; i < m->nruns; i++)
+		verified += m->runs[i].done ? m->runs[i].val[1] : 0;
+	return verified == 0;
+}
+
+void results_validation_finish(struct master *m)
+{
+	if (results_validation_nothing(m))
+		log_warn(
+			"validate=yes, but no read verified a block: no phase read blocks written under validation (add reads, or an rd with validate=only)");
+}

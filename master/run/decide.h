@@ -1,0 +1,142 @@
+/*
+ * The decisions the conductor takes while it runs a phase, as pure
+ * functions: data in, data out, time passed as an argument, no sockets,
+ * clocks or globals, so each is tested in tests/test_decide.c. The
+ * conductor copies what a decision needs of each slave into a
+ * struct decide_slave and acts on the answer.
+ */
+#ifndef LOCKSTEP_MASTER_DECIDE_H
+#define LOCKSTEP_MASTER_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/hist.h"
+#include "common/stats.h"
+
+/* What a decision knows of one slave in the phase in progress. */
+struct decide_slave {
+	int in_phase;           /* it was sent a plan for this phase */
+	int joined;             /* registered and not lost or gone */
+	int go_acked;           /* it acknowledged go */
+	int ended;              /* it sent phase_end */
+	unsigned end_intervals; /* intervals it sent, from phase_end */
+	uint64_t first_io;      /* its first I/O, master clock; 0 unknown */
+	uint64_t clock_error;   /* its clock offset's error bound, ns */
+	uint64_t last_tx;       /* when we last sent it anything */
+};
+
+enum decide_go {
+	DECIDE_GO_DONE,   /* nothing to wait for from this slave */
+	DECIDE_GO_WAIT,   /* go not acknowledged yet: keep waiting */
+	DECIDE_GO_RESEND, /* not acknowledged and quiet: send go again */
+};
+
+/*
+ * Whether the master still waits for slave s to acknowledge go, and
+ * whether to re-send go now (nothing sent to it for resend_ns by now).
+ */
+enum decide_go decide_go(const struct decide_slave *s, uint64_t now,
+			 uint64_t resend_ns);
+
+/*
+ * seekpct=eof: once every live slave of the phase ended it having sent
+ * fewer than planned intervals, the phase is as long as the longest of
+ * them. Returns that length when it is shorter than merged (the intervals
+ * the merge expects now), else 0: nothing to truncate.
+ */
+unsigned decide_eof_truncate(const struct decide_slave *s, size_t n,
+			     unsigned planned, unsigned merged);
+
+/* Spread of the slaves' first I/O in the phase, in ns (0 if unknown). */
+uint64_t decide_start_skew(const struct decide_slave *s, size_t n);
+/*
+ * How far the skew of decide_start_skew() may be from the truth: the clock
+ * error bounds of the slaves whose first I/O was the earliest and the
+ * latest (each first I/O is on the master's clock only within its slave's
+ * bound), added; 0 if the skew is unknown.
+ */
+uint64_t decide_start_skew_bound(const struct decide_slave *s, size_t n);
+
+/* Where a slave's clock samples stand while the master takes them. */
+struct decide_ping {
+	unsigned sent;    /* pings sent to it this phase */
+	unsigned want;    /* pings to send in all */
+	int answered;     /* the last ping sent was answered */
+	uint64_t sent_at; /* when the last was sent (any clock) */
+};
+
+enum decide_ping_do {
+	DECIDE_PING_DONE, /* every ping sent, the last answered or given up */
+	DECIDE_PING_WAIT,
+	DECIDE_PING_SEND,
+};
+
+/*
+ * Whether to send a slave its next clock ping now: one in flight at a
+ * time (a queued ping only measures the queue), at least gap after the
+ * last, and a ping not answered within timeout is given up.
+ */
+enum decide_ping_do decide_ping(const struct decide_ping *p, uint64_t now,
+				uint64_t gap, uint64_t timeout);
+
+/*
+ * Whether a curve point is skipped, given its curve-max phase (done, and
+ * stopped by stopcurve=) and the rate the point would run at. *why says
+ * why when it is skipped.
+ */
+int decide_curve_skip(int max_done, int max_stopped, double rate,
+		      const char **why);
+/* Whether a curve point's response time ends the curve (stopcurve=). */
+int decide_curve_stop(double stopcurve_ms, double resp_ms);
+
+/* How far a fixed-rate run fell short of its iorate, in percent. */
+double decide_shortfall_pct(double iorate, double iops);
+/* Whether the console says the iorate was not reached (2% tolerated). */
+int decide_iorate_missed(double iorate, double iops);
+/*
+ * The seconds a run's totals cover: its measured (non-warmup) intervals; 0
+ * when it never got past its warmup.
+ */
+double decide_measured_s(unsigned intervals, unsigned warmup_intervals,
+			 double interval_s);
+/*
+ * The intervals a run has once it is over: every planned one when it ran
+ * to its end (cut 0), or, when a signal or a stop cut it short, only those
+ * up to the last one a slave reported (reported): the rest were never run,
+ * and counting them divided the measured I/Os by time nobody measured.
+ */
+unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut);
+
+/*
+ * What one row of intervals.csv or hosts/<name>.csv, one .hgrm, one totals
+ * block of the summaries and the log take at most, in bytes.
+ */
+#define DECIDE_ROW_BYTES 512
+#define DECIDE_HGRM_BYTES (64 * 1024)
+#define DECIDE_TOTALS_BYTES 2048
+#define DECIDE_LOG_BYTES (1024 * 1024)
+/*
+ * The most of an event's commands' output its events/NAME.log keeps (the
+ * master relays it, master/events/events.c); the rest is counted, not written.
+ */
+#define DECIDE_EVENT_LOG_BYTES (16 * 1024 * 1024)
+/*
+ * Room the results of a run need at most: a cluster row and a row per
+ * slave for each of intervals (every phase's, summed), a .hgrm per run,
+ * both summaries' totals per run and slave, half of it again as a margin,
+ * the log, and the log of each of nevents ev= events at its cap.
+ */
+uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
+			      unsigned nslaves, unsigned nevents);
+
+/*
+ * The slave's own histograms of the phase (phase_end, end_lat[2]) give its
+ * percentiles only if they hold exactly the intervals the master counted
+ * for it: same count, sum, min and max per direction. NULL if they do,
+ * else why not (a static string).
+ */
+const char *decide_end_lat_mismatch(int ended,
+				    const struct hist_sparse *end_lat,
+				    const struct stats_sums *st);
+
+#endif

@@ -1,0 +1,633 @@
+/*
+ * What the files of `lockstep run` share: the master's state (struct
+ * master), what it knows of each slave (struct slave_rec) and of each run
+ * (struct run_result), and the functions each room of the master offers
+ * the others. The rooms are:
+ *   roster.c     the slaves: lookup by routing id and name, the names this
+ *                run waits for, lost and back;
+ *   link.c       frames in and out: sending, hello, intervals and their
+ *                acks, liveness, and pump() that drives it all;
+ *   conductor.c  the phases: launch, registration, clocks, plans, ready,
+ *                go, the interval merge, curves and pauses;
+ *   decide.c     the conductor's decisions as pure functions (decide.h);
+ *   midphase.c   a slave back inside a running phase rejoins it (the
+ *                rules are rejoin.c's, pure);
+ *   results.c    every output: console lines and totals, intervals.csv,
+ *                hosts/<name>.csv, the .hgrm files, the copied parameter
+ *                file and the log; results_summary.c writes summary.json
+ *                and summary.txt; results_export.c feeds the live export
+ *                (export/) and reports what it sent;
+ *   master.c     master_main() and the command line.
+ * Nothing here is used outside master/.
+ */
+#ifndef LOCKSTEP_MASTER_MASTER_INT_H
+#define LOCKSTEP_MASTER_MASTER_INT_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include "common/clockoff.h"
+#include "common/hist.h"
+#include "common/keys.h"
+#include "common/log.h"
+#include "common/stats.h"
+#include "master/run/decide.h"
+#include "master/export/export.h"
+#include "master/events/events.h"
+#include "master/run/hub.h"
+#include "master/run/launch.h"
+#include "master/run/merge.h"
+#include "master/plan/plan.h"
+#include "master/run/plausible.h"
+#include "master/run/rejoin.h"
+#include "master/results/runfile.h"
+#include "proto/proto.h"
+
+#define MAX_SLAVES 8192
+/*
+ * Clock samples per slave and phase: one ping in flight per slave, the next
+ * sent CLOCK_GAP_NS after the last (or once it is answered, if later), so
+ * that the samples spread over ~100 ms and meet different moments of the
+ * schedulers; the one with the smallest round trip is kept.
+ */
+#define CLOCK_SAMPLES 40
+#define CLOCK_GAP_NS (2500 * NS_PER_US)
+#define CLOCK_PONG_WAIT_NS (50 * NS_PER_MS) /* a ping not answered: next */
+#define GO_RESEND_NS (100 * NS_PER_MS)
+#define PEER_SLOTS 16384                 /* > 2 x MAX_SLAVES, a power of two */
+#define HOSTS_FLUSH_NS (10 * NS_PER_SEC) /* hosts/ files: every 10 s */
+/*
+ * While intervals flow, wait this long after a wake-up with frames before
+ * draining them: the ZeroMQ I/O thread then hands over many frames per
+ * wake-up instead of one (with 1000 slaves, 20 ms instead of 5 saves a
+ * sixth of the master's CPU). Never while clocks are measured: a pong read
+ * late makes the round trip look long and skews the offset by half of it.
+ */
+#define BATCH_NS (20 * NS_PER_MS)
+/*
+ * How often silence is judged and due acks and heartbeats go out: a pass
+ * walks every slave record (1000 x ~1.9 KB, cache misses each), so 4 a
+ * second, not 20; a lost slave is called at most 250 ms later.
+ */
+#define LIVENESS_NS (250 * NS_PER_MS)
+/*
+ * What the master sends each slave while intervals flow is acks alone, and
+ * each costs a send and two epoll_ctl calls in ZeroMQ's I/O thread (on
+ * loopback the slave's receive path too): an ack goes out when ACK_BATCH
+ * intervals wait, when the first waiting one has waited ACK_DELAY_NS, or
+ * when the master has been silent to that slave for QUIET_NS, 2/5 of the
+ * master timeout (it then stands for the heartbeat; 4 s of 10, which
+ * leaves the slave 6 s to hear it before it calls the master lost). One
+ * frame per slave per 4 s instead of one a second. Slaves re-send after
+ * RESEND_NS (6 s, slave/uplink.c), which must stay above ACK_DELAY_NS plus
+ * a LIVENESS_NS pass.
+ */
+#define ACK_BATCH 16
+#define ACK_DELAY_NS (4 * NS_PER_SEC)
+#define QUIET_NS(m) ((m)->master_timeout_ns / 5 * 2)
+
+enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
+
+/* A slave back inside a running phase (midphase.c), step by step. */
+enum slave_rejoin {
+	REJOIN_NONE,
+	REJOIN_WANTED,  /* a new process (or session) to judge and plan */
+	REJOIN_RESUME,  /* the same process: its next interval resumes it */
+	REJOIN_PLANNED, /* its part of the plan sent: waiting for ready */
+	REJOIN_STARTED, /* go sent with its first interval */
+};
+
+/*
+ * One loss of a slave and what followed (summary.json "loss_records"):
+ * master CLOCK_REALTIME ns, 0 for what did not happen.
+ */
+struct slave_loss {
+	uint64_t lost_real;   /* marked lost */
+	uint64_t back_real;   /* it spoke or registered again */
+	uint64_t rejoin_real; /* the start of its first interval back */
+	int rejoin_run;       /* m->runs index it rejoined, -1: none */
+	unsigned rejoin_seq;  /* the run's interval (0-based) it began at */
+};
+
+/*
+ * One file of the results folder, written only through results.c's checked
+ * writer: the first failed write, flush, fsync or close is kept in err, the
+ * file is not written after it (what is there stays a clean prefix), and
+ * its name goes on the run's list of incomplete files.
+ */
+struct rfile {
+	FILE *f;
+	char *name; /* its path inside the results folder (malloc'd) */
+	int err;    /* the first error, -errno; 0 while it is whole */
+};
+
+/*
+ * Descriptors kept open on /dev/null from the start, and closed just before
+ * the master opens a file it could not open earlier (a run's .hgrm, the
+ * summaries and their folder's fsync): a run that many peers brought to
+ * its descriptor limit still has these to write its results with.
+ */
+#define RESULTS_FD_RESERVE 4
+
+struct slave_rec {
+	/*
+	 * First what check_liveness() reads of every slave 20 times a
+	 * second: one cache line, not three, per slave.
+	 */
+	enum slave_state state;
+	int in_phase;
+	uint64_t last_rx; /* CLOCK_MONOTONIC */
+	uint64_t last_tx;
+	unsigned contig;   /* intervals 0..contig-1 all received */
+	unsigned acked;    /* intervals 0..acked-1 acknowledged */
+	uint64_t ack_wait; /* when the oldest unacknowledged one came */
+	struct hub_peer peer;
+	struct proto_hello hello;
+	struct clockoff clk; /* the offset its plans get */
+	unsigned pongs;      /* pongs heard since clocks_sync() began */
+	/* Clock datagrams (clocks.c): this phase's nonce, its address. */
+	struct clockoff uclk;
+	unsigned upongs;
+	uint64_t cnonce;
+	struct sockaddr_storage caddr;
+	socklen_t caddrlen;
+	int clock_udp; /* clk came from the datagrams */
+	uint64_t last_heard_real;
+	pid_t pid;          /* a local child, else 0 */
+	struct rfile csv;   /* hosts/<name>.csv */
+	uint64_t lost_real; /* when it was marked lost (last time) */
+	uint64_t back_real; /* when it came back (last time) */
+	unsigned losses;
+	int hd; /* index of its hd= line, -1 for none */
+	/* Per phase (and in_phase, contig, acked, ack_wait above). */
+	int ready, go_acked, ended;
+	unsigned end_intervals; /* intervals it sent, from phase_end */
+	uint64_t first_io;      /* master clock */
+	unsigned char *got;     /* intervals received (or GOT_REJECTED) */
+	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
+	uint64_t end_val[3];           /* validation counters, phase_end */
+	/* Its plan's targets as params sd indexes (phase_end vs[].t). */
+	unsigned *plan_sd;
+	unsigned nplan_sd;
+	/* Trust: what it may report, and what it reported that was wrong. */
+	struct plausible_plan pplan; /* what its plan of the phase allows */
+	unsigned rejected;           /* intervals refused as implausible */
+	unsigned invalid;       /* invalid frames it sent (INVALID_BUDGET) */
+	int suspect;            /* it sent an implausible interval */
+	int banned;             /* past INVALID_BUDGET: its frames ignored */
+	struct log_bucket logb; /* limits its log and error messages */
+	/* Its last loss was expected by this event (events.c), or NULL. */
+	const char *loss_expected;
+	/*
+	 * The phase in progress as planned at its start (send_plans): its
+	 * place in the planning order (-1: none), and the process and host
+	 * that part went to. A slave back inside the phase gets that part
+	 * again (midphase.c).
+	 */
+	int ph_k;
+	char ph_id[PROTO_ID_LEN];
+	char ph_host[PROTO_HOST_LEN];
+	enum slave_rejoin rejoin;
+	uint64_t rejoin_mono;       /* when its plan went (REJOIN_PLANNED) */
+	uint64_t rejoin_tx;         /* when its go last went (REJOIN_STARTED) */
+	unsigned rejoin_first;      /* the interval it starts at */
+	struct rejoin_in rejoin_in; /* what its plan was judged on */
+	struct slave_loss *lossrec; /* one per loss (malloc'd) */
+	unsigned nlossrec;
+};
+
+/* s->got[seq] of an interval refused as implausible (acknowledged). */
+#define GOT_REJECTED 2
+/*
+ * Invalid frames (undecodable, or of a type its sender may not send) a
+ * peer may send before its frames are ignored. ROUTER cannot close one
+ * peer's connection, so a peer past its budget is ignored by routing id:
+ * a registered slave in its record (it is lost), any other peer in a
+ * table of BUDGET_SLOTS entries by hash (bounded memory: a peer that
+ * changes its routing id starts again, as it would with a new connection).
+ */
+#define INVALID_BUDGET 100
+#define BUDGET_SLOTS 1024
+
+struct peer_budget {
+	uint64_t hash; /* of the routing id */
+	unsigned bad;
+};
+
+/* A signature a slave overwrote because its sd says force=yes. */
+struct forced_rec {
+	char slave[PROTO_NAME_LEN];
+	char sd[PROTO_NAME_LEN];
+	char signature[PROTO_SIG_LEN];
+	const char *lun; /* the sd's lun= (in m->params) */
+};
+
+struct slave_total {
+	int ran;            /* it sent intervals of this run */
+	const char *no_pct; /* why v has no percentiles, or NULL */
+	struct stats_view v;
+	uint64_t first_io_ns;    /* its first I/O, master clock; 0 unknown */
+	int64_t clock_offset_ns; /* its clock's offset in this run */
+	uint64_t clock_error_ns; /* and that offset's error bound */
+	uint64_t val[3];         /* validation: written, verified, mismatched */
+};
+
+struct fiojson_run;
+
+struct run_result {
+	struct plan_phase ph;
+	int done;
+	int skipped;          /* a curve point not run (see plan.h) */
+	int curve_stopped;    /* curve-max: stopcurve= ended its points */
+	uint64_t duration_ns; /* from start to the last phase_end */
+	uint64_t done_bytes;  /* format: written so far (emitted rows) */
+	unsigned rows;        /* intervals written (the last one's seq + 1) */
+	uint64_t start_skew_ns;
+	uint64_t start_skew_bound_ns; /* its error from the clocks' bounds */
+	uint64_t start_at;
+	struct stats_view view; /* the run's totals over its measured time */
+	/* Validation (phase_end vw, vr, vm summed): 4 KiB blocks written,
+	 * verified, mismatched; validated says the run had it on. */
+	uint64_t val[3];
+	/*
+	 * The same per sd (params->nsd rows, malloc'd at the first count),
+	 * and [3]: how many slaves reported the sd (0: not in the run).
+	 */
+	uint64_t (*val_sd)[4];
+	int validated;
+	struct slave_total *slave; /* per slave at the run, from the merge */
+	unsigned nslave;
+	char file[RUNFILE_MAX];  /* its files' stem (runfile.h) */
+	int hgrm_written;        /* <file>.hgrm is whole */
+	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
+};
+
+struct master {
+	/* Options. */
+	const char *param_path;
+	const char *outdir_opt;
+	int report;          /* --report: write report.html at the end */
+	int vdbench_console; /* `lockstep vdbench`: Vdbench's columns only */
+	const char *engine;
+	const char *bind;
+	const char *advertise; /* the address slaves connect to */
+	int insecure;
+	const char *key_file;        /* --key: the master's secret key */
+	const char *auth_file;       /* --authorized-slaves */
+	int curve;                   /* CURVE on (else plain TCP, --insecure) */
+	struct keys_pair key;        /* the master's keys (--key or per run) */
+	struct keys_authorized auth; /* keys that may register, and as whom */
+	unsigned port;
+	unsigned nlocal;
+	struct plan_overrides ov;
+	uint64_t slave_timeout_ns;
+	uint64_t join_timeout_ns;
+	uint64_t ready_timeout_ns;
+	uint64_t grace_ns;
+	uint64_t heartbeat_ns;
+	uint64_t batch_ns; /* BATCH_NS in run_phase(), else 0 */
+	uint64_t rx_real;  /* when the frame in hand was received */
+	uint64_t master_timeout_ns;
+	int verbose;
+	int abort_on_loss;
+	int push;        /* --push: copy this binary to hd= hosts */
+	int loss_given;  /* --on-slave-loss was on the command line */
+	int left_out;    /* hd= hosts --push failed on, left out */
+	unsigned expect; /* external slaves to wait for */
+
+	struct params *params;
+	struct plan_phase *phases;
+	size_t nphases;
+	struct hub *hub;
+	int csock, csock_state; /* clocks.c: UDP; state 1 open, -1 none */
+	unsigned csock_port;
+	unsigned bound_port;
+	/*
+	 * --insecure with local slaves: they still prove per-run keys, on a
+	 * CURVE pair of their own on loopback (hub.h), at local_port.
+	 */
+	int local_curve;
+	unsigned local_port;
+	char run_id[PROTO_ID_LEN];
+	char dir[PATH_MAX];
+	FILE *log;
+	struct rfile icsv;
+	uint64_t started_real;
+	int require_space; /* --require-space */
+	/* The run history and baseline (master/history/history.h). */
+	const char *history, *baseline, *threshold;
+	int no_history;
+	/* hosts/<name>.csv opened before the slaves of these names came. */
+	struct rfile *pre;
+	unsigned npre;
+	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
+	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
+	char **incomplete; /* result files not written in full */
+	size_t nincomplete;
+	int any_incomplete; /* even one the list could not hold */
+
+	struct slave_rec *slaves;
+	unsigned nslaves;
+	unsigned nended;          /* slaves that sent this phase's phase_end */
+	int peer_tab[PEER_SLOTS]; /* slave index + 1 by routing id hash */
+	uint64_t hosts_flushed;   /* when the slaves' CSV files were flushed */
+	uint64_t liveness_at;     /* when silence was last judged */
+	struct launch launch;
+	struct run_result *runs;
+	size_t nruns;
+	struct decide_slave *dview; /* MAX_SLAVES, the conductor's scratch */
+
+	/* The phase in progress. */
+	unsigned phase_no;
+	/* Its roster as planned (send_plans), for slaves that rejoin it. */
+	int *ph_hd;
+	unsigned *ph_rank; /* NULL without validate=yes */
+	unsigned ph_n;
+	unsigned rejoining; /* slaves whose rejoin is not REJOIN_NONE */
+	struct merge *merge;
+	struct run_result *cur;
+	struct stats *scratch;
+
+	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
+
+	int registering; /* new slave names are accepted */
+	int tty;         /* stdout is a terminal */
+	int exit_code;
+	/* The --baseline verdict line, sealed into the summaries, or "". */
+	char verdict[1024];
+	int stop_run;              /* stop the run: a slave was lost under
+				     --on-slave-loss=abort, or failed */
+	struct forced_rec *forced; /* summary.json "forced", once each */
+	unsigned nforced;
+
+	/* Live export (master/export/), and what it sent and lost. */
+	struct export_opts exp_opts;
+	struct export_set *exp;
+	struct export_counts exp_counts[EXPORT_NSINKS];
+	struct rfile flat;     /* flatfile.html (vdbench.c) */
+	int progress_shown;    /* a progress line waits to be erased */
+	struct events *events; /* ev= lines (events.h), NULL: none */
+	/* `lockstep vdbench`: summary.html, totals.html */
+	struct rfile vsum, vtot;
+};
+
+/* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
+extern volatile sig_atomic_t master_interrupted;
+/*
+ * master.c: remember the processes l started, so that a second SIGINT
+ * (which leaves at once) still kills them and their process groups.
+ */
+void master_note_children(const struct launch *l);
+
+/* ---- roster.c: the slaves ---- */
+
+/* The slave with this routing id / name, or NULL. */
+struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p);
+struct slave_rec *roster_find_name(struct master *m, const char *name);
+/*
+ * Register a new slave (the caller checked it may join): a zeroed record
+ * in m->slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
+ */
+struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+			     const struct proto_hello *h);
+/*
+ * Name k of hd= line hd: NAME, or NAME-1..NAME-N when slaves=N. With hd=
+ * lines these are the slaves a run waits for; otherwise local-1..local-N
+ * for the local slaves, and --expect-slaves adds that many of any name.
+ */
+void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
+			  size_t len);
+/* The hd= line a slave of this name belongs to, -1 for none. */
+int roster_hd_of_name(struct master *m, const char *name);
+/* Expected slaves that have not registered yet; names listed into buf. */
+unsigned roster_missing(struct master *m, char *buf, size_t len);
+/* Slaves registered and not lost or gone. */
+unsigned roster_live_count(struct master *m);
+/* The hd of every live slave, in slave order (malloc'd, for the planner). */
+int *roster_live_hosts(struct master *m, unsigned *n);
+/*
+ * The one place a slave is marked lost: its intervals are no longer waited
+ * for, the loss is counted and the run is degraded.
+ */
+void roster_mark_lost(struct master *m, struct slave_rec *s);
+/*
+ * A slave we knew is back (peer and h NULL when it just spoke again after
+ * it was marked lost); it takes part from the next phase on.
+ */
+void roster_back(struct master *m, struct slave_rec *s,
+		 const struct hub_peer *peer, const struct proto_hello *h);
+/* Free what phase_end gave a slave (its histograms). */
+void roster_free_end_lat(struct slave_rec *s);
+/*
+ * Whether a hello may claim its name at all: a name the master gave a
+ * process it started here belongs to that pid only, and without hd= lines
+ * other names take only the --expect-slaves places. NULL when it may,
+ * else why not (static text).
+ */
+const char *roster_claim_refused(struct master *m, const struct proto_hello *h);
+/*
+ * Whether the hello h from peer may take the place of s, the slave
+ * registered under its name: NULL when it may (the same process, or s was
+ * lost or left, or s has been silent past the slave timeout - it is then
+ * marked lost - or peer proves s's key), else why not, in buf.
+ */
+const char *roster_takeover_refused(struct master *m, struct slave_rec *s,
+				    const struct hub_peer *peer,
+				    const struct proto_hello *h, char *buf,
+				    size_t len);
+
+/* ---- link.c: frames in and out ---- */
+
+/* Encode msg and send it to s. Returns 0 or -errno (logged). */
+int link_send(struct master *m, struct slave_rec *s,
+	      const struct proto_msg *msg);
+/* Send stop or abort with a reason to every live slave. */
+void link_stop_all(struct master *m, enum proto_type type, const char *reason);
+/* Acknowledge what s sent, now if urgent (see link.c). */
+void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now);
+/*
+ * Receive and handle frames for up to timeout_ms, then do the periodic
+ * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.
+ */
+int link_pump(struct master *m, long timeout_ms);
+
+/* ---- clocks.c: clock offsets ---- */
+
+/*
+ * Measure every joined slave's clock offset (s->clk): pings over ZeroMQ
+ * and clock datagrams. Returns 0, -ETIMEDOUT if a slave answered none,
+ * -EINTR or -ENOMEM.
+ */
+int clocks_sync(struct master *m);
+/* Close the clock-datagram socket (master shutdown). */
+void clocks_close(struct master *m);
+
+/* ---- conductor.c: the phases ---- */
+
+/*
+ * Launch the slaves, wait for them to register, refuse plans they cannot
+ * run, then run every phase. Returns 0 or -errno (-EINTR interrupted,
+ * -ECANCELED the run was stopped).
+ */
+int conductor_run(struct master *m);
+/* Wait for the slaves we started to exit; kill the ones that do not. */
+void conductor_reap(struct master *m);
+
+/* ---- midphase.c: rejoining a running phase ---- */
+
+/*
+ * Called from the phase loop: judge each slave back inside the phase
+ * (rejoin.c's rules), send its part of the plan, and once it is ready its
+ * go with its first interval; the merge expects it from there. A slave
+ * that may not rejoin is told to wait (one console line).
+ */
+void midphase_step(struct master *m);
+/*
+ * s is back while a phase runs (roster_back): same_process when the
+ * process that was lost speaks again. Returns 1 when it may rejoin the
+ * phase (midphase_step judges it), 0 when it joins the next phase.
+ */
+int midphase_back(struct master *m, struct slave_rec *s, int same_process);
+/* s was lost: a rejoin under way is dropped. */
+void midphase_lost(struct master *m, struct slave_rec *s);
+/*
+ * Phase r starts (r->start_at set): a slave back since its loss that is
+ * in it has rejoined at its start (recorded).
+ */
+void midphase_phase_start(struct master *m, struct run_result *r);
+/*
+ * An interval of the phase in progress from a slave whose same process
+ * came back (REJOIN_RESUME): it is in the phase again from the next row.
+ */
+void midphase_resume(struct master *m, struct slave_rec *s);
+/* The phase is over: slaves still on their way in wait for the next. */
+void midphase_end(struct master *m);
+
+/* ---- results.c and results_summary.c: every output ---- */
+
+/*
+ * Create the results folder (and hosts/), start the log there, copy the
+ * parameter file and open intervals.csv. Returns 0 or -errno (said why).
+ */
+int results_open(struct master *m);
+/*
+ * Open hosts/<name>.csv of every slave name the run expects, before any
+ * slave is admitted. Returns 0 or -errno (said why).
+ */
+int results_open_expected(struct master *m);
+/*
+ * The hosts/<name>.csv of a slave about to be registered (opened before,
+ * or now) into *out. Returns 0 or -errno: the slave is then refused.
+ */
+int results_open_slave(struct master *m, const char *name, struct rfile *out);
+/*
+ * Before the first phase: whether the results folder's filesystem has
+ * room for the planned rows. Warns, or with --require-space returns
+ * -ENOSPC (said why); 0 otherwise.
+ */
+int results_check_space(struct master *m);
+/* One slave's interval to hosts/<name>.csv (and intervals.csv if late). */
+void results_slave_row(struct master *m, struct slave_rec *s,
+		       const struct proto_interval *iv, const char *note,
+		       int late);
+/* Flush the hosts/ files every HOSTS_FLUSH_NS, or now with force. */
+void results_flush_hosts(struct master *m, int force);
+/* A phase starts: the console's column header. */
+void results_phase_start(struct master *m);
+/* One merged interval: the console line (or progress) and intervals.csv. */
+void results_row(struct master *m, const struct merge_row *row);
+/* A run's end: its .hgrm file from the merged totals. */
+void results_hgrm(struct master *m, struct run_result *r,
+		  const struct stats *totals);
+/* A run's end: its totals on the console. */
+void results_run_totals(struct master *m, const struct run_result *r);
+/* "completed", "degraded", "aborted" or "failed" for an exit code. */
+const char *results_status_name(int code);
+/*
+ * The end of it all: lost slaves on the console, every data file closed
+ * (and synced), then summary.txt and summary.json. A result file not
+ * written in full is named on the console and in summary.json (or on
+ * stderr when that cannot be written) and makes the exit code
+ * LS_EXIT_INCOMPLETE unless it was already worse.
+ */
+void results_finish(struct master *m);
+/*
+ * Data validation (results_validate.c). results_validation_plan: the
+ * params sd index of each target of plan, into *sd (malloc'd, the
+ * caller's; NULL when plan has none) and *nsd; 0 or -ENOMEM.
+ * results_validation_end: a slave's phase_end counters (decoded, so they
+ * sum up and no sd has more mismatches than verified blocks) into s's
+ * end_val and, per sd, into r (may be NULL); -EINVAL with the reason in
+ * why, adding nothing, when a vs[].t is not a target of s's plan or the
+ * counts would wrap r's, or -ENOMEM. Then r's line after its totals (mismatches make the run
+ * degraded); r's "validation" object in summary.json with val (the run's
+ * or a slave's counters, per sd only with the run's); whether
+ * validate=yes verified nothing in any run, and the warning that says so.
+ */
+int results_validation_plan(const struct params *p,
+			    const struct proto_plan *plan, unsigned **sd,
+			    unsigned *nsd);
+int results_validation_end(const struct master *m, struct run_result *r,
+			   struct slave_rec *s,
+			   const struct proto_phase_end *pe, char *why,
+			   size_t whylen);
+void results_validation_run(struct master *m, const struct run_result *r);
+struct jsonw;
+void results_validation_json(const struct master *m, const struct run_result *r,
+			     struct jsonw *w, const uint64_t val[3],
+			     int per_sd);
+int results_validation_nothing(const struct master *m);
+void results_validation_finish(struct master *m);
+/* Close every file results_open() and results_open_slave() opened. */
+void results_close(struct master *m);
+/*
+ * A summary file written atomically: results_atomic_open() opens a
+ * temporary file in the folder into *r, results_atomic_commit() flushes,
+ * fsyncs and renames it into place and fsyncs the folder. On any error the
+ * temporary file is removed, nothing is renamed and name is recorded as
+ * incomplete. Both return 0 or -errno.
+ */
+int results_atomic_open(struct master *m, const char *name, struct rfile *r);
+int results_atomic_commit(struct master *m, struct rfile *r, const char *name);
+/* Close and remove a results file (a slave refused after all). */
+void results_discard(struct master *m, struct rfile *r);
+/* Record that the result file name is incomplete (err: why, -errno). */
+void results_incomplete(struct master *m, const char *name, int err);
+/*
+ * A file being written: its FILE to write to, or NULL when it is closed or
+ * already failed (write nothing then). Call results_wrote() after.
+ */
+FILE *results_w(struct rfile *r);
+/* After writes through results_w(): keep the first error. */
+void results_wrote(struct master *m, struct rfile *r);
+/* results_summary.c: summary.json and summary.txt (0 or -errno). */
+int results_summary_json(struct master *m);
+int results_summary_txt(struct master *m);
+/* results_fio.c: fio.json (0 or -errno, named incomplete on failure). */
+int results_fio_json(struct master *m);
+/* summary.json's "forced": what force=yes let slaves overwrite. */
+struct jsonw;
+void results_summary_forced(struct master *m, struct jsonw *w);
+/* One line per slave that was lost during the run. */
+void results_report_lost(struct master *m, FILE *f);
+
+/* ---- results_export.c: the live export's hooks ---- */
+
+/* Start the sinks asked for (0, or -errno said why). */
+int results_export_open(struct master *m);
+/* A cluster row, a slave's row, a run's totals: to every sink. */
+void results_export_row(struct master *m, const struct merge_row *row,
+			const struct stats_view *v);
+void results_export_slave(struct master *m, const struct slave_rec *s,
+			  const struct proto_interval *iv, const char *note,
+			  const struct stats_view *v);
+void results_export_totals(struct master *m, const struct run_result *r);
+/* Stop the sinks; one console line with what each sent and dropped. */
+void results_export_close(struct master *m);
+/* summary.json's "export" object (nothing when no sink was on). */
+void results_export_json(struct master *m, struct jsonw *w);
+
+#endif

@@ -1,0 +1,611 @@
+/*
+ * The master's interval merge for one phase. Samples from the slaves are
+ * added into a pending row per interval, allocated only when the interval
+ * receives data and recycled after it is emitted, and rows leave in order
+ * of seq once every live slave has reported or the grace deadline passed.
+ * A bit per (slave, seq) remembers what was already counted, so a resent
+ * or late sample is counted exactly once and a duplicate never. The run
+ * totals are the sum of the measured rows, each added once (dense) when it
+ * is emitted or when the totals are asked for, plus the late samples: a
+ * sample's histograms are added to its row and its slave's totals only.
+ * The code is pure: no sockets, no clocks, no threads; time is an argument.
+ */
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "master/run/merge.h"
+
+/* Emitted rows kept for reuse instead of freed; each is a struct stats. */
+#define MERGE_SPARE_ROWS 4
+
+struct merge_pending {
+	struct stats st;
+	unsigned live_reports; /* samples from slaves that are still live */
+	int in_totals;         /* already added to the run totals */
+	struct merge_pending *next_free;
+};
+
+struct merge {
+	struct merge_cfg cfg;
+	unsigned next; /* seq of the next row to emit */
+	unsigned nlive;
+	unsigned nlate, ndup;
+	unsigned char *lost; /* per slave */
+	/*
+	 * Per slave: 1 + the row from which a lost slave is expected again
+	 * (merge_slave_back), 0 for none; nback of them are set.
+	 */
+	unsigned *back_at;
+	unsigned nback;
+	uint64_t *seen;              /* bit per (slave, seq) already counted */
+	size_t seen_words;           /* words per slave in seen */
+	struct merge_pending **rows; /* pending rows by seq, or NULL */
+	struct merge_pending *out;   /* last emitted row, never NULL */
+	struct merge_pending *spare; /* free list */
+	unsigned nspare;
+	unsigned *missing;               /* nslaves entries */
+	struct stats_sums *slave_totals; /* nslaves entries, no buckets */
+	struct stats totals;
+	/* What the totals will hold once every pending row is in. */
+	struct stats_sums run;
+};
+
+static int seen_test(const struct merge *m, unsigned slave, unsigned seq)
+{
+	const uint64_t *w = m->seen + (size_t)slave * m->seen_words;
+
+	return (w[seq / 64] >> (seq % 64)) & 1;
+}
+
+static void seen_set(struct merge *m, unsigned slave, unsigned seq)
+{
+	uint64_t *w = m->seen + (size_t)slave * m->seen_words;
+
+	w[seq / 64] |= UINT64_C(1) << (seq % 64);
+}
+
+static uint64_t row_start(const struct merge *m, unsigned seq)
+{
+	return m->cfg.start_ns + (uint64_t)seq * m->cfg.interval_ns;
+}
+
+/*
+ * merge_new() made sure the last deadline fits in 64 bits, so none of the
+ * interval arithmetic can overflow.
+ */
+static uint64_t row_deadline(const struct merge *m, unsigned seq)
+{
+	return row_start(m, seq + 1) + m->cfg.grace_ns;
+}
+
+static int cfg_valid(const struct merge_cfg *c)
+{
+	uint64_t len, end;
+
+	if (c->nslaves < 1 || c->intervals < 1 || c->interval_ns == 0 ||
+	    c->warmup_intervals > c->intervals)
+		return 0;
+	if (__builtin_mul_overflow((uint64_t)c->intervals, c->interval_ns,
+				   &len) ||
+	    __builtin_add_overflow(c->start_ns, len, &end) ||
+	    __builtin_add_overflow(end, c->grace_ns, &end))
+		return 0;
+	return 1;
+}
+
+static struct merge_pending *pending_get(struct merge *m)
+{
+	struct merge_pending *p = m->spare;
+
+	if (p) {
+		m->spare = p->next_free;
+		m->nspare--;
+	} else {
+		p = malloc(sizeof(*p));
+		if (!p)
+			return NULL;
+	}
+	stats_init(&p->st);
+	p->live_reports = 0;
+	p->in_totals = 0;
+	p->next_free = NULL;
+	return p;
+}
+
+static void pending_put(struct merge *m, struct merge_pending *p)
+{
+	if (m->nspare >= MERGE_SPARE_ROWS) {
+		free(p);
+		return;
+	}
+	p->next_free = m->spare;
+	m->spare = p;
+	m->nspare++;
+}
+
+struct merge *merge_new(const struct merge_cfg *cfg)
+{
+	struct merge *m;
+	size_t nseen;
+	unsigned i;
+
+	if (!cfg || !cfg_valid(cfg))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->cfg = *cfg;
+	m->nlive = cfg->nslaves;
+	m->seen_words = ((size_t)cfg->intervals + 63) / 64;
+	if (__builtin_mul_overflow(m->seen_words, (size_t)cfg->nslaves, &nseen))
+		goto fail;
+	m->lost = calloc(cfg->nslaves, sizeof(*m->lost));
+	m->back_at = calloc(cfg->nslaves, sizeof(*m->back_at));
+	m->seen = calloc(nseen, sizeof(*m->seen));
+	m->rows = calloc(cfg->intervals, sizeof(*m->rows));
+	m->missing = calloc(cfg->nslaves, sizeof(*m->missing));
+	m->slave_totals = calloc(cfg->nslaves, sizeof(*m->slave_totals));
+	if (!m->lost || !m->back_at || !m->seen || !m->rows || !m->missing ||
+	    !m->slave_totals)
+		goto fail;
+	/* Allocated here so that emitting an empty row cannot fail. */
+	m->out = pending_get(m);
+	if (!m->out)
+		goto fail;
+	stats_init(&m->totals);
+	stats_sums_init(&m->run);
+	for (i = 0; i < cfg->nslaves; i++)
+		stats_sums_init(&m->slave_totals[i]);
+	return m;
+fail:
+	merge_destroy(&m);
+	return NULL;
+}
+
+void merge_destroy(struct merge **mp)
+{
+	struct merge *m;
+	struct merge_pending *p;
+	unsigned i;
+
+	if (!mp || !*mp)
+		return;
+	m = *mp;
+	if (m->rows)
+		for (i = m->next; i < m->cfg.intervals; i++)
+			free(m->rows[i]);
+	while ((p = m->spare)) {
+		m->spare = p->next_free;
+		free(p);
+	}
+	free(m->out);
+	free(m->rows);
+	free(m->slave_totals);
+	free(m->missing);
+	free(m->seen);
+	free(m->lost);
+	free(m->back_at);
+	free(m);
+	*mp = NULL;
+}
+
+static int lat_valid(const struct merge_sample *s, int d)
+{
+	const struct hist_sparse *h = s->lat[d];
+	const char *dir = d == STATS_READ ? "read" : "write";
+
+	if (!h || (!s->lat_valid && hist_sparse_validate(h) < 0)) {
+		log_warn("merge: slave %u interval %u: malformed %s histogram",
+			 s->slave, s->seq, dir);
+		return 0;
+	}
+	if (h->count != s->ops[d]) {
+		log_warn("merge: slave %u interval %u: %" PRIu64
+			 " %s latencies for %" PRIu64 " ops",
+			 s->slave, s->seq, h->count, dir, s->ops[d]);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Everything a sample carries is checked before any of it is added, and
+ * the reason for a refusal is logged here, the only place that knows it.
+ */
+static int sample_valid(const struct merge *m, const struct merge_sample *s)
+{
+	if (s->slave >= m->cfg.nslaves) {
+		log_warn("merge: interval from slave %u of %u: no such slave",
+			 s->slave, m->cfg.nslaves);
+		return 0;
+	}
+	if (s->seq >= m->cfg.intervals) {
+		log_warn("merge: slave %u: interval %u of %u: out of range",
+			 s->slave, s->seq, m->cfg.intervals);
+		return 0;
+	}
+	return lat_valid(s, STATS_READ) && lat_valid(s, STATS_WRITE);
+}
+
+/*
+ * A sample's histograms are validated once, by sample_valid(), and then
+ * added to its row and its slave's totals (and, late, the run totals)
+ * unchecked. What hist_add_sparse() would still refuse is a wrapped count
+ * or sum: a peer can declare any sum, so every destination is checked here
+ * before the first one is touched, which keeps a refused sample from being
+ * half counted.
+ */
+static int sums_fit(uint64_t count, uint64_t sum, const struct hist_sparse *s)
+{
+	uint64_t x;
+
+	return !__builtin_add_overflow(count, s->count, &x) &&
+	       !__builtin_add_overflow(sum, s->sum, &x);
+}
+
+static int hist_fits(const struct hist *dst, const struct hist_sparse *s)
+{
+	return sums_fit(dst->count, dst->sum, s);
+}
+
+/* a + b + c + d without wrapping (the view adds directions together). */
+static int fits4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	return (unsigned __int128)a + b + c + d <= UINT64_MAX;
+}
+
+/*
+ * The counters of a struct stats or struct stats_sums (same names) plus
+ * sample s's, each alone and each pair a view adds together (read + write
+ * ops and bytes, user + system CPU), without wrapping. A sample's ops
+ * equal its histogram counts (sample_valid), so the latency counts cover
+ * them alone.
+ */
+#define COUNTERS_FIT(st, s)                                             \
+	(fits4((st)->ops[0], (st)->ops[1], (s)->ops[0], (s)->ops[1]) && \
+	 fits4((st)->bytes[0], (s)->bytes[0], 0, 0) &&                  \
+	 fits4((st)->bytes[1], (s)->bytes[1], 0, 0) &&                  \
+	 fits4((st)->bytes[0], (st)->bytes[1], (s)->bytes[0],           \
+	       (s)->bytes[1]) &&                                        \
+	 fits4((st)->errors, (s)->errors, 0, 0) &&                      \
+	 fits4((st)->cpu_user_ns, (st)->cpu_sys_ns, (s)->cpu_user_ns,   \
+	       (s)->cpu_sys_ns) &&                                      \
+	 fits4((st)->cpu_avail_ns, (s)->cpu_avail_ns, 0, 0))
+
+static int stats_fits(const struct stats *st, const struct merge_sample *s)
+{
+	return hist_fits(&st->lat[0], s->lat[0]) &&
+	       hist_fits(&st->lat[1], s->lat[1]) && COUNTERS_FIT(st, s);
+}
+
+static int sums_fit_sample(const struct stats_sums *st,
+			   const struct merge_sample *s)
+{
+	return sums_fit(st->lat[0].count, st->lat[0].sum, s->lat[0]) &&
+	       sums_fit(st->lat[1].count, st->lat[1].sum, s->lat[1]) &&
+	       COUNTERS_FIT(st, s);
+}
+
+/*
+ * The counters a struct stats and a struct stats_sums share (they differ
+ * only in how they keep latency), added from sample s.
+ */
+#define ADD_COUNTERS(st, s)                                \
+	do {                                               \
+		for (int d_ = 0; d_ < 2; d_++) {           \
+			(st)->ops[d_] += (s)->ops[d_];     \
+			(st)->bytes[d_] += (s)->bytes[d_]; \
+		}                                          \
+		(st)->errors += (s)->errors;               \
+		(st)->cpu_user_ns += (s)->cpu_user_ns;     \
+		(st)->cpu_sys_ns += (s)->cpu_sys_ns;       \
+		(st)->cpu_avail_ns += (s)->cpu_avail_ns;   \
+		(st)->samples++;                           \
+	} while (0)
+
+/* s passed sample_valid() and sums_fit_sample(st, s). */
+static void sums_add_sample(struct stats_sums *st, const struct merge_sample *s)
+{
+	ADD_COUNTERS(st, s);
+	for (int d = 0; d < 2; d++) {
+		const struct hist_sparse *h = s->lat[d];
+		struct stats_lat_sums *l = &st->lat[d];
+
+		if (!h->count)
+			continue;
+		l->count += h->count;
+		l->sum += h->sum;
+		l->sumsq += h->sumsq;
+		if (h->min < l->min)
+			l->min = h->min;
+		if (h->max > l->max)
+			l->max = h->max;
+	}
+}
+
+/* s passed sample_valid() and stats_fits(st, s). */
+static void stats_add_sample(struct stats *st, const struct merge_sample *s)
+{
+	ADD_COUNTERS(st, s);
+	hist_add_sparse_unchecked(&st->lat[STATS_READ], s->lat[STATS_READ]);
+	hist_add_sparse_unchecked(&st->lat[STATS_WRITE], s->lat[STATS_WRITE]);
+}
+
+/*
+ * Slave totals, and the sums the run totals will reach: measured intervals
+ * only. The sample itself enters the run totals directly only when its row
+ * is no longer on the way there (direct set).
+ */
+static void add_totals(struct merge *m, const struct merge_sample *s,
+		       int direct)
+{
+	if (s->seq < m->cfg.warmup_intervals)
+		return;
+	sums_add_sample(&m->run, s);
+	sums_add_sample(&m->slave_totals[s->slave], s);
+	if (direct)
+		stats_add_sample(&m->totals, s);
+}
+
+/* Whether the sample's sums still fit in every total it will enter. */
+static int totals_fit(const struct merge *m, const struct merge_sample *s)
+{
+	if (s->seq < m->cfg.warmup_intervals)
+		return 1;
+	return sums_fit_sample(&m->run, s) &&
+	       sums_fit_sample(&m->slave_totals[s->slave], s);
+}
+
+/* A measured row joins the run totals, once. */
+static void row_to_totals(struct merge *m, unsigned seq,
+			  struct merge_pending *p)
+{
+	if (p->in_totals || seq < m->cfg.warmup_intervals)
+		return;
+	stats_add(&m->totals, &p->st);
+	p->in_totals = 1;
+}
+
+int merge_add(struct merge *m, const struct merge_sample *s)
+{
+	struct merge_pending *p;
+
+	assert(m && s);
+	if (!sample_valid(m, s))
+		return -EINVAL;
+	if (seen_test(m, s->slave, s->seq)) {
+		m->ndup++;
+		return MERGE_DUPLICATE;
+	}
+	p = s->seq < m->next ? NULL : m->rows[s->seq];
+	if (!totals_fit(m, s) || (p && !stats_fits(&p->st, s))) {
+		log_warn("merge: slave %u interval %u: its sums would wrap a total",
+			 s->slave, s->seq);
+		return -EINVAL;
+	}
+	if (s->seq < m->next) {
+		seen_set(m, s->slave, s->seq);
+		add_totals(m, s, 1);
+		m->nlate++;
+		return MERGE_LATE;
+	}
+	if (!p) {
+		p = pending_get(m);
+		if (!p)
+			return -ENOMEM;
+		m->rows[s->seq] = p;
+	}
+	seen_set(m, s->slave, s->seq);
+	stats_add_sample(&p->st, s);
+	if (!m->lost[s->slave])
+		p->live_reports++;
+	add_totals(m, s, p->in_totals);
+	return MERGE_ACCEPTED;
+}
+
+/*
+ * The pending rows (from the next one on) this slave reported: each counts
+ * it as a live reporter once more (+1) or once less (-1). Its seen bits are
+ * walked a word at a time.
+ */
+static void live_reports_move(struct merge *m, unsigned slave, int by)
+{
+	const uint64_t *w = m->seen + (size_t)slave * m->seen_words;
+
+	for (size_t i = m->next / 64; i < m->seen_words; i++) {
+		uint64_t bits = w[i];
+
+		while (bits) {
+			unsigned seq = (unsigned)(i * 64) +
+				       (unsigned)__builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			if (seq < m->next)
+				continue;
+			assert(m->rows[seq]);
+			assert(by > 0 || m->rows[seq]->live_reports > 0);
+			m->rows[seq]->live_reports += (unsigned)by;
+		}
+	}
+}
+
+void merge_slave_lost(struct merge *m, unsigned slave)
+{
+	assert(m);
+	if (slave >= m->cfg.nslaves)
+		return;
+	if (m->back_at[slave]) {
+		/* Lost again before its rows came: not expected after all. */
+		m->back_at[slave] = 0;
+		m->nback--;
+	}
+	if (m->lost[slave])
+		return;
+	m->lost[slave] = 1;
+	m->nlive--;
+	/*
+	 * Pending rows that counted this slave as a live reporter must stop
+	 * counting it, or they would wait for one slave too many.
+	 */
+	live_reports_move(m, slave, -1);
+}
+
+/* A slave back: rows from the next one on wait for it again. */
+static void slave_expected(struct merge *m, unsigned slave)
+{
+	if (m->back_at[slave]) {
+		m->back_at[slave] = 0;
+		m->nback--;
+	}
+	m->lost[slave] = 0;
+	m->nlive++;
+	live_reports_move(m, slave, 1);
+}
+
+int merge_slave_back(struct merge *m, unsigned slave, unsigned from)
+{
+	assert(m);
+	if (slave >= m->cfg.nslaves || !m->lost[slave] ||
+	    from >= m->cfg.intervals)
+		return -EINVAL;
+	if (from <= m->next) {
+		slave_expected(m, slave);
+		return 0;
+	}
+	if (!m->back_at[slave])
+		m->nback++;
+	m->back_at[slave] = from + 1;
+	return 0;
+}
+
+/* Slaves expected again from row seq on become live before it is judged. */
+static void backs_due(struct merge *m, unsigned seq)
+{
+	for (unsigned i = 0; m->nback && i < m->cfg.nslaves; i++)
+		if (m->back_at[i] && m->back_at[i] <= seq + 1)
+			slave_expected(m, i);
+}
+
+int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
+{
+	struct merge_pending *p;
+	unsigned seq, i, expected = 0, nmissing = 0;
+
+	assert(m && row);
+	if (merge_done(m))
+		return 0;
+	seq = m->next;
+	if (m->nback)
+		backs_due(m, seq);
+	p = m->rows[seq];
+	if ((p ? p->live_reports : 0) < m->nlive &&
+	    now_ns < row_deadline(m, seq))
+		return 0;
+
+	if (p) {
+		row_to_totals(m, seq, p);
+		pending_put(m, m->out);
+		m->out = p;
+		m->rows[seq] = NULL;
+	} else {
+		stats_init(&m->out->st);
+	}
+	for (i = 0; i < m->cfg.nslaves; i++) {
+		int seen = seen_test(m, i, seq);
+
+		if (!m->lost[i] && !seen)
+			m->missing[nmissing++] = i;
+		if (!m->lost[i] || seen)
+			expected++;
+	}
+	m->next++;
+
+	memset(row, 0, sizeof(*row));
+	row->seq = seq;
+	row->warmup = seq < m->cfg.warmup_intervals;
+	row->start_ns = row_start(m, seq);
+	row->end_ns = row_start(m, seq + 1);
+	row->reported = m->out->st.samples;
+	row->expected = expected;
+	row->nmissing = nmissing;
+	row->missing = m->missing;
+	row->stats = &m->out->st;
+	return 1;
+}
+
+void merge_truncate(struct merge *m, unsigned intervals)
+{
+	if (intervals < m->next)
+		intervals = m->next;
+	if (intervals >= m->cfg.intervals)
+		return;
+	for (unsigned i = intervals; i < m->cfg.intervals; i++) {
+		if (m->rows[i])
+			pending_put(m, m->rows[i]);
+		m->rows[i] = NULL;
+	}
+	m->cfg.intervals = intervals;
+	if (m->cfg.warmup_intervals > intervals)
+		m->cfg.warmup_intervals = intervals;
+}
+
+unsigned merge_emitted(const struct merge *m)
+{
+	return m->next;
+}
+
+unsigned merge_intervals(const struct merge *m)
+{
+	return m->cfg.intervals;
+}
+
+unsigned merge_reported_rows(const struct merge *m)
+{
+	for (unsigned seq = m->cfg.intervals; seq > m->next; seq--)
+		if (m->rows[seq - 1])
+			return seq;
+	return m->next;
+}
+
+int merge_done(const struct merge *m)
+{
+	return m->next >= m->cfg.intervals;
+}
+
+uint64_t merge_next_deadline(const struct merge *m)
+{
+	if (merge_done(m))
+		return UINT64_MAX;
+	return row_deadline(m, m->next);
+}
+
+const struct stats *merge_totals(struct merge *m)
+{
+	/* Rows still pending (a phase cut short) are in the totals too. */
+	for (unsigned seq = m->next; seq < m->cfg.intervals; seq++)
+		if (m->rows[seq])
+			row_to_totals(m, seq, m->rows[seq]);
+	return &m->totals;
+}
+
+const struct stats_sums *merge_slave_totals(const struct merge *m,
+					    unsigned slave)
+{
+	if (slave >= m->cfg.nslaves)
+		return NULL;
+	return &m->slave_totals[slave];
+}
+
+unsigned merge_late_count(const struct merge *m)
+{
+	return m->nlate;
+}
+
+unsigned merge_duplicate_count(const struct merge *m)
+{
+	return m->ndup;
+}
