@@ -124,7 +124,7 @@ static void sh_quote(char *buf, size_t len, const char *s)
 /* The four LOCKSTEP_* variables, as "K=V" strings in kv[4]. */
 static int env_vars(struct master *m, const struct ev_state *e, char **kv)
 {
-	const char *run = e->run >= 0 ? m->runs[e->run].ph.name : "";
+	const char *run = e->run >= 0 ? m->ph.runs[e->run].ph.name : "";
 
 	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", m->run_id) < 0)
 		kv[0] = NULL;
@@ -132,7 +132,7 @@ static int env_vars(struct master *m, const struct ev_state *e, char **kv)
 		kv[1] = NULL;
 	if (asprintf(&kv[2], "LOCKSTEP_EVENT=%s", e->pe->name) < 0)
 		kv[2] = NULL;
-	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", m->dir) < 0)
+	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", m->out.dir) < 0)
 		kv[3] = NULL;
 	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
 }
@@ -361,7 +361,7 @@ static pid_t spawn(struct master *m, struct ev_state *e, int slot,
 					       NS_PER_SEC));
 		if (!remote)
 			goto out;
-		launch_ssh_argv(m->launch.ssh, hd->user, hd->system, remote,
+		launch_ssh_argv(m->ph.launch.ssh, hd->user, hd->system, remote,
 				words, sizeof(words), argv);
 	} else {
 		argv[0] = "/bin/sh";
@@ -400,7 +400,7 @@ static int open_log(struct master *m, struct ev_state *e)
 	int dfd, fd;
 
 	if (!fsutil_name_ok(e->pe->name) ||
-	    fsutil_join_inside(m->dir, "events", dir, sizeof(dir)) < 0)
+	    fsutil_join_inside(m->out.dir, "events", dir, sizeof(dir)) < 0)
 		return -EINVAL;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
@@ -513,9 +513,9 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 		note(e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
 		     e->why);
 		if (e->pe->abort_on_fail)
-			m->stop_run = 1;
-		else if (m->exit_code == LS_EXIT_OK)
-			m->exit_code = LS_EXIT_DEGRADED;
+			m->fact.stop_run = 1;
+		else if (m->fact.exit_code == LS_EXIT_OK)
+			m->fact.exit_code = LS_EXIT_DEGRADED;
 		break;
 	default:
 		break;
@@ -547,7 +547,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 	int ret;
 
 	e->start_real = now;
-	e->run = m->cur ? (int)(m->cur - m->runs) : -1;
+	e->run = m->ph.cur ? (int)(m->ph.cur - m->ph.runs) : -1;
 	e->deadline_mono = mono + (uint64_t)(e->pe->timeout_s * 1e9);
 	ret = open_log(m, e);
 	if (ret < 0) {
@@ -558,7 +558,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		return;
 	}
 	log_info("event %s started in %s%s%s: %s%s", e->pe->name,
-		 e->run >= 0 ? m->runs[e->run].ph.name : "-",
+		 e->run >= 0 ? m->ph.runs[e->run].ph.name : "-",
 		 e->pe->host >= 0 ? " on " : "",
 		 e->pe->host >= 0 ? m->params->hd[e->pe->host].name : "",
 		 e->pe->exec[0] ? "exec=" : "",
@@ -586,7 +586,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 static int due(struct master *m, struct ev_state *e, uint64_t now)
 {
 	if (e->plan.phase >= 0) {
-		struct run_result *r = &m->runs[e->plan.phase];
+		struct run_result *r = &m->ph.runs[e->plan.phase];
 
 		if (r->skipped || r->done) {
 			snprintf(e->why, sizeof(e->why),
@@ -597,7 +597,7 @@ static int due(struct master *m, struct ev_state *e, uint64_t now)
 			e->status = EV_NOT_RUN;
 			return 0;
 		}
-		if (m->cur != r || !r->start_at)
+		if (m->ph.cur != r || !r->start_at)
 			return 0;
 		e->planned_real = r->start_at +
 				  r->ph.warmup_intervals * r->ph.interval_ns +
@@ -826,7 +826,7 @@ static void figures(struct master *m, struct ev_state *e)
 	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries ||
 	    restores(E, e))
 		return;
-	r = &m->runs[e->run];
+	r = &m->ph.runs[e->run];
 	S = &E->series[e->run];
 	series_iops(S, r->ph.interval_s);
 	rev->start_s = series_s(r, e->start_real);
@@ -885,7 +885,7 @@ double events_loss_explains(struct master *m, const struct run_result *r)
 	for (size_t i = 0; E && i < E->n; i++) {
 		struct ev_state *e = &E->ev[i];
 
-		if (e->run < 0 || &m->runs[e->run] != r || !e->nloss)
+		if (e->run < 0 || &m->ph.runs[e->run] != r || !e->nloss)
 			continue;
 		e->absent_io = -1;
 		figures(m, e);
@@ -902,11 +902,13 @@ static void not_back(struct master *m, struct ev_state *e)
 		if (e->loss[k].back_real)
 			continue;
 		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
-			 e->pe->name, m->slaves[e->loss[k].slave].hello.name,
-			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
-						      "");
-		if (m->exit_code == LS_EXIT_OK)
-			m->exit_code = LS_EXIT_DEGRADED;
+			 e->pe->name,
+			 m->roster.slaves[e->loss[k].slave].hello.name,
+			 m->fact.exit_code == LS_EXIT_OK ?
+				 "; the run is degraded" :
+				 "");
+		if (m->fact.exit_code == LS_EXIT_OK)
+			m->fact.exit_code = LS_EXIT_DEGRADED;
 	}
 }
 
@@ -938,10 +940,11 @@ void events_stop(struct master *m)
 		}
 		log_warn("event %s %s: %s%s", e->pe->name,
 			 e->status == EV_CUT ? "cut short" : "not run", e->why,
-			 m->exit_code == LS_EXIT_OK ? "; the run is degraded" :
-						      "");
-		if (m->exit_code == LS_EXIT_OK)
-			m->exit_code = LS_EXIT_DEGRADED;
+			 m->fact.exit_code == LS_EXIT_OK ?
+				 "; the run is degraded" :
+				 "");
+		if (m->fact.exit_code == LS_EXIT_OK)
+			m->fact.exit_code = LS_EXIT_DEGRADED;
 	}
 	/* Killed children go within moments; a child stuck in the kernel
 	   (uninterruptible sleep) is left behind rather than waited for. */
@@ -985,7 +988,8 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s)
 			nl = realloc(e->loss, (e->nloss + 1) * sizeof(*nl));
 			if (nl) {
 				e->loss = nl;
-				nl[e->nloss].slave = (unsigned)(s - m->slaves);
+				nl[e->nloss].slave =
+					(unsigned)(s - m->roster.slaves);
 				nl[e->nloss].lost_real = s->lost_real;
 				nl[e->nloss].back_real = 0;
 				nl[e->nloss].rejoin_real = 0;
@@ -1002,7 +1006,7 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s)
 void events_back(struct master *m, struct slave_rec *s)
 {
 	struct events *E = m->events;
-	unsigned idx = (unsigned)(s - m->slaves);
+	unsigned idx = (unsigned)(s - m->roster.slaves);
 
 	for (size_t i = 0; E && i < E->n; i++) {
 		struct ev_state *e = &E->ev[i];
@@ -1030,12 +1034,12 @@ void events_sample(struct master *m, const struct slave_rec *s,
 	struct ev_series *S;
 	unsigned warm;
 
-	if (!E || !m->cur || (size_t)(m->cur - m->runs) >= E->nseries)
+	if (!E || !m->ph.cur || (size_t)(m->ph.cur - m->ph.runs) >= E->nseries)
 		return;
-	warm = m->cur->ph.warmup_intervals;
+	warm = m->ph.cur->ph.warmup_intervals;
 	if (iv->seq < warm)
 		return;
-	S = &E->series[m->cur - m->runs];
+	S = &E->series[m->ph.cur - m->ph.runs];
 	if (S->nsmp == S->capsmp) {
 		size_t cap = S->capsmp ? 2 * S->capsmp : 256;
 		struct ev_sample *np = realloc(S->smp, cap * sizeof(*np));
@@ -1049,7 +1053,7 @@ void events_sample(struct master *m, const struct slave_rec *s,
 		S->capsmp = cap;
 	}
 	S->smp[S->nsmp].seq = iv->seq - warm;
-	S->smp[S->nsmp].slave = (uint32_t)(s - m->slaves);
+	S->smp[S->nsmp].slave = (uint32_t)(s - m->roster.slaves);
 	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
 	S->nsmp++;
 }
@@ -1058,7 +1062,7 @@ void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
 		     int run, unsigned seq)
 {
 	struct events *E = m->events;
-	unsigned idx = (unsigned)(s - m->slaves);
+	unsigned idx = (unsigned)(s - m->roster.slaves);
 
 	for (size_t i = 0; E && i < E->n; i++)
 		for (unsigned k = 0; k < E->ev[i].nloss; k++) {
@@ -1079,10 +1083,10 @@ void events_row(struct master *m, const struct merge_row *row, double iops,
 
 	if (len)
 		marks[0] = '\0';
-	if (!E || !m->cur || !len)
+	if (!E || !m->ph.cur || !len)
 		return;
-	if (!row->warmup && (size_t)(m->cur - m->runs) < E->nseries) {
-		struct ev_series *S = &E->series[m->cur - m->runs];
+	if (!row->warmup && (size_t)(m->ph.cur - m->ph.runs) < E->nseries) {
+		struct ev_series *S = &E->series[m->ph.cur - m->ph.runs];
 
 		if (S->n == S->cap) {
 			size_t cap = S->cap ? 2 * S->cap : 64;

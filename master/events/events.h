@@ -34,13 +34,13 @@ enum ev_status {
 
 /* A slave of an expect_loss= host lost after the event started. */
 struct ev_loss {
-	unsigned slave;     /* index into m->slaves */
+	unsigned slave;     /* index into m->roster.slaves */
 	uint64_t lost_real; /* when it was marked lost */
 	uint64_t back_real; /* when it came back (spoke, registered); 0: not */
 	/*
 	 * When it took part again: the master-clock start of its first
 	 * interval back (inside the phase it was lost in, or at a later
-	 * phase's start), 0: not (yet); the run (m->runs index, -1: none)
+	 * phase's start), 0: not (yet); the run (m->ph.runs index, -1: none)
 	 * and that run's interval (0-based; intervals.csv says rejoin_seq+1).
 	 */
 	uint64_t rejoin_real;
@@ -51,7 +51,7 @@ struct ev_loss {
 /* One slave's row of a measured interval (on time or late). */
 struct ev_sample {
 	uint32_t seq;   /* measured interval, from 0 */
-	uint32_t slave; /* index into m->slaves */
+	uint32_t slave; /* index into m->roster.slaves */
 	uint64_t ops;
 };
 
@@ -72,7 +72,7 @@ struct ev_state {
 	const struct params_ev *pe;
 	struct evplan_ev plan;
 	enum ev_status status;
-	int run;               /* index into m->runs it started in, -1 */
+	int run;               /* index into m->ph.runs it started in, -1 */
 	uint64_t planned_real; /* master CLOCK_REALTIME; 0 until known */
 	uint64_t start_real, end_real;
 	uint64_t deadline_mono; /* start + timeout= */
@@ -105,7 +105,7 @@ struct events {
 	struct ev_state *ev;
 	size_t n;
 	int stopped;
-	struct ev_series *series; /* one per run (m->runs) */
+	struct ev_series *series; /* one per run (m->ph.runs) */
 	size_t nseries;
 };
 
@@ -157,7 +157,7 @@ double events_loss_explains(struct master *m, const struct run_result *r);
 void events_recovery_text(struct master *m, FILE *f);
 /*
  * A slave that came back takes part again from interval seq of run
- * (m->runs index), which starts at real (master clock): the loss records
+ * (m->ph.runs index), which starts at real (master clock): the loss records
  * of s that have no rejoin yet note it.
  */
 void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,

@@ -106,9 +106,9 @@ static const char *kind_of(const struct params_ev *pe)
 static const char *run_of(struct master *m, const struct ev_state *e)
 {
 	if (e->run >= 0)
-		return m->runs[e->run].ph.name;
+		return m->ph.runs[e->run].ph.name;
 	if (e->plan.phase >= 0)
-		return m->runs[e->plan.phase].ph.name;
+		return m->ph.runs[e->plan.phase].ph.name;
 	return "";
 }
 
@@ -286,13 +286,14 @@ void events_summary_json(struct master *m, struct jsonw *w)
 			const struct ev_loss *l = &e->loss[k];
 
 			jsonw_object(w, NULL);
-			jsonw_str(w, "slave", m->slaves[l->slave].hello.name);
+			jsonw_str(w, "slave",
+				  m->roster.slaves[l->slave].hello.name);
 			json_time(w, "lost_at", l->lost_real);
 			json_time(w, "back_at", l->back_real);
 			json_time(w, "rejoined_at", l->rejoin_real);
 			if (l->rejoin_real && l->rejoin_run >= 0) {
 				jsonw_str(w, "rejoined_run",
-					  m->runs[l->rejoin_run].ph.name);
+					  m->ph.runs[l->rejoin_run].ph.name);
 				jsonw_u64(w, "rejoined_interval",
 					  l->rejoin_seq + 1);
 			}

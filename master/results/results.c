@@ -34,19 +34,19 @@ void results_incomplete(struct master *m, const char *name, int err)
 {
 	char **n;
 
-	m->any_incomplete = 1;
+	m->out.any_incomplete = 1;
 	log_error("results: %s/%s could not be written in full (%s): it is incomplete",
-		  m->dir, name, strerror(err < 0 ? -err : EIO));
-	for (size_t i = 0; i < m->nincomplete; i++)
-		if (!strcmp(m->incomplete[i], name))
+		  m->out.dir, name, strerror(err < 0 ? -err : EIO));
+	for (size_t i = 0; i < m->out.nincomplete; i++)
+		if (!strcmp(m->out.incomplete[i], name))
 			return;
-	n = realloc(m->incomplete, (m->nincomplete + 1) * sizeof(*n));
+	n = realloc(m->out.incomplete, (m->out.nincomplete + 1) * sizeof(*n));
 	if (!n)
 		return;
-	m->incomplete = n;
-	n[m->nincomplete] = strdup(name);
-	if (n[m->nincomplete])
-		m->nincomplete++;
+	m->out.incomplete = n;
+	n[m->out.nincomplete] = strdup(name);
+	if (n[m->out.nincomplete])
+		m->out.nincomplete++;
 }
 
 /* The first error of r: it is not written any more, and named. */
@@ -66,7 +66,7 @@ static int rfile_open_as(struct master *m, struct rfile *r, const char *name,
 	int fd, ret;
 
 	memset(r, 0, sizeof(*r));
-	if (snprintf(path, sizeof(path), "%s/%s", m->dir, rel) >=
+	if (snprintf(path, sizeof(path), "%s/%s", m->out.dir, rel) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	r->name = strdup(name);
@@ -136,19 +136,19 @@ static void rfile_close(struct master *m, struct rfile *r, int sync)
 static void reserve_fill(struct master *m)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (!m->fd_reserve[i])
-			m->fd_reserve[i] = open("/dev/null",
-						O_RDONLY | O_CLOEXEC) +
-					   1;
+		if (!m->out.fd_reserve[i])
+			m->out.fd_reserve[i] = open("/dev/null",
+						    O_RDONLY | O_CLOEXEC) +
+					       1;
 }
 
 /* Give one reserved descriptor back before opening a file. */
 static void reserve_use(struct master *m)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (m->fd_reserve[i] > 0) {
-			close(m->fd_reserve[i] - 1);
-			m->fd_reserve[i] = 0;
+		if (m->out.fd_reserve[i] > 0) {
+			close(m->out.fd_reserve[i] - 1);
+			m->out.fd_reserve[i] = 0;
 			return;
 		}
 }
@@ -156,9 +156,9 @@ static void reserve_use(struct master *m)
 static void reserve_free(struct master *m)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (m->fd_reserve[i] > 0) {
-			close(m->fd_reserve[i] - 1);
-			m->fd_reserve[i] = 0;
+		if (m->out.fd_reserve[i] > 0) {
+			close(m->out.fd_reserve[i] - 1);
+			m->out.fd_reserve[i] = 0;
 		}
 }
 
@@ -180,8 +180,8 @@ int results_atomic_commit(struct master *m, struct rfile *r, const char *name)
 	char tmp[PATH_MAX + 128], path[PATH_MAX + 128];
 	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", m->dir, name);
-	snprintf(path, sizeof(path), "%s/%s", m->dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", m->out.dir, name);
+	snprintf(path, sizeof(path), "%s/%s", m->out.dir, name);
 	results_wrote(m, r);
 	rfile_close(m, r, 1);
 	ret = r->err;
@@ -192,7 +192,7 @@ int results_atomic_commit(struct master *m, struct rfile *r, const char *name)
 	/* The rename itself is on the disk only once its folder is. */
 	if (!ret) {
 		reserve_use(m);
-		ret = fsutil_fsync_dir(m->dir);
+		ret = fsutil_fsync_dir(m->out.dir);
 		if (ret < 0)
 			results_incomplete(m, name, ret);
 	}
@@ -218,7 +218,7 @@ static int host_file_name(struct master *m, const char *name, char *buf,
 		return -EINVAL;
 	if (snprintf(buf, len, "hosts/%s.csv", name) >= (int)len)
 		return -ENAMETOOLONG;
-	return fsutil_join_inside(m->dir, buf, path, sizeof(path));
+	return fsutil_join_inside(m->out.dir, buf, path, sizeof(path));
 }
 
 static int open_host_file(struct master *m, const char *name, struct rfile *out)
@@ -250,35 +250,35 @@ static int open_host_file(struct master *m, const char *name, struct rfile *out)
 int results_open_expected(struct master *m)
 {
 	char name[PROTO_NAME_LEN];
-	unsigned n = m->params->nhd ? 0 : m->nlocal;
+	unsigned n = m->params->nhd ? 0 : m->opt->nlocal;
 	int ret;
 
 	for (size_t h = 0; h < m->params->nhd; h++)
 		n += m->params->hd[h].slaves;
 	if (!n)
 		return 0;
-	m->pre = calloc(n, sizeof(*m->pre));
-	if (!m->pre)
+	m->out.pre = calloc(n, sizeof(*m->out.pre));
+	if (!m->out.pre)
 		return -ENOMEM;
-	for (unsigned i = 0; i < m->nlocal && !m->params->nhd; i++) {
+	for (unsigned i = 0; i < m->opt->nlocal && !m->params->nhd; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
-		ret = open_host_file(m, name, &m->pre[m->npre]);
+		ret = open_host_file(m, name, &m->out.pre[m->out.npre]);
 		if (ret < 0)
 			goto fail;
-		m->npre++;
+		m->out.npre++;
 	}
 	for (size_t h = 0; h < m->params->nhd; h++)
 		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
 			roster_expected_name(&m->params->hd[h], k, name,
 					     sizeof(name));
-			ret = open_host_file(m, name, &m->pre[m->npre]);
+			ret = open_host_file(m, name, &m->out.pre[m->out.npre]);
 			if (ret < 0)
 				goto fail;
-			m->npre++;
+			m->out.npre++;
 		}
 	return 0;
 fail:
-	log_error("cannot write %s/hosts/%s.csv: %s", m->dir, name,
+	log_error("cannot write %s/hosts/%s.csv: %s", m->out.dir, name,
 		  strerror(-ret));
 	return ret;
 }
@@ -289,10 +289,10 @@ int results_open_slave(struct master *m, const char *name, struct rfile *out)
 
 	if (host_file_name(m, name, rel, sizeof(rel)) < 0)
 		return -EINVAL;
-	for (unsigned i = 0; i < m->npre; i++)
-		if (m->pre[i].name && !strcmp(m->pre[i].name, rel)) {
-			*out = m->pre[i];
-			memset(&m->pre[i], 0, sizeof(m->pre[i]));
+	for (unsigned i = 0; i < m->out.npre; i++)
+		if (m->out.pre[i].name && !strcmp(m->out.pre[i].name, rel)) {
+			*out = m->out.pre[i];
+			memset(&m->out.pre[i], 0, sizeof(m->out.pre[i]));
 			return 0;
 		}
 	return open_host_file(m, name, out);
@@ -304,7 +304,7 @@ void results_discard(struct master *m, struct rfile *r)
 
 	if (!r->name)
 		return;
-	snprintf(path, sizeof(path), "%s/%s", m->dir, r->name);
+	snprintf(path, sizeof(path), "%s/%s", m->out.dir, r->name);
 	if (r->f)
 		fclose(r->f);
 	r->f = NULL;
@@ -322,12 +322,12 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 		       const struct proto_interval *iv, const char *note,
 		       int late)
 {
-	struct stats *st = m->scratch; /* only its counters are used */
+	struct stats *st = m->ph.scratch; /* only its counters are used */
 	struct stats_view v;
 	uint64_t now = time_real_ns();
 	FILE *f;
 
-	if (!m->cur)
+	if (!m->ph.cur)
 		return;
 	for (int d = 0; d < 2; d++) {
 		st->ops[d] = iv->ops[d];
@@ -336,25 +336,26 @@ void results_slave_row(struct master *m, struct slave_rec *s,
 	st->errors = iv->errors;
 	st->cpu_user_ns = iv->cpu_user_ns;
 	st->cpu_sys_ns = iv->cpu_sys_ns;
-	st->cpu_avail_ns = m->cur->ph.interval_ns * (iv->cores ? iv->cores : 1);
-	stats_view_sparse(st, iv->lat, m->cur->ph.interval_s, &v);
+	st->cpu_avail_ns = m->ph.cur->ph.interval_ns *
+			   (iv->cores ? iv->cores : 1);
+	stats_view_sparse(st, iv->lat, m->ph.cur->ph.interval_s, &v);
 	if ((f = results_w(&s->csv))) {
 		char marks[512];
 
 		events_marks(m, iv->start_ns, iv->end_ns, ';', marks,
 			     sizeof(marks));
-		fmt_csv_row_tail(f, m->cur->ph.name, iv->seq + 1, note,
+		fmt_csv_row_tail(f, m->ph.cur->ph.name, iv->seq + 1, note,
 				 iv->start_ns, iv->end_ns, 1, 1, &v, now,
 				 marks);
 		results_wrote(m, &s->csv);
 	}
 	results_export_slave(m, s, iv, late ? "late" : note, &v);
 	events_sample(m, s, iv);
-	if (late && (f = results_w(&m->icsv))) {
-		events_csv_row(f, m->cur->ph.name, iv->seq + 1, "late",
+	if (late && (f = results_w(&m->out.icsv))) {
+		events_csv_row(f, m->ph.cur->ph.name, iv->seq + 1, "late",
 			       iv->start_ns, iv->end_ns, 1, 0, &v, now, "");
-		results_wrote(m, &m->icsv);
-		rfile_flush(m, &m->icsv);
+		results_wrote(m, &m->out.icsv);
+		rfile_flush(m, &m->out.icsv);
 	}
 }
 
@@ -366,11 +367,11 @@ void results_flush_hosts(struct master *m, int force)
 {
 	uint64_t now = time_mono_ns();
 
-	if (!force && now - m->hosts_flushed < HOSTS_FLUSH_NS)
+	if (!force && now - m->link.hosts_flushed < HOSTS_FLUSH_NS)
 		return;
-	m->hosts_flushed = now;
-	for (unsigned i = 0; i < m->nslaves; i++)
-		rfile_flush(m, &m->slaves[i].csv);
+	m->link.hosts_flushed = now;
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		rfile_flush(m, &m->roster.slaves[i].csv);
 }
 
 /*
@@ -384,19 +385,19 @@ void results_phase_start(struct master *m)
 	char tod[32];
 	uint64_t now = time_real_ns();
 
-	vdbench_rd_line(m->params->rd[m->cur->ph.rd].name, &m->cur->ph, line,
-			sizeof(line));
+	vdbench_rd_line(m->params->rd[m->ph.cur->ph.rd].name, &m->ph.cur->ph,
+			line, sizeof(line));
 	/* Vdbench's time of day first: HCIBench drops the first two words. */
 	time_fmt_tod(now, tod, sizeof(tod));
 	printf("%s %s\n", tod, line);
 	log_debug("%s", line);
-	if (!m->vdbench_console) {
+	if (!m->opt->vdbench_console) {
 		fmt_console_header(stdout, now, m->events != NULL);
 		return;
 	}
 	fmt_vdbench_header(stdout, now);
 	for (int i = 0; i < 2; i++) {
-		struct rfile *r = i ? &m->vtot : &m->vsum;
+		struct rfile *r = i ? &m->out.vtot : &m->out.vsum;
 		FILE *f = results_w(r);
 
 		if (f) {
@@ -415,13 +416,13 @@ static void vdbench_row(struct master *m, uint64_t real_ns, const char *label,
 	FILE *f;
 
 	fmt_vdbench_row(stdout, real_ns, label, v, avg);
-	if ((f = results_w(&m->vsum))) {
+	if ((f = results_w(&m->out.vsum))) {
 		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(m, &m->vsum);
+		results_wrote(m, &m->out.vsum);
 	}
-	if (avg && (f = results_w(&m->vtot))) {
+	if (avg && (f = results_w(&m->out.vtot))) {
 		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(m, &m->vtot);
+		results_wrote(m, &m->out.vtot);
 	}
 }
 
@@ -453,15 +454,15 @@ static void long_progress(struct master *m, const struct run_result *r,
 		      line, sizeof(line));
 	printf("%s", line);
 	fflush(stdout);
-	m->progress_shown = 1;
+	m->out.progress_shown = 1;
 }
 
 static void progress_erase(struct master *m)
 {
-	if (!m->progress_shown)
+	if (!m->out.progress_shown)
 		return;
 	printf("\r\033[K");
-	m->progress_shown = 0;
+	m->out.progress_shown = 0;
 }
 
 static void format_progress(struct run_result *r, const struct stats_view *v,
@@ -491,17 +492,17 @@ static void results_flat_row(struct master *m, const struct plan_phase *ph,
 	struct vdbench_req rq;
 	FILE *f;
 
-	if (!(f = results_w(&m->flat)))
+	if (!(f = results_w(&m->out.flat)))
 		return;
 	vdbench_flat_req(m->params, ph, "lockstep-" LOCKSTEP_VERSION, &rq);
 	vdbench_flat_row(f, end_ns, &rq, label, v, reported, expected);
-	results_wrote(m, &m->flat);
-	rfile_flush(m, &m->flat);
+	results_wrote(m, &m->out.flat);
+	rfile_flush(m, &m->out.flat);
 }
 
 void results_row(struct master *m, const struct merge_row *row)
 {
-	struct run_result *r = m->cur;
+	struct run_result *r = m->ph.cur;
 	struct stats_view v;
 	char label[32], marks[512];
 	FILE *f;
@@ -525,39 +526,39 @@ void results_row(struct master *m, const struct merge_row *row)
 	}
 	progress_erase(m);
 	events_row(m, row, v.iops, v.p99_ms, ';', marks, sizeof(marks));
-	if (r->ph.kind == PLAN_FORMAT && m->tty) {
+	if (r->ph.kind == PLAN_FORMAT && m->out.tty) {
 		format_progress(r, &v, row->seq);
 	} else {
-		if (m->vdbench_console)
+		if (m->opt->vdbench_console)
 			vdbench_row(m, row->end_ns, label, &v, 0);
 		else
 			fmt_console_row(stdout, row->end_ns, label, &v,
 					row->reported, row->expected,
 					marks_count(m, marks));
-		if (progress_wanted(&r->ph, m->tty))
+		if (progress_wanted(&r->ph, m->out.tty))
 			long_progress(m, r, row->seq);
 	}
 	results_flat_row(m, &r->ph, row->end_ns, label, &v, row->reported,
 			 row->expected);
 	results_export_row(m, row, &v);
-	if ((f = results_w(&m->icsv))) {
+	if ((f = results_w(&m->out.icsv))) {
 		events_csv_row(f, r->ph.name, row->seq + 1,
 			       row->warmup ? "warmup" : "measure",
 			       row->start_ns, row->end_ns, row->reported,
 			       row->expected, &v, time_real_ns(), marks);
-		results_wrote(m, &m->icsv);
-		rfile_flush(m, &m->icsv);
+		results_wrote(m, &m->out.icsv);
+		rfile_flush(m, &m->out.icsv);
 	}
 	for (unsigned i = 0; i < row->nmissing; i++)
 		log_warn("interval %u: no data from slave %s", row->seq + 1,
-			 m->slaves[row->missing[i]].hello.name);
+			 m->roster.slaves[row->missing[i]].hello.name);
 }
 
 static void results_avg_line(struct master *m, const struct run_result *r,
 			     const char *label, const struct stats_view *v)
 {
 	results_flat_row(m, &r->ph, time_real_ns(), label, v, 0, 0);
-	if (m->vdbench_console)
+	if (m->opt->vdbench_console)
 		vdbench_row(m, time_real_ns(), label, v, 1);
 	else
 		fmt_console_avg(stdout, time_real_ns(), label, v);
@@ -594,7 +595,7 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	if (r->ph.kind == PLAN_FORMAT) {
 		double d = (double)r->duration_ns / 1e9;
 
-		if (m->tty)
+		if (m->out.tty)
 			printf("\n");
 		/* Vdbench ends a format run with its avg_ line too, and
 		 * HCIBench pairs the n-th RD= line with the n-th avg_. */
@@ -658,8 +659,8 @@ void results_hgrm(struct master *m, struct run_result *r,
 
 void results_report_lost(struct master *m, FILE *f)
 {
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 		char heard[32], back[32];
 
 		if (!s->losses)
@@ -673,7 +674,7 @@ void results_report_lost(struct master *m, FILE *f)
 			fprintf(f,
 				"slave %s was lost at %s and rejoined at %s (phase %s, interval %u)\n",
 				s->hello.name, heard, back,
-				m->runs[l->rejoin_run].ph.name,
+				m->ph.runs[l->rejoin_run].ph.name,
 				l->rejoin_seq + 1);
 		} else if (s->back_real > s->lost_real) {
 			time_fmt_tod(s->back_real, back, sizeof(back));
@@ -691,8 +692,9 @@ void results_report_lost(struct master *m, FILE *f)
 /* Every run's file stem (runfile.h): unique, from its display name. */
 static int assign_files(struct master *m)
 {
-	const char **names = calloc(m->nruns ? m->nruns : 1, sizeof(*names));
-	char(*stems)[RUNFILE_MAX] = calloc(m->nruns ? m->nruns : 1,
+	const char **names = calloc(m->ph.nruns ? m->ph.nruns : 1,
+				    sizeof(*names));
+	char(*stems)[RUNFILE_MAX] = calloc(m->ph.nruns ? m->ph.nruns : 1,
 					   sizeof(*stems));
 
 	if (!names || !stems) {
@@ -700,11 +702,11 @@ static int assign_files(struct master *m)
 		free(stems);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < m->nruns; i++)
-		names[i] = m->runs[i].ph.name;
-	runfile_assign(names, m->nruns, stems);
-	for (size_t i = 0; i < m->nruns; i++)
-		memcpy(m->runs[i].file, stems[i], RUNFILE_MAX);
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		names[i] = m->ph.runs[i].ph.name;
+	runfile_assign(names, m->ph.nruns, stems);
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		memcpy(m->ph.runs[i].file, stems[i], RUNFILE_MAX);
 	free(names);
 	free(stems);
 	return 0;
@@ -722,7 +724,7 @@ static int lock_dir(struct master *m)
 	int fd, len;
 	ssize_t got;
 
-	snprintf(path, sizeof(path), "%s/.lock", m->dir);
+	snprintf(path, sizeof(path), "%s/.lock", m->out.dir);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "lockstep: cannot create %s: %s\n", path,
@@ -746,7 +748,7 @@ static int lock_dir(struct master *m)
 		}
 		fprintf(stderr,
 			"lockstep: the results folder %s is being written by another lockstep (%s): refused, nothing there was touched (choose another -o)\n",
-			m->dir, *who ? who : "holder unknown");
+			m->out.dir, *who ? who : "holder unknown");
 		return -EBUSY;
 	}
 	len = snprintf(who, sizeof(who), "pid %ld, run %s, started %s\n",
@@ -755,23 +757,25 @@ static int lock_dir(struct master *m)
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, who, (size_t)len, 0) != len)
 		log_warn("%s: cannot say who holds it: %s", path,
 			 strerror(errno));
-	m->dir_lock = fd + 1;
+	m->out.dir_lock = fd + 1;
 	return 0;
 }
 
 int results_open(struct master *m)
 {
 	char path[PATH_MAX + 64], stamp[32];
-	const char *base = strrchr(m->param_path, '/');
+	const char *base = strrchr(m->opt->param_path, '/');
 	int ret;
 
-	if (m->outdir_opt)
-		snprintf(m->dir, sizeof(m->dir), "%s", m->outdir_opt);
+	if (m->opt->outdir_opt)
+		snprintf(m->out.dir, sizeof(m->out.dir), "%s",
+			 m->opt->outdir_opt);
 	else
-		snprintf(m->dir, sizeof(m->dir), "lockstep-output/%s-%.8s",
+		snprintf(m->out.dir, sizeof(m->out.dir),
+			 "lockstep-output/%s-%.8s",
 			 time_fmt_stamp(m->started_real, stamp, sizeof(stamp)),
 			 m->run_id);
-	snprintf(path, sizeof(path), "%s/hosts", m->dir);
+	snprintf(path, sizeof(path), "%s/hosts", m->out.dir);
 	ret = fsutil_mkdir_p(path);
 	if (ret < 0) {
 		fprintf(stderr, "lockstep: cannot create %s: %s\n", path,
@@ -783,48 +787,49 @@ int results_open(struct master *m)
 		return ret;
 	reserve_fill(m);
 	/* A summary left by an earlier run here must not pass for this one. */
-	snprintf(path, sizeof(path), "%s/summary.json", m->dir);
+	snprintf(path, sizeof(path), "%s/summary.json", m->out.dir);
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/summary.txt", m->dir);
+	snprintf(path, sizeof(path), "%s/summary.txt", m->out.dir);
 	unlink(path);
-	snprintf(path, sizeof(path), "%s/lockstep.log", m->dir);
-	m->log = fopen(path, "ae");
-	if (!m->log) {
+	snprintf(path, sizeof(path), "%s/lockstep.log", m->out.dir);
+	m->out.log = fopen(path, "ae");
+	if (!m->out.log) {
 		ret = -errno;
 		fprintf(stderr, "lockstep: cannot write %s: %s\n", path,
 			strerror(-ret));
 		return ret;
 	}
-	setvbuf(m->log, NULL, _IOLBF, 0);
-	log_set_file(m->log);
-	snprintf(path, sizeof(path), "%s/%s", m->dir,
-		 base ? base + 1 : m->param_path);
-	ret = fsutil_copy_file(m->param_path, path);
+	setvbuf(m->out.log, NULL, _IOLBF, 0);
+	log_set_file(m->out.log);
+	snprintf(path, sizeof(path), "%s/%s", m->out.dir,
+		 base ? base + 1 : m->opt->param_path);
+	ret = fsutil_copy_file(m->opt->param_path, path);
 	if (ret < 0)
-		results_incomplete(m, base ? base + 1 : m->param_path, ret);
-	ret = rfile_open(m, &m->icsv, "intervals.csv");
+		results_incomplete(m, base ? base + 1 : m->opt->param_path,
+				   ret);
+	ret = rfile_open(m, &m->out.icsv, "intervals.csv");
 	if (ret < 0) {
-		log_error("cannot write %s/intervals.csv: %s", m->dir,
+		log_error("cannot write %s/intervals.csv: %s", m->out.dir,
 			  strerror(-ret));
 		return ret;
 	}
-	events_csv_header(m->icsv.f);
-	results_wrote(m, &m->icsv);
-	ret = rfile_open(m, &m->flat, "flatfile.html");
+	events_csv_header(m->out.icsv.f);
+	results_wrote(m, &m->out.icsv);
+	ret = rfile_open(m, &m->out.flat, "flatfile.html");
 	if (ret < 0) {
-		log_error("cannot write %s/flatfile.html: %s", m->dir,
+		log_error("cannot write %s/flatfile.html: %s", m->out.dir,
 			  strerror(-ret));
 		return ret;
 	}
-	vdbench_flat_header(m->flat.f);
-	results_wrote(m, &m->flat);
-	if (m->vdbench_console) {
-		ret = rfile_open(m, &m->vsum, "summary.html");
+	vdbench_flat_header(m->out.flat.f);
+	results_wrote(m, &m->out.flat);
+	if (m->opt->vdbench_console) {
+		ret = rfile_open(m, &m->out.vsum, "summary.html");
 		if (ret == 0)
-			ret = rfile_open(m, &m->vtot, "totals.html");
+			ret = rfile_open(m, &m->out.vtot, "totals.html");
 		if (ret < 0) {
 			log_error("cannot write %s/summary.html or totals.html: %s",
-				  m->dir, strerror(-ret));
+				  m->out.dir, strerror(-ret));
 			return ret;
 		}
 	}
@@ -836,28 +841,29 @@ int results_check_space(struct master *m)
 	uint64_t intervals = 0, need, avail;
 	int ret;
 
-	for (size_t i = 0; i < m->nruns; i++)
-		intervals += m->runs[i].ph.intervals;
-	need = decide_results_bytes(intervals, (unsigned)m->nruns, m->nslaves,
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		intervals += m->ph.runs[i].ph.intervals;
+	need = decide_results_bytes(intervals, (unsigned)m->ph.nruns,
+				    m->roster.nslaves,
 				    m->params ? (unsigned)m->params->nev : 0);
-	ret = fsutil_free_bytes(m->dir, &avail);
+	ret = fsutil_free_bytes(m->out.dir, &avail);
 	if (ret < 0) {
-		log_warn("cannot tell the free space of %s: %s", m->dir,
+		log_warn("cannot tell the free space of %s: %s", m->out.dir,
 			 strerror(-ret));
-		return m->require_space ? ret : 0;
+		return m->opt->require_space ? ret : 0;
 	}
 	if (avail >= need)
 		return 0;
-	if (m->require_space) {
+	if (m->opt->require_space) {
 		log_error("the results folder %s has %.1f MiB free, and the planned rows (%llu intervals of %u slaves) need about %.1f MiB: refused (--require-space)",
-			  m->dir, (double)avail / 1048576.0,
-			  (unsigned long long)intervals, m->nslaves,
+			  m->out.dir, (double)avail / 1048576.0,
+			  (unsigned long long)intervals, m->roster.nslaves,
 			  (double)need / 1048576.0);
 		return -ENOSPC;
 	}
 	log_warn("the results folder %s has %.1f MiB free, and the planned rows (%llu intervals of %u slaves) need about %.1f MiB: its files may be incomplete (--require-space refuses to start instead)",
-		 m->dir, (double)avail / 1048576.0,
-		 (unsigned long long)intervals, m->nslaves,
+		 m->out.dir, (double)avail / 1048576.0,
+		 (unsigned long long)intervals, m->roster.nslaves,
 		 (double)need / 1048576.0);
 	return 0;
 }
@@ -865,25 +871,25 @@ int results_check_space(struct master *m)
 /* Every data file (rows) closed and synced; unused pre-opened ones gone. */
 static void close_data_files(struct master *m)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		rfile_close(m, &m->slaves[i].csv, 1);
-	for (unsigned i = 0; i < m->npre; i++)
-		results_discard(m, &m->pre[i]);
-	rfile_close(m, &m->icsv, 1);
-	rfile_close(m, &m->flat, 1);
-	rfile_close(m, &m->vsum, 1);
-	rfile_close(m, &m->vtot, 1);
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		rfile_close(m, &m->roster.slaves[i].csv, 1);
+	for (unsigned i = 0; i < m->out.npre; i++)
+		results_discard(m, &m->out.pre[i]);
+	rfile_close(m, &m->out.icsv, 1);
+	rfile_close(m, &m->out.flat, 1);
+	rfile_close(m, &m->out.vsum, 1);
+	rfile_close(m, &m->out.vtot, 1);
 	/* The log is written by log.c: its errors are seen here. */
-	if (m->log && (fflush(m->log) != 0 || ferror(m->log)))
+	if (m->out.log && (fflush(m->out.log) != 0 || ferror(m->out.log)))
 		results_incomplete(m, "lockstep.log", -EIO);
 }
 
 /* A lost result file makes a run that ran exit non-zero. */
 static void exit_incomplete(struct master *m)
 {
-	if (m->any_incomplete &&
-	    (m->exit_code == LS_EXIT_OK || m->exit_code == LS_EXIT_DEGRADED))
-		m->exit_code = LS_EXIT_INCOMPLETE;
+	if (m->out.any_incomplete && (m->fact.exit_code == LS_EXIT_OK ||
+				      m->fact.exit_code == LS_EXIT_DEGRADED))
+		m->fact.exit_code = LS_EXIT_INCOMPLETE;
 }
 
 void results_finish(struct master *m)
@@ -905,52 +911,53 @@ void results_finish(struct master *m)
 		exit_incomplete(m);
 		fprintf(stderr,
 			"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
-			m->run_id, results_status_name(m->exit_code),
-			m->exit_code);
+			m->run_id, results_status_name(m->fact.exit_code),
+			m->fact.exit_code);
 	}
-	if (m->any_incomplete) {
+	if (m->out.any_incomplete) {
 		char list[2048];
 		size_t used = 0;
 
 		list[0] = 0;
-		for (size_t i = 0; i < m->nincomplete && used < sizeof(list);
-		     i++)
+		for (size_t i = 0;
+		     i < m->out.nincomplete && used < sizeof(list); i++)
 			used += (size_t)snprintf(list + used,
 						 sizeof(list) - used, "%s%s",
 						 i ? ", " : "",
-						 m->incomplete[i]);
-		log_error("results in %s are incomplete: %s", m->dir, list);
+						 m->out.incomplete[i]);
+		log_error("results in %s are incomplete: %s", m->out.dir, list);
 	}
 	log_info("run %s %s%s; results in %s", m->run_id,
-		 results_status_name(m->exit_code),
-		 m->insecure ? " (insecure: no authentication)" : "", m->dir);
+		 results_status_name(m->fact.exit_code),
+		 m->opt->insecure ? " (insecure: no authentication)" : "",
+		 m->out.dir);
 }
 
 void results_close(struct master *m)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		rfile_close(m, &m->slaves[i].csv, 0);
-	for (unsigned i = 0; i < m->npre; i++)
-		results_discard(m, &m->pre[i]);
-	free(m->pre);
-	m->pre = NULL;
-	m->npre = 0;
-	rfile_close(m, &m->icsv, 0);
-	rfile_close(m, &m->flat, 0);
-	rfile_close(m, &m->vsum, 0);
-	rfile_close(m, &m->vtot, 0);
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		rfile_close(m, &m->roster.slaves[i].csv, 0);
+	for (unsigned i = 0; i < m->out.npre; i++)
+		results_discard(m, &m->out.pre[i]);
+	free(m->out.pre);
+	m->out.pre = NULL;
+	m->out.npre = 0;
+	rfile_close(m, &m->out.icsv, 0);
+	rfile_close(m, &m->out.flat, 0);
+	rfile_close(m, &m->out.vsum, 0);
+	rfile_close(m, &m->out.vtot, 0);
 	log_set_file(NULL);
-	if (m->log && fclose(m->log) != 0)
-		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->dir,
+	if (m->out.log && fclose(m->out.log) != 0)
+		fprintf(stderr, "lockstep: %s/lockstep.log: %s\n", m->out.dir,
 			strerror(errno));
-	m->log = NULL;
+	m->out.log = NULL;
 	reserve_free(m);
-	if (m->dir_lock)
-		close(m->dir_lock - 1); /* the folder is free again */
-	m->dir_lock = 0;
-	for (size_t i = 0; i < m->nincomplete; i++)
-		free(m->incomplete[i]);
-	free(m->incomplete);
-	m->incomplete = NULL;
-	m->nincomplete = 0;
+	if (m->out.dir_lock)
+		close(m->out.dir_lock - 1); /* the folder is free again */
+	m->out.dir_lock = 0;
+	for (size_t i = 0; i < m->out.nincomplete; i++)
+		free(m->out.incomplete[i]);
+	free(m->out.incomplete);
+	m->out.incomplete = NULL;
+	m->out.nincomplete = 0;
 }

@@ -133,7 +133,7 @@ static void job(struct master *m, struct jsonw *w, size_t i,
 		const char *jobname, const char *hostname,
 		const struct stats_view *v, const struct fiojson_run *fr)
 {
-	const struct run_result *r = &m->runs[i];
+	const struct run_result *r = &m->ph.runs[i];
 	struct vdbench_req rq;
 	char num[32];
 	double secs = view_secs(v, r->ph.elapsed_s);
@@ -185,22 +185,22 @@ int results_fio_json(struct master *m)
 	jsonw_object(&w, "global options");
 	jsonw_end(&w);
 	jsonw_array(&w, "jobs");
-	for (size_t i = 0; i < m->nruns; i++)
-		if (m->runs[i].done)
-			job(m, &w, i, m->runs[i].ph.name, NULL,
-			    &m->runs[i].view, m->runs[i].fio);
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		if (m->ph.runs[i].done)
+			job(m, &w, i, m->ph.runs[i].ph.name, NULL,
+			    &m->ph.runs[i].view, m->ph.runs[i].fio);
 	jsonw_end(&w);
 	jsonw_array(&w, "client_stats");
-	for (size_t i = 0; i < m->nruns; i++) {
-		const struct run_result *r = &m->runs[i];
+	for (size_t i = 0; i < m->ph.nruns; i++) {
+		const struct run_result *r = &m->ph.runs[i];
 
 		if (!r->done)
 			continue;
 		for (unsigned k = 0; k < r->nslave; k++)
 			if (r->slave[k].ran)
 				job(m, &w, i, r->ph.name,
-				    m->slaves[k].hello.name, &r->slave[k].v,
-				    NULL);
+				    m->roster.slaves[k].hello.name,
+				    &r->slave[k].v, NULL);
 		job(m, &w, i, "All clients", NULL, &r->view, r->fio);
 	}
 	jsonw_end(&w);

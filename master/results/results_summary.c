@@ -93,13 +93,13 @@ static void loss_records(struct master *m, const struct slave_rec *s,
 			jsonw_u64(w, "back_ns", l->back_real);
 		}
 		if (l->rejoin_real && l->rejoin_run >= 0 &&
-		    (size_t)l->rejoin_run < m->nruns) {
+		    (size_t)l->rejoin_run < m->ph.nruns) {
 			jsonw_str(w, "rejoined_at",
 				  time_fmt_iso(l->rejoin_real, iso,
 					       sizeof(iso)));
 			jsonw_u64(w, "rejoined_ns", l->rejoin_real);
 			jsonw_str(w, "rejoined_run",
-				  m->runs[l->rejoin_run].ph.name);
+				  m->ph.runs[l->rejoin_run].ph.name);
 			jsonw_u64(w, "rejoined_interval", l->rejoin_seq + 1);
 		}
 		jsonw_end(w);
@@ -123,33 +123,33 @@ int results_summary_json(struct master *m)
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
 	jsonw_str(&w, "run_id", m->run_id);
-	jsonw_str(&w, "status", results_status_name(m->exit_code));
+	jsonw_str(&w, "status", results_status_name(m->fact.exit_code));
 	if (results_validation_nothing(m))
 		jsonw_str(&w, "validation_warning",
 			  "validate=yes, but no read verified a block");
-	jsonw_i64(&w, "exit_code", m->exit_code);
+	jsonw_i64(&w, "exit_code", m->fact.exit_code);
 	/* The --baseline verdict, as printed (master/history). */
-	if (*m->verdict)
-		jsonw_str(&w, "verdict", m->verdict);
-	jsonw_str(&w, "param_file", m->param_path);
+	if (*m->fact.verdict)
+		jsonw_str(&w, "verdict", m->fact.verdict);
+	jsonw_str(&w, "param_file", m->opt->param_path);
 	/* What a later compare must know changed (master/history). */
-	jsonw_str(&w, "engine", m->engine);
+	jsonw_str(&w, "engine", m->opt->engine);
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		jsonw_str(&w, "host", host);
 	/* Who could speak to this master: CURVE keys, or anyone. */
-	jsonw_str(&w, "authentication", m->curve ? "curve" : "none");
-	jsonw_bool(&w, "insecure", m->insecure);
+	jsonw_str(&w, "authentication", m->link.curve ? "curve" : "none");
+	jsonw_bool(&w, "insecure", m->opt->insecure);
 	jsonw_str(&w, "started",
 		  time_fmt_iso(m->started_real, iso, sizeof(iso)));
 	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
 	/* Files of this folder that are not whole (see results.c). */
 	jsonw_array(&w, "incomplete_files");
-	for (size_t i = 0; i < m->nincomplete; i++)
-		jsonw_str(&w, NULL, m->incomplete[i]);
+	for (size_t i = 0; i < m->out.nincomplete; i++)
+		jsonw_str(&w, NULL, m->out.incomplete[i]);
 	jsonw_end(&w);
 	jsonw_array(&w, "slaves");
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		jsonw_object(&w, NULL);
 		jsonw_str(&w, "id", s->hello.id);
@@ -191,8 +191,8 @@ int results_summary_json(struct master *m)
 	results_export_json(m, &w);
 	events_summary_json(m, &w);
 	jsonw_array(&w, "runs");
-	for (size_t i = 0; i < m->nruns; i++) {
-		struct run_result *r = &m->runs[i];
+	for (size_t i = 0; i < m->ph.nruns; i++) {
+		struct run_result *r = &m->ph.runs[i];
 
 		if (!r->done)
 			continue;
@@ -238,7 +238,7 @@ int results_summary_json(struct master *m)
 			if (!r->slave[k].ran)
 				continue;
 			jsonw_object(&w, NULL);
-			jsonw_str(&w, "slave", m->slaves[k].hello.name);
+			jsonw_str(&w, "slave", m->roster.slaves[k].hello.name);
 			jsonw_u64(&w, "first_io_ns", r->slave[k].first_io_ns);
 			jsonw_i64(&w, "clock_offset_ns",
 				  r->slave[k].clock_offset_ns);
@@ -263,12 +263,12 @@ int results_summary_json(struct master *m)
 void results_summary_forced(struct master *m, struct jsonw *w)
 {
 	jsonw_array(w, "forced");
-	for (unsigned i = 0; i < m->nforced; i++) {
+	for (unsigned i = 0; i < m->out.nforced; i++) {
 		jsonw_object(w, NULL);
-		jsonw_str(w, "slave", m->forced[i].slave);
-		jsonw_str(w, "sd", m->forced[i].sd);
-		jsonw_str(w, "lun", m->forced[i].lun);
-		jsonw_str(w, "signature", m->forced[i].signature);
+		jsonw_str(w, "slave", m->out.forced[i].slave);
+		jsonw_str(w, "sd", m->out.forced[i].sd);
+		jsonw_str(w, "lun", m->out.forced[i].lun);
+		jsonw_str(w, "signature", m->out.forced[i].signature);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -285,17 +285,18 @@ int results_summary_txt(struct master *m)
 		return ret;
 	f = results_w(&out);
 	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
-		LOCKSTEP_VERSION, m->run_id, results_status_name(m->exit_code),
-		m->exit_code, m->param_path);
-	if (*m->verdict)
-		fprintf(f, "verdict: %s\n", m->verdict);
+		LOCKSTEP_VERSION, m->run_id,
+		results_status_name(m->fact.exit_code), m->fact.exit_code,
+		m->opt->param_path);
+	if (*m->fact.verdict)
+		fprintf(f, "verdict: %s\n", m->fact.verdict);
 	/* Whoever reads only this file must learn it too. */
-	if (m->insecure)
+	if (m->opt->insecure)
 		fprintf(f,
 			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
 	fprintf(f, "\n");
-	for (size_t i = 0; i < m->nruns; i++) {
-		struct run_result *r = &m->runs[i];
+	for (size_t i = 0; i < m->ph.nruns; i++) {
+		struct run_result *r = &m->ph.runs[i];
 
 		if (!r->done)
 			continue;
@@ -309,10 +310,10 @@ int results_summary_txt(struct master *m)
 	}
 	events_recovery_text(m, f);
 	results_report_lost(m, f);
-	if (m->nincomplete) {
+	if (m->out.nincomplete) {
 		fprintf(f, "\nincomplete result files:");
-		for (size_t i = 0; i < m->nincomplete; i++)
-			fprintf(f, " %s", m->incomplete[i]);
+		for (size_t i = 0; i < m->out.nincomplete; i++)
+			fprintf(f, " %s", m->out.incomplete[i]);
 		fprintf(f, "\n");
 	}
 	return results_atomic_commit(m, &out, "summary.txt");

@@ -119,8 +119,8 @@ void results_validation_run(struct master *m, const struct run_result *r)
 	log_error("run %s: data validation found %llu mismatches (lockstep.log has the first ones in full)",
 		  r->ph.name, (unsigned long long)r->val[2]);
 	/* Mismatches in warmup intervals count too: the data is wrong. */
-	if (m->exit_code == LS_EXIT_OK)
-		m->exit_code = LS_EXIT_DEGRADED;
+	if (m->fact.exit_code == LS_EXIT_OK)
+		m->fact.exit_code = LS_EXIT_DEGRADED;
 }
 
 void results_validation_json(const struct master *m, const struct run_result *r,
@@ -159,8 +159,8 @@ int results_validation_nothing(const struct master *m)
 
 	if (!m->params->validate)
 		return 0;
-	for (size_t i = 0; i < m->nruns; i++)
-		verified += m->runs[i].done ? m->runs[i].val[1] : 0;
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		verified += m->ph.runs[i].done ? m->ph.runs[i].val[1] : 0;
 	return verified == 0;
 }
 

@@ -24,28 +24,29 @@ static int clocks_socket(struct master *m)
 {
 	int fd;
 
-	if (m->csock_state)
-		return m->csock_state > 0 ? m->csock : -1;
-	fd = clockdgram_socket(strcmp(m->bind, "*") ? m->bind : NULL, 0, 1);
+	if (m->link.csock_state)
+		return m->link.csock_state > 0 ? m->link.csock : -1;
+	fd = clockdgram_socket(strcmp(m->opt->bind, "*") ? m->opt->bind : NULL,
+			       0, 1);
 	if (fd < 0 || !clockdgram_port(fd)) {
 		log_info("no clock datagrams (UDP on %s: %s): clocks over ZeroMQ only",
-			 m->bind, strerror(fd < 0 ? -fd : EADDRNOTAVAIL));
+			 m->opt->bind, strerror(fd < 0 ? -fd : EADDRNOTAVAIL));
 		if (fd >= 0)
 			close(fd);
-		m->csock_state = -1;
+		m->link.csock_state = -1;
 		return -1;
 	}
-	m->csock = fd;
-	m->csock_port = clockdgram_port(fd);
-	m->csock_state = 1;
+	m->link.csock = fd;
+	m->link.csock_port = clockdgram_port(fd);
+	m->link.csock_state = 1;
 	return fd;
 }
 
 void clocks_close(struct master *m)
 {
-	if (m->csock_state > 0)
-		close(m->csock);
-	m->csock_state = 0;
+	if (m->link.csock_state > 0)
+		close(m->link.csock);
+	m->link.csock_state = 0;
 }
 
 /*
@@ -71,9 +72,9 @@ static void clocks_drain(struct master *m, int fd)
 		if (len < 0)
 			continue; /* an ICMP error of an earlier send */
 		if (clockdgram_decode(buf, (size_t)len, &d) < 0 ||
-		    d.slave >= m->nslaves)
+		    d.slave >= m->roster.nslaves)
 			continue;
-		s = &m->slaves[d.slave];
+		s = &m->roster.slaves[d.slave];
 		if (s->state != SLAVE_JOINED || !s->cnonce ||
 		    d.nonce != s->cnonce)
 			continue;
@@ -95,7 +96,8 @@ static void clocks_ping(struct master *m, struct slave_rec *s, int fd, int udp,
 {
 	if (udp) {
 		struct clockdgram d = { .kind = CLOCKDGRAM_PING,
-					.slave = (uint32_t)(s - m->slaves),
+					.slave = (uint32_t)(s -
+							    m->roster.slaves),
 					.nonce = s->cnonce,
 					.seq = seq };
 		unsigned char buf[CLOCKDGRAM_LEN];
@@ -108,7 +110,7 @@ static void clocks_ping(struct master *m, struct slave_rec *s, int fd, int udp,
 		struct proto_msg msg = { .type = PROTO_PING };
 
 		msg.u.ping.seq = seq;
-		msg.u.ping.udp_port = fd >= 0 ? m->csock_port : 0;
+		msg.u.ping.udp_port = fd >= 0 ? m->link.csock_port : 0;
 		msg.u.ping.nonce = fd >= 0 ? s->cnonce : 0;
 		msg.u.ping.t1 = time_real_ns();
 		link_send(m, s, &msg);
@@ -153,15 +155,15 @@ static void clocks_choose(struct slave_rec *s)
 int clocks_sync(struct master *m)
 {
 	uint64_t t0 = time_mono_ns(), deadline = t0 + 3 * NS_PER_SEC;
-	struct decide_ping *p = calloc(2 * (size_t)(m->nslaves ? m->nslaves :
-								 1),
-				       sizeof(*p));
+	struct decide_ping *p =
+		calloc(2 * (size_t)(m->roster.nslaves ? m->roster.nslaves : 1),
+		       sizeof(*p));
 	int fd = clocks_socket(m);
 
 	if (!p)
 		return -ENOMEM;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		clockoff_init(&s->clk);
 		clockoff_init(&s->uclk);
@@ -174,8 +176,8 @@ int clocks_sync(struct master *m)
 		for (int k = 0; k < 2; k++) {
 			p[2 * i + k].want = CLOCK_SAMPLES;
 			/* A staggered start: sent_at + gap is the first. */
-			p[2 * i + k].sent_at = t0 +
-					       CLOCK_GAP_NS * i / m->nslaves;
+			p[2 * i + k].sent_at = t0 + CLOCK_GAP_NS * i /
+							    m->roster.nslaves;
 		}
 	}
 	for (;;) {
@@ -183,8 +185,8 @@ int clocks_sync(struct master *m)
 
 		if (fd >= 0)
 			clocks_drain(m, fd);
-		for (unsigned i = 0; i < m->nslaves; i++) {
-			struct slave_rec *s = &m->slaves[i];
+		for (unsigned i = 0; i < m->roster.nslaves; i++) {
+			struct slave_rec *s = &m->roster.slaves[i];
 
 			if (s->state != SLAVE_JOINED)
 				continue;
@@ -221,8 +223,8 @@ int clocks_sync(struct master *m)
 		}
 	}
 	free(p);
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		if (s->state != SLAVE_JOINED)
 			continue;

@@ -29,11 +29,11 @@ static void view_of(const struct slave_rec *s, struct decide_slave *v)
 	v->last_tx = s->last_tx;
 }
 
-/* Every slave's view, into m->dview. */
+/* Every slave's view, into m->ph.dview. */
 static void views_of(struct master *m)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		view_of(&m->slaves[i], &m->dview[i]);
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		view_of(&m->roster.slaves[i], &m->ph.dview[i]);
 }
 
 /*
@@ -72,13 +72,13 @@ static const struct launch_keys *slave_keys(struct master *m, const char *name,
 	struct keys_pair kp;
 	int ret;
 
-	if (!m->curve && !(local && m->local_curve))
+	if (!m->link.curve && !(local && m->link.local_curve))
 		return NULL;
 	ret = keys_generate(&kp);
 	if (ret == 0)
-		ret = keys_authorized_add(&m->auth, kp.public, name);
+		ret = keys_authorized_add(&m->link.auth, kp.public, name);
 	if (ret == 0)
-		ret = hub_admit(m->hub, kp.public);
+		ret = hub_admit(m->link.hub, kp.public);
 	if (ret < 0) {
 		log_error("cannot make the keys of slave %s: %s", name,
 			  strerror(-ret));
@@ -87,7 +87,7 @@ static const struct launch_keys *slave_keys(struct master *m, const char *name,
 	}
 	memcpy(lk->secret, kp.secret, sizeof(lk->secret));
 	memcpy(lk->public, kp.public, sizeof(lk->public));
-	memcpy(lk->master, m->key.public, sizeof(lk->master));
+	memcpy(lk->master, m->link.key.public, sizeof(lk->master));
 	keys_wipe(&kp, sizeof(kp));
 	return lk;
 }
@@ -95,27 +95,29 @@ static const struct launch_keys *slave_keys(struct master *m, const char *name,
 static int launch_slaves(struct master *m)
 {
 	char ep[300], name[PROTO_NAME_LEN];
-	const char **luns = allowed_luns(m->params, &m->launch.nallow);
+	const char **luns = allowed_luns(m->params, &m->ph.launch.nallow);
 	struct launch_keys lk;
 	const struct launch_keys *keys;
 	int ret = 0;
 
 	if (!luns)
 		return -ENOMEM;
-	m->launch.allow = luns;
-	if (m->local_curve)
-		snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u", m->local_port);
+	m->ph.launch.allow = luns;
+	if (m->link.local_curve)
+		snprintf(ep, sizeof(ep), "tcp://127.0.0.1:%u",
+			 m->link.local_port);
 	else
-		snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise,
-			 m->bound_port);
-	for (unsigned i = 0; ret == 0 && i < m->nlocal; i++) {
+		snprintf(ep, sizeof(ep), "tcp://%s:%u", m->opt->advertise,
+			 m->link.bound_port);
+	for (unsigned i = 0; ret == 0 && i < m->opt->nlocal; i++) {
 		snprintf(name, sizeof(name), "local-%u", i + 1);
 		keys = slave_keys(m, name, 1, &lk);
-		ret = (m->curve || m->local_curve) && !keys ?
+		ret = (m->link.curve || m->link.local_curve) && !keys ?
 			      -EIO :
-			      launch_local(&m->launch, ep, name, keys);
+			      launch_local(&m->ph.launch, ep, name, keys);
 	}
-	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->advertise, m->bound_port);
+	snprintf(ep, sizeof(ep), "tcp://%s:%u", m->opt->advertise,
+		 m->link.bound_port);
 	for (size_t h = 0; ret == 0 && h < m->params->nhd; h++) {
 		const struct params_hd *hd = &m->params->hd[h];
 
@@ -124,9 +126,9 @@ static int launch_slaves(struct master *m)
 		for (unsigned k = 0; ret == 0 && k < hd->slaves; k++) {
 			roster_expected_name(hd, k, name, sizeof(name));
 			keys = slave_keys(m, name, 0, &lk);
-			ret = m->curve && !keys ?
+			ret = m->link.curve && !keys ?
 				      -EIO :
-				      launch_ssh(&m->launch, hd->user,
+				      launch_ssh(&m->ph.launch, hd->user,
 						 hd->system, hd->lockstep,
 						 hd->lockstep_dir, ep, name,
 						 keys);
@@ -135,18 +137,18 @@ static int launch_slaves(struct master *m)
 	keys_wipe(&lk, sizeof(lk));
 	if (ret < 0)
 		log_error("cannot start a slave: %s", strerror(-ret));
-	m->launch.allow = NULL;
-	m->launch.nallow = 0;
+	m->ph.launch.allow = NULL;
+	m->ph.launch.nallow = 0;
 	free(luns);
 	return ret;
 }
 
 static int wait_registration(struct master *m)
 {
-	uint64_t deadline = time_mono_ns() + m->join_timeout_ns;
+	uint64_t deadline = time_mono_ns() + m->opt->join_timeout_ns;
 	char names[512];
 
-	m->registering = 1;
+	m->roster.registering = 1;
 	while (roster_missing(m, names, sizeof(names)) > 0) {
 		struct launch_proc *p;
 		const char *why;
@@ -154,7 +156,7 @@ static int wait_registration(struct master *m)
 
 		if (ret < 0)
 			return ret;
-		while ((p = launch_exited(&m->launch, &status))) {
+		while ((p = launch_exited(&m->ph.launch, &status))) {
 			if (roster_find_name(m, p->name))
 				continue;
 			/* The reason its host gave, on the console too. */
@@ -171,17 +173,18 @@ static int wait_registration(struct master *m)
 			unsigned n = roster_missing(m, names, sizeof(names));
 
 			log_error("%u slaves did not register within %.0f s%s%s",
-				  n, (double)m->join_timeout_ns / 1e9,
+				  n, (double)m->opt->join_timeout_ns / 1e9,
 				  names[0] ? ": " : "", names);
 			return -ETIMEDOUT;
 		}
 	}
-	m->registering = 0;
-	for (unsigned i = 0; i < m->launch.n; i++) {
-		struct slave_rec *s = roster_find_name(m, m->launch.p[i].name);
+	m->roster.registering = 0;
+	for (unsigned i = 0; i < m->ph.launch.n; i++) {
+		struct slave_rec *s = roster_find_name(m,
+						       m->ph.launch.p[i].name);
 
 		if (s)
-			s->pid = m->launch.p[i].pid;
+			s->pid = m->ph.launch.p[i].pid;
 	}
 	return 0;
 }
@@ -194,19 +197,19 @@ void conductor_reap(struct master *m)
 		struct launch_proc *p;
 		int status;
 
-		while ((p = launch_exited(&m->launch, &status)))
+		while ((p = launch_exited(&m->ph.launch, &status)))
 			if (status != 0)
 				log_warn("slave %s (%s) exited with status %d",
 					 p->name, p->host, status);
 		/* A reaped pid may be reused: no signal may reach it. */
-		master_note_children(&m->launch);
-		if (!launch_running(&m->launch))
+		master_note_children(&m->ph.launch);
+		if (!launch_running(&m->ph.launch))
 			break;
 		if (time_mono_ns() > deadline) {
-			launch_kill_all(&m->launch);
+			launch_kill_all(&m->ph.launch);
 			break;
 		}
-		if (m->hub)
+		if (m->link.hub)
 			link_pump(m, 20);
 		else
 			time_sleep_ns(20 * NS_PER_MS);
@@ -226,8 +229,8 @@ static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 
 	if (!names)
 		return -ENOMEM;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		const struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		const struct slave_rec *s = &m->roster.slaves[i];
 
 		/* Another cut would give its blocks to a slave without their
 		 * generations: false mismatches later. */
@@ -264,15 +267,15 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		}
 	}
 
-	m->nended = 0;
+	m->ph.nended = 0;
 	/* Kept for the phase: a slave back inside it gets its part again. */
-	free(m->ph_hd);
-	free(m->ph_rank);
-	m->ph_hd = hd;
-	m->ph_rank = rank;
-	m->ph_n = n;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	free(m->ph.ph_hd);
+	free(m->ph.ph_rank);
+	m->ph.ph_hd = hd;
+	m->ph.ph_rank = rank;
+	m->ph.ph_n = n;
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 		struct proto_msg msg = { .type = PROTO_PLAN };
 
 		s->ph_k = -1;
@@ -297,8 +300,8 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = plan_for_slave(m->params, ph, m->phase_no, hd,
-				     rank ? rank[k] : k, n, m->engine,
+		ret = plan_for_slave(m->params, ph, m->ph.phase_no, hd,
+				     rank ? rank[k] : k, n, m->opt->engine,
 				     &msg.u.plan, err, sizeof(err));
 		s->ph_k = (int)k++;
 		memcpy(s->ph_id, s->hello.id, sizeof(s->ph_id));
@@ -335,13 +338,13 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 static int wait_ready(struct master *m)
 {
-	uint64_t deadline = time_mono_ns() + m->ready_timeout_ns;
+	uint64_t deadline = time_mono_ns() + m->opt->ready_timeout_ns;
 
 	for (;;) {
 		unsigned waiting = 0, failed = 0;
 
-		for (unsigned i = 0; i < m->nslaves; i++) {
-			struct slave_rec *s = &m->slaves[i];
+		for (unsigned i = 0; i < m->roster.nslaves; i++) {
+			struct slave_rec *s = &m->roster.slaves[i];
 
 			if (!s->in_phase)
 				continue;
@@ -356,7 +359,7 @@ static int wait_ready(struct master *m)
 			return 0;
 		if (time_mono_ns() > deadline) {
 			log_error("%u slaves not ready after %.0f s", waiting,
-				  (double)m->ready_timeout_ns / 1e9);
+				  (double)m->opt->ready_timeout_ns / 1e9);
 			return -ETIMEDOUT;
 		}
 		if (link_pump(m, 50) < 0)
@@ -377,38 +380,39 @@ static int start_phase(struct master *m, struct run_result *r)
 	size_t len;
 	int ret;
 
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].in_phase && m->slaves[i].clk.rtt_ns > max_rtt)
-			max_rtt = m->slaves[i].clk.rtt_ns;
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (m->roster.slaves[i].in_phase &&
+		    m->roster.slaves[i].clk.rtt_ns > max_rtt)
+			max_rtt = m->roster.slaves[i].clk.rtt_ns;
 	margin = 4 * max_rtt + 250 * NS_PER_MS;
-	go.u.go.phase = m->phase_no;
+	go.u.go.phase = m->ph.phase_no;
 	go.u.go.start_at = time_real_ns() + margin;
 	r->start_at = go.u.go.start_at;
 	/* Intervals are stamped with this schedule (plausible.h). */
-	for (unsigned i = 0; i < m->nslaves; i++)
-		m->slaves[i].pplan.start_at = r->start_at;
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		m->roster.slaves[i].pplan.start_at = r->start_at;
 	midphase_phase_start(m, r);
 	{
 		struct merge_cfg cfg = {
-			.nslaves = m->nslaves,
+			.nslaves = m->roster.nslaves,
 			.intervals = r->ph.intervals,
 			.warmup_intervals = r->ph.warmup_intervals,
 			.start_ns = r->start_at,
 			.interval_ns = r->ph.interval_ns,
-			.grace_ns = m->grace_ns,
+			.grace_ns = m->opt->grace_ns,
 		};
 
-		m->merge = merge_new(&cfg);
-		if (!m->merge)
+		m->ph.merge = merge_new(&cfg);
+		if (!m->ph.merge)
 			return -ENOMEM;
-		for (unsigned i = 0; i < m->nslaves; i++)
-			if (!m->slaves[i].in_phase)
-				merge_slave_lost(m->merge, i);
+		for (unsigned i = 0; i < m->roster.nslaves; i++)
+			if (!m->roster.slaves[i].in_phase)
+				merge_slave_lost(m->ph.merge, i);
 	}
 	ret = proto_encode(&go, &buf, &len);
 	if (ret < 0)
 		return ret;
-	hub_publish(m->hub, buf, len);
+	hub_publish(m->link.hub, buf, len);
 	free(buf);
 	deadline = time_mono_ns() + margin + 5 * NS_PER_SEC;
 	for (;;) {
@@ -416,8 +420,8 @@ static int start_phase(struct master *m, struct run_result *r)
 
 		if (link_pump(m, 10) < 0)
 			return -EINTR;
-		for (unsigned i = 0; i < m->nslaves; i++) {
-			struct slave_rec *s = &m->slaves[i];
+		for (unsigned i = 0; i < m->roster.nslaves; i++) {
+			struct slave_rec *s = &m->roster.slaves[i];
 			struct decide_slave v;
 			enum decide_go d;
 
@@ -452,27 +456,28 @@ static void truncate_at_eof(struct master *m)
 	 * yet, no slave can have ended early, and the views of a thousand
 	 * slaves are not built for nothing.
 	 */
-	if (!m->nended)
+	if (!m->ph.nended)
 		return;
 	views_of(m);
-	longest = decide_eof_truncate(m->dview, m->nslaves,
-				      m->cur->ph.intervals,
-				      merge_intervals(m->merge));
+	longest = decide_eof_truncate(m->ph.dview, m->roster.nslaves,
+				      m->ph.cur->ph.intervals,
+				      merge_intervals(m->ph.merge));
 	if (longest) {
 		log_info("phase %s: every slave finished its pass after %u intervals",
-			 m->cur->ph.name, longest);
-		merge_truncate(m->merge, longest);
+			 m->ph.cur->ph.name, longest);
+		merge_truncate(m->ph.merge, longest);
 	}
 }
 
 static int phase_over(struct master *m)
 {
 	truncate_at_eof(m);
-	if (!merge_done(m->merge))
+	if (!merge_done(m->ph.merge))
 		return 0;
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].in_phase && !m->slaves[i].ended &&
-		    m->slaves[i].state == SLAVE_JOINED)
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (m->roster.slaves[i].in_phase &&
+		    !m->roster.slaves[i].ended &&
+		    m->roster.slaves[i].state == SLAVE_JOINED)
 			return 0;
 	return 1;
 }
@@ -482,7 +487,7 @@ static int run_phase(struct master *m, struct run_result *r)
 	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
 	int ret = 0;
 	results_phase_start(m);
-	m->batch_ns = BATCH_NS;
+	m->link.batch_ns = BATCH_NS;
 	while (!phase_over(m)) {
 		struct merge_row row;
 		uint64_t now = time_real_ns();
@@ -491,23 +496,23 @@ static int run_phase(struct master *m, struct run_result *r)
 			ret = -EINTR;
 			break;
 		}
-		while (merge_next(m->merge, time_real_ns(), &row) == 1)
+		while (merge_next(m->ph.merge, time_real_ns(), &row) == 1)
 			results_row(m, &row);
 		midphase_step(m);
 		/* Slaves that never end the phase cannot hold the run. */
-		if (now > end_real + m->grace_ns + m->slave_timeout_ns +
-				  10 * NS_PER_SEC) {
+		if (now > end_real + m->opt->grace_ns +
+				  m->opt->slave_timeout_ns + 10 * NS_PER_SEC) {
 			log_warn("phase %s: giving up on slaves that did not end it",
 				 r->ph.name);
 			break;
 		}
 	}
-	m->batch_ns = 0;
+	m->link.batch_ns = 0;
 	midphase_end(m);
 	if (ret == 0) {
 		struct merge_row row;
 
-		while (merge_next(m->merge, UINT64_MAX, &row) == 1)
+		while (merge_next(m->ph.merge, UINT64_MAX, &row) == 1)
 			results_row(m, &row);
 	}
 	return ret;
@@ -518,8 +523,8 @@ static int run_one(struct master *m, struct run_result *r)
 	double measured;
 	int ret;
 
-	m->phase_no++;
-	m->cur = r;
+	m->ph.phase_no++;
+	m->ph.cur = r;
 	if (roster_live_count(m) == 0) {
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
@@ -535,10 +540,10 @@ static int run_one(struct master *m, struct run_result *r)
 	if (ret == 0)
 		ret = run_phase(m, r);
 	results_flush_hosts(m, 1);
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].state == SLAVE_JOINED)
-			link_ack(m, &m->slaves[i], 1, 0);
-	if (!m->merge)
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (m->roster.slaves[i].state == SLAVE_JOINED)
+			link_ack(m, &m->roster.slaves[i], 1, 0);
+	if (!m->ph.merge)
 		return ret;
 	if (ret < 0) {
 		/*
@@ -549,32 +554,35 @@ static int run_one(struct master *m, struct run_result *r)
 		struct merge_row row;
 		uint64_t now = time_real_ns();
 
-		merge_truncate(m->merge,
-			       decide_run_intervals(merge_intervals(m->merge),
+		merge_truncate(m->ph.merge,
+			       decide_run_intervals(merge_intervals(m->ph.merge),
 						    merge_reported_rows(
-							    m->merge),
+							    m->ph.merge),
 						    1));
-		while (merge_next(m->merge, UINT64_MAX, &row) == 1)
+		while (merge_next(m->ph.merge, UINT64_MAX, &row) == 1)
 			results_row(m, &row);
 		if (now > r->start_at)
 			r->duration_ns = now - r->start_at;
 	}
-	r->ph.intervals = merge_intervals(m->merge);
+	r->ph.intervals = merge_intervals(m->ph.merge);
 	if (r->ph.warmup_intervals > r->ph.intervals)
 		r->ph.warmup_intervals = r->ph.intervals;
 	views_of(m);
-	r->start_skew_ns = decide_start_skew(m->dview, m->nslaves);
-	r->start_skew_bound_ns = decide_start_skew_bound(m->dview, m->nslaves);
+	r->start_skew_ns = decide_start_skew(m->ph.dview, m->roster.nslaves);
+	r->start_skew_bound_ns = decide_start_skew_bound(m->ph.dview,
+							 m->roster.nslaves);
 	measured = decide_measured_s(r->ph.intervals, r->ph.warmup_intervals,
 				     r->ph.interval_s);
 	/* Keep the views: the dense totals go with the merge. */
-	stats_view(merge_totals(m->merge), measured, &r->view);
-	r->slave = calloc(m->nslaves ? m->nslaves : 1, sizeof(*r->slave));
+	stats_view(merge_totals(m->ph.merge), measured, &r->view);
+	r->slave = calloc(m->roster.nslaves ? m->roster.nslaves : 1,
+			  sizeof(*r->slave));
 	if (r->slave)
-		r->nslave = m->nslaves;
+		r->nslave = m->roster.nslaves;
 	for (unsigned i = 0; i < r->nslave; i++) {
-		const struct stats_sums *st = merge_slave_totals(m->merge, i);
-		struct slave_rec *s = &m->slaves[i];
+		const struct stats_sums *st = merge_slave_totals(m->ph.merge,
+								 i);
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		r->slave[i].ran = st && st->samples;
 		memcpy(r->slave[i].val, s->end_val, sizeof(s->end_val));
@@ -592,13 +600,13 @@ static int run_one(struct master *m, struct run_result *r)
 				 r->ph.name, s->hello.name, r->slave[i].no_pct);
 	}
 	if (ret == 0)
-		results_hgrm(m, r, merge_totals(m->merge));
-	merge_destroy(&m->merge);
+		results_hgrm(m, r, merge_totals(m->ph.merge));
+	merge_destroy(&m->ph.merge);
 	r->done = 1;
-	if (r->view.errors && m->exit_code == LS_EXIT_OK) {
+	if (r->view.errors && m->fact.exit_code == LS_EXIT_OK) {
 		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
 			 r->ph.name, (unsigned long long)r->view.errors);
-		m->exit_code = LS_EXIT_DEGRADED;
+		m->fact.exit_code = LS_EXIT_DEGRADED;
 	}
 	if (ret == 0)
 		results_run_totals(m, r);
@@ -646,7 +654,7 @@ static int run_next(struct master *m, struct run_result *r)
 	int ret;
 
 	if (r->ph.kind == PLAN_CURVE_POINT) {
-		struct run_result *max = &m->runs[r->ph.curve_max];
+		struct run_result *max = &m->ph.runs[r->ph.curve_max];
 
 		const char *why;
 
@@ -665,7 +673,7 @@ static int run_next(struct master *m, struct run_result *r)
 	    decide_curve_stop(r->ph.stopcurve_ms, r->view.resp_ms)) {
 		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
 			 r->ph.name, r->view.resp_ms, r->ph.stopcurve_ms);
-		m->runs[r->ph.curve_max].curve_stopped = 1;
+		m->ph.runs[r->ph.curve_max].curve_stopped = 1;
 	}
 	return ret;
 }
@@ -676,7 +684,7 @@ int conductor_run(struct master *m)
 
 	if (ret == 0) {
 		ret = launch_slaves(m);
-		master_note_children(&m->launch);
+		master_note_children(&m->ph.launch);
 	}
 	if (ret == 0)
 		ret = wait_registration(m);
@@ -684,7 +692,7 @@ int conductor_run(struct master *m)
 		ret = check_plans(m);
 	if (ret == 0)
 		ret = results_check_space(m);
-	for (size_t i = 0; ret == 0 && i < m->nruns; i++)
-		ret = run_next(m, &m->runs[i]);
+	for (size_t i = 0; ret == 0 && i < m->ph.nruns; i++)
+		ret = run_next(m, &m->ph.runs[i]);
 	return ret;
 }

@@ -21,7 +21,7 @@
 static int send_frame(struct master *m, struct slave_rec *s,
 		      const struct proto_msg *msg, const void *buf, size_t len)
 {
-	int ret = hub_send(m->hub, &s->peer, buf, len);
+	int ret = hub_send(m->link.hub, &s->peer, buf, len);
 
 	if (ret == 0)
 		s->last_tx = time_mono_ns();
@@ -59,9 +59,9 @@ static void send_text(struct master *m, struct slave_rec *s,
 
 void link_stop_all(struct master *m, enum proto_type type, const char *reason)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].state == SLAVE_JOINED)
-			send_text(m, &m->slaves[i], type, reason);
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (m->roster.slaves[i].state == SLAVE_JOINED)
+			send_text(m, &m->roster.slaves[i], type, reason);
 }
 
 /* Whether the slave's hello lists the engine the run uses. */
@@ -101,7 +101,7 @@ static struct peer_budget *budget_of(struct master *m, const struct hub_peer *p,
 				     uint64_t *h)
 {
 	*h = id_hash(p);
-	return &m->budget[*h & (BUDGET_SLOTS - 1)];
+	return &m->link.budget[*h & (BUDGET_SLOTS - 1)];
 }
 
 /* Whether an unregistered peer is past its budget of invalid frames. */
@@ -134,8 +134,8 @@ static void count_invalid(struct master *m, struct slave_rec *s,
 			 s->state == SLAVE_JOINED ? " and lost" : "");
 		if (s->state == SLAVE_JOINED)
 			roster_mark_lost(m, s);
-		if (m->exit_code == LS_EXIT_OK)
-			m->exit_code = LS_EXIT_DEGRADED;
+		if (m->fact.exit_code == LS_EXIT_OK)
+			m->fact.exit_code = LS_EXIT_DEGRADED;
 		return;
 	}
 	b = budget_of(m, peer, &h);
@@ -182,8 +182,8 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	 * (keys.h): a launched slave's name belongs to its per-run key, and
 	 * a listed key with names gets only those. The key is never logged.
 	 */
-	if ((m->curve || peer->via == HUB_LOCAL) &&
-	    !keys_name_allowed(&m->auth, peer->key, h->name)) {
+	if ((m->link.curve || peer->via == HUB_LOCAL) &&
+	    !keys_name_allowed(&m->link.auth, peer->key, h->name)) {
 		count_invalid(m, s, peer);
 		refuse_hello(h,
 			     "the key it proved is not authorized for that name");
@@ -194,8 +194,8 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	 * this master forked, which prove their per-run keys on the local
 	 * pair (a local user reading their pid from /proc cannot pass).
 	 */
-	if (!m->curve && peer->via == HUB_MAIN &&
-	    keys_name_bound(&m->auth, h->name)) {
+	if (!m->link.curve && peer->via == HUB_MAIN &&
+	    keys_name_bound(&m->link.auth, h->name)) {
 		count_invalid(m, s, peer);
 		refuse_hello(h,
 			     "that name belongs to a slave this master started, which proves its key");
@@ -248,7 +248,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		    memcmp(s->peer.id, peer->id, peer->len))
 			roster_back(m, s, peer, h);
 	} else {
-		if (!m->registering) {
+		if (!m->roster.registering) {
 			refuse_hello(h,
 				     "the run has started and it is not one of its slaves");
 			return;
@@ -257,12 +257,13 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 			refuse_hello(h, "no hd= line names it");
 			return;
 		}
-		if (!has_engine(h, m->engine)) {
+		if (!has_engine(h, m->opt->engine)) {
 			char have[PROTO_MAX_ENGINES * (PROTO_NAME_LEN + 2) + 8];
 			char esc[LOG_ESC_LEN(sizeof(have))];
 
 			snprintf(why, sizeof(why),
-				 "it has no engine %s (it has: %s)", m->engine,
+				 "it has no engine %s (it has: %s)",
+				 m->opt->engine,
 				 log_escape(engine_list(h, have, sizeof(have)),
 					    esc, sizeof(esc)));
 			refuse_hello(h, why);
@@ -293,9 +294,9 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 	}
 	snprintf(w.u.welcome.run_id, sizeof(w.u.welcome.run_id), "%s",
 		 m->run_id);
-	w.u.welcome.slave_index = (uint32_t)(s - m->slaves);
-	w.u.welcome.heartbeat_ns = m->heartbeat_ns;
-	w.u.welcome.master_timeout_ns = m->master_timeout_ns;
+	w.u.welcome.slave_index = (uint32_t)(s - m->roster.slaves);
+	w.u.welcome.heartbeat_ns = m->opt->heartbeat_ns;
+	w.u.welcome.master_timeout_ns = m->opt->master_timeout_ns;
 	link_send(m, s, &w);
 }
 
@@ -319,7 +320,7 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now)
 	    now - s->ack_wait < ACK_DELAY_NS)
 		return;
 	a = (struct proto_msg){ .type = PROTO_ACK };
-	a.u.ack.phase = m->phase_no;
+	a.u.ack.phase = m->ph.phase_no;
 	a.u.ack.seq = s->contig - 1;
 	if (link_send(m, s, &a) == 0)
 		s->acked = s->contig;
@@ -328,7 +329,7 @@ void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now)
 /* The intervals 0..contig-1 of s are all received or judged. */
 static void advance_contig(struct master *m, struct slave_rec *s)
 {
-	while (s->contig < m->cur->ph.intervals && s->got[s->contig])
+	while (s->contig < m->ph.cur->ph.intervals && s->got[s->contig])
 		s->contig++;
 }
 
@@ -342,11 +343,11 @@ static void reject_interval(struct master *m, struct slave_rec *s,
 {
 	s->rejected++;
 	s->suspect = 1;
-	if (m->exit_code == LS_EXIT_OK)
-		m->exit_code = LS_EXIT_DEGRADED;
+	if (m->fact.exit_code == LS_EXIT_OK)
+		m->fact.exit_code = LS_EXIT_DEGRADED;
 	log_limited("implausible interval", LOG_WARN,
 		    "slave %s: interval %u of %s rejected, not counted: %s; the slave is suspect and the run is degraded",
-		    s->hello.name, iv->seq + 1, m->cur->ph.name, why);
+		    s->hello.name, iv->seq + 1, m->ph.cur->ph.name, why);
 	if (s->contig == s->acked)
 		s->ack_wait = s->last_rx;
 	s->got[iv->seq] = GOT_REJECTED;
@@ -362,8 +363,8 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	char why[512];
 	int ret;
 
-	if (!m->merge || iv->phase != m->phase_no ||
-	    iv->seq >= m->cur->ph.intervals) {
+	if (!m->ph.merge || iv->phase != m->ph.phase_no ||
+	    iv->seq >= m->ph.cur->ph.intervals) {
 		struct proto_msg a = { .type = PROTO_ACK };
 
 		/* Too late for its phase: acknowledge it so it is not re-sent. */
@@ -380,13 +381,13 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		link_ack(m, s, 1, s->last_rx); /* judged already: not again */
 		return;
 	}
-	cpu_avail = m->cur->ph.interval_ns * s->hello.cores;
+	cpu_avail = m->ph.cur->ph.interval_ns * s->hello.cores;
 	if (plausible_interval(&s->pplan, iv, why, sizeof(why)) < 0) {
 		reject_interval(m, s, iv, why);
 		return;
 	}
 	memset(&smp, 0, sizeof(smp));
-	smp.slave = (unsigned)(s - m->slaves);
+	smp.slave = (unsigned)(s - m->roster.slaves);
 	smp.seq = iv->seq;
 	for (int d = 0; d < 2; d++) {
 		smp.ops[d] = iv->ops[d];
@@ -398,7 +399,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	smp.cpu_user_ns = iv->cpu_user_ns;
 	smp.cpu_sys_ns = iv->cpu_sys_ns;
 	smp.cpu_avail_ns = cpu_avail;
-	ret = merge_add(m->merge, &smp);
+	ret = merge_add(m->ph.merge, &smp);
 	if (ret == -EINVAL) {
 		/* Plausible alone, but the merge refused it (it said why). */
 		reject_interval(m, s, iv,
@@ -422,8 +423,8 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		log_warn("slave %s: interval %u arrived after its cluster line was written; it is counted in the run totals and written as a late row",
 			 s->hello.name, iv->seq + 1);
 	results_slave_row(m, s, iv,
-			  iv->seq < m->cur->ph.warmup_intervals ? "warmup" :
-								  "measure",
+			  iv->seq < m->ph.cur->ph.warmup_intervals ? "warmup" :
+								     "measure",
 			  ret == MERGE_LATE);
 }
 
@@ -446,18 +447,18 @@ static void on_forced(struct master *m, const struct slave_rec *s,
 			 s->hello.name, f->signature, f->sd);
 		return;
 	}
-	for (unsigned i = 0; i < m->nforced; i++)
-		if (!strcmp(m->forced[i].slave, s->hello.name) &&
-		    !strcmp(m->forced[i].sd, f->sd) &&
-		    !strcmp(m->forced[i].signature, f->signature))
+	for (unsigned i = 0; i < m->out.nforced; i++)
+		if (!strcmp(m->out.forced[i].slave, s->hello.name) &&
+		    !strcmp(m->out.forced[i].sd, f->sd) &&
+		    !strcmp(m->out.forced[i].signature, f->signature))
 			return;
-	r = realloc(m->forced, (m->nforced + 1) * sizeof(*r));
+	r = realloc(m->out.forced, (m->out.nforced + 1) * sizeof(*r));
 	if (!r) {
 		log_error("out of memory recording force=yes on sd %s", f->sd);
 		return;
 	}
-	m->forced = r;
-	r = &m->forced[m->nforced++];
+	m->out.forced = r;
+	r = &m->out.forced[m->out.nforced++];
 	snprintf(r->slave, sizeof(r->slave), "%s", s->hello.name);
 	snprintf(r->sd, sizeof(r->sd), "%s", f->sd);
 	snprintf(r->signature, sizeof(r->signature), "%s", f->signature);
@@ -511,7 +512,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	 * A routing id is the slave's own choice: a frame under a registered
 	 * slave's id from a connection with another key is not from it.
 	 */
-	if (s && (m->curve || peer->via == HUB_LOCAL) &&
+	if (s && (m->link.curve || peer->via == HUB_LOCAL) &&
 	    strcmp(s->peer.key, peer->key) != 0 && msg.type != PROTO_HELLO) {
 		log_warn("dropped %s under the routing id of slave %s: sent with another key",
 			 proto_type_name(msg.type), s->hello.name);
@@ -538,10 +539,10 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	case PROTO_PONG:
 		s->pongs++;
 		clockoff_add(&s->clk, msg.u.pong.t1, msg.u.pong.t2,
-			     msg.u.pong.t3, m->rx_real);
+			     msg.u.pong.t3, m->link.rx_real);
 		break;
 	case PROTO_READY:
-		if (msg.u.ready.phase != m->phase_no)
+		if (msg.u.ready.phase != m->ph.phase_no)
 			break;
 		s->ready = 1;
 		for (unsigned i = 0; i < msg.u.ready.nforced; i++)
@@ -554,26 +555,26 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 					     sizeof(text)),
 				  held ? " (and similar messages suppressed)" :
 					 "");
-		if (msg.u.error.phase == m->phase_no)
+		if (msg.u.error.phase == m->ph.phase_no)
 			s->ready = -1;
 		break;
 	case PROTO_GO_ACK:
-		if (msg.u.go_ack.phase == m->phase_no)
+		if (msg.u.go_ack.phase == m->ph.phase_no)
 			s->go_acked = 1;
 		break;
 	case PROTO_INTERVAL:
 		on_interval(m, s, &msg.u.interval);
 		break;
 	case PROTO_PHASE_END:
-		if (msg.u.phase_end.phase == m->phase_no) {
+		if (msg.u.phase_end.phase == m->ph.phase_no) {
 			int again = s->ended;
 
 			if (!again)
-				m->nended++;
+				m->ph.nended++;
 			s->ended = 1;
-			if (m->cur && time_real_ns() > m->cur->start_at)
-				m->cur->duration_ns = time_real_ns() -
-						      m->cur->start_at;
+			if (m->ph.cur && time_real_ns() > m->ph.cur->start_at)
+				m->ph.cur->duration_ns = time_real_ns() -
+							 m->ph.cur->start_at;
 			s->end_intervals = msg.u.phase_end.intervals;
 			/* Kept (taken from msg) until the run's totals. */
 			roster_free_end_lat(s);
@@ -583,15 +584,15 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			       sizeof(msg.u.phase_end.lat));
 			/* A second phase_end must not count twice. */
 			if (!again &&
-			    results_validation_end(m, m->cur, s,
+			    results_validation_end(m, m->ph.cur, s,
 						   &msg.u.phase_end, err,
 						   sizeof(err)) < 0) {
 				/* Not counted: the run cannot vouch for it. */
 				s->suspect = 1;
-				if (m->exit_code == LS_EXIT_OK)
-					m->exit_code = LS_EXIT_DEGRADED;
+				if (m->fact.exit_code == LS_EXIT_OK)
+					m->fact.exit_code = LS_EXIT_DEGRADED;
 				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
-					  s->hello.name, m->phase_no, err);
+					  s->hello.name, m->ph.phase_no, err);
 			}
 			if (msg.u.phase_end.first_io_ns &&
 			    plausible_first_io(&s->pplan,
@@ -602,19 +603,19 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 					       err, sizeof(err)) < 0) {
 				/* Not counted in the start skew. */
 				s->suspect = 1;
-				if (m->exit_code == LS_EXIT_OK)
-					m->exit_code = LS_EXIT_DEGRADED;
+				if (m->fact.exit_code == LS_EXIT_OK)
+					m->fact.exit_code = LS_EXIT_DEGRADED;
 				log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
-					  s->hello.name, m->phase_no, err);
+					  s->hello.name, m->ph.phase_no, err);
 			} else if (msg.u.phase_end.first_io_ns &&
 				   !s->first_io) {
 				s->first_io = msg.u.phase_end.first_io_ns;
 			}
 			if (msg.u.phase_end.status < 0) {
 				log_error("slave %s ended phase %u early (%s): the run stops",
-					  s->hello.name, m->phase_no,
+					  s->hello.name, m->ph.phase_no,
 					  strerror(-msg.u.phase_end.status));
-				m->stop_run = 1;
+				m->fact.stop_run = 1;
 			}
 		}
 		break;
@@ -656,11 +657,11 @@ static void check_liveness(struct master *m)
 	size_t hb_len = 0;
 	int quiet;
 
-	if (now - m->liveness_at < LIVENESS_NS)
+	if (now - m->link.liveness_at < LIVENESS_NS)
 		return;
-	m->liveness_at = now;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	m->link.liveness_at = now;
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 		char tod[32];
 
 		if (s->state != SLAVE_JOINED)
@@ -683,8 +684,8 @@ static void check_liveness(struct master *m)
 				send_frame(m, s, &msg, hb, hb_len);
 		}
 		/* Liveness is judged only while intervals are due. */
-		if (!m->merge || !s->in_phase ||
-		    now - s->last_rx <= m->slave_timeout_ns)
+		if (!m->ph.merge || !s->in_phase ||
+		    now - s->last_rx <= m->opt->slave_timeout_ns)
 			continue;
 		roster_mark_lost(m, s);
 		time_fmt_tod(s->last_heard_real, tod, sizeof(tod));
@@ -697,11 +698,11 @@ static void check_liveness(struct master *m)
 		}
 		log_warn("slave %s lost: nothing heard for %.1f s (last at %s); %s",
 			 s->hello.name, (double)(now - s->last_rx) / 1e9, tod,
-			 m->abort_on_loss ?
+			 m->opt->abort_on_loss ?
 				 "aborting the run (--on-slave-loss=abort)" :
 				 "the run goes on without it");
-		if (m->abort_on_loss)
-			m->stop_run = 1;
+		if (m->opt->abort_on_loss)
+			m->fact.stop_run = 1;
 	}
 	free(hb);
 }
@@ -711,18 +712,18 @@ int link_pump(struct master *m, long timeout_ms)
 	struct hub_peer peer;
 	const void *buf;
 	size_t len;
-	int ret = hub_wait(m->hub, timeout_ms);
+	int ret = hub_wait(m->link.hub, timeout_ms);
 
 	if (ret < 0)
 		return ret;
-	if (ret > 0 && m->batch_ns)
-		time_sleep_ns(m->batch_ns);
+	if (ret > 0 && m->link.batch_ns)
+		time_sleep_ns(m->link.batch_ns);
 	for (int n = 0; n < 10000; n++) {
-		ret = hub_recv(m->hub, &peer, &buf, &len);
+		ret = hub_recv(m->link.hub, &peer, &buf, &len);
 		if (ret == -EAGAIN)
 			break;
 		/* A pong's t4: before decoding it, as t1 is before encoding. */
-		m->rx_real = time_real_ns();
+		m->link.rx_real = time_real_ns();
 		if (ret == -EBADMSG) {
 			if (peer.len <= HUB_PEER_MAX && !budget_spent(m, &peer))
 				count_invalid(m, roster_find_peer(m, &peer),
@@ -738,7 +739,7 @@ int link_pump(struct master *m, long timeout_ms)
 	check_liveness(m);
 	events_tick(m);
 	results_flush_hosts(m, 0);
-	if (m->stop_run)
+	if (m->fact.stop_run)
 		return -ECANCELED;
 	return master_interrupted ? -EINTR : 0;
 }

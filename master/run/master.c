@@ -114,26 +114,26 @@ static struct stats *stats_new(void)
 static int setup_auth(struct master *m)
 {
 	char err[1024];
-	int external = m->expect > 0, ret;
+	int external = m->opt->expect > 0, ret;
 
 	for (size_t h = 0; h < m->params->nhd; h++)
 		if (m->params->hd[h].shell == PARAMS_SHELL_NONE)
 			external = 1;
-	if (m->insecure) {
-		if (m->key_file || m->auth_file) {
+	if (m->opt->insecure) {
+		if (m->opt->key_file || m->opt->auth_file) {
 			log_error(
 				"--insecure turns authentication off: it cannot go with --key or --authorized-slaves");
 			return -EINVAL;
 		}
 		log_warn("--insecure: no authentication; anyone who reaches tcp://%s can register as a slave and report numbers",
-			 m->bind);
-		if (!m->nlocal)
+			 m->opt->bind);
+		if (!m->opt->nlocal)
 			return 0;
 		/*
 		 * The slaves we fork get keys over their pipe all the same,
 		 * so that no local user can take their place.
 		 */
-		ret = keys_generate(&m->key);
+		ret = keys_generate(&m->link.key);
 		if (ret < 0) {
 			log_error("cannot make the keys of the local slaves: %s",
 				  ret == -ENOTSUP ?
@@ -141,28 +141,29 @@ static int setup_auth(struct master *m)
 					  strerror(-ret));
 			return ret;
 		}
-		m->local_curve = 1;
+		m->link.local_curve = 1;
 		return 0;
 	}
-	if (m->auth_file && !m->key_file) {
+	if (m->opt->auth_file && !m->opt->key_file) {
 		log_error(
 			"--authorized-slaves needs --key FILE: slaves started elsewhere must know the master's public key (lockstep keygen makes a pair)");
 		return -EINVAL;
 	}
-	if (external && !m->auth_file) {
+	if (external && !m->opt->auth_file) {
 		log_error(
 			"this run waits for slaves started elsewhere (--expect-slaves or hd=...,shell=none): give --key FILE and --authorized-slaves FILE (see lockstep keygen), or --insecure to accept any peer");
 		return -EPERM;
 	}
-	if (m->key_file)
-		ret = keys_load_secret(m->key_file, &m->key, err, sizeof(err));
+	if (m->opt->key_file)
+		ret = keys_load_secret(m->opt->key_file, &m->link.key, err,
+				       sizeof(err));
 	else
-		ret = keys_generate(&m->key);
-	if (ret == 0 && m->auth_file)
-		ret = keys_load_authorized(m->auth_file, &m->auth, err,
-					   sizeof(err));
+		ret = keys_generate(&m->link.key);
+	if (ret == 0 && m->opt->auth_file)
+		ret = keys_load_authorized(m->opt->auth_file, &m->link.auth,
+					   err, sizeof(err));
 	if (ret < 0) {
-		if (!m->key_file && !m->auth_file)
+		if (!m->opt->key_file && !m->opt->auth_file)
 			snprintf(err, sizeof(err),
 				 "cannot make the run's keys: %s",
 				 ret == -ENOTSUP ?
@@ -171,7 +172,7 @@ static int setup_auth(struct master *m)
 		log_error("%s", err);
 		return ret;
 	}
-	m->curve = 1;
+	m->link.curve = 1;
 	return 0;
 }
 
@@ -179,32 +180,32 @@ static int setup_auth(struct master *m)
  * A master reachable from other machines must not take orders from anyone:
  * binding off loopback needs CURVE (the default) or an explicit --insecure.
  */
-static int check_listen(struct master *m)
+static int check_listen(struct master *m, struct run_opts *o)
 {
-	int loopback = strcmp(m->bind, "127.0.0.1") == 0 ||
-		       strcmp(m->bind, "localhost") == 0 ||
-		       strncmp(m->bind, "127.", 4) == 0;
+	int loopback = strcmp(m->opt->bind, "127.0.0.1") == 0 ||
+		       strcmp(m->opt->bind, "localhost") == 0 ||
+		       strncmp(m->opt->bind, "127.", 4) == 0;
 
-	if (!loopback && !m->insecure && !m->curve) {
+	if (!loopback && !m->opt->insecure && !m->link.curve) {
 		log_error("--listen %s is reachable from other machines without authentication: give --key and --authorized-slaves, or --insecure on a trusted test network",
-			  m->bind);
+			  m->opt->bind);
 		return -EPERM;
 	}
-	if (!m->advertise)
-		m->advertise = strcmp(m->bind, "*") &&
-					       strcmp(m->bind, "0.0.0.0") ?
-				       m->bind :
+	if (!o->advertise)
+		o->advertise = strcmp(m->opt->bind, "*") &&
+					       strcmp(m->opt->bind, "0.0.0.0") ?
+				       m->opt->bind :
 				       NULL;
-	if (!m->advertise && (m->nlocal || m->params->nhd)) {
+	if (!m->opt->advertise && (m->opt->nlocal || m->params->nhd)) {
 		log_error("--listen %s: say which address slaves should connect to with --advertise ADDR",
-			  m->bind);
+			  m->opt->bind);
 		return -EINVAL;
 	}
 	if (m->params->nhd && loopback)
 		for (size_t h = 0; h < m->params->nhd; h++)
 			if (m->params->hd[h].shell != PARAMS_SHELL_NONE) {
 				log_error("hd=%s: slaves on other hosts cannot reach a master on %s; use --listen ADDR",
-					  m->params->hd[h].name, m->bind);
+					  m->params->hd[h].name, m->opt->bind);
 				return -EINVAL;
 			}
 	return 0;
@@ -218,8 +219,8 @@ static const char *const loss_choices[] = { "continue", "abort", NULL };
  * The options of `lockstep run`. The engines are the slave's table, passed
  * in by src/main.c: master code does not include the slave's headers.
  */
-static int parse_args(struct master *m, const char *const *engines, int argc,
-		      char **argv)
+static int parse_args(struct run_opts *o, struct master *m,
+		      const char *const *engines, int argc, char **argv)
 {
 	const char *shown[PROTO_MAX_ENGINES + 1];
 	char first[PROTO_NAME_LEN + 16], engine_help[512];
@@ -235,83 +236,84 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 	opts_join(shown, ", ", " or ", engine_help, sizeof(engine_help));
 	{
 		const struct opts_def defs[] = {
-			{ "output", 'o', OPTS_STRING, &m->outdir_opt,
+			{ "output", 'o', OPTS_STRING, &o->outdir_opt,
 			  .arg = "DIR",
 			  .help = "results folder (default lockstep-output/<date>-<id>)" },
-			{ NULL, 'e', OPTS_SECONDS, &m->ov.elapsed_s, 0, 1e7,
+			{ NULL, 'e', OPTS_SECONDS, &o->ov.elapsed_s, 0, 1e7,
 			  .arg = "SECONDS",
 			  .help = "elapsed time of every rd (Vdbench -e)" },
-			{ NULL, 'w', OPTS_SECONDS, &m->ov.warmup_s, 0, 1e7,
+			{ NULL, 'w', OPTS_SECONDS, &o->ov.warmup_s, 0, 1e7,
 			  .arg = "SECONDS",
 			  .help = "warmup of every rd (Vdbench -w)" },
-			{ NULL, 'i', OPTS_SECONDS, &m->ov.interval_s, 0, 1e7,
+			{ NULL, 'i', OPTS_SECONDS, &o->ov.interval_s, 0, 1e7,
 			  OPTS_POSITIVE, .arg = "SECONDS",
 			  .help = "reporting interval of every rd (Vdbench -i)" },
-			{ "local-slaves", 0, OPTS_UINT, &m->nlocal, 0, 256,
+			{ "local-slaves", 0, OPTS_UINT, &o->nlocal, 0, 256,
 			  .arg = "N",
 			  .help = "slaves to start on this machine (default 2)" },
 			{ "engine", 0, OPTS_CHOICE, &engine, .choices = engines,
 			  .what = "engine", .arg = "NAME",
 			  .help = engine_help },
-			{ "port", 0, OPTS_UINT, &m->port, 1, 65534, .arg = "N",
+			{ "port", 0, OPTS_UINT, &o->port, 1, 65534, .arg = "N",
 			  .help = "ROUTER port (PUB is N+1; default: any free pair)" },
 			{ "slave-timeout", 0, OPTS_SECONDS, &slave_timeout_s, 0,
 			  1e7, OPTS_POSITIVE, .arg = "S",
 			  .help = "mark a silent slave lost after S s (default 3)" },
-			{ "on-slave-loss", 0, OPTS_CHOICE, &m->abort_on_loss,
+			{ "on-slave-loss", 0, OPTS_CHOICE, &o->abort_on_loss,
 			  .choices = loss_choices,
 			  .help = "what a lost slave does to the run (continue)" },
 			{ "join-timeout", 0, OPTS_SECONDS, &join_timeout_s, 0,
 			  1e7, OPTS_POSITIVE, .arg = "S",
 			  .help = "wait S s for slaves to register (default 30)" },
-			{ "expect-slaves", 0, OPTS_UINT, &m->expect, 1,
+			{ "expect-slaves", 0, OPTS_UINT, &o->expect, 1,
 			  MAX_SLAVES, .arg = "N",
 			  .help = "also wait for N slaves started elsewhere" },
-			{ "listen", 0, OPTS_STRING, &m->bind, .arg = "ADDR",
+			{ "listen", 0, OPTS_STRING, &o->bind, .arg = "ADDR",
 			  .help = "address to bind (default 127.0.0.1)" },
-			{ "advertise", 0, OPTS_STRING, &m->advertise,
+			{ "advertise", 0, OPTS_STRING, &o->advertise,
 			  .arg = "ADDR",
 			  .help = "address slaves connect to (default: --listen)" },
-			{ "insecure", 0, OPTS_FLAG, &m->insecure,
+			{ "insecure", 0, OPTS_FLAG, &o->insecure,
 			  .help = "no authentication on the port: plain TCP, any peer may register (local slaves still prove keys)" },
-			{ "key", 0, OPTS_STRING, &m->key_file, .arg = "FILE",
+			{ "key", 0, OPTS_STRING, &o->key_file, .arg = "FILE",
 			  .help = "the master's secret CURVE key (lockstep keygen)" },
-			{ "authorized-slaves", 0, OPTS_STRING, &m->auth_file,
+			{ "authorized-slaves", 0, OPTS_STRING, &o->auth_file,
 			  .arg = "FILE",
 			  .help = "public keys of slaves started elsewhere, with their names" },
-			{ "ssh", 0, OPTS_STRING, &m->launch.ssh, .arg = "CMD",
+			{ "ssh", 0, OPTS_STRING, &m->ph.launch.ssh,
+			  .arg = "CMD",
 			  .help = "the ssh command for hd= hosts (default ssh)" },
-			{ "workers", 0, OPTS_UINT, &m->launch.workers, 1, 64,
+			{ "workers", 0, OPTS_UINT, &m->ph.launch.workers, 1, 64,
 			  .arg = "N",
 			  .help = "I/O threads per slave it starts (default: one per core)" },
-			{ "push", 0, OPTS_FLAG, &m->push,
+			{ "push", 0, OPTS_FLAG, &o->push,
 			  .help = "copy this binary to hd= hosts lacking this version" },
-			{ "require-space", 0, OPTS_FLAG, &m->require_space,
+			{ "require-space", 0, OPTS_FLAG, &o->require_space,
 			  .help = "refuse to start if the results may not fit" },
-			{ "graphite", 0, OPTS_STRING, &m->exp_opts.graphite,
+			{ "graphite", 0, OPTS_STRING, &o->exp_opts.graphite,
 			  .arg = "HOST:PORT",
 			  .help = "send every interval to Graphite (plaintext)" },
-			{ "influx", 0, OPTS_STRING, &m->exp_opts.influx,
+			{ "influx", 0, OPTS_STRING, &o->exp_opts.influx,
 			  .arg = "URL",
 			  .help = "send every interval to InfluxDB: http://H:P/write?db=D" },
-			{ "prom-textfile", 0, OPTS_STRING, &m->exp_opts.prom,
+			{ "prom-textfile", 0, OPTS_STRING, &o->exp_opts.prom,
 			  .arg = "FILE",
 			  .help = "keep a Prometheus textfile NAME.prom up to date" },
-			{ "history", 0, OPTS_STRING, &m->history, .arg = "PATH",
+			{ "history", 0, OPTS_STRING, &o->history, .arg = "PATH",
 			  .help = "the run history (default $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
 				  " for root, ~/.local/share/lockstep/history.db otherwise)" },
-			{ "no-history", 0, OPTS_FLAG, &m->no_history,
+			{ "no-history", 0, OPTS_FLAG, &o->no_history,
 			  .help = "do not record this run" },
-			{ "baseline", 0, OPTS_STRING, &m->baseline,
+			{ "baseline", 0, OPTS_STRING, &o->baseline,
 			  .arg = "SPEC",
 			  .help = "compare with last, last~N, median:N (usable runs only: never a regression unless accepted), an id or a folder; exit 3 on a regression, 6 when no comparison could be made" },
-			{ "threshold", 0, OPTS_STRING, &m->threshold,
+			{ "threshold", 0, OPTS_STRING, &o->threshold,
 			  .arg = "LIST",
 			  .help = "with --baseline (" HISTORY_DEFAULT_THRESHOLD
 				  ")" },
-			{ "report", 0, OPTS_FLAG, &m->report,
+			{ "report", 0, OPTS_FLAG, &o->report,
 			  .help = "write report.html (charts) in the results folder" },
-			{ "verbose", 'v', OPTS_FLAG, &m->verbose,
+			{ "verbose", 'v', OPTS_FLAG, &o->verbose,
 			  .help = "debug messages" },
 			{ .name = "help",
 			  .letter = 'h',
@@ -335,63 +337,63 @@ static int parse_args(struct master *m, const char *const *engines, int argc,
 	if (ret)
 		return ret;
 	/* Said, not the default: --push leaves hosts out only if said. */
-	m->loss_given = m->abort_on_loss >= 0;
-	if (m->abort_on_loss < 0)
-		m->abort_on_loss = 0;
-	m->engine = engines[engine];
-	m->slave_timeout_ns = (uint64_t)(slave_timeout_s * 1e9);
-	m->join_timeout_ns = (uint64_t)(join_timeout_s * 1e9);
-	if (m->verbose)
+	o->loss_given = o->abort_on_loss >= 0;
+	if (o->abort_on_loss < 0)
+		o->abort_on_loss = 0;
+	o->engine = engines[engine];
+	o->slave_timeout_ns = (uint64_t)(slave_timeout_s * 1e9);
+	o->join_timeout_ns = (uint64_t)(join_timeout_s * 1e9);
+	if (o->verbose)
 		log_set_level(LOG_DEBUG);
-	if (m->nlocal == 0 && m->expect == 0) {
+	if (o->nlocal == 0 && o->expect == 0) {
 		fprintf(stderr,
 			"lockstep run: --local-slaves 0 needs --expect-slaves N\n");
 		return -EINVAL;
 	}
-	m->param_path = argv[args];
+	o->param_path = argv[args];
 	{
 		char err[512];
 
-		if (export_check(&m->exp_opts, err, sizeof(err)) < 0) {
+		if (export_check(&o->exp_opts, err, sizeof(err)) < 0) {
 			fprintf(stderr, "lockstep run: %s\n", err);
 			return -EINVAL;
 		}
 	}
-	return history_check_args(m->history, m->no_history, m->baseline,
-				  m->threshold);
+	return history_check_args(o->history, o->no_history, o->baseline,
+				  o->threshold);
 }
 
 static void master_free(struct master *m)
 {
-	export_close(m->exp, NULL);
-	m->exp = NULL;
+	export_close(m->out.exp, NULL);
+	m->out.exp = NULL;
 	results_close(m);
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		free(m->slaves[i].got);
-		roster_free_end_lat(&m->slaves[i]);
-		free(m->slaves[i].plan_sd);
-		free(m->slaves[i].lossrec);
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		free(m->roster.slaves[i].got);
+		roster_free_end_lat(&m->roster.slaves[i]);
+		free(m->roster.slaves[i].plan_sd);
+		free(m->roster.slaves[i].lossrec);
 	}
-	free(m->ph_hd);
-	free(m->ph_rank);
-	for (size_t i = 0; i < m->nruns; i++) {
-		free(m->runs[i].slave);
-		free(m->runs[i].val_sd);
-		free(m->runs[i].fio);
+	free(m->ph.ph_hd);
+	free(m->ph.ph_rank);
+	for (size_t i = 0; i < m->ph.nruns; i++) {
+		free(m->ph.runs[i].slave);
+		free(m->ph.runs[i].val_sd);
+		free(m->ph.runs[i].fio);
 	}
-	free(m->runs);
-	free(m->forced);
-	free(m->slaves);
+	free(m->ph.runs);
+	free(m->out.forced);
+	free(m->roster.slaves);
 	free(m->phases);
-	free(m->scratch);
-	merge_destroy(&m->merge);
+	free(m->ph.scratch);
+	merge_destroy(&m->ph.merge);
 	events_free(&m->events);
 	params_free(&m->params);
-	hub_close(&m->hub);
+	hub_close(&m->link.hub);
 	clocks_close(m);
-	free(m->dview);
-	keys_authorized_free(&m->auth);
-	keys_wipe(&m->key, sizeof(m->key));
+	free(m->ph.dview);
+	keys_authorized_free(&m->link.auth);
+	keys_wipe(&m->link.key, sizeof(m->link.key));
 }
 
 /*
@@ -403,19 +405,19 @@ static void write_report(struct master *m)
 {
 	char err[PATH_MAX + 512];
 
-	if (html_write(m->dir, NULL, NULL, err, sizeof(err)) < 0) {
+	if (html_write(m->out.dir, NULL, NULL, err, sizeof(err)) < 0) {
 		log_error("report.html not written: %s", err);
-		if (m->exit_code == LS_EXIT_OK ||
-		    m->exit_code == LS_EXIT_REGRESSION ||
-		    m->exit_code == LS_EXIT_NO_BASELINE ||
-		    m->exit_code == LS_EXIT_DEGRADED)
-			m->exit_code = LS_EXIT_INCOMPLETE;
+		if (m->fact.exit_code == LS_EXIT_OK ||
+		    m->fact.exit_code == LS_EXIT_REGRESSION ||
+		    m->fact.exit_code == LS_EXIT_NO_BASELINE ||
+		    m->fact.exit_code == LS_EXIT_DEGRADED)
+			m->fact.exit_code = LS_EXIT_INCOMPLETE;
 		return;
 	}
-	log_info("report: %s/report.html", m->dir);
+	log_info("report: %s/report.html", m->out.dir);
 }
 
-/* Both summaries again, with m->exit_code and m->verdict: 0 or -errno. */
+/* Both summaries again, with m->fact.exit_code and m->fact.verdict: 0 or -errno. */
 static int rewrite_summaries(struct master *m)
 {
 	int a = results_summary_txt(m), b = results_summary_json(m);
@@ -433,37 +435,37 @@ static int rewrite_summaries(struct master *m)
 static int seal_verdict(void *arg, int exit_code, const char *verdict)
 {
 	struct master *m = arg;
-	int written = m->exit_code;
+	int written = m->fact.exit_code;
 
-	m->exit_code = exit_code;
-	snprintf(m->verdict, sizeof(m->verdict), "%s", verdict);
+	m->fact.exit_code = exit_code;
+	snprintf(m->fact.verdict, sizeof(m->fact.verdict), "%s", verdict);
 	if ((exit_code != written || *verdict) && rewrite_summaries(m) < 0) {
 		log_error("the summaries could not be rewritten with the verdict (exit %d: %s)",
 			  exit_code, verdict);
-		m->exit_code = LS_EXIT_INCOMPLETE;
+		m->fact.exit_code = LS_EXIT_INCOMPLETE;
 	}
-	if (m->report) {
-		written = m->exit_code;
+	if (m->opt->report) {
+		written = m->fact.exit_code;
 		write_report(m);
-		if (m->exit_code != written && rewrite_summaries(m) < 0)
+		if (m->fact.exit_code != written && rewrite_summaries(m) < 0)
 			log_error("the summaries could not be rewritten (exit %d)",
-				  m->exit_code);
+				  m->fact.exit_code);
 	}
-	if (*verdict || m->exit_code != exit_code)
+	if (*verdict || m->fact.exit_code != exit_code)
 		log_info("run %s %s (exit %d)%s%s", m->run_id,
-			 results_status_name(m->exit_code), m->exit_code,
-			 *verdict ? ": " : "", verdict);
-	return m->exit_code;
+			 results_status_name(m->fact.exit_code),
+			 m->fact.exit_code, *verdict ? ": " : "", verdict);
+	return m->fact.exit_code;
 }
 
 static int alloc_runs(struct master *m)
 {
-	m->runs = calloc(m->nphases ? m->nphases : 1, sizeof(*m->runs));
-	if (!m->runs)
+	m->ph.runs = calloc(m->nphases ? m->nphases : 1, sizeof(*m->ph.runs));
+	if (!m->ph.runs)
 		return -ENOMEM;
-	m->nruns = m->nphases;
-	for (size_t i = 0; i < m->nruns; i++)
-		m->runs[i].ph = m->phases[i];
+	m->ph.nruns = m->nphases;
+	for (size_t i = 0; i < m->ph.nruns; i++)
+		m->ph.runs[i].ph = m->phases[i];
 	return 0;
 }
 
@@ -593,7 +595,7 @@ int master_vdbench_main(int argc, char **argv, const char *const *engines)
 static int master_mode(int argc, char **argv, const char *const *engines,
 		       int vdbench)
 {
-	struct master m = {
+	struct run_opts o = {
 		.vdbench_console = vdbench,
 		.engine = engines[0],
 		.bind = "127.0.0.1",
@@ -605,30 +607,31 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		.heartbeat_ns = NS_PER_SEC,
 		.master_timeout_ns = 10 * NS_PER_SEC,
 	};
+	struct master m = { .opt = &o };
 	char err[1024];
 	uuid_t uu;
 	int ret;
 
-	ret = parse_args(&m, engines, argc, argv);
+	ret = parse_args(&o, &m, engines, argc, argv);
 	if (ret)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
 	raise_fd_limit();
-	ret = params_parse_file(m.param_path, &m.params, err, sizeof(err));
+	ret = params_parse_file(m.opt->param_path, &m.params, err, sizeof(err));
 	/* Before the plan: a host left out (--on-slave-loss continue) has
 	   no slaves to plan for. */
-	if (ret == 0 && m.push) {
-		int partial = m.loss_given && !m.abort_on_loss;
+	if (ret == 0 && m.opt->push) {
+		int partial = m.opt->loss_given && !m.opt->abort_on_loss;
 
-		m.left_out = deploy_push(m.params, m.launch.ssh, partial,
-					 stderr);
-		if (m.left_out < 0 || (m.left_out && !partial)) {
+		m.fact.left_out = deploy_push(m.params, m.ph.launch.ssh,
+					      partial, stderr);
+		if (m.fact.left_out < 0 || (m.fact.left_out && !partial)) {
 			master_free(&m);
 			return LS_EXIT_BAD_INPUT;
 		}
 	}
 	if (ret == 0)
-		ret = plan_phases(m.params, &m.ov, &m.phases, &m.nphases, err,
-				  sizeof(err));
+		ret = plan_phases(m.params, &m.opt->ov, &m.phases, &m.nphases,
+				  err, sizeof(err));
 	if (ret == 0)
 		ret = events_new(m.params, m.phases, m.nphases, &m.events, err,
 				 sizeof(err));
@@ -640,25 +643,28 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	uuid_generate(uu);
 	uuid_unparse_lower(uu, m.run_id);
 	m.started_real = time_real_ns();
-	m.slaves = calloc(MAX_SLAVES, sizeof(*m.slaves));
-	m.dview = calloc(MAX_SLAVES, sizeof(*m.dview));
-	m.scratch = stats_new();
-	if (!m.slaves || !m.dview || !m.scratch || alloc_runs(&m) < 0 ||
-	    results_open(&m) < 0) {
+	m.roster.slaves = calloc(MAX_SLAVES, sizeof(*m.roster.slaves));
+	m.ph.dview = calloc(MAX_SLAVES, sizeof(*m.ph.dview));
+	m.ph.scratch = stats_new();
+	if (!m.roster.slaves || !m.ph.dview || !m.ph.scratch ||
+	    alloc_runs(&m) < 0 || results_open(&m) < 0) {
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}
 	if (m.params->nhd > 0)
-		m.nlocal = 0; /* hd= lines say where the slaves run */
+		o.nlocal = 0; /* hd= lines say where the slaves run */
 	ret = setup_auth(&m);
 	if (ret == 0)
-		ret = check_listen(&m);
+		ret = check_listen(&m, &o);
 	if (ret == 0) {
-		const struct hub_curve curve = { m.key.secret, &m.auth };
+		const struct hub_curve curve = { m.link.key.secret,
+						 &m.link.auth };
 
-		ret = hub_open(m.bind, m.port, m.curve ? &curve : NULL,
-			       m.local_curve ? &curve : NULL, &m.hub,
-			       &m.bound_port, &m.local_port, err, sizeof(err));
+		ret = hub_open(m.opt->bind, m.opt->port,
+			       m.link.curve ? &curve : NULL,
+			       m.link.local_curve ? &curve : NULL, &m.link.hub,
+			       &m.link.bound_port, &m.link.local_port, err,
+			       sizeof(err));
 	} else {
 		snprintf(err, sizeof(err), "%s",
 			 "refused: no slave was started");
@@ -678,50 +684,51 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	for (size_t i = 0; i < m.params->nwarn; i++)
 		log_msg(LOG_WARN, "%s", m.params->warn[i]);
 	log_info("run %s: %zu runs, %.0f s planned, results in %s", m.run_id,
-		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.dir);
+		 m.nphases, plan_total_seconds(m.phases, m.nphases), m.out.dir);
 	log_info("master listening on tcp://%s:%u (broadcasts on port %u)%s",
-		 m.bind, m.bound_port, m.bound_port + 1,
-		 m.curve ?
+		 m.opt->bind, m.link.bound_port, m.link.bound_port + 1,
+		 m.link.curve ?
 			 ", CURVE" :
-		 m.local_curve ?
+		 m.link.local_curve ?
 			 ", no authentication (--insecure; the local slaves prove keys on their own port)" :
 			 ", no authentication (--insecure)");
 
-	m.launch.logfd = fileno(m.log);
-	m.tty = isatty(STDOUT_FILENO);
-	m.launch.verbose = m.verbose;
+	m.ph.launch.logfd = fileno(m.out.log);
+	m.out.tty = isatty(STDOUT_FILENO);
+	m.ph.launch.verbose = m.opt->verbose;
 	ret = conductor_run(&m);
 	events_stop(&m);
 	events_recovery_text(&m, stdout);
 
 	if (ret == -EINTR || master_interrupted) {
 		log_warn("interrupted: stopping every slave");
-		m.exit_code = LS_EXIT_ABORTED;
+		m.fact.exit_code = LS_EXIT_ABORTED;
 	} else if (ret == -ECANCELED) {
-		m.exit_code = LS_EXIT_ABORTED;
+		m.fact.exit_code = LS_EXIT_ABORTED;
 	} else if (ret < 0) {
-		m.exit_code = LS_EXIT_BAD_INPUT;
-	} else if (m.left_out && m.exit_code == LS_EXIT_OK) {
+		m.fact.exit_code = LS_EXIT_BAD_INPUT;
+	} else if (m.fact.left_out && m.fact.exit_code == LS_EXIT_OK) {
 		/* Complete for the hosts it had, not for the file's. */
-		m.exit_code = LS_EXIT_DEGRADED;
+		m.fact.exit_code = LS_EXIT_DEGRADED;
 	}
 	link_stop_all(&m,
-		      m.exit_code == LS_EXIT_OK ||
-				      m.exit_code == LS_EXIT_DEGRADED ?
+		      m.fact.exit_code == LS_EXIT_OK ||
+				      m.fact.exit_code == LS_EXIT_DEGRADED ?
 			      PROTO_STOP :
 			      PROTO_ABORT,
-		      m.exit_code == LS_EXIT_OK ?
+		      m.fact.exit_code == LS_EXIT_OK ?
 			      "run complete" :
-			      results_status_name(m.exit_code));
+			      results_status_name(m.fact.exit_code));
 	conductor_reap(&m);
 	sig_nchild = 0;
 	if (events_write_csv(&m) < 0)
 		log_error("cannot write events.csv");
 	results_finish(&m);
-	m.exit_code = history_run_hook(m.dir, m.history, m.no_history,
-				       m.baseline, m.threshold, m.exit_code,
-				       seal_verdict, &m);
-	ret = m.exit_code;
+	m.fact.exit_code = history_run_hook(m.out.dir, m.opt->history,
+					    m.opt->no_history, m.opt->baseline,
+					    m.opt->threshold, m.fact.exit_code,
+					    seal_verdict, &m);
+	ret = m.fact.exit_code;
 	master_free(&m);
 	return ret;
 }

@@ -87,7 +87,7 @@
  */
 #define ACK_BATCH 16
 #define ACK_DELAY_NS (4 * NS_PER_SEC)
-#define QUIET_NS(m) ((m)->master_timeout_ns / 5 * 2)
+#define QUIET_NS(m) ((m)->opt->master_timeout_ns / 5 * 2)
 
 enum slave_state { SLAVE_JOINED, SLAVE_LOST, SLAVE_GONE };
 
@@ -108,7 +108,7 @@ struct slave_loss {
 	uint64_t lost_real;   /* marked lost */
 	uint64_t back_real;   /* it spoke or registered again */
 	uint64_t rejoin_real; /* the start of its first interval back */
-	int rejoin_run;       /* m->runs index it rejoined, -1: none */
+	int rejoin_run;       /* m->ph.runs index it rejoined, -1: none */
 	unsigned rejoin_seq;  /* the run's interval (0-based) it began at */
 };
 
@@ -265,8 +265,13 @@ struct run_result {
 	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
 };
 
-struct master {
-	/* Options. */
+/*
+ * What the command line asked for, with what follows from it (the
+ * address slaves connect to, no local slaves with hd= lines): built once
+ * by master.c before the run starts and read-only after (m->opt is a
+ * const pointer).
+ */
+struct run_opts {
 	const char *param_path;
 	const char *outdir_opt;
 	int report;          /* --report: write report.html at the end */
@@ -275,11 +280,8 @@ struct master {
 	const char *bind;
 	const char *advertise; /* the address slaves connect to */
 	int insecure;
-	const char *key_file;        /* --key: the master's secret key */
-	const char *auth_file;       /* --authorized-slaves */
-	int curve;                   /* CURVE on (else plain TCP, --insecure) */
-	struct keys_pair key;        /* the master's keys (--key or per run) */
-	struct keys_authorized auth; /* keys that may register, and as whom */
+	const char *key_file;  /* --key: the master's secret key */
+	const char *auth_file; /* --authorized-slaves */
 	unsigned port;
 	unsigned nlocal;
 	struct plan_overrides ov;
@@ -288,19 +290,21 @@ struct master {
 	uint64_t ready_timeout_ns;
 	uint64_t grace_ns;
 	uint64_t heartbeat_ns;
-	uint64_t batch_ns; /* BATCH_NS in run_phase(), else 0 */
-	uint64_t rx_real;  /* when the frame in hand was received */
 	uint64_t master_timeout_ns;
 	int verbose;
 	int abort_on_loss;
-	int push;        /* --push: copy this binary to hd= hosts */
-	int loss_given;  /* --on-slave-loss was on the command line */
-	int left_out;    /* hd= hosts --push failed on, left out */
-	unsigned expect; /* external slaves to wait for */
+	int push;          /* --push: copy this binary to hd= hosts */
+	int loss_given;    /* --on-slave-loss was on the command line */
+	unsigned expect;   /* external slaves to wait for */
+	int require_space; /* --require-space */
+	/* The run history and baseline (master/history/history.h). */
+	const char *history, *baseline, *threshold;
+	int no_history;
+	struct export_opts exp_opts;
+};
 
-	struct params *params;
-	struct plan_phase *phases;
-	size_t nphases;
+/* The transport (link.c, clocks.c, hub.c): sockets, keys, timers. */
+struct link_state {
 	struct hub *hub;
 	int csock, csock_state; /* clocks.c: UDP; state 1 open, -1 none */
 	unsigned csock_port;
@@ -311,37 +315,32 @@ struct master {
 	 */
 	int local_curve;
 	unsigned local_port;
-	char run_id[PROTO_ID_LEN];
-	char dir[PATH_MAX];
-	FILE *log;
-	struct rfile icsv;
-	uint64_t started_real;
-	int require_space; /* --require-space */
-	/* The run history and baseline (master/history/history.h). */
-	const char *history, *baseline, *threshold;
-	int no_history;
-	/* hosts/<name>.csv opened before the slaves of these names came. */
-	struct rfile *pre;
-	unsigned npre;
-	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
-	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
-	char **incomplete; /* result files not written in full */
-	size_t nincomplete;
-	int any_incomplete; /* even one the list could not hold */
+	int curve;                   /* CURVE on (else plain TCP, --insecure) */
+	struct keys_pair key;        /* the master's keys (--key or per run) */
+	struct keys_authorized auth; /* keys that may register, and as whom */
+	uint64_t batch_ns;           /* BATCH_NS in run_phase(), else 0 */
+	uint64_t rx_real;            /* when the frame in hand was received */
+	uint64_t liveness_at;        /* when silence was last judged */
+	uint64_t hosts_flushed; /* when the slaves' CSV files were flushed */
+	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
+};
 
+/* The slaves (roster.c). */
+struct roster {
 	struct slave_rec *slaves;
 	unsigned nslaves;
-	unsigned nended;          /* slaves that sent this phase's phase_end */
 	int peer_tab[PEER_SLOTS]; /* slave index + 1 by routing id hash */
-	uint64_t hosts_flushed;   /* when the slaves' CSV files were flushed */
-	uint64_t liveness_at;     /* when silence was last judged */
+	int registering;          /* new slave names are accepted */
+};
+
+/* The phases and the one in flight (conductor.c, midphase.c). */
+struct phase_state {
 	struct launch launch;
 	struct run_result *runs;
 	size_t nruns;
 	struct decide_slave *dview; /* MAX_SLAVES, the conductor's scratch */
-
-	/* The phase in progress. */
 	unsigned phase_no;
+	unsigned nended; /* slaves that sent this phase's phase_end */
 	/* Its roster as planned (send_plans), for slaves that rejoin it. */
 	int *ph_hd;
 	unsigned *ph_rank; /* NULL without validate=yes */
@@ -350,28 +349,60 @@ struct master {
 	struct merge *merge;
 	struct run_result *cur;
 	struct stats *scratch;
+};
 
-	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
+/* The results folder, the console and the live export (results/). */
+struct results_state {
+	char dir[PATH_MAX];
+	FILE *log;
+	struct rfile icsv;
+	/* hosts/<name>.csv opened before the slaves of these names came. */
+	struct rfile *pre;
+	unsigned npre;
+	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
+	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
+	char **incomplete; /* result files not written in full */
+	size_t nincomplete;
+	int any_incomplete; /* even one the list could not hold */
+	struct rfile flat;  /* flatfile.html (vdbench.c) */
+	/* `lockstep vdbench`: summary.html, totals.html */
+	struct rfile vsum, vtot;
+	int progress_shown;        /* a progress line waits to be erased */
+	int tty;                   /* stdout is a terminal */
+	struct forced_rec *forced; /* summary.json "forced", once each */
+	unsigned nforced;
+	/* Live export (master/export/), and what it sent and lost. */
+	struct export_set *exp;
+	struct export_counts exp_counts[EXPORT_NSINKS];
+};
 
-	int registering; /* new slave names are accepted */
-	int tty;         /* stdout is a terminal */
+/* What happened that decides the exit code. */
+struct run_facts {
 	int exit_code;
 	/* The --baseline verdict line, sealed into the summaries, or "". */
 	char verdict[1024];
-	int stop_run;              /* stop the run: a slave was lost under
-				     --on-slave-loss=abort, or failed */
-	struct forced_rec *forced; /* summary.json "forced", once each */
-	unsigned nforced;
+	int stop_run; /* stop the run: a slave was lost under
+			 --on-slave-loss=abort, or failed */
+	int left_out; /* hd= hosts --push failed on, left out */
+};
 
-	/* Live export (master/export/), and what it sent and lost. */
-	struct export_opts exp_opts;
-	struct export_set *exp;
-	struct export_counts exp_counts[EXPORT_NSINKS];
-	struct rfile flat;     /* flatfile.html (vdbench.c) */
-	int progress_shown;    /* a progress line waits to be erased */
+/*
+ * A run of the master: the parts above, each owned by the module named
+ * beside it, and the run as planned (set once at the start).
+ */
+struct master {
+	const struct run_opts *opt;
+	struct params *params;
+	struct plan_phase *phases;
+	size_t nphases;
+	char run_id[PROTO_ID_LEN];
+	uint64_t started_real;
+	struct link_state link;
+	struct roster roster;
+	struct phase_state ph;
+	struct results_state out;
+	struct run_facts fact;
 	struct events *events; /* ev= lines (events.h), NULL: none */
-	/* `lockstep vdbench`: summary.html, totals.html */
-	struct rfile vsum, vtot;
 };
 
 /* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
@@ -389,7 +420,7 @@ struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p);
 struct slave_rec *roster_find_name(struct master *m, const char *name);
 /*
  * Register a new slave (the caller checked it may join): a zeroed record
- * in m->slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
+ * in m->roster.slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
  */
 struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
 			     const struct proto_hello *h);

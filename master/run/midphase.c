@@ -28,15 +28,15 @@ static void set_state(struct master *m, struct slave_rec *s,
 		      enum slave_rejoin st)
 {
 	if (s->rejoin == REJOIN_NONE && st != REJOIN_NONE)
-		m->rejoining++;
+		m->ph.rejoining++;
 	else if (s->rejoin != REJOIN_NONE && st == REJOIN_NONE)
-		m->rejoining--;
+		m->ph.rejoining--;
 	s->rejoin = st;
 }
 
 int midphase_back(struct master *m, struct slave_rec *s, int same_process)
 {
-	if (!m->merge || !m->cur || s->ph_k < 0)
+	if (!m->ph.merge || !m->ph.cur || s->ph_k < 0)
 		return 0;
 	set_state(m, s, same_process ? REJOIN_RESUME : REJOIN_WANTED);
 	return 1;
@@ -51,20 +51,21 @@ void midphase_lost(struct master *m, struct slave_rec *s)
 static void rules_in(struct master *m, const struct slave_rec *s,
 		     const struct proto_plan *plan, struct rejoin_in *in)
 {
-	const struct plan_phase *ph = &m->cur->ph;
+	const struct plan_phase *ph = &m->ph.cur->ph;
 
 	memset(in, 0, sizeof(*in));
-	in->running = m->merge != NULL;
+	in->running = m->ph.merge != NULL;
 	in->format = ph->kind == PLAN_FORMAT || plan->format;
 	in->curve = ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_CURVE_POINT;
 	for (unsigned i = 0; i < plan->nstreams; i++)
 		in->eof |= plan->streams[i].eof != 0;
 	in->validate = (int)plan->validate;
 	in->journal = plan->journal[0] != 0;
-	in->start_ns = m->cur->start_at;
+	in->start_ns = m->ph.cur->start_at;
 	in->interval_ns = ph->interval_ns;
-	in->intervals = m->merge ? merge_intervals(m->merge) : ph->intervals;
-	in->planned = s->ph_k >= 0 && m->ph_hd;
+	in->intervals = m->ph.merge ? merge_intervals(m->ph.merge) :
+				      ph->intervals;
+	in->planned = s->ph_k >= 0 && m->ph.ph_hd;
 	/*
 	 * A plan goes only to a new session (a hello came), and a session's
 	 * validation map ends with it (slave/uplink.c): even under the same
@@ -96,9 +97,11 @@ static int reset_for_phase(struct master *m, struct slave_rec *s,
 	s->nplan_sd = 0;
 	plausible_plan_of(plan, s->hello.cores, &s->pplan);
 	/* A rejoiner's intervals keep the phase's schedule (plausible.h). */
-	s->pplan.start_at = m->cur->start_at;
+	s->pplan.start_at = m->ph.cur->start_at;
 	if (!s->got)
-		s->got = calloc(m->cur->ph.intervals ? m->cur->ph.intervals : 1,
+		s->got = calloc(m->ph.cur->ph.intervals ?
+					m->ph.cur->ph.intervals :
+					1,
 				1);
 	if (!s->got)
 		return -ENOMEM;
@@ -115,13 +118,13 @@ static void plan_rejoin(struct master *m, struct slave_rec *s)
 	char err[512];
 	int ret = 0;
 
-	if (s->ph_k >= 0 && m->ph_hd)
-		ret = plan_for_slave(m->params, &m->cur->ph, m->phase_no,
-				     m->ph_hd,
-				     m->ph_rank ? m->ph_rank[s->ph_k] :
-						  (unsigned)s->ph_k,
-				     m->ph_n, m->engine, &msg.u.plan, err,
-				     sizeof(err));
+	if (s->ph_k >= 0 && m->ph.ph_hd)
+		ret = plan_for_slave(m->params, &m->ph.cur->ph, m->ph.phase_no,
+				     m->ph.ph_hd,
+				     m->ph.ph_rank ? m->ph.ph_rank[s->ph_k] :
+						     (unsigned)s->ph_k,
+				     m->ph.ph_n, m->opt->engine, &msg.u.plan,
+				     err, sizeof(err));
 	if (ret < 0) {
 		proto_msg_free(&msg);
 		wait_next(m, s, err);
@@ -155,7 +158,7 @@ static void plan_rejoin(struct master *m, struct slave_rec *s)
 /* The rejoin of s at interval seq of the run in progress, recorded. */
 static void record(struct master *m, struct slave_rec *s, unsigned seq)
 {
-	struct run_result *r = m->cur;
+	struct run_result *r = m->ph.cur;
 	uint64_t at = r->start_at + (uint64_t)seq * r->ph.interval_ns;
 	char tod[32];
 
@@ -163,10 +166,10 @@ static void record(struct master *m, struct slave_rec *s, unsigned seq)
 		struct slave_loss *l = &s->lossrec[s->nlossrec - 1];
 
 		l->rejoin_real = at;
-		l->rejoin_run = (int)(r - m->runs);
+		l->rejoin_run = (int)(r - m->ph.runs);
 		l->rejoin_seq = seq;
 	}
-	events_rejoined(m, s, at, (int)(r - m->runs), seq);
+	events_rejoined(m, s, at, (int)(r - m->ph.runs), seq);
 	log_info("slave %s rejoined phase %s at interval %u (%s)",
 		 s->hello.name, r->ph.name, seq + 1,
 		 time_fmt_tod(at, tod, sizeof(tod)));
@@ -176,8 +179,8 @@ static void send_go(struct master *m, struct slave_rec *s)
 {
 	struct proto_msg go = { .type = PROTO_GO };
 
-	go.u.go.phase = m->phase_no;
-	go.u.go.start_at = m->cur->start_at;
+	go.u.go.phase = m->ph.phase_no;
+	go.u.go.start_at = m->ph.cur->start_at;
 	go.u.go.first_interval = s->rejoin_first;
 	link_send(m, s, &go);
 	s->rejoin_tx = time_mono_ns();
@@ -186,7 +189,7 @@ static void send_go(struct master *m, struct slave_rec *s)
 /* REJOIN_PLANNED: once it is ready, its first interval and its go. */
 static void start_rejoin(struct master *m, struct slave_rec *s)
 {
-	unsigned idx = (unsigned)(s - m->slaves);
+	unsigned idx = (unsigned)(s - m->roster.slaves);
 	struct rejoin_in in = s->rejoin_in;
 	struct rejoin_out out;
 
@@ -195,12 +198,12 @@ static void start_rejoin(struct master *m, struct slave_rec *s)
 		return;
 	}
 	if (!s->ready) {
-		if (time_mono_ns() - s->rejoin_mono > m->ready_timeout_ns)
+		if (time_mono_ns() - s->rejoin_mono > m->opt->ready_timeout_ns)
 			wait_next(m, s, "it was not ready in time");
 		return;
 	}
 	/* Only the time changed since its plan: judge that again. */
-	in.intervals = merge_intervals(m->merge);
+	in.intervals = merge_intervals(m->ph.merge);
 	in.now_ns = time_real_ns();
 	in.lead_ns = 4 * s->clk.rtt_ns + 250 * NS_PER_MS;
 	if (rejoin_decide(&in, &out) < 0 || out.verdict != REJOIN_JOIN) {
@@ -213,7 +216,7 @@ static void start_rejoin(struct master *m, struct slave_rec *s)
 	 * -EINVAL: the merge never counted it lost (it said bye, which does
 	 * not tell the merge), so its rows wait for it already.
 	 */
-	(void)merge_slave_back(m->merge, idx, out.first);
+	(void)merge_slave_back(m->ph.merge, idx, out.first);
 	s->rejoin_first = out.first;
 	/* Nothing before its first interval will come from this process. */
 	if (s->contig < out.first)
@@ -226,10 +229,10 @@ static void start_rejoin(struct master *m, struct slave_rec *s)
 
 void midphase_step(struct master *m)
 {
-	if (!m->rejoining || !m->merge || !m->cur)
+	if (!m->ph.rejoining || !m->ph.merge || !m->ph.cur)
 		return;
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		if (s->rejoin == REJOIN_NONE || s->state != SLAVE_JOINED)
 			continue;
@@ -247,21 +250,21 @@ void midphase_step(struct master *m)
 
 void midphase_resume(struct master *m, struct slave_rec *s)
 {
-	unsigned idx = (unsigned)(s - m->slaves);
-	unsigned next = merge_emitted(m->merge);
+	unsigned idx = (unsigned)(s - m->roster.slaves);
+	unsigned next = merge_emitted(m->ph.merge);
 
 	set_state(m, s, REJOIN_NONE);
-	if (next >= merge_intervals(m->merge))
+	if (next >= merge_intervals(m->ph.merge))
 		return;
-	(void)merge_slave_back(m->merge, idx, next); /* as in start_rejoin */
+	(void)merge_slave_back(m->ph.merge, idx, next); /* as in start_rejoin */
 	s->in_phase = 1;
 	record(m, s, next);
 }
 
 void midphase_end(struct master *m)
 {
-	for (unsigned i = 0; m->rejoining && i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; m->ph.rejoining && i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 
 		if (s->rejoin == REJOIN_NONE || s->rejoin == REJOIN_STARTED ||
 		    s->rejoin == REJOIN_RESUME) {
@@ -278,8 +281,8 @@ void midphase_end(struct master *m)
 void midphase_phase_start(struct master *m, struct run_result *r)
 {
 	/* A slave back between phases rejoins at this one's start. */
-	for (unsigned i = 0; i < m->nslaves; i++) {
-		struct slave_rec *s = &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
 		struct slave_loss *l;
 
 		if (!s->in_phase || !s->nlossrec)
@@ -288,7 +291,7 @@ void midphase_phase_start(struct master *m, struct run_result *r)
 		if (l->rejoin_real || !l->back_real)
 			continue;
 		l->rejoin_real = r->start_at;
-		l->rejoin_run = (int)(r - m->runs);
+		l->rejoin_run = (int)(r - m->ph.runs);
 		l->rejoin_seq = 0;
 		events_rejoined(m, s, r->start_at, l->rejoin_run, 0);
 	}

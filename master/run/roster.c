@@ -39,26 +39,27 @@ static int peer_equal(const struct hub_peer *a, const struct hub_peer *b)
 
 static void peer_insert(struct master *m, unsigned idx)
 {
-	unsigned h = peer_hash(&m->slaves[idx].peer);
+	unsigned h = peer_hash(&m->roster.slaves[idx].peer);
 
-	while (m->peer_tab[h])
+	while (m->roster.peer_tab[h])
 		h = (h + 1) & (PEER_SLOTS - 1);
-	m->peer_tab[h] = (int)idx + 1;
+	m->roster.peer_tab[h] = (int)idx + 1;
 }
 
 /* After a slave's routing id changed (rare): build the table anew. */
 static void peer_rebuild(struct master *m)
 {
-	memset(m->peer_tab, 0, sizeof(m->peer_tab));
-	for (unsigned i = 0; i < m->nslaves; i++)
+	memset(m->roster.peer_tab, 0, sizeof(m->roster.peer_tab));
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
 		peer_insert(m, i);
 }
 
 struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p)
 {
-	for (unsigned h = peer_hash(p); m->peer_tab[h];
+	for (unsigned h = peer_hash(p); m->roster.peer_tab[h];
 	     h = (h + 1) & (PEER_SLOTS - 1)) {
-		struct slave_rec *s = &m->slaves[m->peer_tab[h] - 1];
+		struct slave_rec *s =
+			&m->roster.slaves[m->roster.peer_tab[h] - 1];
 
 		if (peer_equal(&s->peer, p))
 			return s;
@@ -82,9 +83,9 @@ int roster_hd_of_name(struct master *m, const char *name)
 
 struct slave_rec *roster_find_name(struct master *m, const char *name)
 {
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (strcmp(m->slaves[i].hello.name, name) == 0)
-			return &m->slaves[i];
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (strcmp(m->roster.slaves[i].hello.name, name) == 0)
+			return &m->roster.slaves[i];
 	return NULL;
 }
 
@@ -109,10 +110,10 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	midphase_lost(m, s);
 	/* A loss an event (expect_loss=) caused does not degrade the run. */
 	s->loss_expected = events_loss_expected(m, s);
-	if (m->merge)
-		merge_slave_lost(m->merge, (unsigned)(s - m->slaves));
-	if (m->exit_code == LS_EXIT_OK && !s->loss_expected)
-		m->exit_code = LS_EXIT_DEGRADED;
+	if (m->ph.merge)
+		merge_slave_lost(m->ph.merge, (unsigned)(s - m->roster.slaves));
+	if (m->fact.exit_code == LS_EXIT_OK && !s->loss_expected)
+		m->fact.exit_code = LS_EXIT_DEGRADED;
 }
 
 void roster_back(struct master *m, struct slave_rec *s,
@@ -121,7 +122,7 @@ void roster_back(struct master *m, struct slave_rec *s,
 	int again;
 
 	/* A restart we did not notice: its old process is gone. */
-	if (s->state == SLAVE_JOINED && s->in_phase && m->merge)
+	if (s->state == SLAVE_JOINED && s->in_phase && m->ph.merge)
 		roster_mark_lost(m, s);
 	/* In a running phase it may rejoin it (midphase.c says). */
 	again = midphase_back(m, s, !h);
@@ -159,12 +160,12 @@ struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
 {
 	struct slave_rec *s;
 
-	if (m->nslaves >= MAX_SLAVES)
+	if (m->roster.nslaves >= MAX_SLAVES)
 		return NULL;
-	s = &m->slaves[m->nslaves++];
+	s = &m->roster.slaves[m->roster.nslaves++];
 	memset(s, 0, sizeof(*s));
 	s->peer = *peer;
-	peer_insert(m, (unsigned)(s - m->slaves));
+	peer_insert(m, (unsigned)(s - m->roster.slaves));
 	s->hello = *h;
 	s->state = SLAVE_JOINED;
 	s->last_rx = time_mono_ns();
@@ -190,8 +191,9 @@ unsigned roster_missing(struct master *m, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (m->params->nhd == 0)
-		return m->nslaves < m->nlocal + m->expect ?
-			       m->nlocal + m->expect - m->nslaves :
+		return m->roster.nslaves < m->opt->nlocal + m->opt->expect ?
+			       m->opt->nlocal + m->opt->expect -
+				       m->roster.nslaves :
 			       0;
 	for (size_t h = 0; h < m->params->nhd; h++) {
 		const struct params_hd *hd = &m->params->hd[h];
@@ -214,29 +216,30 @@ unsigned roster_live_count(struct master *m)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < m->nslaves; i++)
-		n += m->slaves[i].state == SLAVE_JOINED;
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		n += m->roster.slaves[i].state == SLAVE_JOINED;
 	return n;
 }
 
 int *roster_live_hosts(struct master *m, unsigned *n)
 {
-	int *hd = malloc(sizeof(int) * (m->nslaves ? m->nslaves : 1));
+	int *hd = malloc(sizeof(int) *
+			 (m->roster.nslaves ? m->roster.nslaves : 1));
 
 	*n = 0;
 	if (!hd)
 		return NULL;
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (m->slaves[i].state == SLAVE_JOINED)
-			hd[(*n)++] = m->slaves[i].hd;
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (m->roster.slaves[i].state == SLAVE_JOINED)
+			hd[(*n)++] = m->roster.slaves[i].hd;
 	return hd;
 }
 
 /* The entry of a process the master started here under name, or NULL. */
 static const struct launch_proc *local_proc(struct master *m, const char *name)
 {
-	for (unsigned i = 0; i < m->launch.n; i++) {
-		const struct launch_proc *p = &m->launch.p[i];
+	for (unsigned i = 0; i < m->ph.launch.n; i++) {
+		const struct launch_proc *p = &m->ph.launch.p[i];
 
 		if (!p->helper && strcmp(p->host, "localhost") == 0 &&
 		    strcmp(p->name, name) == 0)
@@ -260,11 +263,11 @@ const char *roster_claim_refused(struct master *m, const struct proto_hello *h)
 	}
 	if (m->params->nhd)
 		return NULL; /* hd= lines name every slave: checked by the caller */
-	for (unsigned i = 0; i < m->nslaves; i++)
-		if (strcmp(m->slaves[i].hello.name, h->name) != 0 &&
-		    !local_proc(m, m->slaves[i].hello.name))
+	for (unsigned i = 0; i < m->roster.nslaves; i++)
+		if (strcmp(m->roster.slaves[i].hello.name, h->name) != 0 &&
+		    !local_proc(m, m->roster.slaves[i].hello.name))
 			others++;
-	if (others >= m->expect)
+	if (others >= m->opt->expect)
 		return "no place is left for a slave started elsewhere (--expect-slaves)";
 	return NULL;
 }
@@ -290,7 +293,7 @@ const char *roster_takeover_refused(struct master *m, struct slave_rec *s,
 	}
 	if (same)
 		return NULL;
-	if (silent > m->slave_timeout_ns) {
+	if (silent > m->opt->slave_timeout_ns) {
 		log_warn("slave %s: nothing heard for %.1f s and a new process claims its name: it is lost",
 			 s->hello.name, (double)silent / 1e9);
 		roster_mark_lost(m, s);
