@@ -39,6 +39,7 @@ static const char man_lockstep[] =
 	"the lockstep-slave service).\n";
 
 static const char man_lockstep_body[] =
+	"\n"
 	"`lockstep COMMAND --help` prints a command's options; `lockstep "
 	"help --man PAGE` prints any of these pages (`lockstep help --man "
 	"run | man -l -`), `lockstep help --man --list` their file names. "
@@ -281,7 +282,10 @@ static const char man_run[] =
 	"on N+1); clock datagrams go to any free UDP port of ADDR, told to "
 	"the slaves in their pings: a firewall that drops it leaves the "
 	"clocks to the slower ZeroMQ samples. `--advertise` is the address "
-	"slaves are told to connect to. `--engine null` does no I/O: for "
+	"slaves are told to connect to. `--ssh` replaces the ssh command, "
+	"e.g. `--ssh \"ssh -F cluster.conf\"`. `--local-slaves 0` (no local "
+	"slaves) needs `--expect-slaves N`. `-v` also passes `--verbose` "
+	"to the slaves it starts. `--engine null` does no I/O: for "
 	"measuring lockstep itself. `--workers N` sets the I/O threads "
 	"(one io_uring each) of every slave the master starts.\n"
 	"\n"
@@ -468,8 +472,11 @@ static const char man_run[] =
 	"its `late` rows (same `run` and `interval`; ops, bytes and IOPS "
 	"add)\n"
 	"= `events.csv`, `events/<ev>.log`\n"
-	"with `ev=` lines: one row per event with its recovery figures, "
-	"and each event's commands' output (lockstep-params(5), EVENTS)\n"
+	"with `ev=` lines: one row per event "
+	"(`name,run,kind,planned_ns,start_ns,end_ns,status,exit_code,duration_s,log,recovery,window_through,window_end_s,baseline_iops,baseline_survivors_iops,baseline_p99_us,worst_iops,worst_iops_at_s,worst_p99_us,worst_p99_at_s,time_to_degrade_s,time_to_recover_survivors_s,time_to_recover_s,rebuild_s,io_lost,io_delayed,io_lost_expected`: "
+	"the recovery figures of summary.json, empty when they did not "
+	"happen), and each event's commands' output (lockstep-params(5), "
+	"EVENTS)\n"
 	"= `hosts/<slave>.csv`\n"
 	"the same columns for one slave, `events` included (the events "
 	"active in its interval; flushed every 10 s and at the end of each "

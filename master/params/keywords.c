@@ -422,7 +422,7 @@ static const struct kw rd_kws[] = {
 	KWF("interval", set_duration, struct params_rd, interval_s,
 	    "the reporting interval (default 1s)"),
 	KWF("pause", set_duration0, struct params_rd, pause_s,
-	    "a pause after each phase (default 0)"),
+	    "a pause before each of its phases starts (default 0)"),
 	KW("format", rd_set_format,
 	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default)"),
 	KW("validate", rd_set_validate,
