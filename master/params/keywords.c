@@ -385,7 +385,7 @@ static const struct kw wd_kws[] = {
 	KWF("rdpct", set_pct, struct params_wd, rdpct,
 	    "the read percentage, 0..100 (default 100)"),
 	KW("seekpct", wd_set_seekpct,
-	   "the random percentage, 0..100 (default 100), random (100), seq or sequential (0), or eof: one sequential pass that ends the phase"),
+	   "the random percentage, 0..100 (default 100), random (100), seq or sequential (0), or eof (or -1): one sequential pass that ends the phase"),
 	KWF("range", set_range, struct params_wd, range_lo,
 	    "(low,high) in percent of each sd, within the sd's own range="),
 	KW("skew", wd_set_skew,
