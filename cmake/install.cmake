@@ -1,6 +1,6 @@
 # Installing and packaging lockstep: `cmake --install` (DESTDIR and
 # CMAKE_INSTALL_PREFIX work) puts the binary and lockstep-nightly
-# (scripts/nightly.sh) in bin/, the manual page, the
+# (scripts/nightly.sh) in bin/, the manual pages (man1, man5), the
 # docs and examples under share/, the slave's systemd unit (installed, not
 # enabled) and its commented options file; `cpack -G DEB` (scripts/
 # package.sh) makes a Debian package of the same files, its Depends found
@@ -11,8 +11,12 @@ install(TARGETS lockstep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The cron wrapper, beside the binary it finds there (no PATH needed).
 install(PROGRAMS scripts/nightly.sh DESTINATION ${CMAKE_INSTALL_BINDIR}
 	RENAME lockstep-nightly)
-install(FILES ${CMAKE_BINARY_DIR}/lockstep.1
-	DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Every manual page the build wrote (LS_MAN_PAGES), by its section.
+foreach(page IN LISTS LS_MAN_PAGES)
+	string(REGEX REPLACE ".*\\." "" sect ${page})
+	install(FILES ${CMAKE_BINARY_DIR}/man/${page}
+		DESTINATION ${CMAKE_INSTALL_MANDIR}/man${sect})
+endforeach()
 install(FILES README.md docs/DESIGN.md docs/PERFORMANCE.md
 	docs/CONTRIBUTING.md proto/PROTOCOL.md
 	DESTINATION ${CMAKE_INSTALL_DOCDIR})

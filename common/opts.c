@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/manpage.h"
 #include "common/opts.h"
 #include "common/units.h"
 
@@ -230,28 +231,6 @@ static const char *label_of(const struct opts_def *d, char *label, size_t len)
 	return label;
 }
 
-/*
- * Text for roff: backslashes and hyphens escaped (so that "--output" is
- * not typeset with a dash), and a line starting with '.' or '\'' guarded
- * from being read as a request.
- */
-static void roff_text(FILE *f, const char *s)
-{
-	int bol = 1;
-
-	for (; *s; s++) {
-		if (bol && (*s == '.' || *s == '\''))
-			fputs("\\&", f);
-		bol = *s == '\n';
-		if (*s == '\\')
-			fputs("\\e", f);
-		else if (*s == '-')
-			fputs("\\-", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 /* Paragraphs (separated by an empty line) as .PP blocks. */
 static void roff_paragraphs(FILE *f, const char *text)
 {
@@ -265,7 +244,7 @@ static void roff_paragraphs(FILE *f, const char *text)
 		if (!para)
 			return;
 		fputs(".PP\n", f);
-		roff_text(f, para);
+		man_text(f, para);
 		fputs(n && p[n - 1] == '\n' ? "" : "\n", f);
 		free(para);
 		p += n;
@@ -274,55 +253,54 @@ static void roff_paragraphs(FILE *f, const char *text)
 	}
 }
 
+/*
+ * The body of a command's manual page: SYNOPSIS (every line of the
+ * synopsis, since a quoted roff argument cannot span lines), DESCRIPTION
+ * (the description, then the footer) and OPTIONS.
+ */
 static void usage_roff(const struct opts_cmd *cmd, FILE *f)
 {
 	const char *syn = cmd->synopsis;
 	char label[160];
+	int listed = 0;
 
 	if (strncmp(syn, "usage: ", 7) == 0)
 		syn += 7;
-	/*
-	 * A synopsis of several lines (history: list, then import) heads the
-	 * section with its first; the others follow as lines of their own,
-	 * since a quoted roff argument cannot span lines.
-	 */
-	const char *nl = strchr(syn, '\n');
-	char *first = strndup(syn, nl ? (size_t)(nl - syn) : strlen(syn));
-
-	fputs(".SS \"", f);
-	roff_text(f, first ? first : syn);
-	fputs("\"\n", f);
-	free(first);
-	while (nl) {
-		const char *line = nl + 1;
+	fputs(".SH SYNOPSIS\n", f);
+	for (const char *line = syn; line;) {
+		const char *nl = strchr(line, '\n');
 		char *one;
 
-		nl = strchr(line, '\n');
 		while (*line == ' ')
 			line++;
 		one = strndup(line, nl ? (size_t)(nl - line) : strlen(line));
 		if (one && *one) {
-			fputs(".br\n.B \"", f);
-			roff_text(f, one);
+			fputs(line == syn ? ".B \"" : ".br\n.B \"", f);
+			man_text(f, one);
 			fputs("\"\n", f);
 		}
 		free(one);
+		line = nl ? nl + 1 : NULL;
 	}
+	if (cmd->description || cmd->footer)
+		fputs(".SH DESCRIPTION\n", f);
 	if (cmd->description)
 		roff_paragraphs(f, cmd->description);
+	if (cmd->footer)
+		roff_paragraphs(f, cmd->footer);
 	for (size_t i = 0; i < cmd->ndefs; i++) {
 		const struct opts_def *d = &cmd->defs[i];
 
 		if (!d->help)
 			continue;
+		if (!listed++)
+			fputs(".SH OPTIONS\n", f);
 		fputs(".TP\n.B \"", f);
-		roff_text(f, label_of(d, label, sizeof(label)));
+		man_text(f, label_of(d, label, sizeof(label)));
 		fputs("\"\n", f);
-		roff_text(f, d->help);
+		man_text(f, d->help);
 		fputs("\n", f);
 	}
-	if (cmd->footer)
-		roff_paragraphs(f, cmd->footer);
 }
 
 void opts_usage(const struct opts_cmd *cmd, FILE *f)

@@ -82,13 +82,13 @@ void opts_usage(const struct opts_cmd *cmd, FILE *f);
 
 enum opts_format {
 	OPTS_TEXT, /* --help: the usage lines */
-	OPTS_ROFF, /* a man(7) subsection: synopsis, description, options */
+	OPTS_ROFF, /* a manual page's SYNOPSIS, DESCRIPTION and OPTIONS */
 };
 
 /*
  * How opts_usage() prints from now on (OPTS_TEXT at start). The manual
- * page generator (`lockstep help --man`) sets OPTS_ROFF and asks each
- * command for its --help: the tables live in the commands' own functions
+ * page generator (`lockstep help --man CMD`) sets OPTS_ROFF and asks
+ * the command for its --help: the tables live in the commands' own functions
  * (their options point at locals), so this is how one table feeds both.
  */
 void opts_set_format(enum opts_format format);

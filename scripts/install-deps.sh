@@ -17,9 +17,9 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||
 	pkgs+=(graphite-carbon python3-whisper influxdb prometheus
 		prometheus-node-exporter curl)
-# Packaging and its test (dpkg-shlibdeps, the manual page's check, the
-# revision in `lockstep version`).
-[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(dpkg-dev groff-base git binutils)
+# Packaging and its test (dpkg-shlibdeps, the manual pages' checks with
+# groff and man -l, the revision in `lockstep version`).
+[ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] || pkgs+=(dpkg-dev groff-base man-db git binutils)
 
 missing=()
 for p in "${pkgs[@]}"; do

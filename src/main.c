@@ -1,8 +1,8 @@
 /*
  * lockstep: one executable, subcommands dispatched here and nowhere else.
- * The table below is also the manual page's list of commands: `lockstep
- * help --man` prints the page (the build writes it to lockstep.1) by
- * asking each command for its --help in roff, so a command added to the
+ * The table below is also the manual's list of commands: `lockstep help
+ * --man [PAGE]` (man.c) prints lockstep(1) from it and each command's page
+ * by asking the command for its --help in roff, so a command added to the
  * table and an option added to a command's table appear in both.
  */
 #include <stdio.h>
@@ -18,8 +18,7 @@
 #include "slave/engine.h"
 #include "slave/probe.h"
 #include "slave/slave.h"
-
-typedef int (*main_fn)(int argc, char **argv);
+#include "src/man.h"
 
 static int run_main(int argc, char **argv)
 {
@@ -34,13 +33,7 @@ static int vdbench_main(int argc, char **argv)
 static int version_main(int argc, char **argv);
 static int help_main(int argc, char **argv);
 
-static const struct command {
-	const char *name;
-	const char *args;    /* in the list of commands: "run FILE" */
-	const char *summary; /* one line */
-	main_fn fn;
-	int has_opts; /* fn prints its options table for --help */
-} commands[] = {
+static const struct command commands[] = {
 	{ "run", "FILE", "run a Vdbench-style parameter file (the master)",
 	  run_main, 1 },
 	{ "vdbench", "",
@@ -65,7 +58,7 @@ static const struct command {
 	{ "version", "",
 	  "print the version (with the git revision of a checkout build)",
 	  version_main, 0 },
-	{ "help", "[--man]", "this list; --man: the manual page, in roff",
+	{ "help", "[--man [PAGE]]", "this list; --man: a manual page, in roff",
 	  help_main, 0 },
 	/* Hidden (no summary): the remote half of hosts. */
 	{ "probe", "", NULL, probe_main, 0 },
@@ -83,7 +76,9 @@ static void usage(FILE *f)
 			continue;
 		snprintf(head, sizeof(head), "%s %s", commands[i].name,
 			 commands[i].args);
-		fprintf(f, "  %-13s%s\n", head, commands[i].summary);
+		/* A long head keeps two blanks before its summary. */
+		fprintf(f, "  %-13s%s%s\n", head, strlen(head) < 12 ? "" : "  ",
+			commands[i].summary);
 	}
 	fprintf(f, "`lockstep COMMAND --help` for the options of a command.\n");
 }
@@ -96,82 +91,11 @@ static int version_main(int argc, char **argv)
 	return 0;
 }
 
-/*
- * The manual page: a header, then each command's subsection as its own
- * --help prints it in roff (opts_set_format), so nothing here repeats an
- * option.
- */
-static int print_man(void)
-{
-	printf(".TH LOCKSTEP 1 \"\" \"lockstep %s\" \"User Commands\"\n"
-	       ".SH NAME\n"
-	       "lockstep \\- distributed storage load generator\n"
-	       ".SH SYNOPSIS\n"
-	       ".B lockstep\n"
-	       ".I COMMAND\n"
-	       "[options]\n"
-	       ".SH DESCRIPTION\n"
-	       "lockstep runs Vdbench\\-style parameter files on many hosts at "
-	       "once: a master plans the run and merges the numbers, slaves "
-	       "(started by the master over ssh, or as daemons) drive the I/O "
-	       "with io_uring.\n"
-	       ".SH COMMANDS\n",
-	       LOCKSTEP_VERSION);
-	opts_set_format(OPTS_ROFF);
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		const struct command *c = &commands[i];
-		char *av[] = { (char *)c->name, "--help", NULL };
-
-		if (!c->summary)
-			continue;
-		if (!c->has_opts) {
-			printf(".SS \"lockstep %s %s\"\n.PP\n%s.\n", c->name,
-			       c->args, c->summary);
-			continue;
-		}
-		fflush(stdout);
-		if (c->fn(2, av) != 0)
-			return 1;
-	}
-	opts_set_format(OPTS_TEXT);
-	printf(".SH EXIT STATUS\n"
-	       ".TP\n0\neverything ran (or the file is valid)\n"
-	       ".TP\n1\nthe command line, the parameter file or the set-up was refused\n"
-	       ".TP\n2\na signal or a lost slave stopped the run\n"
-	       ".TP\n3\na regression against \\-\\-baseline (lockstep compare too)\n"
-	       ".TP\n4\nthe run completed without a slave it lost, or with I/O errors\n"
-	       ".TP\n5\na file of the results folder could not be written in full\n"
-	       ".TP\n6\nthe run completed, but the comparison \\-\\-baseline asked for "
-	       "could not be made (no usable baseline run, no history)\n"
-	       ".SH FILES\n"
-	       ".TP\n/etc/lockstep/slave.env\n"
-	       "the options of the lockstep\\-slave systemd service\n"
-	       ".TP\n/var/lib/lockstep/history.db\n"
-	       "the run history of root's runs (others: "
-	       "$XDG_DATA_HOME/lockstep/history.db, else "
-	       "~/.local/share/lockstep/history.db; \\-\\-history or "
-	       "LOCKSTEP_HISTORY choose another)\n"
-	       ".SH NIGHTLY RUNS\n"
-	       ".B lockstep\\-nightly\n"
-	       "FILE [\\-\\-keep DAYS] [\\-\\- run options] runs FILE, judges it "
-	       "against the median of the last 7 usable runs of the file, prints "
-	       "one line (also to syslog) and exits with lockstep's code; it "
-	       "finds lockstep beside itself, so cron needs no PATH:\n"
-	       ".PP\n.nf\n"
-	       "30 2 * * * LOCKSTEP_OUTPUT=/srv/lockstep/out /usr/bin/lockstep\\-nightly "
-	       "/srv/lockstep/nightly.vdb \\-\\-keep 30\n"
-	       ".fi\n"
-	       ".PP\n"
-	       "LOCKSTEP=/path/to/lockstep names another binary (a build folder).\n"
-	       ".SH SEE ALSO\n"
-	       "README.md and DESIGN.md in /usr/share/doc/lockstep\n");
-	return 0;
-}
-
 static int help_main(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--man") == 0)
-		return print_man();
+	if ((argc == 2 || argc == 3) && strcmp(argv[1], "--man") == 0)
+		return man_main(argc == 3 ? argv[2] : NULL, commands,
+				NCOMMANDS);
 	if (argc > 1) {
 		usage(stderr);
 		return 1;

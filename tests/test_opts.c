@@ -212,17 +212,19 @@ static void test_roff(void **state)
 	opts_set_format(OPTS_TEXT);
 	fclose(f);
 	assert_string_equal(buf,
-			    ".SS \"tool x FILE\"\n"
+			    ".SH SYNOPSIS\n.B \"tool x FILE\"\n"
+			    ".SH DESCRIPTION\n"
 			    ".PP\nDoes x.\n"
 			    ".PP\n\\&.dots and a \\e stay text.\n"
+			    ".PP\nThat is all.\n"
+			    ".SH OPTIONS\n"
 			    ".TP\n.B \"\\-f, \\-\\-flag\"\na flag\n"
 			    ".TP\n.B \"\\-s, \\-\\-str TEXT\"\na string\n"
 			    ".TP\n.B \"\\-\\-num N\"\na number\n"
 			    ".TP\n.B \"\\-e S\"\nplain seconds\n"
 			    ".TP\n.B \"\\-u S, \\-p S\"\nseconds with units\n"
 			    ".TP\n.B \"\\-\\-colour red|green|blue\"\na choice\n"
-			    ".TP\n.B \"\\-\\-paint NAME\"\na choice with a long label that is wider\n"
-			    ".PP\nThat is all.\n");
+			    ".TP\n.B \"\\-\\-paint NAME\"\na choice with a long label that is wider\n");
 	free(buf);
 	/* Back to text: --help is unchanged. */
 	f = open_memstream(&buf, &len);

@@ -1,10 +1,13 @@
 /*
  * The keyword tables: for each kind of definition (general parameters, hd=,
- * sd=, wd=, rd=) the keywords it takes and the function that checks and
- * stores each one. Supporting a new keyword is one row here and, if no
- * existing setter fits, one small function in the kind's file (hd.c, sd.c,
- * wd.c, rd.c); the setters shared by several kinds (strings, percentages,
- * durations, yes/no, ratios) and the general parameters' own are here too.
+ * sd=, wd=, rd=, ev=) the keywords it takes, the function that checks and
+ * stores each one and what it means: a row's doc (or, for a keyword
+ * lockstep skips, its why) is its entry in lockstep-params(5), printed
+ * from these tables (manual.c). Supporting a new keyword is one row here
+ * and, if no existing setter fits, one small function in the kind's file
+ * (hd.c, sd.c, wd.c, rd.c, ev.c); the setters shared by several kinds
+ * (strings, percentages, durations, yes/no, ratios) and the general
+ * parameters' own are here too.
  */
 #include "master/params/params_int.h"
 
@@ -209,14 +212,18 @@ static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
 
 /* ---- keyword tables --------------------------------------------------- */
 
-#define KW(n, fn) { .name = (n), .set = (fn) }
-#define KWF(n, fn, type, field) \
-	{ .name = (n), .set = (fn), .off = offsetof(type, field) }
-#define KWS(n, type, field)                                          \
+/* One line a row; clang-format would brace each on lines of its own. */
+/* clang-format off */
+#define KW(n, fn, d) { .name = (n), .set = (fn), .doc = (d) }
+#define KWF(n, fn, type, field, d) \
+	{ .name = (n), .set = (fn), .off = offsetof(type, field), .doc = (d) }
+#define KWS(n, type, field, d)                                       \
 	{ .name = (n), .set = set_string, .off = offsetof(type, field), \
-	  .size = sizeof(((type *)0)->field) }
-#define LOOP(n, alias, kind) \
-	{ .name = (n), .set = rd_set_loop, .off = (kind), .alias_of = (alias) }
+	  .size = sizeof(((type *)0)->field), .doc = (d) }
+#define LOOP(n, alias, kind, d)                                      \
+	{ .name = (n), .set = rd_set_loop, .off = (kind), .alias_of = (alias), \
+	  .doc = (d) }
+/* clang-format on */
 #define IGNORED(n, w) { .name = (n), .set = compat_set_ignored, .why = (w) }
 #define UNSUPPORTED(n, w) \
 	{ .name = (n), .set = compat_set_unsupported, .why = (w) }
@@ -265,15 +272,22 @@ static int set_journal(struct parser *p, const struct kw *kw, void *obj,
 #define WHY_OPENFLAGS "give openflags= on the sd= lines"
 
 static const struct kw general_kws[] = {
-	KWF("compratio", set_ratio, struct params, compratio),
-	KW("data_errors", set_data_errors),
+	KWF("compratio", set_ratio, struct params, compratio,
+	    "the compression ratio of the written data, at least 1 (default 1: incompressible)"),
+	KW("data_errors", set_data_errors,
+	   "I/O errors (validation mismatches included) a slave may see before the run aborts, exit 2 (default 50); within it the run ends degraded, exit 4"),
 	/* Vdbench's own tracing: nothing for lockstep to do. */
-	KW("debug", NULL),
-	KWF("dedupratio", set_ratio, struct params, dedupratio),
-	KWF("dedupunit", set_xfer_field, struct params, dedupunit),
-	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize),
-	KWF("validate", set_validate, struct params, validate),
-	KW("journal", set_journal),
+	KW("debug", NULL, "Vdbench's own tracing: accepted, nothing to do"),
+	KWF("dedupratio", set_ratio, struct params, dedupratio,
+	    "how many written blocks share each content, at least 1 (default 1: every block unique); above 1 refused with validate=yes"),
+	KWF("dedupunit", set_xfer_field, struct params, dedupunit,
+	    "the size of the unit dedupratio= counts in (default 128k)"),
+	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize,
+	    "the transfer size of format= passes (default 1m)"),
+	KWF("validate", set_validate, struct params, validate,
+	    "yes: every written block carries a header per sector and every read of one is verified (see DATA VALIDATION); no (default)"),
+	KW("journal", set_journal,
+	   "an absolute folder where each slave journals its validation map (needs validate=yes); no: none"),
 	IGNORED("abort_failed_skew",
 		"lockstep does not abort on a missed skew"),
 	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
@@ -301,16 +315,21 @@ static const struct kw general_kws[] = {
 };
 
 static const struct kw hd_kws[] = {
-	KWS("system", struct params_hd, system),
-	KWS("user", struct params_hd, user),
-	KW("shell", hd_set_shell),
-	KW("slaves", hd_set_slaves),
+	KWS("system", struct params_hd, system,
+	    "the host's address for ssh (default: the hd's name); passed after `--`, so never an option"),
+	KWS("user", struct params_hd, user, "the ssh user (default: ssh's)"),
+	KW("shell", hd_set_shell,
+	   "ssh (default): the master starts the host's slaves over ssh; none (or vdbench): it waits for slaves started there, such as daemons"),
+	KW("slaves", hd_set_slaves,
+	   "slave processes on the host, 1..1024 (default 1): named HD, or HD-1..HD-N"),
 	{ .name = "jvms", .set = hd_set_slaves, .alias_of = "slaves" },
 	{ .name = "lockstep",
+	  .doc = "the path of the lockstep executable on the host (default: the PATH's, or with --push ~/.cache/lockstep/lockstep-VERSION)",
 	  .set = set_hd_exe,
 	  .off = offsetof(struct params_hd, lockstep),
 	  .size = sizeof(((struct params_hd *)0)->lockstep) },
 	{ .name = "vdbench",
+	  .doc = "the Vdbench install folder, as Vdbench and HCIBench files give it: the host runs DIR/lockstep, else DIR/vdbench when its version says lockstep; --push puts lockstep in as DIR/lockstep; the search needs a POSIX shell there",
 	  .set = set_hd_exe,
 	  .off = offsetof(struct params_hd, lockstep),
 	  .size = sizeof(((struct params_hd *)0)->lockstep),
@@ -321,21 +340,32 @@ static const struct kw hd_kws[] = {
 
 static const struct kw sd_kws[] = {
 	{ .name = "lun",
+	  .doc = "the target: a file or a block device (see lockstep-slave(1), TARGET SAFETY)",
 	  .set = set_lun,
 	  .off = offsetof(struct params_sd, lun),
 	  .size = sizeof(((struct params_sd *)0)->lun) },
-	KW("size", sd_set_size),
-	KW("threads", sd_set_threads),
-	KW("openflags", sd_set_openflags),
-	KWF("range", set_range, struct params_sd, range_lo),
-	KW("align", sd_set_align),
-	KW("offset", sd_set_offset),
-	KW("host", sd_set_host),
-	KWF("force", set_yesno, struct params_sd, force),
+	KW("size", sd_set_size,
+	   "the size of the target used (default: the lun's own); a missing file is created at this size with random data"),
+	KW("threads", sd_set_threads,
+	   "I/Os kept in flight on io_uring (not OS threads), 1..65536 (default 8), split evenly over the slaves that run the sd"),
+	KW("openflags", sd_set_openflags,
+	   "o_direct (or directio) and o_dsync, one or a list"),
+	KWF("range", set_range, struct params_sd, range_lo,
+	    "(low,high) in percent of the sd: the part of it the I/O covers"),
+	KW("align", sd_set_align,
+	   "the alignment of random offsets, a multiple of 512"),
+	KW("offset", sd_set_offset,
+	   "where on the lun the sd starts, a multiple of 512"),
+	KW("host", sd_set_host,
+	   "the hd= hosts that run the sd, a name or a list (default: every host)"),
+	KWF("force", set_yesno, struct params_sd, force,
+	    "yes: write over a signature libblkid knows (a file system, a partition table, ...); the only safety rule it overrides"),
 	/* lockstep's own: run the sd from a ring with a kernel SQ thread. */
-	KWF("sqpoll", set_yesno, struct params_sd, sqpoll),
+	KWF("sqpoll", set_yesno, struct params_sd, sqpoll,
+	    "yes: run the sd from rings with a kernel submission-queue polling thread (lockstep's own)"),
 	/* Only matters with rhpct=/whpct=, which are not supported. */
-	KW("hitarea", NULL),
+	KW("hitarea", NULL,
+	   "accepted and ignored: it matters only with rhpct=/whpct=, which are refused"),
 	UNSUPPORTED("count", "write one sd= line per lun"),
 	UNSUPPORTED("journal", "give journal=DIR among the general parameters"),
 	UNSUPPORTED("dedupratio", WHY_DEDUP),
@@ -348,47 +378,72 @@ static const struct kw sd_kws[] = {
 };
 
 static const struct kw wd_kws[] = {
-	KW("sd", wd_set_sd),
-	KW("xfersize", wd_set_xfersize),
-	KWF("rdpct", set_pct, struct params_wd, rdpct),
-	KW("seekpct", wd_set_seekpct),
-	KWF("range", set_range, struct params_wd, range_lo),
-	KW("skew", wd_set_skew),
-	KW("iorate", wd_set_iorate),
-	KW("host", wd_set_host),
+	KW("sd", wd_set_sd,
+	   "the sds it runs on: a name, a list, or a wildcard such as sd* (default: the only sd, when there is one)"),
+	KW("xfersize", wd_set_xfersize,
+	   "the transfer size (default 4k), or size,percentage pairs such as (4k,50,8k,50) adding up to 100"),
+	KWF("rdpct", set_pct, struct params_wd, rdpct,
+	    "the read percentage, 0..100 (default 100)"),
+	KW("seekpct", wd_set_seekpct,
+	   "the random percentage, 0..100 (default 100), random (100), seq or sequential (0), or eof (or -1): one sequential pass that ends the phase"),
+	KWF("range", set_range, struct params_wd, range_lo,
+	    "(low,high) in percent of each sd, within the sd's own range="),
+	KW("skew", wd_set_skew,
+	   "the wd's share of the rd's I/O rate in percent; the wds without one split what the others leave"),
+	KW("iorate", wd_set_iorate,
+	   "a fixed rate of its own for the wd, IO/s (then every wd of the rd needs one, and the rd gives none)"),
+	KW("host", wd_set_host,
+	   "the hd= hosts that run the wd, a name or a list"),
 	UNSUPPORTED("hotband", "hot bands are not supported"),
 	UNSUPPORTED("openflags", WHY_OPENFLAGS),
 	UNSUPPORTED("priority", "workload priorities are not supported"),
 	UNSUPPORTED_BUT("rhpct", "0", WHY_HIT),
 	UNSUPPORTED_BUT("whpct", "0", WHY_HIT),
-	UNSUPPORTED("streams", "independent sequential streams are not supported"),
+	UNSUPPORTED("streams",
+		    "independent sequential streams are not supported"),
 	UNSUPPORTED("stride", "skip-sequential I/O is not supported"),
-	UNSUPPORTED("threads", "give threads= on the sd= lines (wd threads= is for sd concatenation)"),
+	UNSUPPORTED("threads",
+		    "give threads= on the sd= lines (wd threads= is for sd concatenation)"),
 };
 
 static const struct kw rd_kws[] = {
-	KW("wd", rd_set_wd),
-	KW("iorate", rd_set_iorate),
+	KW("wd", rd_set_wd, "the wds it runs: a name, a list or a wildcard"),
+	KW("iorate", rd_set_iorate,
+	   "max (default), curve, a rate N (the cluster total, IO/s) or a list of rates (N,M,...): one phase each"),
 	{ .name = "foriorate", .set = rd_set_iorate, .alias_of = "iorate" },
-	KW("curve", rd_set_curve),
-	KW("stopcurve", rd_set_stopcurve),
-	KWF("elapsed", set_duration, struct params_rd, elapsed_s),
-	KWF("warmup", set_duration0, struct params_rd, warmup_s),
-	KWF("interval", set_duration, struct params_rd, interval_s),
-	KWF("pause", set_duration0, struct params_rd, pause_s),
-	KW("format", rd_set_format),
-	KW("validate", rd_set_validate),
-	KW("distribution", rd_set_distribution),
-	LOOP("forxfersize", NULL, PARAMS_LOOP_XFERSIZE),
-	LOOP("xfersize", "forxfersize", PARAMS_LOOP_XFERSIZE),
-	LOOP("forrdpct", NULL, PARAMS_LOOP_RDPCT),
-	LOOP("rdpct", "forrdpct", PARAMS_LOOP_RDPCT),
-	LOOP("forseekpct", NULL, PARAMS_LOOP_SEEKPCT),
-	LOOP("seekpct", "forseekpct", PARAMS_LOOP_SEEKPCT),
-	LOOP("forthreads", NULL, PARAMS_LOOP_THREADS),
-	LOOP("threads", "forthreads", PARAMS_LOOP_THREADS),
-	LOOP("forcompratio", NULL, PARAMS_LOOP_COMPRATIO),
-	LOOP("compratio", "forcompratio", PARAMS_LOOP_COMPRATIO),
+	KW("curve", rd_set_curve,
+	   "with iorate=curve: the points, in percent of the max phase's rate (default Vdbench's 10,50,70,80,90,100)"),
+	KW("stopcurve", rd_set_stopcurve,
+	   "with iorate=curve: skip the remaining points once the response time passes this many milliseconds"),
+	KWF("elapsed", set_duration, struct params_rd, elapsed_s,
+	    "the measured time of each phase (default 30s)"),
+	KWF("warmup", set_duration0, struct params_rd, warmup_s,
+	    "the time before elapsed= that is run but not measured (default 0)"),
+	KWF("interval", set_duration, struct params_rd, interval_s,
+	    "the reporting interval (default 1s)"),
+	KWF("pause", set_duration0, struct params_rd, pause_s,
+	    "a pause before each of its phases starts (default 0)"),
+	KW("format", rd_set_format,
+	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default)"),
+	KW("validate", rd_set_validate,
+	   "only: one pass that reads each slave's whole part of the sds and verifies it (needs validate=yes); no"),
+	KW("distribution", rd_set_distribution,
+	   "the gaps of a fixed iorate=: exponential (default), uniform (between 0 and twice the mean) or deterministic"),
+	LOOP("forxfersize", NULL, PARAMS_LOOP_XFERSIZE,
+	     "a phase per transfer size of the list"),
+	LOOP("xfersize", "forxfersize", PARAMS_LOOP_XFERSIZE, NULL),
+	LOOP("forrdpct", NULL, PARAMS_LOOP_RDPCT,
+	     "a phase per read percentage of the list"),
+	LOOP("rdpct", "forrdpct", PARAMS_LOOP_RDPCT, NULL),
+	LOOP("forseekpct", NULL, PARAMS_LOOP_SEEKPCT,
+	     "a phase per seek percentage of the list"),
+	LOOP("seekpct", "forseekpct", PARAMS_LOOP_SEEKPCT, NULL),
+	LOOP("forthreads", NULL, PARAMS_LOOP_THREADS,
+	     "a phase per threads= of the list (I/Os in flight per sd)"),
+	LOOP("threads", "forthreads", PARAMS_LOOP_THREADS, NULL),
+	LOOP("forcompratio", NULL, PARAMS_LOOP_COMPRATIO,
+	     "a phase per compression ratio of the list"),
+	LOOP("compratio", "forcompratio", PARAMS_LOOP_COMPRATIO, NULL),
 	UNSUPPORTED("sd", "name the sds on the wd= lines"),
 	UNSUPPORTED("maxdata", "runs end after elapsed="),
 	IGNORED("endcmd", WHY_CMD),
@@ -406,23 +461,40 @@ static const struct kw rd_kws[] = {
 
 /* ev=: an event of a failure-and-rebuild run (ev.c). */
 static const struct kw ev_kws[] = {
-	KW("rd", ev_set_rd),
-	KW("at", ev_set_at),
-	KW("after", ev_set_after),
-	KW("ends", ev_set_ends),
-	KWS("exec", struct params_ev, exec),
-	KWS("until", struct params_ev, until),
-	KW("host", ev_set_host),
-	KWF("poll", set_duration, struct params_ev, poll_s),
-	KWF("timeout", set_duration, struct params_ev, timeout_s),
-	KWF("baseline", set_duration, struct params_ev, baseline_s),
-	KWF("degrade", set_threshold, struct params_ev, degrade_pct),
-	KWF("recover_iops", set_threshold, struct params_ev, recover_iops_pct),
-	KWF("recover_p99", set_threshold, struct params_ev, recover_p99_pct),
-	KW("recover_n", ev_set_recover_n),
-	KW("expect_loss", ev_set_loss),
-	KWF("rejoin", set_yesno, struct params_ev, rejoin),
-	KW("on_fail", ev_set_on_fail),
+	KW("rd", ev_set_rd,
+	   "the rd the event belongs to (may be left out with one rd, or with after=: the rd of that event)"),
+	KW("at", ev_set_at,
+	   "start OFFSET into the measured time (after warmup) of the rd's first measured phase; at=\"PHASE\" or at=\"PHASE+OFFSET\" into the phase of that printed name (lockstep check lists them: \"r2 curve=50%\", \"r3 xfersize=8k\")"),
+	KW("after", ev_set_after,
+	   "EVENT[+OFFSET]: start OFFSET (default 0) after EVENT ended (instead of at=); EVENT may be defined further down"),
+	KW("ends", ev_set_ends,
+	   "EVENT: this event restores EVENT (an earlier event of the same rd); EVENT's recovery window runs through this one, which has no figures of its own"),
+	KWS("exec", struct params_ev, exec,
+	    "the command to run through /bin/sh -c on the master, or with host= on that hd's system over ssh"),
+	KWS("until", struct params_ev, until,
+	    "once exec= exited 0 (or at the start without exec=), run this command every poll= until it exits 0: that moment is the event's end"),
+	KW("host", ev_set_host,
+	   "the hd= where exec= and until= run (default: the master)"),
+	KWF("poll", set_duration, struct params_ev, poll_s,
+	    "how often until= runs (default 10s); a poll still running after the longer of poll= and 10 s is killed and counts as failed"),
+	KWF("timeout", set_duration, struct params_ev, timeout_s,
+	    "the event's bound from its start (default 1h): then exec= is killed with its process group, until= stops, and the event ends timed_out"),
+	KWF("baseline", set_duration, struct params_ev, baseline_s,
+	    "the window before the event its recovery figures take as the baseline (default 60s)"),
+	KWF("degrade", set_threshold, struct params_ev, degrade_pct,
+	    "degraded when an interval's IOPS fall below this percentage of the baseline's, 1..100 (default 90)"),
+	KWF("recover_iops", set_threshold, struct params_ev, recover_iops_pct,
+	    "recovered needs IOPS within this percentage of the baseline's, 0..100 (default 10)"),
+	KWF("recover_p99", set_threshold, struct params_ev, recover_p99_pct,
+	    "recovered needs p99 at most this percentage above the baseline's, 0..100000 (default 20; a large value judges IOPS alone)"),
+	KW("recover_n", ev_set_recover_n,
+	   "recovered at the first of this many intervals in a row that meet both, 1..100000 (default 10)"),
+	KW("expect_loss", ev_set_loss,
+	   "(HD,...): hosts whose slaves the event is expected to take away: such a loss after the event started does not make the run degraded"),
+	KWF("rejoin", set_yesno, struct params_ev, rejoin,
+	    "yes: the slaves of expect_loss= are expected back, and one that did not come back makes the run degraded; no (default)"),
+	KW("on_fail", ev_set_on_fail,
+	   "what a failed or timed-out event does: continue (default; the run ends degraded, exit 4) or abort (exit 2)"),
 };
 
 #define NKW(t) (sizeof(t) / sizeof(t[0]))

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PARAMS_NAME_MAX 64
 #define PARAMS_PATH_MAX 1024
@@ -268,6 +269,12 @@ int params_parse_file(const char *path, struct params **out, char *err,
 		      size_t errlen);
 /* Free and NULL *p; safe on NULL. */
 void params_free(struct params **p);
+/*
+ * lockstep-params(5) after its NAME section, in roff: the language, every
+ * keyword of the parser's tables, validation and events. Returns 0, or -1
+ * (after a message) when a keyword has no entry.
+ */
+int params_manual(FILE *f);
 
 /* The file a position is in, for "FILE:LINE:COLUMN" messages. */
 const char *params_file(const struct params *p, struct params_pos pos);

@@ -74,6 +74,12 @@ struct kw {
 	/* Keywords lockstep skips: why, and the value that is harmless. */
 	const char *why;
 	const char *harmless;
+	/*
+	 * What it means, for lockstep-params(5) (manual.c): every row that
+	 * is neither an alias nor skipped (why) has one, or the manual is
+	 * not written.
+	 */
+	const char *doc;
 };
 
 #define KW_MAX 48
