@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "tests/cmocka_skip.h"
 #ifdef HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -333,5 +334,5 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return ls_run_group(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tests/cmocka_skip.h"
 #include "common/timeutil.h"
 #include "slave/engine.h"
 #include "slave/target.h"
@@ -812,5 +813,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rw, setup_zram, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return ls_run_group(tests, NULL, NULL);
 }

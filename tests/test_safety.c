@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tests/cmocka_skip.h"
 #include "slave/safety.h"
 
 /* ---- the pure verdict table ------------------------------------------- */
@@ -901,5 +902,5 @@ int main(void)
 		cmocka_unit_test(test_root_disk),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return ls_run_group(tests, NULL, NULL);
 }

@@ -4,9 +4,12 @@
 # the cap. The throttle's figures must run through the restore (not stop
 # where it starts, which read not_recovered) and say, within one interval
 # of the times lockstep stamped on the two events: degraded from the
-# interval the cap started in, worst IOPS at the cap, recovered when the
+# interval the cap started in, worst IOPS at the cap, recovered once the
 # cap was lifted; the backlog of the open-loop schedule was late, not
-# lost. The restore has no figures of its own. Serial, as events_degrade.
+# lost. The restore has no figures of its own. The commands print when
+# they set and lifted the cap; check_throttle.py (see events_degrade.sh)
+# holds the run to those times and lockstep's own stamps, not to this
+# machine's clock, so it no longer runs alone.
 BLKIO_PREFIX=lsr
 source "$(dirname "$0")/blkio_lib.sh"
 
@@ -17,8 +20,8 @@ sd=sd1,lun=$LOOP,threads=8,openflags=o_direct
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=500,elapsed=22,warmup=1,interval=1
 ev=throttle,rd=r1,at=5s,baseline=4s,recover_p99=100000,recover_iops=25,recover_n=3,
-   exec="echo $MM $CAP_ON > $CG/$CAP_FILE"
-ev=unthrottle,after=throttle+4s,ends=throttle,exec="echo $MM $CAP_OFF > $CG/$CAP_FILE"
+   exec="echo $MM $CAP_ON > $CG/$CAP_FILE; date +cap_on=%s%N"
+ev=unthrottle,after=throttle+4s,ends=throttle,exec="echo $MM $CAP_OFF > $CG/$CAP_FILE; date +cap_off=%s%N"
 VDB
 
 "$LOCKSTEP" check "$TMP/d.vdb" > "$TMP/check.txt" || fail "check refused the file"
@@ -41,42 +44,25 @@ grep -q "^  throttle (r1): recovered, judged on the cluster; window .* through u
 	{ cat "$TMP/console"; fail "the console's recovery block"; }
 grep -q "^  throttle (r1): recovered" "$TMP/out/summary.txt" || fail "no recovery block in summary.txt"
 
-python3 - "$TMP/out" <<'PY' || { cat "$TMP/console"; fail "the pair's figures are not where it was injected"; }
+python3 "$HERE/check_throttle.py" "$TMP/out" --rate 500 --cap 100 --depth 8 \
+	--fault throttle --restore unthrottle --hold 3.9 --recover-iops 0.25 \
+	--recover-n 3 ||
+	{ cat "$TMP/console" "$TMP/out/events/"*.log; fail "the pair's figures are not where it was injected"; }
+python3 - "$TMP/out" <<'PY' || { cat "$TMP/console"; fail "the pair's figures"; }
 import csv, json, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
-assert s["status"] == "completed", s["status"]
 ev = {e["name"]: e for e in s["events"]}
 on, off = ev["throttle"], ev["unthrottle"]
-assert on["status"] == off["status"] == "completed", (on, off)
 ivl = s["runs"][0]["interval_s"]
 rec = on["recovery"]
-# The injected times, as lockstep stamped them: the cap from the start of
-# throttle to the start of unthrottle.
+# after=throttle+4s, as lockstep stamped the two: never early (late is the
+# master's tick on a busy machine, and not asserted).
 held = (int(off["start_ns"]) - int(on["start_ns"])) / 1e9
-assert 3.9 <= held <= 6, held
-assert off["recovery"] == {"status": "restore", "figures_in": "throttle"}, off["recovery"]
-assert rec["status"] == "recovered" and rec["judged_on"] == "cluster", rec
-assert rec["window_through"] == "unthrottle", rec
+assert held >= 3.9, held
+# The window runs through the restore, to the next event or the end.
 assert rec["window_end_s"] >= rec["start_s"] + held + 3 * ivl, rec
-assert 450 <= rec["baseline_iops"] <= 550, rec
-# Degraded within one interval of the cap, at the cap at worst, inside it.
-assert rec["time_to_degrade_s"] is not None and rec["time_to_degrade_s"] <= ivl, rec
-# (A stalled interval on a busy machine may go under the cap: at most.)
-assert rec["worst_iops"] <= 115, rec
-assert rec["start_s"] - ivl <= rec["worst_iops_at_s"] <= rec["start_s"] + held, rec
-# Recovered within one interval of the cap's end (the interval holding it
-# drains the backlog; the next is at the rate).
 ttr = rec["time_to_recover_s"]
-assert ttr is not None and held - ivl - 0.1 <= ttr <= held + ivl + 0.1, (ttr, held)
-assert rec["time_to_recover_survivors_s"] == ttr, rec
-# The open-loop backlog (about 400 x 4 I/Os, 10% of the window's I/O) was
-# delayed, not lost: what is still owed at the window's end is the
-# baseline's own error (4 intervals on a shared machine), under 5%.
-window_io = rec["baseline_iops"] * (rec["window_end_s"] - rec["start_s"])
-assert rec["io_lost"] < 0.05 * window_io, rec
-assert rec["io_delayed"] > 0.5 * 400 * held, rec
-assert rec["io_lost_expected"] == 0, rec
 # events.csv has the same figures as columns; a figure that did not
 # happen is empty there.
 e = {r["name"]: r for r in csv.DictReader(open(d + "/events.csv"))}

@@ -12,11 +12,12 @@ PIDS=()
 export LOCKSTEP_HISTORY="$TMP/history.db"
 export XDG_DATA_HOME="$TMP/xdg"
 
+# KEEP_TMP=1 keeps the temporary folder (results, logs) to look at after.
 cleanup() {
 	for p in "${PIDS[@]:-}"; do
 		[ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
 	done
-	rm -rf "$TMP"
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
 trap cleanup EXIT
 
