@@ -1,7 +1,7 @@
 /*
  * What the files of proto/ share and nobody else may see: the field tables
  * that describe each message (schema.c), the decoder's error context that
- * the scanner and the histogram codec report through (decode.c), and the
+ * the scanner and the histogram codec report through (decode_fail.c), and the
  * entry points of the layers between. Only the .c files of proto/
  * include this header, which keeps <msgpack.h> inside proto/; everyone
  * else uses proto/proto.h.
@@ -92,7 +92,7 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen);
 int schema_phase_end_check(const struct proto_phase_end *p, char *why,
 			   size_t whylen);
 
-/* ---- decode.c ---- */
+/* ---- decode_fail.c ---- */
 
 /*
  * Where in the message the decoder is, as a stack of keys and array

@@ -1,16 +1,24 @@
 /*
- * The table of I/O engines. Adding an engine is one file and one row here:
- * everything else that lists engines (the hello's engine list, error
- * messages, the conformance test) reads this table.
+ * The table of I/O engines, generated: engine_table.def holds one
+ * ENGINE(NAME) per name in LS_ENGINES (slave/CMakeLists.txt), in that
+ * order, the default first. Adding an engine is its file engine_NAME.c and
+ * its name in that list: everything else that lists engines (the hello's
+ * engine list, the master's --engine choices, error messages, the
+ * conformance test) reads this table.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "slave/engine.h"
 
+#define ENGINE(stem) extern const struct engine_ops engine_##stem##_ops;
+#include "engine_table.def"
+#undef ENGINE
+
 static const struct engine_ops *const engines[] = {
-	&engine_uring_ops,
-	&engine_null_ops,
+#define ENGINE(stem) &engine_##stem##_ops,
+#include "engine_table.def"
+#undef ENGINE
 };
 
 #define NENGINES (sizeof(engines) / sizeof(engines[0]))

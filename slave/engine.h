@@ -3,8 +3,10 @@
  * instance belongs to one worker thread and is only ever used from it (the
  * io_uring engine creates its ring there, so single-issuer rings work).
  * Slots are fixed at open: slot i always uses buffer i, so the engine can
- * register the buffers once and the hot path never allocates. The table
- * of engines is in engine.c: a new engine is one file and one row there.
+ * register the buffers once and the hot path never allocates. An engine
+ * is one file, engine_NAME.c, defining `const struct engine_ops
+ * engine_NAME_ops`, and one name in LS_ENGINES (slave/CMakeLists.txt),
+ * from which the build generates engine.c's table.
  */
 #ifndef LOCKSTEP_SLAVE_ENGINE_H
 #define LOCKSTEP_SLAVE_ENGINE_H
@@ -55,9 +57,6 @@ struct engine_ops {
 	/* Short description of features in use (e.g. "fixed-files"). */
 	const char *(*describe)(void *ctx);
 };
-
-extern const struct engine_ops engine_uring_ops;
-extern const struct engine_ops engine_null_ops;
 
 /* The engine called name, or NULL. */
 const struct engine_ops *engine_find(const char *name);

@@ -14,7 +14,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "slave/engine.h"
-#include "slave/uplink.h"
+#include "slave/outbox.h"
 #include "slave/phase.h"
 #include "slave/target.h"
 
@@ -94,7 +94,7 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 				 "sd %s: %zu blocks were being written when the journal ended: either content is accepted once",
 				 m->sd, m->nalt);
 			log_warn("%s", text);
-			uplink_log(s, LOG_WARN, text);
+			outbox_log(s, LOG_WARN, text);
 			m->nalt_told = m->nalt;
 		}
 	}
@@ -284,9 +284,9 @@ static void send_interval(struct session *s, const struct worker_interval *iv)
 		char text[PROTO_TEXT_LEN];
 
 		if (prepare_error_text(text, sizeof(text), &ph->plan, iv, t))
-			uplink_log(s, LOG_WARN, text);
+			outbox_log(s, LOG_WARN, text);
 	}
-	uplink_send(s, &m);
+	outbox_send(s, &m);
 	proto_msg_free(&m);
 }
 
@@ -318,7 +318,7 @@ static void log_mismatches(struct session *s)
 				 b->found.sd,
 				 (unsigned long long)b->found.sector, when);
 			log_error("%s", text);
-			uplink_log(s, LOG_ERROR, text);
+			outbox_log(s, LOG_ERROR, text);
 		}
 		pthread_mutex_unlock(&m->lock);
 		if (atomic_load(&m->jerr) < 0 && !ph->status) {
@@ -328,7 +328,7 @@ static void log_mismatches(struct session *s)
 				 "sd %s: journal write failed (%s): this slave ends the phase",
 				 m->sd, strerror(-atomic_load(&m->jerr)));
 			log_error("%s", text);
-			uplink_log(s, LOG_ERROR, text);
+			outbox_log(s, LOG_ERROR, text);
 			ph->status = -EIO;
 			for (unsigned i = 0; i < ph->slots.nworkers; i++)
 				worker_stop(ph->workers[i]);
@@ -371,7 +371,7 @@ static void validate_only_check(struct session *s, unsigned t, uint64_t v)
 	else
 		return;
 	log_error("%s", text);
-	uplink_log(s, LOG_ERROR, text);
+	outbox_log(s, LOG_ERROR, text);
 	if (!ph->status)
 		ph->status = -EIO;
 }
@@ -431,7 +431,7 @@ static void validate_end(struct session *s, struct proto_phase_end *pe)
 		if (x && len < sizeof(text))
 			snprintf(text + len, sizeof(text) - len, ")");
 		log_info("%s", text);
-		uplink_log(s, x ? LOG_ERROR : LOG_INFO, text);
+		outbox_log(s, x ? LOG_ERROR : LOG_INFO, text);
 		if (ph->plan.validate == PROTO_VALIDATE_ONLY)
 			validate_only_check(s, t, v);
 	}
@@ -462,7 +462,7 @@ static void phase_end(struct session *s)
 		hist_sparse_free(&m.u.phase_end.lat[1]);
 		memset(m.u.phase_end.lat, 0, sizeof(m.u.phase_end.lat));
 	}
-	uplink_send(s, &m);
+	outbox_send(s, &m);
 	proto_msg_free(&m);
 	log_debug("phase %u ended: %u intervals, %llu ops", ph->plan.phase,
 		  ph->next_send, (unsigned long long)ph->tot.ops);
@@ -527,7 +527,7 @@ void phase_collect(struct session *s)
 			 (unsigned long long)ph->tot.errors,
 			 ph->plan.data_errors);
 		log_error("%s", text);
-		uplink_log(s, LOG_ERROR, text);
+		outbox_log(s, LOG_ERROR, text);
 		ph->status = -EIO;
 		for (unsigned i = 0; i < ph->slots.nworkers; i++)
 			worker_stop(ph->workers[i]);

@@ -4,8 +4,9 @@
  * never overwrites a mounted file system, the system disk, an LVM PV or a
  * swap device. Probing only reads (stat, /proc, sysfs, a read-only probe by
  * libblkid) and the decision is a pure function of what was probed.
- * Over 700 lines on purpose: every rule about what a lun may be is here, in
- * one room, the pure decision first.
+ * Over 800 lines on purpose: every rule about what a lun may be and what
+ * the operator allows (--allow) is here, in one room, the pure decision
+ * first, so that no path to opening a target skips one.
  */
 #include "slave/safety.h"
 

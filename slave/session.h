@@ -1,8 +1,8 @@
 /*
  * The slave session's state, shared by the files that make up the session
- * and by nothing else: uplink.c (messages to and from the master), phase.c
- * (one phase's targets, workers and intervals) and slave.c (options and the
- * main loop). Internal to the slave: nothing outside slave/ includes it.
+ * and by nothing else: uplink.c (messages from the master), outbox.c
+ * (messages to it), phase.c (one phase's targets, workers and intervals)
+ * and slave.c (options and the main loop). Internal to the slave: nothing outside slave/ includes it.
  */
 #ifndef LOCKSTEP_SLAVE_SESSION_H
 #define LOCKSTEP_SLAVE_SESSION_H

@@ -14,6 +14,7 @@
 #include "common/timeutil.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
+#include "slave/outbox.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
 #include "lockstep_version.h"
@@ -26,34 +27,6 @@
 #define RESEND_NS (6 * NS_PER_SEC)
 #define RESEND_BATCH 64
 
-int uplink_send(struct session *s, const struct proto_msg *m)
-{
-	void *buf;
-	size_t len;
-	int ret = proto_encode(m, &buf, &len);
-
-	if (ret < 0) {
-		if (m->type == PROTO_INTERVAL)
-			log_error("cannot encode interval %u", m->u.interval.seq);
-		else
-			log_error("cannot encode %s: %s",
-				  proto_type_name(m->type), strerror(-ret));
-		return ret;
-	}
-	ret = conn_send(s->conn, buf, len);
-	if (ret == 0)
-		s->last_tx = time_mono_ns();
-	if (m->type != PROTO_INTERVAL) {
-		free(buf);
-		return ret;
-	}
-	/* Kept until acknowledged: the spool re-sends it if this one is lost. */
-	if (spool_add(&s->spool, m->u.interval.phase, m->u.interval.seq, buf,
-		      len, time_mono_ns()))
-		log_warn("interval spool full: the oldest unacknowledged interval was dropped");
-	return ret;
-}
-
 static void send_error(struct session *s, uint32_t phase, int code,
 		       const char *text)
 {
@@ -63,16 +36,7 @@ static void send_error(struct session *s, uint32_t phase, int code,
 	m.u.error.code = code;
 	snprintf(m.u.error.message, sizeof(m.u.error.message), "%s", text);
 	log_error("%s", text);
-	uplink_send(s, &m);
-}
-
-void uplink_log(struct session *s, enum log_level lvl, const char *text)
-{
-	struct proto_msg m = { .type = PROTO_LOG };
-
-	m.u.log.level = lvl;
-	snprintf(m.u.log.message, sizeof(m.u.log.message), "%s", text);
-	uplink_send(s, &m);
+	outbox_send(s, &m);
 }
 
 static void on_plan(struct session *s, struct proto_plan *plan)
@@ -90,7 +54,7 @@ static void on_plan(struct session *s, struct proto_plan *plan)
 	m.u.ready.phase = phase;
 	m.u.ready.nforced = s->ph.nforced;
 	m.u.ready.forced = s->ph.forced; /* still the phase's */
-	uplink_send(s, &m);
+	outbox_send(s, &m);
 }
 
 void uplink_over(struct session *s, const char *why, int code)
@@ -99,7 +63,7 @@ void uplink_over(struct session *s, const char *why, int code)
 		struct proto_msg m = { .type = PROTO_BYE };
 
 		snprintf(m.u.bye.reason, sizeof(m.u.bye.reason), "%s", why);
-		uplink_send(s, &m);
+		outbox_send(s, &m);
 	}
 	phase_reset(&s->ph);
 	spool_free(&s->spool);
@@ -155,7 +119,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 		r.u.pong.t1 = m.u.ping.t1;
 		r.u.pong.t2 = time_real_ns();
 		r.u.pong.t3 = time_real_ns();
-		uplink_send(s, &r);
+		outbox_send(s, &r);
 		/* After the pong: its timing must not wait for this. */
 		if (which == CONN_DEALER)
 			clockresp_ping(&s->cresp, s->endpoint,
@@ -175,12 +139,12 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 				r.type = PROTO_PHASE_END;
 				r.u.phase_end.phase = m.u.go.phase;
 				r.u.phase_end.status = ret;
-				uplink_send(s, &r);
+				outbox_send(s, &r);
 				break;
 			}
 			r.type = PROTO_GO_ACK;
 			r.u.go_ack.phase = m.u.go.phase;
-			uplink_send(s, &r);
+			outbox_send(s, &r);
 		}
 		break;
 	case PROTO_ACK:
@@ -221,7 +185,7 @@ void uplink_tick(struct session *s)
 		if (now - s->last_hello >= HELLO_RETRY_NS) {
 			m.type = PROTO_HELLO;
 			m.u.hello = s->hello;
-			uplink_send(s, &m);
+			outbox_send(s, &m);
 			s->last_hello = now;
 			if (!s->last_rx)
 				s->last_rx = now;
@@ -253,7 +217,7 @@ void uplink_tick(struct session *s)
 		if (now - s->last_tx >= quiet) {
 			m.type = PROTO_HEARTBEAT;
 			m.u.heartbeat.now_ns = time_real_ns();
-			uplink_send(s, &m);
+			outbox_send(s, &m);
 		}
 	}
 	/* A daemon waits for a master as long as it takes. */

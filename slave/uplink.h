@@ -1,8 +1,9 @@
 /*
- * The session's uplink to the master: every message this slave sends goes
- * through uplink_send; frames from the master are handled here; the tick sends
- * hellos, heartbeats and re-sends of unacknowledged intervals, and gives up
- * on a master that fell silent. Internal to the session.
+ * The session's uplink to the master: frames from the master are handled
+ * here (every message this slave sends goes through outbox_send, in
+ * outbox.h); the tick sends hellos, heartbeats and re-sends of
+ * unacknowledged intervals, and gives up on a master that fell silent.
+ * Internal to the session.
  */
 #ifndef LOCKSTEP_SLAVE_UPLINK_H
 #define LOCKSTEP_SLAVE_UPLINK_H
@@ -12,14 +13,6 @@
 
 /* Fill the hello (id, host, name, engines) and the session's defaults. */
 void uplink_init(struct session *s, const char *name);
-/*
- * Encode m and send it to the master. An interval is also kept in the
- * spool until the master acknowledges it (and sent later if this send
- * fails). Returns 0 or -errno; m stays the caller's.
- */
-int uplink_send(struct session *s, const struct proto_msg *m);
-/* Send a log line to the master (it is not logged here). */
-void uplink_log(struct session *s, enum log_level lvl, const char *text);
 /* Handle every frame waiting on socket which (CONN_DEALER or CONN_SUB). */
 void uplink_drain(struct session *s, int which);
 /* Hello, heartbeat, re-send and master timeout; call at least every 100 ms. */

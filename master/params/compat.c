@@ -21,8 +21,7 @@ int compat_set_ignored(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it)
 {
 	(void)obj;
-	return params_warn(p, it->kpos, "%s= is ignored: %s", kw->name,
-			   kw->why);
+	return diag_warn(p, it->kpos, "%s= is ignored: %s", kw->name, kw->why);
 }
 
 /*
@@ -83,7 +82,8 @@ static void suggest_from(const struct item *it, const char *cand,
 	}
 }
 
-int compat_unknown(struct parser *p, enum kind k, const struct item *it)
+int compat_unknown(struct parser *p, const struct kind_desc *kinds, enum kind k,
+		   const struct item *it)
 {
 	const char *best = NULL;
 	size_t bestd = SIZE_MAX;
@@ -97,17 +97,16 @@ int compat_unknown(struct parser *p, enum kind k, const struct item *it)
 		return perr(p, it->kpos,
 			    "rg= is not supported: Swat replay is not supported");
 
-	for (size_t i = 0; i < keywords_kinds[k].nkw; i++)
-		suggest_from(it, keywords_kinds[k].kws[i].name, &best, &bestd);
+	for (size_t i = 0; i < kinds[k].nkw; i++)
+		suggest_from(it, kinds[k].kws[i].name, &best, &bestd);
 	suggest_from(it, "include", &best, &bestd);
 	/* Before any definition a misspelt sd= is likelier than anything. */
 	for (int s = KIND_HD; k == KIND_GENERAL && s < KIND_NR; s++)
-		suggest_from(it, keywords_kinds[s].name, &best, &bestd);
+		suggest_from(it, kinds[s].name, &best, &bestd);
 	if (best && bestd <= 2 && bestd < it->keylen)
 		return perr(p, it->kpos,
 			    "unknown %s parameter '%.*s' (did you mean '%s'?)",
-			    keywords_kinds[k].name, show(it->keylen), it->key,
-			    best);
-	return perr(p, it->kpos, "unknown %s parameter '%.*s'",
-		    keywords_kinds[k].name, show(it->keylen), it->key);
+			    kinds[k].name, show(it->keylen), it->key, best);
+	return perr(p, it->kpos, "unknown %s parameter '%.*s'", kinds[k].name,
+		    show(it->keylen), it->key);
 }

@@ -203,7 +203,7 @@ int ev_set_on_fail(struct parser *p, const struct kw *kw, void *obj,
 /* Where keyword name was given in the current definition, else its start. */
 static struct params_pos given_at(struct parser *p, const char *name)
 {
-	struct params_pos pos = p->from[keywords_index(KIND_EV, name)];
+	struct params_pos pos = params_from(p, name);
 
 	return pos.line ? pos : p->dpos;
 }
@@ -223,7 +223,7 @@ int ev_finish(struct parser *p)
 		return perr(p, p->dpos,
 			    "ev=%s has neither exec= nor until=: nothing to do",
 			    ev->name);
-	if (!p->from[keywords_index(KIND_EV, "rd")].line) {
+	if (!params_from(p, "rd").line) {
 		/* after= takes its event's rd in ev_resolve(); at= needs one. */
 		if (ev->has_at && p->out->nrd != 1)
 			return perr(p, p->dpos,
@@ -235,7 +235,7 @@ int ev_finish(struct parser *p)
 		return perr(p, given_at(p, "rejoin"),
 			    "ev=%s: rejoin=yes needs expect_loss= (whose return to report)",
 			    ev->name);
-	if (!ev->until[0] && p->from[keywords_index(KIND_EV, "poll")].line)
+	if (!ev->until[0] && params_from(p, "poll").line)
 		return perr(p, given_at(p, "poll"),
 			    "ev=%s: poll= without until= (nothing to poll)",
 			    ev->name);

@@ -503,14 +503,17 @@ _Static_assert(NKW(general_kws) <= KW_MAX && NKW(hd_kws) <= KW_MAX &&
 		       NKW(rd_kws) <= KW_MAX && NKW(ev_kws) <= KW_MAX,
 	       "raise KW_MAX");
 
-#define KIND(n, t, f) { n, t, NKW(t), f }
+#define KIND(n, t, f, r)           \
+	{                          \
+		n, t, NKW(t), f, r \
+	}
 const struct kind_desc keywords_kinds[KIND_NR] = {
-	[KIND_GENERAL] = KIND("general", general_kws, NULL),
-	[KIND_HD] = KIND("hd", hd_kws, hd_finish),
-	[KIND_SD] = KIND("sd", sd_kws, sd_finish),
-	[KIND_WD] = KIND("wd", wd_kws, wd_finish),
-	[KIND_RD] = KIND("rd", rd_kws, rd_finish),
-	[KIND_EV] = KIND("ev", ev_kws, ev_finish),
+	[KIND_GENERAL] = KIND("general", general_kws, NULL, NULL),
+	[KIND_HD] = KIND("hd", hd_kws, hd_finish, NULL),
+	[KIND_SD] = KIND("sd", sd_kws, sd_finish, NULL),
+	[KIND_WD] = KIND("wd", wd_kws, wd_finish, NULL),
+	[KIND_RD] = KIND("rd", rd_kws, rd_finish, NULL),
+	[KIND_EV] = KIND("ev", ev_kws, ev_finish, ev_resolve),
 };
 
 int keywords_find(enum kind k, const struct item *it)

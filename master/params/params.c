@@ -1,7 +1,7 @@
 /*
  * Parser for Vdbench-syntax parameter files: the public functions
- * (params.h), the error and warning messages every part reports through,
- * and the definitions. The scanner (scan.c) turns the text into KEY=VALUE
+ * (params.h) and the definitions (the error and warning messages every
+ * part reports through are diag.c's). The scanner (scan.c) turns the text into KEY=VALUE
  * items and include=FILE (include.c) switches it to another text until its
  * end; here definitions (general parameters, hd=, sd=, wd=, rd=) gather the
  * items that belong to them, xx=default lines set the defaults of the ones
@@ -22,71 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- messages --------------------------------------------------------- */
-
-/*
- * What an error or warning says instead of its message in an included file
- * none of whose items began with a keyword yet: the message would quote
- * text of a file that may be anything (include=/etc/shadow).
- */
-#define UNTRUSTED \
-	"not a parameter file (no line of it so far starts with a parameter); its text is not shown"
-
-static const char *pos_file(const struct parser *p, struct params_pos pos)
-{
-	return params_file(p->out, pos);
-}
-
-int params_err(struct parser *p, struct params_pos pos, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!p->err || !p->errlen)
-		return -EINVAL;
-	n = snprintf(p->err, p->errlen, "%s:%u:%u: ", pos_file(p, pos),
-		     pos.line, pos.col);
-	if (n < 0 || (size_t)n >= p->errlen)
-		return -EINVAL;
-	if (!p->trusted) {
-		snprintf(p->err + n, p->errlen - (size_t)n, "%s", UNTRUSTED);
-		return -EINVAL;
-	}
-	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-/* Keep a warning about the text at pos; -ENOMEM if it cannot be kept. */
-int params_warn(struct parser *p, struct params_pos pos, const char *fmt, ...)
-{
-	struct params *pa = p->out;
-	char buf[1024], **nw;
-	va_list ap;
-	int n;
-
-	n = snprintf(buf, sizeof(buf), "%s:%u:%u: warning: ", pos_file(p, pos),
-		     pos.line, pos.col);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		n = 0;
-	va_start(ap, fmt);
-	if (p->trusted)
-		vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
-	else
-		snprintf(buf + n, sizeof(buf) - (size_t)n, "%s", UNTRUSTED);
-	va_end(ap);
-	nw = realloc(pa->warn, (pa->nwarn + 1) * sizeof(*nw));
-	if (!nw)
-		return -ENOMEM;
-	pa->warn = nw;
-	nw[pa->nwarn] = strdup(buf);
-	if (!nw[pa->nwarn])
-		return -ENOMEM;
-	pa->nwarn++;
-	return 0;
-}
 
 /* ---- references ------------------------------------------------------- */
 
@@ -313,6 +248,11 @@ long params_lookup(const struct parser *p, enum kind k, const char *s,
 	return name_lookup(p, k, s, len);
 }
 
+struct params_pos params_from(const struct parser *p, const char *name)
+{
+	return p->from[keywords_index(p->kind, name)];
+}
+
 static void name_put(struct name_index *ix, const char *name, unsigned idx)
 {
 	size_t i = name_hash(name, strlen(name)) & (ix->cap - 1);
@@ -421,14 +361,14 @@ static int def_apply(struct parser *p, const struct item *it)
 	int i;
 
 	if (p->kind == KIND_NONE)
-		return compat_unknown(p, KIND_GENERAL, it);
+		return compat_unknown(p, keywords_kinds, KIND_GENERAL, it);
 	if (p->kind != KIND_GENERAL && key_is(it, keywords_kinds[p->kind].name))
 		return perr(p, it->kpos,
 			    "a second %s= in one definition (start each definition on a new line)",
 			    keywords_kinds[p->kind].name);
 	i = keywords_find(p->kind, it);
 	if (i < 0)
-		return compat_unknown(p, p->kind, it);
+		return compat_unknown(p, keywords_kinds, p->kind, it);
 	kw = &keywords_kinds[p->kind].kws[i];
 	/* Another name for a keyword counts as that keyword. */
 	if (kw->alias_of)
@@ -607,8 +547,10 @@ static int parse(struct parser *p)
 	if (!ret && !p->out->nrd)
 		ret = perr(p, scan_end_pos(p->text),
 			   "no rd= run definition: nothing to run");
-	if (!ret)
-		ret = ev_resolve(p);
+	/* Checks that need every line read (ev.c's after= chains). */
+	for (int k = 0; !ret && k < KIND_NR; k++)
+		if (keywords_kinds[k].resolve)
+			ret = keywords_kinds[k].resolve(p);
 	return ret;
 }
 
@@ -733,13 +675,6 @@ void params_free(struct params **p)
 	free((*p)->ev);
 	free(*p);
 	*p = NULL;
-}
-
-const char *params_file(const struct params *p, struct params_pos pos)
-{
-	if (!p || !p->nfiles)
-		return "-";
-	return p->files[pos.file < p->nfiles ? pos.file : 0];
 }
 
 const char *params_loop_name(enum params_loop_kind k)

@@ -88,7 +88,8 @@ struct kind_desc {
 	const char *name;
 	const struct kw *kws;
 	size_t nkw;
-	int (*finish)(struct parser *p);
+	int (*finish)(struct parser *p);  /* each definition, once read */
+	int (*resolve)(struct parser *p); /* once every line is read; or NULL */
 };
 
 union obj {
@@ -213,16 +214,18 @@ static inline double *field_double(void *obj, const struct kw *kw)
 }
 
 /*
- * params.c: messages, references, definitions. An error goes into the
- * caller's buffer as "FILE:LINE:COLUMN: message" and stops the parse (it
- * returns -EINVAL); perr is its short name, kept for the many places that
- * report one. A warning is kept in params.warn (0, or -ENOMEM).
+ * diag.c: messages. An error goes into the caller's buffer as
+ * "FILE:LINE:COLUMN: message" and stops the parse (it returns -EINVAL);
+ * perr is its short name, kept for the many places that report one. A
+ * warning is kept in params.warn (0, or -ENOMEM).
  */
 __attribute__((format(printf, 3, 4))) int
-params_err(struct parser *p, struct params_pos pos, const char *fmt, ...);
-#define perr params_err
+diag_err(struct parser *p, struct params_pos pos, const char *fmt, ...);
+#define perr diag_err
 __attribute__((format(printf, 3, 4))) int
-params_warn(struct parser *p, struct params_pos pos, const char *fmt, ...);
+diag_warn(struct parser *p, struct params_pos pos, const char *fmt, ...);
+
+/* params.c: references and definitions. */
 int params_set_refs(struct parser *p, const struct kw *kw,
 		    const struct item *it, enum kind k, unsigned *idx,
 		    size_t *nidx);
@@ -290,7 +293,14 @@ int compat_set_ignored(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it);
 int compat_set_unsupported(struct parser *p, const struct kw *kw, void *obj,
 			   const struct item *it);
-int compat_unknown(struct parser *p, enum kind k, const struct item *it);
+/*
+ * The error for an unknown keyword it of kind k, with the nearest keyword
+ * of kinds[k] suggested. The tables are passed in (params.c passes
+ * keywords_kinds): their rows name the setters above, so compat.c does not
+ * name keywords.c.
+ */
+int compat_unknown(struct parser *p, const struct kind_desc *kinds, enum kind k,
+		   const struct item *it);
 
 /* hd.c, sd.c, wd.c, rd.c: each kind's setters and its finishing check. */
 int hd_set_shell(struct parser *p, const struct kw *kw, void *obj,
@@ -367,5 +377,10 @@ int ev_resolve(struct parser *p);
 /* params.c: the definition of kind k named s (len bytes), or -1. */
 long params_lookup(const struct parser *p, enum kind k, const char *s,
 		   size_t len);
+/*
+ * params.c: where keyword name (of the kind being finished, p->kind) was
+ * given in the current definition or its xx=default line; line 0 if not.
+ */
+struct params_pos params_from(const struct parser *p, const char *name);
 
 #endif

@@ -173,7 +173,7 @@ static bool is_multiple(double a, double b)
 /* Where a value of the current definition came from, for messages. */
 static struct params_pos src_pos(struct parser *p, const char *kwname)
 {
-	struct params_pos pos = p->from[keywords_index(p->kind, kwname)];
+	struct params_pos pos = params_from(p, kwname);
 
 	return pos.line ? pos : p->dpos;
 }
@@ -225,8 +225,8 @@ static int check_rd_rates(struct parser *p, const struct params_rd *rd)
 int rd_finish(struct parser *p)
 {
 	struct params_rd *rd = &p->cur.rd;
-	int ie = keywords_index(KIND_RD, "elapsed");
-	int iw = keywords_index(KIND_RD, "warmup");
+	struct params_pos fe = params_from(p, "elapsed");
+	struct params_pos fw = params_from(p, "warmup");
 	double n;
 
 	if (!rd->nwd && p->out->nwd == 1) {
@@ -242,23 +242,17 @@ int rd_finish(struct parser *p)
 			    rd->name, p->out->nwd);
 	}
 	if (!is_multiple(rd->elapsed_s, rd->interval_s))
-		return perr(p,
-			    p->from[ie].line ? p->from[ie] :
-					       src_pos(p, "interval"),
+		return perr(p, fe.line ? fe : src_pos(p, "interval"),
 			    "elapsed=%g is not a multiple of interval=%g",
 			    rd->elapsed_s, rd->interval_s);
 	if (!is_multiple(rd->warmup_s, rd->interval_s))
-		return perr(p,
-			    p->from[iw].line ? p->from[iw] :
-					       src_pos(p, "interval"),
+		return perr(p, fw.line ? fw : src_pos(p, "interval"),
 			    "warmup=%g is not a multiple of interval=%g",
 			    rd->warmup_s, rd->interval_s);
 	n = nearbyint(rd->elapsed_s / rd->interval_s) +
 	    nearbyint(rd->warmup_s / rd->interval_s);
 	if (!(n <= PARAMS_INTERVALS_MAX))
-		return perr(p,
-			    p->from[ie].line ? p->from[ie] :
-					       src_pos(p, "interval"),
+		return perr(p, fe.line ? fe : src_pos(p, "interval"),
 			    "elapsed=%g and warmup=%g are %.0f intervals of %g s: at most %d fit in a run (use a longer interval=)",
 			    rd->elapsed_s, rd->warmup_s, n, rd->interval_s,
 			    PARAMS_INTERVALS_MAX);

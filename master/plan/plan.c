@@ -35,24 +35,6 @@ static long whole_intervals(double s, double interval)
 	return r;
 }
 
-int plan_err(const struct params *p, struct params_pos pos, char *err,
-	     size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !errlen)
-		return -EINVAL;
-	n = snprintf(err, errlen, "%s:%u:%u: ", params_file(p, pos), pos.line,
-		     pos.col);
-	if (n < 0 || (size_t)n >= errlen)
-		return -EINVAL;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
 const char *plan_kind_name(enum plan_kind k)
 {
 	switch (k) {
@@ -379,56 +361,6 @@ double plan_curve_rate(double max_iops, double pct)
 }
 
 /* ---- resolved values -------------------------------------------------- */
-
-/* Percent of the phase's I/O wd i of rd gets. */
-static double wd_skew(const struct params *p, const struct params_rd *rd,
-		      size_t i)
-{
-	double fixed = 0, given = 0;
-	size_t unset = 0;
-
-	for (size_t w = 0; w < rd->nwd; w++) {
-		const struct params_wd *wd = &p->wd[rd->wd[w]];
-
-		fixed += wd->iorate;
-		given += wd->skew;
-		unset += wd->skew > 0 ? 0 : 1;
-	}
-	if (fixed > 0)
-		return p->wd[rd->wd[i]].iorate / fixed * 100;
-	if (p->wd[rd->wd[i]].skew > 0)
-		return p->wd[rd->wd[i]].skew;
-	return given < 100 ? (100 - given) / (double)unset : 0;
-}
-
-void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
-		     size_t i, struct plan_wd *out)
-{
-	const struct params_rd *rd = &p->rd[ph->rd];
-	const struct params_wd *wd = &p->wd[rd->wd[i]];
-
-	memset(out, 0, sizeof(*out));
-	out->wd = rd->wd[i];
-	out->nxfer = wd->nxfer;
-	memcpy(out->xfer, wd->xfer, wd->nxfer * sizeof(wd->xfer[0]));
-	if (ph->loops & (1u << PARAMS_LOOP_XFERSIZE)) {
-		out->nxfer = 1;
-		out->xfer[0].size = ph->xfersize;
-		out->xfer[0].pct = 100;
-	}
-	out->rdpct = ph->loops & (1u << PARAMS_LOOP_RDPCT) ? ph->rdpct :
-							     wd->rdpct;
-	out->seekpct = wd->seekpct;
-	out->seek_eof = wd->seek_eof;
-	if (ph->loops & (1u << PARAMS_LOOP_SEEKPCT)) {
-		out->seek_eof = ph->seekpct == PARAMS_SEEK_EOF;
-		out->seekpct = out->seek_eof ? 0 : ph->seekpct;
-	}
-	out->range_lo = wd->range_lo;
-	out->range_hi = wd->range_hi;
-	out->skew = wd_skew(p, rd, i);
-	out->iorate = wd->iorate;
-}
 
 unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd)

@@ -111,7 +111,10 @@ const char *plan_kind_name(enum plan_kind k);
 int plan_phases(const struct params *p, const struct plan_overrides *ov,
 		struct plan_phase **out, size_t *n, char *err, size_t errlen);
 
-/* The i-th wd of phase ph's rd (rd.wd[i]) with the phase's loop values. */
+/*
+ * The i-th wd of phase ph's rd (rd.wd[i]) with the phase's loop values
+ * (plan_wd.c).
+ */
 void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
 		     size_t i, struct plan_wd *out);
 /*

@@ -1,6 +1,6 @@
 /*
- * What plan.c, plan_slave.c and evplan.c share and nothing else includes:
- * the planner's error formatter and the host= test.
+ * What the planner's files (plan*.c, evplan.c) share and nothing else
+ * includes: the planner's error formatter (plan_err.c) and the host= test.
  */
 #ifndef LOCKSTEP_MASTER_PLAN_INT_H
 #define LOCKSTEP_MASTER_PLAN_INT_H

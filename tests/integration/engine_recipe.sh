@@ -1,0 +1,49 @@
+# The engine recipe of docs/CONTRIBUTING.md, done once: on a copy of the
+# source tree, a throwaway engine is added exactly as the recipe says (a
+# copy of slave/engine_null.c renamed, and its name in LS_ENGINES), the
+# lockstep binary is built from the copy alone, and a local run with
+# --engine throwaway completes with its results naming the engine. If
+# adding an engine ever takes another file, this build or run fails.
+source "$(dirname "$0")/lib.sh"
+
+SRC=$(cd "$HERE/../.." && pwd)
+command -v cmake >/dev/null || fail "cmake not found"
+mkdir "$TMP/src"
+# The tree as it is (tracked or not), without builds or git's store.
+tar -C "$SRC" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$TMP/src" -xf -
+
+# The recipe, step 1: the engine's file, engine_NAME.c defining
+# engine_NAME_ops with its name.
+sed -e 's/engine_null_ops/engine_throwaway_ops/' \
+	-e 's/\.name = "null"/.name = "throwaway"/' \
+	"$TMP/src/slave/engine_null.c" > "$TMP/src/slave/engine_throwaway.c"
+grep -q 'engine_throwaway_ops = {' "$TMP/src/slave/engine_throwaway.c" || fail "the null engine's ops table was not found to rename"
+grep -q '\.name = "throwaway"' "$TMP/src/slave/engine_throwaway.c" || fail "the null engine's name was not found to rename"
+# Step 2: its name in the list of engines.
+sed -i 's/^set(LS_ENGINES \(.*\))$/set(LS_ENGINES \1 throwaway)/' "$TMP/src/slave/CMakeLists.txt"
+grep -q '^set(LS_ENGINES .* throwaway)$' "$TMP/src/slave/CMakeLists.txt" || fail "no LS_ENGINES line in slave/CMakeLists.txt to add the engine to"
+
+# Only the binary, without the fuzz targets: the point is that it builds.
+cmake -S "$TMP/src" -B "$TMP/build" -DWERROR=ON -DFUZZ=OFF > "$TMP/cmake.txt" 2>&1 || { cat "$TMP/cmake.txt"; fail "configure of the copy failed"; }
+cmake --build "$TMP/build" --target lockstep -j2 > "$TMP/make.txt" 2>&1 || { tail -40 "$TMP/make.txt"; fail "the copy with a throwaway engine does not build"; }
+BIN=$TMP/build/lockstep
+
+# The master offers it (its --engine choices are the slave's table).
+"$BIN" run --help 2>&1 | grep -q -- "--engine NAME .*throwaway" || { "$BIN" run --help 2>&1 | grep -- --engine; fail "run --help does not list the throwaway engine"; }
+
+cat > "$TMP/t.vdb" <<VDB
+sd=sd1,lun=$TMP/d1.dat,size=1m,threads=2
+wd=wd1,sd=sd1,xfersize=4k,rdpct=50
+rd=r1,wd=wd1,iorate=max,elapsed=2,warmup=0,interval=1
+VDB
+run_bounded 60 "$BIN" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 1 --engine throwaway > "$TMP/console.txt" 2> "$TMP/stderr.txt"
+[ "$rc" -eq 0 ] || { cat "$TMP/console.txt" "$TMP/stderr.txt"; fail "run with --engine throwaway exited $rc"; }
+python3 - "$TMP/out/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["engine"] == "throwaway", s["engine"]
+ops = s["runs"][0]["totals"]["ops"]
+assert ops > 0, ops
+print("ok: engine %s did %d I/Os" % (s["engine"], ops))
+PY
+echo "PASS"
