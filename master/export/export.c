@@ -3,8 +3,8 @@
  * queue of at most EXPORT_QUEUE items under a mutex held only to copy an
  * item in or a batch out. The master's loop (export_point) never waits on
  * a socket, a file or a name lookup: a full queue drops the point and
- * counts it. Also the checks of the command-line options and the parsers
- * they use.
+ * counts it. Also the checks of the command-line options (their
+ * addresses are parsed by addr.c; the points formatted by points.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,152 +42,7 @@ const char *export_sink_name(enum export_sink_kind k)
 	return k < EXPORT_NSINKS ? names[k] : "?";
 }
 
-/* ---- parsing and checks (pure) ----------------------------------------- */
-
-static int port_parse(const char *s, unsigned *port)
-{
-	char *end;
-	unsigned long v;
-
-	if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 5)
-		return -EINVAL;
-	v = strtoul(s, &end, 10);
-	if (v < 1 || v > 65535)
-		return -EINVAL;
-	*port = (unsigned)v;
-	return 0;
-}
-
-/* Letters, digits, '.', '-', ':' (IPv6 inside brackets) only. */
-static int host_ok(const char *h, int v6)
-{
-	if (!*h || strlen(h) > 253)
-		return 0;
-	for (const char *p = h; *p; p++) {
-		char c = *p;
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-		      (v6 && c == ':')))
-			return 0;
-	}
-	return 1;
-}
-
-int export_parse_hostport(const char *s, char *host, size_t hostlen,
-			  unsigned *port)
-{
-	const char *colon;
-	size_t n;
-	int v6 = 0;
-
-	if (!s)
-		return -EINVAL;
-	if (s[0] == '[') {
-		const char *close = strchr(s, ']');
-
-		if (!close || close[1] != ':')
-			return -EINVAL;
-		n = (size_t)(close - s - 1);
-		colon = close + 1;
-		s++;
-		v6 = 1;
-	} else {
-		colon = strrchr(s, ':');
-		if (!colon || strchr(s, ':') != colon)
-			return -EINVAL;
-		n = (size_t)(colon - s);
-	}
-	if (n == 0 || n >= hostlen)
-		return -EINVAL;
-	memcpy(host, s, n);
-	host[n] = 0;
-	if (!host_ok(host, v6))
-		return -EINVAL;
-	return port_parse(colon + 1, port);
-}
-
-/* Characters allowed in the request target: no space, CR, LF, '#'. */
-static int target_ok(const char *t)
-{
-	for (const char *p = t; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c <= ' ' || c >= 127 || c == '#' || c == '"' || c == '\\')
-			return 0;
-	}
-	return 1;
-}
-
-int export_parse_url(const char *url, char *host, size_t hostlen,
-		     unsigned *port, char *target, size_t targetlen, char *err,
-		     size_t errlen)
-{
-	char hp[300];
-	const char *rest, *slash, *q;
-	size_t n;
-
-	if (!url || strncmp(url, "http://", 7) != 0) {
-		snprintf(err, errlen,
-			 "wants http://HOST:PORT/write?db=NAME (https is not supported)");
-		return -EINVAL;
-	}
-	rest = url + 7;
-	slash = strchr(rest, '/');
-	if (!slash) {
-		snprintf(err, errlen, "has no path: wants /write?db=NAME");
-		return -EINVAL;
-	}
-	n = (size_t)(slash - rest);
-	if (n == 0 || n >= sizeof(hp)) {
-		snprintf(err, errlen, "has no host");
-		return -EINVAL;
-	}
-	memcpy(hp, rest, n);
-	hp[n] = 0;
-	if (memchr(hp, '@', n)) {
-		snprintf(err, errlen, "carries credentials: not supported");
-		return -EINVAL;
-	}
-	if (!strchr(hp, ':') || (hp[0] == '[' && !strstr(hp, "]:"))) {
-		/* No port: InfluxDB's 8086. */
-		char tmp[310];
-
-		snprintf(tmp, sizeof(tmp), "%s:8086", hp);
-		snprintf(hp, sizeof(hp), "%s", tmp);
-	}
-	if (export_parse_hostport(hp, host, hostlen, port) < 0) {
-		snprintf(err, errlen, "has a bad host or port (port 1..65535)");
-		return -EINVAL;
-	}
-	if (strncmp(slash, "/write?", 7) != 0) {
-		snprintf(err, errlen, "wants the path /write?db=NAME");
-		return -EINVAL;
-	}
-	q = slash + 7;
-	if (!(strncmp(q, "db=", 3) == 0 || strstr(q, "&db=")) ||
-	    !target_ok(slash)) {
-		snprintf(err, errlen,
-			 "wants a db=NAME parameter and no spaces or control characters");
-		return -EINVAL;
-	}
-	{
-		const char *db = strncmp(q, "db=", 3) == 0 ?
-					 q + 3 :
-					 strstr(q, "&db=") + 4;
-
-		if (!*db || *db == '&') {
-			snprintf(err, errlen, "has an empty db=");
-			return -EINVAL;
-		}
-	}
-	if (strlen(slash) >= targetlen) {
-		snprintf(err, errlen, "is too long");
-		return -EINVAL;
-	}
-	snprintf(target, targetlen, "%s", slash);
-	return 0;
-}
+/* ---- the options' checks (pure; the parsers are addr.c's) ----------- */
 
 int export_check(const struct export_opts *o, char *err, size_t len)
 {
@@ -213,74 +68,6 @@ int export_check(const struct export_opts *o, char *err, size_t len)
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/* See export_int.h. */
-
-size_t export_metrics(const struct export_point *p, struct export_metric *m)
-{
-	const struct stats_view *v = p->v;
-	size_t n = 0;
-
-#define M(nm, val, d) m[n++] = (struct export_metric){ nm, (double)(val), d }
-	M("iops", v->iops, 3);
-	M("mbps", v->mbps, 4);
-	M("resp_ms", v->resp_ms, 6);
-	M("read_resp_ms", v->read_resp_ms, 6);
-	M("write_resp_ms", v->write_resp_ms, 6);
-	M("resp_max_ms", v->resp_max_ms, 6);
-	M("resp_stddev_ms", v->resp_stddev_ms, 6);
-	M("p95_ms", v->p95_ms, 6);
-	M("p99_ms", v->p99_ms, 6);
-	M("read_pct", v->read_pct, 3);
-	M("queue_depth", v->queue_depth, 4);
-	M("cpu_pct", v->cpu_pct, 2);
-	M("ops", v->ops, 0);
-	M("bytes", v->bytes, 0);
-	M("errors", v->errors, 0);
-	M("interval", p->interval, 0);
-	if (!p->slave) {
-		M("slaves_reported", p->reported, 0);
-		M("slaves_expected", p->expected, 0);
-	}
-#undef M
-	return n;
-}
-
-/* ---- the queue and the sink threads ------------------------------------ */
-
-void export_item_point(const struct export_item *it, struct export_point *p)
-{
-	p->run = it->run;
-	p->phase = it->phase;
-	p->host = it->slave[0] ? it->host : NULL;
-	p->slave = it->slave[0] ? it->slave : NULL;
-	p->interval = it->interval;
-	p->end_ns = it->end_ns;
-	p->reported = it->reported;
-	p->expected = it->expected;
-	p->v = &it->v;
-}
-
-size_t export_format_items(const struct export_item *it, size_t n,
-			   export_format_fn fmt, char *buf, size_t len,
-			   size_t *points)
-{
-	size_t used = 0;
-
-	*points = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct export_point p;
-		size_t w;
-
-		if (it[i].totals)
-			continue;
-		export_item_point(&it[i], &p);
-		w = fmt(&p, buf + used, len - used);
-		*points += w > 0;
-		used += w;
-	}
-	return used;
 }
 
 static void *sink_main(void *arg)
