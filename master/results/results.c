@@ -887,9 +887,8 @@ static void close_data_files(struct master *m)
 /* A lost result file makes a run that ran exit non-zero. */
 static void exit_incomplete(struct master *m)
 {
-	if (m->out.any_incomplete && (m->fact.exit_code == LS_EXIT_OK ||
-				      m->fact.exit_code == LS_EXIT_DEGRADED))
-		m->fact.exit_code = LS_EXIT_INCOMPLETE;
+	if (m->out.any_incomplete)
+		m->fact.results_incomplete = 1;
 }
 
 void results_finish(struct master *m)
@@ -911,8 +910,8 @@ void results_finish(struct master *m)
 		exit_incomplete(m);
 		fprintf(stderr,
 			"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
-			m->run_id, results_status_name(m->fact.exit_code),
-			m->fact.exit_code);
+			m->run_id, results_status_name(decide_exit(&m->fact)),
+			decide_exit(&m->fact));
 	}
 	if (m->out.any_incomplete) {
 		char list[2048];
@@ -928,7 +927,7 @@ void results_finish(struct master *m)
 		log_error("results in %s are incomplete: %s", m->out.dir, list);
 	}
 	log_info("run %s %s%s; results in %s", m->run_id,
-		 results_status_name(m->fact.exit_code),
+		 results_status_name(decide_exit(&m->fact)),
 		 m->opt->insecure ? " (insecure: no authentication)" : "",
 		 m->out.dir);
 }

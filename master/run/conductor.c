@@ -603,10 +603,12 @@ static int run_one(struct master *m, struct run_result *r)
 		results_hgrm(m, r, merge_totals(m->ph.merge));
 	merge_destroy(&m->ph.merge);
 	r->done = 1;
-	if (r->view.errors && m->fact.exit_code == LS_EXIT_OK) {
-		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
-			 r->ph.name, (unsigned long long)r->view.errors);
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	if (r->view.errors) {
+		if (decide_exit(&m->fact) == LS_EXIT_OK)
+			log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
+				 r->ph.name,
+				 (unsigned long long)r->view.errors);
+		m->fact.io_errors++;
 	}
 	if (ret == 0)
 		results_run_totals(m, r);

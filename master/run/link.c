@@ -134,8 +134,7 @@ static void count_invalid(struct master *m, struct slave_rec *s,
 			 s->state == SLAVE_JOINED ? " and lost" : "");
 		if (s->state == SLAVE_JOINED)
 			roster_mark_lost(m, s);
-		if (m->fact.exit_code == LS_EXIT_OK)
-			m->fact.exit_code = LS_EXIT_DEGRADED;
+		m->fact.suspect++;
 		return;
 	}
 	b = budget_of(m, peer, &h);
@@ -343,8 +342,7 @@ static void reject_interval(struct master *m, struct slave_rec *s,
 {
 	s->rejected++;
 	s->suspect = 1;
-	if (m->fact.exit_code == LS_EXIT_OK)
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	m->fact.suspect++;
 	log_limited("implausible interval", LOG_WARN,
 		    "slave %s: interval %u of %s rejected, not counted: %s; the slave is suspect and the run is degraded",
 		    s->hello.name, iv->seq + 1, m->ph.cur->ph.name, why);
@@ -589,8 +587,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 						   sizeof(err)) < 0) {
 				/* Not counted: the run cannot vouch for it. */
 				s->suspect = 1;
-				if (m->fact.exit_code == LS_EXIT_OK)
-					m->fact.exit_code = LS_EXIT_DEGRADED;
+				m->fact.suspect++;
 				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
 					  s->hello.name, m->ph.phase_no, err);
 			}
@@ -603,8 +600,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 					       err, sizeof(err)) < 0) {
 				/* Not counted in the start skew. */
 				s->suspect = 1;
-				if (m->fact.exit_code == LS_EXIT_OK)
-					m->fact.exit_code = LS_EXIT_DEGRADED;
+				m->fact.suspect++;
 				log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
 					  s->hello.name, m->ph.phase_no, err);
 			} else if (msg.u.phase_end.first_io_ns &&

@@ -407,17 +407,13 @@ static void write_report(struct master *m)
 
 	if (html_write(m->out.dir, NULL, NULL, err, sizeof(err)) < 0) {
 		log_error("report.html not written: %s", err);
-		if (m->fact.exit_code == LS_EXIT_OK ||
-		    m->fact.exit_code == LS_EXIT_REGRESSION ||
-		    m->fact.exit_code == LS_EXIT_NO_BASELINE ||
-		    m->fact.exit_code == LS_EXIT_DEGRADED)
-			m->fact.exit_code = LS_EXIT_INCOMPLETE;
+		m->fact.report_failed = 1;
 		return;
 	}
 	log_info("report: %s/report.html", m->out.dir);
 }
 
-/* Both summaries again, with m->fact.exit_code and m->fact.verdict: 0 or -errno. */
+/* Both summaries again, with the exit code and verdict now: 0 or -errno. */
 static int rewrite_summaries(struct master *m)
 {
 	int a = results_summary_txt(m), b = results_summary_json(m);
@@ -435,27 +431,33 @@ static int rewrite_summaries(struct master *m)
 static int seal_verdict(void *arg, int exit_code, const char *verdict)
 {
 	struct master *m = arg;
-	int written = m->fact.exit_code;
+	int written = decide_exit(&m->fact), now;
 
-	m->fact.exit_code = exit_code;
+	/* The hook turns only a run that was OK into 3 or 6. */
+	if (exit_code != written)
+		m->fact.compare = exit_code == LS_EXIT_REGRESSION ?
+					  COMPARE_REGRESSION :
+					  COMPARE_NO_BASELINE;
 	snprintf(m->fact.verdict, sizeof(m->fact.verdict), "%s", verdict);
 	if ((exit_code != written || *verdict) && rewrite_summaries(m) < 0) {
 		log_error("the summaries could not be rewritten with the verdict (exit %d: %s)",
 			  exit_code, verdict);
-		m->fact.exit_code = LS_EXIT_INCOMPLETE;
+		m->fact.unsealed = 1;
 	}
 	if (m->opt->report) {
-		written = m->fact.exit_code;
+		written = decide_exit(&m->fact);
 		write_report(m);
-		if (m->fact.exit_code != written && rewrite_summaries(m) < 0)
+		now = decide_exit(&m->fact);
+		if (now != written && rewrite_summaries(m) < 0)
 			log_error("the summaries could not be rewritten (exit %d)",
-				  m->fact.exit_code);
+				  now);
 	}
-	if (*verdict || m->fact.exit_code != exit_code)
+	now = decide_exit(&m->fact);
+	if (*verdict || now != exit_code)
 		log_info("run %s %s (exit %d)%s%s", m->run_id,
-			 results_status_name(m->fact.exit_code),
-			 m->fact.exit_code, *verdict ? ": " : "", verdict);
-	return m->fact.exit_code;
+			 results_status_name(now), now, *verdict ? ": " : "",
+			 verdict);
+	return now;
 }
 
 static int alloc_runs(struct master *m)
@@ -702,33 +704,30 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 
 	if (ret == -EINTR || master_interrupted) {
 		log_warn("interrupted: stopping every slave");
-		m.fact.exit_code = LS_EXIT_ABORTED;
+		m.fact.end = RUN_INTERRUPTED;
 	} else if (ret == -ECANCELED) {
-		m.fact.exit_code = LS_EXIT_ABORTED;
+		m.fact.end = RUN_CANCELED;
 	} else if (ret < 0) {
-		m.fact.exit_code = LS_EXIT_BAD_INPUT;
-	} else if (m.fact.left_out && m.fact.exit_code == LS_EXIT_OK) {
-		/* Complete for the hosts it had, not for the file's. */
-		m.fact.exit_code = LS_EXIT_DEGRADED;
+		m.fact.end = RUN_FAILED;
+	} else {
+		m.fact.end = RUN_RAN;
 	}
+	ret = decide_exit(&m.fact);
 	link_stop_all(&m,
-		      m.fact.exit_code == LS_EXIT_OK ||
-				      m.fact.exit_code == LS_EXIT_DEGRADED ?
+		      ret == LS_EXIT_OK || ret == LS_EXIT_DEGRADED ?
 			      PROTO_STOP :
 			      PROTO_ABORT,
-		      m.fact.exit_code == LS_EXIT_OK ?
-			      "run complete" :
-			      results_status_name(m.fact.exit_code));
+		      ret == LS_EXIT_OK ? "run complete" :
+					  results_status_name(ret));
 	conductor_reap(&m);
 	sig_nchild = 0;
 	if (events_write_csv(&m) < 0)
 		log_error("cannot write events.csv");
 	results_finish(&m);
-	m.fact.exit_code = history_run_hook(m.out.dir, m.opt->history,
-					    m.opt->no_history, m.opt->baseline,
-					    m.opt->threshold, m.fact.exit_code,
-					    seal_verdict, &m);
-	ret = m.fact.exit_code;
+	/* seal_verdict() records the verdict; the code is decide_exit()'s. */
+	ret = history_run_hook(m.out.dir, m.opt->history, m.opt->no_history,
+			       m.opt->baseline, m.opt->threshold,
+			       decide_exit(&m.fact), seal_verdict, &m);
 	master_free(&m);
 	return ret;
 }

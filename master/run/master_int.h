@@ -376,16 +376,6 @@ struct results_state {
 	struct export_counts exp_counts[EXPORT_NSINKS];
 };
 
-/* What happened that decides the exit code. */
-struct run_facts {
-	int exit_code;
-	/* The --baseline verdict line, sealed into the summaries, or "". */
-	char verdict[1024];
-	int stop_run; /* stop the run: a slave was lost under
-			 --on-slave-loss=abort, or failed */
-	int left_out; /* hd= hosts --push failed on, left out */
-};
-
 /*
  * A run of the master: the parts above, each owned by the module named
  * beside it, and the run as planned (set once at the start).
@@ -401,7 +391,7 @@ struct master {
 	struct roster roster;
 	struct phase_state ph;
 	struct results_state out;
-	struct run_facts fact;
+	struct run_facts fact; /* what decides the exit code (decide.h) */
 	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 

@@ -112,8 +112,8 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	s->loss_expected = events_loss_expected(m, s);
 	if (m->ph.merge)
 		merge_slave_lost(m->ph.merge, (unsigned)(s - m->roster.slaves));
-	if (m->fact.exit_code == LS_EXIT_OK && !s->loss_expected)
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	if (!s->loss_expected)
+		m->fact.slaves_lost++;
 }
 
 void roster_back(struct master *m, struct slave_rec *s,
