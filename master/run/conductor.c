@@ -202,7 +202,7 @@ void conductor_reap(struct master *m)
 				log_warn("slave %s (%s) exited with status %d",
 					 p->name, p->host, status);
 		/* A reaped pid may be reused: no signal may reach it. */
-		master_note_children(&m->ph.launch);
+		interrupt_note_children(&m->ph.launch);
 		if (!launch_running(&m->ph.launch))
 			break;
 		if (time_mono_ns() > deadline) {
@@ -469,6 +469,52 @@ static void truncate_at_eof(struct master *m)
 	}
 }
 
+void conductor_phase_end(struct master *m, struct slave_rec *s,
+			 struct proto_phase_end *pe)
+{
+	int again = s->ended;
+	char err[256];
+
+	if (pe->phase != m->ph.phase_no)
+		return;
+	if (!again)
+		m->ph.nended++;
+	s->ended = 1;
+	if (m->ph.cur && time_real_ns() > m->ph.cur->start_at)
+		m->ph.cur->duration_ns = time_real_ns() - m->ph.cur->start_at;
+	s->end_intervals = pe->intervals;
+	/* Kept (taken from pe) until the run's totals. */
+	roster_free_end_lat(s);
+	memcpy(s->end_lat, pe->lat, sizeof(s->end_lat));
+	memset(pe->lat, 0, sizeof(pe->lat));
+	/* A second phase_end must not count twice. */
+	if (!again &&
+	    results_validation_end(m, m->ph.cur, s, pe, err, sizeof(err)) < 0) {
+		/* Not counted: the run cannot vouch for it. */
+		s->suspect = 1;
+		m->fact.suspect++;
+		log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
+			  s->hello.name, m->ph.phase_no, err);
+	}
+	if (pe->first_io_ns &&
+	    plausible_first_io(&s->pplan, pe->first_io_ns,
+			       s->pplan.intervals ? s->pplan.intervals - 1 : 0,
+			       err, sizeof(err)) < 0) {
+		/* Not counted in the start skew. */
+		s->suspect = 1;
+		m->fact.suspect++;
+		log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
+			  s->hello.name, m->ph.phase_no, err);
+	} else if (pe->first_io_ns && !s->first_io) {
+		s->first_io = pe->first_io_ns;
+	}
+	if (pe->status < 0) {
+		log_error("slave %s ended phase %u early (%s): the run stops",
+			  s->hello.name, m->ph.phase_no, strerror(-pe->status));
+		m->fact.stop_run = 1;
+	}
+}
+
 static int phase_over(struct master *m)
 {
 	truncate_at_eof(m);
@@ -686,7 +732,7 @@ int conductor_run(struct master *m)
 
 	if (ret == 0) {
 		ret = launch_slaves(m);
-		master_note_children(&m->ph.launch);
+		interrupt_note_children(&m->ph.launch);
 	}
 	if (ret == 0)
 		ret = wait_registration(m);

@@ -303,6 +303,20 @@ struct run_opts {
 	struct export_opts exp_opts;
 };
 
+/*
+ * Periodic work link_pump() does after each batch of frames, in the order
+ * registered (link_add_ticker): fn(arg, now) once period_ns (0: every
+ * pump) passed since its last call; now is CLOCK_MONOTONIC.
+ */
+typedef void (*link_tick_fn)(void *arg, uint64_t now);
+struct link_ticker {
+	link_tick_fn fn;
+	void *arg;
+	uint64_t period_ns;
+	uint64_t last;
+};
+#define LINK_TICKERS 8
+
 /* The transport (link.c, clocks.c, hub.c): sockets, keys, timers. */
 struct link_state {
 	struct hub *hub;
@@ -320,8 +334,9 @@ struct link_state {
 	struct keys_authorized auth; /* keys that may register, and as whom */
 	uint64_t batch_ns;           /* BATCH_NS in run_phase(), else 0 */
 	uint64_t rx_real;            /* when the frame in hand was received */
-	uint64_t liveness_at;        /* when silence was last judged */
 	uint64_t hosts_flushed; /* when the slaves' CSV files were flushed */
+	struct link_ticker tick[LINK_TICKERS]; /* what link_pump() ticks */
+	unsigned ntick;
 	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
 };
 
@@ -395,13 +410,19 @@ struct master {
 	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 
-/* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
-extern volatile sig_atomic_t master_interrupted;
+/* ---- interrupt.c: SIGINT and SIGTERM ---- */
+
+/* Set by SIGINT/SIGTERM; link_pump() then returns -EINTR. */
+extern volatile sig_atomic_t run_interrupted;
+/* Install the handler (master.c, before the run). */
+void interrupt_install(void);
 /*
- * master.c: remember the processes l started, so that a second SIGINT
- * (which leaves at once) still kills them and their process groups.
+ * Remember the processes l started (the conductor, as they change), so
+ * that a second SIGINT (which leaves at once) still kills them and their
+ * process groups; forget them once they are reaped.
  */
-void master_note_children(const struct launch *l);
+void interrupt_note_children(const struct launch *l);
+void interrupt_forget_children(void);
 
 /* ---- roster.c: the slaves ---- */
 
@@ -470,10 +491,43 @@ void link_stop_all(struct master *m, enum proto_type type, const char *reason);
 /* Acknowledge what s sent, now if urgent (see link.c). */
 void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now);
 /*
- * Receive and handle frames for up to timeout_ms, then do the periodic
- * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.
+ * Receive and handle frames for up to timeout_ms, then call the tickers.
+ * Returns -EINTR once interrupted, -ECANCELED once the run must stop.
  */
 int link_pump(struct master *m, long timeout_ms);
+/* Register a ticker of link_pump(): 0, or -ENOSPC past LINK_TICKERS. */
+int link_add_ticker(struct link_state *l, link_tick_fn fn, void *arg,
+		    uint64_t period_ns);
+/*
+ * The liveness ticker (arg: the master), every LIVENESS_NS: due acks and
+ * heartbeats go out, and a slave of the phase silent past the slave
+ * timeout is lost.
+ */
+void link_liveness(void *arg, uint64_t now);
+/*
+ * The fix for a slave of another version: the master and its slaves must
+ * be the same build (the numbers and the plan's meaning depend on it).
+ */
+#define LINK_SAME_VERSION                                                 \
+	"run the same version on every host (`lockstep run FILE --push` " \
+	"copies this master's binary to the hd= hosts)"
+
+/* ---- admit.c: who may join ---- */
+
+/*
+ * A hello from peer; s is the slave registered under its routing id, or
+ * NULL. Judges the names the peer's key may use, the hello itself, the
+ * slave of that name already in (roster_claim_refused,
+ * roster_takeover_refused) and, for a new slave, the run's hd= lines,
+ * engine and its hosts/ file. Returns the slave it speaks for once
+ * admitted (registered, back, or the same), else NULL with why filled
+ * ("" when already said), and *invalid set when the hello counts
+ * against its sender's budget of invalid frames.
+ */
+struct slave_rec *admit_hello(struct master *m, struct slave_rec *s,
+			      const struct hub_peer *peer,
+			      const struct proto_hello *h, char *why,
+			      size_t len, int *invalid);
 
 /* ---- clocks.c: clock offsets ---- */
 
@@ -496,6 +550,14 @@ void clocks_close(struct master *m);
 int conductor_run(struct master *m);
 /* Wait for the slaves we started to exit; kill the ones that do not. */
 void conductor_reap(struct master *m);
+/*
+ * A slave's phase_end of the phase in progress (pe->phase checked here):
+ * its counts, latency histograms (taken from pe) and validation counters
+ * kept for the run's totals, its first I/O checked, and a slave that
+ * failed stops the run.
+ */
+void conductor_phase_end(struct master *m, struct slave_rec *s,
+			 struct proto_phase_end *pe);
 
 /* ---- midphase.c: rejoining a running phase ---- */
 
