@@ -613,7 +613,8 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	results_avg_line(m, r, label, v);
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
-	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
+	       (double)r->start_skew_bound_ns / 1e6,
+	       roster_live_count(&m->roster));
 	if (decide_iorate_missed(r->ph.iorate, v->iops))
 		iorate_missed(m, r, v);
 	fmt_hcibench(stdout, v);

@@ -85,7 +85,7 @@ static struct slave_rec *admit_new(struct master *m,
 	if (!m->roster.registering)
 		return refused(why, len, invalid, 0,
 			       "the run has started and it is not one of its slaves");
-	if (m->params->nhd && roster_hd_of_name(m, h->name) < 0)
+	if (m->params->nhd && roster_hd_of_name(m->params, h->name) < 0)
 		return refused(why, len, invalid, 0, "no hd= line names it");
 	if (!has_engine(h, m->opt->engine)) {
 		char have[PROTO_MAX_ENGINES * (PROTO_NAME_LEN + 2) + 8];
@@ -103,7 +103,7 @@ static struct slave_rec *admit_new(struct master *m,
 			       ret == -EINVAL ?
 				       "its name cannot name a file under hosts/" :
 				       strerror(-ret));
-	s = roster_add(m, peer, h);
+	s = roster_add(&m->roster, m->params, peer, h);
 	if (!s) {
 		results_discard(m, &csv);
 		log_limited("hello refused", LOG_WARN,
@@ -148,8 +148,9 @@ struct slave_rec *admit_hello(struct master *m, struct slave_rec *s,
 		return NULL;
 	}
 	if (!s)
-		s = roster_find_name(m, h->name);
-	no = roster_claim_refused(m, h);
+		s = roster_find_name(&m->roster, h->name);
+	no = roster_claim_refused(&m->roster, &m->ph.launch, m->params, m->opt,
+				  h);
 	if (no)
 		return refused(why, len, invalid, 0, no);
 	if (!s)

@@ -149,7 +149,8 @@ static int wait_registration(struct master *m)
 	char names[512];
 
 	m->roster.registering = 1;
-	while (roster_missing(m, names, sizeof(names)) > 0) {
+	while (roster_missing(&m->roster, m->params, m->opt, names,
+			      sizeof(names)) > 0) {
 		struct launch_proc *p;
 		const char *why;
 		int ret = link_pump(m, 50), status;
@@ -157,7 +158,7 @@ static int wait_registration(struct master *m)
 		if (ret < 0)
 			return ret;
 		while ((p = launch_exited(&m->ph.launch, &status))) {
-			if (roster_find_name(m, p->name))
+			if (roster_find_name(&m->roster, p->name))
 				continue;
 			/* The reason its host gave, on the console too. */
 			why = launch_last_line(p);
@@ -170,7 +171,9 @@ static int wait_registration(struct master *m)
 			return -ECHILD;
 		}
 		if (time_mono_ns() > deadline) {
-			unsigned n = roster_missing(m, names, sizeof(names));
+			unsigned n = roster_missing(&m->roster, m->params,
+						    m->opt, names,
+						    sizeof(names));
 
 			log_error("%u slaves did not register within %.0f s%s%s",
 				  n, (double)m->opt->join_timeout_ns / 1e9,
@@ -180,7 +183,7 @@ static int wait_registration(struct master *m)
 	}
 	m->roster.registering = 0;
 	for (unsigned i = 0; i < m->ph.launch.n; i++) {
-		struct slave_rec *s = roster_find_name(m,
+		struct slave_rec *s = roster_find_name(&m->roster,
 						       m->ph.launch.p[i].name);
 
 		if (s)
@@ -251,7 +254,7 @@ static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
 	unsigned n, k = 0, *rank = NULL;
-	int *hd = roster_live_hosts(m, &n);
+	int *hd = roster_live_hosts(&m->roster, &n);
 	char err[512];
 	int ret = 0;
 
@@ -571,7 +574,7 @@ static int run_one(struct master *m, struct run_result *r)
 
 	m->ph.phase_no++;
 	m->ph.cur = r;
-	if (roster_live_count(m) == 0) {
+	if (roster_live_count(&m->roster) == 0) {
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
 	}
@@ -666,7 +669,7 @@ static int run_one(struct master *m, struct run_result *r)
 static int check_plans(struct master *m)
 {
 	unsigned n;
-	int *hd = roster_live_hosts(m, &n);
+	int *hd = roster_live_hosts(&m->roster, &n);
 	char err[1024];
 	int ret;
 

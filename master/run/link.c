@@ -145,7 +145,7 @@ static void on_hello(struct master *m, const struct hub_peer *peer,
 		     const struct proto_hello *h)
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
-	struct slave_rec *s = roster_find_peer(m, peer), *a;
+	struct slave_rec *s = roster_find_peer(&m->roster, peer), *a;
 	char why[512];
 	int invalid = 0;
 
@@ -336,7 +336,7 @@ static void on_forced(struct master *m, const struct slave_rec *s,
 static void on_frame(struct master *m, const struct hub_peer *peer,
 		     const void *buf, size_t len)
 {
-	struct slave_rec *s = roster_find_peer(m, peer);
+	struct slave_rec *s = roster_find_peer(&m->roster, peer);
 	char err[256], text[LOG_ESC_LEN(PROTO_TEXT_LEN)];
 	struct proto_msg msg;
 	uint64_t held = 0;
@@ -542,7 +542,9 @@ int link_pump(struct master *m, long timeout_ms)
 		m->link.rx_real = time_real_ns();
 		if (ret == -EBADMSG) {
 			if (peer.len <= HUB_PEER_MAX && !budget_spent(m, &peer))
-				count_invalid(m, roster_find_peer(m, &peer),
+				count_invalid(m,
+					      roster_find_peer(&m->roster,
+							       &peer),
 					      &peer);
 			log_limited("multi-part", LOG_WARN,
 				    "dropped a malformed multi-part frame");

@@ -1,23 +1,31 @@
 /*
  * What the files of `lockstep run` share: the master's state (struct
- * master), what it knows of each slave (struct slave_rec) and of each run
- * (struct run_result), and the functions each room of the master offers
- * the others. The rooms are:
+ * master, split into parts by owner below: the options, the link, the
+ * roster, the phase in flight, the results, the facts that decide the
+ * exit code), what it knows of each slave (struct slave_rec) and of each
+ * run (struct run_result), and the functions each room of the master
+ * offers the others. The rooms are:
  *   roster.c     the slaves: lookup by routing id and name, the names this
- *                run waits for, lost and back;
- *   link.c       frames in and out: sending, hello, intervals and their
- *                acks, liveness, and pump() that drives it all;
+ *                run waits for, lost and back (functions take the roster
+ *                and the parts they read; lost and back take the master,
+ *                as the phase, merge and events react to them);
+ *   admit.c      a hello judged: who may join, as whom;
+ *   link.c       transport: frames in, decoded and checked, handed to
+ *                their owner; frames out, acks, liveness; link_pump()
+ *                that drives it all and calls its registered tickers;
  *   conductor.c  the phases: launch, registration, clocks, plans, ready,
- *                go, the interval merge, curves and pauses;
- *   decide.c     the conductor's decisions as pure functions (decide.h);
+ *                go, phase_end, the interval merge, curves and pauses;
+ *   decide.c     the conductor's decisions and the exit code as pure
+ *                functions (decide.h);
  *   midphase.c   a slave back inside a running phase rejoins it (the
  *                rules are rejoin.c's, pure);
+ *   interrupt.c  SIGINT/SIGTERM, and the children a second one kills;
  *   results.c    every output: console lines and totals, intervals.csv,
  *                hosts/<name>.csv, the .hgrm files, the copied parameter
  *                file and the log; results_summary.c writes summary.json
  *                and summary.txt; results_export.c feeds the live export
  *                (export/) and reports what it sent;
- *   master.c     master_main() and the command line.
+ *   master.c     master_main(), the command line, start-up and shutdown.
  * Nothing here is used outside master/.
  */
 #ifndef LOCKSTEP_MASTER_MASTER_INT_H
@@ -134,7 +142,7 @@ struct rfile {
 
 struct slave_rec {
 	/*
-	 * First what check_liveness() reads of every slave 20 times a
+	 * First what link_liveness() reads of every slave 4 times a
 	 * second: one cache line, not three, per slave.
 	 */
 	enum slave_state state;
@@ -427,13 +435,14 @@ void interrupt_forget_children(void);
 /* ---- roster.c: the slaves ---- */
 
 /* The slave with this routing id / name, or NULL. */
-struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p);
-struct slave_rec *roster_find_name(struct master *m, const char *name);
+struct slave_rec *roster_find_peer(struct roster *r, const struct hub_peer *p);
+struct slave_rec *roster_find_name(struct roster *r, const char *name);
 /*
  * Register a new slave (the caller checked it may join): a zeroed record
  * in m->roster.slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
  */
-struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+struct slave_rec *roster_add(struct roster *r, const struct params *p,
+			     const struct hub_peer *peer,
 			     const struct proto_hello *h);
 /*
  * Name k of hd= line hd: NAME, or NAME-1..NAME-N when slaves=N. With hd=
@@ -443,13 +452,14 @@ struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
 void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
 			  size_t len);
 /* The hd= line a slave of this name belongs to, -1 for none. */
-int roster_hd_of_name(struct master *m, const char *name);
+int roster_hd_of_name(const struct params *p, const char *name);
 /* Expected slaves that have not registered yet; names listed into buf. */
-unsigned roster_missing(struct master *m, char *buf, size_t len);
+unsigned roster_missing(struct roster *r, const struct params *p,
+			const struct run_opts *o, char *buf, size_t len);
 /* Slaves registered and not lost or gone. */
-unsigned roster_live_count(struct master *m);
+unsigned roster_live_count(const struct roster *r);
 /* The hd of every live slave, in slave order (malloc'd, for the planner). */
-int *roster_live_hosts(struct master *m, unsigned *n);
+int *roster_live_hosts(const struct roster *r, unsigned *n);
 /*
  * The one place a slave is marked lost: its intervals are no longer waited
  * for, the loss is counted and the run is degraded.
@@ -469,7 +479,10 @@ void roster_free_end_lat(struct slave_rec *s);
  * other names take only the --expect-slaves places. NULL when it may,
  * else why not (static text).
  */
-const char *roster_claim_refused(struct master *m, const struct proto_hello *h);
+const char *roster_claim_refused(const struct roster *r, const struct launch *l,
+				 const struct params *params,
+				 const struct run_opts *o,
+				 const struct proto_hello *h);
 /*
  * Whether the hello h from peer may take the place of s, the slave
  * registered under its name: NULL when it may (the same process, or s was
