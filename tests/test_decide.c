@@ -1,7 +1,8 @@
 /*
  * Unit tests for the conductor's pure decisions (master/run/decide.c): go
  * re-sends, seekpct=eof truncation, start skew, curve points skipped and
- * stopped, iorate shortfall and the measured seconds. Table-driven.
+ * stopped, iorate shortfall, the measured seconds and the exit code.
+ * Table-driven.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "common/exitcode.h"
 #include "master/run/decide.h"
 
 #define MS 1000000ull
@@ -339,6 +341,222 @@ static void test_end_lat(void **state)
 	assert_non_null(decide_end_lat_mismatch(1, h, &st));
 }
 
+/*
+ * The exit code from the facts: each fact alone, then each pair of facts
+ * that ask for different codes, where the stronger one must win.
+ */
+enum fact_no {
+	F_INTERRUPTED,
+	F_CANCELED,
+	F_FAILED,
+	F_LOST,
+	F_SUSPECT,
+	F_IO_ERRORS,
+	F_MISMATCHES,
+	F_EVENTS,
+	F_LEFT_OUT,
+	F_INCOMPLETE,
+	F_REPORT,
+	F_UNSEALED,
+	F_REGRESSION,
+	F_NO_BASELINE,
+	NFACTS,
+};
+
+/* Record fact n in f; the code it gives alone. */
+static int fact_set(struct run_facts *f, enum fact_no n)
+{
+	switch (n) {
+	case F_INTERRUPTED:
+		f->end = RUN_INTERRUPTED;
+		return LS_EXIT_ABORTED;
+	case F_CANCELED:
+		f->end = RUN_CANCELED;
+		return LS_EXIT_ABORTED;
+	case F_FAILED:
+		f->end = RUN_FAILED;
+		return LS_EXIT_BAD_INPUT;
+	case F_LOST:
+		f->slaves_lost = 1;
+		return LS_EXIT_DEGRADED;
+	case F_SUSPECT:
+		f->suspect = 3;
+		return LS_EXIT_DEGRADED;
+	case F_IO_ERRORS:
+		f->io_errors = 1;
+		return LS_EXIT_DEGRADED;
+	case F_MISMATCHES:
+		f->mismatches = 1;
+		return LS_EXIT_DEGRADED;
+	case F_EVENTS:
+		f->events_failed = 2;
+		return LS_EXIT_DEGRADED;
+	case F_LEFT_OUT:
+		f->left_out = 1;
+		return f->end == RUN_RAN ? LS_EXIT_DEGRADED : LS_EXIT_OK;
+	case F_INCOMPLETE:
+		f->results_incomplete = 1;
+		return LS_EXIT_INCOMPLETE;
+	case F_REPORT:
+		f->report_failed = 1;
+		return LS_EXIT_INCOMPLETE;
+	case F_UNSEALED:
+		f->unsealed = 1;
+		return LS_EXIT_INCOMPLETE;
+	case F_REGRESSION:
+		f->compare = COMPARE_REGRESSION;
+		return LS_EXIT_REGRESSION;
+	case F_NO_BASELINE:
+		f->compare = COMPARE_NO_BASELINE;
+		return LS_EXIT_NO_BASELINE;
+	default:
+		return -1;
+	}
+}
+
+/* The rank of each fact: a lower one wins (decide.h's order). */
+static int fact_rank(enum fact_no n)
+{
+	static const int rank[NFACTS] = {
+		[F_UNSEALED] = 0,   [F_INTERRUPTED] = 1, [F_CANCELED] = 1,
+		[F_FAILED] = 2,     [F_INCOMPLETE] = 3,  [F_REPORT] = 3,
+		[F_LOST] = 4,       [F_SUSPECT] = 4,     [F_IO_ERRORS] = 4,
+		[F_MISMATCHES] = 4, [F_EVENTS] = 4,      [F_LEFT_OUT] = 4,
+		[F_REGRESSION] = 5, [F_NO_BASELINE] = 6,
+	};
+
+	return rank[n];
+}
+
+static void test_exit_each(void **state)
+{
+	static const struct {
+		enum run_end end;
+		enum fact_no fact;
+		int code;
+	} t[] = {
+		{ RUN_RAN, F_INTERRUPTED, LS_EXIT_ABORTED },
+		{ RUN_RAN, F_CANCELED, LS_EXIT_ABORTED },
+		{ RUN_RAN, F_FAILED, LS_EXIT_BAD_INPUT },
+		{ RUN_RAN, F_LOST, LS_EXIT_DEGRADED },
+		{ RUN_GOING, F_LOST, LS_EXIT_DEGRADED },
+		{ RUN_RAN, F_SUSPECT, LS_EXIT_DEGRADED },
+		{ RUN_RAN, F_IO_ERRORS, LS_EXIT_DEGRADED },
+		{ RUN_RAN, F_MISMATCHES, LS_EXIT_DEGRADED },
+		{ RUN_RAN, F_EVENTS, LS_EXIT_DEGRADED },
+		{ RUN_GOING, F_EVENTS, LS_EXIT_DEGRADED },
+		/* Hosts left out: only a run that ran is judged for them. */
+		{ RUN_RAN, F_LEFT_OUT, LS_EXIT_DEGRADED },
+		{ RUN_GOING, F_LEFT_OUT, LS_EXIT_OK },
+		{ RUN_RAN, F_INCOMPLETE, LS_EXIT_INCOMPLETE },
+		{ RUN_RAN, F_REPORT, LS_EXIT_INCOMPLETE },
+		{ RUN_RAN, F_UNSEALED, LS_EXIT_INCOMPLETE },
+		{ RUN_RAN, F_REGRESSION, LS_EXIT_REGRESSION },
+		{ RUN_RAN, F_NO_BASELINE, LS_EXIT_NO_BASELINE },
+	};
+	struct run_facts f;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(decide_exit(&f), LS_EXIT_OK);
+	f.end = RUN_RAN;
+	assert_int_equal(decide_exit(&f), LS_EXIT_OK);
+	/* A verdict line and a stop asked for decide nothing alone. */
+	strcpy(f.verdict, "no regression");
+	f.stop_run = 1;
+	assert_int_equal(decide_exit(&f), LS_EXIT_OK);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		memset(&f, 0, sizeof(f));
+		f.end = t[i].end;
+		fact_set(&f, t[i].fact);
+		if (decide_exit(&f) != t[i].code)
+			fail_msg("row %zu: fact %d gives %d, not %d", i,
+				 t[i].fact, decide_exit(&f), t[i].code);
+	}
+}
+
+static void test_exit_pairs(void **state)
+{
+	(void)state;
+	for (int a = 0; a < NFACTS; a++) {
+		for (int b = 0; b < NFACTS; b++) {
+			struct run_facts f;
+			int ca, cb, want;
+
+			/* The run's end is one fact of the three. */
+			if (a != b && a <= F_FAILED && b <= F_FAILED)
+				continue;
+			if (a == F_REGRESSION && b == F_NO_BASELINE)
+				continue;
+			if (b == F_REGRESSION && a == F_NO_BASELINE)
+				continue;
+			memset(&f, 0, sizeof(f));
+			f.end = RUN_RAN;
+			ca = fact_set(&f, (enum fact_no)a);
+			cb = fact_set(&f, (enum fact_no)b);
+			want = fact_rank((enum fact_no)a) <=
+					       fact_rank((enum fact_no)b) ?
+				       ca :
+				       cb;
+			/* Left out counts for a run that ran only. */
+			if (a == F_LEFT_OUT && b <= F_FAILED)
+				want = cb;
+			if (b == F_LEFT_OUT && a <= F_FAILED)
+				want = ca;
+			if (decide_exit(&f) != want)
+				fail_msg("facts %d and %d give %d, not %d", a,
+					 b, decide_exit(&f), want);
+		}
+	}
+}
+
+/*
+ * The precedence the master had when each module set the code itself:
+ * named pairs, as the code before decide_exit() resolved them.
+ */
+static void test_exit_history(void **state)
+{
+	struct run_facts f;
+
+	(void)state;
+	/* Interrupted after a slave was lost: aborted, not degraded. */
+	memset(&f, 0, sizeof(f));
+	f.slaves_lost = 1;
+	f.end = RUN_INTERRUPTED;
+	assert_int_equal(decide_exit(&f), LS_EXIT_ABORTED);
+	/* An aborted run keeps 2 when a results file is lost too. */
+	f.results_incomplete = 1;
+	f.report_failed = 1;
+	assert_int_equal(decide_exit(&f), LS_EXIT_ABORTED);
+	/* ...but not when the summaries could not be sealed. */
+	f.unsealed = 1;
+	assert_int_equal(decide_exit(&f), LS_EXIT_INCOMPLETE);
+	/* A failed run (1) over degraded. */
+	memset(&f, 0, sizeof(f));
+	f.io_errors = 1;
+	f.end = RUN_FAILED;
+	assert_int_equal(decide_exit(&f), LS_EXIT_BAD_INPUT);
+	/* Incomplete (5) over degraded (4). */
+	memset(&f, 0, sizeof(f));
+	f.end = RUN_RAN;
+	f.mismatches = 1;
+	f.results_incomplete = 1;
+	assert_int_equal(decide_exit(&f), LS_EXIT_INCOMPLETE);
+	/* report.html lost turns a regression incomplete. */
+	memset(&f, 0, sizeof(f));
+	f.end = RUN_RAN;
+	f.compare = COMPARE_REGRESSION;
+	assert_int_equal(decide_exit(&f), LS_EXIT_REGRESSION);
+	f.report_failed = 1;
+	assert_int_equal(decide_exit(&f), LS_EXIT_INCOMPLETE);
+	/* Degraded says more than speed: 4 over 3 and 6. */
+	memset(&f, 0, sizeof(f));
+	f.end = RUN_RAN;
+	f.left_out = 2;
+	f.compare = COMPARE_NO_BASELINE;
+	assert_int_equal(decide_exit(&f), LS_EXIT_DEGRADED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +570,9 @@ int main(void)
 		cmocka_unit_test(test_end_lat),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_results_bytes),
+		cmocka_unit_test(test_exit_each),
+		cmocka_unit_test(test_exit_pairs),
+		cmocka_unit_test(test_exit_history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -514,8 +514,8 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 		     e->why);
 		if (e->pe->abort_on_fail)
 			m->fact.stop_run = 1;
-		else if (m->fact.exit_code == LS_EXIT_OK)
-			m->fact.exit_code = LS_EXIT_DEGRADED;
+		else
+			m->fact.events_failed++;
 		break;
 	default:
 		break;
@@ -904,11 +904,10 @@ static void not_back(struct master *m, struct ev_state *e)
 		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
 			 e->pe->name,
 			 m->roster.slaves[e->loss[k].slave].hello.name,
-			 m->fact.exit_code == LS_EXIT_OK ?
+			 decide_exit(&m->fact) == LS_EXIT_OK ?
 				 "; the run is degraded" :
 				 "");
-		if (m->fact.exit_code == LS_EXIT_OK)
-			m->fact.exit_code = LS_EXIT_DEGRADED;
+		m->fact.events_failed++;
 	}
 }
 
@@ -940,11 +939,10 @@ void events_stop(struct master *m)
 		}
 		log_warn("event %s %s: %s%s", e->pe->name,
 			 e->status == EV_CUT ? "cut short" : "not run", e->why,
-			 m->fact.exit_code == LS_EXIT_OK ?
+			 decide_exit(&m->fact) == LS_EXIT_OK ?
 				 "; the run is degraded" :
 				 "");
-		if (m->fact.exit_code == LS_EXIT_OK)
-			m->fact.exit_code = LS_EXIT_DEGRADED;
+		m->fact.events_failed++;
 	}
 	/* Killed children go within moments; a child stuck in the kernel
 	   (uninterruptible sleep) is left behind rather than waited for. */

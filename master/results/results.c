@@ -613,7 +613,8 @@ void results_run_totals(struct master *m, const struct run_result *r)
 	results_avg_line(m, r, label, v);
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
-	       (double)r->start_skew_bound_ns / 1e6, roster_live_count(m));
+	       (double)r->start_skew_bound_ns / 1e6,
+	       roster_live_count(&m->roster));
 	if (decide_iorate_missed(r->ph.iorate, v->iops))
 		iorate_missed(m, r, v);
 	fmt_hcibench(stdout, v);
@@ -887,9 +888,8 @@ static void close_data_files(struct master *m)
 /* A lost result file makes a run that ran exit non-zero. */
 static void exit_incomplete(struct master *m)
 {
-	if (m->out.any_incomplete && (m->fact.exit_code == LS_EXIT_OK ||
-				      m->fact.exit_code == LS_EXIT_DEGRADED))
-		m->fact.exit_code = LS_EXIT_INCOMPLETE;
+	if (m->out.any_incomplete)
+		m->fact.results_incomplete = 1;
 }
 
 void results_finish(struct master *m)
@@ -911,8 +911,8 @@ void results_finish(struct master *m)
 		exit_incomplete(m);
 		fprintf(stderr,
 			"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
-			m->run_id, results_status_name(m->fact.exit_code),
-			m->fact.exit_code);
+			m->run_id, results_status_name(decide_exit(&m->fact)),
+			decide_exit(&m->fact));
 	}
 	if (m->out.any_incomplete) {
 		char list[2048];
@@ -928,7 +928,7 @@ void results_finish(struct master *m)
 		log_error("results in %s are incomplete: %s", m->out.dir, list);
 	}
 	log_info("run %s %s%s; results in %s", m->run_id,
-		 results_status_name(m->fact.exit_code),
+		 results_status_name(decide_exit(&m->fact)),
 		 m->opt->insecure ? " (insecure: no authentication)" : "",
 		 m->out.dir);
 }

@@ -123,11 +123,11 @@ int results_summary_json(struct master *m)
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
 	jsonw_str(&w, "run_id", m->run_id);
-	jsonw_str(&w, "status", results_status_name(m->fact.exit_code));
+	jsonw_str(&w, "status", results_status_name(decide_exit(&m->fact)));
 	if (results_validation_nothing(m))
 		jsonw_str(&w, "validation_warning",
 			  "validate=yes, but no read verified a block");
-	jsonw_i64(&w, "exit_code", m->fact.exit_code);
+	jsonw_i64(&w, "exit_code", decide_exit(&m->fact));
 	/* The --baseline verdict, as printed (master/history). */
 	if (*m->fact.verdict)
 		jsonw_str(&w, "verdict", m->fact.verdict);
@@ -286,8 +286,8 @@ int results_summary_txt(struct master *m)
 	f = results_w(&out);
 	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
 		LOCKSTEP_VERSION, m->run_id,
-		results_status_name(m->fact.exit_code), m->fact.exit_code,
-		m->opt->param_path);
+		results_status_name(decide_exit(&m->fact)),
+		decide_exit(&m->fact), m->opt->param_path);
 	if (*m->fact.verdict)
 		fprintf(f, "verdict: %s\n", m->fact.verdict);
 	/* Whoever reads only this file must learn it too. */

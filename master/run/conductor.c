@@ -149,7 +149,8 @@ static int wait_registration(struct master *m)
 	char names[512];
 
 	m->roster.registering = 1;
-	while (roster_missing(m, names, sizeof(names)) > 0) {
+	while (roster_missing(&m->roster, m->params, m->opt, names,
+			      sizeof(names)) > 0) {
 		struct launch_proc *p;
 		const char *why;
 		int ret = link_pump(m, 50), status;
@@ -157,7 +158,7 @@ static int wait_registration(struct master *m)
 		if (ret < 0)
 			return ret;
 		while ((p = launch_exited(&m->ph.launch, &status))) {
-			if (roster_find_name(m, p->name))
+			if (roster_find_name(&m->roster, p->name))
 				continue;
 			/* The reason its host gave, on the console too. */
 			why = launch_last_line(p);
@@ -170,7 +171,9 @@ static int wait_registration(struct master *m)
 			return -ECHILD;
 		}
 		if (time_mono_ns() > deadline) {
-			unsigned n = roster_missing(m, names, sizeof(names));
+			unsigned n = roster_missing(&m->roster, m->params,
+						    m->opt, names,
+						    sizeof(names));
 
 			log_error("%u slaves did not register within %.0f s%s%s",
 				  n, (double)m->opt->join_timeout_ns / 1e9,
@@ -180,7 +183,7 @@ static int wait_registration(struct master *m)
 	}
 	m->roster.registering = 0;
 	for (unsigned i = 0; i < m->ph.launch.n; i++) {
-		struct slave_rec *s = roster_find_name(m,
+		struct slave_rec *s = roster_find_name(&m->roster,
 						       m->ph.launch.p[i].name);
 
 		if (s)
@@ -202,7 +205,7 @@ void conductor_reap(struct master *m)
 				log_warn("slave %s (%s) exited with status %d",
 					 p->name, p->host, status);
 		/* A reaped pid may be reused: no signal may reach it. */
-		master_note_children(&m->ph.launch);
+		interrupt_note_children(&m->ph.launch);
 		if (!launch_running(&m->ph.launch))
 			break;
 		if (time_mono_ns() > deadline) {
@@ -251,7 +254,7 @@ static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
 	unsigned n, k = 0, *rank = NULL;
-	int *hd = roster_live_hosts(m, &n);
+	int *hd = roster_live_hosts(&m->roster, &n);
 	char err[512];
 	int ret = 0;
 
@@ -469,6 +472,52 @@ static void truncate_at_eof(struct master *m)
 	}
 }
 
+void conductor_phase_end(struct master *m, struct slave_rec *s,
+			 struct proto_phase_end *pe)
+{
+	int again = s->ended;
+	char err[256];
+
+	if (pe->phase != m->ph.phase_no)
+		return;
+	if (!again)
+		m->ph.nended++;
+	s->ended = 1;
+	if (m->ph.cur && time_real_ns() > m->ph.cur->start_at)
+		m->ph.cur->duration_ns = time_real_ns() - m->ph.cur->start_at;
+	s->end_intervals = pe->intervals;
+	/* Kept (taken from pe) until the run's totals. */
+	roster_free_end_lat(s);
+	memcpy(s->end_lat, pe->lat, sizeof(s->end_lat));
+	memset(pe->lat, 0, sizeof(pe->lat));
+	/* A second phase_end must not count twice. */
+	if (!again &&
+	    results_validation_end(m, m->ph.cur, s, pe, err, sizeof(err)) < 0) {
+		/* Not counted: the run cannot vouch for it. */
+		s->suspect = 1;
+		m->fact.suspect++;
+		log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
+			  s->hello.name, m->ph.phase_no, err);
+	}
+	if (pe->first_io_ns &&
+	    plausible_first_io(&s->pplan, pe->first_io_ns,
+			       s->pplan.intervals ? s->pplan.intervals - 1 : 0,
+			       err, sizeof(err)) < 0) {
+		/* Not counted in the start skew. */
+		s->suspect = 1;
+		m->fact.suspect++;
+		log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
+			  s->hello.name, m->ph.phase_no, err);
+	} else if (pe->first_io_ns && !s->first_io) {
+		s->first_io = pe->first_io_ns;
+	}
+	if (pe->status < 0) {
+		log_error("slave %s ended phase %u early (%s): the run stops",
+			  s->hello.name, m->ph.phase_no, strerror(-pe->status));
+		m->fact.stop_run = 1;
+	}
+}
+
 static int phase_over(struct master *m)
 {
 	truncate_at_eof(m);
@@ -525,7 +574,7 @@ static int run_one(struct master *m, struct run_result *r)
 
 	m->ph.phase_no++;
 	m->ph.cur = r;
-	if (roster_live_count(m) == 0) {
+	if (roster_live_count(&m->roster) == 0) {
 		log_error("no slave left to run %s", r->ph.name);
 		return -ENOENT;
 	}
@@ -603,10 +652,12 @@ static int run_one(struct master *m, struct run_result *r)
 		results_hgrm(m, r, merge_totals(m->ph.merge));
 	merge_destroy(&m->ph.merge);
 	r->done = 1;
-	if (r->view.errors && m->fact.exit_code == LS_EXIT_OK) {
-		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
-			 r->ph.name, (unsigned long long)r->view.errors);
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	if (r->view.errors) {
+		if (decide_exit(&m->fact) == LS_EXIT_OK)
+			log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
+				 r->ph.name,
+				 (unsigned long long)r->view.errors);
+		m->fact.io_errors++;
 	}
 	if (ret == 0)
 		results_run_totals(m, r);
@@ -618,7 +669,7 @@ static int run_one(struct master *m, struct run_result *r)
 static int check_plans(struct master *m)
 {
 	unsigned n;
-	int *hd = roster_live_hosts(m, &n);
+	int *hd = roster_live_hosts(&m->roster, &n);
 	char err[1024];
 	int ret;
 
@@ -684,7 +735,7 @@ int conductor_run(struct master *m)
 
 	if (ret == 0) {
 		ret = launch_slaves(m);
-		master_note_children(&m->ph.launch);
+		interrupt_note_children(&m->ph.launch);
 	}
 	if (ret == 0)
 		ret = wait_registration(m);

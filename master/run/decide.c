@@ -2,9 +2,11 @@
  * Pure decisions of the phase conductor (see decide.h): when go is sent
  * again, when a seekpct=eof phase ends early, the start skew, curve points
  * skipped and stopped, how far a run fell short of its iorate, the time a
- * run's totals cover, and the room its results need.
+ * run's totals cover, the room its results need, and the exit code from
+ * what the run recorded.
  */
 #include "master/run/decide.h"
+#include "common/exitcode.h"
 
 enum decide_go decide_go(const struct decide_slave *s, uint64_t now,
 			 uint64_t resend_ns)
@@ -148,4 +150,24 @@ const char *decide_end_lat_mismatch(int ended,
 			return "its own totals differ from the intervals the master received";
 	}
 	return NULL;
+}
+
+int decide_exit(const struct run_facts *f)
+{
+	if (f->unsealed)
+		return LS_EXIT_INCOMPLETE;
+	if (f->end == RUN_INTERRUPTED || f->end == RUN_CANCELED)
+		return LS_EXIT_ABORTED;
+	if (f->end == RUN_FAILED)
+		return LS_EXIT_BAD_INPUT;
+	if (f->results_incomplete || f->report_failed)
+		return LS_EXIT_INCOMPLETE;
+	if (f->slaves_lost || f->suspect || f->io_errors || f->mismatches ||
+	    f->events_failed || (f->left_out > 0 && f->end == RUN_RAN))
+		return LS_EXIT_DEGRADED;
+	if (f->compare == COMPARE_REGRESSION)
+		return LS_EXIT_REGRESSION;
+	if (f->compare == COMPARE_NO_BASELINE)
+		return LS_EXIT_NO_BASELINE;
+	return LS_EXIT_OK;
 }

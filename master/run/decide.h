@@ -139,4 +139,62 @@ const char *decide_end_lat_mismatch(int ended,
 				    const struct hist_sparse *end_lat,
 				    const struct stats_sums *st);
 
+/*
+ * How the conductor's run ended, recorded by master.c once it returned
+ * (RUN_GOING until then).
+ */
+enum run_end {
+	RUN_GOING,
+	RUN_RAN,         /* every phase ran */
+	RUN_INTERRUPTED, /* SIGINT or SIGTERM */
+	RUN_CANCELED,    /* stopped: a slave lost under
+			    --on-slave-loss=abort, or failed; on_fail=abort */
+	RUN_FAILED,      /* the set-up or the run failed */
+};
+
+/* What the comparison with --baseline found (the history hook). */
+enum run_compare {
+	COMPARE_NONE,        /* not asked for, or the run was already worse */
+	COMPARE_REGRESSION,  /* worse than the baseline */
+	COMPARE_NO_BASELINE, /* asked for and could not be made */
+};
+
+/*
+ * What happened in a run that decides its exit code (decide_exit()):
+ * each module records a fact where it sees it, none sets the code.
+ */
+struct run_facts {
+	enum run_end end;
+	/* Degrade a run: */
+	unsigned slaves_lost;   /* lost, and no event expected the loss */
+	unsigned suspect;       /* a slave's frames or figures were refused */
+	unsigned io_errors;     /* a run had I/O errors (within data_errors) */
+	unsigned mismatches;    /* data validation found mismatches */
+	unsigned events_failed; /* an ev= event failed, timed out, was cut
+				   short or not run, or a slave it expected
+				   back did not rejoin */
+	int left_out; /* hd= hosts --push failed on, left out (a run that
+			 ran is complete for the hosts it had only) */
+	/* Make a run that ran incomplete: */
+	int results_incomplete; /* a results file was not written in full */
+	int report_failed;      /* --report: report.html not written */
+	int unsealed;           /* the summaries could not be rewritten with the
+			 verdict: incomplete whatever the run was */
+	enum run_compare compare;
+	/* The --baseline verdict line, sealed into the summaries, or "". */
+	char verdict[1024];
+	/* Stop the run (link_pump() returns -ECANCELED): a slave was lost
+	   under --on-slave-loss=abort or failed, an event on_fail=abort. */
+	int stop_run;
+};
+
+/*
+ * The exit code (common/exitcode.h) the facts so far give, in this order:
+ * summaries not sealed 5; interrupted or canceled 2; failed 1; a results
+ * file or report.html not whole 5; degraded 4; regression 3; no baseline
+ * 6; else 0. Asked at any time: a fact recorded later can only make it
+ * worse, as the order above says.
+ */
+int decide_exit(const struct run_facts *f);
+
 #endif

@@ -1,16 +1,19 @@
 /*
- * The master's link to its slaves: frames out (send, stop, acks,
- * heartbeats) and frames in (hello, intervals into the merge, ready, go
- * acks, phase ends, logs), the judgement of silent slaves, and
- * link_pump(), which every waiting loop of the conductor calls to move
- * all of it along. Sockets are hub.c's; this file speaks the protocol.
+ * The master's link to its slaves, transport only: frames out (send,
+ * stop, acks, heartbeats) and frames in, each decoded, checked against its
+ * sender's key and budget, and turned into a call of its owner: a hello
+ * to admit.c, an interval into the merge (and its ack), a phase_end to the
+ * conductor, ready, go acks, pongs, logs and byes into the slave's record.
+ * link_pump(), which every waiting loop of the conductor calls, receives
+ * and then calls the tickers registered with it (liveness here, the
+ * events and the hosts/ files, master.c registers them). Sockets are
+ * hub.c's; this file speaks the protocol.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/exitcode.h"
-#include "common/fsutil.h"
 #include "common/log.h"
 #include "master/params/params.h"
 #include "common/timeutil.h"
@@ -64,29 +67,6 @@ void link_stop_all(struct master *m, enum proto_type type, const char *reason)
 			send_text(m, &m->roster.slaves[i], type, reason);
 }
 
-/* Whether the slave's hello lists the engine the run uses. */
-static int has_engine(const struct proto_hello *h, const char *engine)
-{
-	for (uint32_t i = 0; i < h->nengines && i < PROTO_MAX_ENGINES; i++)
-		if (strcmp(h->engines[i], engine) == 0)
-			return 1;
-	return 0;
-}
-
-/* The hello's engines as "a, b", or "none". Returns buf. */
-static const char *engine_list(const struct proto_hello *h, char *buf,
-			       size_t len)
-{
-	size_t used = 0;
-
-	snprintf(buf, len, "none");
-	for (uint32_t i = 0;
-	     i < h->nengines && i < PROTO_MAX_ENGINES && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? ", " : "", h->engines[i]);
-	return buf;
-}
-
 /* The 64-bit FNV-1a hash of a routing id. */
 static uint64_t id_hash(const struct hub_peer *p)
 {
@@ -134,8 +114,7 @@ static void count_invalid(struct master *m, struct slave_rec *s,
 			 s->state == SLAVE_JOINED ? " and lost" : "");
 		if (s->state == SLAVE_JOINED)
 			roster_mark_lost(m, s);
-		if (m->fact.exit_code == LS_EXIT_OK)
-			m->fact.exit_code = LS_EXIT_DEGRADED;
+		m->fact.suspect++;
 		return;
 	}
 	b = budget_of(m, peer, &h);
@@ -149,14 +128,6 @@ static void count_invalid(struct master *m, struct slave_rec *s,
 			    b->bad);
 }
 
-/*
- * The fix for a slave of another version: the master and its slaves must
- * be the same build (the numbers and the plan's meaning depend on it).
- */
-#define LINK_SAME_VERSION                                                 \
-	"run the same version on every host (`lockstep run FILE --push` " \
-	"copies this master's binary to the hd= hosts)"
-
 /* Refuse a hello: one line (limited: a refused slave retries). */
 static void refuse_hello(const struct proto_hello *h, const char *why)
 {
@@ -169,135 +140,29 @@ static void refuse_hello(const struct proto_hello *h, const char *why)
 		    log_escape(h->host, host, sizeof(host)), why);
 }
 
+/* A hello: admit.c judges it, link answers it. */
 static void on_hello(struct master *m, const struct hub_peer *peer,
 		     const struct proto_hello *h)
 {
 	struct proto_msg w = { .type = PROTO_WELCOME };
-	struct slave_rec *s = roster_find_peer(m, peer);
-	char why[512], host[LOG_ESC_LEN(PROTO_HOST_LEN)];
-	const char *no;
+	struct slave_rec *s = roster_find_peer(&m->roster, peer), *a;
+	char why[512];
+	int invalid = 0;
 
-	/*
-	 * With CURVE, the key the peer proved decides the names it may use
-	 * (keys.h): a launched slave's name belongs to its per-run key, and
-	 * a listed key with names gets only those. The key is never logged.
-	 */
-	if ((m->link.curve || peer->via == HUB_LOCAL) &&
-	    !keys_name_allowed(&m->link.auth, peer->key, h->name)) {
-		count_invalid(m, s, peer);
-		refuse_hello(h,
-			     "the key it proved is not authorized for that name");
-		return;
-	}
-	/*
-	 * --insecure: a plain peer may use any name but those of the slaves
-	 * this master forked, which prove their per-run keys on the local
-	 * pair (a local user reading their pid from /proc cannot pass).
-	 */
-	if (!m->link.curve && peer->via == HUB_MAIN &&
-	    keys_name_bound(&m->link.auth, h->name)) {
-		count_invalid(m, s, peer);
-		refuse_hello(h,
-			     "that name belongs to a slave this master started, which proves its key");
-		return;
-	}
-
-	if (!fsutil_name_ok(h->name)) {
-		count_invalid(m, s, peer);
-		refuse_hello(h,
-			     "a slave name is 1 to 63 letters, digits, '-', '_' and '.', not starting with '.'");
-		return;
-	}
-	if (h->cores == 0 || h->cores > PLAUSIBLE_MAX_CORES) {
-		count_invalid(m, s, peer);
-		refuse_hello(h, "it declares no cores or more than Linux has");
-		return;
-	}
-	if (strcmp(h->version, LOCKSTEP_VERSION) != 0) {
-		char ver[LOG_ESC_LEN(PROTO_NAME_LEN)];
-
-		snprintf(why, sizeof(why),
-			 "it runs lockstep %s, this master lockstep %s: %s",
-			 log_escape(h->version, ver, sizeof(ver)),
-			 LOCKSTEP_VERSION, LINK_SAME_VERSION);
-		refuse_hello(h, why);
-		return;
-	}
-	if (s && strcmp(s->hello.name, h->name) != 0) {
-		snprintf(why, sizeof(why),
-			 "its connection is registered as slave %s",
-			 s->hello.name);
-		refuse_hello(h, why);
-		return;
-	}
-	if (!s)
-		s = roster_find_name(m, h->name);
-	no = roster_claim_refused(m, h);
-	if (no) {
-		refuse_hello(h, no);
-		return;
-	}
-	if (s) {
-		no = roster_takeover_refused(m, s, peer, h, why, sizeof(why));
-		if (no) {
-			refuse_hello(h, no);
-			return;
-		}
-		if (s->state != SLAVE_JOINED || strcmp(s->hello.id, h->id) ||
-		    s->peer.via != peer->via || s->peer.len != peer->len ||
-		    memcmp(s->peer.id, peer->id, peer->len))
-			roster_back(m, s, peer, h);
-	} else {
-		if (!m->roster.registering) {
-			refuse_hello(h,
-				     "the run has started and it is not one of its slaves");
-			return;
-		}
-		if (m->params->nhd && roster_hd_of_name(m, h->name) < 0) {
-			refuse_hello(h, "no hd= line names it");
-			return;
-		}
-		if (!has_engine(h, m->opt->engine)) {
-			char have[PROTO_MAX_ENGINES * (PROTO_NAME_LEN + 2) + 8];
-			char esc[LOG_ESC_LEN(sizeof(have))];
-
-			snprintf(why, sizeof(why),
-				 "it has no engine %s (it has: %s)",
-				 m->opt->engine,
-				 log_escape(engine_list(h, have, sizeof(have)),
-					    esc, sizeof(esc)));
+	a = admit_hello(m, s, peer, h, why, sizeof(why), &invalid);
+	if (!a) {
+		if (invalid)
+			count_invalid(m, s, peer);
+		if (*why)
 			refuse_hello(h, why);
-			return;
-		}
-		struct rfile csv;
-		int ret = results_open_slave(m, h->name, &csv);
-
-		if (ret < 0) {
-			refuse_hello(h,
-				     ret == -EINVAL ?
-					     "its name cannot name a file under hosts/" :
-					     strerror(-ret));
-			return;
-		}
-		s = roster_add(m, peer, h);
-		if (!s) {
-			results_discard(m, &csv);
-			log_limited("hello refused", LOG_WARN,
-				    "slave %s refused: %d slaves at most",
-				    h->name, MAX_SLAVES);
-			return;
-		}
-		s->csv = csv;
-		log_info("slave %s registered (host %s, pid %u, %u cores)",
-			 h->name, log_escape(h->host, host, sizeof(host)),
-			 h->pid, h->cores);
+		return;
 	}
 	snprintf(w.u.welcome.run_id, sizeof(w.u.welcome.run_id), "%s",
 		 m->run_id);
-	w.u.welcome.slave_index = (uint32_t)(s - m->roster.slaves);
+	w.u.welcome.slave_index = (uint32_t)(a - m->roster.slaves);
 	w.u.welcome.heartbeat_ns = m->opt->heartbeat_ns;
 	w.u.welcome.master_timeout_ns = m->opt->master_timeout_ns;
-	link_send(m, s, &w);
+	link_send(m, a, &w);
 }
 
 /*
@@ -343,8 +208,7 @@ static void reject_interval(struct master *m, struct slave_rec *s,
 {
 	s->rejected++;
 	s->suspect = 1;
-	if (m->fact.exit_code == LS_EXIT_OK)
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	m->fact.suspect++;
 	log_limited("implausible interval", LOG_WARN,
 		    "slave %s: interval %u of %s rejected, not counted: %s; the slave is suspect and the run is degraded",
 		    s->hello.name, iv->seq + 1, m->ph.cur->ph.name, why);
@@ -472,7 +336,7 @@ static void on_forced(struct master *m, const struct slave_rec *s,
 static void on_frame(struct master *m, const struct hub_peer *peer,
 		     const void *buf, size_t len)
 {
-	struct slave_rec *s = roster_find_peer(m, peer);
+	struct slave_rec *s = roster_find_peer(&m->roster, peer);
 	char err[256], text[LOG_ESC_LEN(PROTO_TEXT_LEN)];
 	struct proto_msg msg;
 	uint64_t held = 0;
@@ -481,7 +345,13 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 	/* Past its budget: not even decoded. */
 	if (s ? s->banned : budget_spent(m, peer))
 		return;
-	/* A registered key must sign every frame under its routing id. */
+	/*
+	 * A routing id is the slave's own choice: a frame under a registered
+	 * slave's id from a connection with another key is not from it. The
+	 * one key check of a frame: a slave that registered with CURVE or on
+	 * the local pair has a key (hub.c's ZAP handler admitted it), and
+	 * every frame under its routing id must come with that key.
+	 */
 	if (s && s->peer.key[0] && strcmp(s->peer.key, peer->key) != 0) {
 		count_invalid(m, NULL, peer);
 		log_limited("wrong key", LOG_WARN,
@@ -507,16 +377,6 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			    s ? s->hello.name : "an unknown peer",
 			    log_escape(err, text, sizeof(text)));
 		return;
-	}
-	/*
-	 * A routing id is the slave's own choice: a frame under a registered
-	 * slave's id from a connection with another key is not from it.
-	 */
-	if (s && (m->link.curve || peer->via == HUB_LOCAL) &&
-	    strcmp(s->peer.key, peer->key) != 0 && msg.type != PROTO_HELLO) {
-		log_warn("dropped %s under the routing id of slave %s: sent with another key",
-			 proto_type_name(msg.type), s->hello.name);
-		goto out;
 	}
 	if (s) {
 		s->last_rx = time_mono_ns();
@@ -566,58 +426,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		on_interval(m, s, &msg.u.interval);
 		break;
 	case PROTO_PHASE_END:
-		if (msg.u.phase_end.phase == m->ph.phase_no) {
-			int again = s->ended;
-
-			if (!again)
-				m->ph.nended++;
-			s->ended = 1;
-			if (m->ph.cur && time_real_ns() > m->ph.cur->start_at)
-				m->ph.cur->duration_ns = time_real_ns() -
-							 m->ph.cur->start_at;
-			s->end_intervals = msg.u.phase_end.intervals;
-			/* Kept (taken from msg) until the run's totals. */
-			roster_free_end_lat(s);
-			memcpy(s->end_lat, msg.u.phase_end.lat,
-			       sizeof(s->end_lat));
-			memset(msg.u.phase_end.lat, 0,
-			       sizeof(msg.u.phase_end.lat));
-			/* A second phase_end must not count twice. */
-			if (!again &&
-			    results_validation_end(m, m->ph.cur, s,
-						   &msg.u.phase_end, err,
-						   sizeof(err)) < 0) {
-				/* Not counted: the run cannot vouch for it. */
-				s->suspect = 1;
-				if (m->fact.exit_code == LS_EXIT_OK)
-					m->fact.exit_code = LS_EXIT_DEGRADED;
-				log_error("slave %s: validation counts of phase %u refused, not counted: %s; the slave is suspect and the run is degraded",
-					  s->hello.name, m->ph.phase_no, err);
-			}
-			if (msg.u.phase_end.first_io_ns &&
-			    plausible_first_io(&s->pplan,
-					       msg.u.phase_end.first_io_ns,
-					       s->pplan.intervals ?
-						       s->pplan.intervals - 1 :
-						       0,
-					       err, sizeof(err)) < 0) {
-				/* Not counted in the start skew. */
-				s->suspect = 1;
-				if (m->fact.exit_code == LS_EXIT_OK)
-					m->fact.exit_code = LS_EXIT_DEGRADED;
-				log_error("slave %s: phase_end of phase %u refused in part: %s; the slave is suspect and the run is degraded",
-					  s->hello.name, m->ph.phase_no, err);
-			} else if (msg.u.phase_end.first_io_ns &&
-				   !s->first_io) {
-				s->first_io = msg.u.phase_end.first_io_ns;
-			}
-			if (msg.u.phase_end.status < 0) {
-				log_error("slave %s ended phase %u early (%s): the run stops",
-					  s->hello.name, m->ph.phase_no,
-					  strerror(-msg.u.phase_end.status));
-				m->fact.stop_run = 1;
-			}
-		}
+		conductor_phase_end(m, s, &msg.u.phase_end);
 		break;
 	case PROTO_LOG:
 		/* Each slave's messages through its own bucket. */
@@ -650,16 +459,13 @@ out:
 	proto_msg_free(&msg);
 }
 
-static void check_liveness(struct master *m)
+void link_liveness(void *arg, uint64_t now)
 {
-	uint64_t now = time_mono_ns();
+	struct master *m = arg;
 	void *hb = NULL; /* one heartbeat frame, encoded once per pass */
 	size_t hb_len = 0;
 	int quiet;
 
-	if (now - m->link.liveness_at < LIVENESS_NS)
-		return;
-	m->link.liveness_at = now;
 	for (unsigned i = 0; i < m->roster.nslaves; i++) {
 		struct slave_rec *s = &m->roster.slaves[i];
 		char tod[32];
@@ -707,11 +513,21 @@ static void check_liveness(struct master *m)
 	free(hb);
 }
 
+int link_add_ticker(struct link_state *l, link_tick_fn fn, void *arg,
+		    uint64_t period_ns)
+{
+	if (l->ntick >= LINK_TICKERS)
+		return -ENOSPC;
+	l->tick[l->ntick++] = (struct link_ticker){ fn, arg, period_ns, 0 };
+	return 0;
+}
+
 int link_pump(struct master *m, long timeout_ms)
 {
 	struct hub_peer peer;
 	const void *buf;
 	size_t len;
+	uint64_t now;
 	int ret = hub_wait(m->link.hub, timeout_ms);
 
 	if (ret < 0)
@@ -726,7 +542,9 @@ int link_pump(struct master *m, long timeout_ms)
 		m->link.rx_real = time_real_ns();
 		if (ret == -EBADMSG) {
 			if (peer.len <= HUB_PEER_MAX && !budget_spent(m, &peer))
-				count_invalid(m, roster_find_peer(m, &peer),
+				count_invalid(m,
+					      roster_find_peer(&m->roster,
+							       &peer),
 					      &peer);
 			log_limited("multi-part", LOG_WARN,
 				    "dropped a malformed multi-part frame");
@@ -736,10 +554,16 @@ int link_pump(struct master *m, long timeout_ms)
 			return ret;
 		on_frame(m, &peer, buf, len);
 	}
-	check_liveness(m);
-	events_tick(m);
-	results_flush_hosts(m, 0);
+	now = time_mono_ns();
+	for (unsigned i = 0; i < m->link.ntick; i++) {
+		struct link_ticker *t = &m->link.tick[i];
+
+		if (t->period_ns && now - t->last < t->period_ns)
+			continue;
+		t->last = now;
+		t->fn(t->arg, now);
+	}
 	if (m->fact.stop_run)
 		return -ECANCELED;
-	return master_interrupted ? -EINTR : 0;
+	return run_interrupted ? -EINTR : 0;
 }

@@ -27,58 +27,6 @@
 #include "master/report/html.h"
 #include "master/deploy/deploy.h"
 
-volatile sig_atomic_t master_interrupted;
-
-/*
- * The slaves this master started (and the stderr prefixers of ssh ones),
- * each the leader of its own process group (launch.c), in a form a signal
- * handler may read: sig_atomic_t entries, filled before sig_nchild grows.
- */
-static volatile sig_atomic_t sig_child[2 * LAUNCH_MAX];
-static volatile sig_atomic_t sig_nchild;
-
-void master_note_children(const struct launch *l)
-{
-	sig_atomic_t n = 0;
-
-	for (unsigned i = 0; i < l->n && n + 2 <= 2 * LAUNCH_MAX; i++) {
-		if (l->p[i].pid > 0)
-			sig_child[n++] = l->p[i].pid;
-		if (l->p[i].helper > 0)
-			sig_child[n++] = l->p[i].helper;
-	}
-	sig_nchild = n;
-}
-
-/*
- * The first signal asks the conductor to stop the slaves and write the
- * summary. A second one leaves at once, but not before it killed every
- * process group it started: an orphaned slave would go on writing to its
- * targets until its master timeout. Only async-signal-safe calls here.
- */
-static void on_signal(int sig)
-{
-	static const char msg[] =
-		"lockstep: second signal: slaves killed, no summary written\n";
-	ssize_t n;
-
-	if (!master_interrupted) {
-		master_interrupted = sig;
-		return;
-	}
-	for (sig_atomic_t i = 0; i < sig_nchild; i++) {
-		pid_t pid = (pid_t)sig_child[i];
-
-		if (pid > 0) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-		}
-	}
-	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
-	(void)n;
-	_exit(LS_EXIT_ABORTED);
-}
-
 /*
  * As many descriptors as the system lets us have: each slave is a socket
  * and a hosts/ file, and the results are written after all of them.
@@ -407,17 +355,13 @@ static void write_report(struct master *m)
 
 	if (html_write(m->out.dir, NULL, NULL, err, sizeof(err)) < 0) {
 		log_error("report.html not written: %s", err);
-		if (m->fact.exit_code == LS_EXIT_OK ||
-		    m->fact.exit_code == LS_EXIT_REGRESSION ||
-		    m->fact.exit_code == LS_EXIT_NO_BASELINE ||
-		    m->fact.exit_code == LS_EXIT_DEGRADED)
-			m->fact.exit_code = LS_EXIT_INCOMPLETE;
+		m->fact.report_failed = 1;
 		return;
 	}
 	log_info("report: %s/report.html", m->out.dir);
 }
 
-/* Both summaries again, with m->fact.exit_code and m->fact.verdict: 0 or -errno. */
+/* Both summaries again, with the exit code and verdict now: 0 or -errno. */
 static int rewrite_summaries(struct master *m)
 {
 	int a = results_summary_txt(m), b = results_summary_json(m);
@@ -435,27 +379,58 @@ static int rewrite_summaries(struct master *m)
 static int seal_verdict(void *arg, int exit_code, const char *verdict)
 {
 	struct master *m = arg;
-	int written = m->fact.exit_code;
+	int written = decide_exit(&m->fact), now;
 
-	m->fact.exit_code = exit_code;
+	/* The hook turns only a run that was OK into 3 or 6. */
+	if (exit_code != written)
+		m->fact.compare = exit_code == LS_EXIT_REGRESSION ?
+					  COMPARE_REGRESSION :
+					  COMPARE_NO_BASELINE;
 	snprintf(m->fact.verdict, sizeof(m->fact.verdict), "%s", verdict);
 	if ((exit_code != written || *verdict) && rewrite_summaries(m) < 0) {
 		log_error("the summaries could not be rewritten with the verdict (exit %d: %s)",
 			  exit_code, verdict);
-		m->fact.exit_code = LS_EXIT_INCOMPLETE;
+		m->fact.unsealed = 1;
 	}
 	if (m->opt->report) {
-		written = m->fact.exit_code;
+		written = decide_exit(&m->fact);
 		write_report(m);
-		if (m->fact.exit_code != written && rewrite_summaries(m) < 0)
+		now = decide_exit(&m->fact);
+		if (now != written && rewrite_summaries(m) < 0)
 			log_error("the summaries could not be rewritten (exit %d)",
-				  m->fact.exit_code);
+				  now);
 	}
-	if (*verdict || m->fact.exit_code != exit_code)
+	now = decide_exit(&m->fact);
+	if (*verdict || now != exit_code)
 		log_info("run %s %s (exit %d)%s%s", m->run_id,
-			 results_status_name(m->fact.exit_code),
-			 m->fact.exit_code, *verdict ? ": " : "", verdict);
-	return m->fact.exit_code;
+			 results_status_name(now), now, *verdict ? ": " : "",
+			 verdict);
+	return now;
+}
+
+/* Tickers of link_pump(): the ev= events, the hosts/ files' flush. */
+static void tick_events(void *arg, uint64_t now)
+{
+	(void)now;
+	events_tick(arg);
+}
+
+static void tick_hosts(void *arg, uint64_t now)
+{
+	(void)now;
+	results_flush_hosts(arg, 0); /* every HOSTS_FLUSH_NS, its own clock */
+}
+
+/*
+ * What link_pump() does after each batch of frames, in this order: the
+ * slaves' liveness (LIVENESS_NS), the events (each pump), the hosts/
+ * files (each pump; results.c keeps their period).
+ */
+static void add_tickers(struct master *m)
+{
+	link_add_ticker(&m->link, link_liveness, m, LIVENESS_NS);
+	link_add_ticker(&m->link, tick_events, m, 0);
+	link_add_ticker(&m->link, tick_hosts, m, 0);
 }
 
 static int alloc_runs(struct master *m)
@@ -678,8 +653,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	interrupt_install();
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t i = 0; i < m.params->nwarn; i++)
 		log_msg(LOG_WARN, "%s", m.params->warn[i]);
@@ -696,39 +670,37 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.ph.launch.logfd = fileno(m.out.log);
 	m.out.tty = isatty(STDOUT_FILENO);
 	m.ph.launch.verbose = m.opt->verbose;
+	add_tickers(&m);
 	ret = conductor_run(&m);
 	events_stop(&m);
 	events_recovery_text(&m, stdout);
 
-	if (ret == -EINTR || master_interrupted) {
+	if (ret == -EINTR || run_interrupted) {
 		log_warn("interrupted: stopping every slave");
-		m.fact.exit_code = LS_EXIT_ABORTED;
+		m.fact.end = RUN_INTERRUPTED;
 	} else if (ret == -ECANCELED) {
-		m.fact.exit_code = LS_EXIT_ABORTED;
+		m.fact.end = RUN_CANCELED;
 	} else if (ret < 0) {
-		m.fact.exit_code = LS_EXIT_BAD_INPUT;
-	} else if (m.fact.left_out && m.fact.exit_code == LS_EXIT_OK) {
-		/* Complete for the hosts it had, not for the file's. */
-		m.fact.exit_code = LS_EXIT_DEGRADED;
+		m.fact.end = RUN_FAILED;
+	} else {
+		m.fact.end = RUN_RAN;
 	}
+	ret = decide_exit(&m.fact);
 	link_stop_all(&m,
-		      m.fact.exit_code == LS_EXIT_OK ||
-				      m.fact.exit_code == LS_EXIT_DEGRADED ?
+		      ret == LS_EXIT_OK || ret == LS_EXIT_DEGRADED ?
 			      PROTO_STOP :
 			      PROTO_ABORT,
-		      m.fact.exit_code == LS_EXIT_OK ?
-			      "run complete" :
-			      results_status_name(m.fact.exit_code));
+		      ret == LS_EXIT_OK ? "run complete" :
+					  results_status_name(ret));
 	conductor_reap(&m);
-	sig_nchild = 0;
+	interrupt_forget_children();
 	if (events_write_csv(&m) < 0)
 		log_error("cannot write events.csv");
 	results_finish(&m);
-	m.fact.exit_code = history_run_hook(m.out.dir, m.opt->history,
-					    m.opt->no_history, m.opt->baseline,
-					    m.opt->threshold, m.fact.exit_code,
-					    seal_verdict, &m);
-	ret = m.fact.exit_code;
+	/* seal_verdict() records the verdict; the code is decide_exit()'s. */
+	ret = history_run_hook(m.out.dir, m.opt->history, m.opt->no_history,
+			       m.opt->baseline, m.opt->threshold,
+			       decide_exit(&m.fact), seal_verdict, &m);
 	master_free(&m);
 	return ret;
 }

@@ -1,23 +1,31 @@
 /*
  * What the files of `lockstep run` share: the master's state (struct
- * master), what it knows of each slave (struct slave_rec) and of each run
- * (struct run_result), and the functions each room of the master offers
- * the others. The rooms are:
+ * master, split into parts by owner below: the options, the link, the
+ * roster, the phase in flight, the results, the facts that decide the
+ * exit code), what it knows of each slave (struct slave_rec) and of each
+ * run (struct run_result), and the functions each room of the master
+ * offers the others. The rooms are:
  *   roster.c     the slaves: lookup by routing id and name, the names this
- *                run waits for, lost and back;
- *   link.c       frames in and out: sending, hello, intervals and their
- *                acks, liveness, and pump() that drives it all;
+ *                run waits for, lost and back (functions take the roster
+ *                and the parts they read; lost and back take the master,
+ *                as the phase, merge and events react to them);
+ *   admit.c      a hello judged: who may join, as whom;
+ *   link.c       transport: frames in, decoded and checked, handed to
+ *                their owner; frames out, acks, liveness; link_pump()
+ *                that drives it all and calls its registered tickers;
  *   conductor.c  the phases: launch, registration, clocks, plans, ready,
- *                go, the interval merge, curves and pauses;
- *   decide.c     the conductor's decisions as pure functions (decide.h);
+ *                go, phase_end, the interval merge, curves and pauses;
+ *   decide.c     the conductor's decisions and the exit code as pure
+ *                functions (decide.h);
  *   midphase.c   a slave back inside a running phase rejoins it (the
  *                rules are rejoin.c's, pure);
+ *   interrupt.c  SIGINT/SIGTERM, and the children a second one kills;
  *   results.c    every output: console lines and totals, intervals.csv,
  *                hosts/<name>.csv, the .hgrm files, the copied parameter
  *                file and the log; results_summary.c writes summary.json
  *                and summary.txt; results_export.c feeds the live export
  *                (export/) and reports what it sent;
- *   master.c     master_main() and the command line.
+ *   master.c     master_main(), the command line, start-up and shutdown.
  * Nothing here is used outside master/.
  */
 #ifndef LOCKSTEP_MASTER_MASTER_INT_H
@@ -134,7 +142,7 @@ struct rfile {
 
 struct slave_rec {
 	/*
-	 * First what check_liveness() reads of every slave 20 times a
+	 * First what link_liveness() reads of every slave 4 times a
 	 * second: one cache line, not three, per slave.
 	 */
 	enum slave_state state;
@@ -303,6 +311,20 @@ struct run_opts {
 	struct export_opts exp_opts;
 };
 
+/*
+ * Periodic work link_pump() does after each batch of frames, in the order
+ * registered (link_add_ticker): fn(arg, now) once period_ns (0: every
+ * pump) passed since its last call; now is CLOCK_MONOTONIC.
+ */
+typedef void (*link_tick_fn)(void *arg, uint64_t now);
+struct link_ticker {
+	link_tick_fn fn;
+	void *arg;
+	uint64_t period_ns;
+	uint64_t last;
+};
+#define LINK_TICKERS 8
+
 /* The transport (link.c, clocks.c, hub.c): sockets, keys, timers. */
 struct link_state {
 	struct hub *hub;
@@ -320,8 +342,9 @@ struct link_state {
 	struct keys_authorized auth; /* keys that may register, and as whom */
 	uint64_t batch_ns;           /* BATCH_NS in run_phase(), else 0 */
 	uint64_t rx_real;            /* when the frame in hand was received */
-	uint64_t liveness_at;        /* when silence was last judged */
 	uint64_t hosts_flushed; /* when the slaves' CSV files were flushed */
+	struct link_ticker tick[LINK_TICKERS]; /* what link_pump() ticks */
+	unsigned ntick;
 	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
 };
 
@@ -376,16 +399,6 @@ struct results_state {
 	struct export_counts exp_counts[EXPORT_NSINKS];
 };
 
-/* What happened that decides the exit code. */
-struct run_facts {
-	int exit_code;
-	/* The --baseline verdict line, sealed into the summaries, or "". */
-	char verdict[1024];
-	int stop_run; /* stop the run: a slave was lost under
-			 --on-slave-loss=abort, or failed */
-	int left_out; /* hd= hosts --push failed on, left out */
-};
-
 /*
  * A run of the master: the parts above, each owned by the module named
  * beside it, and the run as planned (set once at the start).
@@ -401,28 +414,35 @@ struct master {
 	struct roster roster;
 	struct phase_state ph;
 	struct results_state out;
-	struct run_facts fact;
+	struct run_facts fact; /* what decides the exit code (decide.h) */
 	struct events *events; /* ev= lines (events.h), NULL: none */
 };
 
-/* Set by SIGINT/SIGTERM (master.c); pump() then returns -EINTR. */
-extern volatile sig_atomic_t master_interrupted;
+/* ---- interrupt.c: SIGINT and SIGTERM ---- */
+
+/* Set by SIGINT/SIGTERM; link_pump() then returns -EINTR. */
+extern volatile sig_atomic_t run_interrupted;
+/* Install the handler (master.c, before the run). */
+void interrupt_install(void);
 /*
- * master.c: remember the processes l started, so that a second SIGINT
- * (which leaves at once) still kills them and their process groups.
+ * Remember the processes l started (the conductor, as they change), so
+ * that a second SIGINT (which leaves at once) still kills them and their
+ * process groups; forget them once they are reaped.
  */
-void master_note_children(const struct launch *l);
+void interrupt_note_children(const struct launch *l);
+void interrupt_forget_children(void);
 
 /* ---- roster.c: the slaves ---- */
 
 /* The slave with this routing id / name, or NULL. */
-struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p);
-struct slave_rec *roster_find_name(struct master *m, const char *name);
+struct slave_rec *roster_find_peer(struct roster *r, const struct hub_peer *p);
+struct slave_rec *roster_find_name(struct roster *r, const char *name);
 /*
  * Register a new slave (the caller checked it may join): a zeroed record
  * in m->roster.slaves with its peer, hello and hd=. NULL when MAX_SLAVES are in.
  */
-struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+struct slave_rec *roster_add(struct roster *r, const struct params *p,
+			     const struct hub_peer *peer,
 			     const struct proto_hello *h);
 /*
  * Name k of hd= line hd: NAME, or NAME-1..NAME-N when slaves=N. With hd=
@@ -432,13 +452,14 @@ struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
 void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
 			  size_t len);
 /* The hd= line a slave of this name belongs to, -1 for none. */
-int roster_hd_of_name(struct master *m, const char *name);
+int roster_hd_of_name(const struct params *p, const char *name);
 /* Expected slaves that have not registered yet; names listed into buf. */
-unsigned roster_missing(struct master *m, char *buf, size_t len);
+unsigned roster_missing(struct roster *r, const struct params *p,
+			const struct run_opts *o, char *buf, size_t len);
 /* Slaves registered and not lost or gone. */
-unsigned roster_live_count(struct master *m);
+unsigned roster_live_count(const struct roster *r);
 /* The hd of every live slave, in slave order (malloc'd, for the planner). */
-int *roster_live_hosts(struct master *m, unsigned *n);
+int *roster_live_hosts(const struct roster *r, unsigned *n);
 /*
  * The one place a slave is marked lost: its intervals are no longer waited
  * for, the loss is counted and the run is degraded.
@@ -458,7 +479,10 @@ void roster_free_end_lat(struct slave_rec *s);
  * other names take only the --expect-slaves places. NULL when it may,
  * else why not (static text).
  */
-const char *roster_claim_refused(struct master *m, const struct proto_hello *h);
+const char *roster_claim_refused(const struct roster *r, const struct launch *l,
+				 const struct params *params,
+				 const struct run_opts *o,
+				 const struct proto_hello *h);
 /*
  * Whether the hello h from peer may take the place of s, the slave
  * registered under its name: NULL when it may (the same process, or s was
@@ -480,10 +504,43 @@ void link_stop_all(struct master *m, enum proto_type type, const char *reason);
 /* Acknowledge what s sent, now if urgent (see link.c). */
 void link_ack(struct master *m, struct slave_rec *s, int urgent, uint64_t now);
 /*
- * Receive and handle frames for up to timeout_ms, then do the periodic
- * work. Returns -EINTR once interrupted, -ECANCELED once the run must stop.
+ * Receive and handle frames for up to timeout_ms, then call the tickers.
+ * Returns -EINTR once interrupted, -ECANCELED once the run must stop.
  */
 int link_pump(struct master *m, long timeout_ms);
+/* Register a ticker of link_pump(): 0, or -ENOSPC past LINK_TICKERS. */
+int link_add_ticker(struct link_state *l, link_tick_fn fn, void *arg,
+		    uint64_t period_ns);
+/*
+ * The liveness ticker (arg: the master), every LIVENESS_NS: due acks and
+ * heartbeats go out, and a slave of the phase silent past the slave
+ * timeout is lost.
+ */
+void link_liveness(void *arg, uint64_t now);
+/*
+ * The fix for a slave of another version: the master and its slaves must
+ * be the same build (the numbers and the plan's meaning depend on it).
+ */
+#define LINK_SAME_VERSION                                                 \
+	"run the same version on every host (`lockstep run FILE --push` " \
+	"copies this master's binary to the hd= hosts)"
+
+/* ---- admit.c: who may join ---- */
+
+/*
+ * A hello from peer; s is the slave registered under its routing id, or
+ * NULL. Judges the names the peer's key may use, the hello itself, the
+ * slave of that name already in (roster_claim_refused,
+ * roster_takeover_refused) and, for a new slave, the run's hd= lines,
+ * engine and its hosts/ file. Returns the slave it speaks for once
+ * admitted (registered, back, or the same), else NULL with why filled
+ * ("" when already said), and *invalid set when the hello counts
+ * against its sender's budget of invalid frames.
+ */
+struct slave_rec *admit_hello(struct master *m, struct slave_rec *s,
+			      const struct hub_peer *peer,
+			      const struct proto_hello *h, char *why,
+			      size_t len, int *invalid);
 
 /* ---- clocks.c: clock offsets ---- */
 
@@ -506,6 +563,14 @@ void clocks_close(struct master *m);
 int conductor_run(struct master *m);
 /* Wait for the slaves we started to exit; kill the ones that do not. */
 void conductor_reap(struct master *m);
+/*
+ * A slave's phase_end of the phase in progress (pe->phase checked here):
+ * its counts, latency histograms (taken from pe) and validation counters
+ * kept for the run's totals, its first I/O checked, and a slave that
+ * failed stops the run.
+ */
+void conductor_phase_end(struct master *m, struct slave_rec *s,
+			 struct proto_phase_end *pe);
 
 /* ---- midphase.c: rejoining a running phase ---- */
 

@@ -37,29 +37,28 @@ static int peer_equal(const struct hub_peer *a, const struct hub_peer *b)
 	       memcmp(a->id, b->id, a->len) == 0;
 }
 
-static void peer_insert(struct master *m, unsigned idx)
+static void peer_insert(struct roster *r, unsigned idx)
 {
-	unsigned h = peer_hash(&m->roster.slaves[idx].peer);
+	unsigned h = peer_hash(&r->slaves[idx].peer);
 
-	while (m->roster.peer_tab[h])
+	while (r->peer_tab[h])
 		h = (h + 1) & (PEER_SLOTS - 1);
-	m->roster.peer_tab[h] = (int)idx + 1;
+	r->peer_tab[h] = (int)idx + 1;
 }
 
 /* After a slave's routing id changed (rare): build the table anew. */
-static void peer_rebuild(struct master *m)
+static void peer_rebuild(struct roster *r)
 {
-	memset(m->roster.peer_tab, 0, sizeof(m->roster.peer_tab));
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		peer_insert(m, i);
+	memset(r->peer_tab, 0, sizeof(r->peer_tab));
+	for (unsigned i = 0; i < r->nslaves; i++)
+		peer_insert(r, i);
 }
 
-struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p)
+struct slave_rec *roster_find_peer(struct roster *r, const struct hub_peer *p)
 {
-	for (unsigned h = peer_hash(p); m->roster.peer_tab[h];
+	for (unsigned h = peer_hash(p); r->peer_tab[h];
 	     h = (h + 1) & (PEER_SLOTS - 1)) {
-		struct slave_rec *s =
-			&m->roster.slaves[m->roster.peer_tab[h] - 1];
+		struct slave_rec *s = &r->slaves[r->peer_tab[h] - 1];
 
 		if (peer_equal(&s->peer, p))
 			return s;
@@ -67,25 +66,24 @@ struct slave_rec *roster_find_peer(struct master *m, const struct hub_peer *p)
 	return NULL;
 }
 
-int roster_hd_of_name(struct master *m, const char *name)
+int roster_hd_of_name(const struct params *p, const char *name)
 {
 	char want[PROTO_NAME_LEN];
 
-	for (size_t h = 0; h < m->params->nhd; h++)
-		for (unsigned k = 0; k < m->params->hd[h].slaves; k++) {
-			roster_expected_name(&m->params->hd[h], k, want,
-					     sizeof(want));
+	for (size_t h = 0; h < p->nhd; h++)
+		for (unsigned k = 0; k < p->hd[h].slaves; k++) {
+			roster_expected_name(&p->hd[h], k, want, sizeof(want));
 			if (strcmp(want, name) == 0)
 				return (int)h;
 		}
 	return -1;
 }
 
-struct slave_rec *roster_find_name(struct master *m, const char *name)
+struct slave_rec *roster_find_name(struct roster *r, const char *name)
 {
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		if (strcmp(m->roster.slaves[i].hello.name, name) == 0)
-			return &m->roster.slaves[i];
+	for (unsigned i = 0; i < r->nslaves; i++)
+		if (strcmp(r->slaves[i].hello.name, name) == 0)
+			return &r->slaves[i];
 	return NULL;
 }
 
@@ -112,8 +110,8 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	s->loss_expected = events_loss_expected(m, s);
 	if (m->ph.merge)
 		merge_slave_lost(m->ph.merge, (unsigned)(s - m->roster.slaves));
-	if (m->fact.exit_code == LS_EXIT_OK && !s->loss_expected)
-		m->fact.exit_code = LS_EXIT_DEGRADED;
+	if (!s->loss_expected)
+		m->fact.slaves_lost++;
 }
 
 void roster_back(struct master *m, struct slave_rec *s,
@@ -137,7 +135,7 @@ void roster_back(struct master *m, struct slave_rec *s,
 				 "it joins at the next phase");
 	if (peer && !peer_equal(&s->peer, peer)) {
 		s->peer = *peer;
-		peer_rebuild(m);
+		peer_rebuild(&m->roster);
 		/* Another connection: what the old one sent is not held. */
 		s->banned = 0;
 		s->invalid = 0;
@@ -155,21 +153,22 @@ void roster_back(struct master *m, struct slave_rec *s,
 	events_back(m, s);
 }
 
-struct slave_rec *roster_add(struct master *m, const struct hub_peer *peer,
+struct slave_rec *roster_add(struct roster *r, const struct params *p,
+			     const struct hub_peer *peer,
 			     const struct proto_hello *h)
 {
 	struct slave_rec *s;
 
-	if (m->roster.nslaves >= MAX_SLAVES)
+	if (r->nslaves >= MAX_SLAVES)
 		return NULL;
-	s = &m->roster.slaves[m->roster.nslaves++];
+	s = &r->slaves[r->nslaves++];
 	memset(s, 0, sizeof(*s));
 	s->peer = *peer;
-	peer_insert(m, (unsigned)(s - m->roster.slaves));
+	peer_insert(r, (unsigned)(s - r->slaves));
 	s->hello = *h;
 	s->state = SLAVE_JOINED;
 	s->last_rx = time_mono_ns();
-	s->hd = roster_hd_of_name(m, h->name);
+	s->hd = roster_hd_of_name(p, h->name);
 	clockoff_init(&s->clk);
 	return s;
 }
@@ -183,24 +182,24 @@ void roster_expected_name(const struct params_hd *hd, unsigned k, char *buf,
 		snprintf(buf, len, "%s-%u", hd->name, k + 1);
 }
 
-unsigned roster_missing(struct master *m, char *buf, size_t len)
+unsigned roster_missing(struct roster *r, const struct params *p,
+			const struct run_opts *o, char *buf, size_t len)
 {
 	char name[PROTO_NAME_LEN];
 	unsigned missing = 0;
 	size_t used = 0;
 
 	buf[0] = 0;
-	if (m->params->nhd == 0)
-		return m->roster.nslaves < m->opt->nlocal + m->opt->expect ?
-			       m->opt->nlocal + m->opt->expect -
-				       m->roster.nslaves :
+	if (p->nhd == 0)
+		return r->nslaves < o->nlocal + o->expect ?
+			       o->nlocal + o->expect - r->nslaves :
 			       0;
-	for (size_t h = 0; h < m->params->nhd; h++) {
-		const struct params_hd *hd = &m->params->hd[h];
+	for (size_t h = 0; h < p->nhd; h++) {
+		const struct params_hd *hd = &p->hd[h];
 
 		for (unsigned k = 0; k < hd->slaves; k++) {
 			roster_expected_name(hd, k, name, sizeof(name));
-			if (roster_find_name(m, name))
+			if (roster_find_name(r, name))
 				continue;
 			missing++;
 			if (used < len)
@@ -212,34 +211,34 @@ unsigned roster_missing(struct master *m, char *buf, size_t len)
 	return missing;
 }
 
-unsigned roster_live_count(struct master *m)
+unsigned roster_live_count(const struct roster *r)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		n += m->roster.slaves[i].state == SLAVE_JOINED;
+	for (unsigned i = 0; i < r->nslaves; i++)
+		n += r->slaves[i].state == SLAVE_JOINED;
 	return n;
 }
 
-int *roster_live_hosts(struct master *m, unsigned *n)
+int *roster_live_hosts(const struct roster *r, unsigned *n)
 {
-	int *hd = malloc(sizeof(int) *
-			 (m->roster.nslaves ? m->roster.nslaves : 1));
+	int *hd = malloc(sizeof(int) * (r->nslaves ? r->nslaves : 1));
 
 	*n = 0;
 	if (!hd)
 		return NULL;
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		if (m->roster.slaves[i].state == SLAVE_JOINED)
-			hd[(*n)++] = m->roster.slaves[i].hd;
+	for (unsigned i = 0; i < r->nslaves; i++)
+		if (r->slaves[i].state == SLAVE_JOINED)
+			hd[(*n)++] = r->slaves[i].hd;
 	return hd;
 }
 
 /* The entry of a process the master started here under name, or NULL. */
-static const struct launch_proc *local_proc(struct master *m, const char *name)
+static const struct launch_proc *local_proc(const struct launch *l,
+					    const char *name)
 {
-	for (unsigned i = 0; i < m->ph.launch.n; i++) {
-		const struct launch_proc *p = &m->ph.launch.p[i];
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct launch_proc *p = &l->p[i];
 
 		if (!p->helper && strcmp(p->host, "localhost") == 0 &&
 		    strcmp(p->name, name) == 0)
@@ -248,9 +247,12 @@ static const struct launch_proc *local_proc(struct master *m, const char *name)
 	return NULL;
 }
 
-const char *roster_claim_refused(struct master *m, const struct proto_hello *h)
+const char *roster_claim_refused(const struct roster *r, const struct launch *l,
+				 const struct params *params,
+				 const struct run_opts *o,
+				 const struct proto_hello *h)
 {
-	const struct launch_proc *p = local_proc(m, h->name);
+	const struct launch_proc *p = local_proc(l, h->name);
 	unsigned others = 0;
 
 	if (p) {
@@ -261,13 +263,13 @@ const char *roster_claim_refused(struct master *m, const struct proto_hello *h)
 			return "its pid is not the one of the slave the master started under this name";
 		return NULL;
 	}
-	if (m->params->nhd)
+	if (params->nhd)
 		return NULL; /* hd= lines name every slave: checked by the caller */
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		if (strcmp(m->roster.slaves[i].hello.name, h->name) != 0 &&
-		    !local_proc(m, m->roster.slaves[i].hello.name))
+	for (unsigned i = 0; i < r->nslaves; i++)
+		if (strcmp(r->slaves[i].hello.name, h->name) != 0 &&
+		    !local_proc(l, r->slaves[i].hello.name))
 			others++;
-	if (others >= m->opt->expect)
+	if (others >= o->expect)
 		return "no place is left for a slave started elsewhere (--expect-slaves)";
 	return NULL;
 }
