@@ -240,7 +240,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		return;
 	}
 	if (s->rejoin == REJOIN_RESUME)
-		midphase_resume(m, s); /* its phase went on: it is back in */
+		m->link.up.resume(m, s); /* its phase went on: it is back in */
 	if (s->got[iv->seq] == GOT_REJECTED) {
 		link_ack(m, s, 1, s->last_rx); /* judged already: not again */
 		return;
@@ -426,7 +426,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		on_interval(m, s, &msg.u.interval);
 		break;
 	case PROTO_PHASE_END:
-		conductor_phase_end(m, s, &msg.u.phase_end);
+		m->link.up.phase_end(m, s, &msg.u.phase_end);
 		break;
 	case PROTO_LOG:
 		/* Each slave's messages through its own bucket. */

@@ -424,10 +424,13 @@ static void tick_hosts(void *arg, uint64_t now)
 /*
  * What link_pump() does after each batch of frames, in this order: the
  * slaves' liveness (LIVENESS_NS), the events (each pump), the hosts/
- * files (each pump; results.c keeps their period).
+ * files (each pump; results.c keeps their period). And the calls link.c
+ * makes up for the frames that concern the phase (struct link_upcalls).
  */
 static void add_tickers(struct master *m)
 {
+	m->link.up.phase_end = conductor_phase_end;
+	m->link.up.resume = midphase_resume;
 	link_add_ticker(&m->link, link_liveness, m, LIVENESS_NS);
 	link_add_ticker(&m->link, tick_events, m, 0);
 	link_add_ticker(&m->link, tick_hosts, m, 0);

@@ -35,6 +35,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include "common/clockoff.h"
@@ -325,6 +326,22 @@ struct link_ticker {
 };
 #define LINK_TICKERS 8
 
+struct master;
+struct slave_rec;
+/*
+ * The typed calls link.c makes for frames that concern the phase
+ * (master.c sets them): the transport calls up through these instead of
+ * naming the conductor or midphase.c, which call down into link.c.
+ */
+struct link_upcalls {
+	/* A slave's phase_end (conductor_phase_end). */
+	void (*phase_end)(struct master *m, struct slave_rec *s,
+			  struct proto_phase_end *pe);
+	/* An interval of a slave whose same process came back inside the
+	   phase (midphase_resume). */
+	void (*resume)(struct master *m, struct slave_rec *s);
+};
+
 /* The transport (link.c, clocks.c, hub.c): sockets, keys, timers. */
 struct link_state {
 	struct hub *hub;
@@ -343,6 +360,7 @@ struct link_state {
 	uint64_t batch_ns;           /* BATCH_NS in run_phase(), else 0 */
 	uint64_t rx_real;            /* when the frame in hand was received */
 	uint64_t hosts_flushed; /* when the slaves' CSV files were flushed */
+	struct link_upcalls up;
 	struct link_ticker tick[LINK_TICKERS]; /* what link_pump() ticks */
 	unsigned ntick;
 	struct peer_budget budget[BUDGET_SLOTS]; /* unregistered peers */
@@ -471,8 +489,18 @@ void roster_mark_lost(struct master *m, struct slave_rec *s);
  */
 void roster_back(struct master *m, struct slave_rec *s,
 		 const struct hub_peer *peer, const struct proto_hello *h);
-/* Free what phase_end gave a slave (its histograms). */
-void roster_free_end_lat(struct slave_rec *s);
+/*
+ * Free what phase_end gave a slave (its histograms). Inline: the roster,
+ * the conductor and midphase.c all drop them, and none of them should
+ * depend on another's object for it.
+ */
+static inline void roster_free_end_lat(struct slave_rec *s)
+{
+	for (int d = 0; d < 2; d++) {
+		hist_sparse_free(&s->end_lat[d]);
+		memset(&s->end_lat[d], 0, sizeof(s->end_lat[d]));
+	}
+}
 /*
  * Whether a hello may claim its name at all: a name the master gave a
  * process it started here belongs to that pid only, and without hd= lines

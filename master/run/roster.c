@@ -13,14 +13,6 @@
 #include "common/timeutil.h"
 #include "master/run/master_int.h"
 
-void roster_free_end_lat(struct slave_rec *s)
-{
-	for (int d = 0; d < 2; d++) {
-		hist_sparse_free(&s->end_lat[d]);
-		memset(&s->end_lat[d], 0, sizeof(s->end_lat[d]));
-	}
-}
-
 /* Slaves by ZeroMQ routing id: an open-addressing hash table. */
 static unsigned peer_hash(const struct hub_peer *p)
 {
