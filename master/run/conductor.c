@@ -599,18 +599,14 @@ static int run_one(struct master *m, struct run_result *r)
 			log_info("run %s: no percentiles for slave %s: %s",
 				 r->ph.name, s->hello.name, r->slave[i].no_pct);
 	}
-	if (ret == 0)
-		results_hgrm(m, r, merge_totals(m->ph.merge));
-	merge_destroy(&m->ph.merge);
 	r->done = 1;
 	if (r->view.errors && m->fact.exit_code == LS_EXIT_OK) {
 		log_warn("run %s: %llu I/O errors (within data_errors): the run is degraded",
 			 r->ph.name, (unsigned long long)r->view.errors);
 		m->fact.exit_code = LS_EXIT_DEGRADED;
 	}
-	if (ret == 0)
-		results_run_totals(m, r);
-	results_validation_run(m, r);
+	results_run_end(m, r, ret == 0 ? merge_totals(m->ph.merge) : NULL);
+	merge_destroy(&m->ph.merge);
 	return ret;
 }
 

@@ -721,8 +721,6 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 			      results_status_name(m.fact.exit_code));
 	conductor_reap(&m);
 	sig_nchild = 0;
-	if (events_write_csv(&m) < 0)
-		log_error("cannot write events.csv");
 	results_finish(&m);
 	m.fact.exit_code = history_run_hook(m.out.dir, m.opt->history,
 					    m.opt->no_history, m.opt->baseline,
