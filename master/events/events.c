@@ -66,7 +66,6 @@ int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
 		s->plan = plan[i];
 		s->run = -1;
 		s->exit_code = -1;
-		s->logfd = -1;
 		s->relay[0] = s->relay[1] = -1;
 		s->fig_ret = -ENODATA;
 	}
@@ -85,8 +84,10 @@ void events_free(struct events **pe)
 		for (int k = 0; k < 2; k++)
 			if (e->ev[i].relay[k] >= 0)
 				close(e->ev[i].relay[k]);
-		if (e->ev[i].logfd >= 0)
-			close(e->ev[i].logfd);
+		/* (closed by results_close() before, when it was open) */
+		if (e->ev[i].logf.f)
+			fclose(e->ev[i].logf.f);
+		free(e->ev[i].logf.name);
 		free(e->ev[i].loss);
 	}
 	for (size_t i = 0; e->series && i < e->nseries; i++) {
@@ -251,39 +252,24 @@ static pid_t start_child(char **argv, char **envp, int logfd)
 #define RELAY_PIPE_BYTES (1024 * 1024)
 #define RELAY_TICK_BYTES (4 * 1024 * 1024)
 
-/* All of buf[0..len) to fd: 0 or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Output of e's commands: kept while under the cap, else counted. */
-static void keep(struct ev_state *e, const char *buf, size_t len)
+static void keep(struct master *m, struct ev_state *e, const char *buf,
+		 size_t len)
 {
 	uint64_t room = e->log_kept < DECIDE_EVENT_LOG_BYTES ?
 				DECIDE_EVENT_LOG_BYTES - e->log_kept :
 				0;
 	size_t k = len < room ? len : (size_t)room;
-	int ret = 0;
+	FILE *f = results_w(&e->logf);
 
-	if (e->logfd < 0) {
+	if (!f) {
 		k = 0;
-	} else if (k && (ret = write_all(e->logfd, buf, k)) < 0) {
-		/* A log that cannot be written keeps nothing more. */
+	} else if (k && (fwrite(buf, 1, k, f) != k || ferror(f))) {
+		/* A log that cannot be written keeps nothing more (and is
+		   named incomplete by the checked writer). */
 		log_warn("event %s: %s not written: %s; the rest of its output is counted, not kept",
-			 e->pe->name, e->log, strerror(-ret));
-		close(e->logfd);
-		e->logfd = -1;
+			 e->pe->name, e->log, strerror(errno ? errno : EIO));
+		results_wrote(m, &e->logf);
 		k = 0;
 	} else if (k < len && !e->log_dropped) {
 		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
@@ -300,7 +286,8 @@ static void keep(struct ev_state *e, const char *buf, size_t len)
  * RELAY_TICK_BYTES, so that a flood cannot hold the master's loop); at
  * end of file, or with close_it, the pipe is closed.
  */
-static void relay_drain(struct ev_state *e, int k, int close_it)
+static void relay_drain(struct master *m, struct ev_state *e, int k,
+			int close_it)
 {
 	char buf[65536];
 	size_t got = 0;
@@ -318,7 +305,7 @@ static void relay_drain(struct ev_state *e, int k, int close_it)
 			break;
 		}
 		got += (size_t)n;
-		keep(e, buf, (size_t)n);
+		keep(m, e, buf, (size_t)n);
 	}
 	if (close_it && e->relay[k] >= 0) {
 		close(e->relay[k]);
@@ -326,10 +313,10 @@ static void relay_drain(struct ev_state *e, int k, int close_it)
 	}
 }
 
-static void relay_drain_all(struct ev_state *e, int close_it)
+static void relay_drain_all(struct master *m, struct ev_state *e, int close_it)
 {
-	relay_drain(e, 0, close_it);
-	relay_drain(e, 1, close_it);
+	relay_drain(m, e, 0, close_it);
+	relay_drain(m, e, 1, close_it);
 }
 
 /*
@@ -348,7 +335,7 @@ static pid_t spawn(struct master *m, struct ev_state *e, int slot,
 	pid_t pid = -ENOMEM;
 
 	/* An event whose log could not be opened never gets here. */
-	if (e->logfd < 0)
+	if (!e->logf.f)
 		return -EBADF;
 
 	if (env_vars(m, e, kv) < 0 || !(envp = env_of(kv)))
@@ -383,7 +370,7 @@ static pid_t spawn(struct master *m, struct ev_state *e, int slot,
 		close(p[0]);
 		goto out;
 	}
-	relay_drain(e, slot, 1);
+	relay_drain(m, e, slot, 1);
 	e->relay[slot] = p[0];
 out:
 	for (int i = 0; i < 4; i++)
@@ -396,48 +383,36 @@ out:
 /* Open events/NAME.log, inside the results folder and nowhere else. */
 static int open_log(struct master *m, struct ev_state *e)
 {
-	char dir[PATH_MAX], file[80];
-	int dfd, fd;
+	char file[80];
+	int ret;
 
-	if (!fsutil_name_ok(e->pe->name) ||
-	    fsutil_join_inside(m->out.dir, "events", dir, sizeof(dir)) < 0)
+	if (!fsutil_name_ok(e->pe->name))
 		return -EINVAL;
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return -errno;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
 	snprintf(file, sizeof(file), "%s.log", e->pe->name);
-	fd = openat(dfd, file,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW |
-			    O_CLOEXEC,
-		    0644);
-	if (fd < 0)
-		fd = -errno;
-	close(dfd);
-	if (fd >= 0) {
+	ret = results_file_open_in(m, "events", file, &e->logf);
+	if (ret == 0)
 		snprintf(e->log, sizeof(e->log), "events/%s", file);
-		e->logfd = fd;
-	}
-	return fd < 0 ? fd : 0;
+	return ret;
 }
 
 /* A line of the master's in the event's log. */
-__attribute__((format(printf, 2, 3))) static void note(struct ev_state *e,
-						       const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void
+note(struct master *m, struct ev_state *e, const char *fmt, ...)
 {
 	char tod[32], buf[512];
+	FILE *f = results_w(&e->logf);
 	va_list ap;
 
-	if (e->logfd < 0)
+	if (!f)
 		return;
 	time_fmt_tod(time_real_ns(), tod, sizeof(tod));
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* On a line of its own, after output that did not end one. */
-	dprintf(e->logfd, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "",
-		tod, buf);
+	fprintf(f, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "", tod,
+		buf);
+	results_wrote(m, &e->logf);
 	e->log_midline = 0;
 }
 
@@ -496,12 +471,12 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 	kill_group(e->exec_pid);
 	kill_group(e->poll_pid);
 	/* What the commands wrote before the end, above the end's note. */
-	relay_drain_all(e, 0);
+	relay_drain_all(m, e, 0);
 	switch (st) {
 	case EV_OK:
 		log_info("event %s ended after %.1f s%s", name, took,
 			 e->pe->until[0] ? " (until= succeeded)" : "");
-		note(e, "ended after %.1f s", took);
+		note(m, e, "ended after %.1f s", took);
 		break;
 	case EV_FAILED:
 	case EV_TIMED_OUT:
@@ -510,7 +485,7 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 			 e->pe->abort_on_fail ?
 				 "aborting the run (on_fail=abort)" :
 				 "the run goes on and ends degraded");
-		note(e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
+		note(m, e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
 		     e->why);
 		if (e->pe->abort_on_fail)
 			m->fact.stop_run = 1;
@@ -528,17 +503,14 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 }
 
 /* At the end of the run: the last of the output, then the log closes. */
-static void close_log(struct ev_state *e)
+static void close_log(struct master *m, struct ev_state *e)
 {
-	relay_drain_all(e, 1);
+	relay_drain_all(m, e, 1);
 	if (e->log_dropped)
-		note(e, "output past %u MiB not kept: %llu bytes dropped",
+		note(m, e, "output past %u MiB not kept: %llu bytes dropped",
 		     DECIDE_EVENT_LOG_BYTES >> 20,
 		     (unsigned long long)e->log_dropped);
-	if (e->logfd >= 0) {
-		close(e->logfd);
-		e->logfd = -1;
-	}
+	results_file_close(m, &e->logf, 0);
 }
 
 static void start(struct master *m, struct ev_state *e, uint64_t now,
@@ -570,7 +542,7 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		e->next_poll_mono = mono;
 		return;
 	}
-	note(e, "exec: %s", e->pe->exec);
+	note(m, e, "exec: %s", e->pe->exec);
 	e->exec_pid = spawn(m, e, 0, e->pe->exec, e->deadline_mono - mono);
 	if (e->exec_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
@@ -626,7 +598,7 @@ static void exec_step(struct master *m, struct ev_state *e, uint64_t now,
 
 	if (reaped(&e->exec_pid, &st)) {
 		e->exit_code = status_of(st);
-		note(e, "exec= exited with status %d after %.1f s",
+		note(m, e, "exec= exited with status %d after %.1f s",
 		     e->exit_code, since_s(e->start_real, now));
 		if (e->exit_code != 0) {
 			snprintf(e->why, sizeof(e->why),
@@ -653,7 +625,7 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 	int st;
 
 	if (reaped(&e->poll_pid, &st)) {
-		note(e, "until= poll %u exited with status %d", e->polls,
+		note(m, e, "until= poll %u exited with status %d", e->polls,
 		     status_of(st));
 		if (status_of(st) == 0) {
 			finish(m, e, EV_OK, now);
@@ -661,7 +633,7 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 		}
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
 	} else if (e->poll_pid && mono >= e->poll_deadline_mono) {
-		note(e, "until= poll %u still running: killed", e->polls);
+		note(m, e, "until= poll %u still running: killed", e->polls);
 		kill_group(e->poll_pid);
 		/* Reaped when it is gone: no new poll until then. */
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
@@ -702,7 +674,7 @@ void events_tick(struct master *m)
 		struct ev_state *e = &E->ev[i];
 
 		/* Output first: an exec= that exits now wrote it already. */
-		relay_drain_all(e, 0);
+		relay_drain_all(m, e, 0);
 		switch (e->status) {
 		case EV_PENDING:
 			if (due(m, e, now))
@@ -960,7 +932,7 @@ void events_stop(struct master *m)
 	if (left)
 		log_warn("%d event processes did not exit after SIGKILL", left);
 	for (size_t i = 0; i < E->n; i++) {
-		close_log(&E->ev[i]);
+		close_log(m, &E->ev[i]);
 		not_back(m, &E->ev[i]);
 		figures(m, &E->ev[i]);
 	}
@@ -1074,36 +1046,31 @@ void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
 		}
 }
 
-void events_row(struct master *m, const struct merge_row *row, double iops,
-		double p99_ms, char sep, char *marks, size_t len)
+void events_record_row(struct master *m, const struct merge_row *row,
+		       double iops, double p99_ms)
 {
 	struct events *E = m->events;
+	struct ev_series *S;
 
-	if (len)
-		marks[0] = '\0';
-	if (!E || !m->ph.cur || !len)
+	if (!E || !m->ph.cur || row->warmup ||
+	    (size_t)(m->ph.cur - m->ph.runs) >= E->nseries)
 		return;
-	if (!row->warmup && (size_t)(m->ph.cur - m->ph.runs) < E->nseries) {
-		struct ev_series *S = &E->series[m->ph.cur - m->ph.runs];
+	S = &E->series[m->ph.cur - m->ph.runs];
+	if (S->n == S->cap) {
+		size_t cap = S->cap ? 2 * S->cap : 64;
+		struct rec_point *np = realloc(S->pts, cap * sizeof(*np));
 
-		if (S->n == S->cap) {
-			size_t cap = S->cap ? 2 * S->cap : 64;
-			struct rec_point *np = realloc(S->pts,
-						       cap * sizeof(*np));
-
-			if (np) {
-				S->pts = np;
-				S->cap = cap;
-			}
-		}
-		if (S->n < S->cap) {
-			S->pts[S->n].iops = iops;
-			S->pts[S->n].p99_us = p99_ms * 1000.0;
-			S->pts[S->n].ops_known = row->reported > 0;
-			S->n++;
+		if (np) {
+			S->pts = np;
+			S->cap = cap;
 		}
 	}
-	events_marks(m, row->start_ns, row->end_ns, sep, marks, len);
+	if (S->n < S->cap) {
+		S->pts[S->n].iops = iops;
+		S->pts[S->n].p99_us = p99_ms * 1000.0;
+		S->pts[S->n].ops_known = row->reported > 0;
+		S->n++;
+	}
 }
 
 void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,

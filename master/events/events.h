@@ -4,7 +4,8 @@
  * processes without ever blocking the master's loop, tells which lost
  * slaves were expected, marks the intervals an event was active in, and at
  * the end computes each event's recovery figures (master/events/recovery.c) and
- * writes events.csv and summary.json's "events" (events_out.c).
+ * gives the results its column, events.csv and summary.json's "events"
+ * (events_out.c, a sink of the results table).
  */
 #ifndef LOCKSTEP_MASTER_EVENTS_H
 #define LOCKSTEP_MASTER_EVENTS_H
@@ -15,6 +16,7 @@
 #include <sys/types.h>
 #include "master/plan/evplan.h"
 #include "master/events/recovery.h"
+#include "master/results/results.h"
 
 struct master;
 struct slave_rec;
@@ -81,8 +83,8 @@ struct ev_state {
 	uint64_t poll_started_mono, poll_deadline_mono;
 	uint64_t next_poll_mono;
 	unsigned polls;
-	int exit_code; /* exec='s exit status; -1: none */
-	int logfd;     /* events/NAME.log, -1 until the start */
+	int exit_code;     /* exec='s exit status; -1: none */
+	struct rfile logf; /* events/NAME.log, closed until the start */
 	/*
 	 * The read ends of the pipes its commands write their output to (the
 	 * exec=, the last until= poll), -1 none: relayed into the log up to
@@ -152,8 +154,8 @@ void events_sample(struct master *m, const struct slave_rec *s,
  */
 struct run_result;
 double events_loss_explains(struct master *m, const struct run_result *r);
-/* The recovery block of the console and summary.txt; nothing without
-   events. */
+/* The recovery block of the console and summary.txt (events_out.c);
+   nothing without events. */
 void events_recovery_text(struct master *m, FILE *f);
 /*
  * A slave that came back takes part again from interval seq of run
@@ -162,13 +164,10 @@ void events_recovery_text(struct master *m, FILE *f);
  */
 void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
 		     int run, unsigned seq);
-/*
- * A cluster row of the run in progress: kept for the recovery figures
- * (measured rows) and the names of the events active in it written into
- * marks (sep between names; "" when none).
- */
-void events_row(struct master *m, const struct merge_row *row, double iops,
-		double p99_ms, char sep, char *marks, size_t len);
+/* A cluster row of the run in progress: kept for the recovery figures
+   (measured rows). */
+void events_record_row(struct master *m, const struct merge_row *row,
+		       double iops, double p99_ms);
 
 /* The names (sep between them) of the events active in [start, end). */
 void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
@@ -177,20 +176,12 @@ void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
 const struct ev_state *events_restored_by(const struct events *E,
 					  const struct ev_state *e);
 
-/* events_out.c: events.csv (0 or -errno) and summary.json's "events". */
-int events_write_csv(struct master *m);
-void events_summary_json(struct master *m, struct jsonw *w);
-const char *events_status_name(enum ev_status s);
 /*
- * intervals.csv's header and cluster rows: report.c's, with the events
- * column (names active in the interval, ';' between them) at the end.
+ * events_out.c: what the events give the results (a sink of its table,
+ * master/results/sinks.c: the events column of intervals.csv, hosts/ and
+ * the console, events.csv, summary.json's "events", summary.txt's
+ * recovery block, the iorate= line's share the losses explain).
  */
-struct stats_view;
-void events_csv_header(FILE *f);
-void events_csv_row(FILE *f, const char *run, unsigned interval,
-		    const char *phase, uint64_t start_ns, uint64_t end_ns,
-		    unsigned reported, unsigned expected,
-		    const struct stats_view *v, uint64_t emitted_ns,
-		    const char *events);
+const char *events_status_name(enum ev_status s);
 
 #endif

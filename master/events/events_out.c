@@ -1,9 +1,14 @@
 /*
- * What the events of a failure-and-rebuild run leave in the results
- * folder: events.csv (one row per event: its timeline and outcome) and the
- * "events" array of summary.json (the same, the losses it explained and
- * its recovery figures). events.csv is written once at the end, whole,
- * through the results' atomic writer.
+ * What the events of a failure-and-rebuild run give the results, as a
+ * sink of the results table (master/results/sinks.c, sink.h): the events
+ * column of intervals.csv, hosts/<name>.csv and the console (the names of
+ * the events active in each interval, ';' between them, and their count),
+ * events.csv (one row per event: its timeline and outcome, written once
+ * at the end, whole, through the results' atomic writer), the "events"
+ * array of summary.json (the same, the losses it explained and its
+ * recovery figures), the recovery block of summary.txt, and the share of
+ * a missed iorate= the expected losses explain. The results module never
+ * calls in here: it walks its table.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,7 +20,8 @@
 #include "master/events/events.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
-#include "master/results/fmt.h"
+#include "master/results/sink.h"
+#include "common/log.h"
 
 const char *events_status_name(enum ev_status s)
 {
@@ -158,7 +164,7 @@ static void csv_figures(struct master *m, FILE *f, const struct ev_state *e)
 	fputc('\n', f);
 }
 
-int events_write_csv(struct master *m)
+static int events_write_csv(struct master *m)
 {
 	struct events *E = m->events;
 	struct rfile out;
@@ -253,7 +259,7 @@ static void json_figures(struct master *m, struct jsonw *w,
 	jsonw_end(w);
 }
 
-void events_summary_json(struct master *m, struct jsonw *w)
+static void events_summary_json(struct master *m, struct jsonw *w)
 {
 	struct events *E = m->events;
 
@@ -381,53 +387,105 @@ void events_recovery_text(struct master *m, FILE *f)
 	fflush(f);
 }
 
-/* ---- the events column of intervals.csv and the console ----------------- */
+/* ---- the sink ---------------------------------------------------------- */
+
+/* How many names marks holds (';' between them). */
+static int marks_count(const char *marks)
+{
+	int n = 0;
+
+	if (*marks)
+		for (n = 1; *marks; marks++)
+			n += *marks == ';';
+	return n;
+}
+
+static void ev_cell(struct master *m, void *priv, const struct sink_row *r,
+		    char *buf, size_t len, int *count)
+{
+	(void)priv;
+	events_marks(m, r->row->start_ns, r->row->end_ns, ';', buf, len);
+	*count = m->events ? marks_count(buf) : -1;
+}
+
+static void ev_row(struct master *m, void *priv, const struct sink_row *r)
+{
+	(void)priv;
+	events_record_row(m, r->row, r->v.iops, r->v.p99_ms);
+}
+
+static void ev_slave_cell(struct master *m, void *priv,
+			  const struct sink_slave_row *r, char *buf, size_t len)
+{
+	(void)priv;
+	events_marks(m, r->iv->start_ns, r->iv->end_ns, ';', buf, len);
+}
+
+static void ev_slave_row(struct master *m, void *priv,
+			 const struct sink_slave_row *r)
+{
+	(void)priv;
+	events_sample(m, r->s, r->iv);
+}
+
+static int ev_console_column(struct master *m, void *priv)
+{
+	(void)priv;
+	return m->events != NULL;
+}
 
 /*
- * A line another reporter wrote into buf (n bytes, ending in a newline),
- * written to f with sep and tail before that newline. These lines come
- * once an interval (the slaves' own files, which are many, keep the fast
- * path of report.c untouched).
+ * iorate= not reached: how much of it the slaves its events were expected
+ * to take away explain (what they did not do while away, from their own
+ * rows; see events_loss_explains()).
  */
-static void with_tail(FILE *f, char *buf, size_t n, const char *sep,
-		      const char *tail)
+static void ev_shortfall(struct master *m, void *priv,
+			 const struct run_result *r, FILE *f)
 {
-	if (n && buf[n - 1] == '\n')
-		n--;
-	fwrite(buf, 1, n, f);
-	fprintf(f, "%s%s\n", sep, tail);
+	double measured = (double)(r->ph.intervals - r->ph.warmup_intervals) *
+			  r->ph.interval_s;
+	double short_ops = (r->ph.iorate - r->view.iops) * measured;
+	double lost = events_loss_explains(m, r);
+
+	(void)priv;
+	if (lost > 0 && short_ops > 0)
+		fprintf(f,
+			"; the expected losses explain %.1f%% of it (their share not done: %.0f I/Os, of %.0f short)",
+			fmin(100, 100 * lost / short_ops), lost, short_ops);
 }
 
-void events_csv_header(FILE *f)
+static void ev_summary_json(struct master *m, void *priv, struct jsonw *w)
 {
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *mf = open_memstream(&buf, &n);
-
-	if (!mf)
-		return;
-	fmt_csv_header(mf);
-	fclose(mf);
-	with_tail(f, buf, n, ",", "events");
-	fflush(f);
-	free(buf);
+	(void)priv;
+	events_summary_json(m, w);
 }
 
-void events_csv_row(FILE *f, const char *run, unsigned interval,
-		    const char *phase, uint64_t start_ns, uint64_t end_ns,
-		    unsigned reported, unsigned expected,
-		    const struct stats_view *v, uint64_t emitted_ns,
-		    const char *events)
+static void ev_summary_txt(struct master *m, void *priv, FILE *f)
 {
-	char *buf = NULL;
-	size_t n = 0;
-	FILE *mf = open_memstream(&buf, &n);
-
-	if (!mf)
-		return;
-	fmt_csv_row(mf, run, interval, phase, start_ns, end_ns, reported,
-		    expected, v, emitted_ns);
-	fclose(mf);
-	with_tail(f, buf, n, ",", events);
-	free(buf);
+	(void)priv;
+	events_recovery_text(m, f);
 }
+
+static int ev_write(struct master *m, void *priv)
+{
+	int ret = events_write_csv(m);
+
+	(void)priv;
+	if (ret < 0)
+		log_error("cannot write events.csv");
+	return ret;
+}
+
+const struct sink_ops sink_events = {
+	.name = "events",
+	.column = "events",
+	.cell = ev_cell,
+	.row = ev_row,
+	.slave_cell = ev_slave_cell,
+	.slave_row = ev_slave_row,
+	.console_column = ev_console_column,
+	.shortfall = ev_shortfall,
+	.summary_json = ev_summary_json,
+	.summary_txt = ev_summary_txt,
+	.write = ev_write,
+};

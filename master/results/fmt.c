@@ -111,15 +111,25 @@ void fmt_hcibench(FILE *f, const struct stats_view *v)
 	fflush(f);
 }
 
-void fmt_csv_header(FILE *f)
+void fmt_csv_header_tail(FILE *f, const char *tail)
 {
 	fputs("run,interval,phase,start_ns,end_ns,slaves_reported,"
 	      "slaves_expected,ops,read_ops,write_ops,bytes,read_bytes,"
 	      "write_bytes,iops,mbps,read_pct,resp_ms,read_resp_ms,"
 	      "write_resp_ms,resp_max_ms,resp_stddev_ms,p95_ms,p99_ms,"
-	      "queue_depth,cpu_pct,emitted_ns\n",
+	      "queue_depth,cpu_pct,emitted_ns",
 	      f);
+	if (tail) {
+		fputc(',', f);
+		fputs(tail, f);
+	}
+	fputc('\n', f);
 	fflush(f);
+}
+
+void fmt_csv_header(FILE *f)
+{
+	fmt_csv_header_tail(f, NULL);
 }
 
 /*

@@ -43,6 +43,8 @@ void fmt_hcibench(FILE *f, const struct stats_view *v);
  * a slave's row: when its interval arrived).
  */
 void fmt_csv_header(FILE *f);
+/* The same with ",tail" at the end (the column providers' columns). */
+void fmt_csv_header_tail(FILE *f, const char *tail);
 void fmt_csv_row(FILE *f, const char *run, unsigned interval, const char *phase,
 		 uint64_t start_ns, uint64_t end_ns, unsigned reported,
 		 unsigned expected, const struct stats_view *v,

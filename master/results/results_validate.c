@@ -15,6 +15,7 @@
 #include "common/log.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
+#include "master/results/sink.h"
 
 static int validated(const struct master *m, const struct run_result *r)
 {
@@ -96,8 +97,13 @@ int results_validation_end(const struct master *m, struct run_result *r,
 	return 0;
 }
 
-void results_validation_run(struct master *m, const struct run_result *r)
+/* The sink: r's line after its totals (mismatches degrade the run). */
+static void validation_run_end(struct master *m, void *priv,
+			       const struct sink_run_end *e)
 {
+	const struct run_result *r = e->r;
+
+	(void)priv;
 	if (!validated(m, r))
 		return;
 	printf("validation %s: %llu blocks written, %llu verified, %llu mismatches\n",
@@ -163,9 +169,17 @@ int results_validation_nothing(const struct master *m)
 	return verified == 0;
 }
 
-void results_validation_finish(struct master *m)
+/* The end: whether validate=yes verified nothing, said. */
+static void validation_end(struct master *m, void *priv)
 {
+	(void)priv;
 	if (results_validation_nothing(m))
 		log_warn(
 			"validate=yes, but no read verified a block: no phase read blocks written under validation (add reads, or an rd with validate=only)");
 }
+
+const struct sink_ops sink_validation = {
+	.name = "validation",
+	.run_end = validation_run_end,
+	.end = validation_end,
+};

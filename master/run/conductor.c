@@ -648,9 +648,6 @@ static int run_one(struct master *m, struct run_result *r)
 			log_info("run %s: no percentiles for slave %s: %s",
 				 r->ph.name, s->hello.name, r->slave[i].no_pct);
 	}
-	if (ret == 0)
-		results_hgrm(m, r, merge_totals(m->ph.merge));
-	merge_destroy(&m->ph.merge);
 	r->done = 1;
 	if (r->view.errors) {
 		if (decide_exit(&m->fact) == LS_EXIT_OK)
@@ -659,9 +656,8 @@ static int run_one(struct master *m, struct run_result *r)
 				 (unsigned long long)r->view.errors);
 		m->fact.io_errors++;
 	}
-	if (ret == 0)
-		results_run_totals(m, r);
-	results_validation_run(m, r);
+	results_run_end(m, r, ret == 0 ? merge_totals(m->ph.merge) : NULL);
+	merge_destroy(&m->ph.merge);
 	return ret;
 }
 

@@ -697,8 +697,6 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 					  results_status_name(ret));
 	conductor_reap(&m);
 	interrupt_forget_children();
-	if (events_write_csv(&m) < 0)
-		log_error("cannot write events.csv");
 	results_finish(&m);
 	/* seal_verdict() records the verdict; the code is decide_exit()'s. */
 	ret = history_run_hook(m.out.dir, m.opt->history, m.opt->no_history,

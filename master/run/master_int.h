@@ -20,11 +20,9 @@
  *   midphase.c   a slave back inside a running phase rejoins it (the
  *                rules are rejoin.c's, pure);
  *   interrupt.c  SIGINT/SIGTERM, and the children a second one kills;
- *   results.c    every output: console lines and totals, intervals.csv,
- *                hosts/<name>.csv, the .hgrm files, the copied parameter
- *                file and the log; results_summary.c writes summary.json
- *                and summary.txt; results_export.c feeds the live export
- *                (export/) and reports what it sent;
+ *   results/     every output, a table of sinks (results/results.h,
+ *                results/sink.h): the console, the results folder and
+ *                the live export;
  *   master.c     master_main(), the command line, start-up and shutdown.
  * Nothing here is used outside master/.
  */
@@ -52,6 +50,7 @@
 #include "master/plan/plan.h"
 #include "master/run/plausible.h"
 #include "master/run/rejoin.h"
+#include "master/results/results.h"
 #include "master/results/runfile.h"
 #include "proto/proto.h"
 
@@ -120,26 +119,6 @@ struct slave_loss {
 	int rejoin_run;       /* m->ph.runs index it rejoined, -1: none */
 	unsigned rejoin_seq;  /* the run's interval (0-based) it began at */
 };
-
-/*
- * One file of the results folder, written only through results.c's checked
- * writer: the first failed write, flush, fsync or close is kept in err, the
- * file is not written after it (what is there stays a clean prefix), and
- * its name goes on the run's list of incomplete files.
- */
-struct rfile {
-	FILE *f;
-	char *name; /* its path inside the results folder (malloc'd) */
-	int err;    /* the first error, -errno; 0 while it is whole */
-};
-
-/*
- * Descriptors kept open on /dev/null from the start, and closed just before
- * the master opens a file it could not open earlier (a run's .hgrm, the
- * summaries and their folder's fsync): a run that many peers brought to
- * its descriptor limit still has these to write its results with.
- */
-#define RESULTS_FD_RESERVE 4
 
 struct slave_rec {
 	/*
@@ -224,14 +203,6 @@ struct slave_rec {
 struct peer_budget {
 	uint64_t hash; /* of the routing id */
 	unsigned bad;
-};
-
-/* A signature a slave overwrote because its sd says force=yes. */
-struct forced_rec {
-	char slave[PROTO_NAME_LEN];
-	char sd[PROTO_NAME_LEN];
-	char signature[PROTO_SIG_LEN];
-	const char *lun; /* the sd's lun= (in m->params) */
 };
 
 struct slave_total {
@@ -359,7 +330,6 @@ struct link_state {
 	struct keys_authorized auth; /* keys that may register, and as whom */
 	uint64_t batch_ns;           /* BATCH_NS in run_phase(), else 0 */
 	uint64_t rx_real;            /* when the frame in hand was received */
-	uint64_t hosts_flushed; /* when the slaves' CSV files were flushed */
 	struct link_upcalls up;
 	struct link_ticker tick[LINK_TICKERS]; /* what link_pump() ticks */
 	unsigned ntick;
@@ -392,31 +362,6 @@ struct phase_state {
 	struct stats *scratch;
 };
 
-/* The results folder, the console and the live export (results/). */
-struct results_state {
-	char dir[PATH_MAX];
-	FILE *log;
-	struct rfile icsv;
-	/* hosts/<name>.csv opened before the slaves of these names came. */
-	struct rfile *pre;
-	unsigned npre;
-	int fd_reserve[RESULTS_FD_RESERVE]; /* descriptor + 1; 0 if none */
-	int dir_lock; /* DIR/.lock, flock()ed while the run writes; fd + 1 */
-	char **incomplete; /* result files not written in full */
-	size_t nincomplete;
-	int any_incomplete; /* even one the list could not hold */
-	struct rfile flat;  /* flatfile.html (vdbench.c) */
-	/* `lockstep vdbench`: summary.html, totals.html */
-	struct rfile vsum, vtot;
-	int progress_shown;        /* a progress line waits to be erased */
-	int tty;                   /* stdout is a terminal */
-	struct forced_rec *forced; /* summary.json "forced", once each */
-	unsigned nforced;
-	/* Live export (master/export/), and what it sent and lost. */
-	struct export_set *exp;
-	struct export_counts exp_counts[EXPORT_NSINKS];
-};
-
 /*
  * A run of the master: the parts above, each owned by the module named
  * beside it, and the run as planned (set once at the start).
@@ -431,9 +376,9 @@ struct master {
 	struct link_state link;
 	struct roster roster;
 	struct phase_state ph;
-	struct results_state out;
-	struct run_facts fact; /* what decides the exit code (decide.h) */
-	struct events *events; /* ev= lines (events.h), NULL: none */
+	struct results_state out; /* results/results.h */
+	struct run_facts fact;    /* what decides the exit code (decide.h) */
+	struct events *events;    /* ev= lines (events.h), NULL: none */
 };
 
 /* ---- interrupt.c: SIGINT and SIGTERM ---- */
@@ -629,129 +574,5 @@ void midphase_phase_start(struct master *m, struct run_result *r);
 void midphase_resume(struct master *m, struct slave_rec *s);
 /* The phase is over: slaves still on their way in wait for the next. */
 void midphase_end(struct master *m);
-
-/* ---- results.c and results_summary.c: every output ---- */
-
-/*
- * Create the results folder (and hosts/), start the log there, copy the
- * parameter file and open intervals.csv. Returns 0 or -errno (said why).
- */
-int results_open(struct master *m);
-/*
- * Open hosts/<name>.csv of every slave name the run expects, before any
- * slave is admitted. Returns 0 or -errno (said why).
- */
-int results_open_expected(struct master *m);
-/*
- * The hosts/<name>.csv of a slave about to be registered (opened before,
- * or now) into *out. Returns 0 or -errno: the slave is then refused.
- */
-int results_open_slave(struct master *m, const char *name, struct rfile *out);
-/*
- * Before the first phase: whether the results folder's filesystem has
- * room for the planned rows. Warns, or with --require-space returns
- * -ENOSPC (said why); 0 otherwise.
- */
-int results_check_space(struct master *m);
-/* One slave's interval to hosts/<name>.csv (and intervals.csv if late). */
-void results_slave_row(struct master *m, struct slave_rec *s,
-		       const struct proto_interval *iv, const char *note,
-		       int late);
-/* Flush the hosts/ files every HOSTS_FLUSH_NS, or now with force. */
-void results_flush_hosts(struct master *m, int force);
-/* A phase starts: the console's column header. */
-void results_phase_start(struct master *m);
-/* One merged interval: the console line (or progress) and intervals.csv. */
-void results_row(struct master *m, const struct merge_row *row);
-/* A run's end: its .hgrm file from the merged totals. */
-void results_hgrm(struct master *m, struct run_result *r,
-		  const struct stats *totals);
-/* A run's end: its totals on the console. */
-void results_run_totals(struct master *m, const struct run_result *r);
-/* "completed", "degraded", "aborted" or "failed" for an exit code. */
-const char *results_status_name(int code);
-/*
- * The end of it all: lost slaves on the console, every data file closed
- * (and synced), then summary.txt and summary.json. A result file not
- * written in full is named on the console and in summary.json (or on
- * stderr when that cannot be written) and makes the exit code
- * LS_EXIT_INCOMPLETE unless it was already worse.
- */
-void results_finish(struct master *m);
-/*
- * Data validation (results_validate.c). results_validation_plan: the
- * params sd index of each target of plan, into *sd (malloc'd, the
- * caller's; NULL when plan has none) and *nsd; 0 or -ENOMEM.
- * results_validation_end: a slave's phase_end counters (decoded, so they
- * sum up and no sd has more mismatches than verified blocks) into s's
- * end_val and, per sd, into r (may be NULL); -EINVAL with the reason in
- * why, adding nothing, when a vs[].t is not a target of s's plan or the
- * counts would wrap r's, or -ENOMEM. Then r's line after its totals (mismatches make the run
- * degraded); r's "validation" object in summary.json with val (the run's
- * or a slave's counters, per sd only with the run's); whether
- * validate=yes verified nothing in any run, and the warning that says so.
- */
-int results_validation_plan(const struct params *p,
-			    const struct proto_plan *plan, unsigned **sd,
-			    unsigned *nsd);
-int results_validation_end(const struct master *m, struct run_result *r,
-			   struct slave_rec *s,
-			   const struct proto_phase_end *pe, char *why,
-			   size_t whylen);
-void results_validation_run(struct master *m, const struct run_result *r);
-struct jsonw;
-void results_validation_json(const struct master *m, const struct run_result *r,
-			     struct jsonw *w, const uint64_t val[3],
-			     int per_sd);
-int results_validation_nothing(const struct master *m);
-void results_validation_finish(struct master *m);
-/* Close every file results_open() and results_open_slave() opened. */
-void results_close(struct master *m);
-/*
- * A summary file written atomically: results_atomic_open() opens a
- * temporary file in the folder into *r, results_atomic_commit() flushes,
- * fsyncs and renames it into place and fsyncs the folder. On any error the
- * temporary file is removed, nothing is renamed and name is recorded as
- * incomplete. Both return 0 or -errno.
- */
-int results_atomic_open(struct master *m, const char *name, struct rfile *r);
-int results_atomic_commit(struct master *m, struct rfile *r, const char *name);
-/* Close and remove a results file (a slave refused after all). */
-void results_discard(struct master *m, struct rfile *r);
-/* Record that the result file name is incomplete (err: why, -errno). */
-void results_incomplete(struct master *m, const char *name, int err);
-/*
- * A file being written: its FILE to write to, or NULL when it is closed or
- * already failed (write nothing then). Call results_wrote() after.
- */
-FILE *results_w(struct rfile *r);
-/* After writes through results_w(): keep the first error. */
-void results_wrote(struct master *m, struct rfile *r);
-/* results_summary.c: summary.json and summary.txt (0 or -errno). */
-int results_summary_json(struct master *m);
-int results_summary_txt(struct master *m);
-/* results_fio.c: fio.json (0 or -errno, named incomplete on failure). */
-int results_fio_json(struct master *m);
-/* summary.json's "forced": what force=yes let slaves overwrite. */
-struct jsonw;
-void results_summary_forced(struct master *m, struct jsonw *w);
-/* One line per slave that was lost during the run. */
-void results_report_lost(struct master *m, FILE *f);
-
-/* ---- results_export.c: the live export's hooks ---- */
-
-/* Start the sinks asked for (0, or -errno said why). */
-int results_export_open(struct master *m);
-/* A cluster row, a slave's row, a run's totals: to every sink. */
-void results_export_row(struct master *m, const struct merge_row *row,
-			const struct stats_view *v);
-void results_export_slave(struct master *m, const struct slave_rec *s,
-			  const struct proto_interval *iv, const char *note,
-			  const struct stats_view *v);
-void results_export_totals(struct master *m, const struct run_result *r);
-/* Stop the sinks; one console line with what each sent and dropped. */
-void results_export_close(struct master *m);
-/* summary.json's "export" object (nothing when no sink was on). */
-void results_export_json(struct master *m, struct jsonw *w);
 
 #endif

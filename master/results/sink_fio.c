@@ -1,8 +1,8 @@
 /*
- * results/fio.json, fio's JSON layout (see fiojson.h): written once at the
- * end through the results' atomic writer, from every run's totals, its
- * merged histograms' figures (struct fiojson_run, kept by results_hgrm)
- * and its slaves' totals.
+ * fio.json, fio's JSON layout (see fiojson.h): written once at the end
+ * through the results' atomic writer, from every run's totals, its merged
+ * histograms' figures (struct fiojson_run, gathered here from its rows
+ * and, when it ends, from its merged totals) and its slaves' totals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "master/results/fiojson.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
+#include "master/results/sink.h"
 #include "master/results/vdbench.h"
 #include "lockstep_version.h"
 
@@ -170,12 +171,13 @@ static void job(struct master *m, struct jsonw *w, size_t i,
 	jsonw_end(w);
 }
 
-int results_fio_json(struct master *m)
+static int fio_write(struct master *m, void *priv)
 {
 	struct rfile out;
 	struct jsonw w;
 	int ret = results_atomic_open(m, "fio.json", &out);
 
+	(void)priv;
 	if (ret < 0)
 		return ret;
 	jsonw_init(&w, results_w(&out));
@@ -209,3 +211,54 @@ int results_fio_json(struct master *m)
 	results_wrote(m, &out);
 	return results_atomic_commit(m, &out, "fio.json");
 }
+
+/* A measured row: its IOPS for the job's iops_mean and iops_stddev. */
+static void fio_row(struct master *m, void *priv, const struct sink_row *sr)
+{
+	struct run_result *r = m->ph.cur;
+	double iops[2];
+
+	(void)priv;
+	if (sr->row->warmup)
+		return;
+	if (!r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (!r->fio)
+		return;
+	iops[0] = (double)sr->v.read_ops / r->ph.interval_s;
+	iops[1] = (double)sr->v.write_ops / r->ph.interval_s;
+	r->fio->iv_n++;
+	for (int d = 0; d < 2; d++) {
+		r->fio->iops_sum[d] += iops[d];
+		r->fio->iops_sq[d] += iops[d] * iops[d];
+	}
+}
+
+/* The run's end: percentiles and latency shares of its merged totals. */
+static void fio_run_end(struct master *m, void *priv,
+			const struct sink_run_end *e)
+{
+	struct run_result *r = e->r;
+	struct hist *h;
+
+	(void)m;
+	(void)priv;
+	if (!e->totals || !(h = malloc(sizeof(*h))))
+		return;
+	if (!r->fio)
+		r->fio = calloc(1, sizeof(*r->fio));
+	if (r->fio) {
+		stats_combined_hist(e->totals, h);
+		fiojson_dist(h, &r->fio->dist);
+		for (int d = 0; d < 2; d++)
+			fiojson_lat(&e->totals->lat[d], &r->fio->lat[d]);
+	}
+	free(h);
+}
+
+const struct sink_ops sink_fio = {
+	.name = "fio.json",
+	.row = fio_row,
+	.run_end = fio_run_end,
+	.write = fio_write,
+};

@@ -1,10 +1,9 @@
 /*
- * The summary files of a run's results folder: summary.json (every slave,
- * every run with its totals and each slave's, and the result files that
- * could not be written in full) and summary.txt (the same totals for
- * people, HCIBench style), written once at the end, each atomically: a
- * temporary file, fsynced, renamed into place, so a summary that is there
- * is whole.
+ * summary.json: every slave, every run with its totals and each slave's,
+ * the result files that could not be written in full, and the keys other
+ * sinks add (their summary_json hook: "export", "events"); written last
+ * at the end, atomically (a temporary file, fsynced, renamed into place,
+ * so a summary that is there is whole), and again after a verdict.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +14,7 @@
 #include "common/timeutil.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
-#include "master/results/fmt.h"
+#include "master/results/sink.h"
 #include "lockstep_version.h"
 
 static void json_totals(struct jsonw *w, const char *key,
@@ -45,26 +44,6 @@ static void json_totals(struct jsonw *w, const char *key,
 	jsonw_dbl(w, "cpu_pct", v->cpu_pct);
 	jsonw_dbl(w, "cpu_sys_pct", v->cpu_sys_pct);
 	jsonw_end(w);
-}
-
-const char *results_status_name(int code)
-{
-	switch (code) {
-	case LS_EXIT_OK:
-		return "completed";
-	case LS_EXIT_DEGRADED:
-		return "degraded";
-	case LS_EXIT_ABORTED:
-		return "aborted";
-	case LS_EXIT_INCOMPLETE:
-		return "incomplete";
-	case LS_EXIT_REGRESSION:
-		return "regression";
-	case LS_EXIT_NO_BASELINE:
-		return "uncompared";
-	default:
-		return "failed";
-	}
 }
 
 /*
@@ -102,6 +81,21 @@ static void loss_records(struct master *m, const struct slave_rec *s,
 				  m->ph.runs[l->rejoin_run].ph.name);
 			jsonw_u64(w, "rejoined_interval", l->rejoin_seq + 1);
 		}
+		jsonw_end(w);
+	}
+	jsonw_end(w);
+}
+
+/* "forced": what force=yes let slaves overwrite. */
+static void summary_forced(struct master *m, struct jsonw *w)
+{
+	jsonw_array(w, "forced");
+	for (unsigned i = 0; i < m->out.nforced; i++) {
+		jsonw_object(w, NULL);
+		jsonw_str(w, "slave", m->out.forced[i].slave);
+		jsonw_str(w, "sd", m->out.forced[i].sd);
+		jsonw_str(w, "lun", m->out.forced[i].lun);
+		jsonw_str(w, "signature", m->out.forced[i].signature);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -187,9 +181,12 @@ int results_summary_json(struct master *m)
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);
-	results_summary_forced(m, &w);
-	results_export_json(m, &w);
-	events_summary_json(m, &w);
+	summary_forced(m, &w);
+	for (size_t i = 0; i < m->out.nsinks; i++)
+		if (m->out.sinks[i].ops->summary_json)
+			m->out.sinks[i].ops->summary_json(m,
+							  m->out.sinks[i].priv,
+							  &w);
 	jsonw_array(&w, "runs");
 	for (size_t i = 0; i < m->ph.nruns; i++) {
 		struct run_result *r = &m->ph.runs[i];
@@ -260,61 +257,21 @@ int results_summary_json(struct master *m)
 	return results_atomic_commit(m, &out, "summary.json");
 }
 
-void results_summary_forced(struct master *m, struct jsonw *w)
+/* Written last: a summary.json that cannot be written is said on stderr. */
+static int summary_json_write(struct master *m, void *priv)
 {
-	jsonw_array(w, "forced");
-	for (unsigned i = 0; i < m->out.nforced; i++) {
-		jsonw_object(w, NULL);
-		jsonw_str(w, "slave", m->out.forced[i].slave);
-		jsonw_str(w, "sd", m->out.forced[i].sd);
-		jsonw_str(w, "lun", m->out.forced[i].lun);
-		jsonw_str(w, "signature", m->out.forced[i].signature);
-		jsonw_end(w);
-	}
-	jsonw_end(w);
+	(void)priv;
+	if (results_summary_json(m) == 0)
+		return 0;
+	results_exit_incomplete(m);
+	fprintf(stderr,
+		"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
+		m->run_id, results_status_name(decide_exit(&m->fact)),
+		decide_exit(&m->fact));
+	return -EIO;
 }
 
-int results_summary_txt(struct master *m)
-{
-	struct rfile out;
-	FILE *f;
-	int ret;
-
-	ret = results_atomic_open(m, "summary.txt", &out);
-	if (ret < 0)
-		return ret;
-	f = results_w(&out);
-	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
-		LOCKSTEP_VERSION, m->run_id,
-		results_status_name(decide_exit(&m->fact)),
-		decide_exit(&m->fact), m->opt->param_path);
-	if (*m->fact.verdict)
-		fprintf(f, "verdict: %s\n", m->fact.verdict);
-	/* Whoever reads only this file must learn it too. */
-	if (m->opt->insecure)
-		fprintf(f,
-			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
-	fprintf(f, "\n");
-	for (size_t i = 0; i < m->ph.nruns; i++) {
-		struct run_result *r = &m->ph.runs[i];
-
-		if (!r->done)
-			continue;
-		fprintf(f,
-			"Run %s (elapsed %g s, warmup %g s, interval %g s, start skew %.3f ms \u00b1 %.3f ms)\n",
-			r->ph.name, r->ph.elapsed_s, r->ph.warmup_s,
-			r->ph.interval_s, (double)r->start_skew_ns / 1e6,
-			(double)r->start_skew_bound_ns / 1e6);
-		fmt_hcibench(f, &r->view);
-		fprintf(f, "\n");
-	}
-	events_recovery_text(m, f);
-	results_report_lost(m, f);
-	if (m->out.nincomplete) {
-		fprintf(f, "\nincomplete result files:");
-		for (size_t i = 0; i < m->out.nincomplete; i++)
-			fprintf(f, " %s", m->out.incomplete[i]);
-		fprintf(f, "\n");
-	}
-	return results_atomic_commit(m, &out, "summary.txt");
-}
+const struct sink_ops sink_summary_json = {
+	.name = "summary.json",
+	.write = summary_json_write,
+};

@@ -1,0 +1,79 @@
+/*
+ * intervals.csv: one cluster row per run per interval, flushed as it is
+ * merged, with the column providers' columns (events) at the end; a
+ * slave's interval that came after its cluster row was written is a
+ * `late` row, so that the cluster row and its late rows hold every I/O.
+ */
+#include <string.h>
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "master/run/master_int.h"
+#include "master/results/fmt.h"
+#include "master/results/sink.h"
+
+static int intervals_open(struct master *m, void *priv)
+{
+	struct rfile *icsv = priv;
+	int ret = results_file_open(m, "intervals.csv", icsv);
+
+	if (ret < 0) {
+		log_error("cannot write %s/intervals.csv: %s", m->out.dir,
+			  strerror(-ret));
+		return ret;
+	}
+	results_csv_header(m, icsv->f);
+	results_wrote(m, icsv);
+	return 0;
+}
+
+static void intervals_row(struct master *m, void *priv,
+			  const struct sink_row *r)
+{
+	struct rfile *icsv = priv;
+	const struct merge_row *row = r->row;
+	FILE *f = results_w(icsv);
+
+	if (!f)
+		return;
+	fmt_csv_row_tail(f, m->ph.cur->ph.name, row->seq + 1,
+			 row->warmup ? "warmup" : "measure", row->start_ns,
+			 row->end_ns, row->reported, row->expected, &r->v,
+			 time_real_ns(), r->cells);
+	results_wrote(m, icsv);
+	results_flush(m, icsv);
+}
+
+static void intervals_slave_row(struct master *m, void *priv,
+				const struct sink_slave_row *r)
+{
+	struct rfile *icsv = priv;
+	FILE *f;
+
+	if (!r->late || !(f = results_w(icsv)))
+		return;
+	fmt_csv_row_tail(f, m->ph.cur->ph.name, r->iv->seq + 1, "late",
+			 r->iv->start_ns, r->iv->end_ns, 1, 0, &r->v, r->now,
+			 "");
+	results_wrote(m, icsv);
+	results_flush(m, icsv);
+}
+
+static void intervals_end(struct master *m, void *priv)
+{
+	results_file_close(m, priv, 1);
+}
+
+static void intervals_close(struct master *m, void *priv)
+{
+	results_file_close(m, priv, 0);
+}
+
+const struct sink_ops sink_intervals = {
+	.name = "intervals.csv",
+	.priv_size = sizeof(struct rfile),
+	.open = intervals_open,
+	.row = intervals_row,
+	.slave_row = intervals_slave_row,
+	.end = intervals_end,
+	.close = intervals_close,
+};

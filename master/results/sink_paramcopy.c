@@ -1,0 +1,30 @@
+/*
+ * The parameter file, copied into the results folder as it was run
+ * (flushed and fsynced by fsutil_copy_file; a copy that fails is named
+ * incomplete, the run goes on).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "common/fsutil.h"
+#include "master/run/master_int.h"
+#include "master/results/sink.h"
+
+static int paramcopy_open(struct master *m, void *priv)
+{
+	char path[PATH_MAX + 64];
+	const char *base = strrchr(m->opt->param_path, '/');
+	const char *name = base ? base + 1 : m->opt->param_path;
+	int ret;
+
+	(void)priv;
+	snprintf(path, sizeof(path), "%s/%s", m->out.dir, name);
+	ret = fsutil_copy_file(m->opt->param_path, path);
+	if (ret < 0)
+		results_incomplete(m, name, ret);
+	return 0;
+}
+
+const struct sink_ops sink_paramcopy = {
+	.name = "parameter file",
+	.open = paramcopy_open,
+};

@@ -1,0 +1,108 @@
+/*
+ * `lockstep vdbench`: summary.html (Vdbench's console lines: each run's
+ * "Starting RD=" line, header, interval rows and avg_ row) and totals.html
+ * (the "Starting RD=" lines, headers and avg_ rows), as Vdbench writes
+ * them. Nothing without Vdbench's console.
+ */
+#include <string.h>
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "master/run/master_int.h"
+#include "master/results/fmt.h"
+#include "master/results/sink.h"
+
+struct vdbench_files {
+	struct rfile sum, tot;
+};
+
+static int vdbench_open(struct master *m, void *priv)
+{
+	struct vdbench_files *V = priv;
+	int ret;
+
+	if (!m->opt->vdbench_console)
+		return 0;
+	ret = results_file_open(m, "summary.html", &V->sum);
+	if (ret == 0)
+		ret = results_file_open(m, "totals.html", &V->tot);
+	if (ret < 0)
+		log_error("cannot write %s/summary.html or totals.html: %s",
+			  m->out.dir, strerror(-ret));
+	return ret;
+}
+
+static void vdbench_phase_start(struct master *m, void *priv,
+				const struct sink_phase *p)
+{
+	struct vdbench_files *V = priv;
+
+	for (int i = 0; i < 2; i++) {
+		struct rfile *r = i ? &V->tot : &V->sum;
+		FILE *f = results_w(r);
+
+		if (f) {
+			fprintf(f, "%s %s\n", p->tod, p->line);
+			fmt_vdbench_header(f, p->now);
+			results_wrote(m, r);
+		}
+	}
+}
+
+/* A console line in summary.html and, for a run's total, totals.html. */
+static void vdbench_line(struct master *m, struct vdbench_files *V,
+			 uint64_t real_ns, const char *label,
+			 const struct stats_view *v, int avg)
+{
+	FILE *f;
+
+	if ((f = results_w(&V->sum))) {
+		fmt_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &V->sum);
+	}
+	if (avg && (f = results_w(&V->tot))) {
+		fmt_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(m, &V->tot);
+	}
+}
+
+static void vdbench_row(struct master *m, void *priv, const struct sink_row *r)
+{
+	/* A format pass on a terminal has a progress line, not rows. */
+	if (m->ph.cur->ph.kind == PLAN_FORMAT && m->out.tty)
+		return;
+	vdbench_line(m, priv, r->row->end_ns, r->label, &r->v, 0);
+}
+
+static void vdbench_run_end(struct master *m, void *priv,
+			    const struct sink_run_end *e)
+{
+	if (e->totals)
+		vdbench_line(m, priv, time_real_ns(), e->label, &e->r->view, 1);
+}
+
+static void vdbench_done(struct master *m, struct vdbench_files *V, int sync)
+{
+	results_file_close(m, &V->sum, sync);
+	results_file_close(m, &V->tot, sync);
+}
+
+static void vdbench_end(struct master *m, void *priv)
+{
+	vdbench_done(m, priv, 1);
+}
+
+static void vdbench_close(struct master *m, void *priv)
+{
+	vdbench_done(m, priv, 0);
+}
+
+const struct sink_ops sink_vdbench = {
+	.name = "summary.html, totals.html",
+	.priv_size = sizeof(struct vdbench_files),
+	.open = vdbench_open,
+	.phase_start = vdbench_phase_start,
+	.row = vdbench_row,
+	.run_end = vdbench_run_end,
+	.end = vdbench_end,
+	.close = vdbench_close,
+};

@@ -1,0 +1,32 @@
+/*
+ * The table of sinks: every output of `lockstep run`, one row each, in
+ * the order results.c calls their hooks (sink.h). The order is what the
+ * console and the files rely on: the export's totals before the console's,
+ * the console's totals before the validation line, summary.txt and
+ * fio.json before summary.json (which lists what they lost), and the
+ * keys of summary.json in its order ("export", then "events"). A new
+ * output: its sink_NAME.c in this folder and one X(NAME) here
+ * (docs/CONTRIBUTING.md, "Adding an output file").
+ */
+#include "master/results/sink.h"
+
+#define SINKS(X)                                                             \
+	X(paramcopy)    /* the parameter file, copied as run */              \
+	X(export)       /* the live export (Graphite, InfluxDB, textfile) */ \
+	X(events)       /* events column, events.csv (master/events/) */     \
+	X(console)      /* interval lines, totals, lost slaves */            \
+	X(validation)   /* the validation line and warning */                \
+	X(hosts)        /* hosts/<name>.csv */                               \
+	X(intervals)    /* intervals.csv */                                  \
+	X(flatfile)     /* flatfile.html */                                  \
+	X(vdbench)      /* summary.html, totals.html (lockstep vdbench) */   \
+	X(hgrm)         /* <run>.hgrm */                                     \
+	X(summary_txt)  /* summary.txt */                                    \
+	X(fio)          /* fio.json */                                       \
+	X(summary_json) /* summary.json, last */
+
+#define DECLARE(n) extern const struct sink_ops sink_##n;
+SINKS(DECLARE)
+#define ROW(n) &sink_##n,
+const struct sink_ops *const results_sinks[] = { SINKS(ROW) };
+const size_t results_nsinks = sizeof(results_sinks) / sizeof(results_sinks[0]);
