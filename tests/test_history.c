@@ -315,6 +315,23 @@ static void test_locked(void **state)
 	history_db_close(db);
 }
 
+/* A seal that writes compare.json where arg says (the run's sink does it
+   through its writer): what the hook hands over is the comparison. */
+static int seal_compare(void *arg, const struct history_seal *s)
+{
+	FILE *f;
+
+	if (!s->cmp)
+		return s->exit_code;
+	assert_non_null(s->base);
+	assert_non_null(s->cur);
+	f = fopen(arg, "w");
+	assert_non_null(f);
+	assert_int_equal(history_compare_file(f, s, 1), 0);
+	assert_int_equal(fclose(f), 0);
+	return s->exit_code;
+}
+
 static void test_hook_regression(void **state)
 {
 	char a[128], b[128], path[128], cj[160];
@@ -326,9 +343,10 @@ static void test_hook_regression(void **state)
 	make_folder(a, "run-base", "2026-01-05T00:00:00Z", "completed", 3000);
 	make_folder(b, "run-cand", "2026-01-06T00:00:00Z", "completed", 1000);
 	snprintf(path, sizeof(path), "%s/hook.db", tmp);
-	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0, NULL, NULL),
-			 3);
 	snprintf(cj, sizeof(cj), "%s/compare.json", b);
+	assert_int_equal(history_run_hook(b, path, 0, a, NULL, 0, seal_compare,
+					  cj),
+			 3);
 	assert_int_equal(access(cj, R_OK), 0);
 	/* 4 (degraded) keeps its meaning over a regression. */
 	assert_int_equal(history_run_hook(b, NULL, 1, a, NULL, 4, NULL, NULL),
@@ -487,20 +505,19 @@ static void test_migrate_v1(void **state)
 static int sealed_code;
 static char sealed_line[1024];
 
-static int seal(void *arg, int code, const char *line)
+static int seal(void *arg, const struct history_seal *s)
 {
 	(void)arg;
-	sealed_code = code;
-	snprintf(sealed_line, sizeof(sealed_line), "%s", line);
-	return code;
+	sealed_code = s->exit_code;
+	snprintf(sealed_line, sizeof(sealed_line), "%s", s->verdict);
+	return s->exit_code;
 }
 
 /* A seal whose folder could not be finished (report.html not written). */
-static int seal_fails(void *arg, int code, const char *line)
+static int seal_fails(void *arg, const struct history_seal *s)
 {
 	(void)arg;
-	(void)line;
-	sealed_code = code;
+	sealed_code = s->exit_code;
 	return LS_EXIT_INCOMPLETE;
 }
 

@@ -253,7 +253,7 @@ static void test_val_sds(void **state)
 {
 	struct params_sd sds[3];
 	struct params p = { .nsd = 3, .sd = sds };
-	struct master m = { .params = &p };
+	struct run_view m = { .params = &p };
 	struct proto_target tg[2];
 	struct proto_plan plan = { .ntargets = 2, .targets = tg };
 	struct slave_rec s;

@@ -123,17 +123,18 @@ static void sh_quote(char *buf, size_t len, const char *s)
 }
 
 /* The four LOCKSTEP_* variables, as "K=V" strings in kv[4]. */
-static int env_vars(struct master *m, const struct ev_state *e, char **kv)
+static int env_vars(const struct run_view *rv, const struct ev_state *e,
+		    char **kv)
 {
-	const char *run = e->run >= 0 ? m->ph.runs[e->run].ph.name : "";
+	const char *run = e->run >= 0 ? rv->ph->runs[e->run].ph.name : "";
 
-	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", m->run_id) < 0)
+	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", rv->run_id) < 0)
 		kv[0] = NULL;
 	if (asprintf(&kv[1], "LOCKSTEP_RUN=%s", run) < 0)
 		kv[1] = NULL;
 	if (asprintf(&kv[2], "LOCKSTEP_EVENT=%s", e->pe->name) < 0)
 		kv[2] = NULL;
-	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", m->out.dir) < 0)
+	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", rv->out->dir) < 0)
 		kv[3] = NULL;
 	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
 }
@@ -253,7 +254,7 @@ static pid_t start_child(char **argv, char **envp, int logfd)
 #define RELAY_TICK_BYTES (4 * 1024 * 1024)
 
 /* Output of e's commands: kept while under the cap, else counted. */
-static void keep(struct master *m, struct ev_state *e, const char *buf,
+static void keep(const struct run_view *rv, struct ev_state *e, const char *buf,
 		 size_t len)
 {
 	uint64_t room = e->log_kept < DECIDE_EVENT_LOG_BYTES ?
@@ -269,7 +270,7 @@ static void keep(struct master *m, struct ev_state *e, const char *buf,
 		   named incomplete by the checked writer). */
 		log_warn("event %s: %s not written: %s; the rest of its output is counted, not kept",
 			 e->pe->name, e->log, strerror(errno ? errno : EIO));
-		results_wrote(m, &e->logf);
+		results_wrote(rv, &e->logf);
 		k = 0;
 	} else if (k < len && !e->log_dropped) {
 		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
@@ -286,7 +287,7 @@ static void keep(struct master *m, struct ev_state *e, const char *buf,
  * RELAY_TICK_BYTES, so that a flood cannot hold the master's loop); at
  * end of file, or with close_it, the pipe is closed.
  */
-static void relay_drain(struct master *m, struct ev_state *e, int k,
+static void relay_drain(const struct run_view *rv, struct ev_state *e, int k,
 			int close_it)
 {
 	char buf[65536];
@@ -305,7 +306,7 @@ static void relay_drain(struct master *m, struct ev_state *e, int k,
 			break;
 		}
 		got += (size_t)n;
-		keep(m, e, buf, (size_t)n);
+		keep(rv, e, buf, (size_t)n);
 	}
 	if (close_it && e->relay[k] >= 0) {
 		close(e->relay[k]);
@@ -313,10 +314,11 @@ static void relay_drain(struct master *m, struct ev_state *e, int k,
 	}
 }
 
-static void relay_drain_all(struct master *m, struct ev_state *e, int close_it)
+static void relay_drain_all(const struct run_view *rv, struct ev_state *e,
+			    int close_it)
 {
-	relay_drain(m, e, 0, close_it);
-	relay_drain(m, e, 1, close_it);
+	relay_drain(rv, e, 0, close_it);
+	relay_drain(rv, e, 1, close_it);
 }
 
 /*
@@ -326,7 +328,7 @@ static void relay_drain_all(struct master *m, struct ev_state *e, int close_it)
  * slot held before (a previous poll's, which a background child may still
  * hold open) is drained and closed first. Returns the pid or -errno.
  */
-static pid_t spawn(struct master *m, struct ev_state *e, int slot,
+static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 		   const char *cmd, uint64_t bound_ns)
 {
 	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
@@ -338,18 +340,18 @@ static pid_t spawn(struct master *m, struct ev_state *e, int slot,
 	if (!e->logf.f)
 		return -EBADF;
 
-	if (env_vars(m, e, kv) < 0 || !(envp = env_of(kv)))
+	if (env_vars(rv, e, kv) < 0 || !(envp = env_of(kv)))
 		goto out;
 	if (e->pe->host >= 0) {
-		const struct params_hd *hd = &m->params->hd[e->pe->host];
+		const struct params_hd *hd = &rv->params->hd[e->pe->host];
 
 		remote = remote_cmd(kv, cmd,
 				    (unsigned)((bound_ns + NS_PER_SEC - 1) /
 					       NS_PER_SEC));
 		if (!remote)
 			goto out;
-		launch_ssh_argv(m->ph.launch.ssh, hd->user, hd->system, remote,
-				words, sizeof(words), argv);
+		launch_ssh_argv(rv->ph->launch.ssh, hd->user, hd->system,
+				remote, words, sizeof(words), argv);
 	} else {
 		argv[0] = "/bin/sh";
 		argv[1] = "-c";
@@ -370,7 +372,7 @@ static pid_t spawn(struct master *m, struct ev_state *e, int slot,
 		close(p[0]);
 		goto out;
 	}
-	relay_drain(m, e, slot, 1);
+	relay_drain(rv, e, slot, 1);
 	e->relay[slot] = p[0];
 out:
 	for (int i = 0; i < 4; i++)
@@ -381,7 +383,7 @@ out:
 }
 
 /* Open events/NAME.log, inside the results folder and nowhere else. */
-static int open_log(struct master *m, struct ev_state *e)
+static int open_log(const struct run_view *rv, struct ev_state *e)
 {
 	char file[80];
 	int ret;
@@ -389,7 +391,7 @@ static int open_log(struct master *m, struct ev_state *e)
 	if (!fsutil_name_ok(e->pe->name))
 		return -EINVAL;
 	snprintf(file, sizeof(file), "%s.log", e->pe->name);
-	ret = results_file_open_in(m, "events", file, &e->logf);
+	ret = results_file_open_in(rv, "events", file, &e->logf);
 	if (ret == 0)
 		snprintf(e->log, sizeof(e->log), "events/%s", file);
 	return ret;
@@ -397,7 +399,7 @@ static int open_log(struct master *m, struct ev_state *e)
 
 /* A line of the master's in the event's log. */
 __attribute__((format(printf, 3, 4))) static void
-note(struct master *m, struct ev_state *e, const char *fmt, ...)
+note(const struct run_view *rv, struct ev_state *e, const char *fmt, ...)
 {
 	char tod[32], buf[512];
 	FILE *f = results_w(&e->logf);
@@ -412,7 +414,7 @@ note(struct master *m, struct ev_state *e, const char *fmt, ...)
 	/* On a line of its own, after output that did not end one. */
 	fprintf(f, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "", tod,
 		buf);
-	results_wrote(m, &e->logf);
+	results_wrote(rv, &e->logf);
 	e->log_midline = 0;
 }
 
@@ -460,8 +462,8 @@ static double since_s(uint64_t from, uint64_t to)
 }
 
 /* The event ends with status (not EV_OK: why says what went wrong). */
-static void finish(struct master *m, struct ev_state *e, enum ev_status st,
-		   uint64_t now)
+static void finish(const struct run_view *rv, struct ev_state *e,
+		   enum ev_status st, uint64_t now)
 {
 	const char *name = e->pe->name;
 	double took = since_s(e->start_real, now);
@@ -471,12 +473,12 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 	kill_group(e->exec_pid);
 	kill_group(e->poll_pid);
 	/* What the commands wrote before the end, above the end's note. */
-	relay_drain_all(m, e, 0);
+	relay_drain_all(rv, e, 0);
 	switch (st) {
 	case EV_OK:
 		log_info("event %s ended after %.1f s%s", name, took,
 			 e->pe->until[0] ? " (until= succeeded)" : "");
-		note(m, e, "ended after %.1f s", took);
+		note(rv, e, "ended after %.1f s", took);
 		break;
 	case EV_FAILED:
 	case EV_TIMED_OUT:
@@ -485,12 +487,12 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 			 e->pe->abort_on_fail ?
 				 "aborting the run (on_fail=abort)" :
 				 "the run goes on and ends degraded");
-		note(m, e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
+		note(rv, e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
 		     e->why);
 		if (e->pe->abort_on_fail)
-			m->fact.stop_run = 1;
+			rv->fact->stop_run = 1;
 		else
-			m->fact.events_failed++;
+			rv->fact->events_failed++;
 		break;
 	default:
 		break;
@@ -503,36 +505,36 @@ static void finish(struct master *m, struct ev_state *e, enum ev_status st,
 }
 
 /* At the end of the run: the last of the output, then the log closes. */
-static void close_log(struct master *m, struct ev_state *e)
+static void close_log(const struct run_view *rv, struct ev_state *e)
 {
-	relay_drain_all(m, e, 1);
+	relay_drain_all(rv, e, 1);
 	if (e->log_dropped)
-		note(m, e, "output past %u MiB not kept: %llu bytes dropped",
+		note(rv, e, "output past %u MiB not kept: %llu bytes dropped",
 		     DECIDE_EVENT_LOG_BYTES >> 20,
 		     (unsigned long long)e->log_dropped);
-	results_file_close(m, &e->logf, 0);
+	results_file_close(rv, &e->logf, 0);
 }
 
-static void start(struct master *m, struct ev_state *e, uint64_t now,
+static void start(const struct run_view *rv, struct ev_state *e, uint64_t now,
 		  uint64_t mono)
 {
 	int ret;
 
 	e->start_real = now;
-	e->run = m->ph.cur ? (int)(m->ph.cur - m->ph.runs) : -1;
+	e->run = rv->ph->cur ? (int)(rv->ph->cur - rv->ph->runs) : -1;
 	e->deadline_mono = mono + (uint64_t)(e->pe->timeout_s * 1e9);
-	ret = open_log(m, e);
+	ret = open_log(rv, e);
 	if (ret < 0) {
 		snprintf(e->why, sizeof(e->why),
 			 "cannot open events/%s.log: %s", e->pe->name,
 			 strerror(-ret));
-		finish(m, e, EV_FAILED, now);
+		finish(rv, e, EV_FAILED, now);
 		return;
 	}
 	log_info("event %s started in %s%s%s: %s%s", e->pe->name,
-		 e->run >= 0 ? m->ph.runs[e->run].ph.name : "-",
+		 e->run >= 0 ? rv->ph->runs[e->run].ph.name : "-",
 		 e->pe->host >= 0 ? " on " : "",
-		 e->pe->host >= 0 ? m->params->hd[e->pe->host].name : "",
+		 e->pe->host >= 0 ? rv->params->hd[e->pe->host].name : "",
 		 e->pe->exec[0] ? "exec=" : "",
 		 e->pe->until[0] ?
 			 (e->pe->exec[0] ? ", then until=" : "until=") :
@@ -542,23 +544,23 @@ static void start(struct master *m, struct ev_state *e, uint64_t now,
 		e->next_poll_mono = mono;
 		return;
 	}
-	note(m, e, "exec: %s", e->pe->exec);
-	e->exec_pid = spawn(m, e, 0, e->pe->exec, e->deadline_mono - mono);
+	note(rv, e, "exec: %s", e->pe->exec);
+	e->exec_pid = spawn(rv, e, 0, e->pe->exec, e->deadline_mono - mono);
 	if (e->exec_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
 			 strerror(-e->exec_pid));
 		e->exec_pid = 0;
-		finish(m, e, EV_FAILED, now);
+		finish(rv, e, EV_FAILED, now);
 		return;
 	}
 	e->status = EV_RUNNING;
 }
 
 /* Whether e's time has come; it may become EV_NOT_RUN instead. */
-static int due(struct master *m, struct ev_state *e, uint64_t now)
+static int due(const struct run_view *rv, struct ev_state *e, uint64_t now)
 {
 	if (e->plan.phase >= 0) {
-		struct run_result *r = &m->ph.runs[e->plan.phase];
+		struct run_result *r = &rv->ph->runs[e->plan.phase];
 
 		if (r->skipped || r->done) {
 			snprintf(e->why, sizeof(e->why),
@@ -569,13 +571,13 @@ static int due(struct master *m, struct ev_state *e, uint64_t now)
 			e->status = EV_NOT_RUN;
 			return 0;
 		}
-		if (m->ph.cur != r || !r->start_at)
+		if (rv->ph->cur != r || !r->start_at)
 			return 0;
 		e->planned_real = r->start_at +
 				  r->ph.warmup_intervals * r->ph.interval_ns +
 				  (uint64_t)(e->plan.offset_s * 1e9);
 	} else {
-		const struct ev_state *a = &m->events->ev[e->pe->after];
+		const struct ev_state *a = &rv->events->ev[e->pe->after];
 
 		if (a->status == EV_NOT_RUN || a->status == EV_CUT) {
 			snprintf(e->why, sizeof(e->why), "ev=%s did not end",
@@ -591,49 +593,49 @@ static int due(struct master *m, struct ev_state *e, uint64_t now)
 	return now >= e->planned_real;
 }
 
-static void exec_step(struct master *m, struct ev_state *e, uint64_t now,
-		      uint64_t mono)
+static void exec_step(const struct run_view *rv, struct ev_state *e,
+		      uint64_t now, uint64_t mono)
 {
 	int st;
 
 	if (reaped(&e->exec_pid, &st)) {
 		e->exit_code = status_of(st);
-		note(m, e, "exec= exited with status %d after %.1f s",
+		note(rv, e, "exec= exited with status %d after %.1f s",
 		     e->exit_code, since_s(e->start_real, now));
 		if (e->exit_code != 0) {
 			snprintf(e->why, sizeof(e->why),
 				 "exec= exited with status %d", e->exit_code);
-			finish(m, e, EV_FAILED, now);
+			finish(rv, e, EV_FAILED, now);
 		} else if (e->pe->until[0]) {
 			e->status = EV_POLLING;
 			e->next_poll_mono = mono;
 		} else {
-			finish(m, e, EV_OK, now);
+			finish(rv, e, EV_OK, now);
 		}
 	} else if (mono >= e->deadline_mono) {
 		snprintf(e->why, sizeof(e->why),
 			 "exec= still running after timeout=%gs: its process group was killed",
 			 e->pe->timeout_s);
-		finish(m, e, EV_TIMED_OUT, now);
+		finish(rv, e, EV_TIMED_OUT, now);
 	}
 }
 
-static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
-		      uint64_t mono)
+static void poll_step(const struct run_view *rv, struct ev_state *e,
+		      uint64_t now, uint64_t mono)
 {
 	uint64_t poll_ns = (uint64_t)(e->pe->poll_s * 1e9), bound;
 	int st;
 
 	if (reaped(&e->poll_pid, &st)) {
-		note(m, e, "until= poll %u exited with status %d", e->polls,
+		note(rv, e, "until= poll %u exited with status %d", e->polls,
 		     status_of(st));
 		if (status_of(st) == 0) {
-			finish(m, e, EV_OK, now);
+			finish(rv, e, EV_OK, now);
 			return;
 		}
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
 	} else if (e->poll_pid && mono >= e->poll_deadline_mono) {
-		note(m, e, "until= poll %u still running: killed", e->polls);
+		note(rv, e, "until= poll %u still running: killed", e->polls);
 		kill_group(e->poll_pid);
 		/* Reaped when it is gone: no new poll until then. */
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
@@ -642,18 +644,18 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 		snprintf(e->why, sizeof(e->why),
 			 "until= did not succeed within timeout=%gs (%u polls)",
 			 e->pe->timeout_s, e->polls);
-		finish(m, e, EV_TIMED_OUT, now);
+		finish(rv, e, EV_TIMED_OUT, now);
 		return;
 	}
 	if (e->poll_pid || mono < e->next_poll_mono)
 		return;
 	bound = poll_ns > POLL_MIN_BOUND_NS ? poll_ns : POLL_MIN_BOUND_NS;
-	e->poll_pid = spawn(m, e, 1, e->pe->until, bound);
+	e->poll_pid = spawn(rv, e, 1, e->pe->until, bound);
 	if (e->poll_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start until=: %s",
 			 strerror(-e->poll_pid));
 		e->poll_pid = 0;
-		finish(m, e, EV_FAILED, now);
+		finish(rv, e, EV_FAILED, now);
 		return;
 	}
 	e->polls++;
@@ -661,9 +663,9 @@ static void poll_step(struct master *m, struct ev_state *e, uint64_t now,
 	e->poll_deadline_mono = mono + bound;
 }
 
-void events_tick(struct master *m)
+void events_tick(const struct run_view *rv)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	uint64_t now, mono;
 
 	if (!E || E->stopped)
@@ -674,17 +676,17 @@ void events_tick(struct master *m)
 		struct ev_state *e = &E->ev[i];
 
 		/* Output first: an exec= that exits now wrote it already. */
-		relay_drain_all(m, e, 0);
+		relay_drain_all(rv, e, 0);
 		switch (e->status) {
 		case EV_PENDING:
-			if (due(m, e, now))
-				start(m, e, now, mono);
+			if (due(rv, e, now))
+				start(rv, e, now, mono);
 			break;
 		case EV_RUNNING:
-			exec_step(m, e, now, mono);
+			exec_step(rv, e, now, mono);
 			break;
 		case EV_POLLING:
-			poll_step(m, e, now, mono);
+			poll_step(rv, e, now, mono);
 			break;
 		default:
 			break;
@@ -785,9 +787,9 @@ static void bounds(const struct events *E, const struct run_result *r,
 	}
 }
 
-static void figures(struct master *m, struct ev_state *e)
+static void figures(const struct run_view *rv, struct ev_state *e)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	const struct run_result *r;
 	const struct ev_series *S;
 	struct rec_loss *loss = NULL;
@@ -798,7 +800,7 @@ static void figures(struct master *m, struct ev_state *e)
 	if (e->run < 0 || !e->start_real || (size_t)e->run >= E->nseries ||
 	    restores(E, e))
 		return;
-	r = &m->ph.runs[e->run];
+	r = &rv->ph->runs[e->run];
 	S = &E->series[e->run];
 	series_iops(S, r->ph.interval_s);
 	rev->start_s = series_s(r, e->start_real);
@@ -849,18 +851,19 @@ out:
 	free(iops);
 }
 
-double events_loss_explains(struct master *m, const struct run_result *r)
+double events_loss_explains(const struct run_view *rv,
+			    const struct run_result *r)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	double ops = 0;
 
 	for (size_t i = 0; E && i < E->n; i++) {
 		struct ev_state *e = &E->ev[i];
 
-		if (e->run < 0 || &m->ph.runs[e->run] != r || !e->nloss)
+		if (e->run < 0 || &rv->ph->runs[e->run] != r || !e->nloss)
 			continue;
 		e->absent_io = -1;
-		figures(m, e);
+		figures(rv, e);
 		if (e->absent_io > 0)
 			ops += e->absent_io;
 	}
@@ -868,24 +871,24 @@ double events_loss_explains(struct master *m, const struct run_result *r)
 }
 
 /* rejoin=yes: a slave it expected back that never came is said. */
-static void not_back(struct master *m, struct ev_state *e)
+static void not_back(const struct run_view *rv, struct ev_state *e)
 {
 	for (unsigned k = 0; e->pe->rejoin && k < e->nloss; k++) {
 		if (e->loss[k].back_real)
 			continue;
 		log_warn("event %s expected slave %s back (rejoin=yes): it did not rejoin%s",
 			 e->pe->name,
-			 m->roster.slaves[e->loss[k].slave].hello.name,
-			 decide_exit(&m->fact) == LS_EXIT_OK ?
+			 rv->roster->slaves[e->loss[k].slave].hello.name,
+			 decide_exit(rv->fact) == LS_EXIT_OK ?
 				 "; the run is degraded" :
 				 "");
-		m->fact.events_failed++;
+		rv->fact->events_failed++;
 	}
 }
 
-void events_stop(struct master *m)
+void events_stop(const struct run_view *rv)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	uint64_t now = time_real_ns(), until;
 	int left, st;
 
@@ -905,16 +908,16 @@ void events_stop(struct master *m)
 				 "the run ended while it was %s",
 				 e->status == EV_RUNNING ? "running exec=" :
 							   "polling until=");
-			finish(m, e, EV_CUT, now);
+			finish(rv, e, EV_CUT, now);
 		} else {
 			continue;
 		}
 		log_warn("event %s %s: %s%s", e->pe->name,
 			 e->status == EV_CUT ? "cut short" : "not run", e->why,
-			 decide_exit(&m->fact) == LS_EXIT_OK ?
+			 decide_exit(rv->fact) == LS_EXIT_OK ?
 				 "; the run is degraded" :
 				 "");
-		m->fact.events_failed++;
+		rv->fact->events_failed++;
 	}
 	/* Killed children go within moments; a child stuck in the kernel
 	   (uninterruptible sleep) is left behind rather than waited for. */
@@ -932,17 +935,17 @@ void events_stop(struct master *m)
 	if (left)
 		log_warn("%d event processes did not exit after SIGKILL", left);
 	for (size_t i = 0; i < E->n; i++) {
-		close_log(m, &E->ev[i]);
-		not_back(m, &E->ev[i]);
-		figures(m, &E->ev[i]);
+		close_log(rv, &E->ev[i]);
+		not_back(rv, &E->ev[i]);
+		figures(rv, &E->ev[i]);
 	}
 }
 
 /* ---- losses, rejoins and rows ------------------------------------------- */
 
-const char *events_loss_expected(struct master *m, struct slave_rec *s)
+const char *events_loss_expected(const struct run_view *rv, struct slave_rec *s)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 
 	if (!E || s->hd < 0)
 		return NULL;
@@ -959,7 +962,7 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s)
 			if (nl) {
 				e->loss = nl;
 				nl[e->nloss].slave =
-					(unsigned)(s - m->roster.slaves);
+					(unsigned)(s - rv->roster->slaves);
 				nl[e->nloss].lost_real = s->lost_real;
 				nl[e->nloss].back_real = 0;
 				nl[e->nloss].rejoin_real = 0;
@@ -973,10 +976,10 @@ const char *events_loss_expected(struct master *m, struct slave_rec *s)
 	return NULL;
 }
 
-void events_back(struct master *m, struct slave_rec *s)
+void events_back(const struct run_view *rv, struct slave_rec *s)
 {
-	struct events *E = m->events;
-	unsigned idx = (unsigned)(s - m->roster.slaves);
+	struct events *E = rv->events;
+	unsigned idx = (unsigned)(s - rv->roster->slaves);
 
 	for (size_t i = 0; E && i < E->n; i++) {
 		struct ev_state *e = &E->ev[i];
@@ -997,19 +1000,20 @@ void events_back(struct master *m, struct slave_rec *s)
 	}
 }
 
-void events_sample(struct master *m, const struct slave_rec *s,
+void events_sample(const struct run_view *rv, const struct slave_rec *s,
 		   const struct proto_interval *iv)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	struct ev_series *S;
 	unsigned warm;
 
-	if (!E || !m->ph.cur || (size_t)(m->ph.cur - m->ph.runs) >= E->nseries)
+	if (!E || !rv->ph->cur ||
+	    (size_t)(rv->ph->cur - rv->ph->runs) >= E->nseries)
 		return;
-	warm = m->ph.cur->ph.warmup_intervals;
+	warm = rv->ph->cur->ph.warmup_intervals;
 	if (iv->seq < warm)
 		return;
-	S = &E->series[m->ph.cur - m->ph.runs];
+	S = &E->series[rv->ph->cur - rv->ph->runs];
 	if (S->nsmp == S->capsmp) {
 		size_t cap = S->capsmp ? 2 * S->capsmp : 256;
 		struct ev_sample *np = realloc(S->smp, cap * sizeof(*np));
@@ -1023,16 +1027,16 @@ void events_sample(struct master *m, const struct slave_rec *s,
 		S->capsmp = cap;
 	}
 	S->smp[S->nsmp].seq = iv->seq - warm;
-	S->smp[S->nsmp].slave = (uint32_t)(s - m->roster.slaves);
+	S->smp[S->nsmp].slave = (uint32_t)(s - rv->roster->slaves);
 	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
 	S->nsmp++;
 }
 
-void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
-		     int run, unsigned seq)
+void events_rejoined(const struct run_view *rv, struct slave_rec *s,
+		     uint64_t real, int run, unsigned seq)
 {
-	struct events *E = m->events;
-	unsigned idx = (unsigned)(s - m->roster.slaves);
+	struct events *E = rv->events;
+	unsigned idx = (unsigned)(s - rv->roster->slaves);
 
 	for (size_t i = 0; E && i < E->n; i++)
 		for (unsigned k = 0; k < E->ev[i].nloss; k++) {
@@ -1046,16 +1050,16 @@ void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
 		}
 }
 
-void events_record_row(struct master *m, const struct merge_row *row,
+void events_record_row(const struct run_view *rv, const struct merge_row *row,
 		       double iops, double p99_ms)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	struct ev_series *S;
 
-	if (!E || !m->ph.cur || row->warmup ||
-	    (size_t)(m->ph.cur - m->ph.runs) >= E->nseries)
+	if (!E || !rv->ph->cur || row->warmup ||
+	    (size_t)(rv->ph->cur - rv->ph->runs) >= E->nseries)
 		return;
-	S = &E->series[m->ph.cur - m->ph.runs];
+	S = &E->series[rv->ph->cur - rv->ph->runs];
 	if (S->n == S->cap) {
 		size_t cap = S->cap ? 2 * S->cap : 64;
 		struct rec_point *np = realloc(S->pts, cap * sizeof(*np));
@@ -1073,10 +1077,10 @@ void events_record_row(struct master *m, const struct merge_row *row,
 	}
 }
 
-void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+void events_marks(const struct run_view *rv, uint64_t start_ns, uint64_t end_ns,
 		  char sep, char *marks, size_t len)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	size_t used = 0;
 
 	if (len)

@@ -14,11 +14,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "master/run/view.h"
 #include "master/plan/evplan.h"
 #include "master/events/recovery.h"
 #include "master/results/results.h"
 
-struct master;
+struct run_view;
 struct slave_rec;
 struct merge_row;
 struct jsonw;
@@ -36,13 +37,13 @@ enum ev_status {
 
 /* A slave of an expect_loss= host lost after the event started. */
 struct ev_loss {
-	unsigned slave;     /* index into m->roster.slaves */
+	unsigned slave;     /* index into rv->roster->slaves */
 	uint64_t lost_real; /* when it was marked lost */
 	uint64_t back_real; /* when it came back (spoke, registered); 0: not */
 	/*
 	 * When it took part again: the master-clock start of its first
 	 * interval back (inside the phase it was lost in, or at a later
-	 * phase's start), 0: not (yet); the run (m->ph.runs index, -1: none)
+	 * phase's start), 0: not (yet); the run (rv->ph->runs index, -1: none)
 	 * and that run's interval (0-based; intervals.csv says rejoin_seq+1).
 	 */
 	uint64_t rejoin_real;
@@ -53,7 +54,7 @@ struct ev_loss {
 /* One slave's row of a measured interval (on time or late). */
 struct ev_sample {
 	uint32_t seq;   /* measured interval, from 0 */
-	uint32_t slave; /* index into m->roster.slaves */
+	uint32_t slave; /* index into rv->roster->slaves */
 	uint64_t ops;
 };
 
@@ -74,7 +75,7 @@ struct ev_state {
 	const struct params_ev *pe;
 	struct evplan_ev plan;
 	enum ev_status status;
-	int run;               /* index into m->ph.runs it started in, -1 */
+	int run;               /* index into rv->ph->runs it started in, -1 */
 	uint64_t planned_real; /* master CLOCK_REALTIME; 0 until known */
 	uint64_t start_real, end_real;
 	uint64_t deadline_mono; /* start + timeout= */
@@ -107,7 +108,7 @@ struct events {
 	struct ev_state *ev;
 	size_t n;
 	int stopped;
-	struct ev_series *series; /* one per run (m->ph.runs) */
+	struct ev_series *series; /* one per run (rv->ph->runs) */
 	size_t nseries;
 };
 
@@ -125,27 +126,28 @@ void events_free(struct events **e);
  * Start what is due, reap what exited, poll, time out: called from the
  * master's loop (link_pump); never waits for a child.
  */
-void events_tick(struct master *m);
+void events_tick(const struct run_view *rv);
 /*
  * The run is over: events not started are not run, running ones are cut
  * (their process groups killed), then every event's recovery figures are
  * computed.
  */
-void events_stop(struct master *m);
+void events_stop(const struct run_view *rv);
 /*
  * A slave was just marked lost (s->lost_real set): the name of the event
  * that expected it (its host is in an expect_loss= of an event that had
  * started), recorded there, or NULL for an unexpected loss.
  */
-const char *events_loss_expected(struct master *m, struct slave_rec *s);
+const char *events_loss_expected(const struct run_view *rv,
+				 struct slave_rec *s);
 /* A slave came back: an event with rejoin=yes notes when. */
-void events_back(struct master *m, struct slave_rec *s);
+void events_back(const struct run_view *rv, struct slave_rec *s);
 /*
  * A slave's interval was counted (on time or late): kept for the recovery
  * figures when it is a measured one.
  */
 struct proto_interval;
-void events_sample(struct master *m, const struct slave_rec *s,
+void events_sample(const struct run_view *rv, const struct slave_rec *s,
 		   const struct proto_interval *iv);
 /*
  * Of run r's shortfall from its iorate, the I/Os the expected losses of its
@@ -153,24 +155,25 @@ void events_sample(struct master *m, const struct slave_rec *s,
  * stands); 0 without any.
  */
 struct run_result;
-double events_loss_explains(struct master *m, const struct run_result *r);
+double events_loss_explains(const struct run_view *rv,
+			    const struct run_result *r);
 /* The recovery block of the console and summary.txt (events_out.c);
    nothing without events. */
-void events_recovery_text(struct master *m, FILE *f);
+void events_recovery_text(const struct run_view *rv, FILE *f);
 /*
  * A slave that came back takes part again from interval seq of run
- * (m->ph.runs index), which starts at real (master clock): the loss records
+ * (rv->ph->runs index), which starts at real (master clock): the loss records
  * of s that have no rejoin yet note it.
  */
-void events_rejoined(struct master *m, struct slave_rec *s, uint64_t real,
-		     int run, unsigned seq);
+void events_rejoined(const struct run_view *rv, struct slave_rec *s,
+		     uint64_t real, int run, unsigned seq);
 /* A cluster row of the run in progress: kept for the recovery figures
    (measured rows). */
-void events_record_row(struct master *m, const struct merge_row *row,
+void events_record_row(const struct run_view *rv, const struct merge_row *row,
 		       double iops, double p99_ms);
 
 /* The names (sep between them) of the events active in [start, end). */
-void events_marks(struct master *m, uint64_t start_ns, uint64_t end_ns,
+void events_marks(const struct run_view *rv, uint64_t start_ns, uint64_t end_ns,
 		  char sep, char *marks, size_t len);
 /* The event whose ends= names e (it restores e), or NULL. */
 const struct ev_state *events_restored_by(const struct events *E,

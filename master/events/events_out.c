@@ -109,12 +109,12 @@ static const char *kind_of(const struct params_ev *pe)
 	return pe->exec[0] ? "exec" : "until";
 }
 
-static const char *run_of(struct master *m, const struct ev_state *e)
+static const char *run_of(const struct run_view *rv, const struct ev_state *e)
 {
 	if (e->run >= 0)
-		return m->ph.runs[e->run].ph.name;
+		return rv->ph->runs[e->run].ph.name;
 	if (e->plan.phase >= 0)
-		return m->ph.runs[e->plan.phase].ph.name;
+		return rv->ph->runs[e->plan.phase].ph.name;
 	return "";
 }
 
@@ -142,13 +142,14 @@ static void csv_quoted(FILE *f, const char *s)
  * whose figures are in the event it restores), the restore its window ran
  * through, and the figures; one that did not happen is empty.
  */
-static void csv_figures(struct master *m, FILE *f, const struct ev_state *e)
+static void csv_figures(const struct run_view *rv, FILE *f,
+			const struct ev_state *e)
 {
 	const struct rec_figures *fg = figures_of(e);
-	const struct ev_state *by = events_restored_by(m->events, e);
+	const struct ev_state *by = events_restored_by(rv->events, e);
 
 	if (e->pe->ends >= 0)
-		fprintf(f, "restore,%s,", m->events->ev[e->pe->ends].pe->name);
+		fprintf(f, "restore,%s,", rv->events->ev[e->pe->ends].pe->name);
 	else if (fg)
 		fprintf(f, "%s,%s,%.3f", rec_status_name(fg->status),
 			by ? by->pe->name : "", fg->window_end_s);
@@ -164,16 +165,16 @@ static void csv_figures(struct master *m, FILE *f, const struct ev_state *e)
 	fputc('\n', f);
 }
 
-static int events_write_csv(struct master *m)
+static int events_write_csv(const struct run_view *rv)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 	struct rfile out;
 	FILE *f;
 	int ret;
 
 	if (!E)
 		return 0;
-	ret = results_atomic_open(m, "events.csv", &out);
+	ret = results_atomic_open(rv, "events.csv", &out);
 	if (ret < 0)
 		return ret;
 	if ((f = results_w(&out))) {
@@ -189,7 +190,7 @@ static int events_write_csv(struct master *m)
 			double d = duration_s(e);
 
 			fprintf(f, "%s,", e->pe->name);
-			csv_quoted(f, run_of(m, e));
+			csv_quoted(f, run_of(rv, e));
 			fprintf(f, ",%s,%llu,%llu,%llu,%s,", kind_of(e->pe),
 				(unsigned long long)e->planned_real,
 				(unsigned long long)e->start_real,
@@ -201,11 +202,11 @@ static int events_write_csv(struct master *m)
 			if (!isnan(d))
 				fprintf(f, "%.3f", d);
 			fprintf(f, ",%s,", e->log);
-			csv_figures(m, f, e);
+			csv_figures(rv, f, e);
 		}
 	}
-	results_wrote(m, &out);
-	return results_atomic_commit(m, &out, "events.csv");
+	results_wrote(rv, &out);
+	return results_atomic_commit(rv, &out, "events.csv");
 }
 
 static void json_time(struct jsonw *w, const char *key, uint64_t t)
@@ -222,16 +223,17 @@ static const char *judged_on(const struct ev_state *e)
 	return !e->nloss || e->pe->rejoin ? "cluster" : "survivors";
 }
 
-static void json_figures(struct master *m, struct jsonw *w,
+static void json_figures(const struct run_view *rv, struct jsonw *w,
 			 const struct ev_state *e)
 {
 	const struct rec_figures *f = figures_of(e);
-	const struct ev_state *by = events_restored_by(m->events, e);
+	const struct ev_state *by = events_restored_by(rv->events, e);
 
 	if (e->pe->ends >= 0) {
 		jsonw_object(w, "recovery");
 		jsonw_str(w, "status", "restore");
-		jsonw_str(w, "figures_in", m->events->ev[e->pe->ends].pe->name);
+		jsonw_str(w, "figures_in",
+			  rv->events->ev[e->pe->ends].pe->name);
 		jsonw_end(w);
 		return;
 	}
@@ -259,9 +261,9 @@ static void json_figures(struct master *m, struct jsonw *w,
 	jsonw_end(w);
 }
 
-static void events_summary_json(struct master *m, struct jsonw *w)
+static void events_summary_json(const struct run_view *rv, struct jsonw *w)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 
 	jsonw_array(w, "events");
 	for (size_t i = 0; E && i < E->n; i++) {
@@ -269,7 +271,7 @@ static void events_summary_json(struct master *m, struct jsonw *w)
 
 		jsonw_object(w, NULL);
 		jsonw_str(w, "name", e->pe->name);
-		jsonw_str(w, "run", run_of(m, e));
+		jsonw_str(w, "run", run_of(rv, e));
 		jsonw_str(w, "kind", kind_of(e->pe));
 		jsonw_str(w, "status", events_status_name(e->status));
 		if (e->why[0])
@@ -293,13 +295,13 @@ static void events_summary_json(struct master *m, struct jsonw *w)
 
 			jsonw_object(w, NULL);
 			jsonw_str(w, "slave",
-				  m->roster.slaves[l->slave].hello.name);
+				  rv->roster->slaves[l->slave].hello.name);
 			json_time(w, "lost_at", l->lost_real);
 			json_time(w, "back_at", l->back_real);
 			json_time(w, "rejoined_at", l->rejoin_real);
 			if (l->rejoin_real && l->rejoin_run >= 0) {
 				jsonw_str(w, "rejoined_run",
-					  m->ph.runs[l->rejoin_run].ph.name);
+					  rv->ph->runs[l->rejoin_run].ph.name);
 				jsonw_u64(w, "rejoined_interval",
 					  l->rejoin_seq + 1);
 			}
@@ -308,7 +310,7 @@ static void events_summary_json(struct master *m, struct jsonw *w)
 			jsonw_end(w);
 		}
 		jsonw_end(w);
-		json_figures(m, w, e);
+		json_figures(rv, w, e);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -327,15 +329,16 @@ static const char *txt(char *buf, size_t len, double v, int prec,
 	return buf;
 }
 
-static void recovery_lines(struct master *m, FILE *f, const struct ev_state *e)
+static void recovery_lines(const struct run_view *rv, FILE *f,
+			   const struct ev_state *e)
 {
 	const struct rec_figures *g = figures_of(e);
-	const struct ev_state *by = events_restored_by(m->events, e);
+	const struct ev_state *by = events_restored_by(rv->events, e);
 	char a[48], b[48], c[48], d[48];
 
 	if (e->pe->ends >= 0) {
 		fprintf(f, "  %s: restores %s (its figures, above or below)\n",
-			e->pe->name, m->events->ev[e->pe->ends].pe->name);
+			e->pe->name, rv->events->ev[e->pe->ends].pe->name);
 		return;
 	}
 	if (!g) {
@@ -345,7 +348,7 @@ static void recovery_lines(struct master *m, FILE *f, const struct ev_state *e)
 		return;
 	}
 	fprintf(f, "  %s (%s): %s, judged on the %s; window %.1f-%.1f s%s%s\n",
-		e->pe->name, run_of(m, e), rec_status_name(g->status),
+		e->pe->name, run_of(rv, e), rec_status_name(g->status),
 		judged_on(e), e->rev.start_s, g->window_end_s,
 		by ? " through " : "", by ? by->pe->name : "");
 	if (g->baseline_iops < 0)
@@ -373,16 +376,16 @@ static void recovery_lines(struct master *m, FILE *f, const struct ev_state *e)
 		g->io_lost, g->io_lost_expected, g->io_delayed);
 }
 
-void events_recovery_text(struct master *m, FILE *f)
+void events_recovery_text(const struct run_view *rv, FILE *f)
 {
-	struct events *E = m->events;
+	struct events *E = rv->events;
 
 	if (!E || !E->n)
 		return;
 	fprintf(f,
 		"Recovery figures (seconds from the start of each run's measured time):\n");
 	for (size_t i = 0; i < E->n; i++)
-		recovery_lines(m, f, &E->ev[i]);
+		recovery_lines(rv, f, &E->ev[i]);
 	fprintf(f, "\n");
 	fflush(f);
 }
@@ -400,38 +403,39 @@ static int marks_count(const char *marks)
 	return n;
 }
 
-static void ev_cell(struct master *m, void *priv, const struct sink_row *r,
-		    char *buf, size_t len, int *count)
+static void ev_cell(const struct run_view *rv, void *priv,
+		    const struct sink_row *r, char *buf, size_t len, int *count)
 {
 	(void)priv;
-	events_marks(m, r->row->start_ns, r->row->end_ns, ';', buf, len);
-	*count = m->events ? marks_count(buf) : -1;
+	events_marks(rv, r->row->start_ns, r->row->end_ns, ';', buf, len);
+	*count = rv->events ? marks_count(buf) : -1;
 }
 
-static void ev_row(struct master *m, void *priv, const struct sink_row *r)
+static void ev_row(const struct run_view *rv, void *priv,
+		   const struct sink_row *r)
 {
 	(void)priv;
-	events_record_row(m, r->row, r->v.iops, r->v.p99_ms);
+	events_record_row(rv, r->row, r->v.iops, r->v.p99_ms);
 }
 
-static void ev_slave_cell(struct master *m, void *priv,
+static void ev_slave_cell(const struct run_view *rv, void *priv,
 			  const struct sink_slave_row *r, char *buf, size_t len)
 {
 	(void)priv;
-	events_marks(m, r->iv->start_ns, r->iv->end_ns, ';', buf, len);
+	events_marks(rv, r->iv->start_ns, r->iv->end_ns, ';', buf, len);
 }
 
-static void ev_slave_row(struct master *m, void *priv,
+static void ev_slave_row(const struct run_view *rv, void *priv,
 			 const struct sink_slave_row *r)
 {
 	(void)priv;
-	events_sample(m, r->s, r->iv);
+	events_sample(rv, r->s, r->iv);
 }
 
-static int ev_console_column(struct master *m, void *priv)
+static int ev_console_column(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	return m->events != NULL;
+	return rv->events != NULL;
 }
 
 /*
@@ -439,13 +443,13 @@ static int ev_console_column(struct master *m, void *priv)
  * to take away explain (what they did not do while away, from their own
  * rows; see events_loss_explains()).
  */
-static void ev_shortfall(struct master *m, void *priv,
+static void ev_shortfall(const struct run_view *rv, void *priv,
 			 const struct run_result *r, FILE *f)
 {
 	double measured = (double)(r->ph.intervals - r->ph.warmup_intervals) *
 			  r->ph.interval_s;
 	double short_ops = (r->ph.iorate - r->view.iops) * measured;
-	double lost = events_loss_explains(m, r);
+	double lost = events_loss_explains(rv, r);
 
 	(void)priv;
 	if (lost > 0 && short_ops > 0)
@@ -454,21 +458,22 @@ static void ev_shortfall(struct master *m, void *priv,
 			fmin(100, 100 * lost / short_ops), lost, short_ops);
 }
 
-static void ev_summary_json(struct master *m, void *priv, struct jsonw *w)
+static void ev_summary_json(const struct run_view *rv, void *priv,
+			    struct jsonw *w)
 {
 	(void)priv;
-	events_summary_json(m, w);
+	events_summary_json(rv, w);
 }
 
-static void ev_summary_txt(struct master *m, void *priv, FILE *f)
+static void ev_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 {
 	(void)priv;
-	events_recovery_text(m, f);
+	events_recovery_text(rv, f);
 }
 
-static int ev_write(struct master *m, void *priv)
+static int ev_write(const struct run_view *rv, void *priv)
 {
-	int ret = events_write_csv(m);
+	int ret = events_write_csv(rv);
 
 	(void)priv;
 	if (ret < 0)

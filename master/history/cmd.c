@@ -2,9 +2,11 @@
  * The commands of the run history: `lockstep history [list|import|
  * changes]`, `lockstep compare A B`, and the hook `lockstep run` calls
  * once its results folder is complete (record the run, compare it with
- * --baseline, write compare.txt and compare.json, exit 3 on a
- * regression). The results folder is the source of truth: whatever goes
- * wrong here is said on stderr and never changes how the run ended.
+ * --baseline, exit 3 on a regression, and hand the comparison to the
+ * run's seal, whose sinks write compare.txt and compare.json). The
+ * results folder is the source of truth: whatever goes wrong here is said
+ * on stderr and never changes how the run ended. Nothing here writes into
+ * a results folder.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,40 +75,27 @@ static void make_parent(const char *path)
 
 /* ---- the run hook ------------------------------------------------------- */
 
-/* compare.txt or compare.json, written whole (fsutil_write_atomic). */
-struct cmp_out {
-	const struct history_run *a, *b;
-	const struct history_cmp *c;
-	int json;
-};
-
-static int fill_compare(FILE *f, void *arg)
+int history_compare_file(FILE *f, const struct history_seal *s, int json)
 {
-	const struct cmp_out *o = arg;
-
-	if (o->json)
-		return history_compare_json(f, o->a, o->b, o->c);
-	history_compare_print(f, o->a, o->b, o->c);
+	if (!s->cmp)
+		return -ENODATA;
+	if (json)
+		return history_compare_json(f, s->base, s->cur, s->cmp);
+	history_compare_print(f, s->base, s->cur, s->cmp);
 	return 0;
 }
 
-static int write_compare(const char *dir, const char *name, struct cmp_out *o)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return fsutil_write_atomic(path, 1, fill_compare, o);
-}
-
-/* Compare, print, write compare.*; the verdict line into line. */
-static int run_compare(const char *dir, const struct history_run *base,
+/*
+ * Compare and print; the verdict line into line and the comparison into
+ * *c (free it with history_compare_free) when the return is >= 0: 1 a
+ * regression, 0 none, -errno no comparison.
+ */
+static int run_compare(const struct history_run *base,
 		       const struct history_run *cur, const char *threshold,
-		       char *line, size_t len)
+		       struct history_cmp *c, char *line, size_t len)
 {
 	struct history_threshold t;
-	struct history_cmp c;
 	char err[512];
-	int ret;
 
 	if (history_threshold_parse(threshold ? threshold :
 						HISTORY_DEFAULT_THRESHOLD,
@@ -115,29 +104,16 @@ static int run_compare(const char *dir, const struct history_run *base,
 		snprintf(line, len, "no comparison: %s", err);
 		return -EINVAL;
 	}
-	if (history_compare(base, cur, &t, &c) < 0) {
+	if (history_compare(base, cur, &t, c) < 0) {
 		log_error("compare: out of memory");
 		snprintf(line, len, "no comparison: out of memory");
 		return -ENOMEM;
 	}
 	printf("\n");
-	history_compare_print(stdout, base, cur, &c);
+	history_compare_print(stdout, base, cur, c);
 	fflush(stdout);
-	history_compare_line(base, &c, line, len);
-	{
-		struct cmp_out o = { .a = base, .b = cur, .c = &c, .json = 0 };
-
-		ret = write_compare(dir, "compare.txt", &o);
-		o.json = 1;
-		if (ret == 0)
-			ret = write_compare(dir, "compare.json", &o);
-	}
-	if (ret < 0)
-		log_error("compare: cannot write %s/compare.txt and compare.json: %s",
-			  dir, strerror(-ret));
-	ret = c.regression;
-	history_compare_free(&c);
-	return ret;
+	history_compare_line(base, c, line, len);
+	return c->regression;
 }
 
 static int is_dir(const char *path)
@@ -195,13 +171,15 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 								  sizeof(buf));
 
 	struct history_run cur, base;
+	struct history_cmp c;
+	struct history_seal s = { .exit_code = exit_code, .verdict = "" };
 	struct history_db *db = NULL;
 	int have_base = 0, regression = 0, final = exit_code;
 	char err[1024], line[1024] = "";
 	int64_t id;
 
 	if (!hist_path && !baseline)
-		return seal ? seal(arg, exit_code, "") : exit_code;
+		return seal ? seal(arg, &s) : exit_code;
 	if (history_load_dir(dir, &cur, err, sizeof(err)) < 0) {
 		log_error("history: cannot read the results folder back, the run is not recorded: %s",
 			  err);
@@ -209,7 +187,7 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 			snprintf(line, sizeof(line), "no comparison: %s", err);
 			goto no_compare;
 		}
-		return seal ? seal(arg, exit_code, "") : exit_code;
+		return seal ? seal(arg, &s) : exit_code;
 	}
 	if (!*cur.host)
 		gethostname(cur.host, sizeof(cur.host) - 1);
@@ -233,9 +211,13 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 		}
 	}
 	if (have_base) {
-		regression = run_compare(dir, &base, &cur, threshold, line,
+		regression = run_compare(&base, &cur, threshold, &c, line,
 					 sizeof(line));
-		history_run_free(&base);
+		if (regression >= 0) {
+			s.base = &base;
+			s.cur = &cur;
+			s.cmp = &c;
+		}
 	}
 	/* 2, 4 and 5 say more about the run than its speed does. */
 	if (exit_code == LS_EXIT_OK && regression > 0)
@@ -248,8 +230,14 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 	 * summary.txt are rewritten first, then the history row says the
 	 * same.
 	 */
+	s.exit_code = final;
+	s.verdict = line;
 	if (seal)
-		final = seal(arg, final, line);
+		final = seal(arg, &s);
+	if (s.cmp)
+		history_compare_free(&c);
+	if (have_base)
+		history_run_free(&base);
 	cur.exit_code = final;
 	if (final == LS_EXIT_REGRESSION || final == LS_EXIT_NO_BASELINE ||
 	    final == LS_EXIT_INCOMPLETE)
@@ -270,7 +258,9 @@ int history_run_hook(const char *dir, const char *hist, int no_history,
 no_compare:
 	if (exit_code == LS_EXIT_OK)
 		final = LS_EXIT_NO_BASELINE;
-	return seal ? seal(arg, final, line) : final;
+	s.exit_code = final;
+	s.verdict = line;
+	return seal ? seal(arg, &s) : final;
 }
 
 /* ---- lockstep compare --------------------------------------------------- */

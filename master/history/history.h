@@ -193,19 +193,34 @@ int history_resolve(struct history_db *db, const char *spec,
 int history_spec_ok(const char *spec, char *err, size_t errlen);
 
 /*
- * How the run hook seals the record: finish the results folder with the
- * final exit code and the verdict line ("" without a baseline): rewrite
- * its summaries, write what is still to be written (report.html). Returns
- * the exit code the folder now says: exit_code, or 5 (LS_EXIT_INCOMPLETE)
- * when a file of it could not be written. The hook records that code in
- * the history, so the row, the folder and the exit status agree.
+ * What the run hook hands its seal: the exit code the comparison made of
+ * the run's, the verdict line ("" without a baseline) and the comparison
+ * itself (base, cur and cmp all NULL when none was made), which
+ * compare.txt and compare.json say (history_compare_file).
  */
-typedef int (*history_seal_fn)(void *arg, int exit_code, const char *verdict);
+struct history_seal {
+	int exit_code;
+	const char *verdict;
+	const struct history_run *base, *cur;
+	const struct history_cmp *cmp;
+};
+/*
+ * How the run hook seals the record: finish the results folder with the
+ * final exit code and the verdict: rewrite its summaries, write what is
+ * still to be written (compare.*, report.html). Returns the exit code the
+ * folder now says: s->exit_code, or 5 (LS_EXIT_INCOMPLETE) when a file of
+ * it could not be written. The hook records that code in the history, so
+ * the row, the folder and the exit status agree.
+ */
+typedef int (*history_seal_fn)(void *arg, const struct history_seal *s);
+/* compare.txt (json 0) or compare.json (json 1) of s's comparison into f:
+   0 or -errno. */
+int history_compare_file(FILE *f, const struct history_seal *s, int json);
 /*
  * The run hook of `lockstep run`, called once the results folder dir is
- * complete: with a baseline spec, compares with it, prints the verdict
- * table and writes compare.txt and compare.json into dir; then seals the
- * folder with the final exit code and verdict (seal, may be NULL), and
+ * complete: with a baseline spec, compares with it and prints the verdict
+ * table; then seals the folder with the final exit code, the verdict and
+ * the comparison (seal, may be NULL: nothing is written into dir), and
  * records the run so in the history (hist: --history, or NULL for the
  * default; none with no_history). A regression turns an exit code 0 into
  * 3 (LS_EXIT_REGRESSION); a baseline asked for that cannot be resolved

@@ -178,6 +178,20 @@ static int fill_page(FILE *f, void *arg)
 	return 0;
 }
 
+int html_page(const char *dir, const char *baseline, FILE *f, char *err,
+	      size_t errlen)
+{
+	size_t len = 0;
+	char *data = NULL;
+	int ret = build_data(dir, baseline, &data, &len, err, errlen);
+
+	if (ret < 0)
+		return ret;
+	put_page(f, data, len);
+	free(data);
+	return 0;
+}
+
 int html_write(const char *dir, const char *out, const char *baseline,
 	       char *err, size_t errlen)
 {

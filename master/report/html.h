@@ -8,6 +8,7 @@
 #define LOCKSTEP_MASTER_REPORT_HTML_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Write the report of results folder dir to out (NULL: dir/report.html),
@@ -17,6 +18,13 @@
  */
 int html_write(const char *dir, const char *out, const char *baseline,
 	       char *err, size_t errlen);
+/*
+ * The same page into f (the run's report sink writes it through the
+ * results folder's checked writer). Returns 0, or -errno with the reason
+ * in err (nothing written then).
+ */
+int html_page(const char *dir, const char *baseline, FILE *f, char *err,
+	      size_t errlen);
 /* The `report` subcommand; returns its exit code (common/exitcode.h). */
 int html_main(int argc, char **argv);
 

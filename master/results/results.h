@@ -11,10 +11,11 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "master/run/view.h"
 #include "master/export/export.h"
 #include "proto/proto.h"
 
-struct master;
+struct run_view;
 struct slave_rec;
 struct run_result;
 struct merge_row;
@@ -49,7 +50,7 @@ struct forced_rec {
 	char slave[PROTO_NAME_LEN];
 	char sd[PROTO_NAME_LEN];
 	char signature[PROTO_SIG_LEN];
-	const char *lun; /* the sd's lun= (in m->params) */
+	const char *lun; /* the sd's lun= (in rv->params) */
 };
 
 /* A sink of the table and its own state (sink_ops.priv_size bytes). */
@@ -86,22 +87,22 @@ struct results_state {
  * then open every sink (the copied parameter file, intervals.csv,
  * flatfile.html, ...). Returns 0 or -errno (said why).
  */
-int results_open(struct master *m);
+int results_open(const struct run_view *rv);
 /*
  * Before the first phase: whether the results folder's filesystem has
  * room for the planned rows. Warns, or with --require-space returns
  * -ENOSPC (said why); 0 otherwise.
  */
-int results_check_space(struct master *m);
+int results_check_space(const struct run_view *rv);
 /* A phase starts: the console's column header (and Vdbench's files'). */
-void results_phase_start(struct master *m);
+void results_phase_start(const struct run_view *rv);
 /* One merged interval: to every sink (console, intervals.csv, ...). */
-void results_row(struct master *m, const struct merge_row *row);
+void results_row(const struct run_view *rv, const struct merge_row *row);
 /*
  * One slave's interval: to every sink (hosts/<name>.csv, intervals.csv
  * as a late row when late, the export).
  */
-void results_slave_row(struct master *m, struct slave_rec *s,
+void results_slave_row(const struct run_view *rv, struct slave_rec *s,
 		       const struct proto_interval *iv, const char *note,
 		       int late);
 /*
@@ -109,7 +110,7 @@ void results_slave_row(struct master *m, struct slave_rec *s,
  * files that keep them. totals: the merged totals, NULL when the run did
  * not end well (only its validation line is said then).
  */
-void results_run_end(struct master *m, struct run_result *r,
+void results_run_end(const struct run_view *rv, struct run_result *r,
 		     const struct stats *totals);
 /*
  * The end of it all: every sink's end (lost slaves on the console, every
@@ -119,9 +120,18 @@ void results_run_end(struct master *m, struct run_result *r,
  * (or on stderr when that cannot be written) and makes the exit code
  * LS_EXIT_INCOMPLETE unless it was already worse.
  */
-void results_finish(struct master *m);
+void results_finish(const struct run_view *rv);
+/*
+ * The history hook's comparison and verdict are known (after
+ * results_finish): record them in the facts, write what depends on them
+ * through the sinks' seal and sealed hooks (compare.*, report.html) and
+ * the summaries again with the verdict, so that the folder says the exit
+ * code returned (5 when any of that could not be written).
+ */
+struct history_seal;
+int results_seal(const struct run_view *rv, const struct history_seal *s);
 /* Close every file the sinks opened and free them (no sync). */
-void results_close(struct master *m);
+void results_close(const struct run_view *rv);
 
 /* ---- sink_hosts.c: hosts/<name>.csv, opened as slaves come ---- */
 
@@ -129,16 +139,22 @@ void results_close(struct master *m);
  * Open hosts/<name>.csv of every slave name the run expects, before any
  * slave is admitted. Returns 0 or -errno (said why).
  */
-int results_open_expected(struct master *m);
+int results_open_expected(const struct run_view *rv);
 /*
  * The hosts/<name>.csv of a slave about to be registered (opened before,
  * or now) into *out. Returns 0 or -errno: the slave is then refused.
+ * Once registered as rv->roster->slaves[idx], results_slave_file() hands
+ * the file to the sink, which owns it from then on; a slave refused
+ * after all gets results_discard().
  */
-int results_open_slave(struct master *m, const char *name, struct rfile *out);
+int results_open_slave(const struct run_view *rv, const char *name,
+		       struct rfile *out);
+void results_slave_file(const struct run_view *rv, unsigned idx,
+			struct rfile *f);
 /* Close and remove a results file (a slave refused after all). */
-void results_discard(struct master *m, struct rfile *r);
+void results_discard(const struct run_view *rv, struct rfile *r);
 /* Flush the hosts/ files every HOSTS_FLUSH_NS, or now with force. */
-void results_flush_hosts(struct master *m, int force);
+void results_flush_hosts(const struct run_view *rv, int force);
 
 /* ---- writer.c: the checked writer, the only way into the folder ---- */
 
@@ -147,25 +163,26 @@ void results_flush_hosts(struct master *m, int force);
  * followed) into *r. Returns 0 or -errno (nothing recorded: the caller
  * says what a file that cannot be opened means).
  */
-int results_file_open(struct master *m, const char *rel, struct rfile *r);
+int results_file_open(const struct run_view *rv, const char *rel,
+		      struct rfile *r);
 /*
  * Open DIR/sub/file for appending, unbuffered (each write goes to the file
  * as it is made), sub created inside the folder and neither followed if a
  * link: what an event's log is written through. 0 or -errno.
  */
-int results_file_open_in(struct master *m, const char *sub, const char *file,
-			 struct rfile *r);
+int results_file_open_in(const struct run_view *rv, const char *sub,
+			 const char *file, struct rfile *r);
 /*
  * A file being written: its FILE to write to, or NULL when it is closed or
  * already failed (write nothing then). Call results_wrote() after.
  */
 FILE *results_w(struct rfile *r);
 /* After writes through results_w(): keep the first error. */
-void results_wrote(struct master *m, struct rfile *r);
+void results_wrote(const struct run_view *rv, struct rfile *r);
 /* Flush r (a failure is kept and named). */
-void results_flush(struct master *m, struct rfile *r);
+void results_flush(const struct run_view *rv, struct rfile *r);
 /* Flush, fsync (with sync) and close r; any failure is kept and named. */
-void results_file_close(struct master *m, struct rfile *r, int sync);
+void results_file_close(const struct run_view *rv, struct rfile *r, int sync);
 /*
  * A file written whole at the end, atomically: results_atomic_open() opens
  * a temporary file in the folder into *r, results_atomic_commit() flushes,
@@ -173,31 +190,37 @@ void results_file_close(struct master *m, struct rfile *r, int sync);
  * temporary file is removed, nothing is renamed and name is recorded as
  * incomplete. Both return 0 or -errno.
  */
-int results_atomic_open(struct master *m, const char *name, struct rfile *r);
-int results_atomic_commit(struct master *m, struct rfile *r, const char *name);
+int results_atomic_open(const struct run_view *rv, const char *name,
+			struct rfile *r);
+int results_atomic_commit(const struct run_view *rv, struct rfile *r,
+			  const char *name);
+/* Give up an atomic file before its commit: nothing is left of it, and
+   it is not named incomplete (the caller says why it is missing). */
+void results_atomic_abort(const struct run_view *rv, struct rfile *r,
+			  const char *name);
 /* Record that the result file name is incomplete (err: why, -errno). */
-void results_incomplete(struct master *m, const char *name, int err);
+void results_incomplete(const struct run_view *rv, const char *name, int err);
 /* A lost result file makes a run that ran exit LS_EXIT_INCOMPLETE. */
-void results_exit_incomplete(struct master *m);
+void results_exit_incomplete(const struct run_view *rv);
 /* The descriptor reserve: give one back before an open, refill, free. */
-void results_reserve_use(struct master *m);
-void results_reserve_fill(struct master *m);
-void results_reserve_free(struct master *m);
+void results_reserve_use(const struct run_view *rv);
+void results_reserve_fill(const struct run_view *rv);
+void results_reserve_free(const struct run_view *rv);
 /* "completed", "degraded", "aborted" or "failed" for an exit code. */
 const char *results_status_name(int code);
 
 /* ---- the files written whole at the end (also after a verdict) ---- */
 
 /* sink_summary_json.c, sink_summary_txt.c (0 or -errno). */
-int results_summary_json(struct master *m);
-int results_summary_txt(struct master *m);
+int results_summary_json(const struct run_view *rv);
+int results_summary_txt(const struct run_view *rv);
 /* sink_console.c: one line per slave that was lost during the run. */
-void results_report_lost(struct master *m, FILE *f);
+void results_report_lost(const struct run_view *rv, FILE *f);
 
 /* ---- sink_export.c: the live export ---- */
 
 /* Start the export's sinks asked for (0, or -errno said why). */
-int results_export_open(struct master *m);
+int results_export_open(const struct run_view *rv);
 
 /*
  * ---- results_validate.c: data validation ----
@@ -216,13 +239,13 @@ int results_export_open(struct master *m);
 int results_validation_plan(const struct params *p,
 			    const struct proto_plan *plan, unsigned **sd,
 			    unsigned *nsd);
-int results_validation_end(const struct master *m, struct run_result *r,
+int results_validation_end(const struct run_view *rv, struct run_result *r,
 			   struct slave_rec *s,
 			   const struct proto_phase_end *pe, char *why,
 			   size_t whylen);
-void results_validation_json(const struct master *m, const struct run_result *r,
-			     struct jsonw *w, const uint64_t val[3],
-			     int per_sd);
-int results_validation_nothing(const struct master *m);
+void results_validation_json(const struct run_view *rv,
+			     const struct run_result *r, struct jsonw *w,
+			     const uint64_t val[3], int per_sd);
+int results_validation_nothing(const struct run_view *rv);
 
 #endif

@@ -17,9 +17,9 @@
 #include "master/run/master_int.h"
 #include "master/results/sink.h"
 
-static int validated(const struct master *m, const struct run_result *r)
+static int validated(const struct run_view *rv, const struct run_result *r)
 {
-	return m->params->validate || r->ph.verify;
+	return rv->params->validate || r->ph.verify;
 }
 
 int results_validation_plan(const struct params *p,
@@ -47,7 +47,7 @@ int results_validation_plan(const struct params *p,
 	return 0;
 }
 
-int results_validation_end(const struct master *m, struct run_result *r,
+int results_validation_end(const struct run_view *rv, struct run_result *r,
 			   struct slave_rec *s,
 			   const struct proto_phase_end *pe, char *why,
 			   size_t whylen)
@@ -72,7 +72,7 @@ int results_validation_end(const struct master *m, struct run_result *r,
 		}
 	}
 	if (r && pe->nval_sds && !r->val_sd) {
-		r->val_sd = calloc(m->params->nsd, sizeof(*r->val_sd));
+		r->val_sd = calloc(rv->params->nsd, sizeof(*r->val_sd));
 		if (!r->val_sd) {
 			snprintf(why, whylen, "out of memory");
 			return -ENOMEM;
@@ -98,24 +98,24 @@ int results_validation_end(const struct master *m, struct run_result *r,
 }
 
 /* The sink: r's line after its totals (mismatches degrade the run). */
-static void validation_run_end(struct master *m, void *priv,
+static void validation_run_end(const struct run_view *rv, void *priv,
 			       const struct sink_run_end *e)
 {
 	const struct run_result *r = e->r;
 
 	(void)priv;
-	if (!validated(m, r))
+	if (!validated(rv, r))
 		return;
 	printf("validation %s: %llu blocks written, %llu verified, %llu mismatches\n",
 	       r->ph.name, (unsigned long long)r->val[0],
 	       (unsigned long long)r->val[1], (unsigned long long)r->val[2]);
-	for (size_t i = 0; r->val_sd && i < m->params->nsd; i++) {
+	for (size_t i = 0; r->val_sd && i < rv->params->nsd; i++) {
 		const uint64_t *row = r->val_sd[i];
 
 		if (!row[3])
 			continue;
 		printf("validation %s %s: %llu blocks written, %llu verified, %llu mismatches\n",
-		       r->ph.name, m->params->sd[i].name,
+		       r->ph.name, rv->params->sd[i].name,
 		       (unsigned long long)row[0], (unsigned long long)row[1],
 		       (unsigned long long)row[2]);
 	}
@@ -125,13 +125,14 @@ static void validation_run_end(struct master *m, void *priv,
 	log_error("run %s: data validation found %llu mismatches (lockstep.log has the first ones in full)",
 		  r->ph.name, (unsigned long long)r->val[2]);
 	/* Mismatches in warmup intervals count too: the data is wrong. */
-	m->fact.mismatches++;
+	rv->fact->mismatches++;
 }
 
-void results_validation_json(const struct master *m, const struct run_result *r,
-			     struct jsonw *w, const uint64_t val[3], int per_sd)
+void results_validation_json(const struct run_view *rv,
+			     const struct run_result *r, struct jsonw *w,
+			     const uint64_t val[3], int per_sd)
 {
-	if (!validated(m, r))
+	if (!validated(rv, r))
 		return;
 	jsonw_object(w, "validation");
 	jsonw_str(w, "mode", r->ph.verify ? "only" : "yes");
@@ -141,13 +142,13 @@ void results_validation_json(const struct master *m, const struct run_result *r,
 	if (per_sd) {
 		/* Every sd a slave reported, zeros included. */
 		jsonw_array(w, "sds");
-		for (size_t i = 0; r->val_sd && i < m->params->nsd; i++) {
+		for (size_t i = 0; r->val_sd && i < rv->params->nsd; i++) {
 			const uint64_t *row = r->val_sd[i];
 
 			if (!row[3])
 				continue;
 			jsonw_object(w, NULL);
-			jsonw_str(w, "sd", m->params->sd[i].name);
+			jsonw_str(w, "sd", rv->params->sd[i].name);
 			jsonw_u64(w, "written", row[0]);
 			jsonw_u64(w, "verified", row[1]);
 			jsonw_u64(w, "mismatched", row[2]);
@@ -158,22 +159,22 @@ void results_validation_json(const struct master *m, const struct run_result *r,
 	jsonw_end(w);
 }
 
-int results_validation_nothing(const struct master *m)
+int results_validation_nothing(const struct run_view *rv)
 {
 	uint64_t verified = 0;
 
-	if (!m->params->validate)
+	if (!rv->params->validate)
 		return 0;
-	for (size_t i = 0; i < m->ph.nruns; i++)
-		verified += m->ph.runs[i].done ? m->ph.runs[i].val[1] : 0;
+	for (size_t i = 0; i < rv->ph->nruns; i++)
+		verified += rv->ph->runs[i].done ? rv->ph->runs[i].val[1] : 0;
 	return verified == 0;
 }
 
 /* The end: whether validate=yes verified nothing, said. */
-static void validation_end(struct master *m, void *priv)
+static void validation_end(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	if (results_validation_nothing(m))
+	if (results_validation_nothing(rv))
 		log_warn(
 			"validate=yes, but no read verified a block: no phase read blocks written under validation (add reads, or an rd with validate=only)");
 }

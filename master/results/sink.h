@@ -18,16 +18,18 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "master/run/view.h"
 #include "common/stats.h"
 #include "master/plan/plan.h"
 
-struct master;
+struct run_view;
 struct slave_rec;
 struct run_result;
 struct merge_row;
 struct proto_interval;
 struct stats;
 struct jsonw;
+struct history_seal;
 
 #define SINK_CELL_MAX 512
 
@@ -73,34 +75,50 @@ struct sink_ops {
 	/* A column provider: its header (intervals.csv, hosts/), or NULL. */
 	const char *column;
 	/* results_open: 0 or -errno (said why), the run does not start. */
-	int (*open)(struct master *m, void *priv);
-	void (*phase_start)(struct master *m, void *priv,
+	int (*open)(const struct run_view *rv, void *priv);
+	void (*phase_start)(const struct run_view *rv, void *priv,
 			    const struct sink_phase *p);
 	/* Column providers: the row's cell into buf (len bytes, "" none). */
-	void (*cell)(struct master *m, void *priv, const struct sink_row *r,
-		     char *buf, size_t len, int *count);
-	void (*slave_cell)(struct master *m, void *priv,
+	void (*cell)(const struct run_view *rv, void *priv,
+		     const struct sink_row *r, char *buf, size_t len,
+		     int *count);
+	void (*slave_cell)(const struct run_view *rv, void *priv,
 			   const struct sink_slave_row *r, char *buf,
 			   size_t len);
 	/* Whether the console shows the provider's count (phase header). */
-	int (*console_column)(struct master *m, void *priv);
-	void (*row)(struct master *m, void *priv, const struct sink_row *r);
-	void (*slave_row)(struct master *m, void *priv,
+	int (*console_column)(const struct run_view *rv, void *priv);
+	void (*row)(const struct run_view *rv, void *priv,
+		    const struct sink_row *r);
+	void (*slave_row)(const struct run_view *rv, void *priv,
 			  const struct sink_slave_row *r);
-	void (*run_end)(struct master *m, void *priv,
+	void (*run_end)(const struct run_view *rv, void *priv,
 			const struct sink_run_end *e);
 	/* The console's "iorate= not reached" line of run r: more of it. */
-	void (*shortfall)(struct master *m, void *priv,
+	void (*shortfall)(const struct run_view *rv, void *priv,
 			  const struct run_result *r, FILE *f);
 	/* summary.json's keys and summary.txt's block the sink adds. */
-	void (*summary_json)(struct master *m, void *priv, struct jsonw *w);
-	void (*summary_txt)(struct master *m, void *priv, FILE *f);
+	void (*summary_json)(const struct run_view *rv, void *priv,
+			     struct jsonw *w);
+	void (*summary_txt)(const struct run_view *rv, void *priv, FILE *f);
 	/* The run is over: say what is left, flush, sync and close. */
-	void (*end)(struct master *m, void *priv);
+	void (*end)(const struct run_view *rv, void *priv);
 	/* Then, every data file closed: a file written whole (0 or -errno). */
-	int (*write)(struct master *m, void *priv);
+	int (*write)(const struct run_view *rv, void *priv);
+	/*
+	 * The verdict is known (results_seal, after the history hook
+	 * compared the run): seal writes what the summaries must account
+	 * for (compare.*), then the summaries are rewritten with the
+	 * verdict, then sealed draws what is made from the sealed folder
+	 * (report.html). A failure goes through the writer (incomplete) or
+	 * into the facts; the summaries are rewritten once more if it
+	 * changed the exit code.
+	 */
+	void (*seal)(const struct run_view *rv, void *priv,
+		     const struct history_seal *s);
+	void (*sealed)(const struct run_view *rv, void *priv,
+		       const struct history_seal *s);
 	/* Close without sync (an error path too) and free what it holds. */
-	void (*close)(struct master *m, void *priv);
+	void (*close)(const struct run_view *rv, void *priv);
 };
 
 /* The table (sinks.c): every sink, in the order the hooks are called. */
@@ -108,10 +126,10 @@ extern const struct sink_ops *const results_sinks[];
 extern const size_t results_nsinks;
 
 /* The state of the sink ops in this run (NULL before results_open). */
-void *results_priv(struct master *m, const struct sink_ops *ops);
+void *results_priv(const struct run_view *rv, const struct sink_ops *ops);
 /* The console, a progress line on it erased first. */
-FILE *results_stdout(struct master *m);
+FILE *results_stdout(const struct run_view *rv);
 /* intervals.csv's and hosts/'s header: fmt's columns and the providers'. */
-void results_csv_header(struct master *m, FILE *f);
+void results_csv_header(const struct run_view *rv, FILE *f);
 
 #endif

@@ -15,7 +15,7 @@
 #include "master/results/fmt.h"
 #include "master/results/sink.h"
 
-static void console_phase_start(struct master *m, void *priv,
+static void console_phase_start(const struct run_view *rv, void *priv,
 				const struct sink_phase *p)
 {
 	int col = 0;
@@ -23,15 +23,16 @@ static void console_phase_start(struct master *m, void *priv,
 	(void)priv;
 	printf("%s %s\n", p->tod, p->line);
 	log_debug("%s", p->line);
-	if (m->opt->vdbench_console) {
+	if (rv->opt->vdbench_console) {
 		fmt_vdbench_header(stdout, p->now);
 		return;
 	}
-	for (size_t i = 0; i < m->out.nsinks; i++)
-		if (m->out.sinks[i].ops->console_column)
-			col |= m->out.sinks[i]
-				       .ops->console_column(m, m->out.sinks[i]
-								       .priv);
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops->console_column)
+			col |= rv->out->sinks[i]
+				       .ops
+				       ->console_column(rv,
+							rv->out->sinks[i].priv);
 	fmt_console_header(stdout, p->now, col);
 }
 
@@ -40,7 +41,7 @@ static void console_phase_start(struct master *m, void *priv,
  * more line under them, erased before the next one, says how far the run
  * is and when it ends.
  */
-static void long_progress(struct master *m, const struct run_result *r,
+static void long_progress(const struct run_view *rv, const struct run_result *r,
 			  unsigned seq)
 {
 	char line[PLAN_NAME_MAX + 64];
@@ -50,7 +51,7 @@ static void long_progress(struct master *m, const struct run_result *r,
 		      line, sizeof(line));
 	printf("%s", line);
 	fflush(stdout);
-	m->out.progress_shown = 1;
+	rv->out->progress_shown = 1;
 }
 
 static void format_progress(struct run_result *r, const struct stats_view *v,
@@ -71,43 +72,45 @@ static void format_progress(struct run_result *r, const struct stats_view *v,
 	fflush(stdout);
 }
 
-static void console_row(struct master *m, void *priv, const struct sink_row *s)
+static void console_row(const struct run_view *rv, void *priv,
+			const struct sink_row *s)
 {
-	struct run_result *r = m->ph.cur;
+	struct run_result *r = rv->ph->cur;
 	const struct merge_row *row = s->row;
-	FILE *f = results_stdout(m);
+	FILE *f = results_stdout(rv);
 
 	(void)priv;
-	if (r->ph.kind == PLAN_FORMAT && m->out.tty) {
+	if (r->ph.kind == PLAN_FORMAT && rv->out->tty) {
 		format_progress(r, &s->v, row->seq);
 		return;
 	}
-	if (m->opt->vdbench_console)
+	if (rv->opt->vdbench_console)
 		fmt_vdbench_row(f, row->end_ns, s->label, &s->v, 0);
 	else
 		fmt_console_row(f, row->end_ns, s->label, &s->v, row->reported,
 				row->expected, s->count);
-	if (progress_wanted(&r->ph, m->out.tty))
-		long_progress(m, r, row->seq);
+	if (progress_wanted(&r->ph, rv->out->tty))
+		long_progress(rv, r, row->seq);
 }
 
 /*
  * iorate= not reached: by how much, and what the sinks that know more
  * (the events: how much of it the slaves they took away explain) add.
  */
-static void iorate_missed(struct master *m, const struct run_result *r,
+static void iorate_missed(const struct run_view *rv, const struct run_result *r,
 			  const struct stats_view *v)
 {
 	printf("iorate=%g not reached: %.1f IO/s, %.1f%% short", r->ph.iorate,
 	       v->iops, decide_shortfall_pct(r->ph.iorate, v->iops));
-	for (size_t i = 0; i < m->out.nsinks; i++)
-		if (m->out.sinks[i].ops->shortfall)
-			m->out.sinks[i].ops->shortfall(m, m->out.sinks[i].priv,
-						       r, stdout);
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops->shortfall)
+			rv->out->sinks[i].ops->shortfall(rv,
+							 rv->out->sinks[i].priv,
+							 r, stdout);
 	printf("\n");
 }
 
-static void console_run_end(struct master *m, void *priv,
+static void console_run_end(const struct run_view *rv, void *priv,
 			    const struct sink_run_end *e)
 {
 	const struct run_result *r = e->r;
@@ -117,10 +120,10 @@ static void console_run_end(struct master *m, void *priv,
 	(void)priv;
 	if (!e->totals)
 		return;
-	f = results_stdout(m);
-	if (r->ph.kind == PLAN_FORMAT && m->out.tty)
+	f = results_stdout(rv);
+	if (r->ph.kind == PLAN_FORMAT && rv->out->tty)
 		printf("\n");
-	if (m->opt->vdbench_console)
+	if (rv->opt->vdbench_console)
 		fmt_vdbench_row(f, time_real_ns(), e->label, v, 1);
 	else
 		fmt_console_avg(f, time_real_ns(), e->label, v);
@@ -137,17 +140,17 @@ static void console_run_end(struct master *m, void *priv,
 	printf("\nRun %s: start skew %.3f ms \u00b1 %.3f ms over %u slaves\n",
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6,
-	       roster_live_count(&m->roster));
+	       roster_live_count(rv->roster));
 	if (decide_iorate_missed(r->ph.iorate, v->iops))
-		iorate_missed(m, r, v);
+		iorate_missed(rv, r, v);
 	fmt_hcibench(stdout, v);
 	printf("\n");
 }
 
-void results_report_lost(struct master *m, FILE *f)
+void results_report_lost(const struct run_view *rv, FILE *f)
 {
-	for (unsigned i = 0; i < m->roster.nslaves; i++) {
-		struct slave_rec *s = &m->roster.slaves[i];
+	for (unsigned i = 0; i < rv->roster->nslaves; i++) {
+		struct slave_rec *s = &rv->roster->slaves[i];
 		char heard[32], back[32];
 
 		if (!s->losses)
@@ -161,7 +164,7 @@ void results_report_lost(struct master *m, FILE *f)
 			fprintf(f,
 				"slave %s was lost at %s and rejoined at %s (phase %s, interval %u)\n",
 				s->hello.name, heard, back,
-				m->ph.runs[l->rejoin_run].ph.name,
+				rv->ph->runs[l->rejoin_run].ph.name,
 				l->rejoin_seq + 1);
 		} else if (s->back_real > s->lost_real) {
 			time_fmt_tod(s->back_real, back, sizeof(back));
@@ -176,10 +179,10 @@ void results_report_lost(struct master *m, FILE *f)
 	}
 }
 
-static void console_end(struct master *m, void *priv)
+static void console_end(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	results_report_lost(m, results_stdout(m));
+	results_report_lost(rv, results_stdout(rv));
 	fflush(stdout);
 }
 

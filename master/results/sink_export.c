@@ -13,21 +13,23 @@
 #include "master/run/master_int.h"
 #include "master/results/sink.h"
 
-int results_export_open(struct master *m)
+int results_export_open(const struct run_view *rv)
 {
 	char err[512];
-	int ret = export_open(&m->opt->exp_opts, &m->out.exp, err, sizeof(err));
+	int ret = export_open(&rv->opt->exp_opts, &rv->out->exp, err,
+			      sizeof(err));
 
 	if (ret < 0)
 		log_error("%s", err);
 	return ret;
 }
 
-static void export_row(struct master *m, void *priv, const struct sink_row *r)
+static void export_row(const struct run_view *rv, void *priv,
+		       const struct sink_row *r)
 {
 	const struct merge_row *row = r->row;
 	struct export_point p = {
-		.run = m->ph.cur->ph.name,
+		.run = rv->ph->cur->ph.name,
 		.phase = row->warmup ? "warmup" : "measure",
 		.interval = row->seq + 1,
 		.end_ns = row->end_ns,
@@ -37,16 +39,16 @@ static void export_row(struct master *m, void *priv, const struct sink_row *r)
 	};
 
 	(void)priv;
-	export_point(m->out.exp, &p);
+	export_point(rv->out->exp, &p);
 }
 
-static void export_slave_row(struct master *m, void *priv,
+static void export_slave_row(const struct run_view *rv, void *priv,
 			     const struct sink_slave_row *r)
 {
 	const struct slave_rec *s = r->s;
 	const struct proto_interval *iv = r->iv;
 	struct export_point p = {
-		.run = m->ph.cur->ph.name,
+		.run = rv->ph->cur->ph.name,
 		.phase = r->late ? "late" : r->note,
 		.host = s->hello.host,
 		.slave = s->hello.name,
@@ -58,56 +60,56 @@ static void export_slave_row(struct master *m, void *priv,
 	};
 
 	(void)priv;
-	export_point(m->out.exp, &p);
+	export_point(rv->out->exp, &p);
 }
 
-static void export_run_end(struct master *m, void *priv,
+static void export_run_end(const struct run_view *rv, void *priv,
 			   const struct sink_run_end *e)
 {
 	(void)priv;
 	if (e->totals)
-		export_run_totals(m->out.exp, e->r->ph.name, &e->r->view);
+		export_run_totals(rv->out->exp, e->r->ph.name, &e->r->view);
 }
 
 /* Stop the sinks; one console line with what each sent and dropped. */
-static void export_end(struct master *m, void *priv)
+static void export_end(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	if (!m->out.exp)
+	if (!rv->out->exp)
 		return;
-	export_close(m->out.exp, m->out.exp_counts);
-	m->out.exp = NULL;
+	export_close(rv->out->exp, rv->out->exp_counts);
+	rv->out->exp = NULL;
 	for (int k = 0; k < EXPORT_NSINKS; k++)
-		if (m->out.exp_counts[k].on)
-			fprintf(results_stdout(m),
+		if (rv->out->exp_counts[k].on)
+			fprintf(results_stdout(rv),
 				"export %s: %llu points sent, %llu dropped\n",
 				export_sink_name((enum export_sink_kind)k),
-				(unsigned long long)m->out.exp_counts[k].sent,
-				(unsigned long long)m->out.exp_counts[k]
+				(unsigned long long)rv->out->exp_counts[k].sent,
+				(unsigned long long)rv->out->exp_counts[k]
 					.dropped);
 	fflush(stdout);
 }
 
-static void export_json(struct master *m, void *priv, struct jsonw *w)
+static void export_json(const struct run_view *rv, void *priv, struct jsonw *w)
 {
-	const char *target[EXPORT_NSINKS] = { m->opt->exp_opts.graphite,
-					      m->opt->exp_opts.influx,
-					      m->opt->exp_opts.prom };
+	const char *target[EXPORT_NSINKS] = { rv->opt->exp_opts.graphite,
+					      rv->opt->exp_opts.influx,
+					      rv->opt->exp_opts.prom };
 	int any = 0;
 
 	(void)priv;
 	for (int k = 0; k < EXPORT_NSINKS; k++)
-		any |= m->out.exp_counts[k].on;
+		any |= rv->out->exp_counts[k].on;
 	if (!any)
 		return;
 	jsonw_object(w, "export");
 	for (int k = 0; k < EXPORT_NSINKS; k++) {
-		if (!m->out.exp_counts[k].on)
+		if (!rv->out->exp_counts[k].on)
 			continue;
 		jsonw_object(w, export_sink_name((enum export_sink_kind)k));
 		jsonw_str(w, "target", target[k]);
-		jsonw_u64(w, "sent", m->out.exp_counts[k].sent);
-		jsonw_u64(w, "dropped", m->out.exp_counts[k].dropped);
+		jsonw_u64(w, "sent", rv->out->exp_counts[k].sent);
+		jsonw_u64(w, "dropped", rv->out->exp_counts[k].dropped);
 		jsonw_end(w);
 	}
 	jsonw_end(w);

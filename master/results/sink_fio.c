@@ -130,16 +130,16 @@ static unsigned run_depth(const struct params *p, const struct plan_phase *ph)
 	return n;
 }
 
-static void job(struct master *m, struct jsonw *w, size_t i,
+static void job(const struct run_view *rv, struct jsonw *w, size_t i,
 		const char *jobname, const char *hostname,
 		const struct stats_view *v, const struct fiojson_run *fr)
 {
-	const struct run_result *r = &m->ph.runs[i];
+	const struct run_result *r = &rv->ph->runs[i];
 	struct vdbench_req rq;
 	char num[32];
 	double secs = view_secs(v, r->ph.elapsed_s);
 
-	vdbench_flat_req(m->params, &r->ph, "lockstep", &rq);
+	vdbench_flat_req(rv->params, &r->ph, "lockstep", &rq);
 	jsonw_object(w, NULL);
 	jsonw_str(w, "jobname", jobname);
 	if (hostname)
@@ -152,7 +152,7 @@ static void job(struct master *m, struct jsonw *w, size_t i,
 	jsonw_str(w, "name", r->ph.name);
 	jsonw_str(w, "rw", rw_of(&rq));
 	jsonw_str(w, "bs", rq.xfersize);
-	snprintf(num, sizeof(num), "%u", run_depth(m->params, &r->ph));
+	snprintf(num, sizeof(num), "%u", run_depth(rv->params, &r->ph));
 	jsonw_str(w, "iodepth", num);
 	jsonw_str(w, "numjobs", "1");
 	if (strcmp(rq.rdpct, "n/a")) {
@@ -171,11 +171,11 @@ static void job(struct master *m, struct jsonw *w, size_t i,
 	jsonw_end(w);
 }
 
-static int fio_write(struct master *m, void *priv)
+static int fio_write(const struct run_view *rv, void *priv)
 {
 	struct rfile out;
 	struct jsonw w;
-	int ret = results_atomic_open(m, "fio.json", &out);
+	int ret = results_atomic_open(rv, "fio.json", &out);
 
 	(void)priv;
 	if (ret < 0)
@@ -183,39 +183,40 @@ static int fio_write(struct master *m, void *priv)
 	jsonw_init(&w, results_w(&out));
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "fio version", "lockstep-" LOCKSTEP_VERSION);
-	jsonw_u64(&w, "timestamp", m->started_real / 1000000000ULL);
+	jsonw_u64(&w, "timestamp", rv->started_real / 1000000000ULL);
 	jsonw_object(&w, "global options");
 	jsonw_end(&w);
 	jsonw_array(&w, "jobs");
-	for (size_t i = 0; i < m->ph.nruns; i++)
-		if (m->ph.runs[i].done)
-			job(m, &w, i, m->ph.runs[i].ph.name, NULL,
-			    &m->ph.runs[i].view, m->ph.runs[i].fio);
+	for (size_t i = 0; i < rv->ph->nruns; i++)
+		if (rv->ph->runs[i].done)
+			job(rv, &w, i, rv->ph->runs[i].ph.name, NULL,
+			    &rv->ph->runs[i].view, rv->ph->runs[i].fio);
 	jsonw_end(&w);
 	jsonw_array(&w, "client_stats");
-	for (size_t i = 0; i < m->ph.nruns; i++) {
-		const struct run_result *r = &m->ph.runs[i];
+	for (size_t i = 0; i < rv->ph->nruns; i++) {
+		const struct run_result *r = &rv->ph->runs[i];
 
 		if (!r->done)
 			continue;
 		for (unsigned k = 0; k < r->nslave; k++)
 			if (r->slave[k].ran)
-				job(m, &w, i, r->ph.name,
-				    m->roster.slaves[k].hello.name,
+				job(rv, &w, i, r->ph.name,
+				    rv->roster->slaves[k].hello.name,
 				    &r->slave[k].v, NULL);
-		job(m, &w, i, "All clients", NULL, &r->view, r->fio);
+		job(rv, &w, i, "All clients", NULL, &r->view, r->fio);
 	}
 	jsonw_end(&w);
 	jsonw_end(&w);
 	jsonw_finish(&w);
-	results_wrote(m, &out);
-	return results_atomic_commit(m, &out, "fio.json");
+	results_wrote(rv, &out);
+	return results_atomic_commit(rv, &out, "fio.json");
 }
 
 /* A measured row: its IOPS for the job's iops_mean and iops_stddev. */
-static void fio_row(struct master *m, void *priv, const struct sink_row *sr)
+static void fio_row(const struct run_view *rv, void *priv,
+		    const struct sink_row *sr)
 {
-	struct run_result *r = m->ph.cur;
+	struct run_result *r = rv->ph->cur;
 	double iops[2];
 
 	(void)priv;
@@ -235,13 +236,13 @@ static void fio_row(struct master *m, void *priv, const struct sink_row *sr)
 }
 
 /* The run's end: percentiles and latency shares of its merged totals. */
-static void fio_run_end(struct master *m, void *priv,
+static void fio_run_end(const struct run_view *rv, void *priv,
 			const struct sink_run_end *e)
 {
 	struct run_result *r = e->r;
 	struct hist *h;
 
-	(void)m;
+	(void)rv;
 	(void)priv;
 	if (!e->totals || !(h = malloc(sizeof(*h))))
 		return;

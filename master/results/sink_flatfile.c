@@ -10,23 +10,23 @@
 #include "master/results/vdbench.h"
 #include "lockstep_version.h"
 
-static int flatfile_open(struct master *m, void *priv)
+static int flatfile_open(const struct run_view *rv, void *priv)
 {
 	struct rfile *flat = priv;
-	int ret = results_file_open(m, "flatfile.html", flat);
+	int ret = results_file_open(rv, "flatfile.html", flat);
 
 	if (ret < 0) {
-		log_error("cannot write %s/flatfile.html: %s", m->out.dir,
+		log_error("cannot write %s/flatfile.html: %s", rv->out->dir,
 			  strerror(-ret));
 		return ret;
 	}
 	vdbench_flat_header(flat->f);
-	results_wrote(m, flat);
+	results_wrote(rv, flat);
 	return 0;
 }
 
 /* One row for the current run (an avg_ row: 0 of 0 slaves). */
-static void flat_row(struct master *m, struct rfile *flat,
+static void flat_row(const struct run_view *rv, struct rfile *flat,
 		     const struct plan_phase *ph, uint64_t end_ns,
 		     const char *label, const struct stats_view *v,
 		     unsigned reported, unsigned expected)
@@ -36,34 +36,35 @@ static void flat_row(struct master *m, struct rfile *flat,
 
 	if (!(f = results_w(flat)))
 		return;
-	vdbench_flat_req(m->params, ph, "lockstep-" LOCKSTEP_VERSION, &rq);
+	vdbench_flat_req(rv->params, ph, "lockstep-" LOCKSTEP_VERSION, &rq);
 	vdbench_flat_row(f, end_ns, &rq, label, v, reported, expected);
-	results_wrote(m, flat);
-	results_flush(m, flat);
+	results_wrote(rv, flat);
+	results_flush(rv, flat);
 }
 
-static void flatfile_row(struct master *m, void *priv, const struct sink_row *r)
+static void flatfile_row(const struct run_view *rv, void *priv,
+			 const struct sink_row *r)
 {
-	flat_row(m, priv, &m->ph.cur->ph, r->row->end_ns, r->label, &r->v,
+	flat_row(rv, priv, &rv->ph->cur->ph, r->row->end_ns, r->label, &r->v,
 		 r->row->reported, r->row->expected);
 }
 
-static void flatfile_run_end(struct master *m, void *priv,
+static void flatfile_run_end(const struct run_view *rv, void *priv,
 			     const struct sink_run_end *e)
 {
 	if (e->totals)
-		flat_row(m, priv, &e->r->ph, time_real_ns(), e->label,
+		flat_row(rv, priv, &e->r->ph, time_real_ns(), e->label,
 			 &e->r->view, 0, 0);
 }
 
-static void flatfile_end(struct master *m, void *priv)
+static void flatfile_end(const struct run_view *rv, void *priv)
 {
-	results_file_close(m, priv, 1);
+	results_file_close(rv, priv, 1);
 }
 
-static void flatfile_close(struct master *m, void *priv)
+static void flatfile_close(const struct run_view *rv, void *priv)
 {
-	results_file_close(m, priv, 0);
+	results_file_close(rv, priv, 0);
 }
 
 const struct sink_ops sink_flatfile = {

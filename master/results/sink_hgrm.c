@@ -9,7 +9,7 @@
 #include "master/results/fmt.h"
 #include "master/results/sink.h"
 
-static void hgrm_run_end(struct master *m, void *priv,
+static void hgrm_run_end(const struct run_view *rv, void *priv,
 			 const struct sink_run_end *e)
 {
 	char name[PLAN_NAME_MAX + 16];
@@ -25,21 +25,21 @@ static void hgrm_run_end(struct master *m, void *priv,
 	snprintf(name, sizeof(name), "%s.hgrm", r->file);
 	h = malloc(sizeof(*h));
 	if (!h) {
-		results_incomplete(m, name, -ENOMEM);
+		results_incomplete(rv, name, -ENOMEM);
 		return;
 	}
-	results_reserve_use(m);
-	ret = results_file_open(m, name, &out);
+	results_reserve_use(rv);
+	ret = results_file_open(rv, name, &out);
 	if (ret < 0) {
-		results_incomplete(m, name, ret);
+		results_incomplete(rv, name, ret);
 	} else if ((f = results_w(&out))) {
 		stats_combined_hist(e->totals, h);
 		fmt_hgrm(f, h);
-		results_wrote(m, &out);
+		results_wrote(rv, &out);
 	}
-	results_file_close(m, &out, 1);
+	results_file_close(rv, &out, 1);
 	r->hgrm_written = ret == 0 && !out.err;
-	results_reserve_fill(m);
+	results_reserve_fill(rv);
 	free(h);
 }
 

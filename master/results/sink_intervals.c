@@ -11,22 +11,22 @@
 #include "master/results/fmt.h"
 #include "master/results/sink.h"
 
-static int intervals_open(struct master *m, void *priv)
+static int intervals_open(const struct run_view *rv, void *priv)
 {
 	struct rfile *icsv = priv;
-	int ret = results_file_open(m, "intervals.csv", icsv);
+	int ret = results_file_open(rv, "intervals.csv", icsv);
 
 	if (ret < 0) {
-		log_error("cannot write %s/intervals.csv: %s", m->out.dir,
+		log_error("cannot write %s/intervals.csv: %s", rv->out->dir,
 			  strerror(-ret));
 		return ret;
 	}
-	results_csv_header(m, icsv->f);
-	results_wrote(m, icsv);
+	results_csv_header(rv, icsv->f);
+	results_wrote(rv, icsv);
 	return 0;
 }
 
-static void intervals_row(struct master *m, void *priv,
+static void intervals_row(const struct run_view *rv, void *priv,
 			  const struct sink_row *r)
 {
 	struct rfile *icsv = priv;
@@ -35,15 +35,15 @@ static void intervals_row(struct master *m, void *priv,
 
 	if (!f)
 		return;
-	fmt_csv_row_tail(f, m->ph.cur->ph.name, row->seq + 1,
+	fmt_csv_row_tail(f, rv->ph->cur->ph.name, row->seq + 1,
 			 row->warmup ? "warmup" : "measure", row->start_ns,
 			 row->end_ns, row->reported, row->expected, &r->v,
 			 time_real_ns(), r->cells);
-	results_wrote(m, icsv);
-	results_flush(m, icsv);
+	results_wrote(rv, icsv);
+	results_flush(rv, icsv);
 }
 
-static void intervals_slave_row(struct master *m, void *priv,
+static void intervals_slave_row(const struct run_view *rv, void *priv,
 				const struct sink_slave_row *r)
 {
 	struct rfile *icsv = priv;
@@ -51,21 +51,21 @@ static void intervals_slave_row(struct master *m, void *priv,
 
 	if (!r->late || !(f = results_w(icsv)))
 		return;
-	fmt_csv_row_tail(f, m->ph.cur->ph.name, r->iv->seq + 1, "late",
+	fmt_csv_row_tail(f, rv->ph->cur->ph.name, r->iv->seq + 1, "late",
 			 r->iv->start_ns, r->iv->end_ns, 1, 0, &r->v, r->now,
 			 "");
-	results_wrote(m, icsv);
-	results_flush(m, icsv);
+	results_wrote(rv, icsv);
+	results_flush(rv, icsv);
 }
 
-static void intervals_end(struct master *m, void *priv)
+static void intervals_end(const struct run_view *rv, void *priv)
 {
-	results_file_close(m, priv, 1);
+	results_file_close(rv, priv, 1);
 }
 
-static void intervals_close(struct master *m, void *priv)
+static void intervals_close(const struct run_view *rv, void *priv)
 {
-	results_file_close(m, priv, 0);
+	results_file_close(rv, priv, 0);
 }
 
 const struct sink_ops sink_intervals = {

@@ -9,18 +9,18 @@
 #include "master/run/master_int.h"
 #include "master/results/sink.h"
 
-static int paramcopy_open(struct master *m, void *priv)
+static int paramcopy_open(const struct run_view *rv, void *priv)
 {
 	char path[PATH_MAX + 64];
-	const char *base = strrchr(m->opt->param_path, '/');
-	const char *name = base ? base + 1 : m->opt->param_path;
+	const char *base = strrchr(rv->opt->param_path, '/');
+	const char *name = base ? base + 1 : rv->opt->param_path;
 	int ret;
 
 	(void)priv;
-	snprintf(path, sizeof(path), "%s/%s", m->out.dir, name);
-	ret = fsutil_copy_file(m->opt->param_path, path);
+	snprintf(path, sizeof(path), "%s/%s", rv->out->dir, name);
+	ret = fsutil_copy_file(rv->opt->param_path, path);
 	if (ret < 0)
-		results_incomplete(m, name, ret);
+		results_incomplete(rv, name, ret);
 	return 0;
 }
 

@@ -51,7 +51,7 @@ static void json_totals(struct jsonw *w, const char *key,
  * again (the start of its first interval back: rejoined_ns, with the run
  * and its interval as intervals.csv numbers it).
  */
-static void loss_records(struct master *m, const struct slave_rec *s,
+static void loss_records(const struct run_view *rv, const struct slave_rec *s,
 			 struct jsonw *w)
 {
 	char iso[40];
@@ -72,13 +72,13 @@ static void loss_records(struct master *m, const struct slave_rec *s,
 			jsonw_u64(w, "back_ns", l->back_real);
 		}
 		if (l->rejoin_real && l->rejoin_run >= 0 &&
-		    (size_t)l->rejoin_run < m->ph.nruns) {
+		    (size_t)l->rejoin_run < rv->ph->nruns) {
 			jsonw_str(w, "rejoined_at",
 				  time_fmt_iso(l->rejoin_real, iso,
 					       sizeof(iso)));
 			jsonw_u64(w, "rejoined_ns", l->rejoin_real);
 			jsonw_str(w, "rejoined_run",
-				  m->ph.runs[l->rejoin_run].ph.name);
+				  rv->ph->runs[l->rejoin_run].ph.name);
 			jsonw_u64(w, "rejoined_interval", l->rejoin_seq + 1);
 		}
 		jsonw_end(w);
@@ -87,21 +87,21 @@ static void loss_records(struct master *m, const struct slave_rec *s,
 }
 
 /* "forced": what force=yes let slaves overwrite. */
-static void summary_forced(struct master *m, struct jsonw *w)
+static void summary_forced(const struct run_view *rv, struct jsonw *w)
 {
 	jsonw_array(w, "forced");
-	for (unsigned i = 0; i < m->out.nforced; i++) {
+	for (unsigned i = 0; i < rv->out->nforced; i++) {
 		jsonw_object(w, NULL);
-		jsonw_str(w, "slave", m->out.forced[i].slave);
-		jsonw_str(w, "sd", m->out.forced[i].sd);
-		jsonw_str(w, "lun", m->out.forced[i].lun);
-		jsonw_str(w, "signature", m->out.forced[i].signature);
+		jsonw_str(w, "slave", rv->out->forced[i].slave);
+		jsonw_str(w, "sd", rv->out->forced[i].sd);
+		jsonw_str(w, "lun", rv->out->forced[i].lun);
+		jsonw_str(w, "signature", rv->out->forced[i].signature);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
 }
 
-int results_summary_json(struct master *m)
+int results_summary_json(const struct run_view *rv)
 {
 	char iso[40], host[256] = "";
 	struct rfile out;
@@ -109,41 +109,41 @@ int results_summary_json(struct master *m)
 	FILE *f;
 	int ret;
 
-	ret = results_atomic_open(m, "summary.json", &out);
+	ret = results_atomic_open(rv, "summary.json", &out);
 	if (ret < 0)
 		return ret;
 	f = results_w(&out);
 	jsonw_init(&w, f);
 	jsonw_object(&w, NULL);
 	jsonw_str(&w, "version", LOCKSTEP_VERSION);
-	jsonw_str(&w, "run_id", m->run_id);
-	jsonw_str(&w, "status", results_status_name(decide_exit(&m->fact)));
-	if (results_validation_nothing(m))
+	jsonw_str(&w, "run_id", rv->run_id);
+	jsonw_str(&w, "status", results_status_name(decide_exit(rv->fact)));
+	if (results_validation_nothing(rv))
 		jsonw_str(&w, "validation_warning",
 			  "validate=yes, but no read verified a block");
-	jsonw_i64(&w, "exit_code", decide_exit(&m->fact));
+	jsonw_i64(&w, "exit_code", decide_exit(rv->fact));
 	/* The --baseline verdict, as printed (master/history). */
-	if (*m->fact.verdict)
-		jsonw_str(&w, "verdict", m->fact.verdict);
-	jsonw_str(&w, "param_file", m->opt->param_path);
+	if (*rv->fact->verdict)
+		jsonw_str(&w, "verdict", rv->fact->verdict);
+	jsonw_str(&w, "param_file", rv->opt->param_path);
 	/* What a later compare must know changed (master/history). */
-	jsonw_str(&w, "engine", m->opt->engine);
+	jsonw_str(&w, "engine", rv->opt->engine);
 	if (gethostname(host, sizeof(host) - 1) == 0)
 		jsonw_str(&w, "host", host);
 	/* Who could speak to this master: CURVE keys, or anyone. */
-	jsonw_str(&w, "authentication", m->link.curve ? "curve" : "none");
-	jsonw_bool(&w, "insecure", m->opt->insecure);
+	jsonw_str(&w, "authentication", rv->link->curve ? "curve" : "none");
+	jsonw_bool(&w, "insecure", rv->opt->insecure);
 	jsonw_str(&w, "started",
-		  time_fmt_iso(m->started_real, iso, sizeof(iso)));
+		  time_fmt_iso(rv->started_real, iso, sizeof(iso)));
 	jsonw_str(&w, "ended", time_fmt_iso(time_real_ns(), iso, sizeof(iso)));
 	/* Files of this folder that are not whole (see results.c). */
 	jsonw_array(&w, "incomplete_files");
-	for (size_t i = 0; i < m->out.nincomplete; i++)
-		jsonw_str(&w, NULL, m->out.incomplete[i]);
+	for (size_t i = 0; i < rv->out->nincomplete; i++)
+		jsonw_str(&w, NULL, rv->out->incomplete[i]);
 	jsonw_end(&w);
 	jsonw_array(&w, "slaves");
-	for (unsigned i = 0; i < m->roster.nslaves; i++) {
-		struct slave_rec *s = &m->roster.slaves[i];
+	for (unsigned i = 0; i < rv->roster->nslaves; i++) {
+		struct slave_rec *s = &rv->roster->slaves[i];
 
 		jsonw_object(&w, NULL);
 		jsonw_str(&w, "id", s->hello.id);
@@ -177,19 +177,19 @@ int results_summary_json(struct master *m)
 					       iso, sizeof(iso)));
 		if (s->losses && s->loss_expected)
 			jsonw_str(&w, "loss_expected_by", s->loss_expected);
-		loss_records(m, s, &w);
+		loss_records(rv, s, &w);
 		jsonw_end(&w);
 	}
 	jsonw_end(&w);
-	summary_forced(m, &w);
-	for (size_t i = 0; i < m->out.nsinks; i++)
-		if (m->out.sinks[i].ops->summary_json)
-			m->out.sinks[i].ops->summary_json(m,
-							  m->out.sinks[i].priv,
-							  &w);
+	summary_forced(rv, &w);
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops->summary_json)
+			rv->out->sinks[i]
+				.ops->summary_json(rv, rv->out->sinks[i].priv,
+						   &w);
 	jsonw_array(&w, "runs");
-	for (size_t i = 0; i < m->ph.nruns; i++) {
-		struct run_result *r = &m->ph.runs[i];
+	for (size_t i = 0; i < rv->ph->nruns; i++) {
+		struct run_result *r = &rv->ph->runs[i];
 
 		if (!r->done)
 			continue;
@@ -229,20 +229,21 @@ int results_summary_json(struct master *m)
 			jsonw_str(&w, "hgrm", hgrm);
 		}
 		jsonw_end(&w);
-		results_validation_json(m, r, &w, r->val, 1);
+		results_validation_json(rv, r, &w, r->val, 1);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)
 				continue;
 			jsonw_object(&w, NULL);
-			jsonw_str(&w, "slave", m->roster.slaves[k].hello.name);
+			jsonw_str(&w, "slave",
+				  rv->roster->slaves[k].hello.name);
 			jsonw_u64(&w, "first_io_ns", r->slave[k].first_io_ns);
 			jsonw_i64(&w, "clock_offset_ns",
 				  r->slave[k].clock_offset_ns);
 			jsonw_u64(&w, "clock_error_ns",
 				  r->slave[k].clock_error_ns);
 			json_totals(&w, "totals", &r->slave[k].v);
-			results_validation_json(m, r, &w, r->slave[k].val, 0);
+			results_validation_json(rv, r, &w, r->slave[k].val, 0);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",
 					  r->slave[k].no_pct);
@@ -254,20 +255,20 @@ int results_summary_json(struct master *m)
 	jsonw_end(&w);
 	jsonw_end(&w);
 	jsonw_finish(&w);
-	return results_atomic_commit(m, &out, "summary.json");
+	return results_atomic_commit(rv, &out, "summary.json");
 }
 
 /* Written last: a summary.json that cannot be written is said on stderr. */
-static int summary_json_write(struct master *m, void *priv)
+static int summary_json_write(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	if (results_summary_json(m) == 0)
+	if (results_summary_json(rv) == 0)
 		return 0;
-	results_exit_incomplete(m);
+	results_exit_incomplete(rv);
 	fprintf(stderr,
 		"lockstep: run %s %s (exit %d), and summary.json could not be written\n",
-		m->run_id, results_status_name(decide_exit(&m->fact)),
-		decide_exit(&m->fact));
+		rv->run_id, results_status_name(decide_exit(rv->fact)),
+		decide_exit(rv->fact));
 	return -EIO;
 }
 

@@ -10,29 +10,29 @@
 #include "master/results/sink.h"
 #include "lockstep_version.h"
 
-int results_summary_txt(struct master *m)
+int results_summary_txt(const struct run_view *rv)
 {
 	struct rfile out;
 	FILE *f;
 	int ret;
 
-	ret = results_atomic_open(m, "summary.txt", &out);
+	ret = results_atomic_open(rv, "summary.txt", &out);
 	if (ret < 0)
 		return ret;
 	f = results_w(&out);
 	fprintf(f, "lockstep %s run %s: %s (exit %d)\nparameter file: %s\n",
-		LOCKSTEP_VERSION, m->run_id,
-		results_status_name(decide_exit(&m->fact)),
-		decide_exit(&m->fact), m->opt->param_path);
-	if (*m->fact.verdict)
-		fprintf(f, "verdict: %s\n", m->fact.verdict);
+		LOCKSTEP_VERSION, rv->run_id,
+		results_status_name(decide_exit(rv->fact)),
+		decide_exit(rv->fact), rv->opt->param_path);
+	if (*rv->fact->verdict)
+		fprintf(f, "verdict: %s\n", rv->fact->verdict);
 	/* Whoever reads only this file must learn it too. */
-	if (m->opt->insecure)
+	if (rv->opt->insecure)
 		fprintf(f,
 			"insecure: --insecure, no authentication: any peer that reached the master's port could register as a slave\n");
 	fprintf(f, "\n");
-	for (size_t i = 0; i < m->ph.nruns; i++) {
-		struct run_result *r = &m->ph.runs[i];
+	for (size_t i = 0; i < rv->ph->nruns; i++) {
+		struct run_result *r = &rv->ph->runs[i];
 
 		if (!r->done)
 			continue;
@@ -44,25 +44,25 @@ int results_summary_txt(struct master *m)
 		fmt_hcibench(f, &r->view);
 		fprintf(f, "\n");
 	}
-	for (size_t i = 0; i < m->out.nsinks; i++)
-		if (m->out.sinks[i].ops->summary_txt)
-			m->out.sinks[i].ops->summary_txt(m,
-							 m->out.sinks[i].priv,
-							 f);
-	results_report_lost(m, f);
-	if (m->out.nincomplete) {
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops->summary_txt)
+			rv->out->sinks[i]
+				.ops->summary_txt(rv, rv->out->sinks[i].priv,
+						  f);
+	results_report_lost(rv, f);
+	if (rv->out->nincomplete) {
 		fprintf(f, "\nincomplete result files:");
-		for (size_t i = 0; i < m->out.nincomplete; i++)
-			fprintf(f, " %s", m->out.incomplete[i]);
+		for (size_t i = 0; i < rv->out->nincomplete; i++)
+			fprintf(f, " %s", rv->out->incomplete[i]);
 		fprintf(f, "\n");
 	}
-	return results_atomic_commit(m, &out, "summary.txt");
+	return results_atomic_commit(rv, &out, "summary.txt");
 }
 
-static int summary_txt_write(struct master *m, void *priv)
+static int summary_txt_write(const struct run_view *rv, void *priv)
 {
 	(void)priv;
-	return results_summary_txt(m);
+	return results_summary_txt(rv);
 }
 
 const struct sink_ops sink_summary_txt = {

@@ -15,23 +15,23 @@ struct vdbench_files {
 	struct rfile sum, tot;
 };
 
-static int vdbench_open(struct master *m, void *priv)
+static int vdbench_open(const struct run_view *rv, void *priv)
 {
 	struct vdbench_files *V = priv;
 	int ret;
 
-	if (!m->opt->vdbench_console)
+	if (!rv->opt->vdbench_console)
 		return 0;
-	ret = results_file_open(m, "summary.html", &V->sum);
+	ret = results_file_open(rv, "summary.html", &V->sum);
 	if (ret == 0)
-		ret = results_file_open(m, "totals.html", &V->tot);
+		ret = results_file_open(rv, "totals.html", &V->tot);
 	if (ret < 0)
 		log_error("cannot write %s/summary.html or totals.html: %s",
-			  m->out.dir, strerror(-ret));
+			  rv->out->dir, strerror(-ret));
 	return ret;
 }
 
-static void vdbench_phase_start(struct master *m, void *priv,
+static void vdbench_phase_start(const struct run_view *rv, void *priv,
 				const struct sink_phase *p)
 {
 	struct vdbench_files *V = priv;
@@ -43,13 +43,13 @@ static void vdbench_phase_start(struct master *m, void *priv,
 		if (f) {
 			fprintf(f, "%s %s\n", p->tod, p->line);
 			fmt_vdbench_header(f, p->now);
-			results_wrote(m, r);
+			results_wrote(rv, r);
 		}
 	}
 }
 
 /* A console line in summary.html and, for a run's total, totals.html. */
-static void vdbench_line(struct master *m, struct vdbench_files *V,
+static void vdbench_line(const struct run_view *rv, struct vdbench_files *V,
 			 uint64_t real_ns, const char *label,
 			 const struct stats_view *v, int avg)
 {
@@ -57,43 +57,46 @@ static void vdbench_line(struct master *m, struct vdbench_files *V,
 
 	if ((f = results_w(&V->sum))) {
 		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(m, &V->sum);
+		results_wrote(rv, &V->sum);
 	}
 	if (avg && (f = results_w(&V->tot))) {
 		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(m, &V->tot);
+		results_wrote(rv, &V->tot);
 	}
 }
 
-static void vdbench_row(struct master *m, void *priv, const struct sink_row *r)
+static void vdbench_row(const struct run_view *rv, void *priv,
+			const struct sink_row *r)
 {
 	/* A format pass on a terminal has a progress line, not rows. */
-	if (m->ph.cur->ph.kind == PLAN_FORMAT && m->out.tty)
+	if (rv->ph->cur->ph.kind == PLAN_FORMAT && rv->out->tty)
 		return;
-	vdbench_line(m, priv, r->row->end_ns, r->label, &r->v, 0);
+	vdbench_line(rv, priv, r->row->end_ns, r->label, &r->v, 0);
 }
 
-static void vdbench_run_end(struct master *m, void *priv,
+static void vdbench_run_end(const struct run_view *rv, void *priv,
 			    const struct sink_run_end *e)
 {
 	if (e->totals)
-		vdbench_line(m, priv, time_real_ns(), e->label, &e->r->view, 1);
+		vdbench_line(rv, priv, time_real_ns(), e->label, &e->r->view,
+			     1);
 }
 
-static void vdbench_done(struct master *m, struct vdbench_files *V, int sync)
+static void vdbench_done(const struct run_view *rv, struct vdbench_files *V,
+			 int sync)
 {
-	results_file_close(m, &V->sum, sync);
-	results_file_close(m, &V->tot, sync);
+	results_file_close(rv, &V->sum, sync);
+	results_file_close(rv, &V->tot, sync);
 }
 
-static void vdbench_end(struct master *m, void *priv)
+static void vdbench_end(const struct run_view *rv, void *priv)
 {
-	vdbench_done(m, priv, 1);
+	vdbench_done(rv, priv, 1);
 }
 
-static void vdbench_close(struct master *m, void *priv)
+static void vdbench_close(const struct run_view *rv, void *priv)
 {
-	vdbench_done(m, priv, 0);
+	vdbench_done(rv, priv, 0);
 }
 
 const struct sink_ops sink_vdbench = {

@@ -4,7 +4,8 @@
  * console and the files rely on: the export's totals before the console's,
  * the console's totals before the validation line, summary.txt and
  * fio.json before summary.json (which lists what they lost), and the
- * keys of summary.json in its order ("export", then "events"). A new
+ * keys of summary.json in its order ("export", then "events"); at the
+ * seal, compare.* before the summaries and report.html after. A new
  * output: its sink_NAME.c in this folder and one X(NAME) here
  * (docs/CONTRIBUTING.md, "Adding an output file").
  */
@@ -21,9 +22,11 @@
 	X(flatfile)     /* flatfile.html */                                  \
 	X(vdbench)      /* summary.html, totals.html (lockstep vdbench) */   \
 	X(hgrm)         /* <run>.hgrm */                                     \
+	X(compare)      /* compare.txt, compare.json (--baseline) */         \
 	X(summary_txt)  /* summary.txt */                                    \
 	X(fio)          /* fio.json */                                       \
-	X(summary_json) /* summary.json, last */
+	X(summary_json) /* summary.json, last of the run's files */          \
+	X(report)       /* report.html (--report), from the sealed folder */
 
 #define DECLARE(n) extern const struct sink_ops sink_##n;
 SINKS(DECLARE)

@@ -20,49 +20,50 @@
 #include "master/results/fmt.h"
 #include "master/results/sink.h"
 
-void results_incomplete(struct master *m, const char *name, int err)
+void results_incomplete(const struct run_view *rv, const char *name, int err)
 {
 	char **n;
 
-	m->out.any_incomplete = 1;
+	rv->out->any_incomplete = 1;
 	log_error("results: %s/%s could not be written in full (%s): it is incomplete",
-		  m->out.dir, name, strerror(err < 0 ? -err : EIO));
-	for (size_t i = 0; i < m->out.nincomplete; i++)
-		if (!strcmp(m->out.incomplete[i], name))
+		  rv->out->dir, name, strerror(err < 0 ? -err : EIO));
+	for (size_t i = 0; i < rv->out->nincomplete; i++)
+		if (!strcmp(rv->out->incomplete[i], name))
 			return;
-	n = realloc(m->out.incomplete, (m->out.nincomplete + 1) * sizeof(*n));
+	n = realloc(rv->out->incomplete,
+		    (rv->out->nincomplete + 1) * sizeof(*n));
 	if (!n)
 		return;
-	m->out.incomplete = n;
-	n[m->out.nincomplete] = strdup(name);
-	if (n[m->out.nincomplete])
-		m->out.nincomplete++;
+	rv->out->incomplete = n;
+	n[rv->out->nincomplete] = strdup(name);
+	if (n[rv->out->nincomplete])
+		rv->out->nincomplete++;
 }
 
-void results_exit_incomplete(struct master *m)
+void results_exit_incomplete(const struct run_view *rv)
 {
-	if (m->out.any_incomplete)
-		m->fact.results_incomplete = 1;
+	if (rv->out->any_incomplete)
+		rv->fact->results_incomplete = 1;
 }
 
 /* The first error of r: it is not written any more, and named. */
-static void rfile_fail(struct master *m, struct rfile *r, int err)
+static void rfile_fail(const struct run_view *rv, struct rfile *r, int err)
 {
 	if (r->err)
 		return;
 	r->err = err < 0 ? err : -EIO;
-	results_incomplete(m, r->name ? r->name : "?", r->err);
+	results_incomplete(rv, r->name ? r->name : "?", r->err);
 }
 
 /* Open the file rel of the results folder, named name in messages. */
-static int rfile_open_as(struct master *m, struct rfile *r, const char *name,
-			 const char *rel)
+static int rfile_open_as(const struct run_view *rv, struct rfile *r,
+			 const char *name, const char *rel)
 {
 	char path[PATH_MAX + 128];
 	int fd, ret;
 
 	memset(r, 0, sizeof(*r));
-	if (snprintf(path, sizeof(path), "%s/%s", m->out.dir, rel) >=
+	if (snprintf(path, sizeof(path), "%s/%s", rv->out->dir, rel) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	r->name = strdup(name);
@@ -83,20 +84,21 @@ static int rfile_open_as(struct master *m, struct rfile *r, const char *name,
 	return 0;
 }
 
-int results_file_open(struct master *m, const char *rel, struct rfile *r)
+int results_file_open(const struct run_view *rv, const char *rel,
+		      struct rfile *r)
 {
-	return rfile_open_as(m, r, rel, rel);
+	return rfile_open_as(rv, r, rel, rel);
 }
 
-int results_file_open_in(struct master *m, const char *sub, const char *file,
-			 struct rfile *r)
+int results_file_open_in(const struct run_view *rv, const char *sub,
+			 const char *file, struct rfile *r)
 {
 	char dir[PATH_MAX], rel[PATH_MAX];
 	int dfd, fd, ret;
 
 	memset(r, 0, sizeof(*r));
 	if (!fsutil_name_ok(file) ||
-	    fsutil_join_inside(m->out.dir, sub, dir, sizeof(dir)) < 0 ||
+	    fsutil_join_inside(rv->out->dir, sub, dir, sizeof(dir)) < 0 ||
 	    snprintf(rel, sizeof(rel), "%s/%s", sub, file) >= (int)sizeof(rel))
 		return -EINVAL;
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
@@ -133,30 +135,30 @@ FILE *results_w(struct rfile *r)
 	return r->f;
 }
 
-void results_wrote(struct master *m, struct rfile *r)
+void results_wrote(const struct run_view *rv, struct rfile *r)
 {
 	if (r->f && !r->err && ferror(r->f))
-		rfile_fail(m, r, errno ? -errno : -EIO);
+		rfile_fail(rv, r, errno ? -errno : -EIO);
 }
 
-void results_flush(struct master *m, struct rfile *r)
+void results_flush(const struct run_view *rv, struct rfile *r)
 {
 	if (!results_w(r))
 		return;
 	if (fflush(r->f) != 0)
-		rfile_fail(m, r, -errno);
+		rfile_fail(rv, r, -errno);
 	else
-		results_wrote(m, r);
+		results_wrote(rv, r);
 }
 
-void results_file_close(struct master *m, struct rfile *r, int sync)
+void results_file_close(const struct run_view *rv, struct rfile *r, int sync)
 {
 	if (r->f) {
-		results_flush(m, r);
+		results_flush(rv, r);
 		if (sync && !r->err && fsync(fileno(r->f)) < 0)
-			rfile_fail(m, r, -errno);
+			rfile_fail(rv, r, -errno);
 		if (fclose(r->f) != 0)
-			rfile_fail(m, r, -errno);
+			rfile_fail(rv, r, -errno);
 		r->f = NULL;
 	}
 	free(r->name);
@@ -165,102 +167,118 @@ void results_file_close(struct master *m, struct rfile *r, int sync)
 
 /* ---- the descriptor reserve (RESULTS_FD_RESERVE) ----------------------- */
 
-void results_reserve_fill(struct master *m)
+void results_reserve_fill(const struct run_view *rv)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (!m->out.fd_reserve[i])
-			m->out.fd_reserve[i] = open("/dev/null",
-						    O_RDONLY | O_CLOEXEC) +
-					       1;
+		if (!rv->out->fd_reserve[i])
+			rv->out->fd_reserve[i] = open("/dev/null",
+						      O_RDONLY | O_CLOEXEC) +
+						 1;
 }
 
-void results_reserve_use(struct master *m)
+void results_reserve_use(const struct run_view *rv)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (m->out.fd_reserve[i] > 0) {
-			close(m->out.fd_reserve[i] - 1);
-			m->out.fd_reserve[i] = 0;
+		if (rv->out->fd_reserve[i] > 0) {
+			close(rv->out->fd_reserve[i] - 1);
+			rv->out->fd_reserve[i] = 0;
 			return;
 		}
 }
 
-void results_reserve_free(struct master *m)
+void results_reserve_free(const struct run_view *rv)
 {
 	for (int i = 0; i < RESULTS_FD_RESERVE; i++)
-		if (m->out.fd_reserve[i] > 0) {
-			close(m->out.fd_reserve[i] - 1);
-			m->out.fd_reserve[i] = 0;
+		if (rv->out->fd_reserve[i] > 0) {
+			close(rv->out->fd_reserve[i] - 1);
+			rv->out->fd_reserve[i] = 0;
 		}
 }
 
 /* ---- files written whole at the end ------------------------------------ */
 
-int results_atomic_open(struct master *m, const char *name, struct rfile *r)
+int results_atomic_open(const struct run_view *rv, const char *name,
+			struct rfile *r)
 {
 	char tmp[PATH_MAX];
 	int ret;
 
 	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
-	results_reserve_use(m);
-	ret = rfile_open_as(m, r, name, tmp);
+	results_reserve_use(rv);
+	ret = rfile_open_as(rv, r, name, tmp);
 	if (ret < 0)
-		results_incomplete(m, name, ret);
+		results_incomplete(rv, name, ret);
 	return ret;
 }
 
-int results_atomic_commit(struct master *m, struct rfile *r, const char *name)
+int results_atomic_commit(const struct run_view *rv, struct rfile *r,
+			  const char *name)
 {
 	char tmp[PATH_MAX + 128], path[PATH_MAX + 128];
 	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", m->out.dir, name);
-	snprintf(path, sizeof(path), "%s/%s", m->out.dir, name);
-	results_wrote(m, r);
-	results_file_close(m, r, 1);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", rv->out->dir, name);
+	snprintf(path, sizeof(path), "%s/%s", rv->out->dir, name);
+	results_wrote(rv, r);
+	results_file_close(rv, r, 1);
 	ret = r->err;
 	if (!ret && rename(tmp, path) < 0) {
 		ret = -errno;
-		results_incomplete(m, name, ret);
+		results_incomplete(rv, name, ret);
 	}
 	/* The rename itself is on the disk only once its folder is. */
 	if (!ret) {
-		results_reserve_use(m);
-		ret = fsutil_fsync_dir(m->out.dir);
+		results_reserve_use(rv);
+		ret = fsutil_fsync_dir(rv->out->dir);
 		if (ret < 0)
-			results_incomplete(m, name, ret);
+			results_incomplete(rv, name, ret);
 	}
 	if (ret)
 		unlink(tmp);
 	return ret;
 }
 
+void results_atomic_abort(const struct run_view *rv, struct rfile *r,
+			  const char *name)
+{
+	char tmp[PATH_MAX + 128];
+
+	if (r->f)
+		fclose(r->f);
+	r->f = NULL;
+	free(r->name);
+	r->name = NULL;
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", rv->out->dir, name);
+	unlink(tmp);
+}
+
 /* ---- what the sinks share ---------------------------------------------- */
 
-void *results_priv(struct master *m, const struct sink_ops *ops)
+void *results_priv(const struct run_view *rv, const struct sink_ops *ops)
 {
-	for (size_t i = 0; i < m->out.nsinks; i++)
-		if (m->out.sinks[i].ops == ops)
-			return m->out.sinks[i].priv;
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops == ops)
+			return rv->out->sinks[i].priv;
 	return NULL;
 }
 
-FILE *results_stdout(struct master *m)
+FILE *results_stdout(const struct run_view *rv)
 {
-	if (m->out.progress_shown) {
+	if (rv->out->progress_shown) {
 		printf("\r\033[K");
-		m->out.progress_shown = 0;
+		rv->out->progress_shown = 0;
 	}
 	return stdout;
 }
 
-void results_csv_header(struct master *m, FILE *f)
+void results_csv_header(const struct run_view *rv, FILE *f)
 {
 	char tail[256];
 	size_t used = 0;
 
 	tail[0] = 0;
-	for (size_t i = 0; i < m->out.nsinks; i++) {
-		const char *c = m->out.sinks[i].ops->column;
+	for (size_t i = 0; i < rv->out->nsinks; i++) {
+		const char *c = rv->out->sinks[i].ops->column;
 
 		if (c && used < sizeof(tail))
 			used += (size_t)snprintf(tail + used,

@@ -97,7 +97,7 @@ static struct slave_rec *admit_new(struct master *m,
 				    sizeof(esc)));
 		return NULL;
 	}
-	ret = results_open_slave(m, h->name, &csv);
+	ret = results_open_slave(&m->view, h->name, &csv);
 	if (ret < 0)
 		return refused(why, len, invalid, 0,
 			       ret == -EINVAL ?
@@ -105,13 +105,13 @@ static struct slave_rec *admit_new(struct master *m,
 				       strerror(-ret));
 	s = roster_add(&m->roster, m->params, peer, h);
 	if (!s) {
-		results_discard(m, &csv);
+		results_discard(&m->view, &csv);
 		log_limited("hello refused", LOG_WARN,
 			    "slave %s refused: %d slaves at most", h->name,
 			    MAX_SLAVES);
 		return refused(why, len, invalid, 0, "");
 	}
-	s->csv = csv;
+	results_slave_file(&m->view, (unsigned)(s - m->roster.slaves), &csv);
 	log_info("slave %s registered (host %s, pid %u, %u cores)", h->name,
 		 log_escape(h->host, host, sizeof(host)), h->pid, h->cores);
 	return s;

@@ -491,8 +491,8 @@ void conductor_phase_end(struct master *m, struct slave_rec *s,
 	memcpy(s->end_lat, pe->lat, sizeof(s->end_lat));
 	memset(pe->lat, 0, sizeof(pe->lat));
 	/* A second phase_end must not count twice. */
-	if (!again &&
-	    results_validation_end(m, m->ph.cur, s, pe, err, sizeof(err)) < 0) {
+	if (!again && results_validation_end(&m->view, m->ph.cur, s, pe, err,
+					     sizeof(err)) < 0) {
 		/* Not counted: the run cannot vouch for it. */
 		s->suspect = 1;
 		m->fact.suspect++;
@@ -535,7 +535,7 @@ static int run_phase(struct master *m, struct run_result *r)
 {
 	uint64_t end_real = r->start_at + r->ph.intervals * r->ph.interval_ns;
 	int ret = 0;
-	results_phase_start(m);
+	results_phase_start(&m->view);
 	m->link.batch_ns = BATCH_NS;
 	while (!phase_over(m)) {
 		struct merge_row row;
@@ -546,7 +546,7 @@ static int run_phase(struct master *m, struct run_result *r)
 			break;
 		}
 		while (merge_next(m->ph.merge, time_real_ns(), &row) == 1)
-			results_row(m, &row);
+			results_row(&m->view, &row);
 		midphase_step(m);
 		/* Slaves that never end the phase cannot hold the run. */
 		if (now > end_real + m->opt->grace_ns +
@@ -562,7 +562,7 @@ static int run_phase(struct master *m, struct run_result *r)
 		struct merge_row row;
 
 		while (merge_next(m->ph.merge, UINT64_MAX, &row) == 1)
-			results_row(m, &row);
+			results_row(&m->view, &row);
 	}
 	return ret;
 }
@@ -588,7 +588,7 @@ static int run_one(struct master *m, struct run_result *r)
 	ret = start_phase(m, r);
 	if (ret == 0)
 		ret = run_phase(m, r);
-	results_flush_hosts(m, 1);
+	results_flush_hosts(&m->view, 1);
 	for (unsigned i = 0; i < m->roster.nslaves; i++)
 		if (m->roster.slaves[i].state == SLAVE_JOINED)
 			link_ack(m, &m->roster.slaves[i], 1, 0);
@@ -609,7 +609,7 @@ static int run_one(struct master *m, struct run_result *r)
 							    m->ph.merge),
 						    1));
 		while (merge_next(m->ph.merge, UINT64_MAX, &row) == 1)
-			results_row(m, &row);
+			results_row(&m->view, &row);
 		if (now > r->start_at)
 			r->duration_ns = now - r->start_at;
 	}
@@ -656,7 +656,8 @@ static int run_one(struct master *m, struct run_result *r)
 				 (unsigned long long)r->view.errors);
 		m->fact.io_errors++;
 	}
-	results_run_end(m, r, ret == 0 ? merge_totals(m->ph.merge) : NULL);
+	results_run_end(&m->view, r,
+			ret == 0 ? merge_totals(m->ph.merge) : NULL);
 	merge_destroy(&m->ph.merge);
 	return ret;
 }
@@ -727,7 +728,7 @@ static int run_next(struct master *m, struct run_result *r)
 
 int conductor_run(struct master *m)
 {
-	int ret = results_open_expected(m);
+	int ret = results_open_expected(&m->view);
 
 	if (ret == 0) {
 		ret = launch_slaves(m);
@@ -738,7 +739,7 @@ int conductor_run(struct master *m)
 	if (ret == 0)
 		ret = check_plans(m);
 	if (ret == 0)
-		ret = results_check_space(m);
+		ret = results_check_space(&m->view);
 	for (size_t i = 0; ret == 0 && i < m->ph.nruns; i++)
 		ret = run_next(m, &m->ph.runs[i]);
 	return ret;

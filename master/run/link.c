@@ -286,7 +286,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	if (ret == MERGE_LATE)
 		log_warn("slave %s: interval %u arrived after its cluster line was written; it is counted in the run totals and written as a late row",
 			 s->hello.name, iv->seq + 1);
-	results_slave_row(m, s, iv,
+	results_slave_row(&m->view, s, iv,
 			  iv->seq < m->ph.cur->ph.warmup_intervals ? "warmup" :
 								     "measure",
 			  ret == MERGE_LATE);

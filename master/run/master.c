@@ -24,7 +24,6 @@
 #include "master/run/run.h"
 #include "master/run/master_int.h"
 #include "master/results/vdbench.h"
-#include "master/report/html.h"
 #include "master/deploy/deploy.h"
 
 /*
@@ -315,7 +314,8 @@ static void master_free(struct master *m)
 {
 	export_close(m->out.exp, NULL);
 	m->out.exp = NULL;
-	results_close(m);
+	if (m->view.out) /* filled once every part exists */
+		results_close(&m->view);
 	for (unsigned i = 0; i < m->roster.nslaves; i++) {
 		free(m->roster.slaves[i].got);
 		roster_free_end_lat(&m->roster.slaves[i]);
@@ -345,67 +345,17 @@ static void master_free(struct master *m)
 }
 
 /*
- * --report: the page is drawn from the summary just written. A run whose
- * report could not be written is not a whole result: exit 5, as for any
- * results file.
- */
-static void write_report(struct master *m)
-{
-	char err[PATH_MAX + 512];
-
-	if (html_write(m->out.dir, NULL, NULL, err, sizeof(err)) < 0) {
-		log_error("report.html not written: %s", err);
-		m->fact.report_failed = 1;
-		return;
-	}
-	log_info("report: %s/report.html", m->out.dir);
-}
-
-/* Both summaries again, with the exit code and verdict now: 0 or -errno. */
-static int rewrite_summaries(struct master *m)
-{
-	int a = results_summary_txt(m), b = results_summary_json(m);
-
-	return a < 0 ? a : b;
-}
-
-/*
  * The history hook's seal (history_seal_fn): the compare decided the exit
- * code after the summaries were written, and the report, drawn from them,
- * is still to come; whatever of that fails turns the run incomplete. The
- * summaries end saying the code returned, which the hook records in the
- * history and the master exits with: the folder says what was printed.
+ * code after the summaries were written; the results layer writes what
+ * follows from it (results_seal). The summaries end saying the code
+ * returned, which the hook records in the history and the master exits
+ * with: the folder says what was printed.
  */
-static int seal_verdict(void *arg, int exit_code, const char *verdict)
+static int seal_verdict(void *arg, const struct history_seal *s)
 {
 	struct master *m = arg;
-	int written = decide_exit(&m->fact), now;
 
-	/* The hook turns only a run that was OK into 3 or 6. */
-	if (exit_code != written)
-		m->fact.compare = exit_code == LS_EXIT_REGRESSION ?
-					  COMPARE_REGRESSION :
-					  COMPARE_NO_BASELINE;
-	snprintf(m->fact.verdict, sizeof(m->fact.verdict), "%s", verdict);
-	if ((exit_code != written || *verdict) && rewrite_summaries(m) < 0) {
-		log_error("the summaries could not be rewritten with the verdict (exit %d: %s)",
-			  exit_code, verdict);
-		m->fact.unsealed = 1;
-	}
-	if (m->opt->report) {
-		written = decide_exit(&m->fact);
-		write_report(m);
-		now = decide_exit(&m->fact);
-		if (now != written && rewrite_summaries(m) < 0)
-			log_error("the summaries could not be rewritten (exit %d)",
-				  now);
-	}
-	now = decide_exit(&m->fact);
-	if (*verdict || now != exit_code)
-		log_info("run %s %s (exit %d)%s%s", m->run_id,
-			 results_status_name(now), now, *verdict ? ": " : "",
-			 verdict);
-	return now;
+	return results_seal(&m->view, s);
 }
 
 /* Tickers of link_pump(): the ev= events, the hosts/ files' flush. */
@@ -432,8 +382,8 @@ static void add_tickers(struct master *m)
 	m->link.up.phase_end = conductor_phase_end;
 	m->link.up.resume = midphase_resume;
 	link_add_ticker(&m->link, link_liveness, m, LIVENESS_NS);
-	link_add_ticker(&m->link, tick_events, m, 0);
-	link_add_ticker(&m->link, tick_hosts, m, 0);
+	link_add_ticker(&m->link, tick_events, &m->view, 0);
+	link_add_ticker(&m->link, tick_hosts, &m->view, 0);
 }
 
 static int alloc_runs(struct master *m)
@@ -624,8 +574,22 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.roster.slaves = calloc(MAX_SLAVES, sizeof(*m.roster.slaves));
 	m.ph.dview = calloc(MAX_SLAVES, sizeof(*m.ph.dview));
 	m.ph.scratch = stats_new();
+	m.view = (struct run_view){
+		.opt = m.opt,
+		.params = m.params,
+		.phases = m.phases,
+		.nphases = m.nphases,
+		.run_id = m.run_id,
+		.started_real = m.started_real,
+		.roster = &m.roster,
+		.ph = &m.ph,
+		.link = &m.link,
+		.fact = &m.fact,
+		.out = &m.out,
+		.events = m.events,
+	};
 	if (!m.roster.slaves || !m.ph.dview || !m.ph.scratch ||
-	    alloc_runs(&m) < 0 || results_open(&m) < 0) {
+	    alloc_runs(&m) < 0 || results_open(&m.view) < 0) {
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}
@@ -652,7 +616,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}
-	if (results_export_open(&m) < 0) {
+	if (results_export_open(&m.view) < 0) {
 		master_free(&m);
 		return LS_EXIT_BAD_INPUT;
 	}
@@ -675,8 +639,8 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.ph.launch.verbose = m.opt->verbose;
 	add_tickers(&m);
 	ret = conductor_run(&m);
-	events_stop(&m);
-	events_recovery_text(&m, stdout);
+	events_stop(&m.view);
+	events_recovery_text(&m.view, stdout);
 
 	if (ret == -EINTR || run_interrupted) {
 		log_warn("interrupted: stopping every slave");
@@ -697,7 +661,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 					  results_status_name(ret));
 	conductor_reap(&m);
 	interrupt_forget_children();
-	results_finish(&m);
+	results_finish(&m.view);
 	/* seal_verdict() records the verdict; the code is decide_exit()'s. */
 	ret = history_run_hook(m.out.dir, m.opt->history, m.opt->no_history,
 			       m.opt->baseline, m.opt->threshold,

@@ -24,7 +24,10 @@
  *                results/sink.h): the console, the results folder and
  *                the live export;
  *   master.c     master_main(), the command line, start-up and shutdown.
- * Nothing here is used outside master/.
+ * struct master is the conductor's and is seen by run/ only: results/ and
+ * events/ are handed m->view (view.h), which gives them the run as
+ * planned, const pointers to the parts they read, and their own state.
+ * They include this header for the types (slave_rec, run_result).
  */
 #ifndef LOCKSTEP_MASTER_MASTER_INT_H
 #define LOCKSTEP_MASTER_MASTER_INT_H
@@ -50,6 +53,7 @@
 #include "master/plan/plan.h"
 #include "master/run/plausible.h"
 #include "master/run/rejoin.h"
+#include "master/run/view.h"
 #include "master/results/results.h"
 #include "master/results/runfile.h"
 #include "proto/proto.h"
@@ -145,7 +149,6 @@ struct slave_rec {
 	int clock_udp; /* clk came from the datagrams */
 	uint64_t last_heard_real;
 	pid_t pid;          /* a local child, else 0 */
-	struct rfile csv;   /* hosts/<name>.csv */
 	uint64_t lost_real; /* when it was marked lost (last time) */
 	uint64_t back_real; /* when it came back (last time) */
 	unsigned losses;
@@ -379,6 +382,8 @@ struct master {
 	struct results_state out; /* results/results.h */
 	struct run_facts fact;    /* what decides the exit code (decide.h) */
 	struct events *events;    /* ev= lines (events.h), NULL: none */
+	/* What results/ and events/ are given of all this (view.h). */
+	struct run_view view;
 };
 
 /* ---- interrupt.c: SIGINT and SIGTERM ---- */

@@ -169,7 +169,7 @@ static void record(struct master *m, struct slave_rec *s, unsigned seq)
 		l->rejoin_run = (int)(r - m->ph.runs);
 		l->rejoin_seq = seq;
 	}
-	events_rejoined(m, s, at, (int)(r - m->ph.runs), seq);
+	events_rejoined(&m->view, s, at, (int)(r - m->ph.runs), seq);
 	log_info("slave %s rejoined phase %s at interval %u (%s)",
 		 s->hello.name, r->ph.name, seq + 1,
 		 time_fmt_tod(at, tod, sizeof(tod)));
@@ -293,6 +293,6 @@ void midphase_phase_start(struct master *m, struct run_result *r)
 		l->rejoin_real = r->start_at;
 		l->rejoin_run = (int)(r - m->ph.runs);
 		l->rejoin_seq = 0;
-		events_rejoined(m, s, r->start_at, l->rejoin_run, 0);
+		events_rejoined(&m->view, s, r->start_at, l->rejoin_run, 0);
 	}
 }

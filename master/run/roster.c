@@ -99,7 +99,7 @@ void roster_mark_lost(struct master *m, struct slave_rec *s)
 	}
 	midphase_lost(m, s);
 	/* A loss an event (expect_loss=) caused does not degrade the run. */
-	s->loss_expected = events_loss_expected(m, s);
+	s->loss_expected = events_loss_expected(&m->view, s);
 	if (m->ph.merge)
 		merge_slave_lost(m->ph.merge, (unsigned)(s - m->roster.slaves));
 	if (!s->loss_expected)
@@ -142,7 +142,7 @@ void roster_back(struct master *m, struct slave_rec *s,
 	if (s->nlossrec && !s->lossrec[s->nlossrec - 1].back_real)
 		s->lossrec[s->nlossrec - 1].back_real = s->back_real;
 	s->last_rx = time_mono_ns();
-	events_back(m, s);
+	events_back(&m->view, s);
 }
 
 struct slave_rec *roster_add(struct roster *r, const struct params *p,

@@ -193,4 +193,28 @@ LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" "$NIGHTLY" "$TMP/night.vdb" 
 nrc=$?
 set -e
 [ "$nrc" -eq 1 ] && grep -q "another nightly run holds" "$TMP/nightly2.txt" || { cat "$TMP/nightly2.txt"; fail "overlapping nightly: exit $nrc"; }
+
+# A comparison that cannot be written makes the run incomplete: an event
+# plants a directory where compare.json goes, so its rename fails. The
+# verdict is still printed and sealed; the folder says exit 5 and names
+# compare.json, and the run exits 5.
+cat > "$TMP/cut.vdb" <<VDB
+sd=sd1,lun=$TMP/n.dat,size=16m,threads=4
+wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
+rd=r1,wd=wd1,iorate=500,elapsed=4,interval=1
+ev=block,rd=r1,at=1s,exec="mkdir $TMP/out/cut/compare.json"
+VDB
+run_bounded 60 "$LOCKSTEP" run "$TMP/cut.vdb" -o "$TMP/out/cut" --local-slaves 2 \
+	--no-history --baseline "$TMP/out/n1" --threshold "$TH" > "$TMP/cut.txt" 2>&1
+[ "$rc" -eq 5 ] || { cat "$TMP/cut.txt"; fail "an unwritable compare.json: exit $rc, not 5"; }
+grep -q "^verdict: REGRESSION" "$TMP/cut.txt" || { cat "$TMP/cut.txt"; fail "no verdict with compare.json cut"; }
+grep -q "compare.json could not be written in full" "$TMP/cut.txt" || { cat "$TMP/cut.txt"; fail "compare.json's failure not said"; }
+[ -s "$TMP/out/cut/compare.txt" ] || fail "compare.txt not written beside the failed compare.json"
+python3 - "$TMP/out/cut/summary.json" <<'PY' || fail "summary.json does not say the comparison was cut"
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["exit_code"] == 5 and s["status"] == "incomplete", (s["exit_code"], s["status"])
+assert "compare.json" in s["incomplete_files"], s["incomplete_files"]
+assert s["verdict"].startswith("REGRESSION"), s["verdict"]
+PY
 echo "PASS"

@@ -1,9 +1,12 @@
-# The engine recipe of docs/CONTRIBUTING.md, done once: on a copy of the
-# source tree, a throwaway engine is added exactly as the recipe says (a
-# copy of slave/engine_null.c renamed, and its name in LS_ENGINES), the
-# lockstep binary is built from the copy alone, and a local run with
-# --engine throwaway completes with its results naming the engine. If
-# adding an engine ever takes another file, this build or run fails.
+# The engine and output recipes of docs/CONTRIBUTING.md, done once: on a
+# copy of the source tree, a throwaway engine is added exactly as the
+# recipe says (a copy of slave/engine_null.c renamed, and its name in
+# LS_ENGINES), and a throwaway output (master/results/sink_throwaway.c and
+# one X() row in sinks.c); the lockstep binary is built from the copy
+# alone, and a local run with --engine throwaway completes with its
+# results naming the engine and the new file holding a line per interval
+# with the ops intervals.csv has for it. If adding an engine or an output
+# ever takes another file, this build or run fails.
 source "$(dirname "$0")/lib.sh"
 
 SRC=$(cd "$HERE/../.." && pwd)
@@ -22,6 +25,50 @@ grep -q '\.name = "throwaway"' "$TMP/src/slave/engine_throwaway.c" || fail "the 
 # Step 2: its name in the list of engines.
 sed -i 's/^set(LS_ENGINES \(.*\))$/set(LS_ENGINES \1 throwaway)/' "$TMP/src/slave/CMakeLists.txt"
 grep -q '^set(LS_ENGINES .* throwaway)$' "$TMP/src/slave/CMakeLists.txt" || fail "no LS_ENGINES line in slave/CMakeLists.txt to add the engine to"
+
+# The output recipe, step 1: the sink's file (its hooks, its state, the
+# checked writer only).
+cat > "$TMP/src/master/results/sink_throwaway.c" <<'C'
+#include "master/run/master_int.h"
+#include "master/results/sink.h"
+
+static int throwaway_open(const struct run_view *rv, void *priv)
+{
+	return results_file_open(rv, "throwaway.txt", priv);
+}
+
+static void throwaway_row(const struct run_view *rv, void *priv,
+			  const struct sink_row *r)
+{
+	FILE *f = results_w(priv);
+
+	if (f)
+		fprintf(f, "%s %llu\n", r->label, (unsigned long long)r->v.ops);
+	results_wrote(rv, priv);
+}
+
+static void throwaway_end(const struct run_view *rv, void *priv)
+{
+	results_file_close(rv, priv, 1);
+}
+
+static void throwaway_close(const struct run_view *rv, void *priv)
+{
+	results_file_close(rv, priv, 0);
+}
+
+const struct sink_ops sink_throwaway = {
+	.name = "throwaway.txt",
+	.priv_size = sizeof(struct rfile),
+	.open = throwaway_open,
+	.row = throwaway_row,
+	.end = throwaway_end,
+	.close = throwaway_close,
+};
+C
+# Step 2: its row in the table, after intervals.csv's.
+sed -i 's|^\(\tX(intervals) .*\)$|\1\n\tX(throwaway) \\|' "$TMP/src/master/results/sinks.c"
+grep -q '^	X(throwaway) \\$' "$TMP/src/master/results/sinks.c" || fail "no X(intervals) row in master/results/sinks.c to add the sink after"
 
 # Only the binary, without the fuzz targets: the point is that it builds.
 cmake -S "$TMP/src" -B "$TMP/build" -DWERROR=ON -DFUZZ=OFF > "$TMP/cmake.txt" 2>&1 || { cat "$TMP/cmake.txt"; fail "configure of the copy failed"; }
@@ -45,5 +92,15 @@ assert s["engine"] == "throwaway", s["engine"]
 ops = s["runs"][0]["totals"]["ops"]
 assert ops > 0, ops
 print("ok: engine %s did %d I/Os" % (s["engine"], ops))
+PY
+# The output: a line per cluster row of intervals.csv (late rows are
+# intervals.csv's own), with the same ops.
+python3 - "$TMP/out/intervals.csv" "$TMP/out/throwaway.txt" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["phase"] != "late"]
+want = ["%s %s" % (r["interval"], r["ops"]) for r in rows]
+got = open(sys.argv[2]).read().split("\n")[:-1]
+assert got == want and want, (got, want)
+print("ok: throwaway.txt has the %d rows of intervals.csv" % len(want))
 PY
 echo "PASS"
