@@ -7,6 +7,8 @@
  * list of commands is main.c's table, and lockstep-params(5)'s keywords
  * are the parser's tables (master/params/manual.c). The narrative around
  * them is below, in the markup of common/manpage.h.
+ * Over 800 lines on purpose: most of it is the manual's prose, one string
+ * per page, which reads best whole and beside the code that prints it.
  */
 #include <stdio.h>
 #include <string.h>

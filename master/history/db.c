@@ -16,9 +16,61 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <limits.h>
+#include <pwd.h>
+#include "common/fsutil.h"
 #include "master/history/history_int.h"
 
 #define BUSY_MS 5000
+
+/* ---- where the history lives ------------------------------------------- */
+
+int history_default_for(const char *env, unsigned uid, const char *xdg,
+			const char *home, char *buf, size_t len)
+{
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (uid == 0)
+		n = snprintf(buf, len, "%s", HISTORY_ROOT_DB);
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, len, "%s/lockstep/history.db", xdg);
+	else if (home && *home == '/')
+		n = snprintf(buf, len, "%s/.local/share/lockstep/history.db",
+			     home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+const char *history_default_path(const char *opt, char *buf, size_t len)
+{
+	struct passwd *pw;
+	const char *home = getenv("HOME");
+
+	if (opt)
+		return opt;
+	if ((!home || *home != '/') && (pw = getpwuid(getuid())))
+		home = pw->pw_dir;
+	if (history_default_for(getenv("LOCKSTEP_HISTORY"), (unsigned)geteuid(),
+				getenv("XDG_DATA_HOME"), home, buf, len) < 0)
+		snprintf(buf, len, "history.db");
+	return buf;
+}
+
+void history_make_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path || (size_t)(slash - path) >= sizeof(dir))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fsutil_mkdir_p(dir);
+}
+
+/* ---- the database ------------------------------------------------------ */
 
 struct history_db {
 	sqlite3 *h;

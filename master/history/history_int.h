@@ -132,4 +132,8 @@ int history_load_push(struct history_phase *p, const double *v);
 int history_load_median(const struct history_run *runs, size_t n,
 			struct history_run *out);
 
+/* The folder of the default history, made on first use (not for
+   --history): db.c, for the hook and `history import`. */
+void history_make_parent(const char *path);
+
 #endif

@@ -1,6 +1,6 @@
 /*
- * (Over 700 lines on purpose: a whole slave side of the protocol, for
- * thousands of peers in one process, is one tool.)
+ * Over 800 lines on purpose: a whole slave side of the protocol, for
+ * thousands of peers in one process, is one tool.
  *
  * Test tool: many fake slaves in one process, for the master's scale
  * benchmark (scripts/bench-master.sh). Each fake slave opens its own DEALER
