@@ -167,8 +167,9 @@ static void compare_phase(const struct history_phase *a,
 			cm->p = history_stats_night(a->night[m], a->nnight[m],
 						    b->v[m], &cm->z);
 		} else if (s >= 0 && a->series[s] && b->series[s]) {
-			cm->r = history_stats_ac1(a->series[s], a->n,
-						  b->series[s], b->n);
+			cm->r = history_stats_ac1_seg(a->series[s], a->seg,
+						      a->nseg, a->n,
+						      b->series[s], b->n);
 			cm->p = history_stats_mwu_ac(a->series[s], a->n,
 						     b->series[s], b->n, cm->r);
 		} else {

@@ -46,6 +46,14 @@ struct history_phase {
 	uint64_t errors;
 	size_t n;                        /* measured intervals */
 	double *series[HISTORY_NSERIES]; /* n values each, owned */
+	/*
+	 * A median:N baseline pools its nights' intervals in series, night
+	 * after night: how many each gave (owned; NULL: one run's). Each
+	 * night is its own series to the autocorrelation estimate, so that
+	 * night-to-night noise is not taken for interval-to-interval.
+	 */
+	size_t *seg;
+	size_t nseg;
 	/* A median:N baseline's nights, one value each (owned, or NULL). */
 	double *night[HISTORY_NMETRICS];
 	size_t nnight[HISTORY_NMETRICS];

@@ -34,6 +34,15 @@ double history_stats_mwu_ac(const double *a, size_t na, const double *b,
 #define HISTORY_AC1_MAX 0.95
 double history_stats_ac1(const double *a, size_t na, const double *b,
 			 size_t nb);
+/*
+ * The same where a is several runs' series one after the other (a
+ * median:N baseline): aseg[0..naseg) their lengths (summing to na), each
+ * about its own mean; aseg NULL is one series. The level of each night
+ * differs from the next by the night-to-night noise, which lag-1 sums
+ * over the pooled series would count as autocorrelation.
+ */
+double history_stats_ac1_seg(const double *a, const size_t *aseg, size_t naseg,
+			     size_t na, const double *b, size_t nb);
 /* The median absolute deviation of x[0..n) (only read); its median too. */
 double history_stats_mad(const double *x, size_t n, double *median);
 /*

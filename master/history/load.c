@@ -40,6 +40,7 @@ void history_run_free(struct history_run *r)
 			free(r->ph[i].series[s]);
 		for (int m = 0; m < HISTORY_NMETRICS; m++)
 			free(r->ph[i].night[m]);
+		free(r->ph[i].seg);
 	}
 	free(r->ph);
 	free(r->slaves);
@@ -627,7 +628,10 @@ int history_load_median(const struct history_run *runs, size_t n,
 {
 	const struct history_run *newest = &runs[0];
 	double *tmp = malloc(n * sizeof(double));
-	size_t used;
+	size_t used, nsegmax = 0;
+
+	for (size_t i = 0; i < n; i++)
+		nsegmax += runs[i].nphases;
 
 	memset(out, 0, sizeof(*out));
 	if (!tmp)
@@ -662,7 +666,13 @@ int history_load_median(const struct history_run *runs, size_t n,
 			p->night[m] = NULL;
 			p->nnight[m] = 0;
 		}
+		/* One segment per night's run of this name (a file may
+		   name a run twice: each is a series of its own). */
+		p->seg = calloc(nsegmax ? nsegmax : 1, sizeof(*p->seg));
+		p->nseg = 0;
 		out->nphases = k + 1;
+		if (!p->seg)
+			goto nomem;
 		for (int m = 0; m < HISTORY_NMETRICS; m++) {
 			size_t c = 0;
 
@@ -680,13 +690,16 @@ int history_load_median(const struct history_run *runs, size_t n,
 			p->nnight[m] = c;
 			p->v[m] = history_stats_median(tmp, c);
 		}
-		/* The test sees every interval of every night pooled. */
+		/* The test sees every interval of every night pooled, and
+		   where each night's begin (the autocorrelation's segments). */
 		for (size_t i = 0; i < n; i++)
 			for (size_t q = 0; q < runs[i].nphases; q++) {
 				const struct history_phase *src = &runs[i].ph[q];
 
 				if (strcmp(src->name, p->name))
 					continue;
+				if (p->nseg < nsegmax)
+					p->seg[p->nseg++] = src->n;
 				for (size_t x = 0; x < src->n; x++) {
 					double v[HISTORY_NSERIES];
 

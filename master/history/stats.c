@@ -48,12 +48,33 @@ static void ac_sums(const double *x, size_t n, double *num, double *den)
 
 double history_stats_ac1(const double *a, size_t na, const double *b, size_t nb)
 {
-	double num = 0, den = 0, r, n = (double)(na + nb) / 2;
+	return history_stats_ac1_seg(a, NULL, 0, na, b, nb);
+}
+
+double history_stats_ac1_seg(const double *a, const size_t *aseg, size_t naseg,
+			     size_t na, const double *b, size_t nb)
+{
+	double num = 0, den = 0, r, n;
+	size_t off = 0, nser = 1;
 
 	if (na < 2 || nb < 2)
 		return 0;
-	ac_sums(a, na, &num, &den);
+	if (aseg) {
+		for (size_t i = 0; i < naseg && off + aseg[i] <= na; i++) {
+			if (aseg[i] >= 2) {
+				ac_sums(a + off, aseg[i], &num, &den);
+				nser++;
+			}
+			off += aseg[i];
+		}
+	}
+	/* Whatever the segments do not cover (none: all of a) is one. */
+	if (na - off >= 2) {
+		ac_sums(a + off, na - off, &num, &den);
+		nser++;
+	}
 	ac_sums(b, nb, &num, &den);
+	n = (double)(na + nb) / (double)nser; /* a series' mean length */
 	if (!(den > 0))
 		return 0;
 	r = num / den;
