@@ -1,12 +1,13 @@
-# The engine and output recipes of docs/CONTRIBUTING.md, done once: on a
-# copy of the source tree, a throwaway engine is added exactly as the
-# recipe says (a copy of slave/engine_null.c renamed, and its name in
-# LS_ENGINES), and a throwaway output (master/results/sink_throwaway.c and
-# one X() row in sinks.c); the lockstep binary is built from the copy
-# alone, and a local run with --engine throwaway completes with its
-# results naming the engine and the new file holding a line per interval
-# with the ops intervals.csv has for it. If adding an engine or an output
-# ever takes another file, this build or run fails.
+# The engine, output and keyword recipes of docs/CONTRIBUTING.md, done
+# once: on a copy of the source tree, a throwaway engine is added exactly
+# as the recipe says (a copy of slave/engine_null.c renamed, and its name
+# in LS_ENGINES), a throwaway output (master/results/sink_throwaway.c and
+# one X() row in sinks.c) and a throwaway sd keyword (its field and its
+# row); the lockstep binary is built from the copy alone; the keyword is
+# parsed, refused when bad and in lockstep-params(5), and a local run with
+# --engine throwaway completes with its results naming the engine and the
+# new file holding a line per interval with the ops intervals.csv has for
+# it. If one of these ever takes another file, this build or run fails.
 source "$(dirname "$0")/lib.sh"
 
 SRC=$(cd "$HERE/../.." && pwd)
@@ -70,10 +71,28 @@ C
 sed -i 's|^\(\tX(intervals) .*\)$|\1\n\tX(throwaway) \\|' "$TMP/src/master/results/sinks.c"
 grep -q '^	X(throwaway) \\$' "$TMP/src/master/results/sinks.c" || fail "no X(intervals) row in master/results/sinks.c to add the sink after"
 
+# The keyword recipe, steps 1 and 2: its field in struct params_sd, its
+# row (with its doc) in the sd table of keywords.c, after sqpoll=.
+sed -i 's|^\(\tbool sqpoll; .*\)$|\1\n\tbool throwaway;|' "$TMP/src/master/params/params.h"
+grep -q '^	bool throwaway;$' "$TMP/src/master/params/params.h" || fail "no sqpoll field in struct params_sd to add the keyword after"
+sed -i 's|^\(\tKWF("sqpoll", set_yesno, struct params_sd, sqpoll,\)$|\tKWF("throwaway", set_yesno, struct params_sd, throwaway, "yes: a throwaway keyword of the recipe test"),\n\1|' "$TMP/src/master/params/keywords.c"
+grep -q 'KWF("throwaway"' "$TMP/src/master/params/keywords.c" || fail "no sqpoll row in master/params/keywords.c to add the keyword before"
+
 # Only the binary, without the fuzz targets: the point is that it builds.
 cmake -S "$TMP/src" -B "$TMP/build" -DWERROR=ON -DFUZZ=OFF > "$TMP/cmake.txt" 2>&1 || { cat "$TMP/cmake.txt"; fail "configure of the copy failed"; }
 cmake --build "$TMP/build" --target lockstep -j2 > "$TMP/make.txt" 2>&1 || { tail -40 "$TMP/make.txt"; fail "the copy with a throwaway engine does not build"; }
 BIN=$TMP/build/lockstep
+
+# The keyword: parsed, its bad value refused at FILE:LINE:COLUMN, and in
+# lockstep-params(5), which is built from the same table.
+printf 'sd=sd1,lun=%s/k.dat,size=1m,throwaway=yes\nwd=wd1,sd=sd1\nrd=r1,wd=wd1,elapsed=1\n' "$TMP" > "$TMP/k.vdb"
+"$BIN" check "$TMP/k.vdb" > "$TMP/k.txt" 2>&1 || { cat "$TMP/k.txt"; fail "check refuses throwaway=yes"; }
+printf 'sd=sd1,lun=%s/k.dat,size=1m,throwaway=maybe\nwd=wd1,sd=sd1\nrd=r1,wd=wd1,elapsed=1\n' "$TMP" > "$TMP/k2.vdb"
+if "$BIN" check "$TMP/k2.vdb" > "$TMP/k2.txt" 2>&1; then fail "check took throwaway=maybe"; fi
+grep -q "^$TMP/k2.vdb:1:[0-9]*: " "$TMP/k2.txt" || { cat "$TMP/k2.txt"; fail "throwaway=maybe is not refused at FILE:LINE:COLUMN"; }
+"$BIN" help --man lockstep-params > "$TMP/params.5"
+grep -q 'a throwaway keyword of the recipe test' "$TMP/params.5" || fail "lockstep-params(5) does not list the new keyword"
+echo "ok: keyword throwaway= parsed, refused when bad, in the manual"
 
 # The master offers it (its --engine choices are the slave's table).
 "$BIN" run --help 2>&1 | grep -q -- "--engine NAME .*throwaway" || { "$BIN" run --help 2>&1 | grep -- --engine; fail "run --help does not list the throwaway engine"; }
