@@ -100,6 +100,9 @@ struct sink_ops {
 	void (*summary_json)(const struct run_view *rv, void *priv,
 			     struct jsonw *w);
 	void (*summary_txt)(const struct run_view *rv, void *priv, FILE *f);
+	/* Keys the sink adds to run r's object in summary.json's "runs". */
+	void (*run_json)(const struct run_view *rv, void *priv,
+			 const struct run_result *r, struct jsonw *w);
 	/* The run is over: say what is left, flush, sync and close. */
 	void (*end)(const struct run_view *rv, void *priv);
 	/* Then, every data file closed: a file written whole (0 or -errno). */

@@ -230,6 +230,12 @@ int results_summary_json(const struct run_view *rv)
 		}
 		jsonw_end(&w);
 		results_validation_json(rv, r, &w, r->val, 1);
+		for (size_t k = 0; k < rv->out->nsinks; k++)
+			if (rv->out->sinks[k].ops->run_json)
+				rv->out->sinks[k]
+					.ops->run_json(rv,
+						       rv->out->sinks[k].priv,
+						       r, &w);
 		jsonw_array(&w, "per_slave");
 		for (unsigned k = 0; k < r->nslave; k++) {
 			if (!r->slave[k].ran)

@@ -17,6 +17,7 @@
 	X(events)       /* events column, events.csv (master/events/) */     \
 	X(console)      /* interval lines, totals, lost slaves */            \
 	X(validation)   /* the validation line and warning */                \
+	X(steady)       /* steady state: console, summary.json, .txt */      \
 	X(hosts)        /* hosts/<name>.csv */                               \
 	X(intervals)    /* intervals.csv */                                  \
 	X(flatfile)     /* flatfile.html */                                  \
