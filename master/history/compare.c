@@ -149,6 +149,8 @@ static void compare_phase(const struct history_phase *a,
 			  struct history_cmp_run *cr)
 {
 	cr->v = HISTORY_NO_CHANGE;
+	cr->na = a->n;
+	cr->nb = b->n;
 	for (int m = 0; m < HISTORY_NMETRICS; m++) {
 		struct history_cmp_metric *cm = &cr->m[m];
 		int s = metrics[m].series;
@@ -172,6 +174,10 @@ static void compare_phase(const struct history_phase *a,
 						      b->series[s], b->n);
 			cm->p = history_stats_mwu_ac(a->series[s], a->n,
 						     b->series[s], b->n, cm->r);
+			cm->fragile = !isnan(cm->p) &&
+				      history_stats_mwu_floor(a->n, b->n,
+							      cm->r) >=
+					      t->alpha;
 		} else {
 			cm->p = NAN;
 		}
@@ -398,6 +404,7 @@ void history_compare_print(FILE *f, const struct history_run *a,
 	print_test(f, c);
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct history_cmp_run *cr = &c->runs[i];
+		int fragile = 0;
 
 		if (cr->ia < 0 || cr->ib < 0) {
 			fprintf(f, "\nRun %s: only in the %s, not compared\n",
@@ -412,6 +419,8 @@ void history_compare_print(FILE *f, const struct history_run *a,
 		for (int m = 0; m < HISTORY_NMETRICS; m++) {
 			const struct history_cmp_metric *cm = &cr->m[m];
 
+			fragile |= cm->judged && cm->fragile &&
+				   cm->v == HISTORY_NOISE;
 			fprintf(f, "  %-9s", metrics[m].label);
 			print_num(f, cm->a, 0, 12, 3, "");
 			print_num(f, cm->b, 0, 12, 3, "");
@@ -423,6 +432,10 @@ void history_compare_print(FILE *f, const struct history_run *a,
 				print_p(f, cm);
 			fputc('\n', f);
 		}
+		if (fragile)
+			fprintf(f,
+				"  note: with %zu and %zu intervals, one interval of either run beyond the other's is enough to make any change noise; a longer run (or 5 baseline nights) decides\n",
+				c->runs[i].na, c->runs[i].nb);
 	}
 	if (c->ncond) {
 		fprintf(f, "\nchanged conditions (flagged, not judged):\n");
@@ -513,6 +526,7 @@ int history_compare_json(FILE *f, const struct history_run *a,
 				} else if (cm->tested) {
 					jsonw_dbl(&w, "lag1_autocorrelation",
 						  cm->r);
+					jsonw_bool(&w, "fragile", cm->fragile);
 				}
 			}
 			jsonw_end(&w);

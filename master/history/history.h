@@ -119,12 +119,19 @@ struct history_cmp_metric {
 	size_t nights; /* the baseline nights it scored against */
 	double z;      /* night test: robust z of the candidate */
 	double r;      /* interval test: lag-1 autocorrelation used */
+	/*
+	 * Interval test: so few intervals that one value of one series
+	 * beyond the other's (a single stalled interval) leaves p >= alpha
+	 * whatever the change; a "noise" verdict then says little.
+	 */
+	int fragile;
 	enum history_verdict v;
 };
 
 struct history_cmp_run {
 	char name[HISTORY_NAME_MAX];
-	int ia, ib; /* phase index in A and in B, -1 when unmatched */
+	int ia, ib;    /* phase index in A and in B, -1 when unmatched */
+	size_t na, nb; /* measured intervals compared, A and B */
 	struct history_cmp_metric m[HISTORY_NMETRICS];
 	enum history_verdict v;
 };

@@ -43,6 +43,12 @@ double history_stats_ac1(const double *a, size_t na, const double *b,
  */
 double history_stats_ac1_seg(const double *a, const size_t *aseg, size_t naseg,
 			     size_t na, const double *b, size_t nb);
+/*
+ * The smallest p the interval test can give when one value of a series
+ * lies beyond the other series (U = min(na, nb)), with lag-1
+ * autocorrelation r: at or above alpha, one outlier decides.
+ */
+double history_stats_mwu_floor(size_t na, size_t nb, double r);
 /* The median absolute deviation of x[0..n) (only read); its median too. */
 double history_stats_mad(const double *x, size_t n, double *median);
 /*

@@ -139,6 +139,19 @@ double history_stats_mwu_ac(const double *a, size_t na, const double *b,
 	return erfc(z / sqrt(2));
 }
 
+double history_stats_mwu_floor(size_t na, size_t nb, double r)
+{
+	double n = (double)(na + nb), u = (double)(na < nb ? na : nb);
+	double mu = (double)na * (double)nb / 2, sigma, z;
+
+	if (na < HISTORY_MIN_INTERVALS || nb < HISTORY_MIN_INTERVALS)
+		return 1;
+	sigma = sqrt((double)na * (double)nb / 12 * (n + 1)) *
+		sqrt((1 + r) / (1 - r));
+	z = (mu - u - 0.5) / sigma;
+	return z > 0 ? erfc(z / sqrt(2)) : 1;
+}
+
 static int cmp_dbl(const void *p, const void *q)
 {
 	double a = *(const double *)p, b = *(const double *)q;
