@@ -172,8 +172,9 @@ static void compare_phase(const struct history_phase *a,
 			cm->r = history_stats_ac1_seg(a->series[s], a->seg,
 						      a->nseg, a->n,
 						      b->series[s], b->n);
-			cm->p = history_stats_mwu_ac(a->series[s], a->n,
-						     b->series[s], b->n, cm->r);
+			cm->p = history_stats_interval_p(a->series[s], a->n,
+							 b->series[s], b->n,
+							 cm->r);
 			cm->fragile = !isnan(cm->p) &&
 				      history_stats_mwu_floor(a->n, b->n,
 							      cm->r) >=

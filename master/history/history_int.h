@@ -44,6 +44,23 @@ double history_stats_ac1(const double *a, size_t na, const double *b,
 double history_stats_ac1_seg(const double *a, const size_t *aseg, size_t naseg,
 			     size_t na, const double *b, size_t nb);
 /*
+ * Welch's t test of the two means, each mean's variance widened by
+ * (1 + r) / (1 - r) and the degrees of freedom from the effective sizes
+ * n (1 - r) / (1 + r); two-sided p (NaN below HISTORY_MIN_INTERVALS).
+ * history_stats_t_p: the two-sided p of Student's t with df degrees.
+ */
+double history_stats_welch_ac(const double *a, size_t na, const double *b,
+			      size_t nb, double r);
+double history_stats_t_p(double t, double df);
+/*
+ * The interval test of a compare: the autocorrelation-aware U test; when
+ * the two series do not overlap at all (the ranks can say no more), the
+ * smaller of its p and Welch's (history_stats_welch_ac), so that the
+ * size of a gap counts once the order is complete.
+ */
+double history_stats_interval_p(const double *a, size_t na, const double *b,
+				size_t nb, double r);
+/*
  * The smallest p the interval test can give when one value of a series
  * lies beyond the other series (U = min(na, nb)), with lag-1
  * autocorrelation r: at or above alpha, one outlier decides.

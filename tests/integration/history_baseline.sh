@@ -87,7 +87,7 @@ print("ok: iops %.0f -> %.0f (%.1f%%), p=%.4f" % (m["baseline"], m["candidate"],
 PY
 "$LOCKSTEP" history --history "$H" > "$TMP/list.txt"
 [ "$(grep -c ' night.vdb  *completed  *0 ' "$TMP/list.txt")" -eq 3 ] || { cat "$TMP/list.txt"; fail "history list"; }
-grep -q " night.vdb  *regression  *3 .*; REGRESSION: r1 IOPS -7[0-9.]*% (p=.* vs median of 2$" "$TMP/list.txt" || { cat "$TMP/list.txt"; fail "history list: the regression's exit and verdict"; }
+grep -q " night.vdb  *regression  *3 .*; REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].* vs median of 2$" "$TMP/list.txt" || { cat "$TMP/list.txt"; fail "history list: the regression's exit and verdict"; }
 head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history list --json --last 2 | python3 -c '
 import json, sys
@@ -178,7 +178,7 @@ nrc=$?
 set -e
 [ "$nrc" -eq 3 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh exited $nrc, not 3"; }
 [ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh printed more than one line"; }
-grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p=.*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
+grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
 ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
 [ -s "$ndir/console.log" ] && [ -s "$ndir/compare.json" ] || fail "nightly folder lacks console.log or compare.json"
 [ ! -e "$TMP/nightly/old-run" ] || fail "--keep 1 kept a 3-day-old results folder"
