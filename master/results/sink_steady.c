@@ -201,6 +201,7 @@ static void steady_run_end(const struct run_view *rv, void *priv,
 		return;
 	o = &S->run[idx];
 	memset(o, 0, sizeof(*o));
+	o->v.per_round = k; /* steady_judge() sets it too; not judged: here */
 	if (!e->totals)
 		o->why = "the run did not end well";
 	else if (!k)
@@ -216,10 +217,6 @@ static void steady_run_end(const struct run_view *rv, void *priv,
 	}
 	if (e->totals)
 		say(rv, e->r, o);
-	o->v.per_round = k;
-	/* Judged or not, it has a record (why says which). */
-	if (!o->why && !o->v.known)
-		o->why = "not judged";
 }
 
 static void verdict_json(struct jsonw *w, const struct steady_verdict *v)
