@@ -482,6 +482,8 @@ static void cmp_stalled(size_t n, struct history_cmp *c, char *text, size_t len)
 	f = fmemopen(text, len, "w");
 	assert_non_null(f);
 	history_compare_print(f, &a, &b, c);
+	/* compare.json after it: what the flag says there is checked too. */
+	assert_int_equal(history_compare_json(f, &a, &b, c), 0);
 	fclose(f);
 	history_run_free(&a);
 	history_run_free(&b);
@@ -502,12 +504,14 @@ static void test_few_intervals_fragile(void **state)
 	assert_non_null(strstr(text, "note: with 6 and 6 intervals, one "
 				     "interval of either run beyond the "
 				     "other's is enough"));
+	assert_non_null(strstr(text, "\"fragile\": true"));
 	history_compare_free(&c);
 	cmp_stalled(10, &c, text, sizeof(text));
 	cm = &c.runs[0].m[HISTORY_IOPS];
 	assert_int_equal(cm->v, HISTORY_REGRESSION);
 	assert_false(cm->fragile);
 	assert_null(strstr(text, "note: with"));
+	assert_null(strstr(text, "\"fragile\": true"));
 	history_compare_free(&c);
 	/* The floor itself: 6 v 6 independent 0.066; 10 v 10 below 0.01. */
 	assert_true(fabs(history_stats_mwu_floor(6, 6, 0) - 0.0656) < 0.001);

@@ -71,6 +71,8 @@ for row in csv.DictReader(open(out + "/hosts/local-1.csv")):
 d1, s1 = snia(rounds(h))
 bad = {x["slave"]: x for x in st["not_steady"]}
 assert "local-1" in bad, st
+assert st["slaves_judged"] == 2, st
+assert st["slaves_not_steady"] == len(st["not_steady"]) >= 1, st
 assert close(bad["local-1"]["data_excursion_pct"], d1), (bad, d1)
 assert close(bad["local-1"]["slope_excursion_pct"], s1), (bad, s1)
 # The injected stall: about two intervals without I/O, inside the window.
