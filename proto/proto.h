@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 6
+#define PROTO_VERSION 8
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -82,6 +82,7 @@ enum proto_type {
 	PROTO_ABORT,
 	PROTO_HEARTBEAT,
 	PROTO_BYE,
+	PROTO_MEASURE,
 	PROTO_TYPE_MAX
 };
 
@@ -265,6 +266,11 @@ struct proto_interval {
 	uint64_t errors;
 	uint64_t cpu_user_ns, cpu_sys_ns;
 	uint32_t cores;
+	/*
+	 * Time its workers were ready to run but waited for a CPU, summed
+	 * over them (Linux's schedstat run_delay); 0 when not measured.
+	 */
+	uint64_t runq_ns;
 	struct hist_sparse lat[2];
 };
 
@@ -272,6 +278,18 @@ struct proto_interval {
 struct proto_ack {
 	uint32_t phase;
 	uint32_t seq;
+};
+
+/*
+ * master -> slave, in a warmup=steady phase: the warmup was judged steady
+ * (or ran to its maximum). The measured window is intervals
+ * from..intervals-1: the slave's phase_end latency counts seq >= from, and
+ * the phase ends after interval intervals-1 (at most the plan's).
+ */
+struct proto_measure {
+	uint32_t phase;
+	uint32_t from;
+	uint32_t intervals;
 };
 
 /* One sd's data validation counts in a phase_end (4 KiB blocks). */
@@ -336,6 +354,7 @@ struct proto_msg {
 		struct proto_text abort;
 		struct proto_heartbeat heartbeat;
 		struct proto_text bye;
+		struct proto_measure measure;
 	} u;
 };
 

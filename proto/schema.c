@@ -191,6 +191,7 @@ static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "cu", F_U64, cpu_user_ns),
 	SCALAR(struct proto_interval, "cs", F_U64, cpu_sys_ns),
 	SCALAR(struct proto_interval, "c", F_U32, cores),
+	SCALAR(struct proto_interval, "rq", F_U64, runq_ns),
 	SCALAR(struct proto_interval, "l", F_HISTS, lat),
 };
 TAB(interval_tab, struct proto_interval, interval_fields);
@@ -242,28 +243,35 @@ static const struct field heartbeat_fields[] = {
 };
 TAB(heartbeat_tab, struct proto_heartbeat, heartbeat_fields);
 
+static const struct field measure_fields[] = {
+	SCALAR(struct proto_measure, "p", F_U32, phase),
+	SCALAR(struct proto_measure, "fr", F_U32, from),
+	SCALAR(struct proto_measure, "ni", F_U32, intervals),
+};
+TAB(measure_tab, struct proto_measure, measure_fields);
+
 const char *const schema_type_names[PROTO_TYPE_MAX] = {
-	[PROTO_HELLO] = "hello",         [PROTO_WELCOME] = "welcome",
-	[PROTO_PING] = "ping",           [PROTO_PONG] = "pong",
-	[PROTO_PLAN] = "plan",           [PROTO_READY] = "ready",
-	[PROTO_ERROR] = "error",         [PROTO_GO] = "go",
-	[PROTO_GO_ACK] = "go_ack",       [PROTO_INTERVAL] = "interval",
-	[PROTO_ACK] = "ack",             [PROTO_PHASE_END] = "phase_end",
-	[PROTO_LOG] = "log",             [PROTO_STOP] = "stop",
-	[PROTO_ABORT] = "abort",         [PROTO_HEARTBEAT] = "heartbeat",
-	[PROTO_BYE] = "bye",
+	[PROTO_HELLO] = "hello",   [PROTO_WELCOME] = "welcome",
+	[PROTO_PING] = "ping",     [PROTO_PONG] = "pong",
+	[PROTO_PLAN] = "plan",     [PROTO_READY] = "ready",
+	[PROTO_ERROR] = "error",   [PROTO_GO] = "go",
+	[PROTO_GO_ACK] = "go_ack", [PROTO_INTERVAL] = "interval",
+	[PROTO_ACK] = "ack",       [PROTO_PHASE_END] = "phase_end",
+	[PROTO_LOG] = "log",       [PROTO_STOP] = "stop",
+	[PROTO_ABORT] = "abort",   [PROTO_HEARTBEAT] = "heartbeat",
+	[PROTO_BYE] = "bye",       [PROTO_MEASURE] = "measure",
 };
 
 const struct ftab *const schema_type_tabs[PROTO_TYPE_MAX] = {
-	[PROTO_HELLO] = &hello_tab,         [PROTO_WELCOME] = &welcome_tab,
-	[PROTO_PING] = &ping_tab,           [PROTO_PONG] = &pong_tab,
-	[PROTO_PLAN] = &plan_tab,           [PROTO_READY] = &ready_tab,
-	[PROTO_ERROR] = &error_tab,         [PROTO_GO] = &go_tab,
-	[PROTO_GO_ACK] = &go_ack_tab,       [PROTO_INTERVAL] = &interval_tab,
-	[PROTO_ACK] = &ack_tab,             [PROTO_PHASE_END] = &phase_end_tab,
-	[PROTO_LOG] = &log_tab,             [PROTO_STOP] = &text_tab,
-	[PROTO_ABORT] = &text_tab,          [PROTO_HEARTBEAT] = &heartbeat_tab,
-	[PROTO_BYE] = &text_tab,
+	[PROTO_HELLO] = &hello_tab,   [PROTO_WELCOME] = &welcome_tab,
+	[PROTO_PING] = &ping_tab,     [PROTO_PONG] = &pong_tab,
+	[PROTO_PLAN] = &plan_tab,     [PROTO_READY] = &ready_tab,
+	[PROTO_ERROR] = &error_tab,   [PROTO_GO] = &go_tab,
+	[PROTO_GO_ACK] = &go_ack_tab, [PROTO_INTERVAL] = &interval_tab,
+	[PROTO_ACK] = &ack_tab,       [PROTO_PHASE_END] = &phase_end_tab,
+	[PROTO_LOG] = &log_tab,       [PROTO_STOP] = &text_tab,
+	[PROTO_ABORT] = &text_tab,    [PROTO_HEARTBEAT] = &heartbeat_tab,
+	[PROTO_BYE] = &text_tab,      [PROTO_MEASURE] = &measure_tab,
 };
 
 const char *proto_type_name(enum proto_type t)

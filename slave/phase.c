@@ -239,6 +239,39 @@ int phase_go(struct session *s, const struct proto_go *go, char *err,
 	return 1;
 }
 
+int phase_measure(struct session *s, const struct proto_measure *ms, char *err,
+		  size_t errlen)
+{
+	struct phase *ph = &s->ph;
+	int ret;
+
+	if (!ph->active || ms->phase != ph->plan.phase)
+		return 0;
+	if (ms->from == ph->plan.warmup_intervals &&
+	    ms->intervals == ph->plan.intervals)
+		return 0; /* a repeat, or the planned window */
+	ret = prepare_check_measure(&ph->plan, ms, err, errlen);
+	if (ret < 0)
+		return ret;
+	if (ph->next_send > ms->from) {
+		/*
+		 * Intervals of the window were sent (and left out of this
+		 * slave's latency histograms) before this came: the master's
+		 * cross-check of the phase_end will not vouch for them and
+		 * names this slave with no percentiles; the sums still hold.
+		 */
+		snprintf(err, errlen,
+			 "measure of phase %u came after interval %u of its window was sent: this slave's phase_end latency misses intervals %u..%u",
+			 ms->phase, ph->next_send, ms->from + 1, ph->next_send);
+		ret = 1;
+	}
+	ph->plan.warmup_intervals = ms->from;
+	ph->plan.intervals = ms->intervals;
+	for (unsigned i = 0; i < ph->slots.nworkers; i++)
+		worker_set_end(ph->workers[i], ms->intervals);
+	return ret;
+}
+
 static uint64_t tv_ns(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * NS_PER_SEC + (uint64_t)tv->tv_usec * 1000;

@@ -26,6 +26,15 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 int phase_go(struct session *s, const struct proto_go *go, char *err,
 	     size_t errlen);
 /*
+ * A warmup=steady phase's measured window, from the master: its latency
+ * histograms count from ms->from and it ends after ms->intervals
+ * intervals. Returns 0 (applied, or not for this phase), 1 when applied
+ * late (err says what the phase_end then misses), or -ERANGE with err for
+ * a window that does not fit the plan (nothing changed).
+ */
+int phase_measure(struct session *s, const struct proto_measure *ms, char *err,
+		  size_t errlen);
+/*
  * Take the workers' finished intervals, send the complete ones, stop the
  * phase past data_errors, and end it once every worker finished.
  */

@@ -121,6 +121,7 @@ void prepare_add_interval(struct worker_interval *dst,
 		hist_merge(&dst->lat[d], &src->lat[d]);
 	}
 	dst->errors += src->errors;
+	dst->runq_ns += src->runq_ns;
 	for (unsigned t = 0; t < dst->ntargets && t < src->ntargets; t++)
 		dst->target_errors[t] += src->target_errors[t];
 	if (src->errors) {
@@ -206,6 +207,7 @@ int prepare_interval_msg(struct proto_interval *pi,
 		pi->bytes[d] = iv->bytes[d];
 	}
 	pi->errors = iv->errors;
+	pi->runq_ns = iv->runq_ns;
 	if (hist_to_sparse(&iv->lat[0], &pi->lat[0]) < 0 ||
 	    hist_to_sparse(&iv->lat[1], &pi->lat[1]) < 0)
 		return -ENOMEM;
@@ -431,6 +433,27 @@ int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
 		ret = check_stream(&p->streams[s], s, err, errlen);
 		if (ret < 0)
 			return ret;
+	}
+	return 0;
+}
+
+int prepare_check_measure(const struct proto_plan *p,
+			  const struct proto_measure *ms, char *err,
+			  size_t errlen)
+{
+	/*
+	 * The window keeps its planned length and moves earlier within the
+	 * planned warmup, never later: a warmup=steady phase was planned as
+	 * its maximum warmup and then the measured intervals.
+	 */
+	if (ms->from > p->warmup_intervals || ms->intervals <= ms->from ||
+	    ms->intervals - ms->from != p->intervals - p->warmup_intervals) {
+		snprintf(err, errlen,
+			 "refused measure of phase %u: window %u..%u is not %u measured intervals within its %u warmup and %u in all",
+			 p->phase, ms->from, ms->intervals,
+			 p->intervals - p->warmup_intervals,
+			 p->warmup_intervals, p->intervals);
+		return -ERANGE;
 	}
 	return 0;
 }

@@ -63,6 +63,15 @@ struct prepare_totals {
  */
 int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen);
 /*
+ * Whether a measure message fits plan p (a warmup=steady phase, or one
+ * already moved by the same message): the window from..intervals-1 has
+ * the plan's measured length and starts no later than the plan's
+ * warmup_intervals. Pure; 0 or -ERANGE with err.
+ */
+int prepare_check_measure(const struct proto_plan *p,
+			  const struct proto_measure *ms, char *err,
+			  size_t errlen);
+/*
  * Whether go is sane for plan p: its first interval is one of the plan's,
  * and this slave's start (start_at + first_interval intervals, master
  * clock) converts to this slave's clock with the plan's offset without

@@ -147,6 +147,14 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 			outbox_send(s, &r);
 		}
 		break;
+	case PROTO_MEASURE:
+		ret = phase_measure(s, &m.u.measure, err, sizeof(err));
+		if (ret) {
+			/* The master logs it under this slave's name. */
+			log_warn("%s", err);
+			outbox_log(s, ret < 0 ? LOG_ERROR : LOG_WARN, err);
+		}
+		break;
 	case PROTO_ACK:
 		spool_ack(&s->spool, m.u.ack.phase, m.u.ack.seq);
 		break;

@@ -32,6 +32,7 @@
 #include "slave/datagen.h"
 #include "slave/rate.h"
 #include "slave/reap.h"
+#include "slave/runq.h"
 #include "slave/worker.h"
 
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
@@ -61,6 +62,11 @@ struct worker {
 	/* The first interval (not 0 for a slave that rejoins a phase). */
 	unsigned first;
 	atomic_int stop;
+	/*
+	 * The phase's end: cfg.intervals until the master says the measured
+	 * window of a warmup=steady phase (worker_set_end) ends earlier.
+	 */
+	atomic_uint limit;
 	atomic_int finished;
 	atomic_int eof;      /* ended early: every target finished its pass */
 	atomic_uint_fast64_t first_io;
@@ -85,6 +91,7 @@ struct worker {
 	int validating; /* cfg.vmap given */
 	int held;       /* validation: an arrival waits for a block */
 	uint64_t held_start;
+	uint64_t runq_last; /* runq_thread() at the last interval's start */
 	struct valmap_io val;
 	struct worker_interval *cur;
 	char desc[128];
@@ -134,7 +141,11 @@ static void queue_done(struct worker *w, struct worker_interval *done)
 static int roll_interval(struct worker *w, unsigned next_seq)
 {
 	struct worker_interval *done = w->cur, *fresh;
+	uint64_t q = runq_thread();
 
+	/* Read at each roll: the interval's share of the thread's wait. */
+	done->runq_ns = q > w->runq_last ? q - w->runq_last : 0;
+	w->runq_last = q;
 	pthread_mutex_lock(&w->lock);
 	fresh = w->spare;
 	if (fresh) {
@@ -504,7 +515,8 @@ static int run(struct worker *w)
 	const struct engine_ops *ops = w->cfg.engine;
 	uint64_t I = w->cfg.interval_ns;
 	uint64_t start = w->mono_start, next_b = start + I;
-	uint64_t end = start + I * (w->cfg.intervals - w->first);
+	unsigned lim = atomic_load(&w->limit);
+	uint64_t end = start + I * (lim - w->first);
 	unsigned seq = w->first;
 	uint64_t now;
 	int ret = 0;
@@ -522,6 +534,7 @@ static int run(struct worker *w)
 	if (atomic_load(&w->stop))
 		return 0;
 	w->cur->seq = seq;
+	w->runq_last = runq_thread();
 	ret = rate_init(&w->rate, w->iorate, w->dist, start, w->cfg.seed);
 	if (ret < 0)
 		return ret;
@@ -566,16 +579,20 @@ static int run(struct worker *w)
 			else
 				w->free[w->nfree++] = w->cqes[k].slot;
 		}
+		if (atomic_load(&w->limit) != lim) {
+			lim = atomic_load(&w->limit);
+			end = start + I * (lim > w->first ? lim - w->first : 0);
+		}
 		ret = fill(w, now, end);
 		if (ret < 0)
 			break;
-		while (now >= next_b && seq < w->cfg.intervals) {
+		while (now >= next_b && seq < lim) {
 			ret = roll_interval(w, ++seq);
 			if (ret < 0)
 				goto out;
 			next_b += I;
 		}
-		if (seq >= w->cfg.intervals)
+		if (seq >= lim)
 			break;
 		/* Every target finished its eof pass: the phase is over here. */
 		if (w->retired == w->cfg.depth && !w->inflight) {
@@ -662,6 +679,7 @@ int worker_start(const struct worker_cfg *cfg, struct worker **wp, char *err,
 	if (!w)
 		return -ENOMEM;
 	w->cfg = *cfg;
+	atomic_init(&w->limit, cfg->intervals);
 	w->err = err;
 	w->errlen = errlen;
 	pthread_mutex_init(&w->lock, NULL);
@@ -699,6 +717,12 @@ void worker_go(struct worker *w, uint64_t mono_start, unsigned first)
 		pthread_cond_broadcast(&w->cond);
 	}
 	pthread_mutex_unlock(&w->lock);
+}
+
+void worker_set_end(struct worker *w, unsigned intervals)
+{
+	if (intervals && intervals < atomic_load(&w->limit))
+		atomic_store(&w->limit, intervals);
 }
 
 void worker_stop(struct worker *w)

@@ -29,6 +29,7 @@ struct worker_interval {
 	int last_errno;        /* the last error of this interval, for the log */
 	uint64_t last_err_offset;
 	unsigned last_err_target;
+	uint64_t runq_ns; /* the worker waited for a CPU (slave/runq.h) */
 	struct worker_interval *next;
 	struct hist lat[2];
 	unsigned ntargets;
@@ -78,6 +79,11 @@ int worker_start(const struct worker_cfg *cfg, struct worker **w, char *err,
  * intervals are first..intervals-1.
  */
 void worker_go(struct worker *w, uint64_t mono_start, unsigned first);
+/*
+ * End the phase after interval intervals-1 instead of the plan's last
+ * (warmup=steady: the master placed the measured window); never later.
+ */
+void worker_set_end(struct worker *w, unsigned intervals);
 /* Ask the worker to stop now (it ends the current interval early). */
 void worker_stop(struct worker *w);
 /*

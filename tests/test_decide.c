@@ -1,7 +1,8 @@
 /*
  * Unit tests for the conductor's pure decisions (master/run/decide.c): go
  * re-sends, seekpct=eof truncation, start skew, curve points skipped and
- * stopped, iorate shortfall, the measured seconds and the exit code.
+ * stopped, iorate shortfall, the measured seconds, the exit code and the
+ * slaves' master timeout.
  * Table-driven.
  */
 #include <setjmp.h>
@@ -557,6 +558,35 @@ static void test_exit_history(void **state)
 	assert_int_equal(decide_exit(&f), LS_EXIT_DEGRADED);
 }
 
+/*
+ * The slave's master timeout T against the worst link outage the master
+ * rides out (just under --slave-timeout S): the master last spoke a quiet
+ * gap (2/5 T) before the outage, its next segment went out as the link
+ * went down, and TCP re-sends it 200 ms, 600 ms, 1.4 s... after (RTO
+ * doubling from its 200 ms floor): the first re-send after the link is
+ * back is what the slave hears. That silence must stay under T, while T
+ * stays 10 s at the default S = 3 s (the orphan bound fault_netns checks).
+ */
+static void test_master_timeout(void **state)
+{
+	static const double s_secs[] = { 0.5, 1,  2.5, 3,  3.5, 4,   5,  7.5,
+					 10,  15, 20,  30, 60,  100, 600 };
+	(void)state;
+	assert_int_equal(decide_master_timeout(3000 * MS), 10000 * MS);
+	assert_int_equal(decide_master_timeout(15000 * MS), 58000 * MS);
+	assert_int_equal(decide_master_timeout(UINT64_MAX), UINT64_MAX);
+	for (size_t i = 0; i < sizeof(s_secs) / sizeof(s_secs[0]); i++) {
+		uint64_t sto = (uint64_t)(s_secs[i] * 1000) * MS;
+		double t = (double)decide_master_timeout(sto) / 1e9;
+		double outage = s_secs[i] - 0.001, heard = 0.2;
+
+		assert_true(t >= 10);
+		while (heard < outage)
+			heard = 2 * heard + 0.2;
+		assert_true(0.4 * t + heard < t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_exit_each),
 		cmocka_unit_test(test_exit_pairs),
 		cmocka_unit_test(test_exit_history),
+		cmocka_unit_test(test_master_timeout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -620,6 +620,54 @@ static void test_warmup(void **state)
 }
 
 /*
+ * warmup=steady: planned 6 warmup + 4 measured intervals; after rows 0..2
+ * the window moves to 4..7. A sample already in for row 4 (counted as
+ * warmup) makes the move refused; once from is past it, rows 3 are
+ * warmup, 4.. measured, the phase has 8 rows and the totals hold
+ * exactly rows 4..7.
+ */
+static void test_measure_moves(void **state)
+{
+	struct merge_cfg cfg = cfg_of(2, 10, 6);
+	struct harness h;
+	struct stats *sum = stats_new(1);
+
+	(void)state;
+	h_init(&h, cfg);
+	for (unsigned k = 0; k < 3; k++)
+		for (unsigned i = 0; i < 2; i++)
+			assert_int_equal(h_add(&h, i, k), MERGE_ACCEPTED);
+	assert_int_equal(h_add(&h, 0, 4), MERGE_ACCEPTED);
+	assert_int_equal(h_drain(&h, 0), 3);
+	/* Emitted already, past the planned warmup, or a row with a sample. */
+	assert_int_equal(merge_measure(h.m, 2, 6), -EINVAL);
+	assert_int_equal(merge_measure(h.m, 7, 11), -EINVAL);
+	assert_int_equal(merge_measure(h.m, 4, 8), -EBUSY);
+	assert_int_equal(merge_intervals(h.m), 10);
+	assert_int_equal(merge_measure(h.m, 5, 9), 0);
+	h.cfg.warmup_intervals = 5;
+	h.cfg.intervals = 9;
+	assert_int_equal(merge_intervals(h.m), 9);
+	for (unsigned k = 3; k < 9; k++)
+		for (unsigned i = 0; i < 2; i++)
+			if (k != 4 || i != 0)
+				assert_int_equal(h_add(&h, i, k),
+						 MERGE_ACCEPTED);
+	assert_int_equal(h_drain(&h, UINT64_MAX), 6);
+	assert_true(merge_done(h.m));
+	for (unsigned k = 0; k < 9; k++) {
+		assert_int_equal(h.meta[k].warmup, k < 5);
+		if (k >= 5)
+			stats_add(sum, &h.rows[k]);
+	}
+	assert_stats_equal(merge_totals(h.m), sum);
+	assert_int_equal(merge_totals(h.m)->samples, 8);
+	h_check_totals(&h);
+	free(sum);
+	h_fini(&h);
+}
+
+/*
  * Slave 2 reports intervals 0..2 and 4, then is lost: interval 3 stops
  * waiting for it at once, interval 4 still counts it as expected since it
  * reported, and later rows expect two slaves.
@@ -1126,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate),
 		cmocka_unit_test(test_missing_then_late),
 		cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_measure_moves),
 		cmocka_unit_test(test_slave_lost),
 		cmocka_unit_test(test_slave_back),
 		cmocka_unit_test(test_exact_percentiles),

@@ -264,6 +264,32 @@ static void test_rd_keywords(void **state)
 	}
 }
 
+/*
+ * warmup=steady: the maximum (default 25 rounds) and the round length
+ * (default one interval); a number keeps Vdbench's meaning.
+ */
+static void test_warmup_steady(void **state)
+{
+	struct params *p = parse_ok(SD1 WD1
+				    "rd=a,warmup=steady\n"
+				    "rd=b,warmup=(steady,10m)\n"
+				    "rd=c,interval=2,warmup=(steady,60,4)\n"
+				    "rd=d,warmup=7\n");
+
+	(void)state;
+	assert_true(p->rd[0].warmup_steady);
+	assert_dbl(p->rd[0].warmup_s, 25);
+	assert_dbl(p->rd[0].warmup_round_s, 0);
+	assert_true(p->rd[1].warmup_steady);
+	assert_dbl(p->rd[1].warmup_s, 600);
+	assert_true(p->rd[2].warmup_steady);
+	assert_dbl(p->rd[2].warmup_s, 60);
+	assert_dbl(p->rd[2].warmup_round_s, 4);
+	assert_false(p->rd[3].warmup_steady);
+	assert_dbl(p->rd[3].warmup_s, 7);
+	params_free(&p);
+}
+
 static void test_general(void **state)
 {
 	struct params *p = parse_ok("debug=86\n"
@@ -450,6 +476,29 @@ static void test_wd_more(void **state)
 		assert_int_equal(p->wd[0].nhost, c->nhost);
 		params_free(&p);
 	}
+}
+
+static void test_rd_slo(void **state)
+{
+	struct params *p = parse_ok(
+		SD1 WD1 "rd=r1,iorate=slo,slo=p99:2ms\n"
+			"rd=r2,iorate=slo,slo=p99.9:500us,sloprecision=10\n"
+			"rd=r3,iorate=slo,slo=mean:1.5s\n"
+			"rd=r4\n");
+
+	(void)state;
+	assert_int_equal(p->rd[0].iorate_kind, PARAMS_IORATE_SLO);
+	assert_dbl(p->rd[0].slo_pct, 99);
+	assert_dbl(p->rd[0].slo_ms, 2);
+	assert_dbl(p->rd[0].sloprecision_pct, 5); /* the default */
+	assert_dbl(p->rd[1].slo_pct, 99.9);
+	assert_dbl(p->rd[1].slo_ms, 0.5);
+	assert_dbl(p->rd[1].sloprecision_pct, 10);
+	assert_dbl(p->rd[2].slo_pct, PARAMS_SLO_MEAN);
+	assert_dbl(p->rd[2].slo_ms, 1500);
+	assert_int_equal(p->rd[3].iorate_kind, PARAMS_IORATE_MAX);
+	assert_dbl(p->rd[3].slo_ms, 0);
+	params_free(&p);
 }
 
 static void test_rd_more(void **state)
@@ -1300,7 +1349,7 @@ static void test_errors(void **state)
 		  "1:1: fsd= is not supported: file system workloads (fsd=, fwd=) are not supported (lockstep runs sd= workloads)" },
 		{ SD1 WD1 RD1 "fwd=fwd1\n",
 		  "4:1: fwd= is not supported: file system workloads (fsd=, fwd=) are not supported (lockstep runs sd= workloads)" },
-		{ SD1 WD1 RD1 "foo=1\n", "4:1: unknown rd parameter 'foo'" },
+		{ SD1 WD1 RD1 "zork=1\n", "4:1: unknown rd parameter 'zork'" },
 		{ "hd=h1,sytem=a\n" SD1 WD1 RD1,
 		  "1:7: unknown hd parameter 'sytem' (did you mean 'system'?)" },
 		/* Vdbench keywords lockstep does not implement. */
@@ -1418,7 +1467,7 @@ static void test_errors(void **state)
 		  "2:21: xfersize=x is not a number" },
 		{ SD1 WD1 "rd=rd1,iorate=0\n", "3:15: iorate=0 must be more than 0" },
 		{ SD1 WD1 "rd=rd1,iorate=fast\n",
-		  "3:15: iorate=fast is not max, curve or a number" },
+		  "3:15: iorate=fast is not max, curve, slo or a number" },
 		{ SD1 WD1 "rd=rd1,elapsed=0\n",
 		  "3:16: elapsed=0 must be more than 0 seconds" },
 		{ SD1 WD1 "rd=rd1,elapsed=10x\n",
@@ -1427,6 +1476,18 @@ static void test_errors(void **state)
 		  "3:17: interval=0 must be more than 0 seconds" },
 		{ SD1 WD1 "rd=rd1,warmup=x\n",
 		  "3:15: warmup=x is not a duration (seconds, or a number with s, m or h)" },
+		{ SD1 WD1 "rd=rd1,warmup=(steady,x)\n",
+		  "3:23: warmup=x is not a duration (seconds, or a number with s, m or h)" },
+		{ SD1 WD1 "rd=rd1,warmup=(steady,0)\n",
+		  "3:23: warmup=0 must be more than 0 seconds" },
+		{ SD1 WD1 "rd=rd1,warmup=(steady,20,2,1)\n",
+		  "3:28: warmup=(steady,MAX,ROUND) takes at most a maximum and a round length" },
+		{ SD1 WD1 "rd=rd1,warmup=(steady,4)\n",
+		  "3:8: warmup=steady: maximum 4 is not a whole number of rounds of 1 s, at least 5 (the rounds steady state is judged over)" },
+		{ SD1 WD1 "rd=rd1,warmup=(steady,20,3)\n",
+		  "3:8: warmup=steady: maximum 20 is not a whole number of rounds of 3 s, at least 5 (the rounds steady state is judged over)" },
+		{ SD1 WD1 "rd=rd1,interval=2,warmup=(steady,20,3)\n",
+		  "3:19: warmup=steady: round 3 is not a multiple of interval=2" },
 		{ "data_errors=many\n" SD1 WD1 RD1,
 		  "1:13: data_errors=many is not a number" },
 		{ "compratio=0.5\n" SD1 WD1 RD1,
@@ -1493,6 +1554,27 @@ static void test_errors(void **state)
 		  "3:18: curve=150 is out of range (0..100]" },
 		{ SD1 WD1 "rd=rd1,stopcurve=0\n",
 		  "3:18: stopcurve=0 must be more than 0 (milliseconds)" },
+		/* iorate=slo and its objective. */
+		{ SD1 WD1 "rd=rd1,iorate=(100,slo)\n",
+		  "3:20: iorate=slo must be alone, not in a list of rates" },
+		{ SD1 WD1 "rd=rd1,iorate=slo\n",
+		  "3:8: rd=rd1: iorate=slo needs slo= (the objective, slo=p99:2ms)" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=p99\n",
+		  "3:23: slo=p99 is not pPERCENTILE:LATENCY or mean:LATENCY (slo=p99:2ms)" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=p100:2ms\n",
+		  "3:23: slo=p100:2ms: p100 is not a percentile above p0 and below p100 (p50, p99, p99.9)" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=max:2ms\n",
+		  "3:23: slo=max:2ms: max is not a percentile (p50, p99, p99.9) or mean" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=p99:2\n",
+		  "3:27: slo=p99:2: 2 is not a latency above 0 with its unit (us, ms or s)" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=p99:0ms\n",
+		  "3:27: slo=p99:0ms: 0ms is not a latency above 0 with its unit (us, ms or s)" },
+		{ SD1 WD1 "rd=rd1,iorate=slo,slo=p99:2ms,sloprecision=60\n",
+		  "3:31: rd=rd1: sloprecision=60 is out of range 0.5..50 (percent of the max rate)" },
+		{ SD1 WD1 "rd=rd1,iorate=max,slo=p99:2ms\n",
+		  "3:19: rd=rd1: slo= is for iorate=slo, and its iorate= is not slo" },
+		{ SD1 WD1 "rd=rd1,sloprecision=10\n",
+		  "3:8: rd=rd1: sloprecision= is for iorate=slo, and its iorate= is not slo" },
 		{ SD1 WD1 "rd=rd1,format=maybe\n",
 		  "3:15: format=maybe is not yes, only or no" },
 		{ SD1 WD1 "rd=rd1,distribution=variable\n",
@@ -1694,6 +1776,7 @@ int main(void)
 		cmocka_unit_test(test_sd_keywords),
 		cmocka_unit_test(test_wd_keywords),
 		cmocka_unit_test(test_rd_keywords),
+		cmocka_unit_test(test_warmup_steady),
 		cmocka_unit_test(test_general),
 		cmocka_unit_test(test_hd),
 		cmocka_unit_test(test_general_full),
@@ -1701,6 +1784,7 @@ int main(void)
 		cmocka_unit_test(test_sd_more),
 		cmocka_unit_test(test_wd_more),
 		cmocka_unit_test(test_rd_more),
+		cmocka_unit_test(test_rd_slo),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_loop_order),
 		cmocka_unit_test(test_warnings),

@@ -20,6 +20,7 @@
 
 #include "master/params/params.h"
 #include "master/plan/plan.h"
+#include "master/plan/slo.h"
 
 #define NAME "t.vdb"
 
@@ -296,6 +297,32 @@ static void test_curve(void **state)
 	unload(&f);
 }
 
+static void test_slo_plan(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	load(&f, HCI
+	     "wd=wd1,sd=sd*\n"
+	     "rd=r,wd=wd1,iorate=slo,slo=p99:2ms,sloprecision=10,elapsed=2,interval=1\n");
+	/* 10%: 4 halvings of [0, max] and the margin. */
+	assert_int_equal(f.n, 1 + 4 + SLO_MARGIN);
+	assert_int_equal(f.ph[0].kind, PLAN_SLO_MAX);
+	assert_string_equal(plan_kind_name(f.ph[0].kind), "slo-max");
+	assert_string_equal(f.ph[0].name, "r slo=max");
+	assert_dbl(f.ph[0].iorate, 0);
+	for (size_t i = 1; i < f.n; i++) {
+		assert_int_equal(f.ph[i].kind, PLAN_SLO_STEP);
+		assert_int_equal(f.ph[i].curve_max, 0);
+		assert_int_equal(f.ph[i].slo_step, i);
+		assert_int_equal(f.ph[i].slo_steps, 4 + SLO_MARGIN);
+		assert_dbl(f.ph[i].iorate, 0); /* set by the master */
+	}
+	assert_string_equal(plan_kind_name(f.ph[1].kind), "slo-step");
+	assert_string_equal(f.ph[2].name, "r slo=step2");
+	unload(&f);
+}
+
 struct rate_case {
 	double max, pct, want;
 };
@@ -380,6 +407,37 @@ static void test_overrides(void **state)
 	assert_int_equal(f.ph[0].intervals, 5);
 	assert_int_equal(f.ph[0].warmup_intervals, 0);
 	unload(&f);
+}
+
+/*
+ * warmup=steady: the phase is planned as its maximum warmup and then the
+ * measured time, with the round in intervals; -w makes it a fixed warmup
+ * (Vdbench's); an -i the round does not fit is refused.
+ */
+static void test_warmup_steady(void **state)
+{
+	struct plan_overrides ov = { -1, 6, -1 };
+	struct fixture f;
+
+	(void)state;
+	load(&f,
+	     HCI "wd=wd1,sd=sd*\n"
+		 "rd=r,wd=wd1,elapsed=30,warmup=(steady,120,10),interval=5\n");
+	assert_true(f.ph[0].warmup_steady);
+	assert_int_equal(f.ph[0].warmup_round, 2);
+	assert_int_equal(f.ph[0].warmup_intervals, 24);
+	assert_int_equal(f.ph[0].intervals, 30);
+	unload(&f);
+	load_ov(&f, HCI "wd=wd1,sd=sd*\nrd=r,wd=wd1,warmup=steady\n", &ov);
+	assert_false(f.ph[0].warmup_steady);
+	assert_int_equal(f.ph[0].warmup_intervals, 6);
+	unload(&f);
+	ov.warmup_s = -1;
+	ov.interval_s = 4;
+	plan_err(HCI "wd=wd1,sd=sd*\n"
+		     "rd=r,wd=wd1,elapsed=40,warmup=(steady,60,6),interval=2\n",
+		 &ov,
+		 "7:1: rd=r: warmup=steady: a round of 6 s and a maximum of 60 s are not whole intervals of 4 s and at least 5 rounds");
 }
 
 static void test_phase_errors(void **state)
@@ -697,9 +755,11 @@ int main(void)
 		cmocka_unit_test(test_loop_values),
 		cmocka_unit_test(test_skews),
 		cmocka_unit_test(test_curve),
+		cmocka_unit_test(test_slo_plan),
 		cmocka_unit_test(test_curve_rate),
 		cmocka_unit_test(test_format_and_pause),
 		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_warmup_steady),
 		cmocka_unit_test(test_phase_errors),
 		cmocka_unit_test(test_slaves_local),
 		cmocka_unit_test(test_slaves_threads),

@@ -57,6 +57,7 @@ static void good(struct proto_interval *iv)
 	iv->cpu_user_ns = 300 * MS;
 	iv->cpu_sys_ns = 900 * MS;
 	iv->cores = 4;
+	iv->runq_ns = 2500 * MS; /* a few threads waited for a CPU */
 	fill(&iv->lat[0], 1000, 100 * US, 200 * US);
 	fill(&iv->lat[1], 500, 150 * US, 250 * US);
 }
@@ -194,6 +195,11 @@ static void m_cpu_wrap(struct proto_interval *iv)
 	iv->cpu_sys_ns = 2;
 }
 
+static void m_runq(struct proto_interval *iv)
+{
+	iv->runq_ns = UINT64_MAX;
+}
+
 static void m_cores(struct proto_interval *iv)
 {
 	iv->cores = 4096;
@@ -228,6 +234,8 @@ static void test_interval(void **state)
 		  "empty" },
 		{ "CPU past the cores", m_cpu, -EINVAL, "CPU" },
 		{ "CPU that wraps", m_cpu_wrap, -EINVAL, "CPU" },
+		{ "run-queue wait past any threads", m_runq, -EINVAL,
+		  "run-queue" },
 		{ "cores unlike its hello", m_cores, -EINVAL, "cores" },
 	};
 

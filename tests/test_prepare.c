@@ -211,6 +211,7 @@ static void test_collect_three_workers(void **state)
 			x->ops[1] = w + 1;
 			x->bytes[0] = 4096 * x->ops[0];
 			x->bytes[1] = 8192 * x->ops[1];
+			x->runq_ns = 1000000 * (w + 1);
 			for (uint64_t n = 0; n < x->ops[0]; n++)
 				hist_add(&x->lat[0], 1000 * (w + 1));
 			for (uint64_t n = 0; n < x->ops[1]; n++)
@@ -248,6 +249,7 @@ static void test_collect_three_workers(void **state)
 	assert_int_equal(acc[0]->lat[0].buckets[hist_index(2000)], 20);
 	assert_int_equal(acc[0]->lat[1].count, 6);
 	assert_int_equal(acc[0]->errors, 4);
+	assert_int_equal(acc[0]->runq_ns, 6000000); /* the workers' waits */
 	assert_int_equal(acc[0]->target_errors[0], 1);
 	assert_int_equal(acc[0]->target_errors[1], 3);
 	/* The last worker with errors added (worker 3, by order) has it. */
@@ -318,6 +320,7 @@ static void test_interval_msg_and_totals(void **state)
 	iv->ops[0] = 3;
 	iv->bytes[0] = 3 * 4096;
 	iv->errors = 2;
+	iv->runq_ns = 12345;
 	hist_add(&iv->lat[0], 100);
 	hist_add(&iv->lat[0], 200);
 	hist_add(&iv->lat[0], 300);
@@ -339,6 +342,7 @@ static void test_interval_msg_and_totals(void **state)
 	assert_int_equal(pi->ops[0], 3);
 	assert_int_equal(pi->bytes[0], 3 * 4096);
 	assert_int_equal(pi->errors, 2);
+	assert_int_equal(pi->runq_ns, 12345);
 	assert_int_equal(pi->lat[0].count, 3);
 	assert_int_equal(pi->lat[0].n, 3);
 	assert_int_equal(pi->lat[1].count, 0);
@@ -565,6 +569,43 @@ static void test_check_go(void **state)
  * window is judged on this slave's own start (the phase's start plus its
  * first interval), which a long phase puts far after the phase's start.
  */
+/*
+ * A measure message moves a warmup=steady window earlier within the
+ * planned warmup and keeps its length; anything else is refused.
+ */
+static void test_check_measure(void **state)
+{
+	struct proto_measure ms = { .phase = 1, .from = 14, .intervals = 44 };
+	char err[256];
+
+	(void)state;
+	good_plan();
+	plan.intervals = 90; /* 60 warmup at most, then 30 measured */
+	plan.warmup_intervals = 60;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 0);
+	ms.from = 0;
+	ms.intervals = 30;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 0);
+	/* Later than planned, longer, shorter, or empty. */
+	ms.from = 61;
+	ms.intervals = 91;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "window 61..91 is not 30 measured"));
+	ms.from = 14;
+	ms.intervals = 45;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+	ms.intervals = 43;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+	ms.intervals = 14;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+}
+
 static void test_check_go_rejoin(void **state)
 {
 	const uint64_t now = UINT64_C(1700000000000000000);
@@ -608,6 +649,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_go_rejoin),
+		cmocka_unit_test(test_check_measure),
 		cmocka_unit_test(test_assign_two_targets_two_workers),
 		cmocka_unit_test(test_assign_unused_and_unshared_targets),
 		cmocka_unit_test(test_assign_table),

@@ -208,6 +208,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		iv->cpu_user_ns = UINT64_C(3900000000);
 		iv->cpu_sys_ns = UINT64_C(7100000000);
 		iv->cores = 48;
+		iv->runq_ns = UINT64_C(2500000000);
 		fill_hist(&iv->lat[0], 1, 400);
 		fill_hist(&iv->lat[1], 2, 250);
 		break;
@@ -253,6 +254,11 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		break;
 	case PROTO_BYE:
 		strcpy(m->u.bye.reason, "SIGTERM");
+		break;
+	case PROTO_MEASURE:
+		m->u.measure.phase = 3;
+		m->u.measure.from = 14;
+		m->u.measure.intervals = 44;
 		break;
 	default:
 		fail_msg("no filler for type %d", t);
@@ -414,6 +420,7 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->cpu_user_ns, y->cpu_user_ns);
 		assert_int_equal(x->cpu_sys_ns, y->cpu_sys_ns);
 		assert_int_equal(x->cores, y->cores);
+		assert_int_equal(x->runq_ns, y->runq_ns);
 		break;
 	}
 	case PROTO_ACK:
@@ -465,6 +472,12 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 	case PROTO_BYE:
 		assert_string_equal(a->u.bye.reason, b->u.bye.reason);
 		break;
+	case PROTO_MEASURE:
+		assert_int_equal(a->u.measure.phase, b->u.measure.phase);
+		assert_int_equal(a->u.measure.from, b->u.measure.from);
+		assert_int_equal(a->u.measure.intervals,
+				 b->u.measure.intervals);
+		break;
 	default:
 		fail_msg("no comparison for type %d", a->type);
 	}
@@ -486,6 +499,7 @@ static void test_type_names(void **state)
 	assert_string_equal(proto_type_name(PROTO_GO_ACK), "go_ack");
 	assert_string_equal(proto_type_name(PROTO_PHASE_END), "phase_end");
 	assert_string_equal(proto_type_name(PROTO_BYE), "bye");
+	assert_string_equal(proto_type_name(PROTO_MEASURE), "measure");
 	assert_null(proto_type_name(0));
 	assert_null(proto_type_name(PROTO_TYPE_MAX));
 }
@@ -722,13 +736,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 7);
+	kuint(&f, "v", 9);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 7 not supported (this "
-	       "lockstep speaks 6)");
+	       "protocol version 9 not supported (this "
+	       "lockstep speaks 8)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -749,7 +763,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 6), "
+	       "protocol version 4 not supported (this lockstep speaks 8), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -757,7 +771,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 6)");
+	expect(&f, -EPROTO, "(this lockstep speaks 8)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -797,8 +811,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 7);
-	expect(&f, -EPROTO, "version 7");
+	kuint(&f, "v", 9);
+	expect(&f, -EPROTO, "version 9");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

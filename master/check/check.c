@@ -20,6 +20,7 @@
 #include "master/plan/evplan.h"
 #include "master/check/check.h"
 #include "master/plan/plan.h"
+#include "master/plan/slo.h"
 
 struct check {
 	const char *path;
@@ -441,6 +442,9 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	else if (ph->kind == PLAN_CURVE_POINT)
 		SHOWN(d, " iorate=%g%% of phase %u", ph->curve_pct,
 		      ph->curve_max + 1);
+	else if (ph->kind == PLAN_SLO_STEP)
+		SHOWN(d, " iorate=slo (step %u of %u of phase %u, if needed)",
+		      ph->slo_step, ph->slo_steps, ph->curve_max + 1);
 	else if (ph->iorate > 0)
 		SHOWN(d, " iorate=%g", ph->iorate);
 	else
@@ -451,12 +455,27 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	}
 	if (ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_CURVE_POINT)
 		dbl(d, "stopcurve_ms", ph->stopcurve_ms);
+	if (ph->kind == PLAN_SLO_MAX) {
+		slo_name(rd->slo_pct, rd->slo_ms, sz, sizeof(sz));
+		str(d, "slo", sz);
+		dbl(d, "sloprecision_pct", rd->sloprecision_pct);
+		u64(d, "slo_steps", ph->slo_steps);
+		SHOWN(d, " (SLO %s, precision %g%% of rate, up to %u steps)",
+		      sz, rd->sloprecision_pct, ph->slo_steps);
+	}
+	if (ph->kind == PLAN_SLO_STEP)
+		u64(d, "slo_step", ph->slo_step);
 	dbl(d, "elapsed", ph->elapsed_s);
 	if (!fmt)
 		SHOWN(d, " elapsed=%g", ph->elapsed_s);
 	dbl(d, "warmup", ph->warmup_s);
-	if (!fmt)
+	if (!fmt && ph->warmup_steady)
+		SHOWN(d, " warmup=(steady,%g,%g)", ph->warmup_s,
+		      ph->warmup_round * ph->interval_s);
+	else if (!fmt)
 		SHOWN(d, " warmup=%g", ph->warmup_s);
+	if (ph->warmup_steady)
+		u64(d, "warmup_round_intervals", ph->warmup_round);
 	dbl(d, "interval", ph->interval_s);
 	if (!fmt)
 		SHOWN(d, " interval=%g", ph->interval_s);

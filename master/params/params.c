@@ -167,6 +167,7 @@ static void obj_defaults(union obj *o, enum kind k)
 		o->rd.elapsed_s = 30;
 		o->rd.warmup_s = 0;
 		o->rd.interval_s = 1;
+		o->rd.sloprecision_pct = 5;
 		o->rd.ncurve = sizeof(curve) / sizeof(curve[0]);
 		memcpy(o->rd.curve, curve, sizeof(curve));
 		break;

@@ -54,7 +54,11 @@ enum params_iorate {
 	PARAMS_IORATE_MAX,   /* as fast as possible (uncontrolled) */
 	PARAMS_IORATE_FIXED, /* the rates in rd.iorates, one phase each */
 	PARAMS_IORATE_CURVE, /* a max phase, then rd.curve percentages of it */
+	PARAMS_IORATE_SLO,   /* a max phase, then a search for rd.slo */
 };
+
+/* rd slo=: the percentile is PARAMS_SLO_MEAN for the mean response time. */
+#define PARAMS_SLO_MEAN (-1.0)
 
 /* rd format=: prime the working set before the measured phases. */
 enum params_format {
@@ -162,8 +166,15 @@ struct params_rd {
 	double curve[PARAMS_LIST_MAX]; /* percent of the max rate */
 	double stopcurve_ms;           /* 0 = run every curve point */
 	double elapsed_s;              /* default 30 */
-	double warmup_s;               /* default 0 */
+	double warmup_s;               /* default 0; steady: its maximum */
 	double interval_s;             /* default 1 */
+	/*
+	 * warmup=steady: warm up until the cluster and every slave are steady
+	 * (SNIA PTS), for at most warmup_s (0: 25 rounds), in rounds of
+	 * warmup_round_s (0: one interval).
+	 */
+	bool warmup_steady;
+	double warmup_round_s;
 	double pause_s; /* sleep before each phase but the file's first */
 	enum params_format format;
 	bool validate_only; /* validate=only: read the ranges once, verify */
@@ -174,7 +185,20 @@ struct params_rd {
 	struct params_loop loop[PARAMS_LOOP_NR];
 	struct params_pos pos;
 	struct params_pos iorate_pos;
+	/* iorate=slo: slo=pPCT:LATENCY (or mean:LATENCY) and its search's
+	   precision in percent of the max rate (sloprecision=, default 5). */
+	double slo_pct; /* 0 < pct < 100, or PARAMS_SLO_MEAN */
+	double slo_ms;  /* 0 = no slo= given */
+	double sloprecision_pct;
 };
+
+/*
+ * warmup=steady judges SNIA PTS's window of 5 rounds; without a maximum
+ * it warms up for at most 25 rounds (PTS's limit before it reports no
+ * steady state).
+ */
+#define PARAMS_WARMUP_MIN_ROUNDS 5
+#define PARAMS_WARMUP_MAX_ROUNDS 25
 
 /* The longest command of ev= exec= and until=, and of a phase name. */
 #define PARAMS_CMD_MAX 1024

@@ -345,8 +345,12 @@ int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
+int rd_set_warmup(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
 int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
 		     const struct item *it);
+int rd_set_slo(struct parser *p, const struct kw *kw, void *obj,
+	       const struct item *it);
 int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int rd_set_distribution(struct parser *p, const struct kw *kw, void *obj,

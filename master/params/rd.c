@@ -1,15 +1,18 @@
 /*
  * rd= (run) definitions: the wds a run runs, its rates (a fixed rate, max,
- * a list of rates, or a curve), durations, format=, the arrival
+ * a list of rates, a curve, or a search for a latency objective), durations, format=, the arrival
  * distribution and the for*= loops; and the checks on a finished rd= that
  * need all of it at once (elapsed= against interval=, how the wds share the
  * rate).
  */
 #include "master/params/params_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it)
@@ -19,7 +22,10 @@ int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
 	return params_set_refs(p, kw, it, KIND_WD, rd->wd, &rd->nwd);
 }
 
-/* iorate=max, iorate=curve, iorate=N or iorate=(N,M,...): one phase each. */
+/*
+ * iorate=max, iorate=curve, iorate=slo, iorate=N or iorate=(N,M,...): one
+ * phase each.
+ */
 int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {
@@ -31,6 +37,10 @@ int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 	rd->niorate = 0;
 	if (it->nval == 1 && val_is(&it->val[0], "curve")) {
 		rd->iorate_kind = PARAMS_IORATE_CURVE;
+		return 0;
+	}
+	if (it->nval == 1 && val_is(&it->val[0], "slo")) {
+		rd->iorate_kind = PARAMS_IORATE_SLO;
 		return 0;
 	}
 	ret = values_expand(p, kw, it, &values_num_iorate, rd->iorates,
@@ -58,6 +68,40 @@ int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 			     &rd->ncurve);
 }
 
+/*
+ * warmup=SECONDS (Vdbench's meaning) or warmup=steady, (steady,MAX),
+ * (steady,MAX,ROUND); rd_finish() checks them against interval=.
+ */
+int rd_set_warmup(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_rd *rd = obj;
+	int ret;
+
+	rd->warmup_s = 0;
+	rd->warmup_round_s = 0;
+	rd->warmup_steady = it->nval && val_is(&it->val[0], "steady");
+	if (!rd->warmup_steady) {
+		const struct val *v = values_single(p, kw, it);
+
+		return v ? values_seconds(p, kw, v, &rd->warmup_s) : -EINVAL;
+	}
+	if (it->nval > 3)
+		return perr(p, it->val[3].pos,
+			    "warmup=(steady,MAX,ROUND) takes at most a maximum and a round length");
+	ret = it->nval > 1 ? values_seconds(p, kw, &it->val[1], &rd->warmup_s) :
+			     0;
+	if (!ret && it->nval > 1)
+		ret = values_positive(p, kw, &it->val[1], rd->warmup_s,
+				      " seconds");
+	if (!ret && it->nval > 2)
+		ret = values_seconds(p, kw, &it->val[2], &rd->warmup_round_s);
+	if (!ret && it->nval > 2)
+		ret = values_positive(p, kw, &it->val[2], rd->warmup_round_s,
+				      " seconds");
+	return ret;
+}
+
 int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
 		     const struct item *it)
 {
@@ -65,6 +109,74 @@ int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,
 
 	return values_read_positive(p, kw, it, &rd->stopcurve_ms,
 				    " (milliseconds)");
+}
+
+/*
+ * The latency of slo=: a number and its unit (us, ms or s), in ms. The
+ * unit is required: "2" could be read as 2 ms or 2 s, and a wrong guess
+ * would search for an objective nobody asked for.
+ */
+static int slo_latency(const char *s, double *ms)
+{
+	static const struct {
+		const char *unit;
+		double ms;
+	} units[] = { { "us", 1e-3 }, { "ms", 1 }, { "s", 1e3 } };
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || !isfinite(x) || !(x > 0) || *s == '+' ||
+	    *s == '-')
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i].unit)) {
+			*ms = x * units[i].ms;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* slo=p99:2ms, p99.9:500us, p50:1ms or mean:1ms. */
+int rd_set_slo(struct parser *p, const struct kw *kw, void *obj,
+	       const struct item *it)
+{
+	struct params_rd *rd = obj;
+	const struct val *v = values_single(p, kw, it);
+	char buf[64], *colon, *end;
+	double pct = PARAMS_SLO_MEAN;
+
+	if (!v)
+		return -EINVAL;
+	if (!cstr(v, buf, sizeof(buf)) || !(colon = strchr(buf, ':')))
+		return perr(p, v->pos,
+			    "%s=%.*s is not pPERCENTILE:LATENCY or mean:LATENCY (slo=p99:2ms)",
+			    kw->name, show(v->len), v->s);
+	*colon = '\0';
+	if ((buf[0] == 'p' || buf[0] == 'P') &&
+	    isdigit((unsigned char)buf[1])) {
+		errno = 0;
+		pct = strtod(buf + 1, &end);
+		if (errno || *end || !(pct > 0 && pct < 100))
+			return perr(p, v->pos,
+				    "%s=%.*s: %s is not a percentile above p0 and below p100 (p50, p99, p99.9)",
+				    kw->name, show(v->len), v->s, buf);
+	} else if (strcasecmp(buf, "mean")) {
+		return perr(p, v->pos,
+			    "%s=%.*s: %s is not a percentile (p50, p99, p99.9) or mean",
+			    kw->name, show(v->len), v->s, buf);
+	}
+	if (slo_latency(colon + 1, &rd->slo_ms)) {
+		struct params_pos at = v->pos;
+
+		at.col += (unsigned)(colon + 1 - buf);
+		return perr(p, at,
+			    "%s=%.*s: %s is not a latency above 0 with its unit (us, ms or s)",
+			    kw->name, show(v->len), v->s, colon + 1);
+	}
+	rd->slo_pct = pct;
+	return 0;
 }
 
 int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
@@ -222,12 +334,60 @@ static int check_rd_rates(struct parser *p, const struct params_rd *rd)
 	return 0;
 }
 
+/*
+ * warmup=steady: whole rounds of whole intervals, and a maximum that
+ * holds a window of rounds (the default, 25 rounds, is SNIA PTS's).
+ */
+static int rd_finish_steady(struct parser *p, struct params_rd *rd,
+			    struct params_pos fw)
+{
+	double round = rd->warmup_round_s ? rd->warmup_round_s : rd->interval_s;
+
+	if (!is_multiple(round, rd->interval_s))
+		return perr(p, fw,
+			    "warmup=steady: round %g is not a multiple of interval=%g",
+			    round, rd->interval_s);
+	if (!rd->warmup_s)
+		rd->warmup_s = PARAMS_WARMUP_MAX_ROUNDS * round;
+	if (!is_multiple(rd->warmup_s, round) ||
+	    rd->warmup_s < PARAMS_WARMUP_MIN_ROUNDS * round - 1e-9)
+		return perr(p, fw,
+			    "warmup=steady: maximum %g is not a whole number of rounds of %g s, at least %d (the rounds steady state is judged over)",
+			    rd->warmup_s, round, PARAMS_WARMUP_MIN_ROUNDS);
+	return 0;
+}
+
+/* slo= and sloprecision= go with iorate=slo, which needs slo=. */
+static int check_rd_slo(struct parser *p, const struct params_rd *rd)
+{
+	struct params_pos ps = params_from(p, "slo");
+	struct params_pos pp = params_from(p, "sloprecision");
+
+	if (rd->iorate_kind != PARAMS_IORATE_SLO) {
+		if (ps.line || pp.line)
+			return perr(p, ps.line ? ps : pp,
+				    "rd=%s: %s= is for iorate=slo, and its iorate= is not slo",
+				    rd->name, ps.line ? "slo" : "sloprecision");
+		return 0;
+	}
+	if (!(rd->slo_ms > 0))
+		return perr(p, rd->iorate_pos.line ? rd->iorate_pos : p->dpos,
+			    "rd=%s: iorate=slo needs slo= (the objective, slo=p99:2ms)",
+			    rd->name);
+	if (rd->sloprecision_pct < 0.5 || rd->sloprecision_pct > 50)
+		return perr(p, pp.line ? pp : p->dpos,
+			    "rd=%s: sloprecision=%g is out of range 0.5..50 (percent of the max rate)",
+			    rd->name, rd->sloprecision_pct);
+	return 0;
+}
+
 int rd_finish(struct parser *p)
 {
 	struct params_rd *rd = &p->cur.rd;
 	struct params_pos fe = params_from(p, "elapsed");
 	struct params_pos fw = params_from(p, "warmup");
 	double n;
+	int ret;
 
 	if (!rd->nwd && p->out->nwd == 1) {
 		rd->wd[0] = 0;
@@ -249,6 +409,11 @@ int rd_finish(struct parser *p)
 		return perr(p, fw.line ? fw : src_pos(p, "interval"),
 			    "warmup=%g is not a multiple of interval=%g",
 			    rd->warmup_s, rd->interval_s);
+	if (rd->warmup_steady) {
+		ret = rd_finish_steady(p, rd, fw.line ? fw : p->dpos);
+		if (ret)
+			return ret;
+	}
 	n = nearbyint(rd->elapsed_s / rd->interval_s) +
 	    nearbyint(rd->warmup_s / rd->interval_s);
 	if (!(n <= PARAMS_INTERVALS_MAX))
@@ -256,5 +421,6 @@ int rd_finish(struct parser *p)
 			    "elapsed=%g and warmup=%g are %.0f intervals of %g s: at most %d fit in a run (use a longer interval=)",
 			    rd->elapsed_s, rd->warmup_s, n, rd->interval_s,
 			    PARAMS_INTERVALS_MAX);
-	return check_rd_rates(p, rd);
+	ret = check_rd_slo(p, rd);
+	return ret ? ret : check_rd_rates(p, rd);
 }

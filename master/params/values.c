@@ -175,12 +175,13 @@ static int parse_iorate(struct parser *p, const struct kw *kw,
 		*out = IORATE_MAX_MARK;
 		return 0;
 	}
-	if (val_is(v, "curve"))
+	if (val_is(v, "curve") || val_is(v, "slo"))
 		return perr(p, v->pos,
-			    "%s=curve must be alone, not in a list of rates",
-			    kw->name);
+			    "%s=%.*s must be alone, not in a list of rates",
+			    kw->name, show(v->len), v->s);
 	if (values_number(p, kw, v, out))
-		return perr(p, v->pos, "%s=%.*s is not max, curve or a number",
+		return perr(p, v->pos,
+			    "%s=%.*s is not max, curve, slo or a number",
 			    kw->name, show(v->len), v->s);
 	return 0;
 }

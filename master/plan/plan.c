@@ -12,6 +12,7 @@
 #include <string.h>
 #include "common/units.h"
 #include "master/plan/plan.h"
+#include "master/plan/slo.h"
 #include "master/plan/plan_int.h"
 
 #define PPB 1000000000ull
@@ -46,6 +47,10 @@ const char *plan_kind_name(enum plan_kind k)
 		return "curve-max";
 	case PLAN_CURVE_POINT:
 		return "curve-point";
+	case PLAN_SLO_MAX:
+		return "slo-max";
+	case PLAN_SLO_STEP:
+		return "slo-step";
 	}
 	return "?";
 }
@@ -191,6 +196,52 @@ static int rd_timing(const struct params *p, const struct params_rd *rd,
 	x->interval_ns = (uint64_t)llround(x->interval_s * 1e9);
 	x->intervals = (unsigned)(ne + nw);
 	x->warmup_intervals = (unsigned)nw;
+	/* A warmup= on the command line is Vdbench's -w: a fixed time. */
+	x->warmup_steady = rd->warmup_steady && !(ov && ov->warmup_s >= 0);
+	x->warmup_round = 0;
+	if (x->warmup_steady) {
+		long nr = rd->warmup_round_s ?
+				  whole_intervals(rd->warmup_round_s,
+						  x->interval_s) :
+				  1;
+
+		if (nr < 1 || nw % nr || nw / nr < PARAMS_WARMUP_MIN_ROUNDS)
+			return plan_err(p, rd->pos, err, errlen,
+					"rd=%s: warmup=steady: a round of %g s and a maximum of %g s are not whole intervals of %g s and at least %d rounds",
+					rd->name,
+					rd->warmup_round_s ?
+						rd->warmup_round_s :
+						x->interval_s,
+					x->warmup_s, x->interval_s,
+					PARAMS_WARMUP_MIN_ROUNDS);
+		x->warmup_round = (unsigned)nr;
+	}
+	return 0;
+}
+
+/* iorate=slo: the max phase, then the steps its search may need. */
+static int slo_phases(const struct params_rd *rd,
+		      const struct plan_phase *combo, struct phases *a)
+{
+	size_t max = a->n;
+	unsigned k = slo_steps_max(rd->sloprecision_pct);
+	struct plan_phase *x = phase_add(a, combo);
+
+	if (!x)
+		return -ENOMEM;
+	x->kind = PLAN_SLO_MAX;
+	x->slo_steps = k;
+	name_add(x->name, " slo=max");
+	for (unsigned i = 1; i <= k; i++) {
+		x = phase_add(a, combo);
+		if (!x)
+			return -ENOMEM;
+		x->kind = PLAN_SLO_STEP;
+		x->curve_max = (unsigned)max;
+		x->slo_step = i;
+		x->slo_steps = k;
+		name_add(x->name, " slo=step%u", i);
+	}
 	return 0;
 }
 
@@ -225,6 +276,8 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 		}
 		return 0;
 	}
+	if (rd->iorate_kind == PARAMS_IORATE_SLO && !fixed)
+		return slo_phases(rd, combo, a);
 	if (fixed) {
 		rates[0] = fixed;
 	} else if (rd->iorate_kind == PARAMS_IORATE_FIXED) {

@@ -47,6 +47,8 @@ enum plan_kind {
 	PLAN_FORMAT,      /* write the working set once, sequentially */
 	PLAN_CURVE_MAX,   /* iorate=curve: the uncontrolled run, 100% */
 	PLAN_CURVE_POINT, /* iorate=curve: curve_pct of that run's rate */
+	PLAN_SLO_MAX,     /* iorate=slo: the uncontrolled run, the bracket */
+	PLAN_SLO_STEP,    /* iorate=slo: a rate the search picks (slo.h) */
 };
 
 struct plan_phase {
@@ -58,12 +60,20 @@ struct plan_phase {
 	unsigned intervals; /* warmup + elapsed */
 	unsigned warmup_intervals;
 	/*
+	 * warmup=steady: warmup_intervals is the most the warmup may take;
+	 * the master ends it once steady (rounds of warmup_round intervals).
+	 */
+	bool warmup_steady;
+	unsigned warmup_round;
+	/*
 	 * Cluster total I/O per second, 0 = max. A curve point's is 0 until
 	 * the master sets it from plan_curve_rate().
 	 */
 	double iorate;
 	double curve_pct;    /* curve point: percent of the curve-max rate */
-	unsigned curve_max;  /* curve point: index of its curve-max phase */
+	unsigned curve_max;  /* curve point, slo step: index of its max phase */
+	unsigned slo_step;   /* slo step: its number, 1.. */
+	unsigned slo_steps;  /* slo phases: the steps planned */
 	double stopcurve_ms; /* curve phases: rd stopcurve=, 0 = none */
 	double pause_s;      /* sleep before this phase (rd pause=) */
 	/*
@@ -99,7 +109,8 @@ struct plan_wd {
 	double iorate; /* its own fixed rate, 0 = none */
 };
 
-/* "warmup+measure", "format", "curve-max", "curve-point". */
+/* "warmup+measure", "format", "curve-max", "curve-point", "slo-max",
+ * "slo-step". */
 const char *plan_kind_name(enum plan_kind k);
 
 /*

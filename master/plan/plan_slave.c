@@ -451,6 +451,8 @@ int plan_check_slaves(const struct params *p, const struct plan_phase *ph,
 
 		if (x.kind == PLAN_CURVE_POINT)
 			x.iorate = plan_curve_rate(1000, x.curve_pct);
+		else if (x.kind == PLAN_SLO_STEP)
+			x.iorate = 1000;
 		for (unsigned s = 0; !ret && s < nslaves; s++) {
 			struct proto_plan pl;
 

@@ -16,6 +16,7 @@
 		"#8c564b", "#e377c2", "#17becf", "#bcbd22", "#393b79",
 		"#ad494a", "#637939"];
 	var BASE_COLOR = "#999999";
+	var MARK_COLOR = "#000000";
 	var charts = [];
 
 	/* el("td", {class: "x"}, "text", child...): text is never HTML. */
@@ -230,11 +231,34 @@
 		};
 	}
 
+	/* A ring around one point (x, y on the chart's scales), labelled. */
+	function markPoint(m) {
+		return function (u) {
+			var ctx = u.ctx, dpr = devicePixelRatio;
+			var x = u.valToPos(m.x, "x", true);
+			var y = u.valToPos(m.y, "y", true);
+			ctx.save();
+			ctx.strokeStyle = MARK_COLOR;
+			ctx.lineWidth = 2.5 * dpr;
+			ctx.beginPath();
+			ctx.arc(x, y, 9 * dpr, 0, 2 * Math.PI);
+			ctx.stroke();
+			ctx.fillStyle = MARK_COLOR;
+			ctx.font = "bold " + 12 * dpr + "px sans-serif";
+			/* Right of the ring, or left of it near the right edge. */
+			var right = x + 60 * dpr < u.bbox.left + u.bbox.width;
+			ctx.textAlign = right ? "left" : "right";
+			ctx.fillText(m.label, x + (right ? 12 : -12) * dpr,
+				y - 12 * dpr);
+			ctx.restore();
+		};
+	}
+
 	/*
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
 	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
-	 * from 0).
+	 * from 0), mark ({x, y, label}: a point ringed, data-mark says where).
 	 */
 	function chart(parent, id, series, data, opts) {
 		var box = el("div", { "class": "chart", id: id,
@@ -277,9 +301,12 @@
 			hooks: {
 				drawClear: [decorations(opts.warm || 0,
 					opts.events || [])],
+				draw: opts.mark ? [markPoint(opts.mark)] : [],
 			},
 		};
 		var u = new uPlot(o, data, box);
+		if (opts.mark)
+			box.setAttribute("data-mark", opts.mark.x + "," + opts.mark.y);
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
 			return !s.dash;
 		}).map(function (s) { return s.color; }) });
@@ -308,6 +335,36 @@
 						fmt(f.io_delayed, 0), str(f.window_through)]);
 				}), "events"));
 		}
+	}
+
+	/*
+	 * A run's steady-state verdict (summary.json's steady_state, by
+	 * sink_steady.c): "steady", "not-steady", "not-judged", or "" for a
+	 * run without one (a format pass), with the words the page shows.
+	 */
+	function steadyOf(r) {
+		var st = r && r.steady_state;
+		if (!st || typeof st !== "object")
+			return { state: "", short: "\u2014", text: "" };
+		if (st.not_judged !== undefined)
+			return { state: "not-judged", short: "not judged",
+				text: "Steady state not judged: " + str(st.not_judged) };
+		var ex = "IOPS data excursion " + fmt(st.data_excursion_pct, 1) +
+			"% (limit " + fmt(st.data_excursion_limit_pct, 0) +
+			"%), slope excursion " + fmt(st.slope_excursion_pct, 1) +
+			"% (limit " + fmt(st.slope_excursion_limit_pct, 0) + "%), " +
+			str(st.method);
+		var hosts = arr(st.not_steady).map(function (h) {
+			return str(h && h.slave);
+		});
+		if (hosts.length)
+			ex += "; " + str(st.slaves_not_steady) + " of " +
+				str(st.slaves_judged) + " slaves not steady: " +
+				hosts.join(", ");
+		return st.steady === true ?
+			{ state: "steady", short: "steady", text: "Steady: " + ex } :
+			{ state: "not-steady", short: "NOT STEADY",
+				text: "NOT STEADY: " + ex };
 	}
 
 	/* ---- header ------------------------------------------------------ */
@@ -373,12 +430,15 @@
 		}), "slaves"));
 		h.appendChild(el("h3", {}, "Runs"));
 		h.appendChild(table(["run", "kind", "start skew (ms)", "IOPS",
-			"MB/s", "p99 (ms)"],
+			"MB/s", "p99 (ms)", "steady state"],
 		arr(S.runs).map(function (r) {
 			var t = r.totals || {};
+			var st = steadyOf(r);
 			return row([str(r.name), str(r.kind),
 				fmt(r.start_skew_ns / 1e6, 3), fmt(t.iops, 2),
-				fmt(t.mbps, 2), fmt(t.lat_p99_ms, 4)]);
+				fmt(t.mbps, 2), fmt(t.lat_p99_ms, 4),
+				el("td", { "class": "steady " + st.state,
+					"data-steady": st.state }, st.short)]);
 		}), "runs"));
 		root.appendChild(h);
 	}
@@ -626,6 +686,12 @@
 			var first = str(g.runs[0].name).replace(/ curve=max$/, "");
 			sec.appendChild(el("h2", {}, "Curve " + first +
 				": IOPS against response time"));
+			/* The knee lockstep found (summary.json's curves, sink_knee.c). */
+			var kc = arr(S.curves).filter(function (c) {
+				return c && c.max_run === g.runs[0].name;
+			})[0] || null;
+			var knee = kc && kc.knee && typeof kc.knee === "object" ?
+				kc.knee : null;
 			var pts = g.runs.map(function (r) {
 				var t = r.totals || {};
 				return { name: str(r.name), iops: t.iops,
@@ -663,13 +729,91 @@
 			chart(sec, "k" + gi, series, align(sets), {
 				title: "IOPS against response time", xlabel: "IOPS",
 				ylabel: "ms", points: true,
+				mark: knee && isNum(knee.iops) && isNum(knee.resp_ms) ?
+					{ x: knee.iops, y: knee.resp_ms, label: "knee" } :
+					null,
 			});
+			if (kc)
+				sec.appendChild(el("p", { "class": "knee",
+					"data-run": knee ? str(knee.run) : "" }, knee ?
+					"Knee at " + str(knee.pct) + "% (" + str(knee.run) +
+					": " + fmt(knee.iops, 0) + " IO/s, response time " +
+					fmt(knee.resp_ms, 3) + " ms): " + (knee.at_max_iops ?
+					"the curve's most IOPS; beyond it response time " +
+					"rises " + fmt(knee.resp_growth, 1) +
+					"x with no more IOPS" :
+					"beyond it response time rises " +
+					fmt(knee.rise_ratio, 1) + "x faster than IOPS") +
+					" (" + str(kc.method) + ")" :
+					"No knee: " + str(kc.no_knee)));
 			sec.appendChild(table(["run", "IOPS", "response time (ms)",
-				"p99 (ms)"], pts.map(function (p) {
-				return row([p.name, fmt(p.iops, 2), fmt(p.resp, 4),
-					fmt(p.p99, 4)]);
+				"p99 (ms)", "knee"], pts.map(function (p) {
+				var at = knee && knee.run === p.name;
+				var tr = row([p.name, fmt(p.iops, 2), fmt(p.resp, 4),
+					fmt(p.p99, 4), at ? "\u25c0 knee" : ""]);
+				if (at)
+					tr.setAttribute("class", "knee");
+				return tr;
 			}), "curve-points"));
 			root.appendChild(sec);
+		});
+	}
+
+	/* A badge per slow host the run's test named (sink_slowhost.c). */
+	function slowHosts(sec, sh) {
+		if (!sh || typeof sh !== "object")
+			return;
+		arr(sh.hosts).forEach(function (h) {
+			var what = [];
+			if (h.latency)
+				what.push("p99 " + fmt(h.p99_ratio, 2) +
+					"x the others, median " +
+					fmt(h.median_ratio, 2) + "x");
+			if (h.io_share)
+				what.push("I/Os " + fmt(h.io_share_ratio, 2) +
+					"x its share");
+			sec.appendChild(el("p", { "class": "badge slow-host" },
+				"slow host " + str(h.slave) + ": " +
+				what.join(", ") + " (" + (h.p < 0.001 ?
+					"p<0.001" : "p=" + fmt(h.p, 3)) +
+				") in " + str(h.intervals_flagged) + " of " +
+				str(h.intervals_judged) + " intervals"));
+		});
+	}
+
+	/* A badge per generator-bound host of the run (sink_genwarn.c). */
+	function generatorBound(sec, r) {
+		arr(r.generator_warnings).forEach(function (g) {
+			var what = arr(g.warnings).map(function (k) {
+				return k === "cpu" ? "CPU " + fmt(g.cpu_pct_mean, 0) +
+					"% of its cores (limit " +
+					fmt(g.cpu_pct_limit, 0) + "%), " +
+					fmt(g.runq_per_core_mean, 1) +
+					" workers a core waiting" :
+					k === "inflight" ? str(g.inflight) +
+					" I/Os in flight (" +
+					fmt(g.inflight_per_core, 0) + " a core, budget " +
+					str(g.inflight_budget_per_core) + ")" : str(k);
+			});
+			sec.appendChild(el("p", { "class": "badge generator-bound" },
+				"generator-bound: host " + str(g.host) + " (" +
+				str(g.slaves) + " slaves, " + str(g.cores) +
+				" cores): " + what.join("; ") + " in " +
+				str(g.intervals_over_limit) + " of " +
+				str(g.intervals) + " intervals; the numbers " +
+				"measure the generator as much as the storage"));
+		});
+	}
+
+	/* The answer of an SLO search, on its max run (sink_slo.c). */
+	function sloAnswer(sec, r) {
+		arr(S.slo).forEach(function (s) {
+			if (s.max_run !== r.name)
+				return;
+			sec.appendChild(el("p", { "class": "badge slo" +
+				(s.end === "found" || s.end === "max_meets" ? "" :
+					" slo-open"), "data-end": str(s.end) },
+				str(s.said)));
 		});
 	}
 
@@ -694,6 +838,14 @@
 				str(r.warmup_s) + " s, interval " + str(r.interval_s) +
 				" s, start skew " + fmt(r.start_skew_ns / 1e6, 3) +
 				" ms" + (b ? "; baseline overlaid (grey, dashed)" : "")));
+			slowHosts(sec, r.slow_hosts);
+			generatorBound(sec, r);
+			sloAnswer(sec, r);
+			/* Not steady or not judged: said at the top of the run. */
+			var st = steadyOf(r);
+			if (st.state)
+				sec.appendChild(el("p", { "class": "badge " + st.state,
+					"data-run": name, "data-steady": st.state }, st.text));
 			var grid = el("div", { "class": "run-grid" });
 			var left = el("div", { "class": "totals-box" });
 			left.appendChild(el("h3", {}, "Totals"));

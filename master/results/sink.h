@@ -103,6 +103,10 @@ struct sink_ops {
 	/* Keys the sink adds to run r's object in summary.json's "runs". */
 	void (*run_json)(const struct run_view *rv, void *priv,
 			 const struct run_result *r, struct jsonw *w);
+	/* Lines the sink adds to run r's block in summary.txt (after the
+	   HCIBench lines, which HCIBench's parsers read: none of theirs). */
+	void (*run_txt)(const struct run_view *rv, void *priv,
+			const struct run_result *r, FILE *f);
 	/* The run is over: say what is left, flush, sync and close. */
 	void (*end)(const struct run_view *rv, void *priv);
 	/* Then, every data file closed: a file written whole (0 or -errno). */
@@ -134,5 +138,11 @@ void *results_priv(const struct run_view *rv, const struct sink_ops *ops);
 FILE *results_stdout(const struct run_view *rv);
 /* intervals.csv's and hosts/'s header: fmt's columns and the providers'. */
 void results_csv_header(const struct run_view *rv, FILE *f);
+/*
+ * Run idx's steady-state verdict (sink_steady.c), once its run_end hook
+ * ran: 1 steady, 0 not, -1 not judged (*why says why).
+ */
+int sink_steady_verdict(const struct run_view *rv, size_t idx,
+			const char **why);
 
 #endif

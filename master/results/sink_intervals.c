@@ -47,13 +47,20 @@ static void intervals_slave_row(const struct run_view *rv, void *priv,
 				const struct sink_slave_row *r)
 {
 	struct rfile *icsv = priv;
+	char tail[64] = "";
+	size_t k = 0;
 	FILE *f;
 
 	if (!r->late || !(f = results_w(icsv)))
 		return;
+	/* The providers' cells, empty: one ',' between each two. */
+	for (size_t i = 0; i < rv->out->nsinks; i++)
+		if (rv->out->sinks[i].ops->column && k < sizeof(tail) - 1)
+			tail[k++] = ',';
+	tail[k ? k - 1 : 0] = 0;
 	fmt_csv_row_tail(f, rv->ph->cur->ph.name, r->iv->seq + 1, "late",
 			 r->iv->start_ns, r->iv->end_ns, 1, 0, &r->v, r->now,
-			 "");
+			 tail);
 	results_wrote(rv, icsv);
 	results_flush(rv, icsv);
 }

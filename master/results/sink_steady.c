@@ -17,6 +17,8 @@
 #include "master/results/sink.h"
 #include "master/results/steady.h"
 
+const struct sink_ops sink_steady;
+
 /* Slaves not steady named per run (the rest are counted). */
 #define STEADY_LIST 8
 
@@ -28,6 +30,7 @@ struct steady_host {
 struct steady_run {
 	const char *why; /* not judged: why (static), else NULL */
 	struct steady_verdict v;
+	int warm_max; /* its warmup=steady reached the maximum: not steady */
 	unsigned hosts, unsteady; /* slaves judged, of them not steady */
 	unsigned nlist;
 	struct steady_host list[STEADY_LIST];
@@ -174,7 +177,10 @@ static void say(const struct run_view *rv, const struct run_result *r,
 	}
 	fprintf(f,
 		"Run %s: %s (SNIA PTS, %u rounds of %u intervals): IOPS data excursion %.1f%% (limit %.0f%%), slope excursion %.1f%% (limit %.0f%%)",
-		r->ph.name, o->v.steady ? "steady" : "NOT STEADY",
+		r->ph.name,
+		o->v.steady ? "steady" :
+		o->warm_max ? "NOT STEADY (its warmup reached the maximum)" :
+			      "NOT STEADY",
 		STEADY_ROUNDS, o->v.per_round, o->v.data_pct, STEADY_DATA_PCT,
 		o->v.slope_pct, STEADY_SLOPE_PCT);
 	if (o->unsteady) {
@@ -215,8 +221,26 @@ static void steady_run_end(const struct run_view *rv, void *priv,
 		else
 			judge_hosts(rv, S, o, k);
 	}
+	/* warmup=steady gave up at its maximum: the run was not steady. */
+	o->warm_max = e->r->warm.reached_max;
+	if (o->warm_max)
+		o->v.steady = 0;
 	if (e->totals)
 		say(rv, e->r, o);
+}
+
+int sink_steady_verdict(const struct run_view *rv, size_t idx, const char **why)
+{
+	struct steady *S = results_priv(rv, &sink_steady);
+
+	*why = "not judged";
+	if (!S || idx >= S->nrun)
+		return -1;
+	if (S->run[idx].why) {
+		*why = S->run[idx].why;
+		return -1;
+	}
+	return S->run[idx].v.steady ? 1 : 0;
 }
 
 static void verdict_json(struct jsonw *w, const struct steady_verdict *v)
@@ -226,16 +250,23 @@ static void verdict_json(struct jsonw *w, const struct steady_verdict *v)
 	jsonw_dbl(w, "slope_excursion_pct", v->slope_pct);
 }
 
+/* Run r's verdict, or NULL for a run that is not judged at all. */
+static const struct steady_run *verdict_of(const struct run_view *rv,
+					   const struct steady *S,
+					   const struct run_result *r)
+{
+	size_t idx = (size_t)(r - rv->ph->runs);
+
+	return idx < S->nrun && r->ph.kind != PLAN_FORMAT ? &S->run[idx] : NULL;
+}
+
 static void steady_run_json(const struct run_view *rv, void *priv,
 			    const struct run_result *r, struct jsonw *w)
 {
-	struct steady *S = priv;
-	size_t idx = (size_t)(r - rv->ph->runs);
-	const struct steady_run *o;
+	const struct steady_run *o = verdict_of(rv, priv, r);
 
-	if (idx >= S->nrun || r->ph.kind == PLAN_FORMAT)
+	if (!o)
 		return;
-	o = &S->run[idx];
 	jsonw_object(w, "steady_state");
 	jsonw_str(w, "method", "SNIA PTS");
 	jsonw_str(w, "metric", "iops");
@@ -249,6 +280,8 @@ static void steady_run_json(const struct run_view *rv, void *priv,
 		return;
 	}
 	verdict_json(w, &o->v);
+	if (o->warm_max)
+		jsonw_bool(w, "warmup_reached_max", 1);
 	jsonw_u64(w, "slaves_judged", o->hosts);
 	jsonw_u64(w, "slaves_not_steady", o->unsteady);
 	jsonw_array(w, "not_steady");
@@ -297,6 +330,27 @@ static void steady_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 		fprintf(f, "\n");
 }
 
+/*
+ * The run's own line in summary.txt's HCIBench block, so that whoever
+ * reads a run's figures there reads whether they were steady beside them
+ * (words HCIBench's parsers do not look for: no "IOPS", no " = ").
+ */
+static void steady_run_txt(const struct run_view *rv, void *priv,
+			   const struct run_result *r, FILE *f)
+{
+	const struct steady_run *o = verdict_of(rv, priv, r);
+
+	if (!o)
+		return;
+	if (o->why)
+		fprintf(f, "steady state: not judged (%s)\n", o->why);
+	else
+		fprintf(f,
+			"steady state: %s (SNIA PTS: data excursion %.1f%%, limit %.0f%%; slope excursion %.1f%%, limit %.0f%%)\n",
+			o->v.steady ? "steady" : "not steady", o->v.data_pct,
+			STEADY_DATA_PCT, o->v.slope_pct, STEADY_SLOPE_PCT);
+}
+
 static void steady_close(const struct run_view *rv, void *priv)
 {
 	struct steady *S = priv;
@@ -320,5 +374,6 @@ const struct sink_ops sink_steady = {
 	.run_end = steady_run_end,
 	.run_json = steady_run_json,
 	.summary_txt = steady_summary_txt,
+	.run_txt = steady_run_txt,
 	.close = steady_close,
 };

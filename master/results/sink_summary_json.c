@@ -207,6 +207,8 @@ int results_summary_json(const struct run_view *rv)
 					  0);
 		if (r->ph.kind == PLAN_CURVE_POINT)
 			jsonw_dbl(&w, "curve_pct", r->ph.curve_pct);
+		if (r->ph.kind == PLAN_SLO_STEP)
+			jsonw_u64(&w, "slo_step", r->ph.slo_step);
 		jsonw_dbl(&w, "elapsed_s", r->ph.elapsed_s);
 		jsonw_dbl(&w, "warmup_s", r->ph.warmup_s);
 		jsonw_dbl(&w, "interval_s", r->ph.interval_s);

@@ -42,6 +42,12 @@ int results_summary_txt(const struct run_view *rv)
 			r->ph.interval_s, (double)r->start_skew_ns / 1e6,
 			(double)r->start_skew_bound_ns / 1e6);
 		fmt_hcibench(f, &r->view);
+		for (size_t k = 0; k < rv->out->nsinks; k++)
+			if (rv->out->sinks[k].ops->run_txt)
+				rv->out->sinks[k]
+					.ops->run_txt(rv,
+						      rv->out->sinks[k].priv, r,
+						      f);
 		fprintf(f, "\n");
 	}
 	for (size_t i = 0; i < rv->out->nsinks; i++)

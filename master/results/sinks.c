@@ -17,7 +17,12 @@
 	X(events)       /* events column, events.csv (master/events/) */     \
 	X(console)      /* interval lines, totals, lost slaves */            \
 	X(validation)   /* the validation line and warning */                \
+	X(warmup)       /* how warmup=steady ended: summary.json, .txt */    \
 	X(steady)       /* steady state: console, summary.json, .txt */      \
+	X(slowhost)     /* slow hosts: console, summary.json, .txt */        \
+	X(knee)         /* a curve's knee: console, summary.json, .txt */    \
+	X(slo)          /* iorate=slo search: console, summary.json, .txt */ \
+	X(genwarn)      /* generator warnings, busiest slave's CPU column */ \
 	X(hosts)        /* hosts/<name>.csv */                               \
 	X(intervals)    /* intervals.csv */                                  \
 	X(flatfile)     /* flatfile.html */                                  \

@@ -31,7 +31,7 @@ size_t vdbench_rd_line(const char *rd, const struct plan_phase *ph, char *buf,
 
 	if (ph->kind == PLAN_FORMAT)
 		snprintf(rate, sizeof(rate), "Uncontrolled MAX");
-	else if (ph->kind == PLAN_CURVE_MAX)
+	else if (ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_SLO_MAX)
 		snprintf(rate, sizeof(rate), "Uncontrolled curve");
 	else if (ph->iorate > 0)
 		snprintf(rate, sizeof(rate), "%g", ph->iorate);

@@ -15,6 +15,7 @@
 #include "master/params/params.h"
 #include "common/timeutil.h"
 #include "master/run/master_int.h"
+#include "master/run/slosteps.h"
 
 /* What the decisions of decide.c need of a slave. */
 static void view_of(const struct slave_rec *s, struct decide_slave *v)
@@ -34,29 +35,6 @@ static void views_of(struct master *m)
 {
 	for (unsigned i = 0; i < m->roster.nslaves; i++)
 		view_of(&m->roster.slaves[i], &m->ph.dview[i]);
-}
-
-/*
- * The slaves we start may open the parameter file's luns and nothing else:
- * each distinct lun once, passed as --allow-path (literal, never a glob),
- * and the journal= folder, which a slave checks against its policy too.
- */
-static const char **allowed_luns(const struct params *p, unsigned *n)
-{
-	const char **v = calloc(p->nsd + 1, sizeof(*v));
-
-	*n = 0;
-	for (size_t i = 0; v && i < p->nsd; i++) {
-		unsigned k = 0;
-
-		while (k < *n && strcmp(v[k], p->sd[i].lun))
-			k++;
-		if (k == *n)
-			v[(*n)++] = p->sd[i].lun;
-	}
-	if (v && p->journal[0])
-		v[(*n)++] = p->journal;
-	return v;
 }
 
 /*
@@ -95,7 +73,7 @@ static const struct launch_keys *slave_keys(struct master *m, const char *name,
 static int launch_slaves(struct master *m)
 {
 	char ep[300], name[PROTO_NAME_LEN];
-	const char **luns = allowed_luns(m->params, &m->ph.launch.nallow);
+	const char **luns = launch_allow_luns(m->params, &m->ph.launch.nallow);
 	struct launch_keys lk;
 	const struct launch_keys *keys;
 	int ret = 0;
@@ -271,6 +249,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 	}
 
 	m->ph.nended = 0;
+	m->ph.drain_until = 0;
 	/* Kept for the phase: a slave back inside it gets its part again. */
 	free(m->ph.ph_hd);
 	free(m->ph.ph_rank);
@@ -412,6 +391,9 @@ static int start_phase(struct master *m, struct run_result *r)
 			if (!m->roster.slaves[i].in_phase)
 				merge_slave_lost(m->ph.merge, i);
 	}
+	ret = warmup_phase_start(m, r);
+	if (ret < 0)
+		return ret;
 	ret = proto_encode(&go, &buf, &len);
 	if (ret < 0)
 		return ret;
@@ -518,17 +500,49 @@ void conductor_phase_end(struct master *m, struct slave_rec *s,
 	}
 }
 
+/*
+ * Over once every row is written and every slave in it ended it, holding
+ * all it did: a slave's intervals that a pulled link held back (or its
+ * spool re-sends) are waited for as long as a silent slave would be.
+ */
 static int phase_over(struct master *m)
 {
+	uint64_t now = time_real_ns();
+	unsigned holes;
+
 	truncate_at_eof(m);
-	if (!merge_done(m->ph.merge))
+	if (!merge_done(m->ph.merge) ||
+	    roster_unended(&m->roster, m->ph.cur->ph.intervals, &holes))
 		return 0;
-	for (unsigned i = 0; i < m->roster.nslaves; i++)
-		if (m->roster.slaves[i].in_phase &&
-		    !m->roster.slaves[i].ended &&
-		    m->roster.slaves[i].state == SLAVE_JOINED)
-			return 0;
-	return 1;
+	if (holes && !m->ph.drain_until) {
+		m->ph.drain_until = now + m->opt->slave_timeout_ns;
+		log_info("phase %s: waiting up to %.0f s for intervals %u slaves did but did not deliver yet",
+			 m->ph.cur->ph.name, m->opt->slave_timeout_ns / 1e9,
+			 holes);
+	}
+	if (holes && now >= m->ph.drain_until)
+		log_warn("phase %s: %u slaves did intervals that never came",
+			 m->ph.cur->ph.name, holes);
+	return !holes || now >= m->ph.drain_until;
+}
+
+/*
+ * A warmup=steady warmup ended and moved the measured window (warmup.c):
+ * every slave in the phase is told where it now starts and ends.
+ */
+static void tell_measure(struct master *m, const struct run_result *r)
+{
+	struct proto_msg msg = { .type = PROTO_MEASURE };
+
+	msg.u.measure.phase = m->ph.phase_no;
+	msg.u.measure.from = r->ph.warmup_intervals;
+	msg.u.measure.intervals = r->ph.intervals;
+	for (unsigned i = 0; i < m->roster.nslaves; i++) {
+		struct slave_rec *s = &m->roster.slaves[i];
+
+		if (s->in_phase && s->state == SLAVE_JOINED)
+			link_send(m, s, &msg);
+	}
 }
 
 static int run_phase(struct master *m, struct run_result *r)
@@ -545,8 +559,11 @@ static int run_phase(struct master *m, struct run_result *r)
 			ret = -EINTR;
 			break;
 		}
-		while (merge_next(m->ph.merge, time_real_ns(), &row) == 1)
+		while (merge_next(m->ph.merge, time_real_ns(), &row) == 1) {
 			results_row(&m->view, &row);
+			if (warmup_row(m, &row) == 1)
+				tell_measure(m, r);
+		}
 		midphase_step(m);
 		/* Slaves that never end the phase cannot hold the run. */
 		if (now > end_real + m->opt->grace_ns +
@@ -592,8 +609,10 @@ static int run_one(struct master *m, struct run_result *r)
 	for (unsigned i = 0; i < m->roster.nslaves; i++)
 		if (m->roster.slaves[i].state == SLAVE_JOINED)
 			link_ack(m, &m->roster.slaves[i], 1, 0);
-	if (!m->ph.merge)
+	if (!m->ph.merge) {
+		warmup_phase_end(m);
 		return ret;
+	}
 	if (ret < 0) {
 		/*
 		 * Cut short: the run has the rows some slave reported, written
@@ -648,6 +667,10 @@ static int run_one(struct master *m, struct run_result *r)
 			log_info("run %s: no percentiles for slave %s: %s",
 				 r->ph.name, s->hello.name, r->slave[i].no_pct);
 	}
+	if (r->ph.kind == PLAN_SLO_MAX || r->ph.kind == PLAN_SLO_STEP)
+		slosteps_measure(m->params, r,
+				 ret == 0 ? merge_totals(m->ph.merge) : NULL,
+				 m->roster.slaves);
 	r->done = 1;
 	if (r->view.errors) {
 		if (decide_exit(&m->fact) == LS_EXIT_OK)
@@ -659,6 +682,7 @@ static int run_one(struct master *m, struct run_result *r)
 	results_run_end(&m->view, r,
 			ret == 0 ? merge_totals(m->ph.merge) : NULL);
 	merge_destroy(&m->ph.merge);
+	warmup_phase_end(m);
 	return ret;
 }
 
@@ -693,9 +717,28 @@ static int pause_for(struct master *m, double s)
 }
 
 /*
+ * An slo step runs at the rate its search picks from the runs before it,
+ * and is skipped once the search is done (slosteps.h).
+ */
+static int slo_skip(struct master *m, struct run_result *r)
+{
+	struct slo_search s;
+
+	slosteps_search(m->params, m->ph.runs, r->ph.curve_max,
+			(size_t)(r - m->ph.runs), &s);
+	if (s.end == SLO_GOING) {
+		r->ph.iorate = s.next;
+		return 0;
+	}
+	log_info("%s skipped: the SLO search is over", r->ph.name);
+	r->skipped = 1;
+	return 1;
+}
+
+/*
  * Run one phase of the list, minding curves: a curve point runs at its
  * share of its curve-max phase's measured rate, and once one exceeds
- * stopcurve= the points left are skipped.
+ * stopcurve= the points left are skipped. An slo step likewise.
  */
 static int run_next(struct master *m, struct run_result *r)
 {
@@ -714,6 +757,8 @@ static int run_next(struct master *m, struct run_result *r)
 			return 0;
 		}
 	}
+	if (r->ph.kind == PLAN_SLO_STEP && slo_skip(m, r))
+		return 0;
 	if (r->ph.pause_s > 0 && (ret = pause_for(m, r->ph.pause_s)) < 0)
 		return ret;
 	ret = run_one(m, r);

@@ -2,11 +2,12 @@
  * Pure decisions of the phase conductor (see decide.h): when go is sent
  * again, when a seekpct=eof phase ends early, the start skew, curve points
  * skipped and stopped, how far a run fell short of its iorate, the time a
- * run's totals cover, the room its results need, and the exit code from
- * what the run recorded.
+ * run's totals cover, the room its results need, the exit code from
+ * what the run recorded, and the slaves' master timeout.
  */
 #include "master/run/decide.h"
 #include "common/exitcode.h"
+#include "common/timeutil.h"
 
 enum decide_go decide_go(const struct decide_slave *s, uint64_t now,
 			 uint64_t resend_ns)
@@ -96,6 +97,17 @@ int decide_curve_skip(int max_done, int max_stopped, double rate,
 int decide_curve_stop(double stopcurve_ms, double resp_ms)
 {
 	return stopcurve_ms > 0 && resp_ms > stopcurve_ms;
+}
+
+uint64_t decide_master_timeout(uint64_t slave_timeout_ns)
+{
+	uint64_t least = 10 * NS_PER_SEC;
+
+	if (slave_timeout_ns > UINT64_MAX / 4)
+		return UINT64_MAX;
+	if (4 * slave_timeout_ns < least + 2 * NS_PER_SEC)
+		return least;
+	return 4 * slave_timeout_ns - 2 * NS_PER_SEC;
 }
 
 double decide_shortfall_pct(double iorate, double iops)

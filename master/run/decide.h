@@ -89,6 +89,18 @@ int decide_curve_skip(int max_done, int max_stopped, double rate,
 /* Whether a curve point's response time ends the curve (stopcurve=). */
 int decide_curve_stop(double stopcurve_ms, double resp_ms);
 
+/*
+ * How long a slave waits without a word from the master before it stops
+ * its I/O (welcome.mt), given --slave-timeout S: at least 10 s, and long
+ * enough that a link outage the master rides out (shorter than S) does
+ * not stop the slave. Its silence then lasts up to the master's last
+ * quiet gap before the outage (2/5 of the timeout, QUIET_NS), the outage,
+ * and TCP's retransmission backoff after it, which can hold the master's
+ * next segment about as long again: 2/5 T + 2 S < T, T > 3.33 S. So
+ * T = max(10 s, 4 S - 2 s): 10 s at the default 3 s, 58 s at 15 s.
+ */
+uint64_t decide_master_timeout(uint64_t slave_timeout_ns);
+
 /* How far a fixed-rate run fell short of its iorate, in percent. */
 double decide_shortfall_pct(double iorate, double iops);
 /* Whether the console says the iorate was not reached (2% tolerated). */

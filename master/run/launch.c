@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "master/run/launch.h"
+#include "master/params/params.h"
 #include "master/results/vdbench.h"
 
 #define LAUNCH_REASON_MS 3000
@@ -87,6 +88,24 @@ static int keys_send(const struct launch_keys *keys, int pfd[2], int *keyfd)
 	keys_wipe(buf, sizeof(buf));
 	*keyfd = pfd[1];
 	return ret;
+}
+
+const char **launch_allow_luns(const struct params *p, unsigned *n)
+{
+	const char **v = calloc(p->nsd + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < p->nsd; i++) {
+		unsigned k = 0;
+
+		while (k < *n && strcmp(v[k], p->sd[i].lun))
+			k++;
+		if (k == *n)
+			v[(*n)++] = p->sd[i].lun;
+	}
+	if (v && p->journal[0])
+		v[(*n)++] = p->journal;
+	return v;
 }
 
 int launch_local(struct launch *l, const char *endpoint, const char *name,

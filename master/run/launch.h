@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include "common/keys.h"
 
+struct params;
+
 #define LAUNCH_MAX 1024
 
 struct launch_proc {
@@ -104,5 +106,13 @@ unsigned launch_running(const struct launch *l);
 
 /* SIGKILL every process still running and reap them. */
 void launch_kill_all(struct launch *l);
+
+/*
+ * The slaves we start may open the parameter file's luns and nothing else:
+ * each distinct lun once, passed as --allow-path (literal, never a glob),
+ * and the journal= folder, which a slave checks against its policy too.
+ * (malloc'd; the strings are p's).
+ */
+const char **launch_allow_luns(const struct params *p, unsigned *n);
 
 #endif

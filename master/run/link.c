@@ -283,6 +283,7 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	link_ack(m, s, ret == MERGE_DUPLICATE, s->last_rx);
 	if (ret == MERGE_DUPLICATE)
 		return;
+	warmup_sample(m, smp.slave, iv->seq, iv->ops[0] + iv->ops[1]);
 	if (ret == MERGE_LATE)
 		log_warn("slave %s: interval %u arrived after its cluster line was written; it is counted in the run totals and written as a late row",
 			 s->hello.name, iv->seq + 1);

@@ -205,7 +205,9 @@ static int parse_args(struct run_opts *o, struct master *m,
 			  .help = "ROUTER port (PUB is N+1; default: any free pair)" },
 			{ "slave-timeout", 0, OPTS_SECONDS, &slave_timeout_s, 0,
 			  1e7, OPTS_POSITIVE, .arg = "S",
-			  .help = "mark a silent slave lost after S s (default 3)" },
+			  .help = "mark a silent slave lost after S s (default 3); "
+				  "a slave stops its I/O after max(10, 4S-2) s "
+				  "without a word from the master" },
 			{ "on-slave-loss", 0, OPTS_CHOICE, &o->abort_on_loss,
 			  .choices = loss_choices,
 			  .help = "what a lost slave does to the run (continue)" },
@@ -289,6 +291,7 @@ static int parse_args(struct run_opts *o, struct master *m,
 		o->abort_on_loss = 0;
 	o->engine = engines[engine];
 	o->slave_timeout_ns = (uint64_t)(slave_timeout_s * 1e9);
+	o->master_timeout_ns = decide_master_timeout(o->slave_timeout_ns);
 	o->join_timeout_ns = (uint64_t)(join_timeout_s * 1e9);
 	if (o->verbose)
 		log_set_level(LOG_DEBUG);
@@ -533,7 +536,6 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		.ready_timeout_ns = 600 * NS_PER_SEC,
 		.grace_ns = 500 * NS_PER_MS,
 		.heartbeat_ns = NS_PER_SEC,
-		.master_timeout_ns = 10 * NS_PER_SEC,
 	};
 	struct master m = { .opt = &o };
 	char err[1024];

@@ -51,6 +51,7 @@
 #include "master/run/launch.h"
 #include "master/run/merge.h"
 #include "master/plan/plan.h"
+#include "master/plan/slo.h"
 #include "master/run/plausible.h"
 #include "master/run/rejoin.h"
 #include "master/run/view.h"
@@ -216,9 +217,21 @@ struct slave_total {
 	int64_t clock_offset_ns; /* its clock's offset in this run */
 	uint64_t clock_error_ns; /* and that offset's error bound */
 	uint64_t val[3];         /* validation: written, verified, mismatched */
+	double slo_ms; /* iorate=slo: its own value of the objective, NaN */
 };
 
 struct fiojson_run;
+
+/* How a warmup=steady warmup ended (warmup.c); zero for a fixed one. */
+struct run_warmup {
+	int decided;        /* 0: the phase ended before a decision */
+	int reached_max;    /* not steady within the maximum */
+	unsigned max;       /* the most warmup intervals it could take */
+	unsigned steady_at; /* warmup intervals judged steady (0: never) */
+	double data_pct, slope_pct; /* the cluster's last judged window */
+	/* At the maximum: the series farthest from steady ("" = cluster). */
+	char worst[PROTO_NAME_LEN];
+};
 
 struct run_result {
 	struct plan_phase ph;
@@ -246,6 +259,8 @@ struct run_result {
 	char file[RUNFILE_MAX];  /* its files' stem (runfile.h) */
 	int hgrm_written;        /* <file>.hgrm is whole */
 	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
+	struct run_warmup warm;  /* warmup=steady: how the warmup ended */
+	struct slo_run slo; /* iorate=slo phases: as measured (slosteps.h) */
 };
 
 /*
@@ -348,6 +363,18 @@ struct roster {
 };
 
 /* The phases and the one in flight (conductor.c, midphase.c). */
+/*
+ * A warmup=steady phase's warmup series (warmup.c): I/Os per warmup
+ * interval of the cluster's rows and of each slave's samples.
+ */
+struct warmup_state {
+	unsigned max;     /* intervals each series holds: the planned warmup */
+	unsigned nseries; /* 1 + slaves */
+	double *ops;      /* nseries x max; [0] the cluster */
+	const double **series;
+	int decided;
+};
+
 struct phase_state {
 	struct launch launch;
 	struct run_result *runs;
@@ -355,6 +382,8 @@ struct phase_state {
 	struct decide_slave *dview; /* MAX_SLAVES, the conductor's scratch */
 	unsigned phase_no;
 	unsigned nended; /* slaves that sent this phase's phase_end */
+	/* Until when phase_over() waits for intervals that ended slaves did. */
+	uint64_t drain_until;
 	/* Its roster as planned (send_plans), for slaves that rejoin it. */
 	int *ph_hd;
 	unsigned *ph_rank; /* NULL without validate=yes */
@@ -363,6 +392,7 @@ struct phase_state {
 	struct merge *merge;
 	struct run_result *cur;
 	struct stats *scratch;
+	struct warmup_state warm;
 };
 
 /*
@@ -385,6 +415,23 @@ struct master {
 	/* What results/ and events/ are given of all this (view.h). */
 	struct run_view view;
 };
+
+/* ---- warmup.c: the end of a warmup=steady warmup ---- */
+
+/* Get the series ready for r (nothing for a fixed warmup); -ENOMEM. */
+int warmup_phase_start(struct master *m, struct run_result *r);
+/* A slave's accepted interval sample (index slave, I/Os ops). */
+void warmup_sample(struct master *m, unsigned slave, unsigned seq,
+		   uint64_t ops);
+/*
+ * A cluster row was emitted: judge the warmup (settle.h) and, once it is
+ * over, place the measured window (the run's warmup_intervals and
+ * intervals) and say so. 1 when the window moved: the caller then tells
+ * the slaves (a measure message), else 0.
+ */
+int warmup_row(struct master *m, const struct merge_row *row);
+/* Free the series. */
+void warmup_phase_end(struct master *m);
 
 /* ---- interrupt.c: SIGINT and SIGTERM ---- */
 
@@ -426,6 +473,14 @@ unsigned roster_missing(struct roster *r, const struct params *p,
 			const struct run_opts *o, char *buf, size_t len);
 /* Slaves registered and not lost or gone. */
 unsigned roster_live_count(const struct roster *r);
+/*
+ * The live slaves of the phase that have not ended it (returned), and in
+ * *holes those that ended it with intervals the master does not hold yet:
+ * their phase_end said they did more than 0..contig-1 (a link that came
+ * back may still carry the rest, or the slave's spool re-sends it).
+ */
+unsigned roster_unended(const struct roster *r, unsigned intervals,
+			unsigned *holes);
 /* The hd of every live slave, in slave order (malloc'd, for the planner). */
 int *roster_live_hosts(const struct roster *r, unsigned *n);
 /*

@@ -553,6 +553,20 @@ void merge_truncate(struct merge *m, unsigned intervals)
 		m->cfg.warmup_intervals = intervals;
 }
 
+int merge_measure(struct merge *m, unsigned from, unsigned intervals)
+{
+	if (from < m->next || from > m->cfg.warmup_intervals ||
+	    intervals < from || intervals > m->cfg.intervals)
+		return -EINVAL;
+	/* Their samples skipped the sums as warmup: they cannot be measured. */
+	for (unsigned seq = from; seq < m->cfg.intervals; seq++)
+		if (m->rows[seq])
+			return -EBUSY;
+	m->cfg.warmup_intervals = from;
+	merge_truncate(m, intervals);
+	return 0;
+}
+
 unsigned merge_emitted(const struct merge *m)
 {
 	return m->next;

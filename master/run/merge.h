@@ -99,6 +99,14 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row);
  * are refused from now on.
  */
 void merge_truncate(struct merge *m, unsigned intervals);
+/*
+ * warmup=steady: the measured rows are from..intervals-1 (the warmup ends
+ * earlier than planned, the phase with it). 0, or -EINVAL when from is
+ * emitted already or past the planned warmup, or intervals out of range,
+ * or -EBUSY when a sample of a row from `from` on is in already (it was
+ * counted as warmup): nothing changes then.
+ */
+int merge_measure(struct merge *m, unsigned from, unsigned intervals);
 /* Rows in the phase (after any truncation). */
 unsigned merge_intervals(const struct merge *m);
 /*

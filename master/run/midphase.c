@@ -56,7 +56,9 @@ static void rules_in(struct master *m, const struct slave_rec *s,
 	memset(in, 0, sizeof(*in));
 	in->running = m->ph.merge != NULL;
 	in->format = ph->kind == PLAN_FORMAT || plan->format;
-	in->curve = ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_CURVE_POINT;
+	in->curve = ph->kind == PLAN_CURVE_MAX ||
+		    ph->kind == PLAN_CURVE_POINT || ph->kind == PLAN_SLO_MAX ||
+		    ph->kind == PLAN_SLO_STEP;
 	for (unsigned i = 0; i < plan->nstreams; i++)
 		in->eof |= plan->streams[i].eof != 0;
 	in->validate = (int)plan->validate;

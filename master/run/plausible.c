@@ -259,5 +259,14 @@ int plausible_interval(const struct plausible_plan *pl,
 			 pl->interval_ns);
 		return -EINVAL;
 	}
+	if ((u128)iv->runq_ns >
+	    (u128)pl->interval_ns * PLAUSIBLE_MAX_THREADS * PLAUSIBLE_SLACK +
+		    PLAUSIBLE_CPU_SLACK_NS) {
+		snprintf(why, whylen,
+			 "run-queue wait %" PRIu64
+			 " ns is more than %d threads have in %" PRIu64 " ns",
+			 iv->runq_ns, PLAUSIBLE_MAX_THREADS, pl->interval_ns);
+		return -EINVAL;
+	}
 	return times_plausible(pl, iv, why, whylen);
 }

@@ -50,6 +50,11 @@
  * forged time is years off. The first I/O's time gets the same slack.
  */
 #define PLAUSIBLE_TIME_SLACK_NS 1000000000ull
+/*
+ * The most threads a slave's run-queue wait may add up (interval.rq): its
+ * workers, ZeroMQ's, and io-wq's, which buffered I/O may grow to many.
+ */
+#define PLAUSIBLE_MAX_THREADS 65536
 /* The most cores a hello may declare (Linux's NR_CPUS at its largest). */
 #define PLAUSIBLE_MAX_CORES 8192
 

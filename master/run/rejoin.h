@@ -24,7 +24,7 @@ struct rejoin_in {
 	int running;       /* its intervals are being merged */
 	int format;        /* a format (prime) pass */
 	int eof;           /* a stream has seekpct=eof: one pass */
-	int curve;         /* a curve-max phase or a curve point */
+	int curve;         /* a curve or an iorate=slo phase */
 	int validate;      /* 0 off, 1 validate=yes, 2 validate=only */
 	int journal;       /* journal= keeps the generations on disk */
 	uint64_t start_ns; /* its start, master clock */

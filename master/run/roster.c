@@ -212,6 +212,27 @@ unsigned roster_live_count(const struct roster *r)
 	return n;
 }
 
+unsigned roster_unended(const struct roster *r, unsigned intervals,
+			unsigned *holes)
+{
+	unsigned n = 0;
+
+	*holes = 0;
+	for (unsigned i = 0; i < r->nslaves; i++) {
+		const struct slave_rec *s = &r->slaves[i];
+		unsigned did = s->end_intervals < intervals ? s->end_intervals :
+							      intervals;
+
+		if (!s->in_phase || s->state != SLAVE_JOINED)
+			continue;
+		if (!s->ended)
+			n++;
+		else if (s->contig < did)
+			(*holes)++;
+	}
+	return n;
+}
+
 int *roster_live_hosts(const struct roster *r, unsigned *n)
 {
 	int *hd = malloc(sizeof(int) * (r->nslaves ? r->nslaves : 1));

@@ -161,6 +161,7 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		iv->cpu_user_ns = 3900000;
 		iv->cpu_sys_ns = 7100000;
 		iv->cores = 8;
+		iv->runq_ns = 1500000;
 		if (fill_hist(&iv->lat[0], 1) || fill_hist(&iv->lat[1], 2))
 			return -ENOMEM;
 		return 0;
@@ -206,6 +207,11 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		return 0;
 	case PROTO_BYE:
 		strcpy(m->u.bye.reason, "done");
+		return 0;
+	case PROTO_MEASURE:
+		m->u.measure.phase = 2;
+		m->u.measure.from = 14;
+		m->u.measure.intervals = 44;
 		return 0;
 	default:
 		return -EINVAL;

@@ -7,14 +7,14 @@ source "$(dirname "$0")/lib.sh"
 printf 'sd=sd1,lun=%s/x,size=1m\nwd=wd1,sd=sd1,rdpcnt=50\nrd=r1,wd=wd1,elapsed=1\n' "$TMP" > "$TMP/bad.vdb"
 run_bounded 20 "$LOCKSTEP" run "$TMP/bad.vdb" -o "$TMP/never" > "$TMP/out.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "bad parameter file: exit $rc, expected 1"
-grep -q "^$TMP/bad.vdb:2:[0-9]*: .*rdpcnt" "$TMP/out.txt" || { cat "$TMP/out.txt"; fail "no FILE:LINE:COL message naming rdpcnt"; }
+grep -q "^$TMP/bad.vdb:2:[0-9]*: .*rdpcnt" "$TMP/out.txt" || { fail_show "$TMP/out.txt" "no FILE:LINE:COL message naming rdpcnt"; }
 [ ! -e "$TMP/never" ] || fail "a results folder was created for a bad parameter file"
 
 # 2. A target that cannot be opened: the slave says which and why, exit 1.
 printf 'sd=sd1,lun=/nonexistent/dir/lun\nwd=wd1,sd=sd1\nrd=r1,wd=wd1,elapsed=2,interval=1\n' > "$TMP/noent.vdb"
 run_bounded 30 "$LOCKSTEP" run "$TMP/noent.vdb" -o "$TMP/noent" > "$TMP/out.txt" 2>&1
-[ "$rc" -eq 1 ] || { cat "$TMP/out.txt"; fail "unopenable target: exit $rc, expected 1"; }
-grep -q "cannot open /nonexistent/dir/lun: No such file or directory" "$TMP/out.txt" || { cat "$TMP/out.txt"; fail "no error naming the target and the reason"; }
+[ "$rc" -eq 1 ] || { fail_show "$TMP/out.txt" "unopenable target: exit $rc, expected 1"; }
+grep -q "cannot open /nonexistent/dir/lun: No such file or directory" "$TMP/out.txt" || { fail_show "$TMP/out.txt" "no error naming the target and the reason"; }
 grep -q "interval" "$TMP/out.txt" && fail "interval lines printed although no I/O should have started"
 
 # 3. Bad command lines.
@@ -54,7 +54,7 @@ timeout 60 tail --pid=$master -f /dev/null
 wait $master
 rc=$?
 set -e
-[ "$rc" -eq 0 ] || { cat "$TMP/g.err"; fail "run with garbage frames exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/g.err" "run with garbage frames exited $rc"; }
 grep -q "dropped a bad frame" "$TMP/g/lockstep.log" || fail "garbage frame not logged"
 grep -q "version 9 not supported" "$TMP/g/lockstep.log" || fail "other protocol version not named in the log"
 echo "PASS"

@@ -4,17 +4,17 @@
 # v2's io controller), reading a 64 MiB loop device. Sets BR, PORT, LOOP, MM (its major:minor), CG, CAP_FILE,
 # CAP_ON (a 100 IO/s read cap) and CAP_OFF, and cleans up on exit.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/loop_lib.sh"
 start_cluster 1 "$BLKIO_PREFIX"
 BR=$LOCKSTEP_BRIDGE_IP
 PORT=$(free_port_pair "$BR")
-LOOP=
 if [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
-	CG=/sys/fs/cgroup/blkio/lockstep-events-$$
+	GROUP=/sys/fs/cgroup/blkio/lockstep-events-$$
 	CAP_FILE=blkio.throttle.read_iops_device CAP_ON=100 CAP_OFF=0
 elif [ -w /sys/fs/cgroup/cgroup.subtree_control ]; then
 	echo +io > /sys/fs/cgroup/cgroup.subtree_control ||
 		fail "cannot enable the io controller of cgroup v2"
-	CG=/sys/fs/cgroup/lockstep-events-$$
+	GROUP=/sys/fs/cgroup/lockstep-events-$$
 	CAP_FILE=io.max CAP_ON=riops=100 CAP_OFF=riops=max
 else
 	fail "neither cgroup v1 blkio nor cgroup v2 is mounted under /sys/fs/cgroup"
@@ -22,18 +22,10 @@ fi
 
 cleanup_degrade() {
 	cleanup_cluster
-	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
-	for _ in 1 2 3 4 5; do
-		[ -d "$CG" ] || break
-		rmdir "$CG" 2>/dev/null || sleep 0.2
-	done
+	loop_down
 }
 trap cleanup_degrade EXIT
-
-truncate -s 64m "$TMP/disk.img"
-LOOP=$(losetup -f --show "$TMP/disk.img")
-MM=$(lsblk -ndo MAJ:MIN "$LOOP" | tr -d ' ')
-mkdir "$CG"
+loop_up "$GROUP"
 
 # The daemon enters the group before it execs, here (ip netns exec
 # mounts a /sys of its own, without the cgroup file systems): its workers

@@ -1,9 +1,14 @@
 """Checks of a report.html as headless Chromium rendered it (report_html.sh).
 
   check_report.py dom DOM DIR [--baseline BDIR] [--charts N] [--curves N]
+                   [--not-steady N] [--knees N]
       the page's self-check says every chart drew its series; every run of
       DIR/summary.json has a totals table whose numbers equal the summary's
-      (and the baseline's, and the deltas, with --baseline)
+      (and the baseline's, and the deltas, with --baseline); every run's
+      steady-state verdict is on its row of the runs table and in a badge
+      at the top of its section, with its excursions (N runs not steady at
+      least); every curve's knee is ringed on its chart, named under it
+      and its row marked in the points table (N knees at least)
   check_report.py shot PNG DOM
       in the screenshot, every chart's canvas holds its series' colours
   check_report.py recovery DOM PNG
@@ -89,7 +94,115 @@ def fmt(v, d):
     return "\u2014" if v is None else f"{v:.{d}f}"
 
 
-def check_dom(dom, d, base, want_charts, want_curves):
+def jsfixed(v, d):
+    """JavaScript's toFixed: the exact binary value, ties rounded up."""
+    import decimal
+    return str(decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-d),
+                                           rounding=decimal.ROUND_HALF_UP))
+
+
+def steady_of(run):
+    """The page's state and words for a run's steady_state (page.js)."""
+    st = run.get("steady_state")
+    if st is None:
+        return "", None
+    if "not_judged" in st:
+        return "not-judged", "Steady state not judged: " + st["not_judged"]
+    words = ("IOPS data excursion %s%% (limit %s%%), slope excursion "
+             "%s%% (limit %s%%)" % (
+                 jsfixed(st["data_excursion_pct"], 1),
+                 jsfixed(st["data_excursion_limit_pct"], 0),
+                 jsfixed(st["slope_excursion_pct"], 1),
+                 jsfixed(st["slope_excursion_limit_pct"], 0)))
+    if st["steady"]:
+        return "steady", "Steady: " + words
+    return "not-steady", "NOT STEADY: " + words
+
+
+def check_steady(root, summ, want):
+    """Each run's verdict, in the runs table and as its section's badge."""
+    cells = {}
+    for t in (n for n in root.all() if n.tag == "table" and "runs" in n.cls()):
+        for tr in (n for n in t.all() if n.tag == "tr"):
+            tds = [n for n in tr.children if n.tag == "td"]
+            if tds:
+                cells[tds[0].alltext()] = tds[-1]
+    badges = {n.attrs.get("data-run"): n for n in root.all()
+              if n.tag == "p" and "badge" in n.cls()}
+    bad = 0
+    for run in summ["runs"]:
+        state, words = steady_of(run)
+        cell = cells.get(run["name"])
+        if cell is None or cell.attrs.get("data-steady") != state:
+            fail("run %s: runs table says %r, summary.json %r" % (
+                run["name"], cell and cell.attrs.get("data-steady"), state))
+        if not state:
+            continue
+        b = badges.get(run["name"])
+        if b is None or b.attrs.get("data-steady") != state:
+            fail("run %s: no %s badge" % (run["name"], state))
+        if not b.alltext().startswith(words):
+            fail("run %s: badge %r, want %r" % (run["name"], b.alltext(),
+                                                words))
+        bad += state == "not-steady"
+        for h in run["steady_state"].get("not_steady", []):
+            if h["slave"] not in b.alltext():
+                fail("run %s: badge does not name %s" % (run["name"],
+                                                         h["slave"]))
+    if bad < want:
+        fail(f"{bad} runs marked not steady, want at least {want}")
+    return len(summ["runs"])
+
+
+def check_knees(root, summ, want):
+    """summary.json's knees: ringed, named and their rows marked."""
+    secs = [n for n in root.all() if n.tag == "section"
+            and "curve" in n.cls()]
+    knees = 0
+    for c in summ.get("curves", []):
+        name = c["max_run"].replace(" curve=max", "")
+        sec = next((s for s in secs if any(
+            h.tag == "h2" and h.alltext().startswith("Curve " + name + ":")
+            for h in s.children)), None)
+        if sec is None:
+            fail("no section for curve " + name)
+        p = [n for n in sec.all() if n.tag == "p" and "knee" in n.cls()]
+        if not p:
+            fail("curve %s: no knee line" % name)
+        marked = [n for n in sec.all() if n.tag == "tr" and "knee" in n.cls()]
+        mark = [n.attrs.get("data-mark") for n in charts(sec)
+                if n.attrs.get("data-mark")]
+        k = c.get("knee")
+        if k is None:
+            if p[0].alltext() != "No knee: " + c["no_knee"] or marked or mark:
+                fail("curve %s: %r, marks %s %s, want no knee (%s)" % (
+                    name, p[0].alltext(), marked, mark, c["no_knee"]))
+            continue
+        if not p[0].alltext().startswith("Knee at %g%% (%s: %s IO/s" % (
+                k["pct"], k["run"], jsfixed(k["iops"], 0))):
+            fail("curve %s: knee line %r, summary %r" % (name, p[0].alltext(), k))
+        tail = ("the curve's most IOPS; beyond it response time rises %sx "
+                "with no more IOPS" % jsfixed(k["resp_growth"], 1)
+                if k.get("at_max_iops") else
+                "beyond it response time rises %sx faster than IOPS"
+                % jsfixed(k["rise_ratio"], 1))
+        if tail + " (" + c["method"] + ")" not in p[0].alltext():
+            fail("curve %s: knee line %r, want %r" % (name, p[0].alltext(), tail))
+        if len(marked) != 1 or marked[0].children[0].alltext() != k["run"]:
+            fail("curve %s: rows marked %s, want %s" % (
+                name, [m.children[0].alltext() for m in marked], k["run"]))
+        if len(mark) != 1 or [float(v) for v in mark[0].split(",")] != [
+                k["iops"], k["resp_ms"]]:
+            fail("curve %s: chart ringed %s, want %s,%s" % (
+                name, mark, k["iops"], k["resp_ms"]))
+        knees += 1
+    if knees < want:
+        fail(f"{knees} knees marked, want at least {want}")
+    return knees
+
+
+def check_dom(dom, d, base, want_charts, want_curves, want_unsteady=0,
+              want_knees=0):
     root = parse(dom)
     sc = [n for n in root.all() if n.attrs.get("id") == "selfcheck"]
     if not sc:
@@ -156,8 +269,11 @@ def check_dom(dom, d, base, want_charts, want_curves):
                 and any(c.tag == "td" for c in n.children)]
         if len(rows) < 2:
             fail("a curve with fewer than 2 points")
+    nsteady = check_steady(root, summ, want_unsteady)
+    nknees = check_knees(root, summ, want_knees)
     print(f"dom: {len(ch)} charts drawn, {checked} numbers equal "
-          "summary.json's")
+          f"summary.json's, {nsteady} steady-state verdicts and "
+          f"{nknees} knees shown")
 
 
 def check_shot(png, dom):
@@ -254,7 +370,7 @@ def check_hostile(dom):
 
 def main(a):
     if a[0] == "dom":
-        base, nch, ncurves = None, 1, 0
+        base, nch, ncurves, nbad, nknees = None, 1, 0, 0, 0
         rest = a[3:]
         while rest:
             if rest[0] == "--baseline":
@@ -263,8 +379,12 @@ def main(a):
                 nch = int(rest[1])
             elif rest[0] == "--curves":
                 ncurves = int(rest[1])
+            elif rest[0] == "--not-steady":
+                nbad = int(rest[1])
+            elif rest[0] == "--knees":
+                nknees = int(rest[1])
             rest = rest[2:]
-        check_dom(a[1], a[2], base, nch, ncurves)
+        check_dom(a[1], a[2], base, nch, ncurves, nbad, nknees)
     elif a[0] == "shot":
         check_shot(a[1], a[2])
     elif a[0] == "recovery":

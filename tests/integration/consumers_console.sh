@@ -28,17 +28,17 @@ VDB
 
 for t in one multi curve; do
 	run_bounded 120 "$LOCKSTEP" run "$TMP/$t.vdb" -o "$TMP/$t" --local-slaves 2 > "$TMP/$t.con" 2>&1
-	[ "$rc" -eq 0 ] || { cat "$TMP/$t.con"; fail "lockstep run $t.vdb exited $rc"; }
-	python3 "$HERE/check_console.py" "$TMP/$t.con" "$TMP/$t" || { cat "$TMP/$t.con"; fail "$t: the console's readers read it wrong"; }
+	[ "$rc" -eq 0 ] || { fail_show "$TMP/$t.con" "lockstep run $t.vdb exited $rc"; }
+	python3 "$HERE/check_console.py" "$TMP/$t.con" "$TMP/$t" || { fail_show "$TMP/$t.con" "$t: the console's readers read it wrong"; }
 	python3 "$HERE/check_fio.py" "$TMP/$t" || fail "$t: fio.json read wrong by fio's readers"
 done
 # The format pass has its avg_ line, so the runs after it keep their place.
 grep -q "Starting RD=format_for_fmt" "$TMP/multi.con" || fail "no format_for_ line"
-[ "$(grep -c ' avg_' "$TMP/multi.con")" -eq 7 ] || { cat "$TMP/multi.con"; fail "not one avg_ line per run (the format pass, fmt, four loops, fixed)"; }
+[ "$(grep -c ' avg_' "$TMP/multi.con")" -eq 7 ] || { fail_show "$TMP/multi.con" "not one avg_ line per run (the format pass, fmt, four loops, fixed)"; }
 # ParseFlat leaves the format pass out: the six other runs' avg_ rows.
 python3 "$HERE/parseflat.py" -i "$TMP/multi/flatfile.html" -c run interval rate -a > "$TMP/avg.csv" || fail "parseflat -a"
 [ "$(tail -n +2 "$TMP/avg.csv" | cut -d, -f1 | tr '\n' ' ')" = "fmt loop loop loop loop fixed " ] ||
-	{ cat "$TMP/avg.csv"; fail "parseflat -a: not the avg_ rows of fmt, the four loops and fixed"; }
+	{ fail_show "$TMP/avg.csv" "parseflat -a: not the avg_ rows of fmt, the four loops and fixed"; }
 grep -q '^ *[0-9:.]* [^ ]* *format_for_fmt ' "$TMP/multi/flatfile.html" || fail "no format_for_fmt rows in flatfile.html"
 # Every Starting RD= line has the time of day first.
 ! grep -v '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9][0-9][0-9] Starting RD=' "$TMP/multi.con" | grep -q 'Starting RD=' ||

@@ -23,7 +23,7 @@ done
 cp "$K/master.key" "$TMP/master.key.before"
 run_bounded 10 "$LOCKSTEP" keygen "$K" --name master > "$TMP/kg.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "keygen over an existing key exited $rc, expected 1"
-grep -q "never overwritten" "$TMP/kg.txt" || { cat "$TMP/kg.txt"; fail "keygen did not say why"; }
+grep -q "never overwritten" "$TMP/kg.txt" || { fail_show "$TMP/kg.txt" "keygen did not say why"; }
 cmp -s "$K/master.key" "$TMP/master.key.before" || fail "keygen changed an existing key"
 {
 	echo "# the outside slave, bound to its name; a key for any other name"
@@ -37,7 +37,7 @@ chmod 644 "$TMP/loose.key"
 run_bounded 10 "$LOCKSTEP" slave --master tcp://127.0.0.1:9 --key "$TMP/loose.key" \
 	--master-key "$K/master.pub" > "$TMP/l1.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "slave with a 0644 key exited $rc, expected 1"
-grep -q "$TMP/loose.key: mode 0644" "$TMP/l1.txt" || { cat "$TMP/l1.txt"; fail "no message naming the key file and its mode"; }
+grep -q "$TMP/loose.key: mode 0644" "$TMP/l1.txt" || { fail_show "$TMP/l1.txt" "no message naming the key file and its mode"; }
 grep -qF "$(cat "$K/ext1.key")" "$TMP/l1.txt" && fail "the secret key was printed"
 cp "$K/master.key" "$TMP/mloose.key"
 chmod 640 "$TMP/mloose.key"
@@ -49,17 +49,17 @@ VDB
 run_bounded 20 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/never1" --key "$TMP/mloose.key" \
 	--authorized-slaves "$TMP/authorized" --local-slaves 0 --expect-slaves 1 > "$TMP/l2.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "master with a 0640 key exited $rc, expected 1"
-grep -q "$TMP/mloose.key: mode 0640" "$TMP/l2.txt" || { cat "$TMP/l2.txt"; fail "no message naming the master's key file and its mode"; }
+grep -q "$TMP/mloose.key: mode 0640" "$TMP/l2.txt" || { fail_show "$TMP/l2.txt" "no message naming the master's key file and its mode"; }
 echo "ok: loose key permissions refused"
 
 # ---- no keys -----------------------------------------------------------
 run_bounded 10 "$LOCKSTEP" slave --daemon --master tcp://127.0.0.1:9 > "$TMP/n1.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "daemon without keys exited $rc, expected 1"
-grep -q "no keys: give --key FILE .* or --insecure" "$TMP/n1.txt" || { cat "$TMP/n1.txt"; fail "no message for a daemon without keys"; }
+grep -q "no keys: give --key FILE .* or --insecure" "$TMP/n1.txt" || { fail_show "$TMP/n1.txt" "no message for a daemon without keys"; }
 run_bounded 20 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/never2" --listen 0.0.0.0 \
 	--local-slaves 0 --expect-slaves 1 > "$TMP/n2.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "master off loopback without keys exited $rc, expected 1"
-grep -q "give --key FILE and --authorized-slaves FILE .*or --insecure" "$TMP/n2.txt" || { cat "$TMP/n2.txt"; fail "no message for a master without keys"; }
+grep -q "give --key FILE and --authorized-slaves FILE .*or --insecure" "$TMP/n2.txt" || { fail_show "$TMP/n2.txt" "no message for a master without keys"; }
 grep -q "listening" "$TMP/n2.txt" && fail "the master listened without keys"
 echo "ok: no keys, no service"
 
@@ -87,7 +87,7 @@ start_daemon ext1 ext1
 start_daemon ext2 bad
 EXT2=$!
 # The hello of engine_refused.sh (engines [null], pid 4242) renamed local-1.
-HELLO=$(hello_hex 6 local-1 "$("$LOCKSTEP" version | cut -d" " -f2)")
+HELLO=$(hello_hex 8 local-1 "$("$LOCKSTEP" version | cut -d" " -f2)")
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/out" --engine null --key "$K/master.key" \
 	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 2 \
 	--expect-slaves 1 --join-timeout 20 > "$TMP/out.txt" 2> "$TMP/out.err" &
@@ -105,7 +105,7 @@ PIDS+=($MPID)
 IMP=$!
 PIDS+=($IMP)
 wait_for "$MPID" 60
-[ "$rc" -eq 0 ] || { cat "$TMP/out.err"; fail "run with impostors exited $rc, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/out.err" "run with impostors exited $rc, expected 0"; }
 # The impostors stop with the master: none may talk to the masters below.
 timeout 20 tail --pid="$IMP" -f /dev/null || fail "the impostors did not stop"
 # Who counted, and that the totals are theirs alone (check_results.py's
@@ -122,10 +122,10 @@ assert sorted(p["slave"] for p in run["per_slave"]) == names, run["per_slave"]
 assert run["totals"]["ops"] == sum(p["totals"]["ops"] for p in run["per_slave"])
 PY
 grep -q "slave local-1 (pid 4242 on testhost) refused: the key it proved is not authorized for that name" "$TMP/out/lockstep.log" ||
-	{ cat "$TMP/out/lockstep.log"; fail "the impostor with a listed key was not refused by name"; }
+	{ fail_show "$TMP/out/lockstep.log" "the impostor with a listed key was not refused by name"; }
 grep -q "refused a connection from 127.0.0.1: its key is not in --authorized-slaves" "$TMP/out/lockstep.log" ||
-	{ cat "$TMP/out/lockstep.log"; fail "the unlisted key was not refused at the handshake"; }
-grep -q "refused this slave's key" "$TMP/ext2.log" || { cat "$TMP/ext2.log"; fail "the unlisted daemon was not told"; }
+	{ fail_show "$TMP/out/lockstep.log" "the unlisted key was not refused at the handshake"; }
+grep -q "refused this slave's key" "$TMP/ext2.log" || { fail_show "$TMP/ext2.log" "the unlisted daemon was not told"; }
 for f in "$TMP/out/lockstep.log" "$TMP/out.err" "$TMP/out.txt"; do
 	for n in master ext1 bad any; do
 		! grep -qF "$(cat "$K/$n.key")" "$f" || fail "a secret key in $f"
@@ -143,10 +143,10 @@ echo "ok: unlisted key and impostors refused, totals from the real slaves"
 MPID=$!
 PIDS+=($MPID)
 wait_for "$MPID" 30
-[ "$rc" -eq 1 ] || { cat "$TMP/wrong.err"; fail "the wrong master exited $rc, expected 1"; }
-grep -q "did not register" "$TMP/wrong.err" || { cat "$TMP/wrong.err"; fail "the wrong master did not fail for lack of slaves"; }
+[ "$rc" -eq 1 ] || { fail_show "$TMP/wrong.err" "the wrong master exited $rc, expected 1"; }
+grep -q "did not register" "$TMP/wrong.err" || { fail_show "$TMP/wrong.err" "the wrong master did not fail for lack of slaves"; }
 grep -q "the master at $EP did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
-	{ cat "$TMP/ext1.log"; fail "the daemon did not say the master failed to prove its key"; }
+	{ fail_show "$TMP/ext1.log" "the daemon did not say the master failed to prove its key"; }
 right_master() { # OUT: the master with the right key, for ext1 alone
 	"$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/$1" --engine null --key "$K/master.key" \
 		--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 0 \
@@ -176,9 +176,9 @@ HOSTILE=${3:?curve_auth.sh needs the hostile tool}
 run_bounded 20 "$HOSTILE" "$EP" squat 3
 [ "$rc" -eq 0 ] || fail "the plain peer could not hold the port ($rc)"
 grep -q "did not prove the key in $K/master.pub" "$TMP/ext1.log" ||
-	{ cat "$TMP/ext1.log"; fail "the daemon did not meet the plain peer"; }
+	{ fail_show "$TMP/ext1.log" "the daemon did not meet the plain peer"; }
 right_master after
-grep -q "slave ext1 registered" "$TMP/after.err" || { cat "$TMP/after.err"; fail "ext1 did not register after the plain peer"; }
+grep -q "slave ext1 registered" "$TMP/after.err" || { fail_show "$TMP/after.err" "ext1 did not register after the plain peer"; }
 echo "ok: a daemon that met a plain peer registers with the right master"
 
 # ---- --insecure: warned, recorded, and local slaves still prove keys -----
@@ -202,13 +202,13 @@ PIDS+=($IMP)
 wait_for "$RACE" 60
 race_rc=$rc
 wait_for "$MPID" 60
-[ "$rc" -eq 0 ] || { cat "$TMP/ins.err"; fail "the --insecure run exited $rc, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/ins.err" "the --insecure run exited $rc, expected 0"; }
 [ "$race_rc" -eq 3 ] || { cat "$TMP/race.log" "$TMP/ins.err"; fail "the impostor racing local-1 with its pid exited $race_rc (0: it took local-1's place)"; }
-grep -q "racing local-1, pid" "$TMP/race.log" || { cat "$TMP/race.log"; fail "the impostor never found local-1's pid"; }
+grep -q "racing local-1, pid" "$TMP/race.log" || { fail_show "$TMP/race.log" "the impostor never found local-1's pid"; }
 timeout 20 tail --pid="$IMP" -f /dev/null || fail "the impostor did not stop"
-grep -q "warning: --insecure: no authentication" "$TMP/ins.err" || { cat "$TMP/ins.err"; fail "no --insecure warning"; }
+grep -q "warning: --insecure: no authentication" "$TMP/ins.err" || { fail_show "$TMP/ins.err" "no --insecure warning"; }
 grep -q "slave local-1 (pid [0-9]* on [^)]*) refused: that name belongs to a slave this master started" "$TMP/ins/lockstep.log" ||
-	{ cat "$TMP/ins/lockstep.log"; fail "the impostors were not refused by name"; }
+	{ fail_show "$TMP/ins/lockstep.log" "the impostors were not refused by name"; }
 python3 - "$TMP/ins" <<'PY' || fail "the --insecure summary"
 import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
@@ -217,7 +217,7 @@ assert sorted(x["name"] for x in s["slaves"]) == ["local-1", "local-2"], s["slav
 assert all(x["pid"] != 4242 for x in s["slaves"]), s["slaves"]
 assert all(x["host"] != "hostile" for x in s["slaves"]), s["slaves"]
 PY
-grep -q "^insecure: --insecure, no authentication" "$TMP/ins/summary.txt" || { cat "$TMP/ins/summary.txt"; fail "summary.txt does not say insecure"; }
+grep -q "^insecure: --insecure, no authentication" "$TMP/ins/summary.txt" || { fail_show "$TMP/ins/summary.txt" "summary.txt does not say insecure"; }
 grep -q "run .* completed (insecure: no authentication); results in" "$TMP/ins.err" || { tail -3 "$TMP/ins.err"; fail "the final line does not say insecure"; }
 echo "ok: --insecure recorded, local slaves keyed, impostors refused"
 echo "PASS"

@@ -23,11 +23,11 @@ rd=r1,wd=wd1,elapsed=10,interval=1"
 refused() {
 	printf '%s\n%s\n' "$1" "$2" > "$TMP/bad.vdb"
 	run_bounded 20 "$LOCKSTEP" check "$TMP/bad.vdb" > "$TMP/out" 2>&1
-	[ "$rc" -eq 1 ] || { cat "$TMP/out"; fail "check accepted: $2"; }
-	grep -qE "^$TMP/bad.vdb:$3" "$TMP/out" || { cat "$TMP/out"; fail "check said something else for: $2 (wanted $3)"; }
+	[ "$rc" -eq 1 ] || { fail_show "$TMP/out" "check accepted: $2"; }
+	grep -qE "^$TMP/bad.vdb:$3" "$TMP/out" || { fail_show "$TMP/out" "check said something else for: $2 (wanted $3)"; }
 	run_bounded 20 "$LOCKSTEP" run "$TMP/bad.vdb" -o "$TMP/never" > "$TMP/out" 2>&1
-	[ "$rc" -eq 1 ] || { cat "$TMP/out"; fail "run accepted: $2"; }
-	grep -qE "^$TMP/bad.vdb:$3" "$TMP/out" || { cat "$TMP/out"; fail "run said something else for: $2"; }
+	[ "$rc" -eq 1 ] || { fail_show "$TMP/out" "run accepted: $2"; }
+	grep -qE "^$TMP/bad.vdb:$3" "$TMP/out" || { fail_show "$TMP/out" "run said something else for: $2"; }
 	[ ! -e "$TMP/never" ] || fail "a results folder for: $2"
 }
 
@@ -66,11 +66,11 @@ ev=hang,rd=r1,at=1,exec="echo \$\$ > $TMP/hang.pid; sleep 300 & echo \$! > $TMP/
 ev=never,rd=r1,at=1,until="false",poll=1s,timeout=3s
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/r.vdb" -o "$TMP/r" > "$TMP/r.out" 2> "$TMP/r.err"
-[ "$rc" -eq 4 ] || { cat "$TMP/r.err"; fail "events that went wrong: exit $rc, expected 4 (degraded)"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/r.err" "events that went wrong: exit $rc, expected 4 (degraded)"; }
 grep -q "event hang timed out after .*exec= still running after timeout=2s: its process group was killed" "$TMP/r.err" ||
-	{ cat "$TMP/r.err"; fail "no console line for the hung exec"; }
+	{ fail_show "$TMP/r.err" "no console line for the hung exec"; }
 grep -q "event never timed out after .*until= did not succeed within timeout=3s" "$TMP/r.err" ||
-	{ cat "$TMP/r.err"; fail "no console line for the until that never succeeded"; }
+	{ fail_show "$TMP/r.err" "no console line for the until that never succeeded"; }
 for f in hang.pid child.pid; do
 	p=$(cat "$TMP/$f")
 	! kill -0 "$p" 2>/dev/null || fail "process $p ($f) outlived its event's timeout"
@@ -105,9 +105,9 @@ rd=r1,wd=wd1,iorate=500,elapsed=20,interval=1
 ev=bad,rd=r1,at=2,exec="echo failing; exit 3",on_fail=abort
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/a.vdb" -o "$TMP/a" > "$TMP/a.out" 2> "$TMP/a.err"
-[ "$rc" -eq 2 ] || { cat "$TMP/a.err"; fail "on_fail=abort: exit $rc, expected 2"; }
+[ "$rc" -eq 2 ] || { fail_show "$TMP/a.err" "on_fail=abort: exit $rc, expected 2"; }
 grep -q "event bad failed after .*exec= exited with status 3; aborting the run (on_fail=abort)" "$TMP/a.err" ||
-	{ cat "$TMP/a.err"; fail "no console line for the failed exec"; }
+	{ fail_show "$TMP/a.err" "no console line for the failed exec"; }
 python3 - "$TMP/a" <<'PY' || fail "results of the aborted run"
 import csv, json, sys
 d = sys.argv[1]

@@ -5,8 +5,8 @@
 # rows were written: intervals.csv has them as `late` rows, and the
 # recovery figures must count them: an interval's final value is its
 # measure row plus its late rows, as the run totals are; the event did
-# not degrade the work done (only its reporting), and io_lost is within
-# 1% of zero.
+# not degrade the work done (only its reporting), and io_lost is zero but
+# for the noise of the rate's own arrivals.
 source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsl
 BR=$LOCKSTEP_BRIDGE_IP
@@ -27,11 +27,15 @@ VDB
 run_bounded 90 "$LOCKSTEP" run "$TMP/l.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 --slave-timeout 15 \
 	> "$TMP/console" 2> "$TMP/err"
-[ "$rc" -eq 0 ] || { cat "$TMP/err"; fail "exit $rc after a link pull, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/err" "exit $rc after a link pull, expected 0"; }
+# The slave rode the pull out too: its master timeout (4 x 15 - 2 s) covers
+# the pull and TCP's backoff after it (decide_master_timeout()).
+! grep -q "no word from the master" "$TMP/h2.log" ||
+	{ fail_show "$TMP/h2.log" "h2 stopped its I/O in a pull shorter than --slave-timeout"; }
 grep -q "^  pull (r1): not_degraded" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the console's recovery block does not say not_degraded"; }
+	{ fail_show "$TMP/console" "the console's recovery block does not say not_degraded"; }
 
-python3 - "$TMP/out" <<'PY' || { cat "$TMP/console"; fail "the late rows are not in the figures"; }
+python3 - "$TMP/out" <<'PY' || { fail_show "$TMP/console" "the late rows are not in the figures"; }
 import csv, json, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
@@ -50,6 +54,10 @@ final = {}
 for r in meas + late:
     if r["interval"] not in warm:
         final[r["interval"]] = final.get(r["interval"], 0) + int(r["ops"])
+# Every interval h2 did is in: its held-back ones arrived before the
+# phase ended (the master waits for what a phase_end says was done).
+h2 = [r for r in csv.DictReader(open(d + "/hosts/h2.csv")) if r["run"] == "r1"]
+assert sorted(int(r["interval"]) for r in h2) == list(range(1, len(rows) - len(late) + 1)), h2
 # Measure rows plus late rows are the run totals, I/O for I/O.
 assert sum(final.values()) == run["totals"]["ops"], (sum(final.values()), run["totals"]["ops"])
 rec = ev["recovery"]
@@ -61,8 +69,17 @@ assert min(float(r["iops"]) for r in meas) < 0.75 * rec["baseline_iops"], meas
 assert rec["status"] == "not_degraded", rec
 assert rec["time_to_degrade_s"] is None and rec["time_to_recover_s"] is None, rec
 assert rec["worst_iops"] >= 0.9 * rec["baseline_iops"], rec
-window_io = rec["baseline_iops"] * (rec["window_end_s"] - rec["start_s"])
-assert rec["io_lost"] <= 0.01 * window_io, (rec, window_io)
+# No work lost: what remains is the noise of the rate's own arrivals. The
+# backlog of noise alone is the top of a random walk: under 4 sd sqrt(n)
+# but in about 1 run of 15,000, sd the final series' interval-to-interval
+# spread (in I/Os), n the window's intervals. Had the late rows been left
+# out, it would be h2's half of the 5 pulled intervals (~5,000).
+vals = [final[k] for k in sorted(final, key=int)]
+mean = sum(vals) / len(vals)
+sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5
+n = (rec["window_end_s"] - rec["start_s"]) / ivl + 1
+assert rec["io_lost"] <= 4 * sd * n ** 0.5, (rec, sd, n)
+assert 4 * sd * n ** 0.5 < 0.5 * len(late) * mean / 2, (sd, n, late)
 assert rec["io_lost_expected"] == 0, rec
 PY
 sed -n '/^Recovery figures/,/^$/p' "$TMP/console"

@@ -17,9 +17,9 @@ ev=flood,rd=r1,at=1s,exec="yes x | head -c 20000000"
 ev=small,rd=r1,at=1s,exec="echo hello",until="echo polled; true",poll=1s
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/e.vdb" -o "$TMP/out" > "$TMP/console" 2> "$TMP/err"
-[ "$rc" -eq 0 ] || { cat "$TMP/err"; fail "exit $rc, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/err" "exit $rc, expected 0"; }
 [ "$(grep -c "event flood: its output passed 16 MiB" "$TMP/err")" -eq 1 ] ||
-	{ cat "$TMP/err"; fail "the console does not say once that flood's output passed the cap"; }
+	{ fail_show "$TMP/err" "the console does not say once that flood's output passed the cap"; }
 grep -q "event small: its output passed" "$TMP/err" && fail "small's 6 bytes passed the cap?"
 
 /usr/bin/python3 - "$TMP/out" <<'PY' || fail "the capped log"

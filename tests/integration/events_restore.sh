@@ -26,29 +26,29 @@ VDB
 
 "$LOCKSTEP" check "$TMP/d.vdb" > "$TMP/check.txt" || fail "check refused the file"
 grep -q "ends ev=throttle: its recovery window runs through this event" "$TMP/check.txt" ||
-	{ cat "$TMP/check.txt"; fail "check does not show ends="; }
+	{ fail_show "$TMP/check.txt" "check does not show ends="; }
 grep -q "recovery window stops where" "$TMP/check.txt" &&
-	{ cat "$TMP/check.txt"; fail "check says a window stops where ends= runs it through"; }
+	{ fail_show "$TMP/check.txt" "check says a window stops where ends= runs it through"; }
 # The same pair without ends=: check says the fault's window stops at the
 # restore, and how to run it through.
 sed 's/,ends=throttle//' "$TMP/d.vdb" > "$TMP/noends.vdb"
 "$LOCKSTEP" check "$TMP/noends.vdb" > "$TMP/check2.txt" || fail "check refused the file without ends="
 grep -q "ev=throttle's recovery window stops where this event starts (if this restores it, ends=throttle runs the window through)" "$TMP/check2.txt" ||
-	{ cat "$TMP/check2.txt"; fail "check does not say the window stops at the restore"; }
+	{ fail_show "$TMP/check2.txt" "check does not say the window stops at the restore"; }
 
 run_bounded 90 "$LOCKSTEP" run "$TMP/d.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 > "$TMP/console" 2> "$TMP/err"
 [ "$rc" -eq 0 ] || { cat "$TMP/err" "$TMP/h1.log"; fail "exit $rc, expected 0"; }
-grep -q "^Recovery figures" "$TMP/console" || { cat "$TMP/console"; fail "no recovery block on the console"; }
+grep -q "^Recovery figures" "$TMP/console" || { fail_show "$TMP/console" "no recovery block on the console"; }
 grep -q "^  throttle (r1): recovered, judged on the cluster; window .* through unthrottle" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the console's recovery block"; }
+	{ fail_show "$TMP/console" "the console's recovery block"; }
 grep -q "^  throttle (r1): recovered" "$TMP/out/summary.txt" || fail "no recovery block in summary.txt"
 
 python3 "$HERE/check_throttle.py" "$TMP/out" --rate 500 --cap 100 --depth 8 \
 	--fault throttle --restore unthrottle --hold 3.9 --recover-iops 0.25 \
 	--recover-n 3 ||
 	{ cat "$TMP/console" "$TMP/out/events/"*.log; fail "the pair's figures are not where it was injected"; }
-python3 - "$TMP/out" <<'PY' || { cat "$TMP/console"; fail "the pair's figures"; }
+python3 - "$TMP/out" <<'PY' || { fail_show "$TMP/console" "the pair's figures"; }
 import csv, json, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))

@@ -32,13 +32,13 @@ VDB
 
 run_bounded 90 "$LOCKSTEP" run "$TMP/s.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 > "$TMP/console" 2> "$TMP/err"
-[ "$rc" -eq 0 ] || { cat "$TMP/err"; fail "exit $rc with an expected loss, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/err" "exit $rc with an expected loss, expected 0"; }
 grep -q "^  poweroff (steady): recovered, judged on the survivors" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the console's recovery block does not say recovered"; }
+	{ fail_show "$TMP/console" "the console's recovery block does not say recovered"; }
 grep -qE "^iorate=2000 not reached: .* short; the expected losses explain [0-9.]+% of it" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the iorate= line does not say what the loss explains"; }
+	{ fail_show "$TMP/console" "the iorate= line does not say what the loss explains"; }
 
-python3 - "$TMP/out" "$TMP/console" <<'PY' || { cat "$TMP/console"; fail "the survivors' figures"; }
+python3 - "$TMP/out" "$TMP/console" <<'PY' || { fail_show "$TMP/console" "the survivors' figures"; }
 import json, re, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))

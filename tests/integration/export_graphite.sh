@@ -185,11 +185,11 @@ run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out3" --local-slaves 2 \
 	--graphite "127.0.0.1:$LPORT" > "$TMP/out3.txt" 2>&1
 secs=$(( $(date +%s) - start + 1 ))
 kill "$LPID" 2>/dev/null || true
-[ "$rc" -eq 0 ] || { cat "$TMP/out3.txt"; fail "a listener that closes at once made the run exit $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/out3.txt" "a listener that closes at once made the run exit $rc"; }
 lines=$(grep -c "graphite export to 127.0.0.1:$LPORT" "$TMP/out3.txt" || true)
-[ "$lines" -ge 1 ] || { cat "$TMP/out3.txt"; fail "the closing listener was not reported"; }
+[ "$lines" -ge 1 ] || { fail_show "$TMP/out3.txt" "the closing listener was not reported"; }
 # One outage from start to end: it is said once (the old code said it
 # again, with "connected again", on every reconnect).
-[ "$lines" -le 1 ] || { cat "$TMP/out3.txt"; fail "$lines console lines about the closing listener in $secs s, expected 1"; }
+[ "$lines" -le 1 ] || { fail_show "$TMP/out3.txt" "$lines console lines about the closing listener in $secs s, expected 1"; }
 echo "ok: a listener that closes at once: $lines lines in $secs s"
 echo "PASS"

@@ -72,9 +72,9 @@ for bad in "--influx https://127.0.0.1:1/write?db=x" \
 	"--prom-textfile $TMP/nodir/x.prom" "--prom-textfile $TMP/x.txt"; do
 	# shellcheck disable=SC2086
 	run_bounded 20 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/bad" $bad > "$TMP/bad.txt" 2>&1
-	[ "$rc" -eq 1 ] || { cat "$TMP/bad.txt"; fail "'$bad' exited $rc, not 1"; }
+	[ "$rc" -eq 1 ] || { fail_show "$TMP/bad.txt" "'$bad' exited $rc, not 1"; }
 	[ ! -e "$TMP/bad" ] || fail "'$bad' created the results folder"
-	grep -q "^lockstep run: --" "$TMP/bad.txt" || { cat "$TMP/bad.txt"; fail "'$bad': no reason given"; }
+	grep -q "^lockstep run: --" "$TMP/bad.txt" || { fail_show "$TMP/bad.txt" "'$bad': no reason given"; }
 done
 
 start_influx "$TMP/i1"

@@ -54,7 +54,7 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 grep -q '^lockstep_run_iops{run="r1 xfersize=8k"}' "$TMP/scrape.txt" ||
-	{ cat "$TMP/ne.out"; fail "node_exporter did not serve the textfile's metrics"; }
+	{ fail_show "$TMP/ne.out" "node_exporter did not serve the textfile's metrics"; }
 grep -q '^node_textfile_scrape_error 0' "$TMP/scrape.txt" || fail "node_exporter reports a textfile error"
 
 python3 - "$TMP/out" "$TMP/scrape.txt" <<'PY' || fail "the textfile's values differ from the results"

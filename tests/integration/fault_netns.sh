@@ -86,7 +86,7 @@ wait_intervals "$TMP/t1" 3
 kill -9 "${DPID[2]}"
 killed=$(date +%s.%N)
 wait_master
-[ "$rc" -eq 4 ] || { cat "$TMP/t1.err"; fail "(1) exit $rc after a lost slave, expected 4"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/t1.err" "(1) exit $rc after a lost slave, expected 4"; }
 python3 - "$TMP/t1" "$killed" <<'PY' || fail "(1) results"
 import csv, json, sys, datetime
 d, killed = sys.argv[1], float(sys.argv[2])
@@ -117,7 +117,7 @@ for h in ("h1", "h3"):
 PY
 python3 "$HERE/check_results.py" "$TMP/t1" --rdpct 80 --slaves 3 --status degraded --degraded
 grep -q "slave h2 lost" "$TMP/t1.err" || fail "(1) no console line for the lost slave"
-python3 "$HERE/check_console.py" "$TMP/t1.console" "$TMP/t1" || { cat "$TMP/t1.console"; fail "(1) HCIBench reads the console of a run with a lost slave wrong"; }
+python3 "$HERE/check_console.py" "$TMP/t1.console" "$TMP/t1" || { fail_show "$TMP/t1.console" "(1) HCIBench reads the console of a run with a lost slave wrong"; }
 echo "ok (1): kill -9 of a slave"
 
 # h2 died; h1 and h3 went back to waiting for a master. Restart h2.
@@ -131,7 +131,7 @@ wait_intervals "$TMP/t2" 3
 sleep 2
 "$NETNS" link -c "$CID" 2 up
 wait_master
-[ "$rc" -eq 0 ] || { cat "$TMP/t2.err"; fail "(2) exit $rc after a 2 s cut, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/t2.err" "(2) exit $rc after a 2 s cut, expected 0"; }
 python3 - "$TMP/t2" <<'PY' || fail "(2) results"
 import csv, json, sys
 d = sys.argv[1]
@@ -156,7 +156,7 @@ wait_intervals "$TMP/t4" 2
 kill -9 "${DPID[3]}"
 start_daemon 3
 wait_master
-[ "$rc" -eq 4 ] || { cat "$TMP/t4.err"; fail "(4) exit $rc, expected 4 (degraded: a slave was lost)"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/t4.err" "(4) exit $rc, expected 4 (degraded: a slave was lost)"; }
 python3 - "$TMP/t4" <<'PY' || fail "(4) results"
 import csv, json, sys
 d = sys.argv[1]

@@ -12,8 +12,8 @@ rd=r1,wd=wd1,elapsed=2,interval=1,format=yes
 rd=r2,wd=wd2,elapsed=60,interval=1
 VDB
 run_bounded 90 "$LOCKSTEP" run "$TMP/f.vdb" -o "$TMP/out" --local-slaves 2 > "$TMP/console.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/console.txt"; fail "lockstep run exited $rc"; }
-grep -q "^format r1 format: 28.0 MiB written in" "$TMP/console.txt" || { cat "$TMP/console.txt"; fail "no format summary line for 24 MiB + half of 8 MiB"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/console.txt" "lockstep run exited $rc"; }
+grep -q "^format r1 format: 28.0 MiB written in" "$TMP/console.txt" || { fail_show "$TMP/console.txt" "no format summary line for 24 MiB + half of 8 MiB"; }
 python3 - "$TMP/out" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))

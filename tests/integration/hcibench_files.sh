@@ -79,7 +79,7 @@ gen "$TMP/files.vdb" "$TMP/disk1.dat $TMP/disk2.dat $TMP/disk3.dat" 50 4 \
 	4k 70 100 max 2 1 1
 check_json "$TMP/files.vdb" 3 2 1
 run_bounded 20 "$LOCKSTEP" check "$TMP/files.vdb" > "$TMP/check.txt" 2>&1
-grep -q "planned time: 3 s" "$TMP/check.txt" || { cat "$TMP/check.txt"; fail "check: no planned time"; }
+grep -q "planned time: 3 s" "$TMP/check.txt" || { fail_show "$TMP/check.txt" "check: no planned time"; }
 run_file "$TMP/files.vdb" 70 2
 
 # 2. A fixed rate, 64k sequential writes over the whole working set.
@@ -109,7 +109,7 @@ fi
 sed 's/rdpct=/rdpcnt=/' "$TMP/files.vdb" > "$TMP/typo.vdb"
 run_bounded 20 "$LOCKSTEP" check "$TMP/typo.vdb" --json > "$TMP/typo.out" 2>&1
 [ "$rc" -eq 1 ] || fail "check of a typo exited $rc"
-grep -q "^$TMP/typo.vdb:10:[0-9]*: unknown wd parameter 'rdpcnt' (did you mean 'rdpct'?)" "$TMP/typo.out" || { cat "$TMP/typo.out"; fail "no FILE:LINE:COLUMN for the typo"; }
+grep -q "^$TMP/typo.vdb:10:[0-9]*: unknown wd parameter 'rdpcnt' (did you mean 'rdpct'?)" "$TMP/typo.out" || { fail_show "$TMP/typo.out" "no FILE:LINE:COLUMN for the typo"; }
 # 5. Vdbench's -e/-w/-i override every rd's timing in check as in run.
 run_bounded 20 "$LOCKSTEP" check "$TMP/files.vdb" --json -e 4 -w 2 -i 2 > "$TMP/ov.json"
 [ "$rc" -eq 0 ] || fail "check with overrides exited $rc"
@@ -118,5 +118,5 @@ ph = json.load(open(sys.argv[1]))["phases"][0]
 assert (ph["elapsed"], ph["warmup"], ph["interval"], ph["intervals"]) == (4, 2, 2, 3), ph' "$TMP/ov.json" || fail "check: overrides not applied"
 run_bounded 20 "$LOCKSTEP" check "$TMP/files.vdb" -e 3 -i 2 > "$TMP/ov.txt" 2>&1
 [ "$rc" -eq 1 ] || fail "check with elapsed not a multiple of interval exited $rc"
-grep -q "^$TMP/files.vdb:[0-9]*:1: rd=run1: elapsed=3 is not a whole number of intervals of 2 s" "$TMP/ov.txt" || { cat "$TMP/ov.txt"; fail "no FILE:LINE:COLUMN for the override"; }
+grep -q "^$TMP/files.vdb:[0-9]*:1: rd=run1: elapsed=3 is not a whole number of intervals of 2 s" "$TMP/ov.txt" || { fail_show "$TMP/ov.txt" "no FILE:LINE:COLUMN for the override"; }
 echo "PASS"

@@ -36,32 +36,32 @@ night() { # night NAME [options]: one run, its console in $TMP/NAME.txt
 		--local-slaves 2 "$@" > "$TMP/$name.txt" 2>&1
 }
 recorded() { # recorded NAME ID
-	grep -q "history: run recorded as id $2 in $H" "$TMP/$1.txt" || { cat "$TMP/$1.txt"; fail "$1 not recorded as id $2"; }
+	grep -q "history: run recorded as id $2 in $H" "$TMP/$1.txt" || { fail_show "$TMP/$1.txt" "$1 not recorded as id $2"; }
 }
 
 rate 2000
 night n1 --history "$H"
-[ "$rc" -eq 0 ] || { cat "$TMP/n1.txt"; fail "night 1 exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/n1.txt" "night 1 exited $rc"; }
 recorded n1 1
 # LOCKSTEP_HISTORY chooses the history as --history does.
 LOCKSTEP_HISTORY="$H" night n2
-[ "$rc" -eq 0 ] || { cat "$TMP/n2.txt"; fail "night 2 exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/n2.txt" "night 2 exited $rc"; }
 recorded n2 2
 
 # A quiet night at the same rate, with no history option (LOCKSTEP_HISTORY).
 night quiet --baseline median:2 --threshold "$TH"
-[ "$rc" -eq 0 ] || { cat "$TMP/quiet.txt"; fail "the quiet night exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/quiet.txt" "the quiet night exited $rc"; }
 recorded quiet 3
-grep -q "^verdict: " "$TMP/quiet.txt" && ! grep -q "REGRESSION" "$TMP/quiet.txt" || { cat "$TMP/quiet.txt"; fail "quiet verdict"; }
+grep -q "^verdict: " "$TMP/quiet.txt" && ! grep -q "REGRESSION" "$TMP/quiet.txt" || { fail_show "$TMP/quiet.txt" "quiet verdict"; }
 [ -s "$TMP/out/quiet/compare.json" ] || fail "no compare.json on a quiet night"
 
 # The slow night: 500 IO/s where the baseline did 2000.
 rate 500
 night slow --baseline median:2 --threshold "$TH"
-[ "$rc" -eq 3 ] || { cat "$TMP/slow.txt"; fail "the slow night exited $rc, not 3"; }
+[ "$rc" -eq 3 ] || { fail_show "$TMP/slow.txt" "the slow night exited $rc, not 3"; }
 recorded slow 4
 grep -q "^verdict: REGRESSION" "$TMP/slow.txt" || fail "no verdict on the console"
-grep -q "^baseline:  median of 2 runs (history ids 3 2)" "$TMP/slow.txt" || { cat "$TMP/slow.txt"; fail "wrong baseline"; }
+grep -q "^baseline:  median of 2 runs (history ids 3 2)" "$TMP/slow.txt" || { fail_show "$TMP/slow.txt" "wrong baseline"; }
 cmp -s <(sed -n '/^baseline:/,/^verdict:/p' "$TMP/slow.txt") "$TMP/out/slow/compare.txt" || fail "compare.txt is not the console's table"
 python3 - "$TMP/out/slow" <<'PY'
 import json, sys
@@ -86,9 +86,9 @@ assert "regression (exit 3)" in t and ("verdict: " + c["line"]) in t, t[:300]
 print("ok: iops %.0f -> %.0f (%.1f%%), p=%.4f" % (m["baseline"], m["candidate"], m["delta_pct"], m["p_value"]))
 PY
 "$LOCKSTEP" history --history "$H" > "$TMP/list.txt"
-[ "$(grep -c ' night.vdb  *completed  *0 ' "$TMP/list.txt")" -eq 3 ] || { cat "$TMP/list.txt"; fail "history list"; }
-grep -q " night.vdb  *regression  *3 .*; REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].* vs median of 2$" "$TMP/list.txt" || { cat "$TMP/list.txt"; fail "history list: the regression's exit and verdict"; }
-head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { cat "$TMP/list.txt"; fail "not newest first"; }
+[ "$(grep -c ' night.vdb  *completed  *0 ' "$TMP/list.txt")" -eq 3 ] || { fail_show "$TMP/list.txt" "history list"; }
+grep -q " night.vdb  *regression  *3 .*; REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].* vs median of 2$" "$TMP/list.txt" || { fail_show "$TMP/list.txt" "history list: the regression's exit and verdict"; }
+head -2 "$TMP/list.txt" | tail -1 | grep -q "^.\{19\}  *4 " || { fail_show "$TMP/list.txt" "not newest first"; }
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history list --json --last 2 | python3 -c '
 import json, sys
 l = json.load(sys.stdin)
@@ -106,14 +106,14 @@ c3=$?
 "$LOCKSTEP" compare "$TMP/nothing" 1 --history "$H" 2> "$TMP/cmp2.err"
 c4=$?
 set -e
-[ "$c1" -eq 3 ] || { cat "$TMP/cmp.txt"; fail "compare n1 slow exited $c1"; }
+[ "$c1" -eq 3 ] || { fail_show "$TMP/cmp.txt" "compare n1 slow exited $c1"; }
 grep -q "Mann-Whitney U" "$TMP/cmp.txt" || fail "the test is not named"
 [ "$c2" -eq 0 ] || fail "an improvement exited $c2"
 python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["verdict"]=="improvement", c' "$TMP/cmp.json"
 [ "$c3" -eq 1 ] && grep -q "no run with id 99" "$TMP/cmp.err" || fail "unknown id: exit $c3"
 [ "$c4" -eq 1 ] && grep -q "summary.json" "$TMP/cmp2.err" || fail "missing folder: exit $c4"
 "$LOCKSTEP" history changes --history "$H" > "$TMP/changes.txt"
-grep -q "E-divisive means" "$TMP/changes.txt" || { cat "$TMP/changes.txt"; fail "history changes"; }
+grep -q "E-divisive means" "$TMP/changes.txt" || { fail_show "$TMP/changes.txt" "history changes"; }
 
 # A corrupt history: a clear error, the folder complete, exit unchanged.
 head -c 100 "$H" > "$TMP/bad.db"
@@ -122,8 +122,8 @@ cp "$TMP/bad.db" "$TMP/bad.orig"
 rate 2000
 night corrupt --history "$TMP/bad.db" --baseline last
 # The comparison asked for could not be made: exit 6, never 0.
-[ "$rc" -eq 6 ] || { cat "$TMP/corrupt.txt"; fail "a corrupt history with --baseline gave exit $rc, not 6"; }
-grep -q "error: history $TMP/bad.db: .*\(malformed\|not a database\)" "$TMP/corrupt.txt" || { cat "$TMP/corrupt.txt"; fail "no clear error for the corrupt history"; }
+[ "$rc" -eq 6 ] || { fail_show "$TMP/corrupt.txt" "a corrupt history with --baseline gave exit $rc, not 6"; }
+grep -q "error: history $TMP/bad.db: .*\(malformed\|not a database\)" "$TMP/corrupt.txt" || { fail_show "$TMP/corrupt.txt" "no clear error for the corrupt history"; }
 grep -q "results folder $TMP/out/corrupt is complete" "$TMP/corrupt.txt" || fail "the error does not say the results are safe"
 for f in summary.json summary.txt intervals.csv night.vdb lockstep.log r1.hgrm; do
 	[ -s "$TMP/out/corrupt/$f" ] || fail "results folder lacks $f"
@@ -143,7 +143,7 @@ night nohist --no-history --baseline last
 R="$TMP/nightly/history.db"
 mkdir -p "$TMP/nightly"
 "$LOCKSTEP" history import "$TMP/out/n1" "$TMP/out/n2" --history "$R" > "$TMP/import.txt"
-[ "$(grep -c 'recorded as id' "$TMP/import.txt")" -eq 2 ] || { cat "$TMP/import.txt"; fail "import"; }
+[ "$(grep -c 'recorded as id' "$TMP/import.txt")" -eq 2 ] || { fail_show "$TMP/import.txt" "import"; }
 "$LOCKSTEP" history import "$TMP/out/n1" --history "$R" | grep -q "already recorded as id 1" || fail "import twice"
 # Folders read as lockstep report reads them: a FIFO intervals.csv and a
 # linked parameter-file copy are refused with the file named, never
@@ -176,9 +176,9 @@ LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" LOCKSTEP_THRESHOLD="$TH" LOC
 	timeout 60 "$NIGHTLY" "$TMP/night.vdb" --keep 1 -- --local-slaves 2 > "$TMP/nightly.txt" 2>&1
 nrc=$?
 set -e
-[ "$nrc" -eq 3 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh exited $nrc, not 3"; }
-[ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { cat "$TMP/nightly.txt"; fail "nightly.sh printed more than one line"; }
-grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { cat "$TMP/nightly.txt"; fail "nightly line"; }
+[ "$nrc" -eq 3 ] || { fail_show "$TMP/nightly.txt" "nightly.sh exited $nrc, not 3"; }
+[ "$(wc -l < "$TMP/nightly.txt")" -eq 1 ] || { fail_show "$TMP/nightly.txt" "nightly.sh printed more than one line"; }
+grep -q "^lockstep nightly night.vdb: REGRESSION (exit 3), REGRESSION: r1 IOPS -7[0-9.]*% (p[=<].*) vs median of 2, results in $TMP/nightly/.*-nightly$" "$TMP/nightly.txt" || { fail_show "$TMP/nightly.txt" "nightly line"; }
 ndir=$(sed 's/.*results in //' "$TMP/nightly.txt")
 [ -s "$ndir/console.log" ] && [ -s "$ndir/compare.json" ] || fail "nightly folder lacks console.log or compare.json"
 [ ! -e "$TMP/nightly/old-run" ] || fail "--keep 1 kept a 3-day-old results folder"
@@ -196,7 +196,7 @@ set +e
 LOCKSTEP="$LOCKSTEP" LOCKSTEP_OUTPUT="$TMP/nightly" "$NIGHTLY" "$TMP/night.vdb" > "$TMP/nightly2.txt" 2>&1
 nrc=$?
 set -e
-[ "$nrc" -eq 1 ] && grep -q "another nightly run holds" "$TMP/nightly2.txt" || { cat "$TMP/nightly2.txt"; fail "overlapping nightly: exit $nrc"; }
+[ "$nrc" -eq 1 ] && grep -q "another nightly run holds" "$TMP/nightly2.txt" || { fail_show "$TMP/nightly2.txt" "overlapping nightly: exit $nrc"; }
 
 # A comparison that cannot be written makes the run incomplete: an event
 # plants a directory where compare.json goes, so its rename fails. The
@@ -210,9 +210,9 @@ ev=block,rd=r1,at=1s,exec="mkdir $TMP/out/cut/compare.json"
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/cut.vdb" -o "$TMP/out/cut" --local-slaves 2 \
 	--no-history --baseline "$TMP/out/n1" --threshold "$TH" > "$TMP/cut.txt" 2>&1
-[ "$rc" -eq 5 ] || { cat "$TMP/cut.txt"; fail "an unwritable compare.json: exit $rc, not 5"; }
-grep -q "^verdict: " "$TMP/cut.txt" || { cat "$TMP/cut.txt"; fail "no verdict with compare.json cut"; }
-grep -q "compare.json could not be written in full" "$TMP/cut.txt" || { cat "$TMP/cut.txt"; fail "compare.json's failure not said"; }
+[ "$rc" -eq 5 ] || { fail_show "$TMP/cut.txt" "an unwritable compare.json: exit $rc, not 5"; }
+grep -q "^verdict: " "$TMP/cut.txt" || { fail_show "$TMP/cut.txt" "no verdict with compare.json cut"; }
+grep -q "compare.json could not be written in full" "$TMP/cut.txt" || { fail_show "$TMP/cut.txt" "compare.json's failure not said"; }
 [ -s "$TMP/out/cut/compare.txt" ] || fail "compare.txt not written beside the failed compare.json"
 python3 - "$TMP/out/cut/summary.json" <<'PY' || fail "summary.json does not say the comparison was cut"
 import json, sys

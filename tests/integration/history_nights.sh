@@ -100,10 +100,10 @@ done
 [ "$(grep -c ' completed  *0 ' "$TMP/list.txt")" -eq 6 ] || fail "history: six clean nights"
 # A deliberate new level: accepted, recorded with who and why.
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history accept last --why "new disks, slower by design" > "$TMP/accept.txt"
-grep -q "^history id 9 .* accepted by .*: new disks, slower by design" "$TMP/accept.txt" || { cat "$TMP/accept.txt"; fail "accept"; }
+grep -q "^history id 9 .* accepted by .*: new disks, slower by design" "$TMP/accept.txt" || { fail_show "$TMP/accept.txt" "accept"; }
 LOCKSTEP_HISTORY="$H" "$LOCKSTEP" history --baseline > "$TMP/base.txt"
 [ "$(grep -c '^[0-9]' "$TMP/base.txt")" -eq 1 ] && grep -q "accepted as the baseline level" "$TMP/base.txt" ||
-	{ cat "$TMP/base.txt"; fail "after accept, the baseline is the accepted run alone"; }
+	{ fail_show "$TMP/base.txt" "after accept, the baseline is the accepted run alone"; }
 night 10 700
 [ "$rc" -eq 0 ] || fail "night 10 at the accepted level exited $rc: $line"
 grep -q "vs median of 1, " <<< "$line" || fail "night 10: $line"

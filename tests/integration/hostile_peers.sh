@@ -82,7 +82,7 @@ wait $h4; r_esc=$?
 set -e
 wait_master
 cat "$TMP/o1.console"
-[ "$rc" -eq 0 ] || { cat "$TMP/o1.err"; fail "(1) exit $rc, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/o1.err" "(1) exit $rc, expected 0"; }
 [ "$r_live" -eq 3 ] || fail "(1) an impostor for live slave d1 was welcomed"
 [ "$r_local" -eq 3 ] || fail "(1) an impostor for local-1 was welcomed"
 [ "$r_trav" -eq 3 ] || fail "(1) a path-traversal name was welcomed"
@@ -122,7 +122,7 @@ start_master "$TMP/o2" --local-slaves 2 --expect-slaves 1
 PIDS+=($!)
 wait_master
 cat "$TMP/o2.console"
-[ "$rc" -eq 4 ] || { cat "$TMP/o2.err"; fail "(2) exit $rc, expected 4 (degraded)"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/o2.err" "(2) exit $rc, expected 4 (degraded)"; }
 set +e
 wait $hr; r_race=$?
 set -e

@@ -26,7 +26,7 @@ fi
 # ---- cmake --install into a DESTDIR ------------------------------------
 D=$TMP/root
 run_bounded 120 env DESTDIR="$D" cmake --install "$BUILD" --prefix /opt/ls > "$TMP/install.log" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/install.log"; fail "cmake --install exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/install.log" "cmake --install exited $rc"; }
 for f in opt/ls/bin/lockstep opt/ls/bin/lockstep-nightly opt/ls/share/man/man1/lockstep.1 \
 	opt/ls/share/man/man1/lockstep-run.1 opt/ls/share/man/man5/lockstep-params.5 \
 	opt/ls/share/doc/lockstep/README.md opt/ls/share/doc/lockstep/PROTOCOL.md \
@@ -71,7 +71,7 @@ done < <("$LOCKSTEP" help --man --list)
 
 # ---- the Debian package --------------------------------------------------
 run_bounded 200 cpack -G DEB -B "$TMP/pkg" --config "$BUILD/CPackConfig.cmake" > "$TMP/cpack.log" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/cpack.log"; fail "cpack exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/cpack.log" "cpack exited $rc"; }
 DEB=$(ls "$TMP"/pkg/lockstep_*.deb)
 [ -f "$DEB" ] || fail "no lockstep_*.deb"
 dpkg-deb --field "$DEB" Depends > "$TMP/depends"
@@ -93,7 +93,7 @@ for f in ./usr/bin/lockstep ./usr/bin/lockstep-nightly ./usr/share/man/man1/lock
 	./usr/share/man/man1/lockstep-run.1 ./usr/share/man/man5/lockstep-params.5 \
 	./usr/lib/systemd/system/lockstep-slave.service ./etc/lockstep/slave.env \
 	./usr/share/doc/lockstep/README.md; do
-	grep -q " $f\$" "$TMP/contents" || { cat "$TMP/contents"; fail "$f not in the package"; }
+	grep -q " $f\$" "$TMP/contents" || { fail_show "$TMP/contents" "$f not in the package"; }
 done
 # The unit is installed, never enabled: no maintainer script and no link
 # under /etc/systemd; the options file is a conffile.

@@ -12,7 +12,7 @@ wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
 rd=r1,wd=wd1,iorate=3000,elapsed=4,warmup=1,interval=1
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/r.vdb" -o "$TMP/out" --local-slaves 2 > "$TMP/console.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/console.txt"; fail "lockstep run exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/console.txt" "lockstep run exited $rc"; }
 python3 "$HERE/check_results.py" "$TMP/out" --rdpct 70 --slaves 2
 python3 - "$TMP/out" 3000 8 "$HERE" <<'PY'
 import json, math, sys
@@ -54,8 +54,8 @@ wd=wd1,sd=sd1,xfersize=1m,rdpct=0,seekpct=100
 rd=r1,wd=wd1,iorate=10000000,elapsed=2,interval=1
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/slow.vdb" -o "$TMP/slow" --local-slaves 2 > "$TMP/slow.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/slow.txt"; fail "the unreachable-rate run exited $rc"; }
-grep -q "^iorate=1e+07 not reached: [0-9.]* IO/s, [0-9.]*% short" "$TMP/slow.txt" || { cat "$TMP/slow.txt"; fail "no shortfall line"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/slow.txt" "the unreachable-rate run exited $rc"; }
+grep -q "^iorate=1e+07 not reached: [0-9.]* IO/s, [0-9.]*% short" "$TMP/slow.txt" || { fail_show "$TMP/slow.txt" "no shortfall line"; }
 python3 - "$TMP/slow" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1] + "/summary.json"))["runs"][0]

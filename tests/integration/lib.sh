@@ -26,6 +26,32 @@ fail() {
 	exit 1
 }
 
+# fail_show FILE MESSAGE...: the reason first (CI shows a test's first
+# lines), then FILE (the console or log that tells why), then the reason.
+fail_show() {
+	local f=$1
+	shift
+	echo "FAIL: $*" >&2
+	cat "$f" >&2 || true
+	fail "$@"
+}
+
+# dump_dom HTML OUT: the DOM a headless Chromium builds from HTML (the
+# page's script run) into OUT. Returns 2 when chromium is not installed,
+# fails the test when it does not exit 0; its processes are killed.
+dump_dom() {
+	local chromium prof=$TMP/chr.$$.$RANDOM
+	chromium=$(command -v chromium || true)
+	[ -n "$chromium" ] || return 2
+	run_bounded 90 "$chromium" --headless=new --no-sandbox --disable-gpu \
+		--no-first-run --user-data-dir="$prof" \
+		--virtual-time-budget=3000 --dump-dom "file://$1" > "$2" 2> "$prof.log"
+	for p in $(pgrep -f -- "--user-data-dir=$prof" || true); do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	[ "$rc" -eq 0 ] || { tail -20 "$prof.log"; fail "chromium exited $rc on $1"; }
+}
+
 # Run a command with a time bound; its exit code is kept in $rc.
 run_bounded() {
 	local secs=$1
@@ -168,7 +194,7 @@ CONF
 		ip=${HOSTS[$((i - 1))]#*=}
 		for t in $(seq 150); do
 			ssh -F "$TMP/ssh_config" -o BatchMode=yes "root@$ip" true 2>/dev/null && break
-			[ "$t" -lt 150 ] || { cat "$TMP/sshd$i.log"; fail "sshd on host $i ($ip) did not answer"; }
+			[ "$t" -lt 150 ] || { fail_show "$TMP/sshd$i.log" "sshd on host $i ($ip) did not answer"; }
 			sleep 0.1
 		done
 	done

@@ -12,7 +12,7 @@ VDB
 
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 3 > "$TMP/console.txt" 2> "$TMP/stderr.txt"
 cat "$TMP/console.txt"
-[ "$rc" -eq 0 ] || { cat "$TMP/stderr.txt"; fail "lockstep run exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/stderr.txt" "lockstep run exited $rc"; }
 grep -q "avg_2-4" "$TMP/console.txt" || fail "no avg_2-4 line"
 for k in "IOPS = " "THROUGHPUT = " "LATENCY = " "R_LATENCY = " "W_LATENCY = " "95%tile_LAT = " "99%tile_LAT = "; do
 	grep -q "^$k" "$TMP/console.txt" || fail "no '$k' line in the summary"
@@ -53,14 +53,14 @@ grep -q "start skew [0-9.]* ms ± [0-9.]* ms)" "$TMP/out/summary.txt" || fail "n
 
 # Overrides: -e 2 -w 0 -i 1 gives exactly 2 intervals, all measured.
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out2" --local-slaves 2 -e 2 -w 0 -i 1 > "$TMP/console2.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/console2.txt"; fail "run with overrides exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/console2.txt" "run with overrides exited $rc"; }
 python3 "$HERE/check_results.py" "$TMP/out2" --rdpct 70 --slaves 2
 grep -q "avg_1-2" "$TMP/console2.txt" || fail "overrides not applied (no avg_1-2)"
 
 # One slave: its percentiles, which come from its own histograms, equal the
 # run's, which come from the master's merge (check_results compares them).
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out3" --local-slaves 1 -e 2 -w 0 -i 1 > "$TMP/console3.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/console3.txt"; fail "run with one slave exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/console3.txt" "run with one slave exited $rc"; }
 python3 "$HERE/check_results.py" "$TMP/out3" --rdpct 70 --slaves 1
 
 # The reporting threads run ahead of the workers: in a running slave, the
@@ -84,5 +84,5 @@ for _ in $(seq 1 100); do
 	[ -n "$seen" ] && break
 done
 wait $! || true
-[ -n "$seen" ] || { cat "$TMP/console4.txt"; fail "no slave with its session at nice $((base + 3 - 5)) and a worker at $((base + 3))"; }
+[ -n "$seen" ] || { fail_show "$TMP/console4.txt" "no slave with its session at nice $((base + 3 - 5)) and a worker at $((base + 3))"; }
 echo "PASS"

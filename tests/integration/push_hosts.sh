@@ -68,10 +68,10 @@ ls "$TMP/h1/bin" | grep -q push && fail "a temporary file was left on h1"
 run_bounded 120 "$LOCKSTEP" run "$TMP/push3.vdb" -o "$TMP/oc" --listen "$LOCKSTEP_BRIDGE_IP" \
 	--ssh "$SSH" --push --on-slave-loss continue > "$TMP/pc.out" 2>&1
 # Complete for h1 and h2, not for the file's three hosts: degraded (4).
-[ "$rc" -eq 4 ] || { cat "$TMP/pc.out"; fail "run --push --on-slave-loss continue without h3 exited $rc, expected 4"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/pc.out" "run --push --on-slave-loss continue without h3 exited $rc, expected 4"; }
 grep -q "push hd=h1 (root@$IP1): $TMP/h1/bin/lockstep is $MINE already" "$TMP/pc.out" ||
-	{ cat "$TMP/pc.out"; fail "h1: not up to date on the second push"; }
-grep -q "push hd=h3 .*failed: .*left out of the run" "$TMP/pc.out" || { cat "$TMP/pc.out"; fail "h3 not left out by name"; }
+	{ fail_show "$TMP/pc.out" "h1: not up to date on the second push"; }
+grep -q "push hd=h3 .*failed: .*left out of the run" "$TMP/pc.out" || { fail_show "$TMP/pc.out" "h3 not left out by name"; }
 python3 - "$TMP/oc" <<'PY' || fail "summary of the run without h3"
 import json, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))

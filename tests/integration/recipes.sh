@@ -79,17 +79,17 @@ sed -i 's|^\(\tKWF("sqpoll", set_yesno, struct params_sd, sqpoll,\)$|\tKWF("thro
 grep -q 'KWF("throwaway"' "$TMP/src/master/params/keywords.c" || fail "no sqpoll row in master/params/keywords.c to add the keyword before"
 
 # Only the binary, without the fuzz targets: the point is that it builds.
-cmake -S "$TMP/src" -B "$TMP/build" -DWERROR=ON -DFUZZ=OFF > "$TMP/cmake.txt" 2>&1 || { cat "$TMP/cmake.txt"; fail "configure of the copy failed"; }
+cmake -S "$TMP/src" -B "$TMP/build" -DWERROR=ON -DFUZZ=OFF > "$TMP/cmake.txt" 2>&1 || { fail_show "$TMP/cmake.txt" "configure of the copy failed"; }
 cmake --build "$TMP/build" --target lockstep -j2 > "$TMP/make.txt" 2>&1 || { tail -40 "$TMP/make.txt"; fail "the copy with a throwaway engine does not build"; }
 BIN=$TMP/build/lockstep
 
 # The keyword: parsed, its bad value refused at FILE:LINE:COLUMN, and in
 # lockstep-params(5), which is built from the same table.
 printf 'sd=sd1,lun=%s/k.dat,size=1m,throwaway=yes\nwd=wd1,sd=sd1\nrd=r1,wd=wd1,elapsed=1\n' "$TMP" > "$TMP/k.vdb"
-"$BIN" check "$TMP/k.vdb" > "$TMP/k.txt" 2>&1 || { cat "$TMP/k.txt"; fail "check refuses throwaway=yes"; }
+"$BIN" check "$TMP/k.vdb" > "$TMP/k.txt" 2>&1 || { fail_show "$TMP/k.txt" "check refuses throwaway=yes"; }
 printf 'sd=sd1,lun=%s/k.dat,size=1m,throwaway=maybe\nwd=wd1,sd=sd1\nrd=r1,wd=wd1,elapsed=1\n' "$TMP" > "$TMP/k2.vdb"
 if "$BIN" check "$TMP/k2.vdb" > "$TMP/k2.txt" 2>&1; then fail "check took throwaway=maybe"; fi
-grep -q "^$TMP/k2.vdb:1:[0-9]*: " "$TMP/k2.txt" || { cat "$TMP/k2.txt"; fail "throwaway=maybe is not refused at FILE:LINE:COLUMN"; }
+grep -q "^$TMP/k2.vdb:1:[0-9]*: " "$TMP/k2.txt" || { fail_show "$TMP/k2.txt" "throwaway=maybe is not refused at FILE:LINE:COLUMN"; }
 "$BIN" help --man lockstep-params > "$TMP/params.5"
 grep -q 'a throwaway keyword of the recipe test' "$TMP/params.5" || fail "lockstep-params(5) does not list the new keyword"
 echo "ok: keyword throwaway= parsed, refused when bad, in the manual"

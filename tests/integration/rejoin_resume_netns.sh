@@ -24,15 +24,15 @@ VDB
 run_bounded 120 "$LOCKSTEP" run "$TMP/q.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 > "$TMP/console" 2> "$TMP/err"
 "$NETNS" link -c "$CID" 2 up >/dev/null 2>&1 || true
-[ "$rc" -eq 0 ] || { cat "$TMP/err"; fail "exit $rc with an expected loss and rejoin, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/err" "exit $rc with an expected loss and rejoin, expected 0"; }
 grep -q "slave h2 lost: .*expected by event cut" "$TMP/err" ||
-	{ cat "$TMP/err"; fail "the loss is not logged as expected"; }
+	{ fail_show "$TMP/err" "the loss is not logged as expected"; }
 grep -q "slave h2 is back; it may rejoin the running phase" "$TMP/err" ||
-	{ cat "$TMP/err"; fail "h2's return is not said"; }
+	{ fail_show "$TMP/err" "h2's return is not said"; }
 grep -qE "slave h2 rejoined phase r1 at interval [0-9]+ \([0-9:.]+\)" "$TMP/err" ||
-	{ cat "$TMP/err"; fail "no console line for h2's rejoin"; }
+	{ fail_show "$TMP/err" "no console line for h2's rejoin"; }
 
-python3 - "$TMP/out" <<'PY' || { cat "$TMP/err"; fail "results"; }
+python3 - "$TMP/out" <<'PY' || { fail_show "$TMP/err" "results"; }
 import csv, json, sys
 d = sys.argv[1]
 I = 1_000_000_000  # interval=1

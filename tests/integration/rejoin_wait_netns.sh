@@ -28,12 +28,12 @@ VDB
 run_bounded 120 "$LOCKSTEP" run "$TMP/w.vdb" -o "$TMP/out" --listen "$BR" \
 	--port "$PORT" --insecure --join-timeout 20 > "$TMP/console" 2> "$TMP/err"
 [ -s "$TMP/h2.pid" ] && PIDS+=("$(cat "$TMP/h2.pid")")
-[ "$rc" -eq 0 ] || { cat "$TMP/err"; fail "exit $rc with an expected loss and rejoin, expected 0"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/err" "exit $rc with an expected loss and rejoin, expected 0"; }
 [ "$(grep -c "slave h2 waits for the next phase to rejoin: a seekpct=eof pass splits its ranges among the slaves that began it" "$TMP/err")" -eq 1 ] ||
-	{ cat "$TMP/err"; fail "no (or more than one) line saying why h2 waits"; }
-grep -q "slave h2 rejoined phase r1" "$TMP/err" && { cat "$TMP/err"; fail "h2 rejoined the eof pass"; }
+	{ fail_show "$TMP/err" "no (or more than one) line saying why h2 waits"; }
+grep -q "slave h2 rejoined phase r1" "$TMP/err" && { fail_show "$TMP/err" "h2 rejoined the eof pass"; }
 
-python3 - "$TMP/out" <<'PY' || { cat "$TMP/err"; fail "results"; }
+python3 - "$TMP/out" <<'PY' || { fail_show "$TMP/err" "results"; }
 import csv, json, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))

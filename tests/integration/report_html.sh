@@ -42,7 +42,7 @@ rd=c1,wd=wd1,iorate=curve,curve=(50,100),elapsed=2,interval=1
 VDB
 run_bounded 90 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --workers 1 \
 	--report > "$TMP/console.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/console.txt"; fail "lockstep run --report exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/console.txt" "lockstep run --report exited $rc"; }
 grep -q "report: $TMP/out/report.html" "$TMP/console.txt" ||
 	fail "run --report did not say where the report is"
 [ -s "$TMP/out/report.html" ] || fail "run --report wrote no report.html"
@@ -67,7 +67,7 @@ height=$(grep -o 'data-height="[0-9]*"' "$TMP/dom.html" | grep -o '[0-9]*')
 sed -e '/^rd=c1/d' -e 's/elapsed=3/elapsed=2/' "$TMP/t.vdb" > "$TMP/b.vdb"
 run_bounded 60 "$LOCKSTEP" run "$TMP/b.vdb" -o "$TMP/base" --workers 1 \
 	> "$TMP/base.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/base.txt"; fail "baseline run exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/base.txt" "baseline run exited $rc"; }
 run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/cmp.html" \
 	--baseline "$TMP/base"
 [ "$rc" -eq 0 ] || fail "lockstep report --baseline exited $rc"
@@ -97,7 +97,10 @@ run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/med.html" \
 # An event's recovery figures (injected into a copy of the folder, so the
 # page is checked against known numbers): its degraded and recovered spans
 # are shaded where the figures put them, in the DOM and in a screenshot,
-# and its figures are listed under the chart.
+# and its figures are listed under the chart. The short runs above are
+# too short to be judged steady (and their curve to have a knee): the
+# copy also gets a run not steady, one steady and a knee on the curve,
+# each of which the page must show.
 cp -r "$TMP/out" "$TMP/rec"
 "$PY" - "$TMP/rec/summary.json" <<'PY'
 import json, sys
@@ -114,11 +117,32 @@ s["events"] = [{"name": "pull", "run": r["name"], "status": "completed",
                              "time_to_recover_survivors_s": 1.0,
                              "worst_iops": 12.5, "io_lost": 1234,
                              "io_delayed": 567}}]
+lim = {"method": "SNIA PTS", "metric": "iops", "rounds": 5,
+       "intervals_per_round": 1, "data_excursion_limit_pct": 20,
+       "slope_excursion_limit_pct": 10, "slaves_judged": 1}
+r["steady_state"] = dict(lim, steady=False, data_excursion_pct=34.5,
+                         slope_excursion_pct=12.25, slaves_not_steady=1,
+                         not_steady=[{"slave": "local-1", "steady": False,
+                                      "data_excursion_pct": 34.5,
+                                      "slope_excursion_pct": 12.25}])
+s["runs"][1]["steady_state"] = dict(lim, steady=True, data_excursion_pct=3.5,
+                                    slope_excursion_pct=1.0,
+                                    slaves_not_steady=0, not_steady=[])
+pt = next(x for x in s["runs"] if x["kind"] == "curve-point")
+s["curves"] = [{"max_run": "c1 curve=max", "method": "kneedle", "points": 2,
+                "points_not_run": 0, "points_not_raising_iops": 0,
+                "stopped_by_stopcurve": False,
+                "knee": {"run": pt["name"], "pct": 50,
+                         "iops": pt["totals"]["iops"],
+                         "resp_ms": pt["totals"]["lat_mean_ms"],
+                         "bend": 0.5, "rise_ratio": 3.25}}]
 json.dump(s, open(p, "w"))
 PY
 run_bounded 30 "$LOCKSTEP" report "$TMP/rec" > "$TMP/rec.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/rec.txt"; fail "report of the recovery folder exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/rec.txt" "report of the recovery folder exited $rc"; }
 chrome rec 900 --dump-dom "file://$TMP/rec/report.html" > "$TMP/rec-dom.html"
+"$PY" "$CHECK" dom "$TMP/rec-dom.html" "$TMP/rec" --charts 25 --curves 1 \
+	--not-steady 1 --knees 1
 rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome recshot "$rheight" --screenshot="$TMP/rec.png" \
 	"file://$TMP/rec/report.html" > /dev/null)
@@ -141,7 +165,7 @@ PY
 rm "$TMP/evil/hosts/local-1.csv"
 ln -s ../intervals.csv "$TMP/evil/hosts/local-1.csv"
 run_bounded 30 "$LOCKSTEP" report "$TMP/evil" > "$TMP/evil.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/evil.txt"; fail "report of the hostile folder exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/evil.txt" "report of the hostile folder exited $rc"; }
 grep -q "symbolic link" "$TMP/evil.txt" || fail "the link was not reported"
 if grep -q '</script><script>document' "$TMP/evil/report.html"; then
 	fail "a folder string closed the data's script element"
@@ -153,7 +177,7 @@ chrome evil 900 --dump-dom "file://$TMP/evil/report.html" > "$TMP/evil-dom.html"
 printf '{"runs": [' > "$TMP/evil/summary.json"
 run_bounded 30 "$LOCKSTEP" report "$TMP/evil" -o "$TMP/no.html" 2> "$TMP/bad.txt"
 [ "$rc" -eq 1 ] || fail "a broken summary.json: exit $rc, want 1"
-grep -q "summary.json: line 1 column 11" "$TMP/bad.txt" || { cat "$TMP/bad.txt"; fail "no position for the JSON error"; }
+grep -q "summary.json: line 1 column 11" "$TMP/bad.txt" || { fail_show "$TMP/bad.txt" "no position for the JSON error"; }
 [ ! -e "$TMP/no.html" ] || fail "a report was written from a broken folder"
 run_bounded 30 "$LOCKSTEP" report "$TMP/nothing" 2> "$TMP/bad.txt"
 [ "$rc" -eq 1 ] || fail "a missing folder: exit $rc, want 1"
@@ -169,7 +193,7 @@ rd=run1,wd=wd1,iorate=max,elapsed=2,warmup=1,interval=1
 VDB
 run_bounded 60 "$LOCKSTEP" run "$TMP/short.vdb" -o "$TMP/nopage" --workers 1 \
 	--report > "$TMP/nopage.txt" 2>&1
-[ "$rc" -eq 5 ] || { cat "$TMP/nopage.txt"; fail "report.html not written: exit $rc, want 5"; }
+[ "$rc" -eq 5 ] || { fail_show "$TMP/nopage.txt" "report.html not written: exit $rc, want 5"; }
 "$PY" - "$TMP/nopage/summary.json" <<'PY' || fail "summary.json does not say incomplete"
 import json, sys
 s = json.load(open(sys.argv[1]))
@@ -180,5 +204,5 @@ head -1 "$TMP/nopage/summary.txt" | grep -q "incomplete (exit 5)" ||
 run_bounded 30 "$LOCKSTEP" history > "$TMP/nopage-hist.txt" 2>&1
 nid=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"][:8])' "$TMP/nopage/summary.json")
 grep -E " $nid " "$TMP/nopage-hist.txt" | grep -Eq "incomplete +5 " ||
-	{ cat "$TMP/nopage-hist.txt"; fail "the history row does not say incomplete, 5"; }
+	{ fail_show "$TMP/nopage-hist.txt" "the history row does not say incomplete, 5"; }
 echo "report_html: ok in ${SECONDS}s"

@@ -26,7 +26,7 @@ set +e
 wait "$A"
 arc=$?
 set -e
-[ "$arc" -eq 0 ] || { cat "$TMP/a.txt"; fail "the first master exited $arc"; }
+[ "$arc" -eq 0 ] || { fail_show "$TMP/a.txt" "the first master exited $arc"; }
 /usr/bin/python3 - "$TMP/out" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
@@ -39,5 +39,5 @@ print("ok: the first run's 8 intervals are whole")
 PY
 # Free again once the run ended: a third master may write it.
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 1 > "$TMP/c.txt" 2>&1
-[ "$rc" -eq 0 ] || { cat "$TMP/c.txt"; fail "the folder stayed locked after the run: exit $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/c.txt" "the folder stayed locked after the run: exit $rc"; }
 echo "PASS"

@@ -74,7 +74,7 @@ timeout 60 tail --pid="$master" -f /dev/null
 wait "$master"
 rc=$?
 set -e
-[ "$rc" -eq 2 ] || { cat "$TMP/c3.txt"; fail "SIGTERM: exit $rc, expected 2"; }
+[ "$rc" -eq 2 ] || { fail_show "$TMP/c3.txt" "SIGTERM: exit $rc, expected 2"; }
 python3 - "$TMP/term" <<'PY' || fail "an aborted run's rates are not its measured rows'"
 import csv, json, sys
 d = sys.argv[1]
@@ -120,8 +120,8 @@ timeout 10 tail --pid="$master" -f /dev/null
 wait "$master"
 rc=$?
 set -e
-[ "$rc" -eq 2 ] || { kill -9 $slaves 2>/dev/null; cat "$TMP/c4.txt"; fail "second SIGINT: exit $rc, expected 2"; }
-grep -q "second signal: slaves killed" "$TMP/c4.txt" || { kill -9 $slaves 2>/dev/null; cat "$TMP/c4.txt"; fail "the second SIGINT was not seen as one"; }
+[ "$rc" -eq 2 ] || { kill -9 $slaves 2>/dev/null; fail_show "$TMP/c4.txt" "second SIGINT: exit $rc, expected 2"; }
+grep -q "second signal: slaves killed" "$TMP/c4.txt" || { kill -9 $slaves 2>/dev/null; fail_show "$TMP/c4.txt" "the second SIGINT was not seen as one"; }
 alive() {
 	local st
 	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)

@@ -38,7 +38,7 @@ assert s["authentication"] == "curve" and s["insecure"] is False, s
 PY
 grep -q "^${HOSTS[0]#*=}: .*h1" "$TMP/out/lockstep.log" ||
 	grep -q "^${HOSTS[1]#*=}: .*h2" "$TMP/out/lockstep.log" ||
-	{ cat "$TMP/out/lockstep.log"; fail "no slave stderr line prefixed by its host in lockstep.log"; }
+	{ fail_show "$TMP/out/lockstep.log" "no slave stderr line prefixed by its host in lockstep.log"; }
 ! pgrep -f "lockstep slave --master tcp://$LOCKSTEP_BRIDGE_IP" >/dev/null || fail "slaves still running after the run"
 
 # vdbench= is the Vdbench install folder (as HCIBench's files give it):
@@ -57,5 +57,5 @@ done
 [ "$rc_vdb" -eq 0 ] || { cat "$TMP/vdb.txt" "$TMP/vdb.out/lockstep.log"; fail "vdbench=DIR with lockstep as DIR/vdbench: exit $rc_vdb"; }
 [ "$rc_novdb" -ne 0 ] || fail "vdbench=DIR without lockstep: exit 0"
 grep -q "exited before registering (status 127): vdbench=$TMP/novdb: no lockstep there" "$TMP/novdb.txt" ||
-	{ cat "$TMP/novdb.txt"; fail "the console does not say why the slave did not start"; }
+	{ fail_show "$TMP/novdb.txt" "the console does not say why the slave did not start"; }
 echo "PASS"

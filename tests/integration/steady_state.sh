@@ -8,7 +8,9 @@
 # - the cluster's and local-1's excursions are what the SNIA formulas give
 #   on the series lockstep wrote (intervals.csv's measured rows plus their
 #   late rows; hosts/local-1.csv), recomputed here;
-# - a run with fewer measured intervals than rounds says it was not judged.
+# - a run with fewer measured intervals than rounds says it was not judged;
+# - each run's block in summary.txt says its verdict (after HCIBench's
+#   lines).
 source "$(dirname "$0")/lib.sh"
 
 cat > "$TMP/s.vdb" <<VDB
@@ -22,11 +24,11 @@ run_bounded 90 "$LOCKSTEP" run "$TMP/s.vdb" -o "$TMP/out" --local-slaves 2 \
 	--slave-timeout 20 > "$TMP/console" 2> "$TMP/err"
 [ "$rc" -eq 0 ] || { cat "$TMP/console" "$TMP/err"; fail "run exited $rc"; }
 grep -q "^stop=" "$TMP/out/events/stall.log" && grep -q "^cont=" "$TMP/out/events/stall.log" ||
-	{ cat "$TMP/out/events/stall.log"; fail "the stall did not stop and continue local-1"; }
+	{ fail_show "$TMP/out/events/stall.log" "the stall did not stop and continue local-1"; }
 grep -q "^Run r1: .*SNIA PTS, 5 rounds of 2 intervals.*slaves not steady: local-1" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the console does not name local-1 not steady"; }
+	{ fail_show "$TMP/console" "the console does not name local-1 not steady"; }
 grep -q "^Run r2: steady state not judged: fewer measured intervals than rounds" "$TMP/console" ||
-	{ cat "$TMP/console"; fail "the 3-interval run does not say it was not judged"; }
+	{ fail_show "$TMP/console" "the 3-interval run does not say it was not judged"; }
 grep -q "^  r1: .* of 2 slaves not steady" "$TMP/out/summary.txt" || fail "summary.txt has no steady-state line for r1"
 
 python3 - "$TMP/out" <<'PY'
@@ -77,6 +79,15 @@ assert close(bad["local-1"]["data_excursion_pct"], d1), (bad, d1)
 assert close(bad["local-1"]["slope_excursion_pct"], s1), (bad, s1)
 # The injected stall: about two intervals without I/O, inside the window.
 assert d1 > 20, (d1, h)
+# summary.txt: each run's HCIBench block says its verdict on a line of its
+# own, after HCIBench's lines.
+txt = open(out + "/summary.txt").read()
+def block(name):
+    return txt.split("Run %s (" % name, 1)[1].split("\n\n", 1)[0]
+want = "\nsteady state: %s (SNIA PTS: data excursion %.1f%%, limit 20%%; slope excursion %.1f%%, limit 10%%)" % (
+    "steady" if st["steady"] else "not steady", st["data_excursion_pct"], st["slope_excursion_pct"])
+assert want in block("r1") and "99%tile_LAT = " in block("r1").split(want)[0], (want, block("r1"))
+assert "\nsteady state: not judged (fewer measured intervals than rounds (5))" in block("r2"), block("r2")
 print("ok: cluster data %.1f%% slope %.1f%% (%s); local-1 data %.1f%% slope %.1f%%, rounds %s"
       % (d, sl, "steady" if st["steady"] else "not steady", d1, s1, rounds(h)))
 PY

@@ -74,13 +74,13 @@ peer() {
 
 peer fields "$TMP/ok/data" -- --allow "$TMP/ok/*"
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a bad plan field was not refused by name (see above)"; }
-[ "$src" -lt 128 ] || { cat "$TMP/slave.txt"; fail "the slave died of signal $((src - 128)) on bad plans"; }
-grep -q "AddressSanitizer\|runtime error" "$TMP/slave.txt" && { cat "$TMP/slave.txt"; fail "sanitizer report from the slave"; }
+[ "$src" -lt 128 ] || { fail_show "$TMP/slave.txt" "the slave died of signal $((src - 128)) on bad plans"; }
+grep -q "AddressSanitizer\|runtime error" "$TMP/slave.txt" && { fail_show "$TMP/slave.txt" "sanitizer report from the slave"; }
 echo "ok: $(grep -c '^ok phase' "$TMP/peer.txt") bad plans refused by field, a good one ready, a go a day away refused"
 
 peer refuse "$TMP/ok/data" "--allow" -- --daemon
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a daemon without --allow took a plan"; }
-grep -q "accepts no targets" "$TMP/slave.txt" || { cat "$TMP/slave.txt"; fail "a daemon without --allow did not say so at start"; }
+grep -q "accepts no targets" "$TMP/slave.txt" || { fail_show "$TMP/slave.txt" "a daemon without --allow did not say so at start"; }
 echo "ok: a daemon without --allow refuses every target and says so"
 
 peer refuse "$TMP/ok/link" "resolves to $TMP/out-of-glob/secret" -- --allow "$TMP/ok/*"
@@ -104,7 +104,7 @@ peer refuse "$TMP/ok/data" "--allow limits where it writes" "$TMP/out-of-glob/jn
 [ "$prc" -eq 0 ] || { cat "$TMP/peer.txt" "$TMP/slave.txt"; fail "a journal folder outside --allow was accepted"; }
 [ ! -e "$TMP/out-of-glob/jnl" ] || fail "the slave made a journal folder outside --allow"
 grep -q "journal=$TMP/out-of-glob/jnl: .*no --allow glob matches" "$TMP/slave.txt" ||
-	{ cat "$TMP/slave.txt"; fail "the slave did not name the refused journal folder"; }
+	{ fail_show "$TMP/slave.txt" "the slave did not name the refused journal folder"; }
 echo "ok: the journal folder obeys --allow"
 
 # ---- a FIFO lun --------------------------------------------------------
@@ -116,10 +116,10 @@ rd=r1,wd=wd1,elapsed=1,interval=1
 VDB
 start=$(date +%s)
 run_bounded 30 "$LOCKSTEP" run "$TMP/fifo.vdb" -o "$TMP/out-fifo" --local-slaves 1 > "$TMP/fifo.txt" 2>&1
-[ "$rc" -eq 1 ] || { cat "$TMP/fifo.txt"; fail "a FIFO lun: exit $rc, expected 1"; }
-grep -q "is a FIFO" "$TMP/fifo.txt" || { cat "$TMP/fifo.txt"; fail "a FIFO lun: no message saying so"; }
+[ "$rc" -eq 1 ] || { fail_show "$TMP/fifo.txt" "a FIFO lun: exit $rc, expected 1"; }
+grep -q "is a FIFO" "$TMP/fifo.txt" || { fail_show "$TMP/fifo.txt" "a FIFO lun: no message saying so"; }
 [ $(($(date +%s) - start)) -le 20 ] || fail "a FIFO lun took over 20 s"
-grep -q "targets limited to 1 --allow entry" "$TMP/out-fifo/lockstep.log" || { cat "$TMP/out-fifo/lockstep.log"; fail "the local slave did not get the lun as its allowlist"; }
+grep -q "targets limited to 1 --allow entry" "$TMP/out-fifo/lockstep.log" || { fail_show "$TMP/out-fifo/lockstep.log" "the local slave did not get the lun as its allowlist"; }
 echo "ok: a FIFO lun fails at once; launched slaves get the luns as their allowlist"
 
 # ---- files that would be created -----------------------------------------
@@ -130,8 +130,8 @@ wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,elapsed=1,interval=1
 VDB
 run_bounded 30 "$LOCKSTEP" run "$TMP/big.vdb" -o "$TMP/out-big" --local-slaves 1 > "$TMP/big.txt" 2>&1
-[ "$rc" -eq 1 ] || { cat "$TMP/big.txt"; fail "a lun larger than its file system: exit $rc, expected 1"; }
-grep -q "its file system has [0-9]* available" "$TMP/big.txt" || { cat "$TMP/big.txt"; fail "no message saying the file system has no room"; }
+[ "$rc" -eq 1 ] || { fail_show "$TMP/big.txt" "a lun larger than its file system: exit $rc, expected 1"; }
+grep -q "its file system has [0-9]* available" "$TMP/big.txt" || { fail_show "$TMP/big.txt" "no message saying the file system has no room"; }
 [ ! -e "$TMP/big.dat" ] || fail "the lun that does not fit was created"
 # Never under /dev: a missing lun there is not created.
 DEVLUN="/dev/lockstep-test-$$"
@@ -142,8 +142,8 @@ rd=r1,wd=wd1,elapsed=1,interval=1
 VDB
 run_bounded 30 "$LOCKSTEP" run "$TMP/dev.vdb" -o "$TMP/out-dev" --local-slaves 1 > "$TMP/dev.txt" 2>&1
 [ ! -e "$DEVLUN" ] || { rm -f "$DEVLUN"; fail "a file was created under /dev"; }
-[ "$rc" -eq 1 ] || { cat "$TMP/dev.txt"; fail "a missing lun under /dev: exit $rc, expected 1"; }
-grep -q "creates files only outside /dev" "$TMP/dev.txt" || { cat "$TMP/dev.txt"; fail "no message saying files are not created under /dev"; }
+[ "$rc" -eq 1 ] || { fail_show "$TMP/dev.txt" "a missing lun under /dev: exit $rc, expected 1"; }
+grep -q "creates files only outside /dev" "$TMP/dev.txt" || { fail_show "$TMP/dev.txt" "no message saying files are not created under /dev"; }
 echo "ok: a lun without room and a missing lun under /dev are refused and never created"
 
 # ---- loop devices ------------------------------------------------------
@@ -192,24 +192,24 @@ check() {
 	local name=$1 dev=$2 what=$3 sig=$4 before
 	before=$(sum "$dev")
 	run_on "$dev" 0 no "$name-w"
-	[ "$rc" -eq 1 ] || { cat "$TMP/$name-w.txt"; fail "$name: a write run exited $rc, expected 1"; }
-	grep "$dev" "$TMP/$name-w.txt" | grep -q "$what" || { cat "$TMP/$name-w.txt"; fail "$name: the refusal does not name $dev and '$what'"; }
+	[ "$rc" -eq 1 ] || { fail_show "$TMP/$name-w.txt" "$name: a write run exited $rc, expected 1"; }
+	grep "$dev" "$TMP/$name-w.txt" | grep -q "$what" || { fail_show "$TMP/$name-w.txt" "$name: the refusal does not name $dev and '$what'"; }
 	if [ -n "$sig" ]; then
-		grep -q "force=yes on its sd overwrites it" "$TMP/$name-w.txt" || { cat "$TMP/$name-w.txt"; fail "$name: the refusal does not name the override"; }
+		grep -q "force=yes on its sd overwrites it" "$TMP/$name-w.txt" || { fail_show "$TMP/$name-w.txt" "$name: the refusal does not name the override"; }
 	fi
 	[ "$(sum "$dev")" = "$before" ] || fail "$name: the refused write run changed $dev"
 	run_on "$dev" 100 no "$name-r"
-	[ "$rc" -eq 0 ] || { cat "$TMP/$name-r.txt"; fail "$name: a read-only run exited $rc, expected 0"; }
+	[ "$rc" -eq 0 ] || { fail_show "$TMP/$name-r.txt" "$name: a read-only run exited $rc, expected 0"; }
 	[ "$(sum "$dev")" = "$before" ] || fail "$name: the read-only run changed $dev"
 	run_on "$dev" 0 yes "$name-f"
 	if [ -z "$sig" ]; then
-		[ "$rc" -eq 1 ] || { cat "$TMP/$name-f.txt"; fail "$name: force=yes wrote to it (exit $rc)"; }
+		[ "$rc" -eq 1 ] || { fail_show "$TMP/$name-f.txt" "$name: force=yes wrote to it (exit $rc)"; }
 		[ "$(sum "$dev")" = "$before" ] || fail "$name: force=yes changed $dev"
 		echo "ok: $name refused for writes (force=yes too), read-only allowed"
 		return
 	fi
-	[ "$rc" -eq 0 ] || { cat "$TMP/$name-f.txt"; fail "$name: force=yes run exited $rc, expected 0"; }
-	grep -q "sd1 on slave local-1: force=yes: overwriting an\? $sig signature on $dev" "$TMP/$name-f.txt" || { cat "$TMP/$name-f.txt"; fail "$name: the console does not say force=yes overwrote $sig"; }
+	[ "$rc" -eq 0 ] || { fail_show "$TMP/$name-f.txt" "$name: force=yes run exited $rc, expected 0"; }
+	grep -q "sd1 on slave local-1: force=yes: overwriting an\? $sig signature on $dev" "$TMP/$name-f.txt" || { fail_show "$TMP/$name-f.txt" "$name: the console does not say force=yes overwrote $sig"; }
 	python3 - "$TMP/$name-f/summary.json" "$dev" "$sig" <<'PY' || fail "$name: summary.json does not record force=yes"
 import json, sys
 s = json.load(open(sys.argv[1]))

@@ -116,18 +116,18 @@ for r in d['runs']:
             r['name'], s['sd'], s['written'], s['verified'], s['mismatched'])
         assert line in txt, 'no console line: ' + line
 PY
-		{ cat "$TMP/$1.txt"; fail "$1: per-sd validation figures do not add up"; }
+		{ fail_show "$TMP/$1.txt" "$1: per-sd validation figures do not add up"; }
 }
 
 # ---- a clean run --------------------------------------------------------
 vdb clean 50 "rd=rd1,wd=wd1,format=yes,elapsed=2,interval=1" \
 	"rd=rd2,wd=wd1,validate=only,interval=1"
 run clean 60
-[ "$rc" -eq 0 ] || { cat "$TMP/clean.err"; fail "clean run exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/clean.err" "clean run exited $rc"; }
 grep -q "validation rd2 validate: 0 blocks written, [1-9][0-9]* verified, 0 mismatches" "$TMP/clean.txt" ||
-	{ cat "$TMP/clean.txt"; fail "the validate pass verified nothing or found mismatches"; }
+	{ fail_show "$TMP/clean.txt" "the validate pass verified nothing or found mismatches"; }
 grep -q "validation rd1: [1-9][0-9]* blocks written, [1-9][0-9]* verified, 0 mismatches" "$TMP/clean.txt" ||
-	{ cat "$TMP/clean.txt"; fail "the mixed run did not validate"; }
+	{ fail_show "$TMP/clean.txt" "the mixed run did not validate"; }
 [ "$(json clean "d['runs'][-1]['validation']['blocks_verified']")" -ge "$NBLK" ] ||
 	fail "summary.json: the validate pass verified fewer blocks than the device has"
 [ "$(json clean "sum(r['validation']['mismatches'] for r in d['runs'])")" -eq 0 ] ||
@@ -146,8 +146,8 @@ restore() { rm -rf "$J"; cp -a "$TMP/journal.good" "$J"; }
 vdb verify 50 "rd=rdv,wd=wd1,validate=only,interval=1"
 tampered() { # CASE PATTERN: the run after the tampering fails, saying PATTERN
 	run verify 60
-	[ "$rc" -ne 0 ] || { cat "$TMP/verify.err"; fail "journal $1: the validate=only run exited 0"; }
-	grep -q "$2" "$TMP/verify.err" || { cat "$TMP/verify.err"; fail "journal $1: no message naming the journal"; }
+	[ "$rc" -ne 0 ] || { fail_show "$TMP/verify.err" "journal $1: the validate=only run exited 0"; }
+	grep -q "$2" "$TMP/verify.err" || { fail_show "$TMP/verify.err" "journal $1: no message naming the journal"; }
 	echo "ok: journal $1: exit $rc, $(grep -m1 -o "journal $J/[^ ]*" "$TMP/verify.err")"
 	restore
 }
@@ -163,7 +163,7 @@ mv "$TMP/j1" "$J/sd1.local-2.jnl"
 tampered swapped "journal $J/sd1.local-[12].jnl belongs to slave local-[12], not local-[12]"
 # Intact again: the same pass is clean.
 run verify 60
-[ "$rc" -eq 0 ] || { cat "$TMP/verify.err"; fail "the restored journals did not validate clean ($rc)"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/verify.err" "the restored journals did not validate clean ($rc)"; }
 
 # ---- corruption: bytes flipped between two runs -------------------------
 vdb verify 50 "rd=rdv,wd=wd1,validate=only,interval=1"
@@ -171,10 +171,10 @@ flip 100
 flip 2100
 flip 4000
 run verify 60
-[ "$rc" -eq 4 ] || { cat "$TMP/verify.err"; fail "run with corrupted blocks exited $rc, expected 4 (degraded)"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/verify.err" "run with corrupted blocks exited $rc, expected 4 (degraded)"; }
 want=$(printf '%s corrupt\n' $((100 * BLK)) $((2100 * BLK)) $((4000 * BLK)))
 got=$(mismatches verify)
-[ "$got" = "$want" ] || { cat "$TMP/verify.err"; fail "corruption found at: $got, expected: $want"; }
+[ "$got" = "$want" ] || { fail_show "$TMP/verify.err" "corruption found at: $got, expected: $want"; }
 [ "$(json verify "d['runs'][0]['validation']['mismatches']")" -eq 3 ] ||
 	fail "summary.json does not count the 3 corrupted blocks"
 [ "$(json verify "[(s['sd'], s['written'], s['mismatched']) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', 0, 3)]" ] ||
@@ -185,7 +185,7 @@ sds_add_up verify
 dd if="$DEV" of="$TMP/snap.img" bs=1M iflag=direct status=none
 vdb rewrite 50 "rd=rdw,wd=wd1,format=only"
 run rewrite 60
-[ "$rc" -eq 0 ] || { cat "$TMP/rewrite.err"; fail "rewrite exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/rewrite.err" "rewrite exited $rc"; }
 # Blocks 500-503 go back to the snapshot: the rewrite of them is lost.
 dd if="$TMP/snap.img" of="$DEV" bs=$BLK skip=500 seek=500 count=4 \
 	oflag=direct conv=notrunc status=none
@@ -195,16 +195,16 @@ dd if="$DEV" of="$DEV" bs=$BLK skip=1000 seek=1001 count=1 iflag=direct \
 dd if="$DEV" of="$DEV" bs=$BLK skip=1000 seek=3001 count=1 iflag=direct \
 	oflag=direct conv=notrunc status=none
 run verify 60
-[ "$rc" -eq 4 ] || { cat "$TMP/verify.err"; fail "run with lost writes exited $rc, expected 4"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/verify.err" "run with lost writes exited $rc, expected 4"; }
 want=$( (printf '%s lost\n' $((500 * BLK)) $((501 * BLK)) $((502 * BLK)) $((503 * BLK))
 	printf '%s misdirected\n' $((1001 * BLK)) $((3001 * BLK))) | sort -n)
 got=$(mismatches verify)
-[ "$got" = "$want" ] || { cat "$TMP/verify.err"; fail "found: $got, expected: $want"; }
+[ "$got" = "$want" ] || { fail_show "$TMP/verify.err" "found: $got, expected: $want"; }
 
 # ---- a slave killed with writes in flight -------------------------------
 vdb rewrite 50 "rd=rdw,wd=wd1,format=only"
 run rewrite 60 # every block good again
-[ "$rc" -eq 0 ] || { cat "$TMP/rewrite.err"; fail "rewrite exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/rewrite.err" "rewrite exited $rc"; }
 vdb crash 100000 "rd=rdc,wd=wd1,elapsed=6,interval=1" \
 	"rd=rdd,wd=wd1,elapsed=2,interval=1"
 "$LOCKSTEP" run "$TMP/crash.vdb" -o "$TMP/out-crash" > "$TMP/crash.txt" \
@@ -227,9 +227,9 @@ wait $master
 rc=$?
 set -e
 # The next rd would cut the sd anew: it is not run, the run is aborted.
-[ "$rc" -eq 2 ] || { cat "$TMP/crash.err"; fail "run that lost a slave exited $rc, expected 2"; }
+[ "$rc" -eq 2 ] || { fail_show "$TMP/crash.err" "run that lost a slave exited $rc, expected 2"; }
 grep -q "slave local-1 is gone, so its part of the sds has no owner" "$TMP/crash.err" ||
-	{ cat "$TMP/crash.err"; fail "the loss of local-1 did not stop the validated run"; }
+	{ fail_show "$TMP/crash.err" "the loss of local-1 did not stop the validated run"; }
 # What local-1's journal says the kill left in flight: blocks whose
 # intent record has no completion (8-byte records after a 160-byte
 # header: block << 16 | generation << 8 | type, 1 intent, 2 done, 3
@@ -250,13 +250,13 @@ PY
 flip 10
 flip 3500
 run verify 60
-[ "$rc" -eq 4 ] || { cat "$TMP/verify.err"; fail "validate after the kill exited $rc, expected 4"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/verify.err" "validate after the kill exited $rc, expected 4"; }
 want=$(printf '%s corrupt\n' $((10 * BLK)) $((3500 * BLK)))
 got=$(mismatches verify)
-[ "$got" = "$want" ] || { cat "$TMP/verify.err"; fail "after the kill found: $got, expected only: $want"; }
+[ "$got" = "$want" ] || { fail_show "$TMP/verify.err" "after the kill found: $got, expected only: $want"; }
 if [ "$inflight" -gt 0 ]; then
 	grep -q "sd sd1: $inflight blocks were being written when the journal ended" "$TMP/verify.err" ||
-		{ cat "$TMP/verify.err"; fail "the journal ended with $inflight writes in flight and the slave did not say so"; }
+		{ fail_show "$TMP/verify.err" "the journal ended with $inflight writes in flight and the slave did not say so"; }
 else
 	echo "note: the kill left no write in flight in the journal"
 	! grep -q "blocks were being written when the journal ended" "$TMP/verify.err" ||
@@ -268,7 +268,7 @@ fi
 flip 20
 vdb strict 1 "rd=rdv,wd=wd1,validate=only,interval=1"
 run strict 60
-[ "$rc" -eq 2 ] || { cat "$TMP/strict.err"; fail "2 mismatches on a slave with data_errors=1 exited $rc, expected 2"; }
+[ "$rc" -eq 2 ] || { fail_show "$TMP/strict.err" "2 mismatches on a slave with data_errors=1 exited $rc, expected 2"; }
 grep -q "more than data_errors=1" "$TMP/strict.err" ||
 	fail "the abort does not name data_errors="
 
@@ -292,19 +292,19 @@ two() {
 }
 two twof "rd=rdf,wd=wd2,format=only"
 run twof 60
-[ "$rc" -eq 0 ] || { cat "$TMP/twof.err"; fail "format of two sds exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/twof.err" "format of two sds exited $rc"; }
 [ "$(json twof "[(s['sd'], s['written'] > 0) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', True), ('sd2', True)]" ] ||
 	fail "summary.json: the format of two sds did not count written blocks at each"
 flip 100 "$DEV2"
 flip 900 "$DEV2"
 two twov "rd=rdv,wd=wd2,validate=only,interval=1"
 run twov 60
-[ "$rc" -eq 4 ] || { cat "$TMP/twov.err"; fail "two sds with damage on sd2 exited $rc, expected 4"; }
+[ "$rc" -eq 4 ] || { fail_show "$TMP/twov.err" "two sds with damage on sd2 exited $rc, expected 4"; }
 # (the validate pass reads every block of both: 4096 and 1024)
 [ "$(json twov "[(s['sd'], s['verified'], s['mismatched']) for s in d['runs'][0]['validation']['sds']]")" = "[('sd1', 4096, 0), ('sd2', 1024, 2)]" ] ||
-	{ cat "$TMP/twov.txt"; fail "summary.json: the 2 damaged blocks are not counted at sd2 alone"; }
+	{ fail_show "$TMP/twov.txt" "summary.json: the 2 damaged blocks are not counted at sd2 alone"; }
 grep -q "validation rdv validate sd2: 0 blocks written, 1024 verified, 2 mismatches" "$TMP/twov.txt" ||
-	{ cat "$TMP/twov.txt"; fail "the console does not count the damage at sd2"; }
+	{ fail_show "$TMP/twov.txt" "the console does not count the damage at sd2"; }
 sds_add_up twof
 sds_add_up twov
 echo "PASS"

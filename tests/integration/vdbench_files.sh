@@ -16,7 +16,7 @@ VDB
 
 run_bounded 60 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/out" --local-slaves 2 > "$TMP/console.txt" 2> "$TMP/stderr.txt"
 cat "$TMP/console.txt"
-[ "$rc" -eq 0 ] || { cat "$TMP/stderr.txt"; fail "lockstep run exited $rc"; }
+[ "$rc" -eq 0 ] || { fail_show "$TMP/stderr.txt" "lockstep run exited $rc"; }
 
 # The header line, exactly, right before each run's column header.
 # The time of day first, as Vdbench (HCIBench drops the first two words).
@@ -120,7 +120,7 @@ wait "$piped"
 set -e
 grep -q "run long: [0-9]*% done, ETA [0-9]*m[0-9]*s" "$TMP/tty.txt" ||
 	{ cat -v "$TMP/tty.txt"; fail "no progress line on a terminal"; }
-grep -q "ETA" "$TMP/pipe.txt" && { cat "$TMP/pipe.txt"; fail "a progress line in a pipe"; }
+grep -q "ETA" "$TMP/pipe.txt" && { fail_show "$TMP/pipe.txt" "a progress line in a pipe"; }
 grep -q "ETA" "$TMP/pipe/lockstep.log" && fail "a progress line in the log"
 grep -q " Starting RD=long" "$TMP/pipe.txt" || fail "the piped run did not start"
 echo "PASS"

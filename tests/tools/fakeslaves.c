@@ -21,6 +21,11 @@
  * enough, the tool says so and several processes with distinct --prefix
  * values do the job (bench-master.sh does that by itself).
  *
+ * --hold SEQ (tests/integration/phase_drain.sh): the first fake keeps its
+ * interval SEQ (from 0) of the first phase back and sends it 2 s after its
+ * phase_end, as a slave's spool re-sends an interval that a dropped
+ * connection lost, so the master learns of the hole from phase_end first.
+ *
  * --send-log FILE writes, per (phase, seq), when the first and the last fake
  * slave had handed its interval to ZeroMQ (CLOCK_REALTIME ns), so the
  * master's emission delay can be measured against it.
@@ -51,6 +56,7 @@
 #define POOL_SIZE 16
 #define HELLO_RETRY_NS NS_PER_SEC
 #define HOUSEKEEP_NS (100 * NS_PER_MS) /* heartbeats, retries, timeouts */
+#define HOLD_NS (2 * NS_PER_SEC)       /* --hold: after phase_end */
 #define MAX_THREADS 64
 
 /* One synthetic interval: read and write latency, sparse. */
@@ -73,6 +79,10 @@ struct fake {
 	unsigned pick;                  /* next pool entry */
 	uint32_t warmup;                /* the plan's warmup intervals */
 	uint32_t used[POOL_SIZE];       /* measured intervals per entry */
+	int hold;                       /* --hold applies to this fake */
+	void *held;                     /* the encoded interval held back */
+	size_t held_len;
+	uint64_t held_at; /* CLOCK_MONOTONIC: when to send it, 0 not yet */
 };
 
 /* When the fakes of one thread handed interval (phase, seq) to ZeroMQ. */
@@ -99,6 +109,7 @@ static struct {
 	const char *prefix;
 	const char *send_log;
 	unsigned n, threads, io_threads;
+	long hold_seq; /* --hold, -1 none */
 	double timeout_s;
 	double ramp; /* connections opened per second, 0 = all at once */
 	int verbose;
@@ -107,7 +118,7 @@ static struct {
 	uint64_t deadline; /* CLOCK_MONOTONIC */
 	atomic_uint registered;
 	atomic_uint stopped;
-} g = { .prefix = "fake", .timeout_s = 600, .ramp = 2000 };
+} g = { .prefix = "fake", .timeout_s = 600, .ramp = 2000, .hold_seq = -1 };
 
 static volatile sig_atomic_t quit;
 
@@ -276,6 +287,8 @@ static void send_phase_end(struct shard *sh, struct fake *f)
 	if (phase_lat(f, m.u.phase_end.lat) < 0)
 		sh->errors++;
 	send_msg(sh, f, &m);
+	if (f->held && !f->held_at)
+		f->held_at = time_mono_ns() + HOLD_NS;
 	proto_msg_free(&m);
 	f->prepared = f->started = 0;
 }
@@ -305,7 +318,12 @@ static void send_interval(struct shard *sh, struct fake *f)
 	if (f->next_seq >= f->warmup)
 		f->used[f->pick % POOL_SIZE]++;
 	f->pick++;
-	if (send_msg(sh, f, &m) == 0) {
+	if (f->hold && f->next_seq == g.hold_seq) {
+		/* Counted in phase_end's totals, sent after it (tick()). */
+		f->hold = 0;
+		if (proto_encode(&m, &f->held, &f->held_len) < 0)
+			sh->errors++;
+	} else if (send_msg(sh, f, &m) == 0) {
 		record_send(sh, f->phase, f->next_seq, time_real_ns());
 		sh->sent_intervals++;
 	}
@@ -400,6 +418,16 @@ static void handle(struct shard *sh, struct fake *f, const void *buf,
 		r.u.go_ack.phase = m.u.go.phase;
 		send_msg(sh, f, &r);
 		break;
+	case PROTO_MEASURE:
+		/* warmup=steady: the window as the real slave moves it. */
+		if (f->prepared && m.u.measure.phase == f->phase &&
+		    m.u.measure.from <= f->warmup &&
+		    m.u.measure.intervals <= f->intervals &&
+		    m.u.measure.intervals > f->next_seq) {
+			f->warmup = m.u.measure.from;
+			f->intervals = m.u.measure.intervals;
+		}
+		break;
 	case PROTO_ACK:
 		sh->acks++;
 		break;
@@ -472,6 +500,12 @@ static uint64_t tick(struct shard *sh, struct fake *f, uint64_t now,
 	while (f->started && f->next_seq < f->intervals &&
 	       interval_due(f, now, now_real) <= now)
 		send_interval(sh, f);
+	if (f->held && f->held_at && now >= f->held_at) {
+		if (zmq_send(f->dealer, f->held, f->held_len, ZMQ_DONTWAIT) < 0)
+			sh->errors++;
+		free(f->held);
+		f->held = NULL;
+	}
 	/* As the real slave: in a phase the intervals are the heartbeat. */
 	if (f->started && f->next_seq < f->intervals ?
 		    now - f->last_tx >= f->hb_ns + f->hb_ns / 4 :
@@ -499,6 +533,7 @@ static int open_fake(struct fake *f, unsigned idx, const char *host,
 	int zero = 0, ivl = 100, ivl_max = 1000;
 	uint64_t a = rng_next(seed), b = rng_next(seed);
 
+	f->hold = idx == 0 && g.hold_seq >= 0;
 	f->dealer = zmq_socket(g.ctx, ZMQ_DEALER);
 	f->sub = zmq_socket(g.ctx, ZMQ_SUB);
 	if (!f->dealer || !f->sub)
@@ -690,6 +725,7 @@ static void usage(FILE *f)
 		"  --threads T        threads sharing the fakes (default: CPUs, at most N/100+1)\n"
 		"  --io-threads T     ZeroMQ I/O threads (default N/1000+1, at most 4)\n"
 		"  --prefix NAME      slave names are NAME-00001... (default fake)\n"
+		"  --hold SEQ         the first fake sends interval SEQ (from 0) 2 s after its phase_end\n"
 		"  --send-log FILE    CSV of when each interval's first and last message was sent\n"
 		"  --ramp RATE        open RATE connections per second (default 2000, 0 = all at once)\n"
 		"  --timeout S        give up after S seconds (default 600)\n"
@@ -705,6 +741,7 @@ static int parse_args(int argc, char **argv)
 		{ "io-threads", required_argument, NULL, 'I' },
 		{ "prefix", required_argument, NULL, 'p' },
 		{ "send-log", required_argument, NULL, 'l' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "ramp", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -745,6 +782,14 @@ static int parse_args(int argc, char **argv)
 			break;
 		case 'l':
 			g.send_log = optarg;
+			break;
+		case 'H':
+			g.hold_seq = strtol(optarg, &end, 10);
+			if (*end || g.hold_seq < 0 || g.hold_seq > 1000000) {
+				fprintf(stderr, "fakeslaves: bad --hold '%s'\n",
+					optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'T':
 			g.timeout_s = strtod(optarg, &end);

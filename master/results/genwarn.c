@@ -1,0 +1,52 @@
+/*
+ * Generator bottleneck warnings: the tests of genwarn.h on a host's
+ * figures, with no I/O and no clock, so that tests/test_genwarn.c can
+ * hold them to their thresholds.
+ */
+#include "master/results/genwarn.h"
+
+double genwarn_cpu_pct(uint64_t cpu_ns, uint64_t interval_ns, uint32_t cores)
+{
+	double avail = (double)interval_ns * (double)cores;
+
+	return avail > 0 ? (double)cpu_ns / avail * 100.0 : 0.0;
+}
+
+double genwarn_runq_per_core(uint64_t runq_ns, uint64_t interval_ns,
+			     uint32_t cores)
+{
+	double avail = (double)interval_ns * (double)cores;
+
+	return avail > 0 ? (double)runq_ns / avail : 0.0;
+}
+
+void genwarn_interval(struct genwarn_host *h, double pct, double runq)
+{
+	h->intervals++;
+	if (pct > GENWARN_CPU_PCT || runq > GENWARN_RUNQ_PER_CORE)
+		h->busy++;
+	if (pct > h->cpu_pct_max)
+		h->cpu_pct_max = pct;
+	h->cpu_pct_sum += pct;
+	if (runq > h->runq_max)
+		h->runq_max = runq;
+	h->runq_sum += runq;
+}
+
+double genwarn_inflight_per_core(const struct genwarn_host *h)
+{
+	return h->cores ? (double)h->inflight / h->cores : 0.0;
+}
+
+unsigned genwarn_judge(const struct genwarn_host *h)
+{
+	unsigned f = 0;
+
+	/* Half or more of its intervals, and at least one. */
+	if (h->busy && 2 * (uint64_t)h->busy >= h->intervals)
+		f |= GENWARN_CPU;
+	if (h->cores &&
+	    h->inflight > (uint64_t)h->cores * GENWARN_INFLIGHT_PER_CORE)
+		f |= GENWARN_INFLIGHT;
+	return f;
+}

@@ -1,0 +1,78 @@
+/*
+ * Generator bottleneck warnings, pure: whether a host's figures over a
+ * run say that lockstep itself, not the storage, set the pace. A host is
+ * the slaves whose hello named the same host; their CPU (each slave's
+ * getrusage(RUSAGE_SELF): every thread of the process, io_uring's io-wq
+ * workers included) is summed per interval and taken over the host's
+ * cores, and so is the time their workers were ready to run but waited
+ * for a CPU (interval.rq). Two tests:
+ * - CPU: in at least half of the run's measured intervals the host
+ *   reported (one busy interval is a hiccup; a generator that is the
+ *   bottleneck is so most of the time), its slaves used more than
+ *   GENWARN_CPU_PCT of its cores, or more than GENWARN_RUNQ_PER_CORE of
+ *   their workers a core waited for a CPU on average (other processes,
+ *   or more slaves and workers than cores, took it: the slaves' own CPU
+ *   is then low, as in the case that asked for this, 100 slaves on 2
+ *   cores). A slave's own figures are at most its host's, so the host
+ *   test covers a single busy slave too.
+ * - I/Os in flight: the host's slaves were planned to keep more than
+ *   GENWARN_INFLIGHT_PER_CORE I/Os in flight (threads=) per core.
+ */
+#ifndef LOCKSTEP_MASTER_RESULTS_GENWARN_H
+#define LOCKSTEP_MASTER_RESULTS_GENWARN_H
+
+#include <stdint.h>
+
+#define GENWARN_CPU_PCT 90.0
+/*
+ * More workers waiting for a CPU than the host has cores, on average:
+ * each I/O issue and reap then waits its turn. Measured on a 2-core
+ * machine at a load average of 10 (other work): 2 slaves at iorate=200
+ * had 0.035 workers a core waiting, 8 null-engine slaves at max 7.7.
+ */
+#define GENWARN_RUNQ_PER_CORE 1.0
+/*
+ * 32 in flight per core: one io_uring per core at a depth of 32 (fio's
+ * customary iodepth=32 with one job per core) stays within it; the case
+ * that motivated the warning, threads=200 on 2 cores, does not.
+ */
+#define GENWARN_INFLIGHT_PER_CORE 32
+
+enum genwarn_flag {
+	GENWARN_CPU = 1,      /* the host's CPU was the limit */
+	GENWARN_INFLIGHT = 2, /* more I/Os in flight per core than the budget */
+};
+
+/* One host over one run's measured intervals. */
+struct genwarn_host {
+	uint32_t cores;     /* its cores, from its slaves' hello */
+	uint64_t inflight;  /* I/Os its slaves were planned to keep in flight */
+	unsigned intervals; /* measured intervals it reported */
+	unsigned busy;      /* of them, over either limit */
+	double cpu_pct_max; /* its busiest interval */
+	double cpu_pct_sum; /* over its intervals, for the mean */
+	double runq_max, runq_sum; /* workers waiting a core: the same */
+};
+
+/*
+ * CPU time cpu_ns used in an interval of interval_ns on cores cores, in
+ * percent of what they had (0 when they had nothing).
+ */
+double genwarn_cpu_pct(uint64_t cpu_ns, uint64_t interval_ns, uint32_t cores);
+/*
+ * Run-queue wait runq_ns in an interval of interval_ns on cores cores:
+ * the workers waiting for a CPU a core, on average (0 without cores).
+ */
+double genwarn_runq_per_core(uint64_t runq_ns, uint64_t interval_ns,
+			     uint32_t cores);
+/*
+ * Count one measured interval of host h, in which its slaves used pct of
+ * its cores and runq of their workers a core waited for one.
+ */
+void genwarn_interval(struct genwarn_host *h, double pct, double runq);
+/* The warnings (enum genwarn_flag bits) host h's run earns; 0 none. */
+unsigned genwarn_judge(const struct genwarn_host *h);
+/* I/Os in flight per core of h (0 without cores). */
+double genwarn_inflight_per_core(const struct genwarn_host *h);
+
+#endif

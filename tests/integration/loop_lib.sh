@@ -1,0 +1,21 @@
+# A 64 MiB loop device on a file under $TMP and an empty cgroup for a
+# test that throttles it (blkio_lib.sh, warmup_steady.sh, knee.sh, slo_search.sh): loop_up CGDIR
+# sets LOOP, MM (its major:minor) and CG; loop_down (from the test's EXIT
+# trap) detaches the device and removes the group once its processes are
+# gone. Sourced after lib.sh.
+LOOP=
+CG=
+loop_up() {
+	CG=$1
+	truncate -s 64m "$TMP/disk.img"
+	LOOP=$(losetup -f --show "$TMP/disk.img")
+	MM=$(lsblk -ndo MAJ:MIN "$LOOP" | tr -d ' ')
+	mkdir "$CG"
+}
+loop_down() {
+	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ -n "$CG" ] && [ -d "$CG" ] || break
+		rmdir "$CG" 2>/dev/null || sleep 0.2
+	done
+}
