@@ -10,7 +10,7 @@ bad=0
 while IFS= read -r f; do
 	n=$(wc -l < "$f")
 	[ "$n" -gt 800 ] || continue
-	if head -n 30 "$f" | grep -q "Over 800 lines on purpose"; then
+	if head -n 30 "$f" | grep "Over 800 lines on purpose" > /dev/null; then
 		echo "check-sizes: $f: $n lines, with its reason"
 	else
 		echo "check-sizes: $f: $n lines and no \"Over 800 lines on purpose\" at its top" >&2

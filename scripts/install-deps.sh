@@ -23,7 +23,7 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" > /dev/null ||
 		missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -93,7 +93,7 @@ list_ids() {
 # Is 10.77.K.0/24 free: no address in it here, no route for it?
 subnet_free() {
 	local net=$1
-	! ip -4 -o addr show | grep -q " inet ${net//./\\.}\." &&
+	! ip -4 -o addr show | grep " inet ${net//./\\.}\." > /dev/null &&
 		[ -z "$(ip -4 route show "$net.0/24" 2>/dev/null)" ] &&
 		! grep -qx "subnet=$net" "$STATE"/* 2>/dev/null
 }

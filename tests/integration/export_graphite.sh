@@ -45,7 +45,7 @@ CONF
 	CPID=$!
 	PIDS+=("$CPID")
 	for _ in $(seq 100); do
-		ss -ltn "sport = :$CPORT" | grep -q LISTEN && return 0
+		ss -ltn "sport = :$CPORT" | grep LISTEN > /dev/null && return 0
 		sleep 0.1
 	done
 	cat "$d/carbon.out"

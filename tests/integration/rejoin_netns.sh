@@ -38,7 +38,7 @@ grep -q "slave h2 lost: .*expected by event kill" "$TMP/err" ||
 line=$(grep -E "slave h2 rejoined phase r1 at interval [0-9]+ \([0-9:.]+\)" "$TMP/err") ||
 	{ fail_show "$TMP/err" "no console line for h2's rejoin"; }
 grep -q "waits for the next phase" "$TMP/err" && { fail_show "$TMP/err" "h2 was told to wait"; }
-cat "$TMP/console" "$TMP/err" | grep -qE "slave h2 was lost at .* and rejoined at .* \(phase r1, interval [0-9]+\)" ||
+grep -qE "slave h2 was lost at .* and rejoined at .* \(phase r1, interval [0-9]+\)" "$TMP/console" "$TMP/err" ||
 	{ fail_show "$TMP/err" "the end of the run does not say h2 rejoined r1"; }
 
 python3 - "$TMP/out" "$line" <<'PY' || { fail_show "$TMP/err" "results"; }

@@ -193,7 +193,7 @@ check() {
 	before=$(sum "$dev")
 	run_on "$dev" 0 no "$name-w"
 	[ "$rc" -eq 1 ] || { fail_show "$TMP/$name-w.txt" "$name: a write run exited $rc, expected 1"; }
-	grep "$dev" "$TMP/$name-w.txt" | grep -q "$what" || { fail_show "$TMP/$name-w.txt" "$name: the refusal does not name $dev and '$what'"; }
+	grep "$dev" "$TMP/$name-w.txt" | grep "$what" > /dev/null || { fail_show "$TMP/$name-w.txt" "$name: the refusal does not name $dev and '$what'"; }
 	if [ -n "$sig" ]; then
 		grep -q "force=yes on its sd overwrites it" "$TMP/$name-w.txt" || { fail_show "$TMP/$name-w.txt" "$name: the refusal does not name the override"; }
 	fi

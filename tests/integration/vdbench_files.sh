@@ -32,7 +32,7 @@ awk '/ Starting RD=/ { getline n; if (n !~ /interval +i\/o +MB\/sec/) bad = 1 } 
 for f in loop1_xfersize-4k_rdpct-70.hgrm loop1_xfersize-8k_rdpct-70.hgrm fixed.hgrm flatfile.html; do
 	[ -s "$TMP/out/$f" ] || { ls "$TMP/out"; fail "no $f"; }
 done
-! find "$TMP/out" -name '* *' -o -name '*=*' | grep -q . || fail "a file name with a space or '='"
+! find "$TMP/out" -name '* *' -o -name '*=*' | grep . > /dev/null || fail "a file name with a space or '='"
 
 # flatfile.html through ParseFlat's rules (parseflat.py): every interval
 # row, the avg_ rows with -a, a -f filter on a requested column.
