@@ -199,3 +199,18 @@ const char *units_fmt_size(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%llu", (unsigned long long)v);
 	return buf;
 }
+
+const char *units_fmt_iec(uint64_t b, char *buf, size_t len)
+{
+	static const char *const units[] = { "B",   "KiB", "MiB",
+					     "GiB", "TiB", "PiB" };
+	double v = (double)b;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+	return buf;
+}

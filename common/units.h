@@ -21,5 +21,8 @@ int units_parse_seconds(const char *s, double *out);
 int units_parse_number(const char *s, double *out);
 /* Format a size compactly ("4k", "1m", "3g", "1234"). Returns buf. */
 const char *units_fmt_size(uint64_t v, char *buf, size_t len);
+/* Format bytes for people, one decimal in binary units ("1.5 GiB",
+   "512 B"). Returns buf. */
+const char *units_fmt_iec(uint64_t b, char *buf, size_t len);
 
 #endif

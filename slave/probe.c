@@ -1,8 +1,9 @@
 /*
  * `lockstep probe`: the host check that `lockstep hosts` runs over ssh on
- * each hd= host, hidden from the list of commands. It answers, without
- * opening anything for writing: whether this kernel gives an io_uring
- * (and its features), and for each target the master names, whether it is
+ * each hd= host (and `lockstep easy` on this one), hidden from the list of
+ * commands. It answers, without opening anything for writing: whether this
+ * kernel gives an io_uring (and its features), the host's online cores,
+ * and for each target the master names, whether it is
  * there, its size and what target safety (safety.c, the same rules a slave
  * applies before opening it) would say. One tab-separated line each, for
  * the master to parse.
@@ -103,6 +104,7 @@ int probe_main(int argc, char **argv)
 		printf("io_uring\tno\t%s\n", strerror(-ret));
 	else
 		printf("io_uring\tyes\t%s\n", feats);
+	printf("cores\t%ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	for (int i = 1; i < argc; i++)
 		probe_target(argv[i]);
 	return fflush(stdout) == 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;

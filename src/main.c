@@ -13,6 +13,7 @@
 #include "master/deploy/deploy.h"
 #include "master/history/history.h"
 #include "master/check/check.h"
+#include "master/easy/easy.h"
 #include "master/run/run.h"
 #include "master/report/html.h"
 #include "slave/engine.h"
@@ -30,6 +31,11 @@ static int vdbench_main(int argc, char **argv)
 	return master_vdbench_main(argc, argv, engine_names());
 }
 
+static int easy_cmd(int argc, char **argv)
+{
+	return easy_main(argc, argv, engine_names());
+}
+
 static int version_main(int argc, char **argv);
 static int help_main(int argc, char **argv);
 
@@ -40,6 +46,9 @@ static const struct command commands[] = {
 	  "Vdbench's command line (-f FILE -o DIR ...) and console; also as a binary named vdbench",
 	  vdbench_main, 1 },
 	{ "slave", "", "run a slave that connects to a master", slave_main, 1 },
+	{ "easy", "FILE",
+	  "HCIBench's Easy Run on FILE's hosts and sds: four profiles, each an SLO search",
+	  easy_cmd, 1 },
 	{ "check", "FILE",
 	  "parse and validate a parameter file, print the plan", check_main,
 	  1 },

@@ -991,6 +991,50 @@ static const char man_hosts[] =
 	"continue` is given, which leaves that host's slaves out (the run "
 	"then exits 4, degraded, not 0).\n";
 
+static const char man_easy[] =
+	"# SIZING\n"
+	"easy asks each host, with the probe `lockstep hosts` runs (over "
+	"ssh for `hd=` hosts, as a child process on this machine without "
+	"them), for its online cores and the size of each sd's target "
+	"there; a target that is refused by target safety, or missing "
+	"without `size=` to make a file, stops it with the sd and host "
+	"named. `threads=` (on every rd) is the largest number that keeps "
+	"every host at 8 I/Os in flight a core, HCIBench's ratio (a "
+	"4-vCPU worker VM with 8 disks at 4 threads each), counting that "
+	"an sd's threads are split over the slaves that run it; at least "
+	"one a slave, at most 256. `--working-set PCT` is a `range=(0,PCT)` "
+	"on every wd. The file's comments say what was learned and the "
+	"rule.\n"
+	"\n"
+	"# THE FILE\n"
+	"FILE's own lines, then a wd= and an rd= per profile: "
+	"`r4k_70read_rand`, `r4k_100read_rand`, `r8k_50read_rand` and "
+	"`r256k_0read_seq`, each `iorate=slo,slo=OBJECTIVE` after "
+	"`warmup=(steady,MAX)` with `elapsed=` and `interval=` from the "
+	"options, and `format=yes` on the first (the working set written "
+	"once) unless `--no-prepare`. It is printed on stdout, then run as "
+	"`lockstep run -o DIR FILE` would run it (options after `--` go to "
+	"the run), and the results folder keeps it as `easy.vdb`: edit it "
+	"and rerun it with `lockstep run DIR/easy.vdb`. The console ends "
+	"with one table of the four answers: each rd's objective, its "
+	"answer (the highest cluster rate that met it), what that run "
+	"measured (IO/s, MB/s, the latency) and whether it was steady.\n"
+	"\n"
+	"# EXAMPLE\n"
+	"A three-host cluster with a data disk each:\n"
+	"\n"
+	"```\n"
+	"hd=default,user=root\n"
+	"hd=esx1\n"
+	"hd=esx2\n"
+	"hd=esx3\n"
+	"sd=sd1,lun=/dev/sdb,openflags=o_direct\n"
+	"```\n"
+	"\n"
+	"`lockstep easy cluster.vdb --print` shows the file; `lockstep easy "
+	"cluster.vdb --slo p99:2ms -o easy1` runs it (about 4 x (the max "
+	"run and up to 7 steps) x (warmup + 5 minutes)).\n";
+
 static const char man_nightly[] =
 	"# SYNOPSIS\n"
 	"`lockstep-nightly FILE [--keep DAYS] [-- run options]`\n"
@@ -1114,6 +1158,8 @@ static const struct cmd_page {
 	{ "keygen", man_keygen, "lockstep(1), lockstep-slave(1)" },
 	{ "hosts", man_hosts,
 	  "lockstep(1), lockstep-run(1), lockstep-slave(1)" },
+	{ "easy", man_easy,
+	  "lockstep(1), lockstep-run(1), lockstep-hosts(1), lockstep-params(5)" },
 };
 
 #define NCMD_PAGES (sizeof(cmd_pages) / sizeof(cmd_pages[0]))

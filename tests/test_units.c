@@ -223,6 +223,30 @@ static void test_fmt_size(void **state)
 	assert_string_equal(units_fmt_size(123456, buf, 4), "123");
 }
 
+static void test_fmt_iec(void **state)
+{
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} cases[] = {
+		{ 0, "0 B" },
+		{ 1023, "1023 B" },
+		{ KIB, "1.0 KiB" },
+		{ 1536, "1.5 KiB" },
+		{ 64 * MIB, "64.0 MiB" },
+		{ 3 * GIB / 2, "1.5 GiB" },
+		{ 2 * TIB, "2.0 TiB" },
+		{ 3 * TIB * 1024, "3.0 PiB" },
+		{ 5000 * TIB * 1024, "5000.0 PiB" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(units_fmt_iec(cases[i].v, buf, sizeof(buf)),
+				    cases[i].want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test(test_overflowing_numbers),
 		cmocka_unit_test(test_fmt_size),
+		cmocka_unit_test(test_fmt_iec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

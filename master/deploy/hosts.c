@@ -3,8 +3,8 @@
  * before a long run, for every hd= host, without running I/O: ssh
  * reaches it, the binary the run would start is there and of this
  * version, the kernel and its io_uring, the clock offset to the master
- * (a round trip over the ssh connection, halved), and each sd target:
- * there, its size, and what target safety would say (the host's own
+ * (a round trip over the ssh connection, halved), its cores, and each sd
+ * target: there, its size, and what target safety would say (the host's own
  * `lockstep probe`, so the rules are slave/safety.c's, not copied here).
  */
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "common/exitcode.h"
 #include "common/opts.h"
 #include "common/timeutil.h"
+#include "common/units.h"
 #include "lockstep_version.h"
 #include "master/deploy/deploy.h"
 #include "master/deploy/deploy_int.h"
@@ -123,21 +124,6 @@ static int sd_on_host(const struct params_sd *sd, size_t hd)
 	return 0;
 }
 
-static const char *human(uint64_t b, char *buf, size_t len)
-{
-	static const char *const units[] = { "B",   "KiB", "MiB",
-					     "GiB", "TiB", "PiB" };
-	double v = (double)b;
-	int u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-	return buf;
-}
-
 /*
  * The binary, its version and the probe, in one ssh call. Prints the
  * host's lines; returns the problems found.
@@ -234,6 +220,8 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 				strcmp(f[1], "yes") ? "NO" : "yes",
 				n > 2 ? ", " : "", n > 2 ? f[2] : "");
 			problems += strcmp(f[1], "yes") != 0;
+		} else if (n == 2 && strcmp(f[0], "cores") == 0) {
+			fprintf(o, "  cores: %s\n", f[1]);
 		} else if (n >= 5 && strcmp(f[0], "target") == 0) {
 			int refused = strcmp(f[4], "refused") == 0;
 			int sized = strcmp(f[2], "file") == 0 ||
@@ -241,8 +229,8 @@ static int check_binary(FILE *o, const struct deploy_host *h,
 
 			fprintf(o, "  target %s: %s%s%s, %s%s%s\n", f[1], f[2],
 				sized ? " " : "",
-				sized ? human(strtoull(f[3], NULL, 10), size,
-					      sizeof(size)) :
+				sized ? units_fmt_iec(strtoull(f[3], NULL, 10),
+						      size, sizeof(size)) :
 					"",
 				refused ? "REFUSED" : f[4],
 				n > 5 && f[5][0] ? ": " : "",
@@ -371,7 +359,7 @@ int hosts_main(int argc, char **argv)
 		.prog = "lockstep hosts",
 		.synopsis = "usage: lockstep hosts FILE [--ssh CMD]",
 		.description =
-			"Checks every hd= host of FILE without running I/O: ssh reaches it, the lockstep there (lockstep= or the PATH's) and its version, the kernel, io_uring and its features, the clock offset to this master (a round trip over ssh, +- half of it), and each sd target: present, its size, and whether target safety would refuse it (the host's own rules, run by its lockstep).",
+			"Checks every hd= host of FILE without running I/O: ssh reaches it, the lockstep there (lockstep= or the PATH's) and its version, the kernel, io_uring and its features, the clock offset to this master (a round trip over ssh, +- half of it), its online cores, and each sd target: present, its size, and whether target safety would refuse it (the host's own rules, run by its lockstep).",
 		.footer =
 			"Exit 0 when every host is ready, 1 when one is not.\n",
 		.width = 14,

@@ -535,6 +535,11 @@ static int parse(struct parser *p)
 			ret = include_start(p, &p->it);
 		} else {
 			k = line_kind(p, &p->it);
+			if ((p->flags & PARAMS_CLUSTER) &&
+			    (k == KIND_WD || k == KIND_RD || k == KIND_EV))
+				return perr(p, p->it.kpos,
+					    "%s= in a cluster file: lockstep easy writes the workloads (run your own with lockstep run)",
+					    keywords_kinds[k].name);
 			if (k != KIND_NONE)
 				ret = def_start(p, k, &p->it);
 			else
@@ -545,7 +550,7 @@ static int parse(struct parser *p)
 	}
 	if (!ret)
 		ret = def_finish(p);
-	if (!ret && !p->out->nrd)
+	if (!ret && !p->out->nrd && !(p->flags & PARAMS_CLUSTER))
 		ret = perr(p, scan_end_pos(p->text),
 			   "no rd= run definition: nothing to run");
 	/* Checks that need every line read (ev.c's after= chains). */
@@ -619,8 +624,8 @@ int params_parse_string(const char *name, const char *text,
 	return params_parse_text(name, text, 0, out, err, errlen);
 }
 
-int params_parse_file(const char *path, struct params **out, char *err,
-		      size_t errlen)
+int params_parse_file_flags(const char *path, unsigned flags,
+			    struct params **out, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -652,11 +657,17 @@ int params_parse_file(const char *path, struct params **out, char *err,
 		free(text);
 		return -EINVAL;
 	}
-	ret = params_parse_string(path, text, out, err, errlen);
+	ret = params_parse_text(path, text, flags, out, err, errlen);
 	free(text);
 	if (!ret)
 		strcpy((*out)->path, path);
 	return ret;
+}
+
+int params_parse_file(const char *path, struct params **out, char *err,
+		      size_t errlen)
+{
+	return params_parse_file_flags(path, 0, out, err, errlen);
 }
 
 void params_free(struct params **p)

@@ -274,6 +274,11 @@ struct params {
 /* Flags for params_parse_text. */
 enum params_flags {
 	PARAMS_NO_INCLUDE = 1 << 0, /* include= is an error (fuzzing) */
+	/*
+	 * The cluster alone (lockstep easy): general, hd= and sd= lines; a
+	 * wd=, rd= or ev= is an error, and no rd= is needed.
+	 */
+	PARAMS_CLUSTER = 1 << 1,
 };
 
 /*
@@ -291,6 +296,9 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 /* Read and parse a file; -errno with a message in err if unreadable. */
 int params_parse_file(const char *path, struct params **out, char *err,
 		      size_t errlen);
+/* The same with PARAMS_* flags. */
+int params_parse_file_flags(const char *path, unsigned flags,
+			    struct params **out, char *err, size_t errlen);
 /* Free and NULL *p; safe on NULL. */
 void params_free(struct params **p);
 /*

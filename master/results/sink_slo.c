@@ -415,10 +415,95 @@ static void slo_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* The run of the search that met at the answer's rate, or -1. */
+static long answer_run(const struct run_view *rv, size_t max, size_t end,
+		       const struct slo_search *s)
+{
+	const struct params_rd *rd = rd_of(rv, &rv->ph->runs[max]);
+	long best = -1;
+
+	if (s->lo <= 0)
+		return -1;
+	for (size_t i = max; i < end; i++) {
+		const struct run_result *r = &rv->ph->runs[i];
+
+		if (in_search(rv, max, i) &&
+		    slo_judge(rd->slo_ms, &r->slo) == SLO_MEETS &&
+		    (best < 0 || run_rate(r) > run_rate(&rv->ph->runs[best])))
+			best = (long)i;
+	}
+	return best;
+}
+
+/*
+ * With two searches or more (lockstep easy's four profiles), one table at
+ * the end of the console: each rd's answer and what its answering run
+ * measured, so the answers are read in one place.
+ */
+static void slo_end(const struct run_view *rv, void *priv)
+{
+	unsigned n = 0;
+	FILE *f;
+
+	(void)priv;
+	if (rv->opt->vdbench_console)
+		return;
+	for (size_t i = 0; i < rv->ph->nruns; i++)
+		n += rv->ph->runs[i].ph.kind == PLAN_SLO_MAX &&
+		     rv->ph->runs[i].done;
+	if (n < 2)
+		return;
+	f = results_stdout(rv);
+	fprintf(f,
+		"\nSLO answers: the highest cluster rate that met each objective\n");
+	fprintf(f, "%-24s %-16s %12s %12s %10s %12s  %s\n", "rd", "objective",
+		"answer IO/s", "meas. IO/s", "MB/s", "latency ms", "steady");
+	for (size_t max = 0; max < rv->ph->nruns; max++) {
+		const struct run_result *m = &rv->ph->runs[max];
+		const struct params_rd *rd;
+		struct slo_search s;
+		char obj[64], a[32], st[16];
+		const char *why;
+		size_t end;
+		long k;
+
+		if (m->ph.kind != PLAN_SLO_MAX || !m->done)
+			continue;
+		rd = rd_of(rv, m);
+		end = search_end(rv, max);
+		slosteps_search(rv->params, rv->ph->runs, max, end, &s);
+		k = answer_run(rv, max, end, &s);
+		slo_name(rd->slo_pct, rd->slo_ms, obj, sizeof(obj));
+		if (k < 0) {
+			fprintf(f, "%-24s %-16s %12s %12s %10s %12s  %s\n",
+				rd->name, obj, "none", "-", "-", "-",
+				s.end == SLO_GOING ? "(not over)" : "");
+			continue;
+		}
+		{
+			const struct run_result *r = &rv->ph->runs[k];
+			int steady = sink_steady_verdict(rv, (size_t)k, &why);
+
+			snprintf(st, sizeof(st), "%s",
+				 stat_name(rd->slo_pct, a, sizeof(a)));
+			fprintf(f,
+				"%-24s %-16s %12s %12.1f %10.2f %6s %5.*f  %s\n",
+				rd->name, obj, rate_str(s.lo, a, sizeof(a)),
+				r->view.iops, r->view.mbps, st,
+				ms_digits(r->slo.value_ms), r->slo.value_ms,
+				steady > 0  ? "yes" :
+				steady == 0 ? "NO" :
+					      "not judged");
+		}
+	}
+	fprintf(f, "\n");
+}
+
 const struct sink_ops sink_slo = {
 	.name = "SLO search (console, summary.json, summary.txt)",
 	.priv_size = sizeof(struct slo_sink),
 	.run_end = slo_run_end,
 	.summary_json = slo_summary_json,
 	.summary_txt = slo_summary_txt,
+	.end = slo_end,
 };

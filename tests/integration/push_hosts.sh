@@ -3,7 +3,7 @@
 # `lockstep hosts` reports each host: h1 has no binary, h2 an old one (a
 # script that says lockstep 0.0.1), h3 is unreachable, named with ssh's
 # reason; with the binaries in place it shows the kernel, io_uring, the
-# clock offset and the targets, a FIFO refused by target safety.
+# clock offset, the cores and the targets, a FIFO refused by target safety.
 # `lockstep run --push` copies the master's binary to h1 and replaces h2's,
 # names h3 with the reason and does not start the run; with
 # --on-slave-loss continue it runs on h1 and h2 with the pushed binaries
@@ -86,6 +86,7 @@ run_bounded 60 "$LOCKSTEP" hosts "$TMP/hosts.vdb" --ssh "$SSH" > "$TMP/h2.out" 2
 cat "$TMP/h2.out"
 grep -q "^  lockstep: $TMP/h1/bin/lockstep is ${MINE#lockstep } (this version)" "$TMP/h2.out" || fail "h1 not ready after push"
 grep -q "^  io_uring: " "$TMP/h2.out" || fail "no io_uring line"
+[ "$(grep -c "^  cores: $(nproc)$" "$TMP/h2.out")" -eq 2 ] || fail "no cores line for each host"
 grep -q "^  target $TMP/s.dat: file 4.0 KiB, ok" "$TMP/h2.out" || fail "no size and verdict for the file target"
 grep -q "^  target $TMP/fifo: fifo, REFUSED: " "$TMP/h2.out" || fail "the FIFO target is not refused"
 

@@ -97,7 +97,11 @@ assert sh["alpha"] == 0.001 and sh["effect_ratio"] == 1.2, sh
 assert sh["slaves_judged"] == 3 and sh["slaves_flagged"] == 1, sh
 (h,) = sh["hosts"]
 assert h["slave"] == "h2" and h["latency"], h
-assert h["p"] <= sh["alpha"] and h["p99_ratio"] >= 1.2, h
+# lockstep's rule: p99 or median 1.2x the others'. The cap makes h2's
+# median ~3x; its p99 too unless a stall of this shared machine (seen in
+# CI: two intervals of no I/O anywhere) lifts every host's tail alike.
+assert h["p"] <= sh["alpha"] and max(h["p99_ratio"], h["median_ratio"]) >= 1.2, h
+assert h["median_ratio"] >= 2, h
 
 def close(a, b, rel=1e-6):
     return abs(a - b) <= rel * max(abs(a), abs(b)) + 1e-9

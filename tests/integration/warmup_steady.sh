@@ -12,7 +12,11 @@
 #    window starts one interval past the judgment, so intervals.csv's
 #    first measured row must start at least 10 intervals after the
 #    change; the warmup rows must be what summary.json's warmup says, and
-#    the measured window (10 rows) steady by the run's own verdict.
+#    the measured window (10 rows) steady by the run's own verdict. An
+#    event at=3s is 3 s into the measured time wherever the warmup ended:
+#    it starts at the first measured row's start + 3 s (no earlier, and
+#    within 2 intervals after), not at the planned maximum's (40 s, past
+#    the phase's end, where it would never run).
 # 2. Never settles: the cap alternates 1000 / 50 IO/s every 2 s, so each
 #    window of 5 one-interval rounds holds whole intervals of both: the
 #    warmup runs to its maximum (12 intervals), says so, and the run is
@@ -38,7 +42,7 @@ trap cleanup_warmup EXIT
 loop_up /sys/fs/cgroup/blkio/lockstep-warmup-$$
 cap() { echo "$MM $1" > "$CG/blkio.throttle.read_iops_device"; }
 
-# run NAME WARMUP ELAPSED: lockstep in the cgroup, in the background
+# run NAME WARMUP ELAPSED [EV]: lockstep in the cgroup, in the background
 # (its local slave is born in the group); sets LPID.
 run() {
 	cat > "$TMP/$1.vdb" <<VDB
@@ -46,6 +50,7 @@ sd=sd1,lun=$LOOP,threads=4,openflags=o_direct
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=$1,wd=wd1,iorate=200,distribution=deterministic,elapsed=$3,warmup=$2,
    interval=1
+${4:-}
 VDB
 	timeout -k 5 60 sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' \
 		sh "$CG" "$LOCKSTEP" run "$TMP/$1.vdb" -o "$TMP/$1" \
@@ -71,7 +76,7 @@ finish() {
 
 # ---- 1: settles after the change --------------------------------------
 cap 50
-run settle "(steady,40,2)" 10
+run settle "(steady,40,2)" 10 'ev=mark,rd=settle,at=3s,exec="true"'
 for _ in $(seq 300); do
 	[ "$(rows settle)" -ge 2 ] && break
 	kill -0 "$LPID" 2>/dev/null || break
@@ -106,9 +111,14 @@ assert first >= change + 10 * interval_ns, (first - change) / 1e9
 assert w["steady_at"] < w["intervals"] <= 40, w
 st = run["steady_state"]
 assert st["steady"] is True and "warmup_reached_max" not in st, st
-print("ok: cap changed at %.3f s, warmup %d intervals (steady at %d), first measured row %.3f s after the change, measured data %.1f%% slope %.1f%%"
+ev = [e for e in s["events"] if e["name"] == "mark"]
+assert len(ev) == 1 and ev[0]["status"] == "completed", ev
+ev_late = (ev[0]["start_ns"] - (first + 3 * interval_ns)) / 1e9
+assert ev[0]["planned_ns"] == first + 3 * interval_ns, (ev[0], first)
+assert 0 <= ev_late <= 2, ev_late
+print("ok: cap changed at %.3f s, warmup %d intervals (steady at %d), first measured row %.3f s after the change, measured data %.1f%% slope %.1f%%, event at=3s started %.3f s after its time"
       % ((change - int(rows[0]["start_ns"])) / 1e9, w["intervals"], w["steady_at"],
-         (first - change) / 1e9, st["data_excursion_pct"], st["slope_excursion_pct"]))
+         (first - change) / 1e9, st["data_excursion_pct"], st["slope_excursion_pct"], ev_late))
 PY
 
 # ---- 2: never settles: the maximum --------------------------------------
