@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 8
+#define PROTO_VERSION 9
 
 #define PROTO_ID_LEN 37      /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -271,6 +271,11 @@ struct proto_interval {
 	 * over them (Linux's schedstat run_delay); 0 when not measured.
 	 */
 	uint64_t runq_ns;
+	/*
+	 * Schedule lag of a fixed rate (slave/worker.h): summed over the
+	 * I/Os issued on the schedule, their count, and the largest, ns.
+	 */
+	uint64_t lag_ns, lag_n, lag_max_ns;
 	struct hist_sparse lat[2];
 };
 

@@ -192,6 +192,9 @@ static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "cs", F_U64, cpu_sys_ns),
 	SCALAR(struct proto_interval, "c", F_U32, cores),
 	SCALAR(struct proto_interval, "rq", F_U64, runq_ns),
+	SCALAR(struct proto_interval, "lg", F_U64, lag_ns),
+	SCALAR(struct proto_interval, "ln", F_U64, lag_n),
+	SCALAR(struct proto_interval, "lm", F_U64, lag_max_ns),
 	SCALAR(struct proto_interval, "l", F_HISTS, lat),
 };
 TAB(interval_tab, struct proto_interval, interval_fields);

@@ -122,6 +122,10 @@ void prepare_add_interval(struct worker_interval *dst,
 	}
 	dst->errors += src->errors;
 	dst->runq_ns += src->runq_ns;
+	dst->lag.sum += src->lag.sum;
+	dst->lag.n += src->lag.n;
+	if (src->lag.max > dst->lag.max)
+		dst->lag.max = src->lag.max;
 	for (unsigned t = 0; t < dst->ntargets && t < src->ntargets; t++)
 		dst->target_errors[t] += src->target_errors[t];
 	if (src->errors) {
@@ -208,6 +212,9 @@ int prepare_interval_msg(struct proto_interval *pi,
 	}
 	pi->errors = iv->errors;
 	pi->runq_ns = iv->runq_ns;
+	pi->lag_ns = iv->lag.sum;
+	pi->lag_n = iv->lag.n;
+	pi->lag_max_ns = iv->lag.max;
 	if (hist_to_sparse(&iv->lat[0], &pi->lat[0]) < 0 ||
 	    hist_to_sparse(&iv->lat[1], &pi->lat[1]) < 0)
 		return -ENOMEM;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "proto/proto.h"
 #include "slave/rate.h"
 
 /*
@@ -107,4 +108,16 @@ uint64_t rate_wait_ns(const struct rate *r, uint64_t now)
 	uint64_t t = rate_peek(r);
 
 	return t > now ? t - now : 0;
+}
+
+enum rate_dist rate_dist_of(uint32_t wire)
+{
+	switch (wire) {
+	case PROTO_DIST_FIXED:
+		return RATE_FIXED;
+	case PROTO_DIST_UNIFORM:
+		return RATE_UNIFORM;
+	default:
+		return RATE_EXPONENTIAL;
+	}
 }

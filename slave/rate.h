@@ -70,4 +70,30 @@ int rate_take(struct rate *r, uint64_t now, uint64_t *start);
 /* Nanoseconds from now until the next I/O is due; 0 when due (or unlimited). */
 uint64_t rate_wait_ns(const struct rate *r, uint64_t now);
 
+/* The wire's distribution (proto.h PROTO_DIST_*, checked) as rate's. */
+enum rate_dist rate_dist_of(uint32_t wire);
+
+/* Schedule lag of a fixed rate's I/Os (worker.h): a sum, count and max. */
+struct rate_lag {
+	uint64_t sum, n, max;
+};
+
+/*
+ * Count one I/O issued at now on the schedule: due at intended, with a
+ * slot free since free_since. Its lag is now - max(intended, free_since)
+ * (0 if now is earlier): the issuer's own lateness, not the wait for a
+ * slot, which is the device's.
+ */
+static inline void rate_lag_add(struct rate_lag *l, uint64_t intended,
+				uint64_t free_since, uint64_t now)
+{
+	uint64_t ready = intended > free_since ? intended : free_since;
+	uint64_t lag = now > ready ? now - ready : 0;
+
+	l->sum += lag;
+	l->n++;
+	if (lag > l->max)
+		l->max = lag;
+}
+
 #endif

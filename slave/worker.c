@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include "common/timeutil.h"
 #include "slave/prio.h"
@@ -92,6 +93,8 @@ struct worker {
 	int held;       /* validation: an arrival waits for a block */
 	uint64_t held_start;
 	uint64_t runq_last; /* runq_thread() at the last interval's start */
+	/* When the current stretch of at least one free slot began. */
+	uint64_t free_since;
 	struct valmap_io val;
 	struct worker_interval *cur;
 	char desc[128];
@@ -168,19 +171,6 @@ static int roll_interval(struct worker *w, unsigned next_seq)
 	return 0;
 }
 
-/* The wire's distribution (checked by prepare_check_plan) for rate.c. */
-static enum rate_dist dist_of(uint32_t d)
-{
-	switch (d) {
-	case PROTO_DIST_FIXED:
-		return RATE_FIXED;
-	case PROTO_DIST_UNIFORM:
-		return RATE_UNIFORM;
-	default:
-		return RATE_EXPONENTIAL;
-	}
-}
-
 static int setup(struct worker *w)
 {
 	const struct worker_cfg *c = &w->cfg;
@@ -236,7 +226,7 @@ static int setup(struct worker *w)
 		w->validating = 1;
 	}
 	w->iorate = c->iorate;
-	w->dist = dist_of(c->plan->distribution);
+	w->dist = rate_dist_of(c->plan->distribution);
 	ec.depth = c->depth;
 	ec.nfiles = c->nfiles;
 	ec.fds = c->fds;
@@ -481,6 +471,8 @@ static int fill(struct worker *w, uint64_t now, uint64_t end)
 			w->held = 0;
 		} else if (!rate_take(&w->rate, now, &start)) {
 			break;
+		} else if (!rate_unlimited(&w->rate)) {
+			rate_lag_add(&w->cur->lag, start, w->free_since, now);
 		}
 		i = w->free[--w->nfree];
 		ret = issue(w, i, start);
@@ -540,6 +532,7 @@ static int run(struct worker *w)
 		return ret;
 	for (unsigned i = 0; i < w->cfg.depth; i++)
 		w->free[w->nfree++] = w->cfg.depth - 1 - i;
+	w->free_since = start;
 	now = time_mono_ns();
 	ret = fill(w, now, end);
 	if (ret < 0)
@@ -573,6 +566,8 @@ static int run(struct worker *w)
 			reap_seen(&w->reap, nr, (unsigned)n, t - now);
 		now = t;
 		w->inflight -= (unsigned)n;
+		if (!w->nfree)
+			w->free_since = now; /* if a slot frees below */
 		for (int k = 0; k < n; k++) {
 			if (!complete(w, &w->cqes[k], now))
 				w->inflight++; /* the rest is in flight again */
@@ -617,6 +612,8 @@ static void *worker_main(void *arg)
 	 * is always allowed, so this does not fail.
 	 */
 	(void)prio_restore();
+	/* Woken at intended times: no 50 us of slack (this thread's only). */
+	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	ret = setup(w);
 
 	pthread_mutex_lock(&w->lock);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 #include "slave/engine.h"
+#include "slave/rate.h"
 #include "slave/valmap.h"
 #include "slave/workload.h"
 
@@ -30,6 +31,14 @@ struct worker_interval {
 	uint64_t last_err_offset;
 	unsigned last_err_target;
 	uint64_t runq_ns; /* the worker waited for a CPU (slave/runq.h) */
+	/*
+	 * Schedule lag of a fixed rate: for each I/O issued on its open-loop
+	 * schedule, how long after it was due, with a slot free, the worker
+	 * issued it (now - max(intended time, when a slot became free)): the
+	 * generator's own lateness, which the I/O's latency includes. A slot
+	 * busy until later is the device's wait, not counted.
+	 */
+	struct rate_lag lag;
 	struct worker_interval *next;
 	struct hist lat[2];
 	unsigned ntargets;

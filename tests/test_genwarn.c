@@ -200,6 +200,55 @@ static void test_inflight_per_core(void **state)
 	assert_true(genwarn_inflight_per_core(&h) == 0.0);
 }
 
+/*
+ * Schedule lag: the mean over the scheduled I/Os against the mean
+ * latency, warned at 10% of it and 100 us or more, over 100 I/Os or more.
+ */
+static void test_lag(void **state)
+{
+	static const struct {
+		uint64_t lag_ns, lag_n, lat_ns, lat_n;
+		double mean_us, pct;
+		unsigned flags;
+	} k[] = {
+		/* 150 us of lag in 1 ms I/Os: 15%. */
+		{ 1000 * 150000ull, 1000, 1000 * 1000000ull, 1000, 150, 15,
+		  GENWARN_LAG },
+		/* The same lag in 2 ms I/Os: 7.5%, no warning. */
+		{ 1000 * 150000ull, 1000, 1000 * 2000000ull, 1000, 150, 7.5,
+		  0 },
+		/* 55 us (a kernel's wake-up) of 60 us: 92%, under the floor. */
+		{ 500 * 55000ull, 500, 500 * 60000ull, 500, 55, 55.0 / 60 * 100,
+		  0 },
+		/* Exactly at both limits: warned. */
+		{ 200 * 100000ull, 200, 200 * 1000000ull, 200, 100, 10,
+		  GENWARN_LAG },
+		/* 99 scheduled I/Os: too few to say. */
+		{ 99 * 500000ull, 99, 99 * 600000ull, 99, 500, 500.0 / 6, 0 },
+		/* No scheduled I/O (iorate=max): no lag, no warning. */
+		{ 0, 0, 1000 * 10000ull, 1000, 0, 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct genwarn_host h = { .cores = 2 };
+
+		/* In two slaves' intervals: the sums add, the max is the max. */
+		genwarn_lag(&h, k[i].lag_ns / 2, k[i].lag_n / 2, 7,
+			    k[i].lat_ns / 2, k[i].lat_n / 2);
+		genwarn_lag(&h, k[i].lag_ns - k[i].lag_ns / 2,
+			    k[i].lag_n - k[i].lag_n / 2, 9,
+			    k[i].lat_ns - k[i].lat_ns / 2,
+			    k[i].lat_n - k[i].lat_n / 2);
+		assert_int_equal(h.lag_n, k[i].lag_n);
+		assert_int_equal(h.lag_max_ns, 9);
+		assert_true(fabs(genwarn_lag_mean_ns(&h) / 1e3 - k[i].mean_us) <
+			    1e-6);
+		assert_true(fabs(genwarn_lag_pct(&h) - k[i].pct) < 1e-6);
+		assert_int_equal(genwarn_judge(&h), k[i].flags);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +256,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_runq),
 		cmocka_unit_test(test_inflight_per_core),
+		cmocka_unit_test(test_lag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

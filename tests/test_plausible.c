@@ -200,6 +200,32 @@ static void m_runq(struct proto_interval *iv)
 	iv->runq_ns = UINT64_MAX;
 }
 
+static void m_lag_good(struct proto_interval *iv)
+{
+	iv->lag_n = 1000;
+	iv->lag_ns = 1000 * 40000ull;
+	iv->lag_max_ns = 900000;
+}
+
+static void m_lag_max_gt_sum(struct proto_interval *iv)
+{
+	iv->lag_n = 2;
+	iv->lag_ns = 10;
+	iv->lag_max_ns = 11;
+}
+
+static void m_lag_sum_gt_n_max(struct proto_interval *iv)
+{
+	iv->lag_n = 2;
+	iv->lag_ns = 23;
+	iv->lag_max_ns = 11;
+}
+
+static void m_lag_without_ios(struct proto_interval *iv)
+{
+	iv->lag_ns = 5;
+}
+
 static void m_cores(struct proto_interval *iv)
 {
 	iv->cores = 4096;
@@ -237,6 +263,11 @@ static void test_interval(void **state)
 		{ "run-queue wait past any threads", m_runq, -EINVAL,
 		  "run-queue" },
 		{ "cores unlike its hello", m_cores, -EINVAL, "cores" },
+		{ "schedule lag", m_lag_good, 0, NULL },
+		{ "lag max above its sum", m_lag_max_gt_sum, -EINVAL, "lag" },
+		{ "lag sum above count x max", m_lag_sum_gt_n_max, -EINVAL,
+		  "lag" },
+		{ "lag without I/Os", m_lag_without_ios, -EINVAL, "lag" },
 	};
 
 	(void)state;

@@ -212,6 +212,9 @@ static void test_collect_three_workers(void **state)
 			x->bytes[0] = 4096 * x->ops[0];
 			x->bytes[1] = 8192 * x->ops[1];
 			x->runq_ns = 1000000 * (w + 1);
+			x->lag.n = x->ops[0];
+			x->lag.sum = 700 * (w + 1) * x->lag.n;
+			x->lag.max = 900 * (w + 1);
 			for (uint64_t n = 0; n < x->ops[0]; n++)
 				hist_add(&x->lat[0], 1000 * (w + 1));
 			for (uint64_t n = 0; n < x->ops[1]; n++)
@@ -250,6 +253,10 @@ static void test_collect_three_workers(void **state)
 	assert_int_equal(acc[0]->lat[1].count, 6);
 	assert_int_equal(acc[0]->errors, 4);
 	assert_int_equal(acc[0]->runq_ns, 6000000); /* the workers' waits */
+	/* Lags add, with their counts; the largest is the largest. */
+	assert_int_equal(acc[0]->lag.n, 60);
+	assert_int_equal(acc[0]->lag.sum, 700 * (10 + 2 * 20 + 3 * 30));
+	assert_int_equal(acc[0]->lag.max, 2700);
 	assert_int_equal(acc[0]->target_errors[0], 1);
 	assert_int_equal(acc[0]->target_errors[1], 3);
 	/* The last worker with errors added (worker 3, by order) has it. */
@@ -321,6 +328,9 @@ static void test_interval_msg_and_totals(void **state)
 	iv->bytes[0] = 3 * 4096;
 	iv->errors = 2;
 	iv->runq_ns = 12345;
+	iv->lag.sum = 3000;
+	iv->lag.n = 3;
+	iv->lag.max = 1500;
 	hist_add(&iv->lat[0], 100);
 	hist_add(&iv->lat[0], 200);
 	hist_add(&iv->lat[0], 300);
@@ -343,6 +353,9 @@ static void test_interval_msg_and_totals(void **state)
 	assert_int_equal(pi->bytes[0], 3 * 4096);
 	assert_int_equal(pi->errors, 2);
 	assert_int_equal(pi->runq_ns, 12345);
+	assert_int_equal(pi->lag_ns, 3000);
+	assert_int_equal(pi->lag_n, 3);
+	assert_int_equal(pi->lag_max_ns, 1500);
 	assert_int_equal(pi->lat[0].count, 3);
 	assert_int_equal(pi->lat[0].n, 3);
 	assert_int_equal(pi->lat[1].count, 0);

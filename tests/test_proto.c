@@ -209,6 +209,9 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		iv->cpu_sys_ns = UINT64_C(7100000000);
 		iv->cores = 48;
 		iv->runq_ns = UINT64_C(2500000000);
+		iv->lag_ns = UINT64_C(123456789012);
+		iv->lag_n = 987654;
+		iv->lag_max_ns = UINT64_C(4000000001);
 		fill_hist(&iv->lat[0], 1, 400);
 		fill_hist(&iv->lat[1], 2, 250);
 		break;
@@ -421,6 +424,9 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->cpu_sys_ns, y->cpu_sys_ns);
 		assert_int_equal(x->cores, y->cores);
 		assert_int_equal(x->runq_ns, y->runq_ns);
+		assert_int_equal(x->lag_ns, y->lag_ns);
+		assert_int_equal(x->lag_n, y->lag_n);
+		assert_int_equal(x->lag_max_ns, y->lag_max_ns);
 		break;
 	}
 	case PROTO_ACK:
@@ -736,13 +742,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 9);
+	kuint(&f, "v", 10);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 9 not supported (this "
-	       "lockstep speaks 8)");
+	       "protocol version 10 not supported (this "
+	       "lockstep speaks 9)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -763,7 +769,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 8), "
+	       "protocol version 4 not supported (this lockstep speaks 9), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -771,7 +777,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 8)");
+	expect(&f, -EPROTO, "(this lockstep speaks 9)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -811,8 +817,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 9);
-	expect(&f, -EPROTO, "version 9");
+	kuint(&f, "v", 10);
+	expect(&f, -EPROTO, "version 10");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

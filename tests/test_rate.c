@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "common/hist.h"
+#include "proto/proto.h"
 #include "slave/rate.h"
 
 #define NS_US 1000ull
@@ -283,6 +284,32 @@ static void test_stall_needs_intended_time(void **state)
 	free(hs);
 }
 
+/*
+ * Schedule lag: the issuer's lateness after the later of the intended
+ * time and a free slot; a slot busy past the intended time is the
+ * device's wait and not counted.
+ */
+static void test_lag(void **state)
+{
+	struct rate_lag l = { 0 };
+
+	(void)state;
+	/* Due at 1000, slot free since 500, issued at 1040: 40 late. */
+	rate_lag_add(&l, 1000, 500, 1040);
+	/* Due at 2000, slot busy until 2600, issued at 2610: 10 late. */
+	rate_lag_add(&l, 2000, 2600, 2610);
+	/* Issued on time, and "before" its time (a clock read earlier). */
+	rate_lag_add(&l, 3000, 100, 3000);
+	rate_lag_add(&l, 4000, 100, 3999);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.sum, 50);
+	assert_int_equal(l.max, 40);
+	/* The wire's distributions. */
+	assert_int_equal(rate_dist_of(PROTO_DIST_FIXED), RATE_FIXED);
+	assert_int_equal(rate_dist_of(PROTO_DIST_UNIFORM), RATE_UNIFORM);
+	assert_int_equal(rate_dist_of(0), RATE_EXPONENTIAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_unlimited_and_invalid),
 		cmocka_unit_test(test_take_rule),
 		cmocka_unit_test(test_stall_needs_intended_time),
+		cmocka_unit_test(test_lag),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

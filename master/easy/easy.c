@@ -440,8 +440,20 @@ int easy_main(int argc, char **argv, const char *const *engines)
 	}
 	snprintf(path, sizeof(path), "%s/easy.vdb", tmp);
 	ret = write_file(path, argv[args], &L, p, &o, threads);
-	if (ret == 0)
+	if (ret == 0) {
+		/* An option's value the language refuses (--slo) stops here. */
+		struct params *chk = NULL;
+
+		if (params_parse_file(path, &chk, err, sizeof(err)) < 0) {
+			fprintf(stderr,
+				"lockstep easy: the file it wrote is refused (an option's value?): %s\n",
+				err);
+			ret = -EINVAL;
+			goto done;
+		}
+		params_free(&chk);
 		ret = print_file(path);
+	}
 	if (ret < 0) {
 		fprintf(stderr, "lockstep easy: cannot write %s: %s\n", path,
 			strerror(-ret));
@@ -476,6 +488,7 @@ int easy_main(int argc, char **argv, const char *const *engines)
 			"lockstep easy: the parameter file is %s/easy.vdb: edit it and rerun with lockstep run %s/easy.vdb\n",
 			dir, dir);
 	}
+done:
 	unlink(path);
 	rmdir(tmp);
 out:

@@ -793,7 +793,12 @@
 					k === "inflight" ? str(g.inflight) +
 					" I/Os in flight (" +
 					fmt(g.inflight_per_core, 0) + " a core, budget " +
-					str(g.inflight_budget_per_core) + ")" : str(k);
+					str(g.inflight_budget_per_core) + ")" :
+					k === "schedule_lag" ? "scheduled I/Os " +
+					fmt(g.schedule_lag_mean_us, 1) +
+					" us late with a slot free (" +
+					fmt(g.schedule_lag_pct_of_latency, 0) +
+					"% of the latency)" : str(k);
 			});
 			sec.appendChild(el("p", { "class": "badge generator-bound" },
 				"generator-bound: host " + str(g.host) + " (" +

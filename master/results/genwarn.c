@@ -38,6 +38,34 @@ double genwarn_inflight_per_core(const struct genwarn_host *h)
 	return h->cores ? (double)h->inflight / h->cores : 0.0;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+void genwarn_lag(struct genwarn_host *h, uint64_t lag_ns, uint64_t lag_n,
+		 uint64_t lag_max_ns, uint64_t lat_ns, uint64_t lat_n)
+{
+	h->lag_ns = sat_add(h->lag_ns, lag_ns);
+	h->lag_n = sat_add(h->lag_n, lag_n);
+	if (lag_max_ns > h->lag_max_ns)
+		h->lag_max_ns = lag_max_ns;
+	h->lat_ns = sat_add(h->lat_ns, lat_ns);
+	h->lat_n = sat_add(h->lat_n, lat_n);
+}
+
+double genwarn_lag_mean_ns(const struct genwarn_host *h)
+{
+	return h->lag_n ? (double)h->lag_ns / (double)h->lag_n : 0.0;
+}
+
+double genwarn_lag_pct(const struct genwarn_host *h)
+{
+	double lat = h->lat_n ? (double)h->lat_ns / (double)h->lat_n : 0.0;
+
+	return lat > 0 ? genwarn_lag_mean_ns(h) / lat * 100.0 : 0.0;
+}
+
 unsigned genwarn_judge(const struct genwarn_host *h)
 {
 	unsigned f = 0;
@@ -48,5 +76,9 @@ unsigned genwarn_judge(const struct genwarn_host *h)
 	if (h->cores &&
 	    h->inflight > (uint64_t)h->cores * GENWARN_INFLIGHT_PER_CORE)
 		f |= GENWARN_INFLIGHT;
+	if (h->lag_n >= GENWARN_LAG_MIN_IOS &&
+	    genwarn_lag_mean_ns(h) >= GENWARN_LAG_FLOOR_NS &&
+	    genwarn_lag_pct(h) >= GENWARN_LAG_PCT)
+		f |= GENWARN_LAG;
 	return f;
 }

@@ -42,6 +42,9 @@ struct gw_run {
 	unsigned busiest;
 	/* Any host's highest measured interval, warned about or not. */
 	double host_cpu_max, host_runq_max;
+	/* Scheduled I/Os of all hosts; the largest host mean lag, its %. */
+	uint64_t lag_n;
+	double lag_us_max, lag_pct_max;
 	unsigned nwarned, nlist;
 	struct gw_warned list[GW_LIST];
 };
@@ -182,6 +185,9 @@ static void gw_slave_row(const struct run_view *rv, void *priv,
 		return;
 	if (r->v.cpu_pct > G->slave_max[i])
 		G->slave_max[i] = r->v.cpu_pct;
+	genwarn_lag(&G->acc[h], r->iv->lag_ns, r->iv->lag_n, r->iv->lag_max_ns,
+		    sat_add(r->iv->lat[0].sum, r->iv->lat[1].sum),
+		    sat_add(r->iv->lat[0].count, r->iv->lat[1].count));
 }
 
 static struct gw_slot *slot_of(struct genwarn *G, unsigned seq)
@@ -283,6 +289,12 @@ static void say(const struct run_view *rv, const struct run_result *r,
 				(unsigned long long)w->h.inflight, w->h.cores,
 				genwarn_inflight_per_core(&w->h),
 				GENWARN_INFLIGHT_PER_CORE);
+		if (w->flags & GENWARN_LAG)
+			fprintf(f,
+				" its slaves issued their scheduled I/Os %.1f us late on average with a slot free (up to %.3f ms), %.0f%% of their mean latency (limit %.0f%%);",
+				genwarn_lag_mean_ns(&w->h) / 1e3,
+				(double)w->h.lag_max_ns / 1e6,
+				genwarn_lag_pct(&w->h), GENWARN_LAG_PCT);
 		fprintf(f,
 			" the numbers may measure lockstep, not the storage\n");
 	}
@@ -324,6 +336,11 @@ static void gw_run_end(const struct run_view *rv, void *priv,
 			o->host_cpu_max = G->acc[h].cpu_pct_max;
 		if (G->acc[h].runq_max > o->host_runq_max)
 			o->host_runq_max = G->acc[h].runq_max;
+		o->lag_n += G->acc[h].lag_n;
+		if (genwarn_lag_mean_ns(&G->acc[h]) / 1e3 > o->lag_us_max)
+			o->lag_us_max = genwarn_lag_mean_ns(&G->acc[h]) / 1e3;
+		if (genwarn_lag_pct(&G->acc[h]) > o->lag_pct_max)
+			o->lag_pct_max = genwarn_lag_pct(&G->acc[h]);
 		if (!flags)
 			continue;
 		if (o->nwarned++ >= GW_LIST)
@@ -353,6 +370,11 @@ static void gw_run_json(const struct run_view *rv, void *priv,
 		jsonw_str(w, "busiest_slave", sl[o->busiest].hello.name);
 	jsonw_dbl(w, "host_cpu_pct_max", o->host_cpu_max);
 	jsonw_dbl(w, "host_runq_per_core_max", o->host_runq_max);
+	if (o->lag_n) {
+		jsonw_u64(w, "scheduled_ios", o->lag_n);
+		jsonw_dbl(w, "host_schedule_lag_mean_us_max", o->lag_us_max);
+		jsonw_dbl(w, "host_schedule_lag_pct_max", o->lag_pct_max);
+	}
 	jsonw_u64(w, "generator_hosts_warned", o->nwarned);
 	jsonw_array(w, "generator_warnings");
 	for (unsigned j = 0; j < o->nlist; j++) {
@@ -367,6 +389,8 @@ static void gw_run_json(const struct run_view *rv, void *priv,
 			jsonw_str(w, NULL, "cpu");
 		if (x->flags & GENWARN_INFLIGHT)
 			jsonw_str(w, NULL, "inflight");
+		if (x->flags & GENWARN_LAG)
+			jsonw_str(w, NULL, "schedule_lag");
 		jsonw_end(w);
 		jsonw_dbl(w, "cpu_pct_limit", GENWARN_CPU_PCT);
 		jsonw_dbl(w, "cpu_pct_mean",
@@ -386,6 +410,14 @@ static void gw_run_json(const struct run_view *rv, void *priv,
 			  genwarn_inflight_per_core(&x->h));
 		jsonw_u64(w, "inflight_budget_per_core",
 			  GENWARN_INFLIGHT_PER_CORE);
+		jsonw_u64(w, "scheduled_ios", x->h.lag_n);
+		jsonw_dbl(w, "schedule_lag_mean_us",
+			  genwarn_lag_mean_ns(&x->h) / 1e3);
+		jsonw_dbl(w, "schedule_lag_max_ms",
+			  (double)x->h.lag_max_ns / 1e6);
+		jsonw_dbl(w, "schedule_lag_pct_of_latency",
+			  genwarn_lag_pct(&x->h));
+		jsonw_dbl(w, "schedule_lag_pct_limit", GENWARN_LAG_PCT);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -415,9 +447,10 @@ static void gw_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 	if (!warned_runs(G))
 		return;
 	fprintf(f,
-		"generator warnings (in half its intervals or more, a host's slaves used over %.0f%% of its cores or over %.1f of their workers a core waited for a CPU; or over %d I/Os in flight a core)\n",
+		"generator warnings (in half its intervals or more, a host's slaves used over %.0f%% of its cores or over %.1f of their workers a core waited for a CPU; or over %d I/Os in flight a core; or its scheduled I/Os went out late with a slot free by %.0f%% of the mean latency and %d us or more)\n",
 		GENWARN_CPU_PCT, GENWARN_RUNQ_PER_CORE,
-		GENWARN_INFLIGHT_PER_CORE);
+		GENWARN_INFLIGHT_PER_CORE, GENWARN_LAG_PCT,
+		GENWARN_LAG_FLOOR_NS / 1000);
 	for (size_t i = 0; i < G->nrun; i++) {
 		const struct gw_run *o = &G->run[i];
 
@@ -425,11 +458,12 @@ static void gw_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 			const struct gw_warned *x = &o->list[j];
 
 			fprintf(f,
-				"  %s: host %s (%u slaves, %u cores):%s%s, CPU mean %.0f%% max %.0f%%, workers waiting a core mean %.1f max %.1f, over a limit in %u of %u intervals, %llu I/Os in flight\n",
+				"  %s: host %s (%u slaves, %u cores):%s%s%s, CPU mean %.0f%% max %.0f%%, workers waiting a core mean %.1f max %.1f, over a limit in %u of %u intervals, %llu I/Os in flight, schedule lag %.1f us (%.0f%% of the latency)\n",
 				rv->ph->runs[i].ph.name, sl[x->rep].hello.host,
 				x->slaves, x->h.cores,
 				x->flags & GENWARN_CPU ? " cpu" : "",
 				x->flags & GENWARN_INFLIGHT ? " inflight" : "",
+				x->flags & GENWARN_LAG ? " schedule_lag" : "",
 				x->h.intervals ?
 					x->h.cpu_pct_sum / x->h.intervals :
 					0,
@@ -438,7 +472,9 @@ static void gw_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 					x->h.runq_sum / x->h.intervals :
 					0,
 				x->h.runq_max, x->h.busy, x->h.intervals,
-				(unsigned long long)x->h.inflight);
+				(unsigned long long)x->h.inflight,
+				genwarn_lag_mean_ns(&x->h) / 1e3,
+				genwarn_lag_pct(&x->h));
 		}
 		if (o->nlist < o->nwarned)
 			fprintf(f, "  %s: %u more hosts\n",

@@ -268,5 +268,16 @@ int plausible_interval(const struct plausible_plan *pl,
 			 iv->runq_ns, PLAUSIBLE_MAX_THREADS, pl->interval_ns);
 		return -EINVAL;
 	}
+	/* Schedule lag: a sum of lag_n lags, the largest lag_max_ns. */
+	if ((!iv->lag_n && (iv->lag_ns || iv->lag_max_ns)) ||
+	    iv->lag_max_ns > iv->lag_ns ||
+	    (u128)iv->lag_ns > (u128)iv->lag_n * iv->lag_max_ns) {
+		snprintf(why, whylen,
+			 "schedule lag %" PRIu64 " ns over %" PRIu64
+			 " I/Os with a largest of %" PRIu64
+			 " ns is not a sum of that many",
+			 iv->lag_ns, iv->lag_n, iv->lag_max_ns);
+		return -EINVAL;
+	}
 	return times_plausible(pl, iv, why, whylen);
 }

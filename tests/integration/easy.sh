@@ -24,17 +24,9 @@
 source "$(dirname "$0")/lib.sh"
 source "$HERE/loop_lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || [ ! -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
-	echo "SKIP: needs root and cgroup v1 blkio (a throttled loop device)"
-	exit 77
-fi
-trap 'cleanup; loop_down' EXIT
-loop_up /sys/fs/cgroup/blkio/lockstep-easy-$$
+loop_throttled lockstep-easy
 echo "$MM 2000" > "$CG/blkio.throttle.read_iops_device"
 echo "$MM 2000" > "$CG/blkio.throttle.write_iops_device"
-# "${IN_CG[@]}" CMD...: CMD in the throttled group (its local slaves are
-# born there).
-IN_CG=(sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$CG")
 
 cat > "$TMP/c.vdb" <<VDB
 sd=sd1,lun=$LOOP,openflags=o_direct
@@ -129,6 +121,13 @@ done
 	{ fail_show "$TMP/hosts.out" "threads= is not 8 a core of a host for its own sd"; }
 [ ! -e "$TMP/h2.dat" ] || fail "--print made h2's target"
 
+# An option's value the language refuses: said, nothing printed.
+run_bounded 30 "$LOCKSTEP" easy "$TMP/hosts.vdb" --print --slo p99:banana \
+	--ssh "ssh -F $TMP/ssh_config" > "$TMP/slo.out" 2> "$TMP/slo.err"
+[ "$rc" -eq 1 ] || { fail_show "$TMP/slo.err" "--slo p99:banana: exit $rc, expected 1"; }
+grep -q "lockstep easy: .*slo=p99:banana: banana is not a latency" "$TMP/slo.err" ||
+	{ fail_show "$TMP/slo.err" "the bad --slo is not named"; }
+[ ! -s "$TMP/slo.out" ] || fail "a refused file was printed"
 sed -i 's/,size=8m//' "$TMP/hosts.vdb"
 run_bounded 90 "$LOCKSTEP" easy "$TMP/hosts.vdb" --print --ssh "ssh -F $TMP/ssh_config" \
 	> "$TMP/miss.out" 2> "$TMP/miss.err"

@@ -1,5 +1,6 @@
 # A 64 MiB loop device on a file under $TMP and an empty cgroup for a
-# test that throttles it (blkio_lib.sh, warmup_steady.sh, knee.sh, slo_search.sh): loop_up CGDIR
+# test that throttles it (blkio_lib.sh, warmup_steady.sh, knee.sh, slo_search.sh,
+# easy.sh, generator_bound.sh): loop_up CGDIR
 # sets LOOP, MM (its major:minor) and CG; loop_down (from the test's EXIT
 # trap) detaches the device and removes the group once its processes are
 # gone. Sourced after lib.sh.
@@ -18,4 +19,19 @@ loop_down() {
 		[ -n "$CG" ] && [ -d "$CG" ] || break
 		rmdir "$CG" 2>/dev/null || sleep 0.2
 	done
+}
+
+# loop_throttled NAME: a test that runs lockstep on a throttled loop
+# device: SKIP (77) without root and cgroup v1 blkio; else loop_up on
+# /sys/fs/cgroup/blkio/NAME-PID, loop_down on EXIT, and IN_CG, a command
+# prefix that starts a command in the group ("${IN_CG[@]}" CMD...: its
+# local slaves are born there too).
+loop_throttled() {
+	if [ "$(id -u)" -ne 0 ] || [ ! -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
+		echo "SKIP: needs root and cgroup v1 blkio (a throttled loop device)"
+		exit 77
+	fi
+	trap 'cleanup; loop_down' EXIT
+	loop_up "/sys/fs/cgroup/blkio/$1-$$"
+	IN_CG=(sh -c 'echo $$ > "$1/cgroup.procs"; shift; exec "$@"' sh "$CG")
 }
