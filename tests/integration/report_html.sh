@@ -148,6 +148,26 @@ rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
 	"file://$TMP/rec/report.html" > /dev/null)
 "$PY" "$CHECK" recovery "$TMP/rec-dom.html" "$TMP/rec.png"
 
+# The same curve whose knee is its most IOPS (saturation, knee.c's
+# at_max_iops): the line says so, with the growth of response time
+# beyond it, not a rise ratio.
+"$PY" - "$TMP/rec/summary.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+s = json.load(open(p))
+k = s["curves"][0]["knee"]
+k.pop("rise_ratio")
+k.update(at_max_iops=True, resp_growth=4.75)
+json.dump(s, open(p, "w"))
+PY
+run_bounded 30 "$LOCKSTEP" report "$TMP/rec" > "$TMP/sat.txt" 2>&1
+[ "$rc" -eq 0 ] || { fail_show "$TMP/sat.txt" "report of the saturated curve exited $rc"; }
+chrome sat 900 --dump-dom "file://$TMP/rec/report.html" > "$TMP/sat-dom.html"
+"$PY" "$CHECK" dom "$TMP/sat-dom.html" "$TMP/rec" --charts 25 --curves 1 \
+	--not-steady 1 --knees 1
+grep -q "the curve's most IOPS; beyond it response time rises 4.8x with no more IOPS" "$TMP/sat-dom.html" ||
+	fail "the saturated knee's line is not in the page"
+
 # A hostile folder: strings that try to leave the script element, an
 # event, an .hgrm name outside the folder, a host file that is a link.
 cp -r "$TMP/out" "$TMP/evil"
