@@ -65,6 +65,16 @@ int deploy_dest(const struct params_hd *hd, char *dest, size_t len, char *err,
  */
 int deploy_push(struct params *p, const char *ssh, int partial_ok, FILE *out);
 
+/* How many hosts push, hosts and easy work on at once (a thread each). */
+#define DEPLOY_PARALLEL 8
+
+/*
+ * fn(i, arg) for every i < n, on up to DEPLOY_PARALLEL threads (this one
+ * among them: with no thread to be had, it does them all). Returns when
+ * all are done.
+ */
+void deploy_each(size_t n, void (*fn)(size_t i, void *arg), void *arg);
+
 /* `lockstep hosts FILE`. */
 int hosts_main(int argc, char **argv);
 

@@ -31,16 +31,6 @@ int deploy_spawn(const struct deploy_host *h, const char *remote, int in_fd,
 int deploy_read(int fd, char *out, size_t outlen, size_t *used,
 		uint64_t deadline, int line);
 
-/* How many hosts push and hosts work on at once (a thread each). */
-#define DEPLOY_PARALLEL 8
-
-/*
- * fn(i, arg) for every i < n, on up to DEPLOY_PARALLEL threads (this one
- * among them: with no thread to be had, it does them all). Returns when
- * all are done.
- */
-void deploy_each(size_t n, void (*fn)(size_t i, void *arg), void *arg);
-
 /* Reap the ssh child (killing it first when killed): its status. */
 int deploy_finish(pid_t pid, int killed);
 

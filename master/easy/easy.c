@@ -195,12 +195,52 @@ static void learned_free(struct learned *L)
 	free(L->names);
 }
 
+/* One host's probe, run by deploy_each() beside the others. */
+struct probe_job {
+	const struct params *p;
+	const char *ssh;
+	size_t i;
+	int run; /* it has sds to ask about */
+	char *out;
+	size_t outlen;
+	int st; /* the probe's exit status, or -errno */
+};
+
+static void probe_job_run(size_t k, void *arg)
+{
+	struct probe_job *j = (struct probe_job *)arg + k;
+	const struct params_hd *hd;
+	struct deploy_host dh;
+	char *cmd = NULL;
+
+	if (!j->run)
+		return;
+	if (!j->p->nhd) {
+		j->st = probe_local(j->p, j->out, j->outlen);
+		return;
+	}
+	hd = &j->p->hd[j->i];
+	dh = (struct deploy_host){ j->ssh, hd->user, hd->system };
+	j->st = probe_cmd(j->p, (long)j->i,
+			  hd->lockstep[0] ? hd->lockstep : "lockstep", &cmd);
+	if (j->st == 0)
+		j->st = deploy_run(&dh, cmd, -1, j->out, j->outlen,
+				   EASY_PROBE_S);
+	free(cmd);
+}
+
+/*
+ * Which sds each host runs (L->on), then every host's probe, up to
+ * DEPLOY_PARALLEL at a time (as lockstep hosts: 64 hosts are not asked
+ * one after another), then their answers, in hd= order.
+ */
 static int learn(const struct params *p, const char *ssh, unsigned nlocal,
 		 struct learned *L, char *err, size_t errlen)
 {
 	size_t nh = p->nhd ? p->nhd : 1, *sds;
+	size_t outlen = 4096 + 512 * p->nsd;
 	uint64_t *bytes;
-	char *out;
+	struct probe_job *job;
 	int ret = 0;
 
 	L->nh = nh;
@@ -210,8 +250,17 @@ static int learn(const struct params *p, const char *ssh, unsigned nlocal,
 	L->names = calloc(nh, sizeof(*L->names));
 	sds = calloc(p->nsd, sizeof(*sds));
 	bytes = calloc(p->nsd, sizeof(*bytes));
-	out = malloc(65536);
-	if (!L->h || !L->sd || !L->on || !L->names || !sds || !bytes || !out) {
+	job = calloc(nh, sizeof(*job));
+	for (size_t i = 0; job && i < nh; i++) {
+		job[i] = (struct probe_job){
+			.p = p, .ssh = ssh, .i = i, .outlen = outlen
+		};
+		job[i].out = malloc(outlen);
+		if (!job[i].out)
+			ret = -ENOMEM;
+	}
+	if (ret || !L->h || !L->sd || !L->on || !L->names || !sds || !bytes ||
+	    !job) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
 	}
@@ -222,9 +271,6 @@ static int learn(const struct params *p, const char *ssh, unsigned nlocal,
 	}
 	for (size_t i = 0; !ret && i < nh; i++) {
 		const struct params_hd *hd = p->nhd ? &p->hd[i] : NULL;
-		struct probe_out po = { .bytes = bytes };
-		size_t n = 0;
-		char *cmd = NULL;
 
 		snprintf(L->names[i], sizeof(L->names[i]), "%s%s",
 			 hd ? "hd=" : "", hd ? hd->name : "this machine");
@@ -237,42 +283,37 @@ static int learn(const struct params *p, const char *ssh, unsigned nlocal,
 				on = p->sd[s].host[k] == i;
 			if (on && L->h[i].slaves) {
 				L->on[s * nh + i] = 1;
-				sds[n++] = s;
+				job[i].run = 1;
 			}
 		}
-		if (!L->h[i].slaves || !n)
-			continue;
-		if (hd && hd->shell == PARAMS_SHELL_NONE) {
+		if (job[i].run && hd && hd->shell == PARAMS_SHELL_NONE) {
 			snprintf(err, errlen,
 				 "hd=%s has shell=none: easy cannot ask it for its cores and targets",
 				 hd->name);
 			ret = -EINVAL;
-			break;
 		}
-		if (!hd) {
-			ret = probe_local(p, out, 65536);
-		} else {
-			const struct deploy_host dh = { ssh, hd->user,
-							hd->system };
+	}
+	if (!ret)
+		deploy_each(nh, probe_job_run, job);
+	for (size_t i = 0; !ret && i < nh; i++) {
+		struct probe_out po = { .bytes = bytes };
+		size_t n = 0;
 
-			ret = probe_cmd(p, (long)i,
-					hd->lockstep[0] ? hd->lockstep :
-							  "lockstep",
-					&cmd);
-			if (ret == 0)
-				ret = deploy_run(&dh, cmd, -1, out, 65536,
-						 EASY_PROBE_S);
-			free(cmd);
-		}
-		if (ret != 0) {
+		if (!job[i].run)
+			continue;
+		if (job[i].st != 0) {
 			snprintf(err, errlen,
 				 "%s: its lockstep probe failed (%s); lockstep hosts FILE says why",
 				 L->h[i].name,
-				 ret < 0 ? strerror(-ret) : "exit status");
+				 job[i].st < 0 ? strerror(-job[i].st) :
+						 "exit status");
 			ret = -EINVAL;
 			break;
 		}
-		ret = probe_parse(out, p, sds, n, L->h[i].name, &po, err,
+		for (size_t s = 0; s < p->nsd; s++)
+			if (L->on[s * nh + i])
+				sds[n++] = s;
+		ret = probe_parse(job[i].out, p, sds, n, L->h[i].name, &po, err,
 				  errlen);
 		L->h[i].cores = po.cores;
 		for (size_t k = 0; !ret && k < n; k++)
@@ -285,9 +326,11 @@ static int learn(const struct params *p, const char *ssh, unsigned nlocal,
 				 p->sd[s].name);
 			ret = -EINVAL;
 		}
+	for (size_t i = 0; job && i < nh; i++)
+		free(job[i].out);
+	free(job);
 	free(sds);
 	free(bytes);
-	free(out);
 	return ret;
 }
 
@@ -354,7 +397,8 @@ int easy_main(int argc, char **argv, const char *const *engines)
 	unsigned nlocal = 2, threads;
 	int args, ret, print = 0, noprep = 0;
 	char err[1024], tmp[] = "/tmp/lockstep-easy.XXXXXX",
-			path[sizeof(tmp) + 16], defdir[96], stamp[32], nl[16];
+			path[sizeof(tmp) + 16], defdir[96], stamp[32], nl[16],
+			kept[PATH_MAX + 16];
 	char *run[EASY_RUN_ARGS];
 	int nrun = 0;
 	struct params *p = NULL;
@@ -484,9 +528,15 @@ int easy_main(int argc, char **argv, const char *const *engines)
 		run[nrun] = NULL;
 		fflush(stdout);
 		ret = master_main(nrun, run, engines);
-		fprintf(stderr,
-			"lockstep easy: the parameter file is %s/easy.vdb: edit it and rerun with lockstep run %s/easy.vdb\n",
-			dir, dir);
+		if (snprintf(kept, sizeof(kept), "%s/easy.vdb", dir) <
+			    (int)sizeof(kept) &&
+		    access(kept, F_OK) == 0)
+			fprintf(stderr,
+				"lockstep easy: the parameter file is %s: edit it and rerun with lockstep run %s\n",
+				kept, kept);
+		else
+			fprintf(stderr,
+				"lockstep easy: the run kept no copy of the file (it is printed above)\n");
 	}
 done:
 	unlink(path);
