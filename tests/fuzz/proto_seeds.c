@@ -162,6 +162,9 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		iv->cpu_sys_ns = 7100000;
 		iv->cores = 8;
 		iv->runq_ns = 1500000;
+		iv->lag_ns = 4200000;
+		iv->lag_n = 120;
+		iv->lag_max_ns = 90000;
 		if (fill_hist(&iv->lat[0], 1) || fill_hist(&iv->lat[1], 2))
 			return -ENOMEM;
 		return 0;
