@@ -38,20 +38,15 @@ double genwarn_inflight_per_core(const struct genwarn_host *h)
 	return h->cores ? (double)h->inflight / h->cores : 0.0;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
 void genwarn_lag(struct genwarn_host *h, uint64_t lag_ns, uint64_t lag_n,
 		 uint64_t lag_max_ns, uint64_t lat_ns, uint64_t lat_n)
 {
-	h->lag_ns = sat_add(h->lag_ns, lag_ns);
-	h->lag_n = sat_add(h->lag_n, lag_n);
+	h->lag_ns = genwarn_sat_add(h->lag_ns, lag_ns);
+	h->lag_n = genwarn_sat_add(h->lag_n, lag_n);
 	if (lag_max_ns > h->lag_max_ns)
 		h->lag_max_ns = lag_max_ns;
-	h->lat_ns = sat_add(h->lat_ns, lat_ns);
-	h->lat_n = sat_add(h->lat_n, lat_n);
+	h->lat_ns = genwarn_sat_add(h->lat_ns, lat_ns);
+	h->lat_n = genwarn_sat_add(h->lat_n, lat_n);
 }
 
 double genwarn_lag_mean_ns(const struct genwarn_host *h)

@@ -95,6 +95,12 @@ double genwarn_runq_per_core(uint64_t runq_ns, uint64_t interval_ns,
  * its cores and runq of their workers a core waited for one.
  */
 void genwarn_interval(struct genwarn_host *h, double pct, double runq);
+/* a + b, or UINT64_MAX when it would wrap (hostile or absurd sums). */
+static inline uint64_t genwarn_sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /*
  * Add one slave's measured interval to host h: its schedule lag (sum,
  * count, largest) and its latency (sum, count), saturating.

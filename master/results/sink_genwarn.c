@@ -149,11 +149,6 @@ static unsigned host_of(const struct run_view *rv, struct genwarn *G,
 	return h;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
 static void gw_slave_row(const struct run_view *rv, void *priv,
 			 const struct sink_slave_row *r)
 {
@@ -175,9 +170,10 @@ static void gw_slave_row(const struct run_view *rv, void *priv,
 		sl->seq = r->iv->seq;
 		sl->max_pct = 0;
 	}
-	c[h].cpu = sat_add(c[h].cpu,
-			   sat_add(r->iv->cpu_user_ns, r->iv->cpu_sys_ns));
-	c[h].runq = sat_add(c[h].runq, r->iv->runq_ns);
+	c[h].cpu = genwarn_sat_add(c[h].cpu,
+				   genwarn_sat_add(r->iv->cpu_user_ns,
+						   r->iv->cpu_sys_ns));
+	c[h].runq = genwarn_sat_add(c[h].runq, r->iv->runq_ns);
 	c[h].seen = 1;
 	if (r->v.cpu_pct > sl->max_pct)
 		sl->max_pct = r->v.cpu_pct;
@@ -186,8 +182,8 @@ static void gw_slave_row(const struct run_view *rv, void *priv,
 	if (r->v.cpu_pct > G->slave_max[i])
 		G->slave_max[i] = r->v.cpu_pct;
 	genwarn_lag(&G->acc[h], r->iv->lag_ns, r->iv->lag_n, r->iv->lag_max_ns,
-		    sat_add(r->iv->lat[0].sum, r->iv->lat[1].sum),
-		    sat_add(r->iv->lat[0].count, r->iv->lat[1].count));
+		    genwarn_sat_add(r->iv->lat[0].sum, r->iv->lat[1].sum),
+		    genwarn_sat_add(r->iv->lat[0].count, r->iv->lat[1].count));
 }
 
 static struct gw_slot *slot_of(struct genwarn *G, unsigned seq)

@@ -461,10 +461,12 @@ static void slo_end(const struct run_view *rv, void *priv)
 	for (size_t max = 0; max < rv->ph->nruns; max++) {
 		const struct run_result *m = &rv->ph->runs[max];
 		const struct params_rd *rd;
+		const struct run_result *r;
 		struct slo_search s;
 		char obj[64], a[32], st[16];
 		const char *why;
 		size_t end;
+		int steady;
 		long k;
 
 		if (m->ph.kind != PLAN_SLO_MAX || !m->done)
@@ -480,21 +482,16 @@ static void slo_end(const struct run_view *rv, void *priv)
 				s.end == SLO_GOING ? "(not over)" : "");
 			continue;
 		}
-		{
-			const struct run_result *r = &rv->ph->runs[k];
-			int steady = sink_steady_verdict(rv, (size_t)k, &why);
-
-			snprintf(st, sizeof(st), "%s",
-				 stat_name(rd->slo_pct, a, sizeof(a)));
-			fprintf(f,
-				"%-24s %-16s %12s %12.1f %10.2f %6s %5.*f  %s\n",
-				rd->name, obj, rate_str(s.lo, a, sizeof(a)),
-				r->view.iops, r->view.mbps, st,
-				ms_digits(r->slo.value_ms), r->slo.value_ms,
-				steady > 0  ? "yes" :
-				steady == 0 ? "NO" :
-					      "not judged");
-		}
+		r = &rv->ph->runs[k];
+		steady = sink_steady_verdict(rv, (size_t)k, &why);
+		fprintf(f, "%-24s %-16s %12s %12.1f %10.2f %6s %5.*f  %s\n",
+			rd->name, obj, rate_str(s.lo, a, sizeof(a)),
+			r->view.iops, r->view.mbps,
+			stat_name(rd->slo_pct, st, sizeof(st)),
+			ms_digits(r->slo.value_ms), r->slo.value_ms,
+			steady > 0  ? "yes" :
+			steady == 0 ? "NO" :
+				      "not judged");
 	}
 	fprintf(f, "\n");
 }

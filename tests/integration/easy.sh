@@ -84,10 +84,20 @@ text = open(console).read()
 head = "SLO answers: the highest cluster rate that met each objective\n"
 assert text.count(head) == 1, text[-2000:]
 rows = text.split(head)[1].splitlines()[1:5]
+byname = {r["name"]: r for r in runs}
 for name, row, x in zip(names, rows, slo):
     f = row.split()
     assert f[0] == name and f[1] == x["objective"], (row, x["objective"])
     assert int(f[2].replace(",", "")) == round(x["answer_iops"]), (row, x["answer_iops"])
+    # The rest of the row is what the answering step measured: the step
+    # that met the objective at the highest rate, and that run's totals.
+    met = [st for st in x["steps"] if st["met"]]
+    st = max(met, key=lambda st: st["rate"])
+    tot = byname[st["run"]]["totals"]
+    assert f[3] == "%.1f" % tot["iops"] and f[4] == "%.2f" % tot["mbps"], (row, tot["iops"], tot["mbps"])
+    dec = len(f[6].split(".")[1]) if "." in f[6] else 0
+    assert f[5] == "p99" and abs(float(f[6]) - st["value_ms"]) <= 0.5 * 10 ** -dec + 1e-9, (row, st)
+    assert f[7] == ({True: "yes", False: "NO"}[st["steady"]] if "steady" in st else "not"), (row, st)
 # The injected caps are the answers (p99:1s holds at any rate the caps
 # let through): 2000 reads and 2000 writes a second, so a 70/30 mix is
 # held by its reads at 2000 / 0.7, a 50/50 one reaches both caps.
