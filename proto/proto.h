@@ -17,19 +17,22 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 9
+#define PROTO_VERSION 10
 
-#define PROTO_ID_LEN 37      /* uuid text + NUL */
+#define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
 #define PROTO_HOST_LEN 256
-#define PROTO_TEXT_LEN 1024  /* error / log / reason text */
+#define PROTO_TEXT_LEN 1024 /* error / log / reason text */
 #define PROTO_PATH_LEN 1024
 #define PROTO_MAX_ENGINES 8
 #define PROTO_MAX_TARGETS 1024
 #define PROTO_MAX_STREAMS 1024
 #define PROTO_MAX_XFER 16
 #define PROTO_MAX_STREAM_TARGETS 256
-#define PROTO_SIG_LEN 32 /* a blkid TYPE or PTTYPE */
+#define PROTO_SIG_LEN 32      /* a blkid TYPE or PTTYPE */
+#define PROTO_MAX_DEVS 16     /* block devices an interval reports */
+#define PROTO_DEV_NAME_LEN 32 /* a kernel block device name + NUL */
+#define PROTO_NIC_LEN 16      /* IFNAMSIZ */
 
 /*
  * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
@@ -41,7 +44,8 @@
  * - to the master: an interval or a phase_end, two histograms and a few
  *   dozen scalars, and a phase_end's validation counts of up to
  *   PROTO_MAX_TARGETS sds, an index and three keyed numbers each (every
- *   other message is smaller: PROTO_MAX_SMALL);
+ *   other message is smaller: PROTO_MAX_SMALL), and an interval's
+ *   PROTO_MAX_DEVS devices, a name and a dozen keyed numbers each;
  * - a plan target: its name, its path and ten keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
  *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
@@ -53,9 +57,11 @@
 #define PROTO_HIST_MAX_BYTES ((size_t)HIST_BUCKETS * 2 * 10 + 128)
 #define PROTO_MAX_SMALL 4096
 #define PROTO_VAL_SD_MAX_BYTES 64
-#define PROTO_MAX_TO_MASTER         \
-	(2 * PROTO_HIST_MAX_BYTES + \
-	 (size_t)PROTO_MAX_TARGETS * PROTO_VAL_SD_MAX_BYTES + PROTO_MAX_SMALL)
+#define PROTO_DEV_MAX_BYTES ((size_t)PROTO_DEV_NAME_LEN + 12 * 12 + 16)
+#define PROTO_MAX_TO_MASTER                                   \
+	(2 * PROTO_HIST_MAX_BYTES +                           \
+	 (size_t)PROTO_MAX_TARGETS * PROTO_VAL_SD_MAX_BYTES + \
+	 (size_t)PROTO_MAX_DEVS * PROTO_DEV_MAX_BYTES + PROTO_MAX_SMALL)
 #define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
@@ -88,9 +94,9 @@ enum proto_type {
 
 /* slave -> master, first message on a DEALER connection. */
 struct proto_hello {
-	char id[PROTO_ID_LEN];       /* libuuid text */
-	char name[PROTO_NAME_LEN];   /* slave name, unique in a run */
-	char host[PROTO_HOST_LEN];   /* hostname */
+	char id[PROTO_ID_LEN];     /* libuuid text */
+	char name[PROTO_NAME_LEN]; /* slave name, unique in a run */
+	char host[PROTO_HOST_LEN]; /* hostname */
 	uint32_t pid;
 	uint32_t cores;
 	char version[PROTO_NAME_LEN]; /* lockstep version string */
@@ -153,10 +159,10 @@ enum proto_validate {
 struct proto_target {
 	char name[PROTO_NAME_LEN];
 	char path[PROTO_PATH_LEN];
-	uint64_t size;       /* bytes to use; 0 = whole file/device */
-	uint32_t openflags;  /* PROTO_O_* */
-	uint32_t create;     /* create the file at size if missing */
-	uint32_t threads;    /* I/Os in flight on this target by this slave */
+	uint64_t size;      /* bytes to use; 0 = whole file/device */
+	uint32_t openflags; /* PROTO_O_* */
+	uint32_t create;    /* create the file at size if missing */
+	uint32_t threads;   /* I/Os in flight on this target by this slave */
 	/*
 	 * Working set inside the target as parts per billion of its usable
 	 * size (Vdbench range= is in percent of the sd): [lo, hi), hi <= 1e9.
@@ -164,10 +170,10 @@ struct proto_target {
 	 */
 	uint64_t range_lo;
 	uint64_t range_hi;
-	uint64_t offset;     /* bytes of the lun before the sd starts (offset=) */
-	uint32_t align;      /* random offsets' alignment; 0 = the xfersize */
-	uint32_t sqpoll;     /* ask for a kernel submission thread (sqpoll=yes) */
-	uint32_t force;      /* force=yes: may overwrite a signature */
+	uint64_t offset; /* bytes of the lun before the sd starts (offset=) */
+	uint32_t align;  /* random offsets' alignment; 0 = the xfersize */
+	uint32_t sqpoll; /* ask for a kernel submission thread (sqpoll=yes) */
+	uint32_t force;  /* force=yes: may overwrite a signature */
 };
 
 struct proto_xfer {
@@ -182,32 +188,33 @@ struct proto_stream {
 	uint32_t targets[PROTO_MAX_STREAM_TARGETS]; /* indexes into plan targets */
 	uint32_t nxfer;
 	struct proto_xfer xfer[PROTO_MAX_XFER];
-	double rdpct;    /* 0..100 */
-	double seekpct;  /* 0..100 */
-	double skew;     /* share of this slave's I/Os, 0..100; 0 = even split */
-	uint32_t eof;    /* seekpct=eof: one sequential pass, then the phase ends */
+	double rdpct;   /* 0..100 */
+	double seekpct; /* 0..100 */
+	double skew;    /* share of this slave's I/Os, 0..100; 0 = even split */
+	uint32_t eof; /* seekpct=eof: one sequential pass, then the phase ends */
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */
 struct proto_plan {
-	uint32_t run;          /* index of the rd */
-	uint32_t phase;        /* phase number, unique and increasing in a run */
+	uint32_t run;   /* index of the rd */
+	uint32_t phase; /* phase number, unique and increasing in a run */
 	char name[PROTO_NAME_LEN];
 	char engine[PROTO_NAME_LEN];
 	uint64_t interval_ns;
-	uint32_t intervals;        /* total intervals, warmup included */
+	uint32_t intervals; /* total intervals, warmup included */
 	uint32_t warmup_intervals;
-	double iorate;             /* this slave's I/O per second, 0 = max */
-	int64_t clock_offset_ns;   /* slave - master, for converting go */
+	double iorate;           /* this slave's I/O per second, 0 = max */
+	int64_t clock_offset_ns; /* slave - master, for converting go */
 	uint64_t clock_error_ns;
-	uint32_t data_errors;      /* more I/O errors than this end the phase */
-	uint32_t distribution;     /* enum proto_dist: fixed-rate arrivals */
-	uint32_t format;           /* a format (prime) phase: write the ranges once */
-	uint32_t dedupunit;        /* bytes; with dedupratio */
-	double compratio;          /* >= 1: written data compresses this much */
-	double dedupratio;         /* >= 1: duplicate units in written data */
-	uint32_t validate;         /* enum proto_validate: data validation */
+	uint32_t data_errors;  /* more I/O errors than this end the phase */
+	uint32_t distribution; /* enum proto_dist: fixed-rate arrivals */
+	uint32_t format;    /* a format (prime) phase: write the ranges once */
+	uint32_t dedupunit; /* bytes; with dedupratio */
+	double compratio;   /* >= 1: written data compresses this much */
+	double dedupratio;  /* >= 1: duplicate units in written data */
+	uint32_t validate;  /* enum proto_validate: data validation */
 	char journal[PROTO_PATH_LEN]; /* journal=DIR of the map; "" = none */
+	char nic[PROTO_NIC_LEN];      /* nic=: interface to sample; "" = none */
 	uint32_t ntargets;
 	struct proto_target *targets;
 	uint32_t nstreams;
@@ -234,7 +241,7 @@ struct proto_ready {
 /* slave -> master: the phase cannot be prepared or failed. */
 struct proto_error {
 	uint32_t phase;
-	int32_t code;  /* -errno */
+	int32_t code; /* -errno */
 	char message[PROTO_TEXT_LEN];
 };
 
@@ -254,11 +261,34 @@ struct proto_go_ack {
 	uint32_t phase;
 };
 
+/*
+ * One block device under a slave's targets, over an interval: the
+ * differences of its /sys/dev/block/MAJ:MIN/stat counters between two
+ * samples span_ns apart (Documentation/block/stat.rst), and in_flight at
+ * the second. [0] reads, [1] writes; sectors are 512 bytes.
+ */
+struct proto_dev {
+	char name[PROTO_DEV_NAME_LEN]; /* "sda", "nvme0n1p2", "loop3" */
+	uint32_t major, minor;
+	uint64_t span_ns;
+	uint64_t ios[2], sectors[2], ticks_ms[2];
+	uint64_t in_flight;
+	uint64_t busy_ms;  /* io_ticks: time with an I/O in flight */
+	uint64_t queue_ms; /* time_in_queue: ms of I/O, summed over I/Os */
+};
+
+/* What an interval's host telemetry holds (proto_interval.tele). */
+enum {
+	PROTO_TELE_CPU = 1, /* host_cpu_ns from /proc/stat */
+	PROTO_TELE_PSI = 2, /* psi_ns from /proc/pressure/ */
+	PROTO_TELE_NIC = 4, /* nic, net_bytes, net_pkts */
+};
+
 /* slave -> master: one interval's measurements. Histograms are sparse. */
 struct proto_interval {
 	uint32_t phase;
-	uint32_t seq;        /* interval number in the phase, from 0 */
-	uint64_t start_ns;   /* master clock */
+	uint32_t seq;      /* interval number in the phase, from 0 */
+	uint64_t start_ns; /* master clock */
 	uint64_t end_ns;
 	uint64_t first_io_ns; /* master-clock time of the phase's first I/O */
 	uint64_t ops[2];      /* read, write */
@@ -277,6 +307,21 @@ struct proto_interval {
 	 */
 	uint64_t lag_ns, lag_n, lag_max_ns;
 	struct hist_sparse lat[2];
+	/*
+	 * Host telemetry over tele_span_ns (the same two samples as the
+	 * devices'): differences of the host's CPU time (user+nice,
+	 * system+irq+softirq, iowait, steal, idle), of the PSI "some"
+	 * stall totals (cpu, memory, io) and of the named interface's
+	 * [0] received and [1] sent bytes and packets. tele says which.
+	 */
+	uint32_t tele;
+	uint64_t tele_span_ns;
+	uint64_t host_cpu_ns[5];
+	uint64_t psi_ns[3];
+	char nic[PROTO_NIC_LEN];
+	uint64_t net_bytes[2], net_pkts[2];
+	uint32_t ndevs;
+	struct proto_dev devs[PROTO_MAX_DEVS];
 };
 
 /* master -> slave: every interval of phase with seq <= this was received. */
@@ -310,10 +355,10 @@ struct proto_val_sd {
  */
 struct proto_phase_end {
 	uint32_t phase;
-	uint32_t intervals;  /* intervals sent */
+	uint32_t intervals; /* intervals sent */
 	uint64_t ops, bytes, errors;
 	uint64_t first_io_ns;
-	int32_t status;      /* 0 ok, -errno if it ended early */
+	int32_t status; /* 0 ok, -errno if it ended early */
 	/* Data validation: blocks written, blocks verified, mismatches. */
 	uint64_t val_written, val_verified, val_mismatches;
 	uint32_t nval_sds;
@@ -327,11 +372,11 @@ struct proto_phase_end {
 };
 
 struct proto_log {
-	uint32_t level;  /* enum log_level */
+	uint32_t level; /* enum log_level */
 	char message[PROTO_TEXT_LEN];
 };
 
-struct proto_text {   /* stop, abort, bye */
+struct proto_text { /* stop, abort, bye */
 	char reason[PROTO_TEXT_LEN];
 };
 

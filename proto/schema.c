@@ -15,30 +15,44 @@
 /* proto_target.range_lo/hi are parts per billion. */
 #define RANGE_PPB UINT64_C(1000000000)
 
-#define TAB(name, st, fields)                                             \
+#define TAB(name, st, fields)                                                 \
 	_Static_assert(NELEM(fields) <= MAX_FIELDS, #fields " > MAX_FIELDS"); \
 	static const struct ftab name = { fields, NELEM(fields), sizeof(st) }
 
-#define SCALAR(st, k, kd, m)                                              \
-	{ .key = k, .kind = kd, .off = offsetof(st, m) }
-#define BOUNDED(st, k, m, top)                                            \
-	{ .key = k, .kind = F_U64, .off = offsetof(st, m), .max = top }
-#define STRING(st, k, m)                                                  \
-	{ .key = k, .kind = F_STR, .off = offsetof(st, m),                \
-	  .size = sizeof(MEMBER(st, m)) }
-#define STRINGS(st, k, m, c)                                              \
-	{ .key = k, .kind = F_STRS, .off = offsetof(st, m),               \
-	  .size = sizeof(MEMBER(st, m)[0]), .max = NELEM(MEMBER(st, m)),  \
-	  .cnt = offsetof(st, c) }
-#define U32S(st, k, m, c)                                                 \
-	{ .key = k, .kind = F_U32S, .off = offsetof(st, m),               \
-	  .max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c) }
-#define MAPS(st, k, m, c, t)                                              \
-	{ .key = k, .kind = F_MAPS, .off = offsetof(st, m),               \
-	  .max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c), .sub = &t }
-#define MAPS_PTR(st, k, m, c, mx, t)                                      \
-	{ .key = k, .kind = F_MAPS_PTR, .off = offsetof(st, m), .max = mx, \
-	  .cnt = offsetof(st, c), .sub = &t }
+#define SCALAR(st, k, kd, m)                                 \
+	{                                                    \
+		.key = k, .kind = kd, .off = offsetof(st, m) \
+	}
+#define BOUNDED(st, k, m, top)                                              \
+	{                                                                   \
+		.key = k, .kind = F_U64, .off = offsetof(st, m), .max = top \
+	}
+#define STRING(st, k, m)                                         \
+	{                                                        \
+		.key = k, .kind = F_STR, .off = offsetof(st, m), \
+		.size = sizeof(MEMBER(st, m))                    \
+	}
+#define STRINGS(st, k, m, c)                                                   \
+	{                                                                      \
+		.key = k, .kind = F_STRS, .off = offsetof(st, m),              \
+		.size = sizeof(MEMBER(st, m)[0]), .max = NELEM(MEMBER(st, m)), \
+		.cnt = offsetof(st, c)                                         \
+	}
+#define U32S(st, k, m, c)                                           \
+	{                                                           \
+		.key = k, .kind = F_U32S, .off = offsetof(st, m),   \
+		.max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c) \
+	}
+#define MAPS(st, k, m, c, t)                                                   \
+	{                                                                      \
+		.key = k, .kind = F_MAPS, .off = offsetof(st, m),              \
+		.max = NELEM(MEMBER(st, m)), .cnt = offsetof(st, c), .sub = &t \
+	}
+#define MAPS_PTR(st, k, m, c, mx, t)                                  \
+	{                                                             \
+		.key = k, .kind = F_MAPS_PTR, .off = offsetof(st, m), \
+		.max = mx, .cnt = offsetof(st, c), .sub = &t          \
+	}
 
 static const struct field hello_fields[] = {
 	STRING(struct proto_hello, "id", id),
@@ -127,6 +141,7 @@ static const struct field plan_fields[] = {
 	SCALAR(struct proto_plan, "dr", F_DBL, dedupratio),
 	SCALAR(struct proto_plan, "va", F_U32, validate),
 	STRING(struct proto_plan, "jd", journal),
+	STRING(struct proto_plan, "nc", nic),
 	MAPS_PTR(struct proto_plan, "tg", targets, ntargets, PROTO_MAX_TARGETS,
 		 target_tab),
 	MAPS_PTR(struct proto_plan, "st", streams, nstreams, PROTO_MAX_STREAMS,
@@ -179,6 +194,20 @@ _Static_assert(NELEM(hist_fields) <= MAX_FIELDS, "hist_fields > MAX_FIELDS");
 const struct ftab schema_hist_tab = { hist_fields, NELEM(hist_fields),
 				      sizeof(struct hist_sparse) };
 
+static const struct field dev_fields[] = {
+	STRING(struct proto_dev, "nm", name),
+	SCALAR(struct proto_dev, "mj", F_U32, major),
+	SCALAR(struct proto_dev, "mn", F_U32, minor),
+	SCALAR(struct proto_dev, "sp", F_U64, span_ns),
+	SCALAR(struct proto_dev, "io", F_U64X2, ios),
+	SCALAR(struct proto_dev, "se", F_U64X2, sectors),
+	SCALAR(struct proto_dev, "tk", F_U64X2, ticks_ms),
+	SCALAR(struct proto_dev, "if", F_U64, in_flight),
+	SCALAR(struct proto_dev, "bu", F_U64, busy_ms),
+	SCALAR(struct proto_dev, "qu", F_U64, queue_ms),
+};
+TAB(dev_tab, struct proto_dev, dev_fields);
+
 static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "p", F_U32, phase),
 	SCALAR(struct proto_interval, "s", F_U32, seq),
@@ -196,6 +225,20 @@ static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "ln", F_U64, lag_n),
 	SCALAR(struct proto_interval, "lm", F_U64, lag_max_ns),
 	SCALAR(struct proto_interval, "l", F_HISTS, lat),
+	SCALAR(struct proto_interval, "tf", F_U32, tele),
+	SCALAR(struct proto_interval, "ts", F_U64, tele_span_ns),
+	SCALAR(struct proto_interval, "hu", F_U64, host_cpu_ns[0]),
+	SCALAR(struct proto_interval, "hy", F_U64, host_cpu_ns[1]),
+	SCALAR(struct proto_interval, "hw", F_U64, host_cpu_ns[2]),
+	SCALAR(struct proto_interval, "ht", F_U64, host_cpu_ns[3]),
+	SCALAR(struct proto_interval, "hi", F_U64, host_cpu_ns[4]),
+	SCALAR(struct proto_interval, "pc", F_U64, psi_ns[0]),
+	SCALAR(struct proto_interval, "pm", F_U64, psi_ns[1]),
+	SCALAR(struct proto_interval, "pi", F_U64, psi_ns[2]),
+	STRING(struct proto_interval, "nc", nic),
+	SCALAR(struct proto_interval, "nb", F_U64X2, net_bytes),
+	SCALAR(struct proto_interval, "np", F_U64X2, net_pkts),
+	MAPS(struct proto_interval, "dv", devs, ndevs, dev_tab),
 };
 TAB(interval_tab, struct proto_interval, interval_fields);
 

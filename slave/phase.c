@@ -39,6 +39,8 @@ void phase_reset(struct phase *ph)
 	free(ph->v0);
 	if (ph->efd >= 0)
 		close(ph->efd);
+	if (ph->tele_open)
+		telemetry_close(&ph->tele);
 	proto_msg_free(
 		&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = ph->plan });
 	memset(ph, 0, sizeof(*ph));
@@ -173,6 +175,12 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ret = prepare_assign_slots(ps, plan);
 	if (ret < 0)
 		return ret;
+	telemetry_open(&ph->tele, ph->fds, plan->ntargets, plan->nic);
+	ph->tele_open = 1;
+	for (unsigned i = 0; i < ph->tele.nwarn; i++) {
+		log_warn("%s", ph->tele.warn[i]);
+		outbox_log(s, LOG_WARN, ph->tele.warn[i]);
+	}
 	ret = phase_validate_maps(s, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -234,6 +242,9 @@ int phase_go(struct session *s, const struct proto_go *go, char *err,
 	delta = slave_start - (int64_t)now_real;
 	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
 	getrusage(RUSAGE_SELF, &ph->ru_last);
+	/* Samples at the intervals' boundaries (phase_collect). */
+	telemetry_start(&ph->tele, mono_start, go->first_interval,
+			ph->plan.interval_ns);
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
 		worker_go(ph->workers[i], mono_start, go->first_interval);
 	return 1;
@@ -307,6 +318,8 @@ static void send_interval(struct session *s, const struct worker_interval *iv)
 	pi->cpu_sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&ph->ru_last.ru_stime);
 	pi->cores = s->hello.cores;
 	ph->ru_last = ru;
+	telemetry_tick(&ph->tele, time_mono_ns()); /* its end may be now */
+	telemetry_fill(&ph->tele, iv->seq, pi);
 	prepare_account(&ph->tot, &ph->plan, iv);
 	if (prepare_interval_msg(pi, &ph->plan, ph->start_at, iv) < 0) {
 		log_error("cannot encode interval %u", iv->seq);
@@ -524,6 +537,15 @@ static void send_next(struct session *s)
 	ph->next_send++;
 }
 
+int phase_wait_ms(const struct session *s, int most)
+{
+	const struct phase *ph = &s->ph;
+
+	if (!ph->active || !ph->started || !ph->tele_open)
+		return most;
+	return telemetry_due_ms(&ph->tele, time_mono_ns(), most);
+}
+
 void phase_collect(struct session *s)
 {
 	struct phase *ph = &s->ph;
@@ -532,6 +554,7 @@ void phase_collect(struct session *s)
 
 	if (read(ph->efd, &junk, sizeof(junk)) < 0 && errno != EAGAIN)
 		log_warn("eventfd: %s", strerror(errno));
+	telemetry_tick(&ph->tele, time_mono_ns());
 	for (unsigned i = 0; i < ph->slots.nworkers; i++) {
 		struct worker_interval *iv;
 

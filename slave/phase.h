@@ -39,6 +39,12 @@ int phase_measure(struct session *s, const struct proto_measure *ms, char *err,
  * phase past data_errors, and end it once every worker finished.
  */
 void phase_collect(struct session *s);
+
+/*
+ * How long the main loop may wait, at most most ms: less when the
+ * phase's next telemetry sample (at an interval's end) is due sooner.
+ */
+int phase_wait_ms(const struct session *s, int most);
 /* Stop and join the workers, close the targets, free everything. */
 void phase_reset(struct phase *ph);
 

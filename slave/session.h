@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include "proto/proto.h"
+#include "slave/telemetry.h"
 #include "slave/clockresp.h"
 #include "slave/prepare.h"
 #include "slave/spool.h"
@@ -34,6 +35,9 @@ struct phase {
 	unsigned next_send;
 	int wlast[SESSION_MAX_WORKERS]; /* last interval seq a worker handed */
 	struct rusage ru_last;
+	/* Device and host telemetry, sampled at the intervals' ends. */
+	int tele_open;
+	struct telemetry tele;
 	struct prepare_totals tot;
 	int status;                  /* -EIO once data_errors was exceeded */
 	struct proto_forced *forced; /* per target at most; sent in ready */

@@ -295,7 +295,8 @@ int slave_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	while (!s.quit && !got_signal) {
-		int mask = conn_wait(s.conn, s.ph.active ? s.ph.efd : -1, 100);
+		int mask = conn_wait(s.conn, s.ph.active ? s.ph.efd : -1,
+				     phase_wait_ms(&s, 100));
 
 		if (mask < 0) {
 			log_error("poll: %s", strerror(-mask));

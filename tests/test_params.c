@@ -1679,6 +1679,117 @@ static void test_errors(void **state)
 	}
 }
 
+/* ---- probe= lines and until=probe: ------------------------------------ */
+
+static void test_probe(void **state)
+{
+	struct params *p = parse_ok(
+		SD1 WD1 RD1
+		"probe=ceph,exec=\"ceph status -f json | jq .pgmap\",every=5s\n"
+		"probe=san.a,exec=\"curl -s http://san/api\",every=2m,timeout=45s\n"
+		"probe=slow,exec=true,every=1s,timeout=5s\n"
+		"probe=default,every=20s\n"
+		"probe=late,exec=true\n"
+		"ev=e1,at=1s,until=probe:ceph<=0.5\n"
+		"ev=e2,at=1s,exec=true,until=probe:ceph.degraded==0\n"
+		"ev=e3,at=1s,until=probe:san.a.x.y>=-2\n"
+		"ev=e4,at=1s,until=\"test -f /tmp/done\"\n");
+
+	(void)state;
+	assert_int_equal(p->nprobe, 4);
+	assert_string_equal(p->probe[0].name, "ceph");
+	assert_string_equal(p->probe[0].exec,
+			    "ceph status -f json | jq .pgmap");
+	assert_dbl(p->probe[0].every_s, 5);
+	/* timeout= default: every=, at most 30 s. */
+	assert_dbl(p->probe[0].timeout_s, 5);
+	assert_dbl(p->probe[1].every_s, 120);
+	assert_dbl(p->probe[1].timeout_s, 45);
+	assert_dbl(p->probe[2].timeout_s, 5);
+	/* probe=default: every=20s for the lines after it. */
+	assert_string_equal(p->probe[3].name, "late");
+	assert_dbl(p->probe[3].every_s, 20);
+	assert_dbl(p->probe[3].timeout_s, 20);
+	assert_true(p->ev[0].until_probe);
+	assert_int_equal(p->ev[0].upr.probe, 0);
+	assert_string_equal(p->ev[0].upr.key, "value");
+	assert_int_equal(p->ev[0].upr.op, PARAMS_CMP_LE);
+	assert_dbl(p->ev[0].upr.value, 0.5);
+	assert_string_equal(p->ev[0].until, "probe:ceph<=0.5");
+	assert_string_equal(p->ev[1].upr.key, "degraded");
+	assert_int_equal(p->ev[1].upr.op, PARAMS_CMP_EQ);
+	/* The longest probe name that fits, then the key (dots and all). */
+	assert_int_equal(p->ev[2].upr.probe, 1);
+	assert_string_equal(p->ev[2].upr.key, "x.y");
+	assert_int_equal(p->ev[2].upr.op, PARAMS_CMP_GE);
+	assert_dbl(p->ev[2].upr.value, -2);
+	assert_false(p->ev[3].until_probe);
+	assert_string_equal(p->ev[3].until, "test -f /tmp/done");
+	params_free(&p);
+
+	/* Defaults: every=10s, timeout=10s; 30 s at most by default. */
+	p = parse_ok(SD1 WD1 RD1
+		     "probe=a,exec=true\nprobe=b,exec=true,every=5m\n");
+	assert_dbl(p->probe[0].every_s, 10);
+	assert_dbl(p->probe[0].timeout_s, 10);
+	assert_dbl(p->probe[1].every_s, 300);
+	assert_dbl(p->probe[1].timeout_s, 30);
+	params_free(&p);
+}
+
+static void test_probe_errors(void **state)
+{
+	/* clang-format off */
+	static const struct err_case cases[] = {
+		{ SD1 WD1 RD1 "probe=a\n",
+		  "4:1: probe=a needs exec= (the command to sample)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true,every=0.05s\n",
+		  "4:25: every=0.05s: at least 0.1s" },
+		{ SD1 WD1 RD1 "probe=a,exec=true,every=x\n",
+		  "4:25: every=x is not a duration (seconds, or a number with s, m or h)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true,timeout=0\n",
+		  "4:27: timeout=0 must be more than 0 seconds" },
+		{ SD1 WD1 RD1 "probe=a,exec=true,host=h1\n",
+		  "4:19: host=h1: a probe runs on the master only (no daemon runs a master's commands); to sample another host, the command reaches it itself: exec=\"ssh HOST CMD\"" },
+		{ SD1 WD1 RD1 "probe=a,exec=true,poll=1s\n",
+		  "4:19: unknown probe parameter 'poll'" },
+		{ SD1 WD1 RD1 "probe=a/b,exec=true\n",
+		  "4:7: probe=a/b: a name may not contain '/'" },
+		{ SD1 WD1 RD1 "probe=.a,exec=true\n",
+		  "4:7: probe=.a: a probe name is letters, digits, '-', '_' and '.', not starting with '.'" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nprobe=a,exec=true\n",
+		  "5:7: probe=a is already defined at line 4" },
+		/* In its place: after the rd= lines, before the ev= lines. */
+		{ SD1 WD1 "probe=a,exec=true\n" RD1,
+		  "4:1: rd=rd1 must come before the probe= definitions (the order is general, hd, sd, wd, rd, probe)" },
+		{ SD1 WD1 RD1 "ev=e,at=1,exec=true\nprobe=a,exec=true\n",
+		  "5:1: probe=a must come before the ev= definitions (the order is general, hd, sd, wd, rd, probe, ev)" },
+		/* until=probe: */
+		{ SD1 WD1 RD1 "ev=e,at=1,until=probe:nope==0\n",
+		  "4:17: until=probe:nope==0: no probe= line defines nope (probes are defined before the ev= lines)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a.x\n",
+		  "5:17: until=probe:a.x: no comparison (==, !=, <, <=, >, >=) after the probe name (until=probe:NAME.KEY<op>VALUE, or probe:NAME<op>VALUE for a probe that prints one number)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a=0\n",
+		  "5:17: until=probe:a=0: the comparison is not one of ==, !=, <, <=, >, >= (until=probe:NAME.KEY<op>VALUE, or probe:NAME<op>VALUE for a probe that prints one number)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a==ok\n",
+		  "5:17: until=probe:a==ok: the value compared with is not a finite number (until=probe:NAME.KEY<op>VALUE, or probe:NAME<op>VALUE for a probe that prints one number)" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a.==0\n",
+		  "5:17: until=probe:a.==0: the key is empty" },
+		{ SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a==0,poll=5s\n",
+		  "5:28: ev=e: poll= with until=probe: (the probe's every= sets the pace)" },
+		{ "hd=h1\n" SD1 WD1 RD1 "probe=a,exec=true\nev=e,at=1,until=probe:a==0,host=h1\n",
+		  "6:28: ev=e: host= without exec= (until=probe: runs no command; its probe runs on the master)" },
+	};
+	/* clang-format on */
+	char want[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), NAME ":%s", cases[i].msg);
+		parse_err(cases[i].text, want);
+	}
+}
+
 /* Messages are cut to the buffer, never overrun it; no buffer is fine. */
 static void test_err_buffer(void **state)
 {
@@ -1806,6 +1917,8 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_probe_errors),
 		cmocka_unit_test(test_err_buffer),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_file_errors),

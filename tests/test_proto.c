@@ -122,6 +122,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->dedupratio = 3.25;
 		p->validate = PROTO_VALIDATE_ONLY;
 		snprintf(p->journal, sizeof(p->journal), "/var/lib/ls/j");
+		snprintf(p->nic, sizeof(p->nic), "ens1f0");
 		p->ntargets = NTARGETS;
 		p->targets = calloc(NTARGETS, sizeof(*p->targets));
 		assert_non_null(p->targets);
@@ -139,8 +140,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->threads = 32 + i;
 			/* Parts per billion; the last one ends at the top. */
 			tg->range_lo = 100000000 * (i + 1);
-			tg->range_hi = i == NTARGETS - 1 ? 1000000000
-							 : 900000000 + i;
+			tg->range_hi = i == NTARGETS - 1 ? 1000000000 :
+							   900000000 + i;
 			tg->offset = 4096u * (i + 3);
 			tg->align = 8192u << i;
 			tg->sqpoll = i % 2;
@@ -214,6 +215,36 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		iv->lag_max_ns = UINT64_C(4000000001);
 		fill_hist(&iv->lat[0], 1, 400);
 		fill_hist(&iv->lat[1], 2, 250);
+		iv->tele = PROTO_TELE_CPU | PROTO_TELE_PSI | PROTO_TELE_NIC;
+		iv->tele_span_ns = UINT64_C(5000123456);
+		for (int i = 0; i < 5; i++)
+			iv->host_cpu_ns[i] = UINT64_C(10000000) * (i + 1);
+		for (int i = 0; i < 3; i++)
+			iv->psi_ns[i] = UINT64_C(1000) * (i + 7);
+		snprintf(iv->nic, sizeof(iv->nic), "ens1f0");
+		iv->net_bytes[0] = UINT64_C(1250000000);
+		iv->net_bytes[1] = 77;
+		iv->net_pkts[0] = 900000;
+		iv->net_pkts[1] = 3;
+		iv->ndevs = PROTO_MAX_DEVS;
+		for (unsigned d = 0; d < iv->ndevs; d++) {
+			struct proto_dev *v = &iv->devs[d];
+
+			snprintf(v->name, sizeof(v->name), "nvme%un1p%u", d,
+				 d + 1);
+			v->major = 259;
+			v->minor = d;
+			v->span_ns = UINT64_C(5000123456);
+			v->ios[0] = 100000 + d;
+			v->ios[1] = 200000 + d;
+			v->sectors[0] = UINT64_C(800000) + d;
+			v->sectors[1] = UINT64_C(1600000) + d;
+			v->ticks_ms[0] = 3000 + d;
+			v->ticks_ms[1] = 9000 + d;
+			v->in_flight = 32;
+			v->busy_ms = 4999;
+			v->queue_ms = 12000 + d;
+		}
 		break;
 	}
 	case PROTO_ACK:
@@ -300,6 +331,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 	assert_true(a->dedupratio == b->dedupratio);
 	assert_int_equal(a->validate, b->validate);
 	assert_string_equal(a->journal, b->journal);
+	assert_string_equal(a->nic, b->nic);
 	assert_int_equal(a->ntargets, b->ntargets);
 	for (uint32_t i = 0; i < a->ntargets; i++) {
 		const struct proto_target *x = &a->targets[i];
@@ -427,6 +459,34 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(x->lag_ns, y->lag_ns);
 		assert_int_equal(x->lag_n, y->lag_n);
 		assert_int_equal(x->lag_max_ns, y->lag_max_ns);
+		assert_int_equal(x->tele, y->tele);
+		assert_int_equal(x->tele_span_ns, y->tele_span_ns);
+		assert_memory_equal(x->host_cpu_ns, y->host_cpu_ns,
+				    sizeof(x->host_cpu_ns));
+		assert_memory_equal(x->psi_ns, y->psi_ns, sizeof(x->psi_ns));
+		assert_string_equal(x->nic, y->nic);
+		assert_memory_equal(x->net_bytes, y->net_bytes,
+				    sizeof(x->net_bytes));
+		assert_memory_equal(x->net_pkts, y->net_pkts,
+				    sizeof(x->net_pkts));
+		assert_int_equal(x->ndevs, y->ndevs);
+		for (unsigned d = 0; d < x->ndevs; d++) {
+			const struct proto_dev *u = &x->devs[d];
+			const struct proto_dev *w = &y->devs[d];
+
+			assert_string_equal(u->name, w->name);
+			assert_int_equal(u->major, w->major);
+			assert_int_equal(u->minor, w->minor);
+			assert_int_equal(u->span_ns, w->span_ns);
+			assert_memory_equal(u->ios, w->ios, sizeof(u->ios));
+			assert_memory_equal(u->sectors, w->sectors,
+					    sizeof(u->sectors));
+			assert_memory_equal(u->ticks_ms, w->ticks_ms,
+					    sizeof(u->ticks_ms));
+			assert_int_equal(u->in_flight, w->in_flight);
+			assert_int_equal(u->busy_ms, w->busy_ms);
+			assert_int_equal(u->queue_ms, w->queue_ms);
+		}
 		break;
 	}
 	case PROTO_ACK:
@@ -640,7 +700,7 @@ static void test_corrupted(void **state)
 		assert_non_null(mut);
 		for (size_t i = 0; i < len; i++) {
 			const unsigned vals[] = {
-				0x00, 0xff, 0xc1, buf[i] ^ 0x01u,
+				0x00,           0xff, 0xc1, buf[i] ^ 0x01u,
 				buf[i] ^ 0x80u, 0xdd, 0xdf, 0xdb,
 			};
 
@@ -728,8 +788,9 @@ static void expect(struct frame *f, int want, const char *what)
 		fail_msg("error \"%s\" does not mention \"%s\"", err, what);
 	if (rc == 0 && m.type == PROTO_INTERVAL)
 		for (int d = 0; d < 2; d++)
-			assert_int_equal(
-				hist_sparse_validate(&m.u.interval.lat[d]), 0);
+			assert_int_equal(hist_sparse_validate(
+						 &m.u.interval.lat[d]),
+					 0);
 	if (rc == 0)
 		proto_msg_free(&m);
 	msgpack_sbuffer_destroy(&f->sb);
@@ -742,13 +803,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 10);
+	kuint(&f, "v", 11);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 10 not supported (this "
-	       "lockstep speaks 9)");
+	       "protocol version 11 not supported (this "
+	       "lockstep speaks 10)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -769,7 +830,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 9), "
+	       "protocol version 4 not supported (this lockstep speaks 10), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -777,7 +838,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 9)");
+	expect(&f, -EPROTO, "(this lockstep speaks 10)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -817,8 +878,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 10);
-	expect(&f, -EPROTO, "version 10");
+	kuint(&f, "v", 11);
+	expect(&f, -EPROTO, "version 11");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
@@ -973,8 +1034,7 @@ static void test_type_and_shape(void **state)
 static void test_framing(void **state)
 {
 	/* {"x": array32 of 2^32 - 1 elements}, in 8 bytes. */
-	unsigned char bomb[] = { 0x81, 0xa1, 'x', 0xdd, 0xff, 0xff, 0xff,
-				 0xff };
+	unsigned char bomb[] = { 0x81, 0xa1, 'x', 0xdd, 0xff, 0xff, 0xff, 0xff };
 	struct proto_msg m;
 	char err[256];
 	struct frame f;
@@ -982,8 +1042,7 @@ static void test_framing(void **state)
 	size_t len;
 
 	(void)state;
-	assert_int_equal(proto_decode(NULL, 0, &m, err, sizeof(err)),
-			 -EBADMSG);
+	assert_int_equal(proto_decode(NULL, 0, &m, err, sizeof(err)), -EBADMSG);
 	assert_int_equal(proto_decode("", 0, &m, NULL, 0), -EBADMSG);
 
 	/* Trailing bytes, including a second whole message. */
@@ -999,8 +1058,7 @@ static void test_framing(void **state)
 	free(buf);
 
 	/* A declared count far beyond the frame is refused up front. */
-	assert_int_equal(proto_decode(bomb, sizeof(bomb), &m, err,
-				      sizeof(err)),
+	assert_int_equal(proto_decode(bomb, sizeof(bomb), &m, err, sizeof(err)),
 			 -EBADMSG);
 
 	/* Deep nesting under an unknown key. */
@@ -1309,8 +1367,8 @@ static msgpack_object *edit_hist(struct edit *e, int d, struct pairs *ps)
 }
 
 /* A histogram of one bucket (index 5) with count n, as raw bin bytes. */
-static void one_bucket(struct edit *e, const void *bin, size_t len,
-		       uint64_t n, int want, const char *what)
+static void one_bucket(struct edit *e, const void *bin, size_t len, uint64_t n,
+		       int want, const char *what)
 {
 	static struct pairs ps;
 	msgpack_object *h = edit_hist(e, 0, &ps);
@@ -1483,8 +1541,8 @@ static void test_hist_bin_layout(void **state)
 		0x05, 0xc8, 0x01, /* bucket 5: gap 5, count 200 */
 		0xa7, 0x02, 0x03, /* bucket 300: gap 295, count 3 */
 		0x80, 0x01,       /* bucket 428: gap 128, */
-		0xb3, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0x01,             /* count 2^64 - 205 in 10 bytes */
+		0xb3, 0xfe, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0x01, /* count 2^64 - 205 in 10 bytes */
 	};
 	uint32_t idx[] = { 0, 5, 17, 300, 428 };
 	uint64_t cnt[] = { 1, 200, 0, 3, UINT64_MAX - 204 };
@@ -1498,8 +1556,14 @@ static void test_hist_bin_layout(void **state)
 	memset(&a, 0, sizeof(a));
 	a.type = PROTO_INTERVAL;
 	a.u.interval.lat[0] = (struct hist_sparse){
-		.count = UINT64_MAX, .sum = 9, .sumsq = 81, .min = 1,
-		.max = 1 << 20, .n = 5, .idx = idx, .cnt = cnt,
+		.count = UINT64_MAX,
+		.sum = 9,
+		.sumsq = 81,
+		.min = 1,
+		.max = 1 << 20,
+		.n = 5,
+		.idx = idx,
+		.cnt = cnt,
 	};
 	a.u.interval.lat[1] = (struct hist_sparse){ .min = UINT64_MAX };
 	assert_int_equal(proto_encode(&a, &buf, &len), 0);
@@ -1605,15 +1669,15 @@ static void test_interval_hostile(void **state)
 
 	/* Varints: too long, too big, not in the shortest form. */
 	{
-		static const uint8_t eleven[] = { 0x05, 0x81, 0x80, 0x80, 0x80,
-						  0x80, 0x80, 0x80, 0x80, 0x80,
-						  0x80, 0x00 };
-		static const uint8_t too_big[] = { 0x05, 0xff, 0xff, 0xff, 0xff,
-						   0xff, 0xff, 0xff, 0xff, 0xff,
-						   0x02 };
-		static const uint8_t max[] = { 0x05, 0xff, 0xff, 0xff, 0xff,
-					       0xff, 0xff, 0xff, 0xff, 0xff,
-					       0x01 };
+		static const uint8_t eleven[] = { 0x05, 0x81, 0x80, 0x80,
+						  0x80, 0x80, 0x80, 0x80,
+						  0x80, 0x80, 0x80, 0x00 };
+		static const uint8_t too_big[] = { 0x05, 0xff, 0xff, 0xff,
+						   0xff, 0xff, 0xff, 0xff,
+						   0xff, 0xff, 0x02 };
+		static const uint8_t max[] = { 0x05, 0xff, 0xff, 0xff,
+					       0xff, 0xff, 0xff, 0xff,
+					       0xff, 0xff, 0x01 };
 		static const uint8_t padded[] = { 0x05, 0x81, 0x00 };
 		static const uint8_t padded_gap[] = { 0x85, 0x00, 0x01 };
 
@@ -1745,7 +1809,7 @@ static void test_encode_invalid(void **state)
 	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
 	m.type = PROTO_TYPE_MAX;
 	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
-	m.type = (enum proto_type)-1;
+	m.type = (enum proto_type) - 1;
 	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
 	m.type = PROTO_PING;
 	assert_int_equal(proto_encode(NULL, &buf, &len), -EINVAL);

@@ -65,6 +65,27 @@ static void test_to_master(void **state)
 	m.u.interval.bytes[0] = m.u.interval.bytes[1] = UINT64_MAX;
 	m.u.interval.cpu_user_ns = m.u.interval.cpu_sys_ns = UINT64_MAX;
 	m.u.interval.cores = UINT32_MAX;
+	m.u.interval.tele = UINT32_MAX;
+	m.u.interval.tele_span_ns = UINT64_MAX;
+	for (int i = 0; i < 5; i++)
+		m.u.interval.host_cpu_ns[i] = UINT64_MAX;
+	for (int i = 0; i < 3; i++)
+		m.u.interval.psi_ns[i] = UINT64_MAX;
+	memset(m.u.interval.nic, 'n', PROTO_NIC_LEN - 1);
+	for (int k = 0; k < 2; k++)
+		m.u.interval.net_bytes[k] = m.u.interval.net_pkts[k] =
+			UINT64_MAX;
+	m.u.interval.ndevs = PROTO_MAX_DEVS;
+	for (int d = 0; d < PROTO_MAX_DEVS; d++) {
+		struct proto_dev *v = &m.u.interval.devs[d];
+
+		memset(v->name, 'd', PROTO_DEV_NAME_LEN - 1);
+		v->major = v->minor = UINT32_MAX;
+		v->span_ns = v->in_flight = v->busy_ms = v->queue_ms =
+			UINT64_MAX;
+		for (int k = 0; k < 2; k++)
+			v->ios[k] = v->sectors[k] = v->ticks_ms[k] = UINT64_MAX;
+	}
 	full_hist(&m.u.interval.lat[0]);
 	full_hist(&m.u.interval.lat[1]);
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
@@ -150,6 +171,7 @@ static void test_to_slave(void **state)
 	fill_str(p->name, sizeof(p->name));
 	fill_str(p->engine, sizeof(p->engine));
 	p->interval_ns = p->clock_error_ns = UINT64_MAX;
+	memset(p->nic, 'n', PROTO_NIC_LEN - 1);
 	p->clock_offset_ns = INT64_MIN;
 	p->iorate = p->compratio = p->dedupratio = 1e300;
 	p->data_errors = p->distribution = p->format = UINT32_MAX;

@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +27,8 @@
 #include "proto/proto.h"
 #include "master/events/events.h"
 #include "master/events/events_int.h"
+#include "master/events/probes.h"
 #include "master/run/master_int.h"
-
-extern char **environ;
 
 /* A poll may run this long at least, even when poll= is shorter. */
 #define POLL_MIN_BOUND_NS (10 * NS_PER_SEC)
@@ -140,25 +138,6 @@ static int env_vars(const struct run_view *rv, const struct ev_state *e,
 	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
 }
 
-/* The environment of a child: ours without LOCKSTEP_*, then kv[4]. */
-static char **env_of(char **kv)
-{
-	size_t n = 0, k = 0;
-	char **envp;
-
-	while (environ && environ[n])
-		n++;
-	envp = calloc(n + 5, sizeof(*envp));
-	if (!envp)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LOCKSTEP_", 9))
-			envp[k++] = environ[i];
-	for (int i = 0; i < 4; i++)
-		envp[k++] = kv[i];
-	return envp;
-}
-
 /*
  * The remote command for host=: the variables exported by the remote shell
  * (ssh passes no environment) and the command run by the remote /bin/sh,
@@ -192,60 +171,6 @@ static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 	strcat(buf, mid);
 	sh_quote(buf, len, cmd);
 	return buf;
-}
-
-/*
- * argv with envp in a new process group (the kill of a timeout reaches
- * whatever the shell started), stdin /dev/null, stdout and stderr to
- * logfd, default signal dispositions (the master ignores SIGPIPE) and no
- * descriptor of the master: its sockets, and a slave's key pipe, whose EOF
- * tells that slave the master is gone, must not outlive it in a child.
- * posix_spawn, not fork: glibc's shares the master's memory until the
- * exec instead of copying its page tables at every poll. Returns the pid
- * or -errno.
- */
-static pid_t start_child(char **argv, char **envp, int logfd)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t all, none;
-	pid_t pid;
-	int ret;
-
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	if (posix_spawnattr_init(&at)) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -ENOMEM;
-	}
-	sigfillset(&all);
-	sigemptyset(&none);
-	ret = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-					       O_RDONLY, 0);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
-						       STDOUT_FILENO);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
-						       STDERR_FILENO);
-	if (!ret)
-		ret = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	if (!ret)
-		ret = posix_spawnattr_setflags(&at,
-					       POSIX_SPAWN_SETPGROUP |
-						       POSIX_SPAWN_SETSIGDEF |
-						       POSIX_SPAWN_SETSIGMASK);
-	if (!ret)
-		ret = posix_spawnattr_setpgroup(&at, 0);
-	if (!ret)
-		ret = posix_spawnattr_setsigdefault(&at, &all);
-	if (!ret)
-		ret = posix_spawnattr_setsigmask(&at, &none);
-	if (!ret)
-		ret = posix_spawnp(&pid, argv[0], &fa, &at, argv, envp);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	return ret ? -ret : pid;
 }
 
 /* ---- the log: what the commands write, relayed and capped -------------- */
@@ -341,7 +266,7 @@ static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 	if (!e->logf.f)
 		return -EBADF;
 
-	if (env_vars(rv, e, kv) < 0 || !(envp = env_of(kv)))
+	if (env_vars(rv, e, kv) < 0 || !(envp = child_env(kv, 4)))
 		goto out;
 	if (e->pe->host >= 0) {
 		const struct params_hd *hd = &rv->params->hd[e->pe->host];
@@ -367,7 +292,7 @@ static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 	   between the master's ticks (at most 50 ms apart). */
 	(void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_BYTES);
 	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
-	pid = start_child(argv, envp, p[1]);
+	pid = child_spawn(argv, envp, p[1], p[1]);
 	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);
@@ -543,6 +468,7 @@ static void start(const struct run_view *rv, struct ev_state *e, uint64_t now,
 	if (!e->pe->exec[0]) {
 		e->status = EV_POLLING;
 		e->next_poll_mono = mono;
+		e->poll_since_real = now;
 		return;
 	}
 	note(rv, e, "exec: %s", e->pe->exec);
@@ -610,6 +536,7 @@ static void exec_step(const struct run_view *rv, struct ev_state *e,
 		} else if (e->pe->until[0]) {
 			e->status = EV_POLLING;
 			e->next_poll_mono = mono;
+			e->poll_since_real = now;
 		} else {
 			finish(rv, e, EV_OK, now);
 		}
@@ -621,11 +548,44 @@ static void exec_step(const struct run_view *rv, struct ev_state *e,
 	}
 }
 
+/*
+ * until=probe:: the event ends at the stamped time of the first sample of
+ * its probe, started since it polls, that meets the condition (probes.c
+ * ticks first, so each sample is seen in the tick it ended).
+ */
+static void probe_step(const struct run_view *rv, struct ev_state *e,
+		       uint64_t now, uint64_t mono)
+{
+	const struct params_probe_until *u = &e->pe->upr;
+	uint64_t at;
+
+	if (probes_until_met(rv->probes, u, e->poll_since_real, &e->probe_seen,
+			     &at)) {
+		e->polls++;
+		note(rv, e, "%s met by probe %s's sample stamped %llu",
+		     e->pe->until, rv->params->probe[u->probe].name,
+		     (unsigned long long)at);
+		finish(rv, e, EV_OK, at);
+		return;
+	}
+	if (mono >= e->deadline_mono) {
+		snprintf(e->why, sizeof(e->why),
+			 "until=%s not met within timeout=%gs", e->pe->until,
+			 e->pe->timeout_s);
+		finish(rv, e, EV_TIMED_OUT, now);
+	}
+}
+
 static void poll_step(const struct run_view *rv, struct ev_state *e,
 		      uint64_t now, uint64_t mono)
 {
 	uint64_t poll_ns = (uint64_t)(e->pe->poll_s * 1e9), bound;
 	int st;
+
+	if (e->pe->until_probe) {
+		probe_step(rv, e, now, mono);
+		return;
+	}
 
 	if (reaped(&e->poll_pid, &st)) {
 		note(rv, e, "until= poll %u exited with status %d", e->polls,

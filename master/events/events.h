@@ -84,6 +84,10 @@ struct ev_state {
 	uint64_t poll_started_mono, poll_deadline_mono;
 	uint64_t next_poll_mono;
 	unsigned polls;
+	/* until=probe: samples started from poll_since_real on count; the
+	   newest the event looked at. */
+	uint64_t poll_since_real;
+	uint64_t probe_seen;
 	int exit_code;     /* exec='s exit status; -1: none */
 	struct rfile logf; /* events/NAME.log, closed until the start */
 	/*

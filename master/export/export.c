@@ -201,7 +201,15 @@ void export_point(struct export_set *e, const struct export_point *p)
 	it.end_ns = p->end_ns;
 	it.reported = p->reported;
 	it.expected = p->expected;
-	it.v = *p->v;
+	it.kind = p->kind;
+	if (p->kind == EXPORT_INTERVAL) {
+		it.v = *p->v;
+	} else {
+		copy_str(it.obj, sizeof(it.obj), p->obj);
+		copy_str(it.key, sizeof(it.key), p->key);
+		it.nm = p->nm < EXPORT_METRICS_MAX ? p->nm : EXPORT_METRICS_MAX;
+		memcpy(it.m, p->m, it.nm * sizeof(it.m[0]));
+	}
 	for (int k = 0; k < EXPORT_NSINKS; k++)
 		if (e->on[k])
 			sink_put(&e->sink[k], &it);

@@ -30,8 +30,33 @@ enum export_sink_kind {
 	EXPORT_NSINKS
 };
 
+/*
+ * What a point is: an interval row (its stats view), a block device's
+ * figures (obj: the device; the cluster's devices as obj "all" with no
+ * slave), a host's telemetry, or a probe's sample (obj: the probe, key:
+ * its key; no run). The last three carry their own metrics in m.
+ */
+enum export_kind {
+	EXPORT_INTERVAL = 0,
+	EXPORT_DEVICE,
+	EXPORT_HOSTSTAT,
+	EXPORT_PROBE,
+};
+
+/* One metric of a point: a static name, its value, its decimals. */
+struct export_metric {
+	const char *name;
+	double x;
+	int decimals; /* 0: an integer */
+};
+#define EXPORT_METRICS_MAX 20
+
 /* One interval row: the cluster's (slave NULL) or one slave's. */
 struct export_point {
+	enum export_kind kind;
+	const char *obj, *key; /* EXPORT_DEVICE, EXPORT_PROBE */
+	size_t nm;             /* kinds other than EXPORT_INTERVAL */
+	const struct export_metric *m;
 	const char *run;   /* the run's display name ("r1 xfersize=4k") */
 	const char *phase; /* "warmup", "measure" or "late" */
 	const char *host;  /* the slave's host (NULL for the cluster) */
@@ -39,7 +64,7 @@ struct export_point {
 	unsigned interval; /* 1-based */
 	uint64_t end_ns;   /* the interval's end, master CLOCK_REALTIME */
 	unsigned reported, expected; /* the cluster's: slaves in the row */
-	const struct stats_view *v;
+	const struct stats_view *v;  /* EXPORT_INTERVAL */
 };
 
 /* Per sink, what the run delivered and what it lost. */

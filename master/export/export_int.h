@@ -29,15 +29,14 @@ struct export_item {
 	uint64_t end_ns;
 	unsigned reported, expected;
 	struct stats_view v;
+	/* Points of other kinds (export_point's). */
+	enum export_kind kind;
+	char obj[EXPORT_PEER_MAX], key[EXPORT_PEER_MAX];
+	size_t nm;
+	struct export_metric m[EXPORT_METRICS_MAX];
 };
 
 /* One number of a point, printed with the decimals of intervals.csv. */
-struct export_metric {
-	const char *name;
-	double x;
-	int decimals; /* 0: an integer */
-};
-#define EXPORT_METRICS_MAX 20
 /*
  * The metrics every sink sends for p: the interval's rates, latencies,
  * counters and number; the cluster's also slaves_reported and

@@ -39,7 +39,8 @@ const char *export_graphite_part(const char *s, char *out, size_t len)
 size_t export_graphite_format(const struct export_point *p, char *buf,
 			      size_t len)
 {
-	char run[EXPORT_NAME_MAX], slave[EXPORT_PEER_MAX], prefix[320];
+	char run[EXPORT_NAME_MAX], slave[EXPORT_PEER_MAX], prefix[480],
+		obj[EXPORT_PEER_MAX], key[EXPORT_PEER_MAX];
 	struct export_metric m[EXPORT_METRICS_MAX];
 	size_t n = export_metrics(p, m), used = 0;
 	unsigned long long ts = (unsigned long long)(p->end_ns / 1000000000ull);
@@ -50,13 +51,31 @@ size_t export_graphite_format(const struct export_point *p, char *buf,
 			 export_graphite_part(p->slave, slave, sizeof(slave)));
 	else
 		snprintf(prefix, sizeof(prefix), "lockstep.%s.", run);
+	if (p->kind == EXPORT_DEVICE) {
+		size_t l = strlen(prefix);
+
+		snprintf(prefix + l, sizeof(prefix) - l, "dev.%s.",
+			 export_graphite_part(p->obj, obj, sizeof(obj)));
+	} else if (p->kind == EXPORT_HOSTSTAT) {
+		size_t l = strlen(prefix);
+
+		snprintf(prefix + l, sizeof(prefix) - l, "sys.");
+	} else if (p->kind == EXPORT_PROBE) {
+		/* lockstep.probe.NAME.KEY: a probe spans the runs. */
+		snprintf(prefix, sizeof(prefix), "lockstep.probe.%s.",
+			 export_graphite_part(p->obj, obj, sizeof(obj)));
+	}
 	for (size_t i = 0; i < n; i++) {
 		int w;
 
 		if (!isfinite(m[i].x))
 			continue; /* Carbon takes no NaN: the point is absent */
 		w = snprintf(buf + used, len - used, "%s%s %.*f %llu\n", prefix,
-			     m[i].name, m[i].decimals, m[i].x, ts);
+			     p->kind == EXPORT_PROBE ?
+				     export_graphite_part(p->key, key,
+							  sizeof(key)) :
+				     m[i].name,
+			     m[i].decimals, m[i].x, ts);
 		if (w < 0 || (size_t)w >= len - used)
 			return 0;
 		used += (size_t)w;

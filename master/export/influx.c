@@ -46,14 +46,34 @@ const char *export_influx_tag(const char *s, char *out, size_t len)
 size_t export_influx_format(const struct export_point *p, char *buf, size_t len)
 {
 	char run[4 * EXPORT_NAME_MAX], phase[64], host[4 * EXPORT_PEER_MAX],
-		slave[4 * EXPORT_PEER_MAX];
+		slave[4 * EXPORT_PEER_MAX], obj[4 * EXPORT_PEER_MAX],
+		key[4 * EXPORT_PEER_MAX];
 	struct export_metric m[EXPORT_METRICS_MAX];
 	size_t n = export_metrics(p, m), used;
 	int w, first = 1;
 
 	export_influx_tag(p->run, run, sizeof(run));
 	export_influx_tag(p->phase, phase, sizeof(phase));
-	if (p->slave)
+	if (p->kind == EXPORT_PROBE)
+		w = snprintf(buf, len, "lockstep_probe,probe=%s,key=%s ",
+			     export_influx_tag(p->obj, obj, sizeof(obj)),
+			     export_influx_tag(p->key, key, sizeof(key)));
+	else if (p->kind == EXPORT_DEVICE)
+		w = snprintf(buf, len,
+			     "lockstep_device,run=%s,phase=%s,host=%s,slave=%s,device=%s ",
+			     run, phase,
+			     export_influx_tag(p->slave ? p->host : "cluster",
+					       host, sizeof(host)),
+			     export_influx_tag(p->slave ? p->slave : "cluster",
+					       slave, sizeof(slave)),
+			     export_influx_tag(p->obj, obj, sizeof(obj)));
+	else if (p->kind == EXPORT_HOSTSTAT)
+		w = snprintf(buf, len,
+			     "lockstep_host,run=%s,phase=%s,host=%s,slave=%s ",
+			     run, phase,
+			     export_influx_tag(p->host, host, sizeof(host)),
+			     export_influx_tag(p->slave, slave, sizeof(slave)));
+	else if (p->slave)
 		w = snprintf(buf, len,
 			     "lockstep_slave,run=%s,phase=%s,host=%s,slave=%s ",
 			     run, phase,
@@ -80,6 +100,8 @@ size_t export_influx_format(const struct export_point *p, char *buf, size_t len)
 		used += (size_t)w;
 		first = 0;
 	}
+	if (first)
+		return 0; /* no field: no line (the protocol wants one) */
 	w = snprintf(buf + used, len - used, " %llu\n",
 		     (unsigned long long)p->end_ns);
 	if (w < 0 || (size_t)w >= len - used)

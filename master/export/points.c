@@ -15,6 +15,11 @@ size_t export_metrics(const struct export_point *p, struct export_metric *m)
 	const struct stats_view *v = p->v;
 	size_t n = 0;
 
+	if (p->kind != EXPORT_INTERVAL) {
+		n = p->nm < EXPORT_METRICS_MAX ? p->nm : EXPORT_METRICS_MAX;
+		memcpy(m, p->m, n * sizeof(*m));
+		return n;
+	}
 #define M(nm, val, d) m[n++] = (struct export_metric){ nm, (double)(val), d }
 	M("iops", v->iops, 3);
 	M("mbps", v->mbps, 4);
@@ -53,6 +58,11 @@ void export_item_point(const struct export_item *it, struct export_point *p)
 	p->reported = it->reported;
 	p->expected = it->expected;
 	p->v = &it->v;
+	p->kind = it->kind;
+	p->obj = it->obj;
+	p->key = it->key;
+	p->nm = it->nm;
+	p->m = it->m;
 }
 
 size_t export_format_items(const struct export_item *it, size_t n,

@@ -90,6 +90,9 @@ struct prom {
 	size_t nslave, capslave;
 	struct export_item *total; /* every finished run's totals */
 	size_t ntotal, captotal;
+	/* The last of each device (slave, device), host (slave), probe key. */
+	struct export_item *dev, *host, *probe;
+	size_t ndev, capdev, nhost, caphost, nprobe, capprobe;
 	int failed; /* a write failure was logged */
 };
 
@@ -111,15 +114,22 @@ static int prom_open(const struct export_opts *o, void **state, char *err,
 	return 0;
 }
 
-/* Keep it in *v (one row per key, replaced), growing *v as needed. */
+/* Whether a and b are rows of one series: one slave, device, probe key. */
+static int same_series(const struct export_item *a, const struct export_item *b)
+{
+	return !strcmp(a->slave, b->slave) && !strcmp(a->obj, b->obj) &&
+	       !strcmp(a->key, b->key);
+}
+
+/* Keep it in *v (one row per series, replaced), growing *v as needed. */
 static void keep_row(struct export_item **v, size_t *n, size_t *cap,
-		     const struct export_item *it, int by_slave)
+		     const struct export_item *it, int by_series)
 {
 	size_t i = *n;
 
-	if (by_slave)
+	if (by_series)
 		for (i = 0; i < *n; i++)
-			if (!strcmp((*v)[i].slave, it->slave))
+			if (same_series(&(*v)[i], it))
 				break;
 	if (i == *n) {
 		if (*n == *cap) {
@@ -172,6 +182,12 @@ static void put_labels(FILE *f, const struct export_item *it)
 	char run[2 * EXPORT_NAME_MAX + 1], ph[40],
 		host[2 * EXPORT_PEER_MAX + 1], slave[2 * EXPORT_PEER_MAX + 1];
 
+	if (it->kind == EXPORT_PROBE) {
+		fprintf(f, "{probe=\"%s\",key=\"%s\"}",
+			export_prom_label(it->obj, host, sizeof(host)),
+			export_prom_label(it->key, slave, sizeof(slave)));
+		return;
+	}
 	fprintf(f, "{run=\"%s\"", export_prom_label(it->run, run, sizeof(run)));
 	if (!it->totals)
 		fprintf(f, ",phase=\"%s\"",
@@ -180,6 +196,9 @@ static void put_labels(FILE *f, const struct export_item *it)
 		fprintf(f, ",host=\"%s\",slave=\"%s\"",
 			export_prom_label(it->host, host, sizeof(host)),
 			export_prom_label(it->slave, slave, sizeof(slave)));
+	if (it->kind == EXPORT_DEVICE)
+		fprintf(f, ",device=\"%s\"",
+			export_prom_label(it->obj, host, sizeof(host)));
 	fputc('}', f);
 }
 
@@ -197,6 +216,8 @@ static size_t item_metrics(const struct export_item *it,
 	if (it->totals)
 		pt.slave = "totals";
 	n = export_metrics(&pt, m) - (it->totals ? 1 : 0);
+	if (it->kind != EXPORT_INTERVAL)
+		n = export_metrics(&pt, m);
 	base_units(m, n, names);
 	return n;
 }
@@ -234,6 +255,13 @@ static void write_all(struct prom *p, FILE *f)
 	put_family(f, "lockstep_run",
 		   "over a finished run's measured intervals", p->total,
 		   p->ntotal);
+	put_family(f, "lockstep_device",
+		   "of each block device in its slave's last interval", p->dev,
+		   p->ndev);
+	put_family(f, "lockstep_host", "of each slave's host, last interval",
+		   p->host, p->nhost);
+	put_family(f, "lockstep_probe", "of each probe key's last sample",
+		   p->probe, p->nprobe);
 }
 
 /*
@@ -267,7 +295,14 @@ static size_t prom_deliver(void *state, const struct export_item *it, size_t n)
 			continue;
 		}
 		points++;
-		if (it[i].slave[0]) {
+		if (it[i].kind == EXPORT_DEVICE) {
+			keep_row(&p->dev, &p->ndev, &p->capdev, &it[i], 1);
+		} else if (it[i].kind == EXPORT_HOSTSTAT) {
+			keep_row(&p->host, &p->nhost, &p->caphost, &it[i], 1);
+		} else if (it[i].kind == EXPORT_PROBE) {
+			keep_row(&p->probe, &p->nprobe, &p->capprobe, &it[i],
+				 1);
+		} else if (it[i].slave[0]) {
 			keep_row(&p->slave, &p->nslave, &p->capslave, &it[i],
 				 1);
 		} else {
@@ -292,6 +327,9 @@ static void prom_close(void *state)
 
 	free(p->slave);
 	free(p->total);
+	free(p->dev);
+	free(p->host);
+	free(p->probe);
 	free(p);
 }
 

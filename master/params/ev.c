@@ -200,6 +200,28 @@ int ev_set_on_fail(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+/*
+ * until=CMD, a command polled every poll=, or until=probe:NAME.KEY<op>VALUE
+ * (probe.c), a condition on a probe's samples.
+ */
+int ev_set_until(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it)
+{
+	struct params_ev *ev = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (!cstr(v, ev->until, sizeof(ev->until)))
+		return perr(p, v->pos,
+			    "%s= is too long (%zu characters, at most %zu)",
+			    kw->name, v->len, sizeof(ev->until) - 1);
+	ev->until_probe = false;
+	if (v->len >= 6 && !memcmp(v->s, "probe:", 6))
+		return probe_until(p, ev, v);
+	return 0;
+}
+
 /* Where keyword name was given in the current definition, else its start. */
 static struct params_pos given_at(struct parser *p, const char *name)
 {
@@ -238,6 +260,14 @@ int ev_finish(struct parser *p)
 	if (!ev->until[0] && params_from(p, "poll").line)
 		return perr(p, given_at(p, "poll"),
 			    "ev=%s: poll= without until= (nothing to poll)",
+			    ev->name);
+	if (ev->until_probe && params_from(p, "poll").line)
+		return perr(p, given_at(p, "poll"),
+			    "ev=%s: poll= with until=probe: (the probe's every= sets the pace)",
+			    ev->name);
+	if (ev->until_probe && !ev->exec[0] && params_from(p, "host").line)
+		return perr(p, given_at(p, "host"),
+			    "ev=%s: host= without exec= (until=probe: runs no command; its probe runs on the master)",
 			    ev->name);
 	if (ev->has_at && !ev->at_phase[0] && ev->rd != UINT32_MAX) {
 		rd = &p->out->rd[ev->rd];

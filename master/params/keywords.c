@@ -1,6 +1,6 @@
 /*
  * The keyword tables: for each kind of definition (general parameters, hd=,
- * sd=, wd=, rd=, ev=) the keywords it takes, the function that checks and
+ * sd=, wd=, rd=, probe=, ev=) the keywords it takes, the function that checks and
  * stores each one and what it means: a row's doc (or, for a keyword
  * lockstep skips, its why) is its entry in lockstep-params(5), printed
  * from these tables (manual.c). Supporting a new keyword is one row here
@@ -33,6 +33,35 @@ static int set_string(struct parser *p, const struct kw *kw, void *obj,
 			    "%s= is too long (%zu characters, at most %zu)",
 			    kw->name, v->len, kw->size - 1);
 	return 0;
+}
+
+/*
+ * nic=NAME: the network interface whose counters slaves sample
+ * (/sys/class/net/NAME/statistics): an interface name, nothing a path
+ * could be made of.
+ */
+static int set_nic(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (!v->len || v->len >= kw->size ||
+	    (v->len <= 2 && v->s[0] == '.' && v->s[v->len - 1] == '.'))
+		return perr(p, v->pos,
+			    "nic=%.*s is not an interface name (1 to %zu characters, as `ip link` lists them)",
+			    (int)v->len, v->s, kw->size - 1);
+	for (size_t i = 0; i < v->len; i++) {
+		unsigned char c = (unsigned char)v->s[i];
+
+		if (c == '/' || c == ':' || c <= ' ' || c >= 0x7f)
+			return perr(p, v->pos,
+				    "nic=%.*s is not an interface name ('%c' is not allowed)",
+				    (int)v->len, v->s,
+				    c >= 0x20 && c < 0x7f ? c : '?');
+	}
+	return set_string(p, kw, obj, it);
 }
 
 /* lockstep= names the executable, vdbench= the folder it is in. */
@@ -79,7 +108,9 @@ static int set_duration(struct parser *p, const struct kw *kw, void *obj,
 	if (!v)
 		return -EINVAL;
 	ret = values_seconds(p, kw, v, field_double(obj, kw));
-	return ret ? ret : values_positive(p, kw, v, *field_double(obj, kw), " seconds");
+	return ret ? ret :
+		     values_positive(p, kw, v, *field_double(obj, kw),
+				     " seconds");
 }
 
 /* A duration >= 0 s in the double at kw->off. */
@@ -159,7 +190,8 @@ static int set_yesno(struct parser *p, const struct kw *kw, void *obj,
 	else if (val_is(v, "no"))
 		*b = false;
 	else
-		return perr(p, v->pos, "%s=%.*s is not supported (use yes or no)",
+		return perr(p, v->pos,
+			    "%s=%.*s is not supported (use yes or no)",
 			    kw->name, show(v->len), v->s);
 	return 0;
 }
@@ -220,16 +252,26 @@ static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
 #define KWS(n, type, field, d)                                       \
 	{ .name = (n), .set = set_string, .off = offsetof(type, field), \
 	  .size = sizeof(((type *)0)->field), .doc = (d) }
+#define NIC(type, d)                                                 \
+	{ .name = "nic", .set = set_nic, .off = offsetof(type, nic),    \
+	  .size = sizeof(((type *)0)->nic), .doc = (d) }
 #define LOOP(n, alias, kind, d)                                      \
 	{ .name = (n), .set = rd_set_loop, .off = (kind), .alias_of = (alias), \
 	  .doc = (d) }
 /* clang-format on */
-#define IGNORED(n, w) { .name = (n), .set = compat_set_ignored, .why = (w) }
-#define UNSUPPORTED(n, w) \
-	{ .name = (n), .set = compat_set_unsupported, .why = (w) }
-#define UNSUPPORTED_BUT(n, ok, w) \
-	{ .name = (n), .set = compat_set_unsupported, .why = (w), \
-	  .harmless = (ok) }
+#define IGNORED(n, w)                                              \
+	{                                                          \
+		.name = (n), .set = compat_set_ignored, .why = (w) \
+	}
+#define UNSUPPORTED(n, w)                                              \
+	{                                                              \
+		.name = (n), .set = compat_set_unsupported, .why = (w) \
+	}
+#define UNSUPPORTED_BUT(n, ok, w)                                       \
+	{                                                               \
+		.name = (n), .set = compat_set_unsupported, .why = (w), \
+		.harmless = (ok)                                        \
+	}
 
 /* validate=yes|no, remembering where (the planner's checks point at it). */
 static int set_validate(struct parser *p, const struct kw *kw, void *obj,
@@ -265,7 +307,8 @@ static int set_journal(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
-#define WHY_DEDUP "lockstep's data patterns take the general dedupratio= and dedupunit= only"
+#define WHY_DEDUP \
+	"lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
 #define WHY_CMD "lockstep runs no commands around runs"
 #define WHY_HIT "cache hit targeting (rhpct=, whpct=) is not supported"
@@ -288,6 +331,8 @@ static const struct kw general_kws[] = {
 	    "yes: every written block carries a header per sector and every read of one is verified (see DATA VALIDATION); no (default)"),
 	KW("journal", set_journal,
 	   "an absolute folder where each slave journals its validation map (needs validate=yes); no: none"),
+	NIC(struct params,
+	    "the network interface every slave samples (bytes and packets each way, per interval), e.g. the one that carries the storage traffic; an hd's nic= overrides it (default: none)"),
 	IGNORED("abort_failed_skew",
 		"lockstep does not abort on a missed skew"),
 	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
@@ -318,6 +363,8 @@ static const struct kw hd_kws[] = {
 	KWS("system", struct params_hd, system,
 	    "the host's address for ssh (default: the hd's name); passed after `--`, so never an option"),
 	KWS("user", struct params_hd, user, "the ssh user (default: ssh's)"),
+	NIC(struct params_hd,
+	    "the network interface the host's slaves sample (default: the general nic=)"),
 	KW("shell", hd_set_shell,
 	   "ssh (default): the master starts the host's slaves over ssh; none (or vdbench): it waits for slaves started there, such as daemons"),
 	KW("slaves", hd_set_slaves,
@@ -475,8 +522,8 @@ static const struct kw ev_kws[] = {
 	   "EVENT: this event restores EVENT (an earlier event of the same rd); EVENT's recovery window runs through this one, which has no figures of its own"),
 	KWS("exec", struct params_ev, exec,
 	    "the command to run through /bin/sh -c on the master, or with host= on that hd's system over ssh"),
-	KWS("until", struct params_ev, until,
-	    "once exec= exited 0 (or at the start without exec=), run this command every poll= until it exits 0: that moment is the event's end"),
+	KW("until", ev_set_until,
+	   "once exec= exited 0 (or at the start without exec=), run this command every poll= until it exits 0: that moment is the event's end; or probe:NAME.KEY<op>VALUE (op ==, !=, <, <=, >, >=; probe:NAME<op>VALUE for a probe that prints one number): the event ends at the stamped time of the first sample of probe= NAME, started after exec= exited, that meets it (until=probe:ceph.degraded==0)"),
 	KW("host", ev_set_host,
 	   "the hd= where exec= and until= run (default: the master)"),
 	KWF("poll", set_duration, struct params_ev, poll_s,
@@ -501,10 +548,23 @@ static const struct kw ev_kws[] = {
 	   "what a failed or timed-out event does: continue (default; the run ends degraded, exit 4) or abort (exit 2)"),
 };
 
+/* probe=: a command sampled by the master during the run (probe.c). */
+static const struct kw probe_kws[] = {
+	KWS("exec", struct params_probe, exec,
+	    "the command, run through /bin/sh -c on the master (never on a slave's host: to sample another host the command reaches it itself, ssh HOST CMD, curl, govc); it prints one number (the key value) or KEY=VALUE pairs, one a line or blank-separated, at most 16 keys of letters, digits, '_', '.' and '-' and finite numbers; anything else is recorded as unparsed; its stdout and stderr go to probes/NAME.log"),
+	KW("every", probe_set_every,
+	   "a sample every this long (default 10s, at least 0.1s), the first at the start of the first run, through every run of the file; a sample still running when the next is due delays it"),
+	KWF("timeout", set_duration, struct params_probe, timeout_s,
+	    "a sample still running after this long is killed with its process group and recorded as timeout (default every=, at most 30s)"),
+	KW("host", probe_set_host,
+	   "refused: a probe runs on the master; give exec=\"ssh HOST CMD\" instead"),
+};
+
 #define NKW(t) (sizeof(t) / sizeof(t[0]))
 _Static_assert(NKW(general_kws) <= KW_MAX && NKW(hd_kws) <= KW_MAX &&
 		       NKW(sd_kws) <= KW_MAX && NKW(wd_kws) <= KW_MAX &&
-		       NKW(rd_kws) <= KW_MAX && NKW(ev_kws) <= KW_MAX,
+		       NKW(rd_kws) <= KW_MAX && NKW(ev_kws) <= KW_MAX &&
+		       NKW(probe_kws) <= KW_MAX,
 	       "raise KW_MAX");
 
 #define KIND(n, t, f, r)           \
@@ -517,6 +577,7 @@ const struct kind_desc keywords_kinds[KIND_NR] = {
 	[KIND_SD] = KIND("sd", sd_kws, sd_finish, NULL),
 	[KIND_WD] = KIND("wd", wd_kws, wd_finish, NULL),
 	[KIND_RD] = KIND("rd", rd_kws, rd_finish, NULL),
+	[KIND_PROBE] = KIND("probe", probe_kws, probe_finish, NULL),
 	[KIND_EV] = KIND("ev", ev_kws, ev_finish, ev_resolve),
 };
 

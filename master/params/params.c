@@ -36,6 +36,8 @@ static const char *obj_name(enum kind k, size_t i, const struct params *pa)
 		return pa->wd[i].name;
 	case KIND_RD:
 		return pa->rd[i].name;
+	case KIND_PROBE:
+		return pa->probe[i].name;
 	case KIND_EV:
 		return pa->ev[i].name;
 	default:
@@ -54,6 +56,8 @@ static size_t obj_count(enum kind k, const struct params *pa)
 		return pa->nwd;
 	case KIND_RD:
 		return pa->nrd;
+	case KIND_PROBE:
+		return pa->nprobe;
 	case KIND_EV:
 		return pa->nev;
 	default:
@@ -183,6 +187,10 @@ static void obj_defaults(union obj *o, enum kind k)
 		o->ev.recover_n = 10;
 		o->ev.ends = -1;
 		break;
+	case KIND_PROBE:
+		/* timeout_s 0: min(every=, 30 s), in probe_finish(). */
+		o->probe.every_s = 10;
+		break;
 	default:
 		break;
 	}
@@ -205,6 +213,8 @@ static struct params_pos *cur_pos(struct parser *p)
 		return &p->cur.wd.pos;
 	case KIND_EV:
 		return &p->cur.ev.pos;
+	case KIND_PROBE:
+		return &p->cur.probe.pos;
 	default:
 		return &p->cur.rd.pos;
 	}
@@ -345,6 +355,12 @@ static int def_finish(struct parser *p)
 		if (!ret)
 			pa->ev[pa->nev++] = p->cur.ev;
 		break;
+	case KIND_PROBE:
+		ret = grow(p, k, (void **)&pa->probe, pa->nprobe,
+			   sizeof(*pa->probe));
+		if (!ret)
+			pa->probe[pa->nprobe++] = p->cur.probe;
+		break;
 	default:
 		ret = grow(p, k, (void **)&pa->rd, pa->nrd, sizeof(*pa->rd));
 		if (!ret)
@@ -408,9 +424,10 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 	 * Slaves are named after their hd= line and a slave name must pass
 	 * fsutil_name_ok() at hello (it names a file of the results), so an
 	 * hd= name is held to the same rule here, where the error has a line.
-	 * An ev= name names its log, events/NAME.log: the same rule.
+	 * An ev= name names its log, events/NAME.log, and a probe= name
+	 * probes/NAME.log: the same rule.
 	 */
-	if (k == KIND_HD || k == KIND_EV) {
+	if (k == KIND_HD || k == KIND_EV || k == KIND_PROBE) {
 		char name[PARAMS_NAME_MAX];
 
 		memcpy(name, v->s, v->len);
@@ -419,7 +436,9 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 			return perr(p, v->pos,
 				    "%s=%.*s: a%s name is letters, digits, '-', '_' and '.', not starting with '.'",
 				    kn, show(v->len), v->s,
-				    k == KIND_HD ? " host" : "n event");
+				    k == KIND_HD ? " host" :
+				    k == KIND_EV ? "n event" :
+						   " probe");
 	}
 	at = name_lookup(p, k, v->s, v->len);
 	if (at >= 0) {
@@ -431,6 +450,8 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 						       &p->out->wd[at].pos :
 					       k == KIND_RD ?
 						       &p->out->rd[at].pos :
+					       k == KIND_PROBE ?
+						       &p->out->probe[at].pos :
 						       &p->out->ev[at].pos;
 
 		return perr(p, v->pos, "%s=%.*s is already defined at line %u",
@@ -452,7 +473,9 @@ static int def_start(struct parser *p, enum kind k, const struct item *it)
 			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd%s)",
 			    (int)it->keylen, it->key, show(it->rawlen), it->raw,
 			    keywords_kinds[p->last].name,
-			    p->last == KIND_EV ? ", ev" : "");
+			    p->last == KIND_EV    ? ", probe, ev" :
+			    p->last == KIND_PROBE ? ", probe" :
+						    "");
 	p->last = k;
 	p->kind = k;
 	p->dpos = it->kpos;
@@ -536,7 +559,8 @@ static int parse(struct parser *p)
 		} else {
 			k = line_kind(p, &p->it);
 			if ((p->flags & PARAMS_CLUSTER) &&
-			    (k == KIND_WD || k == KIND_RD || k == KIND_EV))
+			    (k == KIND_WD || k == KIND_RD || k == KIND_EV ||
+			     k == KIND_PROBE))
 				return perr(p, p->it.kpos,
 					    "%s= in a cluster file: lockstep easy writes the workloads (run your own with lockstep run)",
 					    keywords_kinds[k].name);
@@ -685,6 +709,7 @@ void params_free(struct params **p)
 	free((*p)->wd);
 	free((*p)->rd);
 	free((*p)->ev);
+	free((*p)->probe);
 	free(*p);
 	*p = NULL;
 }

@@ -104,6 +104,7 @@ struct params_hd {
 	   DIR/vdbench when it is lockstep, found on the host at start. */
 	char lockstep[PARAMS_PATH_MAX];
 	bool lockstep_dir;
+	char nic[16]; /* nic=: the interface slaves sample; "" = general's */
 	struct params_pos pos;
 };
 
@@ -212,6 +213,44 @@ struct params_rd {
  * at= names a phase, that name is checked against the plan (master/
  * evplan.c).
  */
+/*
+ * probe= (a command the master samples during the run): its output is one
+ * number or KEY=VALUE pairs (master/events/probes.c runs it,
+ * probe_output_parse() reads it). Parsed here (master/params/probe.c).
+ */
+struct params_probe {
+	char name[PARAMS_NAME_MAX]; /* a file name: probes/NAME.log */
+	char exec[PARAMS_CMD_MAX];  /* through /bin/sh -c on the master */
+	double every_s;             /* a sample every every_s (default 10) */
+	double timeout_s; /* a sample's bound (default min(every, 30 s)) */
+	struct params_pos pos;
+};
+
+/* The longest KEY of a probe's output (and of until=probe:NAME.KEY). */
+#define PARAMS_PROBE_KEY_MAX 64
+
+/* The comparisons of until=probe:NAME.KEY<op>VALUE. */
+enum params_cmp {
+	PARAMS_CMP_EQ, /* == */
+	PARAMS_CMP_NE, /* != */
+	PARAMS_CMP_LT, /* < */
+	PARAMS_CMP_LE, /* <= */
+	PARAMS_CMP_GT, /* > */
+	PARAMS_CMP_GE, /* >= */
+};
+
+/*
+ * until=probe:NAME.KEY<op>VALUE (probe:NAME<op>VALUE: the key "value" of a
+ * single-number probe): the event ends at the stamped time of the first
+ * sample of probe NAME, started once the event polls, whose KEY holds.
+ */
+struct params_probe_until {
+	unsigned probe; /* index into params.probe */
+	char key[PARAMS_PROBE_KEY_MAX];
+	enum params_cmp op;
+	double value;
+};
+
 struct params_ev {
 	char name[PARAMS_NAME_MAX]; /* a file name: events/NAME.log */
 	unsigned rd;                /* index into params.rd */
@@ -225,11 +264,14 @@ struct params_ev {
 	unsigned after; /* index into params.ev */
 	double after_s;
 	char exec[PARAMS_CMD_MAX];  /* "" = none */
-	char until[PARAMS_CMD_MAX]; /* "" = none */
-	int host;                   /* hd= index they run on, -1 the master */
-	double poll_s;              /* until= every poll_s (default 10) */
-	double timeout_s;           /* the event's bound (default 3600) */
-	double baseline_s;          /* recovery baseline window (default 60) */
+	char until[PARAMS_CMD_MAX]; /* "" = none; as written */
+	/* until=probe:...: no command, a condition on a probe's samples. */
+	bool until_probe;
+	struct params_probe_until upr;
+	int host;          /* hd= index they run on, -1 the master */
+	double poll_s;     /* until= every poll_s (default 10) */
+	double timeout_s;  /* the event's bound (default 3600) */
+	double baseline_s; /* recovery baseline window (default 60) */
 	/* The recovery thresholds (master/events/recovery.h), in percent: degraded
 	   below degrade_pct of the baseline IOPS (90); good within
 	   recover_iops_pct of its IOPS (10) and recover_p99_pct above its p99
@@ -256,6 +298,7 @@ struct params {
 	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
 	bool validate;              /* validate=yes */
 	char journal[PARAMS_PATH_MAX]; /* journal=DIR; "" = no journal */
+	char nic[16]; /* nic=: the interface every slave samples; "" none */
 	struct params_pos validate_pos, journal_pos; /* where given */
 	size_t nhd, nsd, nwd, nrd, nev;
 	struct params_hd *hd;
@@ -263,6 +306,8 @@ struct params {
 	struct params_wd *wd;
 	struct params_rd *rd;
 	struct params_ev *ev; /* ev= lines, after the rd= lines */
+	size_t nprobe;
+	struct params_probe *probe; /* probe= lines, between rd= and ev= */
 	/* files[0] is the name given to the parser, then every include=. */
 	size_t nfiles;
 	char **files;
@@ -310,6 +355,21 @@ int params_manual(FILE *f);
 
 /* The file a position is in, for "FILE:LINE:COLUMN" messages. */
 const char *params_file(const struct params *p, struct params_pos pos);
+
+/*
+ * The text after until=probe: (len bytes): NAME.KEY<op>VALUE or
+ * NAME<op>VALUE into ref (NAME.KEY or NAME, refsize bytes), *op and *value
+ * (a finite number). Returns 0, or -EINVAL with *why saying what is wrong
+ * (a static string). Which probe and key ref names is the caller's to
+ * resolve: a probe's name may hold '.'.
+ */
+int params_probe_until_parse(const char *s, size_t len, char *ref,
+			     size_t refsize, enum params_cmp *op, double *value,
+			     const char **why);
+/* Whether x <op> v holds. */
+bool params_cmp_holds(enum params_cmp op, double x, double v);
+/* "==", "!=", "<", "<=", ">", ">=". */
+const char *params_cmp_name(enum params_cmp op);
 
 /* "forxfersize", ... */
 const char *params_loop_name(enum params_loop_kind k);

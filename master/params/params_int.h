@@ -33,6 +33,7 @@ enum kind {
 	KIND_SD,
 	KIND_WD,
 	KIND_RD,
+	KIND_PROBE,
 	KIND_EV,
 	KIND_NR,
 };
@@ -97,6 +98,7 @@ union obj {
 	struct params_sd sd;
 	struct params_wd wd;
 	struct params_rd rd;
+	struct params_probe probe;
 	struct params_ev ev;
 };
 
@@ -376,8 +378,18 @@ int ev_set_recover_n(struct parser *p, const struct kw *kw, void *obj,
 		     const struct item *it);
 int ev_set_on_fail(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
+int ev_set_until(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it);
 int ev_finish(struct parser *p);
 int ev_resolve(struct parser *p);
+
+/* probe.c: probe= lines, and until=probe: of an ev= resolved to one. */
+int probe_set_host(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
+int probe_set_every(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it);
+int probe_finish(struct parser *p);
+int probe_until(struct parser *p, struct params_ev *ev, const struct val *v);
 /* params.c: the definition of kind k named s (len bytes), or -1. */
 long params_lookup(const struct parser *p, enum kind k, const char *s,
 		   size_t len);

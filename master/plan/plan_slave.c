@@ -393,6 +393,12 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 				      PROTO_VALIDATE_OFF;
 	if (out->validate)
 		snprintf(out->journal, sizeof(out->journal), "%s", p->journal);
+	snprintf(out->nic, sizeof(out->nic), "%s",
+		 slave_hd && slave_hd[slave] >= 0 &&
+				 (size_t)slave_hd[slave] < p->nhd &&
+				 p->hd[slave_hd[slave]].nic[0] ?
+			 p->hd[slave_hd[slave]].nic :
+			 p->nic);
 	out->targets = calloc(nt ? nt : 1, sizeof(*out->targets));
 	if (!out->targets) {
 		ret = -ENOMEM;

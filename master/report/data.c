@@ -18,8 +18,10 @@
 #include <unistd.h>
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "master/report/csvrow.h"
 #include "master/report/data.h"
 #include "master/report/json.h"
+#include "master/report/telem.h"
 
 /* The per-interval columns the page draws, by intervals.csv's names. */
 static const char *const metric_col[] = {
@@ -33,7 +35,7 @@ static const char *const metric_col[] = {
 #define NMETRIC (sizeof(metric_col) / sizeof(metric_col[0]))
 /* Per host only IOPS, MB/s and p99 (the first three). */
 #define NMETRIC_HOST 3
-#define CSV_FIELDS_MAX 64
+#define CSV_FIELDS_MAX CSVROW_FIELDS_MAX
 
 /* One run's rows of one CSV file. */
 struct series {
@@ -171,46 +173,6 @@ static int series_push(struct series *s, double t, uint64_t seq, int warm,
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *e;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &e, 10);
-	return errno || *e ? -EINVAL : 0;
-}
-
-/* A number of the CSV, or NaN (drawn as a gap, written as null). */
-static double parse_dbl(const char *s)
-{
-	char *e;
-	double v;
-
-	if (!*s)
-		return NAN;
-	v = strtod(s, &e);
-	return *e || !isfinite(v) ? NAN : v;
-}
-
-/* Split line at commas, in place; returns the number of fields. */
-static size_t split(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-
-	f[n++] = line;
-	for (char *p = line; *p; p++) {
-		if (*p != ',')
-			continue;
-		*p = '\0';
-		if (n == max)
-			return max + 1;
-		f[n++] = p + 1;
-	}
-	return n;
-}
-
 /*
  * A late row (its fields f, metric columns col_m) onto the drawn row of
  * the same run and interval: the additive metrics add. -ENOENT when that
@@ -229,7 +191,7 @@ static int late_row(struct csv *c, const char *run, uint64_t seq,
 			continue;
 		for (size_t k = 0; k < sizeof(add) / sizeof(add[0]); k++) {
 			double v = col_m[add[k]] >= 0 ?
-					   parse_dbl(f[col_m[add[k]]]) :
+					   csvrow_dbl(f[col_m[add[k]]]) :
 					   NAN;
 
 			if (isfinite(v) && isfinite(s->m[add[k]][i]))
@@ -279,7 +241,7 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 		*nl = '\0';
 		if (nl > line && nl[-1] == '\r')
 			nl[-1] = '\0';
-		nf = split(line, f, CSV_FIELDS_MAX);
+		nf = csvrow_split(line, f, CSV_FIELDS_MAX);
 		if (nf > CSV_FIELDS_MAX) {
 			c->skipped++;
 			continue;
@@ -306,12 +268,12 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 				return -EINVAL;
 			continue;
 		}
-		if (nf != nhead || parse_u64(f[col_start], &start) < 0 ||
-		    parse_u64(f[col_end], &end) < 0 || end < start) {
+		if (nf != nhead || csvrow_u64(f[col_start], &start) < 0 ||
+		    csvrow_u64(f[col_end], &end) < 0 || end < start) {
 			c->skipped++;
 			continue;
 		}
-		if (col_iv < 0 || parse_u64(f[col_iv], &seq) < 0)
+		if (col_iv < 0 || csvrow_u64(f[col_iv], &seq) < 0)
 			seq = 0;
 		if (!strcmp(f[col_phase], "late")) {
 			if (late_row(c, f[col_run], seq, f, col_m) < 0)
@@ -335,7 +297,7 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 			continue;
 		}
 		for (size_t k = 0; k < NMETRIC; k++)
-			m[k] = col_m[k] >= 0 ? parse_dbl(f[col_m[k]]) : NAN;
+			m[k] = col_m[k] >= 0 ? csvrow_dbl(f[col_m[k]]) : NAN;
 		ret = series_push(s, (double)(end - s->t0) / 1e9, seq,
 				  !strcmp(f[col_phase], "warmup"), m);
 		if (ret < 0)
@@ -560,6 +522,70 @@ static void write_json_file(struct jsonw *w, int dirfd, const char *name,
 	json_free(j);
 }
 
+typedef int (*telem_fn)(struct jsonw *w, const char *key, char *text,
+			size_t len, int truncated, const struct telem_ref *ref,
+			size_t nref, struct telem_stats *st);
+
+/*
+ * devices.csv, hoststats.csv or probes.csv (name), parsed by fn and
+ * written under key on the time axis of intervals.csv's runs (cluster).
+ * A file that is absent or empty (an older folder, a run without block
+ * devices or probes) writes nothing and says nothing: the page then
+ * draws no panel for it.
+ */
+static void write_telem(struct jsonw *w, int dirfd, const char *name,
+			const char *key, telem_fn fn, const struct csv *cluster,
+			struct data_warns *warns)
+{
+	struct telem_ref *ref = NULL;
+	struct telem_stats st;
+	size_t len;
+	char *text;
+	int trunc, ret;
+
+	ret = fsutil_read_at(dirfd, name, DATA_CSV_MAX, &text, &len, &trunc);
+	if (ret == -ENOENT)
+		return;
+	if (ret < 0) {
+		data_warn(warns, "%s: %s", name, why(ret));
+		return;
+	}
+	if (len == 0)
+		goto out;
+	if (cluster->n) {
+		ref = calloc(cluster->n, sizeof(*ref));
+		if (!ref) {
+			data_warn(warns, "%s: %s", name, strerror(ENOMEM));
+			goto out;
+		}
+		for (size_t i = 0; i < cluster->n; i++)
+			ref[i] = (struct telem_ref){ cluster->s[i].run,
+						     cluster->s[i].t0 };
+	}
+	ret = fn(w, key, text, len, trunc, ref, cluster->n, &st);
+	if (ret < 0) {
+		data_warn(warns, "%s: %s", name,
+			  ret == -ENOMEM ? strerror(ENOMEM) :
+					   "not a lockstep CSV (no header)");
+		goto out;
+	}
+	if (trunc)
+		data_warn(warns, "%s: only its first %u MiB are shown", name,
+			  DATA_CSV_MAX >> 20);
+	if (st.skipped)
+		data_warn(warns, "%s: %zu rows that do not parse were left out",
+			  name, st.skipped);
+	if (st.over)
+		data_warn(warns,
+			  "%s: %zu rows beyond the first %u series were left out",
+			  name, st.over, TELEM_SERIES_MAX);
+	if (st.between)
+		jsonw_u64(w, "probes_between_runs", st.between);
+out:
+	free(ref);
+	free(text);
+}
+
 int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		   struct data_warns *warns, char *err, size_t errlen)
 {
@@ -607,6 +633,12 @@ int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		write_series(w, &cluster.s[i], NMETRIC);
 	jsonw_end(w);
 	write_hosts(w, dirfd, sum, &cluster, warns);
+	write_telem(w, dirfd, "devices.csv", "devices", telem_devices, &cluster,
+		    warns);
+	write_telem(w, dirfd, "hoststats.csv", "hoststats", telem_hoststats,
+		    &cluster, warns);
+	write_telem(w, dirfd, "probes.csv", "probes", telem_probes, &cluster,
+		    warns);
 	jsonw_array(w, "hgrm");
 	runs = json_get(sum, "runs");
 	for (size_t i = 0; runs && runs->type == JSON_ARR && i < runs->n; i++)

@@ -1,6 +1,7 @@
 /*
  * The HTML report's data: one results folder (summary.json, intervals.csv,
- * hosts/<slave>.csv, the .hgrm files, compare.json when there is one) read
+ * hosts/<slave>.csv, the .hgrm files, compare.json when there is one, and
+ * devices.csv, hoststats.csv and probes.csv when they are there) read
  * as hostile input, with bounded sizes and without following symbolic
  * links, and written as one JSON value for the page to draw.
  */

@@ -17,6 +17,12 @@
 		"#ad494a", "#637939"];
 	var BASE_COLOR = "#999999";
 	var MARK_COLOR = "#000000";
+	/* The slaves' response time and the cluster's devices, beside the
+	   hosts' palette colours in the device charts. */
+	var APP_COLOR = "#000080";
+	var CLUSTER_COLOR = "#000000";
+	/* Hosts drawn on a device or host chart (the busiest). */
+	var HOSTS_DRAWN = 32;
 	var charts = [];
 
 	/* el("td", {class: "x"}, "text", child...): text is never HTML. */
@@ -258,7 +264,9 @@
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
 	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
-	 * from 0), mark ({x, y, label}: a point ringed, data-mark says where).
+	 * from 0), xmax (with from0: the axis reaches at least there, as the
+	 * run's other charts), yrange ([lo, hi], fixed), height, mark ({x, y,
+	 * label}: a point ringed, data-mark says where).
 	 */
 	function chart(parent, id, series, data, opts) {
 		var box = el("div", { "class": "chart", id: id,
@@ -273,16 +281,18 @@
 		var o = {
 			title: opts.title,
 			width: width(),
-			height: 260,
+			height: opts.height || 260,
 			scales: {
 				x: opts.from0 ? {
 					time: false,
 					/* From the run's start: the warmup shows. */
 					range: function (u, lo, hi) {
-						return [0, hi > 0 ? hi : 1];
+						var top = Math.max(hi, opts.xmax || 0);
+						return [0, top > 0 ? top : 1];
 					},
 				} : { time: false, distr: opts.xlog ? 3 : 1 },
-				y: { distr: opts.ylog ? 3 : 1 },
+				y: opts.yrange ? { range: opts.yrange } :
+					{ distr: opts.ylog ? 3 : 1 },
 			},
 			axes: [
 				{ label: opts.xlabel, values: opts.xvalues },
@@ -292,10 +302,12 @@
 				return {
 					label: s.label,
 					stroke: s.color,
-					width: 2,
+					width: s.width || 2,
 					dash: s.dash,
 					spanGaps: true,
-					points: { show: !!opts.points },
+					/* Filled, so that a lone sample shows. */
+					points: opts.points ? { show: true, size: 10,
+						fill: s.color } : { show: false },
 				};
 			})),
 			hooks: {
@@ -304,6 +316,31 @@
 				draw: opts.mark ? [markPoint(opts.mark)] : [],
 			},
 		};
+		/* What each series holds, for a test to compare with the
+		   folder's files: its points, the x of its first and last,
+		   its least, most, first and last value and their sum. */
+		box.setAttribute("data-stats", JSON.stringify(series.map(function (s,
+			i) {
+			var xs = [], ys = [];
+			arr(data[i + 1]).forEach(function (y, j) {
+				if (isNum(y)) {
+					xs.push(data[0][j]);
+					ys.push(y);
+				}
+			});
+			return { label: s.label, n: ys.length,
+				x0: ys.length ? xs[0] : null,
+				x1: ys.length ? xs[xs.length - 1] : null,
+				min: ys.length ? ys.reduce(function (a, b) {
+					return Math.min(a, b);
+				}) : null,
+				max: ys.length ? ys.reduce(function (a, b) {
+					return Math.max(a, b);
+				}) : null,
+				first: ys.length ? ys[0] : null,
+				last: ys.length ? ys[ys.length - 1] : null,
+				sum: ys.reduce(function (a, b) { return a + b; }, 0) };
+		})));
 		var u = new uPlot(o, data, box);
 		if (opts.mark)
 			box.setAttribute("data-mark", opts.mark.x + "," + opts.mark.y);
@@ -407,6 +444,9 @@
 		if (base)
 			fact("baseline", str(base.dir) + " (" + str(B.run_id) +
 				", " + str(B.status) + ")");
+		if (isNum(main.probes_between_runs))
+			fact("probe samples between runs", main.probes_between_runs +
+				" (on no run's axis, not drawn)");
 		fact("report", str(D.generator) + ", " + str(D.generated));
 		h.appendChild(dl);
 		if (arr(D.warnings).length) {
@@ -569,20 +609,37 @@
 		return tab;
 	}
 
-	function clusterCharts(sec, name, idx, interval) {
+	/*
+	 * A run's time axis, as its cluster charts draw it: the cluster's
+	 * series (intervals.csv), the warmup's end, its events and the last
+	 * interval's end (the panels under the charts reach as far).
+	 */
+	function runAxis(name) {
 		var s = byRun(main.intervals, name);
+		var ax = { s: s, warm: 0, events: [], xmax: 0 };
+		if (!s)
+			return ax;
+		arr(s.warmup).forEach(function (w, i) {
+			if (w && isNum(s.t[i]))
+				ax.warm = Math.max(ax.warm, s.t[i]);
+		});
+		arr(s.t).forEach(function (t) {
+			if (isNum(t))
+				ax.xmax = Math.max(ax.xmax, t);
+		});
+		ax.events = runEvents(name, s.t0_ns);
+		return ax;
+	}
+
+	function clusterCharts(sec, name, idx, interval) {
+		var ax = runAxis(name);
+		var s = ax.s;
 		var bs = base ? byRun(base.intervals, name) : null;
 		if (!s) {
 			sec.appendChild(el("p", { "class": "empty" },
 				"No intervals of this run in intervals.csv."));
 			return;
 		}
-		var warm = 0;
-		arr(s.warmup).forEach(function (w, i) {
-			if (w && isNum(s.t[i]))
-				warm = Math.max(warm, s.t[i]);
-		});
-		var events = runEvents(name, s.t0_ns);
 		[["IOPS", "iops", "IO/s"], ["MB/s", "mbps", "MB/s"],
 			["p99 latency", "p99_ms", "ms"]].forEach(function (m, k) {
 			var sets = [[s.t, s[m[1]]]];
@@ -595,9 +652,12 @@
 			chart(sec, "c" + idx + "-" + m[1], series, align(sets), {
 				title: "Cluster " + m[0] + " per interval (" +
 					fmt(interval, 3) + " s)",
-				xlabel: "seconds", ylabel: m[2], warm: warm, from0: true,
-				events: events, listEvents: k === 0,
+				xlabel: "seconds", ylabel: m[2], warm: ax.warm, from0: true,
+				events: ax.events, listEvents: k === 0,
 			});
+			/* The probes' series under the IOPS chart, on its axis. */
+			if (k === 0)
+				probePanel(sec, name, idx, ax);
 		});
 	}
 
@@ -625,6 +685,311 @@
 						from0: true,
 					});
 			});
+	}
+
+	/* ---- devices, hosts and probes (devices.csv, hoststats.csv,
+	   probes.csv; absent in older folders: then no panel) ------------- */
+
+	/* The numbers of a that are finite, over the measured rows of s
+	   (all rows when none is measured). */
+	function measured(s, a) {
+		var w = arr(s.warmup);
+		var any = w.some(function (x) { return !x; });
+		return arr(a).filter(function (v, i) {
+			return isNum(v) && (!any || !w[i]);
+		});
+	}
+
+	function mean(vs) {
+		return vs.length ? vs.reduce(function (a, b) { return a + b; }) /
+			vs.length : null;
+	}
+
+	function least(vs) {
+		return vs.length ? vs.reduce(function (a, b) {
+			return Math.min(a, b);
+		}) : null;
+	}
+
+	/* A probe's number as it is, to 6 significant digits. */
+	function num(v) {
+		return isNum(v) ? String(Number(v.toPrecision(6))) : "\u2014";
+	}
+
+	function most(vs) {
+		return vs.length ? vs.reduce(function (a, b) {
+			return Math.max(a, b);
+		}) : null;
+	}
+
+	function hasNum(a) {
+		return arr(a).some(isNum);
+	}
+
+	/* On a log axis a value that is not above 0 is a gap. */
+	function positive(a) {
+		return arr(a).map(function (v) {
+			return isNum(v) && v > 0 ? v : null;
+		});
+	}
+
+	/* Per element a + b of two series (one of them alone if the other
+	   is missing there). */
+	function plus(a, b) {
+		return arr(a).map(function (v, i) {
+			var w = arr(b)[i];
+			return isNum(v) ? (isNum(w) ? v + w : v) : (isNum(w) ? w : null);
+		});
+	}
+
+	/* A chart only when a series has a number: "no data" is never drawn
+	   for a panel the files do not fill. */
+	function panelChart(box, id, series, sets, opts) {
+		var drawn = sets.some(function (st) { return hasNum(st[1]); });
+		if (!drawn)
+			return false;
+		var data = align(sets);
+		opts.points = opts.points || data[0].length < 3;
+		opts.height = opts.height || 190;
+		chart(box, id, series, data, opts);
+		return true;
+	}
+
+	/* The hosts a panel's charts draw, busiest first: a legend of
+	   hundreds of lines is read by nobody; the table lists them all. */
+	function fewHosts(box, hosts) {
+		if (hosts.length > HOSTS_DRAWN)
+			box.appendChild(el("p", { "class": "meta" }, hosts.length +
+				" hosts: the charts draw the " + HOSTS_DRAWN +
+				" busiest, the table lists every one."));
+		return hosts.slice(0, HOSTS_DRAWN);
+	}
+
+	function panel(sec, cls, idx, name, title) {
+		var box = el("div", { "class": "panel " + cls, id: cls + "-" + idx,
+			"data-run": name });
+		box.appendChild(el("h3", {}, title));
+		sec.appendChild(box);
+		return box;
+	}
+
+	/*
+	 * Devices: each host's device await (reads solid, writes dashed) next
+	 * to the application's mean response time the slaves measured, on a
+	 * log axis, and each host's util% (its busiest device), busiest
+	 * hosts first, one colour a host in both charts.
+	 */
+	function devicePanel(sec, name, idx, ax) {
+		var d = byRun(main.devices, name);
+		if (!d)
+			return;
+		var cl = d.cluster && typeof d.cluster === "object" &&
+			["r_await_ms", "w_await_ms", "util_pct"].some(function (k) {
+				return hasNum(d.cluster[k]);
+			}) ? d.cluster : null;
+		var hosts = arr(d.hosts).filter(function (h) {
+			return h && ["r_await_ms", "w_await_ms", "util_pct", "r_s",
+				"w_s"].some(function (k) { return hasNum(h[k]); });
+		}).map(function (h) {
+			return { h: h, util: mean(measured(h, h.util_pct)),
+				await: most(measured(h, h.r_await_ms).concat(measured(h,
+					h.w_await_ms))) };
+		}).sort(function (a, b) {
+			return (b.util || 0) - (a.util || 0) ||
+				(b.await || 0) - (a.await || 0);
+		});
+		if (!hosts.length && !cl)
+			return;
+		var box = panel(sec, "devices", idx, name, "Devices");
+		var drawn = fewHosts(box, hosts);
+		var opts = function (title, ylabel) {
+			return { title: title, xlabel: "seconds", ylabel: ylabel,
+				from0: true, xmax: ax.xmax, warm: ax.warm,
+				events: ax.events };
+		};
+		var series = [], sets = [];
+		if (ax.s && hasNum(ax.s.resp_ms)) {
+			series.push({ label: "application response time (slaves)",
+				color: APP_COLOR, width: 3 });
+			sets.push([ax.s.t, positive(ax.s.resp_ms)]);
+		}
+		if (cl) {
+			series.push({ label: "all devices r await", color: CLUSTER_COLOR,
+				dash: [8, 4] });
+			sets.push([cl.t, positive(cl.r_await_ms)]);
+			series.push({ label: "all devices w await", color: CLUSTER_COLOR,
+				dash: [2, 3] });
+			sets.push([cl.t, positive(cl.w_await_ms)]);
+		}
+		drawn.forEach(function (x, i) {
+			var c = PALETTE[i % PALETTE.length];
+			series.push({ label: str(x.h.host) + " r await", color: c });
+			sets.push([x.h.t, positive(x.h.r_await_ms)]);
+			series.push({ label: str(x.h.host) + " w await", color: c,
+				dash: [6, 3] });
+			sets.push([x.h.t, positive(x.h.w_await_ms)]);
+		});
+		var o = opts("Device await per host and application response " +
+			"time (log)", "ms");
+		o.ylog = true;
+		/* Without a device's await the slaves' line alone says nothing
+		   about the devices: no chart. */
+		if (sets.some(function (st, i) {
+			return series[i].color !== APP_COLOR && hasNum(st[1]);
+		}))
+			panelChart(box, "dv" + idx + "-await", series, sets, o);
+		series = [];
+		sets = [];
+		if (cl) {
+			series.push({ label: "busiest device", color: CLUSTER_COLOR,
+				dash: [8, 4] });
+			sets.push([cl.t, cl.util_pct]);
+		}
+		drawn.forEach(function (x, i) {
+			series.push({ label: str(x.h.host),
+				color: PALETTE[i % PALETTE.length] });
+			sets.push([x.h.t, x.h.util_pct]);
+		});
+		o = opts("Device util% per host (its busiest device)", "util %");
+		o.yrange = [0, 100];
+		panelChart(box, "dv" + idx + "-util", series, sets, o);
+		if (!hosts.length)
+			return;
+		box.appendChild(table(["host", "devices", "IO/s", "r await (ms)",
+			"w await (ms)", "util % mean", "util % max"],
+		hosts.map(function (x) {
+			var h = x.h;
+			return row([str(h.host), arr(h.devices).map(str).join(" "),
+				fmt(mean(measured(h, plus(h.r_s, h.w_s))), 1),
+				fmt(mean(measured(h, h.r_await_ms)), 3),
+				fmt(mean(measured(h, h.w_await_ms)), 3),
+				fmt(x.util, 1), fmt(most(measured(h, h.util_pct)), 1)]);
+		}), "devices"));
+	}
+
+	/*
+	 * Hosts: each host's CPU (user+sys solid, iowait dashed, steal
+	 * dotted, of all its cores) and its NICs' MB/s where one was named;
+	 * the table adds the slaves' own CPU and the pressure stalls (PSI)
+	 * over the measured intervals.
+	 */
+	function hostPanel(sec, name, idx, ax) {
+		var d = byRun(main.hoststats, name);
+		if (!d)
+			return;
+		var hosts = arr(d.hosts).filter(function (h) {
+			return h && ["cpu_user_pct", "cpu_sys_pct", "cpu_iowait_pct",
+				"cpu_steal_pct", "psi_io_some_pct"].some(function (k) {
+				return hasNum(h[k]);
+			});
+		}).map(function (h) {
+			var busy = plus(plus(h.cpu_user_pct, h.cpu_sys_pct),
+				plus(h.cpu_iowait_pct, h.cpu_steal_pct));
+			return { h: h, busy: mean(measured(h, busy)) };
+		}).sort(function (a, b) {
+			return (b.busy || 0) - (a.busy || 0);
+		});
+		var nics = arr(d.nics).filter(function (n) {
+			return n && (hasNum(n.rx_mbps) || hasNum(n.tx_mbps));
+		});
+		if (!hosts.length && !nics.length)
+			return;
+		var box = panel(sec, "hosts", idx, name, "Hosts");
+		var drawn = fewHosts(box, hosts);
+		var opts = function (title, ylabel, yrange) {
+			return { title: title, xlabel: "seconds", ylabel: ylabel,
+				from0: true, xmax: ax.xmax, warm: ax.warm,
+				events: ax.events, yrange: yrange };
+		};
+		var series = [], sets = [];
+		drawn.forEach(function (x, i) {
+			var c = PALETTE[i % PALETTE.length], h = x.h;
+			series.push({ label: str(h.host) + " user+sys", color: c });
+			sets.push([h.t, plus(h.cpu_user_pct, h.cpu_sys_pct)]);
+			series.push({ label: str(h.host) + " iowait", color: c,
+				dash: [6, 3] });
+			sets.push([h.t, h.cpu_iowait_pct]);
+			series.push({ label: str(h.host) + " steal", color: c,
+				dash: [2, 3] });
+			sets.push([h.t, h.cpu_steal_pct]);
+		});
+		panelChart(box, "hs" + idx + "-cpu", series, sets,
+			opts("Host CPU (% of all its cores)", "%", [0, 100]));
+		series = [];
+		sets = [];
+		if (nics.length > HOSTS_DRAWN)
+			box.appendChild(el("p", { "class": "meta" }, nics.length +
+				" NICs: the chart draws the first " + HOSTS_DRAWN + "."));
+		nics.slice(0, HOSTS_DRAWN).forEach(function (n, i) {
+			var c = PALETTE[i % PALETTE.length];
+			var lab = str(n.host) + " " + str(n.nic);
+			series.push({ label: lab + " rx", color: c });
+			sets.push([n.t, n.rx_mbps]);
+			series.push({ label: lab + " tx", color: c, dash: [6, 3] });
+			sets.push([n.t, n.tx_mbps]);
+		});
+		panelChart(box, "hs" + idx + "-nic", series, sets,
+			opts("NIC MB/s (rx solid, tx dashed)", "MB/s"));
+		if (!hosts.length)
+			return;
+		box.appendChild(table(["host", "slaves", "user+sys %", "iowait %",
+			"steal %", "slaves' CPU %", "PSI io %", "PSI cpu %",
+			"PSI memory %"],
+		hosts.map(function (x) {
+			var h = x.h;
+			return row([str(h.host), str(h.slaves),
+				fmt(mean(measured(h, plus(h.cpu_user_pct,
+					h.cpu_sys_pct))), 1),
+				fmt(mean(measured(h, h.cpu_iowait_pct)), 1),
+				fmt(mean(measured(h, h.cpu_steal_pct)), 1),
+				fmt(mean(measured(h, h.slave_cpu_pct)), 1),
+				fmt(mean(measured(h, h.psi_io_some_pct)), 1),
+				fmt(mean(measured(h, h.psi_cpu_some_pct)), 1),
+				fmt(mean(measured(h, h.psi_mem_some_pct)), 1)]);
+		}), "hoststats"));
+	}
+
+	/*
+	 * Probes: each key a probe gave, a chart of its own (its own y axis)
+	 * on the run's time axis, under the IOPS chart; a sample that was not
+	 * ok is counted in the table, not drawn.
+	 */
+	function probePanel(sec, name, idx, ax) {
+		var d = byRun(main.probes, name);
+		if (!d || !arr(d.probes).length)
+			return;
+		var box = panel(sec, "probes", idx, name, "Probes");
+		var rows = [], n = 0;
+		arr(d.probes).forEach(function (p) {
+			var st = p.status && typeof p.status === "object" ? p.status : {};
+			var bad = ["timeout", "exit", "signal", "unparsed"].filter(
+				function (k) {
+					return isNum(st[k]) && st[k] > 0;
+				}).map(function (k) {
+				return k + " " + st[k];
+			}).join(", ");
+			var keys = arr(p.keys);
+			if (!keys.length)
+				rows.push(row([str(p.probe), "\u2014", "0", "\u2014",
+					"\u2014", "\u2014", bad || "\u2014"]));
+			keys.forEach(function (k) {
+				var label = str(p.probe) + (str(k.key) ? " " + str(k.key) :
+					"");
+				var vs = arr(k.value).filter(isNum);
+				panelChart(box, "pr" + idx + "-" + n++, [{ label: label,
+					color: PALETTE[(n - 1) % PALETTE.length] }],
+				[[k.t, k.value]], { title: "Probe " + label,
+					xlabel: "seconds", ylabel: str(k.key) || str(p.probe),
+					from0: true, xmax: ax.xmax, warm: ax.warm,
+					events: ax.events, height: 150 });
+				rows.push(row([str(p.probe), str(k.key), String(vs.length),
+					num(least(vs)), num(most(vs)),
+					num(vs.length ? vs[vs.length - 1] : null),
+					bad || "\u2014"]));
+			});
+		});
+		box.appendChild(table(["probe", "key", "samples", "min", "max",
+			"last", "not ok"], rows, "probes"));
 	}
 
 	/* HdrHistogram's plot: value against 1/(1-percentile), log x. */
@@ -861,6 +1226,8 @@
 			root.appendChild(sec);
 			clusterCharts(sec, name, idx, r.interval_s);
 			hostCharts(sec, name, idx);
+			devicePanel(sec, name, idx, runAxis(name));
+			hostPanel(sec, name, idx, runAxis(name));
 			hgrmChart(sec, name, idx);
 		});
 	}

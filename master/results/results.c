@@ -174,7 +174,10 @@ int results_check_space(const struct run_view *rv)
 		intervals += rv->ph->runs[i].ph.intervals;
 	need = decide_results_bytes(intervals, (unsigned)rv->ph->nruns,
 				    rv->roster->nslaves,
-				    rv->params ? (unsigned)rv->params->nev : 0);
+				    rv->params ?
+					    (unsigned)(rv->params->nev +
+						       rv->params->nprobe) :
+					    0);
 	ret = fsutil_free_bytes(rv->out->dir, &avail);
 	if (ret < 0) {
 		log_warn("cannot tell the free space of %s: %s", rv->out->dir,

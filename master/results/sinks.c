@@ -4,7 +4,7 @@
  * console and the files rely on: the export's totals before the console's,
  * the console's totals before the validation line, summary.txt and
  * fio.json before summary.json (which lists what they lost), and the
- * keys of summary.json in its order ("export", then "events"); at the
+ * keys of summary.json in its order ("export", "events", "probes"); at the
  * seal, compare.* before the summaries and report.html after. A new
  * output: its sink_NAME.c in this folder and one X(NAME) here
  * (docs/CONTRIBUTING.md, "Adding an output file").
@@ -15,6 +15,7 @@
 	X(paramcopy)    /* the parameter file, copied as run */              \
 	X(export)       /* the live export (Graphite, InfluxDB, textfile) */ \
 	X(events)       /* events column, events.csv (master/events/) */     \
+	X(probes)       /* probes.csv, summary.json "probes" (events/) */    \
 	X(console)      /* interval lines, totals, lost slaves */            \
 	X(validation)   /* the validation line and warning */                \
 	X(warmup)       /* how warmup=steady ended: summary.json, .txt */    \
@@ -24,6 +25,7 @@
 	X(slo)          /* iorate=slo search: console, summary.json, .txt */ \
 	X(genwarn)      /* generator warnings, busiest slave's CPU column */ \
 	X(hosts)        /* hosts/<name>.csv */                               \
+	X(telemetry)    /* devices.csv, hoststats.csv */                     \
 	X(intervals)    /* intervals.csv */                                  \
 	X(flatfile)     /* flatfile.html */                                  \
 	X(vdbench)      /* summary.html, totals.html (lockstep vdbench) */   \

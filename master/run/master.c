@@ -339,6 +339,7 @@ static void master_free(struct master *m)
 	free(m->ph.scratch);
 	merge_destroy(&m->ph.merge);
 	events_free(&m->events);
+	probes_free(&m->probes);
 	params_free(&m->params);
 	hub_close(&m->link.hub);
 	clocks_close(m);
@@ -361,10 +362,15 @@ static int seal_verdict(void *arg, const struct history_seal *s)
 	return results_seal(&m->view, s);
 }
 
-/* Tickers of link_pump(): the ev= events, the hosts/ files' flush. */
+/*
+ * Tickers of link_pump(): the probes and the ev= events, the hosts/
+ * files' flush. The probes go first: an until=probe: event sees each
+ * sample in the tick it ended (one sample at most a probe a tick).
+ */
 static void tick_events(void *arg, uint64_t now)
 {
 	(void)now;
+	probes_tick(arg);
 	events_tick(arg);
 }
 
@@ -565,6 +571,10 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	if (ret == 0)
 		ret = events_new(m.params, m.phases, m.nphases, &m.events, err,
 				 sizeof(err));
+	if (ret == 0 && probes_new(m.params, &m.probes) < 0) {
+		snprintf(err, sizeof(err), "out of memory");
+		ret = -ENOMEM;
+	}
 	if (ret < 0) {
 		fprintf(stderr, "%s\n", err);
 		master_free(&m);
@@ -589,6 +599,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		.fact = &m.fact,
 		.out = &m.out,
 		.events = m.events,
+		.probes = m.probes,
 	};
 	if (!m.roster.slaves || !m.ph.dview || !m.ph.scratch ||
 	    alloc_runs(&m) < 0 || results_open(&m.view) < 0) {
@@ -641,6 +652,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.ph.launch.verbose = m.opt->verbose;
 	add_tickers(&m);
 	ret = conductor_run(&m);
+	probes_stop(&m.view);
 	events_stop(&m.view);
 	events_recovery_text(&m.view, stdout);
 

@@ -47,6 +47,7 @@
 #include "master/run/decide.h"
 #include "master/export/export.h"
 #include "master/events/events.h"
+#include "master/events/probes.h"
 #include "master/run/hub.h"
 #include "master/run/launch.h"
 #include "master/run/merge.h"
@@ -412,6 +413,7 @@ struct master {
 	struct results_state out; /* results/results.h */
 	struct run_facts fact;    /* what decides the exit code (decide.h) */
 	struct events *events;    /* ev= lines (events.h), NULL: none */
+	struct probes *probes;    /* probe= lines (probes.h), NULL: none */
 	/* What results/ and events/ are given of all this (view.h). */
 	struct run_view view;
 };

@@ -89,6 +89,150 @@ static int hist_plausible(const struct hist_sparse *h, const char *dir,
 	return 0;
 }
 
+/* A kernel name of a block device or an interface: [A-Za-z0-9._!+-]. */
+static int kname_ok(const char *s)
+{
+	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._!+-", *s)))
+			return 0;
+	return 1;
+}
+
+/* A per-second bound over span ns, with slack. */
+static u128 per_span(uint64_t span_ns, uint64_t per_s)
+{
+	return (u128)span_ns * per_s * PLAUSIBLE_SLACK / 1000000000u + 1;
+}
+
+/* One device of an interval (span checked by the caller). */
+static int dev_plausible(const struct proto_dev *d, char *why, size_t whylen)
+{
+	uint64_t ms = d->span_ns / 1000000 + 1;
+
+	if (!kname_ok(d->name)) {
+		snprintf(why, whylen, "device name '%.32s' is not a kernel's",
+			 d->name);
+		return -EINVAL;
+	}
+	for (int k = 0; k < 2; k++)
+		if ((u128)d->ios[k] >
+			    per_span(d->span_ns, PLAUSIBLE_DEV_IOPS) ||
+		    (u128)d->sectors[k] * 512 >
+			    per_span(d->span_ns, PLAUSIBLE_DEV_BPS) ||
+		    (u128)d->ticks_ms[k] > (u128)ms * PLAUSIBLE_DEV_INFLIGHT) {
+			snprintf(why, whylen,
+				 "device %s: %" PRIu64 " %s I/Os, %" PRIu64
+				 " sectors, %" PRIu64 " ms waited in %" PRIu64
+				 " ns: no device does that",
+				 d->name, d->ios[k], dir_name[k], d->sectors[k],
+				 d->ticks_ms[k], d->span_ns);
+			return -EINVAL;
+		}
+	if (d->in_flight > PLAUSIBLE_DEV_INFLIGHT ||
+	    (u128)d->busy_ms > (u128)ms * PLAUSIBLE_SLACK ||
+	    (u128)d->queue_ms > (u128)ms * PLAUSIBLE_DEV_INFLIGHT) {
+		snprintf(why, whylen,
+			 "device %s: %" PRIu64 " in flight, busy %" PRIu64
+			 " ms, queue %" PRIu64 " ms in %" PRIu64
+			 " ns: no device does that",
+			 d->name, d->in_flight, d->busy_ms, d->queue_ms,
+			 d->span_ns);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Telemetry: spans no longer than the phase so far, CPU time no more
+ * than the host's cores have, stalls no longer than the span, devices
+ * distinct and within what devices do, interface counts likewise.
+ */
+static int tele_plausible(const struct plausible_plan *pl,
+			  const struct proto_interval *iv, char *why,
+			  size_t whylen)
+{
+	u128 most = ((u128)iv->seq + 2) * pl->interval_ns * PLAUSIBLE_SLACK +
+		    PLAUSIBLE_TIME_SLACK_NS;
+	u128 cpu = 0;
+
+	if (iv->tele &
+	    ~(uint32_t)(PROTO_TELE_CPU | PROTO_TELE_PSI | PROTO_TELE_NIC)) {
+		snprintf(why, whylen, "unknown telemetry bits 0x%x", iv->tele);
+		return -EINVAL;
+	}
+	if ((iv->tele || iv->ndevs) &&
+	    (!iv->tele_span_ns || iv->tele_span_ns > most)) {
+		snprintf(why, whylen,
+			 "telemetry over %" PRIu64
+			 " ns in interval %u of %" PRIu64 " ns",
+			 iv->tele_span_ns, iv->seq + 1, pl->interval_ns);
+		return -EINVAL;
+	}
+	for (int i = 0; i < 5; i++)
+		cpu += iv->host_cpu_ns[i];
+	if (cpu > (u128)iv->tele_span_ns * pl->cores * PLAUSIBLE_SLACK +
+			  PLAUSIBLE_CPU_SLACK_NS) {
+		snprintf(why, whylen,
+			 "host CPU time of %u cores is more than they have in %" PRIu64
+			 " ns",
+			 pl->cores, iv->tele_span_ns);
+		return -EINVAL;
+	}
+	for (int i = 0; i < 3; i++)
+		if ((u128)iv->psi_ns[i] >
+		    (u128)iv->tele_span_ns * PLAUSIBLE_SLACK +
+			    PLAUSIBLE_TIME_SLACK_NS) {
+			snprintf(why, whylen,
+				 "pressure stall %" PRIu64
+				 " ns is longer than its %" PRIu64 " ns",
+				 iv->psi_ns[i], iv->tele_span_ns);
+			return -EINVAL;
+		}
+	if ((iv->tele & PROTO_TELE_NIC) ? !kname_ok(iv->nic) : iv->nic[0]) {
+		snprintf(why, whylen, "interface name '%.16s' is not one",
+			 iv->nic);
+		return -EINVAL;
+	}
+	for (int k = 0; k < 2; k++)
+		if ((u128)iv->net_bytes[k] >
+			    per_span(iv->tele_span_ns, PLAUSIBLE_NET_BPS) ||
+		    (u128)iv->net_pkts[k] >
+			    per_span(iv->tele_span_ns, PLAUSIBLE_NET_PPS)) {
+			snprintf(why, whylen,
+				 "interface %s: %" PRIu64 " bytes, %" PRIu64
+				 " packets in %" PRIu64
+				 " ns: no interface does that",
+				 iv->nic, iv->net_bytes[k], iv->net_pkts[k],
+				 iv->tele_span_ns);
+			return -EINVAL;
+		}
+	for (uint32_t i = 0; i < iv->ndevs; i++) {
+		const struct proto_dev *d = &iv->devs[i];
+
+		if (!d->span_ns || d->span_ns > most) {
+			snprintf(why, whylen,
+				 "device %.32s: a span of %" PRIu64
+				 " ns in interval %u",
+				 d->name, d->span_ns, iv->seq + 1);
+			return -EINVAL;
+		}
+		for (uint32_t j = 0; j < i; j++)
+			if (iv->devs[j].major == d->major &&
+			    iv->devs[j].minor == d->minor) {
+				snprintf(why, whylen,
+					 "device %u:%u reported twice",
+					 d->major, d->minor);
+				return -EINVAL;
+			}
+		if (dev_plausible(d, why, whylen) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The I/Os the slave's slots can complete in interval seq, with slack: at
  * full speed, each slot one per per_io_ns (the least latency it measured);
@@ -279,5 +423,7 @@ int plausible_interval(const struct plausible_plan *pl,
 			 iv->lag_ns, iv->lag_n, iv->lag_max_ns);
 		return -EINVAL;
 	}
+	if (tele_plausible(pl, iv, why, whylen) < 0)
+		return -EINVAL;
 	return times_plausible(pl, iv, why, whylen);
 }

@@ -57,6 +57,16 @@
 #define PLAUSIBLE_MAX_THREADS 65536
 /* The most cores a hello may declare (Linux's NR_CPUS at its largest). */
 #define PLAUSIBLE_MAX_CORES 8192
+/*
+ * Telemetry (proto_interval's devices and host figures): what no device
+ * or interface does per second (I/Os, bytes, packets, I/Os in flight),
+ * with the same PLAUSIBLE_SLACK on time spans.
+ */
+#define PLAUSIBLE_DEV_IOPS 100000000ull
+#define PLAUSIBLE_DEV_BPS 200000000000ull
+#define PLAUSIBLE_DEV_INFLIGHT 1048576ull
+#define PLAUSIBLE_NET_BPS 200000000000ull
+#define PLAUSIBLE_NET_PPS 1000000000ull
 
 /* What the master keeps of the plan it sent one slave for the phase. */
 struct plausible_plan {

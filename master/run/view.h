@@ -22,6 +22,7 @@ struct link_state;
 struct run_facts;
 struct results_state;
 struct events;
+struct probes;
 
 struct run_view {
 	/* The run as planned: set once, read-only. */
@@ -41,6 +42,7 @@ struct run_view {
 	/* Their own state. */
 	struct results_state *out; /* the sinks (results/) */
 	struct events *events;     /* the ev= lines (events/), NULL none */
+	struct probes *probes; /* probe= lines (events/probes.c), NULL none */
 };
 
 #endif

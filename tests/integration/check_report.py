@@ -17,6 +17,15 @@
       DOM and in the screenshot, and its figures are in the events table
   check_report.py hostile DOM
       strings of a hostile folder stayed text; warnings and events shown
+  check_report.py telemetry DOM DIR [--want-panels N]
+      the Devices, Hosts and Probes panels of each run are there exactly
+      when DIR's devices.csv, hoststats.csv and probes.csv have rows of
+      it, and their charts drew the files' numbers (each series' count,
+      first and last time, least, most, first and last value and sum,
+      from the chart's data-stats): device await and util% per host (a device two
+      slaves see counted once, awaits weighted by the I/Os, util% the
+      busiest device's) next to intervals.csv's response time, host CPU
+      and NIC MB/s, each probe key (N panels at least)
 Exits non-zero with the reason on the first failed check.
 """
 import json
@@ -368,6 +377,301 @@ def check_hostile(dom):
     print("hostile: strings stayed text, warnings and events shown")
 
 
+# ---- telemetry: devices.csv, hoststats.csv, probes.csv ------------------
+
+def read_csv(path):
+    """Header and rows of a CSV of the folder; None when absent or empty."""
+    import os
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    import csv
+    rows = list(csv.reader(open(path, encoding="utf-8", newline="")))
+    head = rows[0]
+    return head, [dict(zip(head, r)) for r in rows[1:] if len(r) == len(head)]
+
+
+def cell(v):
+    """A number of a cell, None for an empty one; ValueError otherwise."""
+    if v == "":
+        return None
+    if any(c in v for c in "xXnN") or v[0] not in "+-.0123456789":
+        raise ValueError(v)
+    f = float(v)
+    if f != f or f in (float("inf"), float("-inf")) or f < 0:
+        raise ValueError(v)
+    return f
+
+
+def run_t0(d):
+    """Each run's first interval start (intervals.csv) and its response
+    times per interval end."""
+    t0, resp = {}, {}
+    for r in read_csv(d + "/intervals.csv")[1]:
+        if r["phase"] == "late":
+            continue
+        t0.setdefault(r["run"], int(r["start_ns"]))
+        resp.setdefault(r["run"], []).append(
+            ((int(r["end_ns"]) - t0[r["run"]]) / 1e9, cell(r["resp_ms"])))
+    return t0, resp
+
+
+def ok_row(r, nums, t0):
+    """The common cells of a devices/hoststats row, checked as the report
+    does; its numbers, or None for a row the report leaves out."""
+    try:
+        if int(r["interval"]) < 1 or r["phase"] not in ("warmup", "measure"):
+            return None
+        if not r["run"] or not r["host"] or r.get("late", "") not in ("", "0", "1"):
+            return None
+        end, start = int(r["end_ns"]), int(r["start_ns"])
+        if end < start or end < t0.get(r["run"], start):
+            return None
+        return {k: cell(r[k]) for k in nums}
+    except (ValueError, KeyError):
+        return None
+
+
+def stats(label, pts, positive=False):
+    """A series' stats as the page writes them (data-stats)."""
+    pts = sorted((x, y) for x, y in pts if y is not None and
+                 (not positive or y > 0))
+    ys = [y for _, y in pts]
+    return {"label": label, "n": len(ys),
+            "x0": pts[0][0] if pts else None,
+            "x1": pts[-1][0] if pts else None,
+            "min": min(ys) if ys else None, "max": max(ys) if ys else None,
+            "first": ys[0] if ys else None, "last": ys[-1] if ys else None,
+            "sum": float(sum(ys))}
+
+
+DEV_NUMS = ["r_s", "w_s", "rmbps", "wmbps", "r_await_ms", "w_await_ms",
+            "aqu_sz", "util_pct", "inflight"]
+HS_NUMS = ["cpu_user_pct", "cpu_sys_pct", "cpu_iowait_pct", "cpu_steal_pct",
+           "cpu_idle_pct", "slave_cpu_pct", "psi_cpu_some_pct",
+           "psi_mem_some_pct", "psi_io_some_pct", "rx_mbps", "tx_mbps",
+           "rx_pps", "tx_pps"]
+
+
+def dev_sum(acc, v):
+    """A device's row into its host's interval (or the cluster's)."""
+    for k in ("r_s", "w_s"):
+        if v[k] is not None:
+            acc[k] = (acc.get(k) or 0) + v[k]
+    if v["util_pct"] is not None:
+        acc["util"] = max(acc.get("util", v["util_pct"]), v["util_pct"])
+    for a, n in (("r_await_ms", "r_s"), ("w_await_ms", "w_s")):
+        if v[a] is not None and v[n]:
+            acc[a + "num"] = acc.get(a + "num", 0) + v[a] * v[n]
+            acc[a + "den"] = acc.get(a + "den", 0) + v[n]
+            acc[a] = acc[a + "num"] / acc[a + "den"]
+
+
+def want_devices(d, t0, resp):
+    """run -> {chart suffix: [expected stats]} from devices.csv."""
+    f = read_csv(d + "/devices.csv")
+    if f is None:
+        return {}
+    seen, own, hosts, cluster = set(), set(), {}, {}
+    for r in f[1]:
+        v = ok_row(r, DEV_NUMS, t0)
+        if v is None:
+            continue
+        t = (int(r["end_ns"]) - t0.get(r["run"], int(r["start_ns"]))) / 1e9
+        key = (r["run"], r["interval"])
+        if r["slave"] == "":
+            # The cluster's row (the devices on time, each once), once.
+            if r["host"] != "cluster" or r["device"] != "all" or key in own:
+                continue
+            own.add(key)
+            dev_sum(cluster.setdefault(key, {"t": t}), v)
+            continue
+        if (r["run"], r["host"], r["device"], r["interval"]) in seen:
+            continue
+        seen.add((r["run"], r["host"], r["device"], r["interval"]))
+        dev_sum(hosts.setdefault(r["run"], {}).setdefault(
+            r["host"], {}).setdefault(r["interval"], {"t": t,
+                                                      "warm": r["phase"] == "warmup"}), v)
+        # A late slave's device is not in the cluster's row: it adds.
+        if r.get("late") == "1":
+            dev_sum(cluster.setdefault(key, {"t": t}), v)
+    out = {}
+    for run in set(hosts) | {k[0] for k in cluster}:
+        aw = [stats("application response time (slaves)", resp.get(run, []),
+                    True)]
+        ut = []
+        cl = [c for k, c in cluster.items() if k[0] == run]
+        if cl:
+            aw.append(stats("all devices r await",
+                            [(c["t"], c.get("r_await_ms")) for c in cl], True))
+            aw.append(stats("all devices w await",
+                            [(c["t"], c.get("w_await_ms")) for c in cl], True))
+            ut.append(stats("busiest device",
+                            [(c["t"], c.get("util")) for c in cl]))
+        for h, ivs in hosts.get(run, {}).items():
+            for a, lab in (("r_await_ms", " r await"), ("w_await_ms", " w await")):
+                aw.append(stats(h + lab, [(x["t"], x.get(a))
+                                          for x in ivs.values()], True))
+            ut.append(stats(h, [(x["t"], x.get("util")) for x in ivs.values()]))
+            # Busiest first: the mean util% of its measured intervals.
+            us = [x["util"] for x in ivs.values() if "util" in x and not x["warm"]]
+            us = us or [x["util"] for x in ivs.values() if "util" in x]
+            ut[-1]["busy"] = sum(us) / len(us) if us else 0
+        out[run] = {"await": aw, "util": ut}
+    return out
+
+
+def want_hosts(d, t0):
+    """run -> {chart suffix: [expected stats]} from hoststats.csv."""
+    f = read_csv(d + "/hoststats.csv")
+    if f is None:
+        return {}
+    first, nics, seen = {}, {}, set()
+    for r in f[1]:
+        v = ok_row(r, HS_NUMS, t0)
+        if v is None or not r["slave"]:
+            continue
+        if any(v[k] is not None and v[k] > 100.5 for k in HS_NUMS[:9]
+               if k != "slave_cpu_pct"):
+            continue
+        if (r["run"], r["host"], r["slave"], r["interval"]) in seen:
+            continue
+        seen.add((r["run"], r["host"], r["slave"], r["interval"]))
+        t = (int(r["end_ns"]) - t0.get(r["run"], int(r["start_ns"]))) / 1e9
+        v["t"] = t
+        first.setdefault(r["run"], {}).setdefault(r["host"], {}).setdefault(
+            r["interval"], v)
+        if r.get("nic"):
+            nics.setdefault(r["run"], {}).setdefault(
+                (r["host"], r["nic"]), {}).setdefault(r["interval"], v)
+    out = {}
+    for run in set(first) | set(nics):
+        cpu, nic = [], []
+        for h, ivs in first.get(run, {}).items():
+            def us(x):
+                a, b = x["cpu_user_pct"], x["cpu_sys_pct"]
+                return None if a is None and b is None else (a or 0) + (b or 0)
+            cpu.append(stats(h + " user+sys", [(x["t"], us(x))
+                                               for x in ivs.values()]))
+            cpu.append(stats(h + " iowait", [(x["t"], x["cpu_iowait_pct"])
+                                             for x in ivs.values()]))
+            cpu.append(stats(h + " steal", [(x["t"], x["cpu_steal_pct"])
+                                            for x in ivs.values()]))
+        for (h, n), ivs in nics.get(run, {}).items():
+            nic.append(stats(h + " " + n + " rx", [(x["t"], x["rx_mbps"])
+                                                   for x in ivs.values()]))
+            nic.append(stats(h + " " + n + " tx", [(x["t"], x["tx_mbps"])
+                                                   for x in ivs.values()]))
+        out[run] = {"cpu": cpu, "nic": nic}
+    return out
+
+
+def want_probes(d, t0):
+    """run -> {probe label: expected stats} from probes.csv."""
+    f = read_csv(d + "/probes.csv")
+    if f is None:
+        return {}
+    out = {}
+    for r in f[1]:
+        if r["status"] != "ok" or not r["run"] or not r["probe"]:
+            continue
+        try:
+            tns, v = int(r["time_ns"]), cell(r["value"])
+        except ValueError:
+            continue
+        first = out.setdefault(r["run"], {})
+        lab = r["probe"] + (" " + r["key"] if r["key"] else "")
+        base0 = t0.get(r["run"])
+        if base0 is None:
+            continue
+        first.setdefault(lab, []).append(((tns - base0) / 1e9, v))
+    return {run: {lab: stats(lab, pts) for lab, pts in labs.items()}
+            for run, labs in out.items()}
+
+
+def same_stats(got, want, where):
+    for k, w in want.items():
+        g = got.get(k)
+        # The page puts x on a 1 ms grid (align() in page.js).
+        if isinstance(w, float) or isinstance(g, float):
+            tol = 5e-4 + 1e-9 if k in ("x0", "x1") else \
+                1e-9 * max(1, abs(w or 0))
+            if g is None or w is None or abs(g - w) > tol:
+                fail(f"{where}: {k} {g!r}, the files say {w!r}")
+        elif g != w:
+            fail(f"{where}: {k} {g!r}, the files say {w!r}")
+
+
+def chart_stats(ch):
+    return {s["label"]: s for s in json.loads(ch.attrs.get("data-stats", "[]"))}
+
+
+def check_telemetry(dom, d, want_panels):
+    root = parse(dom)
+    t0, resp = run_t0(d)
+    dev, hst, prb = want_devices(d, t0, resp), want_hosts(d, t0), want_probes(d, t0)
+    runs = {}
+    for sec in (n for n in root.all() if n.tag == "section" and "run" in n.cls()):
+        h2 = next(c for c in sec.children if c.tag == "h2")
+        runs[h2.alltext()[len("Run "):]] = sec
+    panels = series = 0
+    for name, sec in runs.items():
+        idx = sec.attrs["id"][len("run-"):]
+        got = {p.attrs["id"].rsplit("-", 1)[0]: p for p in sec.all()
+               if p.tag == "div" and "panel" in p.cls()}
+        for kind, want in (("devices", dev), ("hosts", hst), ("probes", prb)):
+            w = want.get(name)
+            has = w and any(s["n"] for v in w.values()
+                            for s in (v if isinstance(v, list) else [v]))
+            if not has:
+                if kind in got:
+                    fail(f"run {name}: a {kind} panel without rows in its file")
+                continue
+            if kind not in got:
+                fail(f"run {name}: no {kind} panel, its file has rows")
+            if got[kind].attrs.get("data-run") != name:
+                fail(f"run {name}: {kind} panel of run {got[kind].attrs.get('data-run')}")
+            panels += 1
+            charts_ = {c.attrs["id"]: c for c in charts(got[kind])}
+            if kind == "probes":
+                titled = {c.attrs["data-title"][len("Probe "):]: c
+                          for c in charts_.values()}
+                for lab, st in w.items():
+                    if lab not in titled:
+                        fail(f"run {name}: no chart of probe {lab}")
+                    same_stats(chart_stats(titled[lab]).get(lab, {}), st,
+                               f"run {name} probe {lab}")
+                    series += 1
+                continue
+            pre = ("dv" if kind == "devices" else "hs") + idx + "-"
+            for suffix, sts in w.items():
+                if not any(s["n"] for s in sts if not s["label"].startswith(
+                        "application")):
+                    if pre + suffix in charts_:
+                        fail(f"run {name}: chart {pre + suffix} without data")
+                    continue
+                if pre + suffix not in charts_:
+                    fail(f"run {name}: no chart {pre + suffix}")
+                gs = chart_stats(charts_[pre + suffix])
+                busy = {st["label"]: st.pop("busy") for st in sts if "busy" in st}
+                order = [busy[lab] for lab in gs if lab in busy]
+                if any(a < b - 1e-9 for a, b in zip(order, order[1:])):
+                    fail(f"run {name}: {pre + suffix} hosts not busiest "
+                         f"first: {list(gs)}")
+                # Many hosts: the page draws the busiest and says so.
+                capped = "the charts draw the" in got[kind].alltext()
+                for st in sts:
+                    if (st["n"] == 0 or capped) and st["label"] not in gs:
+                        continue
+                    if st["label"] not in gs:
+                        fail(f"run {name}: {pre + suffix} has no series {st['label']}")
+                    same_stats(gs[st["label"]], st,
+                               f"run {name} {pre + suffix} {st['label']}")
+                    series += 1
+    if panels < want_panels:
+        fail(f"{panels} telemetry panels, want at least {want_panels}")
+    print(f"telemetry: {panels} panels, {series} series equal the files'")
+
+
 def main(a):
     if a[0] == "dom":
         base, nch, ncurves, nbad, nknees = None, 1, 0, 0, 0
@@ -391,6 +695,9 @@ def main(a):
         check_recovery(a[1], a[2])
     elif a[0] == "hostile":
         check_hostile(a[1])
+    elif a[0] == "telemetry":
+        check_telemetry(a[1], a[2], int(a[4]) if a[3:4] == ["--want-panels"]
+                        else 0)
     else:
         fail("unknown check " + a[0])
 

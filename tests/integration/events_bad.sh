@@ -53,7 +53,7 @@ refused "$HD" 'ev=e1,rd=r1,at=1,exec=true,host=h9' '7:33: host=h9 refers to an u
 refused "$HEAD" 'ev=../e1,rd=r1,at=1,exec=true' "5:4: ev=../e1: a name may not contain '/'"
 refused "$HEAD" 'ev=e1,at=1,exec=true' '5:1: ev=e1 needs rd= to say which of the 2 rds'
 refused "$HEAD
-ev=e1,rd=r1,at=1,exec=true" 'sd=sd2,lun=/tmp/y' '6:1: sd=sd2 must come before the ev= definitions \(the order is general, hd, sd, wd, rd, ev\)'
+ev=e1,rd=r1,at=1,exec=true" 'sd=sd2,lun=/tmp/y' '6:1: sd=sd2 must come before the ev= definitions \(the order is general, hd, sd, wd, rd, probe, ev\)'
 echo "ok: every ev= error is refused with FILE:LINE:COL"
 
 # A run where events go wrong: hang is killed past its timeout, never is

@@ -53,9 +53,10 @@ CONF
 }
 
 cat > "$TMP/t.vdb" <<VDB
-sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
+sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4,openflags=o_direct
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=4,warmup=1,interval=1,forxfersize=4k
+probe=p1,exec="echo depth=3",every=1s
 VDB
 
 start_carbon "$TMP/c1"
@@ -84,6 +85,25 @@ for name in ("local-1", "local-2"):
         for m in ("iops", "p99_ms", "ops"):
             want[(os.path.join(base, "host", name, m + ".wsp"), ts)] = float(r[m])
 assert len(want) == 5 * 7 + 2 * 5 * 3, len(want)
+# Telemetry: each host's CPU (lockstep.RUN.host.SLAVE.sys.*), each device
+# of each slave (...host.SLAVE.dev.DEVICE.*) and the cluster's (dev.all).
+ntele = 0
+for r in rows(out + "/hoststats.csv"):
+    ts = int(r["end_ns"]) // 10**9
+    want[(os.path.join(base, "host", r["slave"], "sys", "cpu_user_pct.wsp"), ts)] = float(r["cpu_user_pct"])
+    ntele += 1
+for r in rows(out + "/devices.csv"):
+    ts = int(r["end_ns"]) // 10**9
+    d = os.path.join(base, "host", r["slave"], "dev", r["device"]) if r["slave"] else \
+        os.path.join(base, "dev", "all")
+    want[(os.path.join(d, "read_iops.wsp"), ts)] = float(r["r_s"])
+    ntele += 1
+assert ntele >= 10, ntele
+for r in csv.DictReader(open(out + "/probes.csv")):
+    if r["status"] == "ok":
+        want[(os.path.join(wsp, "lockstep", "probe", "p1", r["key"] + ".wsp"),
+              int(r["time_ns"]) // 10**9)] = float(r["value"])
+        ntele += 1
 t0 = min(ts for _, ts in want) - 5
 def read(f, cli):
     # whisper-fetch, the command people use; the module while waiting.
@@ -114,7 +134,7 @@ for k, v in want.items():
 assert not bad, bad[:5]
 s = json.load(open(out + "/summary.json"))
 assert s["export"]["graphite"] == {"target": s["export"]["graphite"]["target"],
-                                   "sent": 15, "dropped": 0}, s["export"]
+                                   "sent": 15 + ntele, "dropped": 0}, s["export"]
 print("ok: %d values in Carbon equal the results" % len(want))
 PY
 
@@ -148,7 +168,8 @@ for v in d["templating"]["list"]:
     if v["type"] == "query":
         paths.append(v["query"])
 titles = " ".join(p["title"] for p in d["panels"])
-for want in ("IOPS", "MB/s", "p99", "per host", "Slaves reported"):
+for want in ("IOPS", "MB/s", "p99", "per host", "Slaves reported",
+             "Device await", "%util", "Host CPU", "Probes"):
     assert want in titles, want
 for path in paths:
     pat = path.replace("$run", "*").replace("$host", "*").replace(".", "/")

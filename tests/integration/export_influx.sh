@@ -113,9 +113,27 @@ for name in ("local-1", "local-2"):
         p = pts[int(r["end_ns"])]
         assert p["ops"] == int(r["ops"]) and abs(p["p99_ms"] - float(r["p99_ms"])) < 1e-6, (p, r)
         assert p["run"] == "r1 xfersize=4k" and p["host"], p
+# Telemetry: each hoststats.csv row is a lockstep_host point, each
+# devices.csv row a lockstep_device point (the cluster's: host cluster).
+hs = list(csv.DictReader(open(out + "/hoststats.csv")))
+pts = {(p["slave"], p["time"]): p for p in q("SELECT * FROM lockstep_host")}
+assert len(pts) == len(hs) >= 10, (len(pts), len(hs))
+for r in hs:
+    p = pts[(r["slave"], int(r["end_ns"]))]
+    for f in ("cpu_user_pct", "cpu_idle_pct", "slave_cpu_pct"):
+        assert abs(p[f] - float(r[f])) < 0.006, (f, p, r)
+ds = list(csv.DictReader(open(out + "/devices.csv")))
+pts = {(p["slave"], p["device"], p["time"]): p
+       for p in q("SELECT * FROM lockstep_device")}
+assert len(pts) == len(ds), (len(pts), len(ds))
+for r in ds:
+    p = pts[(r["slave"] or "cluster", r["device"], int(r["end_ns"]))]
+    assert abs(p["read_iops"] - float(r["r_s"])) < 0.0006, (p, r)
+    assert abs(p["util_pct"] - float(r["util_pct"])) < 0.006, (p, r)
+tele = len(hs) + len(ds)
 s = json.load(open(out + "/summary.json"))["export"]["influx"]
-assert s["sent"] == 15 and s["dropped"] == 0, s
-print("ok: 15 points in InfluxDB equal the results")
+assert s["sent"] == 15 + tele and s["dropped"] == 0, s
+print("ok: 15 interval and %d telemetry points in InfluxDB equal the results" % tele)
 PY
 
 # influxd killed in the middle of a run.

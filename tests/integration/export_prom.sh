@@ -40,8 +40,9 @@ cat "$TMP/console.txt"
 [ "$rc" -eq 0 ] || fail "lockstep run exited $rc"
 promtool check metrics < "$PROM" || fail "promtool refuses the textfile"
 [ "$(ls -A "$TMP/tf")" = "lockstep.prom" ] || { ls -la "$TMP/tf"; fail "something else was left beside the textfile"; }
-grep -q "^export prometheus: 24 points sent, 0 dropped" "$TMP/console.txt" ||
-	fail "no 'export prometheus: 24 points sent, 0 dropped' line"
+N=$(( 24 + $(tele_points "$TMP/out") ))
+grep -q "^export prometheus: $N points sent, 0 dropped" "$TMP/console.txt" ||
+	fail "no 'export prometheus: $N points sent, 0 dropped' line"
 
 # node_exporter's own textfile collector reads it.
 NPORT=$(free_port)
@@ -66,6 +67,8 @@ for line in open(scrape):
     if m:
         labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
         vals[(m.group(1), labels.get("run"), labels.get("slave"))] = float(m.group(3))
+        if "device" in labels:
+            vals[(m.group(1), labels.get("slave") or None, labels["device"])] = m.group(3)
 def near(a, b):
     return abs(a - b) <= 1e-6 * max(1, abs(b))
 s = json.load(open(out + "/summary.json"))
@@ -89,8 +92,21 @@ for name in ("local-1", "local-2"):
     hl = [r for r in csv.DictReader(open(out + "/hosts/%s.csv" % name))][-1]
     assert near(vals[("lockstep_slave_interval_ops", hl["run"], name)], float(hl["ops"])), name
     assert near(vals[("lockstep_slave_interval_p99_seconds", hl["run"], name)], float(hl["p99_ms"]) / 1000), name
+# Telemetry: each slave's host in its last row; each device of each slave
+# (and the cluster's "all") in its last row, NaN where unmeasured.
+hs = list(csv.DictReader(open(out + "/hoststats.csv")))
+for name in ("local-1", "local-2"):
+    h = [r for r in hs if r["slave"] == name][-1]
+    assert near(vals[("lockstep_host_cpu_user_pct", h["run"], name)], float(h["cpu_user_pct"])), name
+ds = list(csv.DictReader(open(out + "/devices.csv")))
+for d in {(r["slave"], r["device"]) for r in ds}:
+    r = [x for x in ds if (x["slave"], x["device"]) == d][-1]
+    got = vals[("lockstep_device_read_iops", r["slave"] or None, r["device"])]
+    assert near(float(got), float(r["r_s"])), (d, got, r)
+    got = vals[("lockstep_device_read_await_seconds", r["slave"] or None, r["device"])]
+    assert (got == "NaN") if not r["r_await_ms"] else near(float(got), float(r["r_await_ms"]) / 1000), (d, got, r)
 e = s["export"]["prometheus"]
-assert e["sent"] == 24 and e["dropped"] == 0, e
+assert e["sent"] == 24 + len(hs) + len(ds) and e["dropped"] == 0, e
 print("ok: the textfile read by node_exporter equals the results")
 PY
 echo "PASS"

@@ -3,7 +3,9 @@
 # `lockstep report --baseline`, and a hostile copy of the folder. The page
 # must load without a console message, every chart must show its series
 # (the page's own canvas check, read back from the DOM, and a screenshot),
-# and the totals tables must show summary.json's numbers.
+# and the totals tables must show summary.json's numbers; a folder with
+# devices.csv, hoststats.csv and probes.csv of known numbers must show them
+# in its Devices, Hosts and Probes panels, one without them no panel.
 source "$(dirname "$0")/lib.sh"
 
 CHROMIUM=$(command -v chromium || true)
@@ -57,8 +59,13 @@ fi
 # the DOM's rectangles are those of a screenshot as tall as the page.
 chrome dom 900 --dump-dom "file://$TMP/out/report.html" > "$TMP/dom.html"
 "$PY" "$CHECK" dom "$TMP/dom.html" "$TMP/out" --charts 25 --curves 1
+# Whatever devices.csv, hoststats.csv and probes.csv the run wrote (none on
+# a host without them) is drawn as it is, and no panel without them.
+"$PY" "$CHECK" telemetry "$TMP/dom.html" "$TMP/out"
+# One screenshot holds the page: the Devices and Hosts panels of every
+# run make it taller than the charts alone (Chromium takes 24000 px).
 height=$(grep -o 'data-height="[0-9]*"' "$TMP/dom.html" | grep -o '[0-9]*')
-[ -n "$height" ] && [ "$height" -le 16000 ] || fail "page height '$height'"
+[ -n "$height" ] && [ "$height" -le 24000 ] || fail "page height '$height'"
 (cd "$TMP" && chrome shot "$height" --screenshot="$TMP/shot.png" \
 	"file://$TMP/out/report.html" > /dev/null)
 "$PY" "$CHECK" shot "$TMP/shot.png" "$TMP/dom.html"
@@ -102,6 +109,12 @@ run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/med.html" \
 # copy also gets a run not steady, one steady and a knee on the curve,
 # each of which the page must show.
 cp -r "$TMP/out" "$TMP/rec"
+# An older folder has no telemetry, a run without block devices an empty
+# devices.csv, one without a named NIC or probes a header only: no panel
+# and no word about them.
+rm -f "$TMP/rec/devices.csv" "$TMP/rec/probes.csv"
+: > "$TMP/rec/devices.csv"
+[ ! -e "$TMP/out/hoststats.csv" ] || head -1 "$TMP/out/hoststats.csv" > "$TMP/rec/hoststats.csv"
 "$PY" - "$TMP/rec/summary.json" <<'PY'
 import json, sys
 p = sys.argv[1]
@@ -143,6 +156,10 @@ run_bounded 30 "$LOCKSTEP" report "$TMP/rec" > "$TMP/rec.txt" 2>&1
 chrome rec 900 --dump-dom "file://$TMP/rec/report.html" > "$TMP/rec-dom.html"
 "$PY" "$CHECK" dom "$TMP/rec-dom.html" "$TMP/rec" --charts 25 --curves 1 \
 	--not-steady 1 --knees 1
+"$PY" "$CHECK" telemetry "$TMP/rec-dom.html" "$TMP/rec"
+if grep -E 'class="panel |<li>(devices|hoststats|probes)\.csv' "$TMP/rec-dom.html"; then
+	fail "a folder without telemetry rows has a panel or a word about them"
+fi
 rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome recshot "$rheight" --screenshot="$TMP/rec.png" \
 	"file://$TMP/rec/report.html" > /dev/null)
@@ -167,6 +184,76 @@ chrome sat 900 --dump-dom "file://$TMP/rec/report.html" > "$TMP/sat-dom.html"
 	--not-steady 1 --knees 1
 grep -q "the curve's most IOPS; beyond it response time rises 4.8x with no more IOPS" "$TMP/sat-dom.html" ||
 	fail "the saturated knee's line is not in the page"
+
+# The devices', hosts' and probes' files with known numbers on run1's own
+# intervals: h1 has one device, h2 two, one of them seen by two slaves
+# (the second one's 999s must not count), awaits weighted by the I/Os;
+# h1's last interval came late (drawn, and added to the cluster's row,
+# which has the devices on time only); a probe steps down, another
+# gives one sample then times out, one sample falls between runs (run
+# names quoted, as probes.csv has them); one row is broken. The panels must draw exactly the files' numbers (the
+# checker sums them itself), on the IOPS chart's time axis.
+cp -r "$TMP/out" "$TMP/tel"
+"$PY" - "$TMP/tel" <<'PY'
+import sys
+d = sys.argv[1]
+rows = [l.split(",") for l in open(d + "/intervals.csv").read().splitlines()]
+iv = [dict(zip(rows[0], r)) for r in rows[1:]]
+run = iv[0]["run"]
+mine = [r for r in iv if r["run"] == run and r["phase"] != "late"]
+dev = ["run,interval,phase,start_ns,end_ns,host,slave,device,r_s,w_s,rmbps,"
+       "wmbps,r_await_ms,w_await_ms,aqu_sz,util_pct,inflight,late"]
+hs = ["run,interval,phase,start_ns,end_ns,host,slave,cpu_user_pct,"
+      "cpu_sys_pct,cpu_iowait_pct,cpu_steal_pct,cpu_idle_pct,slave_cpu_pct,"
+      "psi_cpu_some_pct,psi_mem_some_pct,psi_io_some_pct,nic,rx_mbps,tx_mbps,"
+      "rx_pps,tx_pps,late"]
+pr = ["time_ns,run,interval,probe,key,value,status"]
+for i, r in enumerate(mine, 1):
+    pre = ",".join([run, r["interval"], r["phase"], r["start_ns"], r["end_ns"]])
+    late = "1" if i == len(mine) else "0"
+    dev += [pre + ",h1,local-1,sda,100,50,0.4,0.2,2.5,4,0.5,%d,1,%s" % (20 + i, late),
+            pre + ",h2,s2,nvme0n1,300,0,1.2,0,0.5,,0.2,60,0,0",
+            pre + ",h2,s3,nvme0n1,999,999,9,9,99,99,9,99,9,0",
+            pre + ",h2,s2,nvme1n1,100,100,0.4,0.4,1.5,3,0.3,90,2,0",
+            # The cluster's row has the devices on time (not h1's late).
+            pre + (",cluster,,all,500,150,2,0.6,1.1,3.5,1,90,3,0" if late == "0"
+                   else ",cluster,,all,400,100,1.6,0.4,0.75,3,0.5,90,2,0")]
+    hs += [pre + ",h1,local-1,20,10,5,1,64,12,1,0,3,eth0,%d,50,1000,500,%s"
+           % (100 + i, late),
+           pre + ",h2,s2,60,20,2,8,10,30,4,1,9,,,,,,0",
+           pre + ",h2,s3,1,1,1,1,96,5,0,0,0,,,,,,0"]
+    t = int(r["start_ns"]) + 500 * 10**6
+    # The run quoted, as master/events/probes.c writes it.
+    pr += ['%d,"%s",%s,ceph,degraded,%s,ok' % (t, run, r["interval"],
+                                              0.5 / 2**(i - 1) if i < len(mine) else 0),
+           '%d,"%s",%s,resync,,%s' % (t, run, r["interval"],
+                                      "42,ok" if i == 1 else ",timeout")]
+dev.append(run + ",1,measure,not-a-row")
+pr.append('%d,"",,ceph,degraded,1,ok' % (int(mine[-1]["end_ns"]) + 10**8))
+for name, lines in (("devices.csv", dev), ("hoststats.csv", hs),
+                    ("probes.csv", pr)):
+    open(d + "/" + name, "w").write("\n".join(lines) + "\n")
+PY
+run_bounded 30 "$LOCKSTEP" report "$TMP/tel" > "$TMP/tel.txt" 2>&1
+[ "$rc" -eq 0 ] || { fail_show "$TMP/tel.txt" "report of the telemetry folder exited $rc"; }
+chrome tel 900 --dump-dom "file://$TMP/tel/report.html" > "$TMP/tel-dom.html"
+"$PY" "$CHECK" dom "$TMP/tel-dom.html" "$TMP/tel" --charts 31 --curves 1
+"$PY" "$CHECK" telemetry "$TMP/tel-dom.html" "$TMP/tel" --want-panels 3
+# The numbers as the files said them: h1's await 2.5 ms, h2's weighted.
+grep -F '{&quot;label&quot;:&quot;h1 r await&quot;,&quot;n&quot;:' "$TMP/tel-dom.html" |
+	grep -F '&quot;min&quot;:2.5,&quot;max&quot;:2.5,' > /dev/null ||
+	fail "h1's device await is not the file's 2.5 ms"
+grep -F '&quot;label&quot;:&quot;h2 r await&quot;' "$TMP/tel-dom.html" |
+	grep -F '&quot;min&quot;:0.75,&quot;max&quot;:0.75,' > /dev/null ||
+	fail "h2's device await is not (300 x 0.5 + 100 x 1.5) / 400"
+grep -q 'devices.csv: 1 rows that do not parse were left out' "$TMP/tel-dom.html" ||
+	fail "the broken row of devices.csv is not said"
+grep -q '>1 (on no run.s axis, not drawn)<' "$TMP/tel-dom.html" ||
+	fail "the probe sample between runs is not said"
+theight=$(grep -o 'data-height="[0-9]*"' "$TMP/tel-dom.html" | grep -o '[0-9]*')
+(cd "$TMP" && chrome telshot "$theight" --screenshot="$TMP/tel.png" \
+	"file://$TMP/tel/report.html" > /dev/null)
+"$PY" "$CHECK" shot "$TMP/tel.png" "$TMP/tel-dom.html"
 
 # A hostile folder: strings that try to leave the script element, an
 # event, an .hgrm name outside the folder, a host file that is a link.

@@ -1,0 +1,76 @@
+/*
+ * What the devices, the hosts and the probes did, for the report: the
+ * results folder's devices.csv, hoststats.csv and probes.csv (written by
+ * master/results/sink_telemetry.c and sink_probes.c) parsed from their
+ * text and written as JSON for the page, on the time axis of the run's
+ * intervals. Pure: data.c reads the files and says what went wrong.
+ */
+#ifndef LOCKSTEP_MASTER_REPORT_TELEM_H
+#define LOCKSTEP_MASTER_REPORT_TELEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/jsonw.h"
+#include "master/report/tseries.h"
+
+/* Series (a host's device, a host, a NIC, a probe's key) kept a file. */
+#define TELEM_SERIES_MAX 4096u
+
+/* A run's time origin: start_ns of its first row in intervals.csv. */
+struct telem_ref {
+	const char *run;
+	uint64_t t0;
+};
+
+/* What a file held: rows drawn, rows refused, and why not others. */
+struct telem_stats {
+	size_t rows;    /* rows taken */
+	size_t skipped; /* rows that do not parse or hold impossible values */
+	size_t over;    /* rows of series beyond TELEM_SERIES_MAX */
+	size_t dup;     /* rows of a device (NIC) another slave gave already */
+	size_t late;    /* rows with late=1 (taken) */
+	size_t between; /* probes.csv: samples taken between runs */
+};
+
+/*
+ * Parse text (len bytes, changed in place; truncated: cut at a bound, its
+ * last line dropped) and write the result under key with w. The run's
+ * time origin is its ref's (else its first row's start). Returns 0 (the
+ * JSON written, an empty array for a file of a header only), -EINVAL for
+ * a text without the file's header (nothing written) or -ENOMEM.
+ *
+ * devices.csv: per run, the cluster row (host cluster, no slave, device
+ * all: the devices that came on time, each once) with the late slaves'
+ * rows (late=1) of devices it does not have added, and per host its
+ * devices taken once (the first slave's row of a device and interval),
+ * summed: IO/s, MB/s, queue size and in-flight add, awaits are weighted
+ * by the I/Os, util% is the busiest device's.
+ */
+int telem_devices(struct jsonw *w, const char *key, char *text, size_t len,
+		  int truncated, const struct telem_ref *ref, size_t nref,
+		  struct telem_stats *st);
+/*
+ * hoststats.csv: per run, per host the host's figures (the first slave's
+ * row of an interval; the slaves' own CPU summed) and per host and NIC
+ * its traffic.
+ */
+int telem_hoststats(struct jsonw *w, const char *key, char *text, size_t len,
+		    int truncated, const struct telem_ref *ref, size_t nref,
+		    struct telem_stats *st);
+/*
+ * probes.csv: per run, per probe and key its samples at their time; a
+ * sample that is not ok is a gap, counted by status.
+ */
+int telem_probes(struct jsonw *w, const char *key, char *text, size_t len,
+		 int truncated, const struct telem_ref *ref, size_t nref,
+		 struct telem_stats *st);
+
+/* Shared by telem.c and telem_probes.c: run's time origin from ref, else
+   fallback. */
+uint64_t telem_t0(const struct telem_ref *ref, size_t nref, const char *run,
+		  uint64_t fallback);
+/* s's times, warmup flags and numbers k of its rows as arrays of w. */
+void telem_write_rows(struct jsonw *w, const struct tseries *s, size_t nv,
+		      const char *const *names, const size_t *k, size_t n);
+
+#endif
