@@ -249,6 +249,85 @@ static void test_lag(void **state)
 	}
 }
 
+/*
+ * Queue above the device: the slaves' mean in-flight against their
+ * devices' queue, interval by interval; a host is warned when half or
+ * more of its intervals with device figures held less than half of the
+ * slaves' queue in the devices' (and the slaves kept 2 or more).
+ */
+struct q_case {
+	const char *what;
+	unsigned n;
+	double app[MAXI], dev[MAXI];
+	unsigned above;
+	int warned;
+};
+
+static const struct q_case qcases[] = {
+	{ "a throttle on the target: 8 in flight, 0.02 in its queue",
+	  6,
+	  { 8, 8, 8, 8, 8, 8 },
+	  { 0.02, 0.02, 0.01, 0.03, 0.02, 0.02 },
+	  6,
+	  1 },
+	{ "the throttle below a stacked device: its queue holds them",
+	  6,
+	  { 16, 16, 16, 16, 16, 16 },
+	  { 15.9, 15.8, 16, 15.9, 15.9, 16 },
+	  0,
+	  0 },
+	{ "just at half: not above (strictly less is)",
+	  4,
+	  { 8, 8, 8, 8 },
+	  { 4, 4, 4, 4 },
+	  0,
+	  0 },
+	{ "QD1: one in flight and none queued is the device being fast",
+	  5,
+	  { 1, 1, 1, 1, 1 },
+	  { 0.1, 0.1, 0.1, 0.1, 0.1 },
+	  0,
+	  0 },
+	{ "exactly half the intervals above",
+	  4,
+	  { 8, 8, 8, 8 },
+	  { 1, 8, 1, 8 },
+	  2,
+	  1 },
+	{ "one interval of five above: a moment",
+	  5,
+	  { 8, 8, 8, 8, 8 },
+	  { 8, 1, 8, 8, 8 },
+	  1,
+	  0 },
+};
+
+static void test_queue(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(qcases) / sizeof(qcases[0]); c++) {
+		const struct q_case *k = &qcases[c];
+		struct genwarn_host h = { .cores = 2 };
+		double a = 0, d = 0;
+
+		for (unsigned i = 0; i < k->n; i++) {
+			genwarn_queue(&h, k->app[i], k->dev[i]);
+			a += k->app[i];
+			d += k->dev[i];
+		}
+		print_message("%s\n", k->what);
+		assert_int_equal(h.queue_n, k->n);
+		assert_int_equal(h.queue_above, k->above);
+		assert_true(fabs(h.app_qd_sum - a) < 1e-9);
+		assert_true(fabs(h.dev_qd_sum - d) < 1e-9);
+		assert_int_equal(!!(genwarn_judge(&h) & GENWARN_QUEUE),
+				 k->warned);
+	}
+	/* No device figures: nothing to judge. */
+	struct genwarn_host none = { .cores = 2 };
+	assert_int_equal(genwarn_judge(&none) & GENWARN_QUEUE, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_runq),
 		cmocka_unit_test(test_inflight_per_core),
 		cmocka_unit_test(test_lag),
+		cmocka_unit_test(test_queue),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

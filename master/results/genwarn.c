@@ -61,6 +61,16 @@ double genwarn_lag_pct(const struct genwarn_host *h)
 	return lat > 0 ? genwarn_lag_mean_ns(h) / lat * 100.0 : 0.0;
 }
 
+void genwarn_queue(struct genwarn_host *h, double app_qd, double dev_qd)
+{
+	h->queue_n++;
+	h->app_qd_sum += app_qd;
+	h->dev_qd_sum += dev_qd;
+	if (app_qd >= GENWARN_QUEUE_MIN &&
+	    dev_qd < GENWARN_QUEUE_SHARE * app_qd)
+		h->queue_above++;
+}
+
 unsigned genwarn_judge(const struct genwarn_host *h)
 {
 	unsigned f = 0;
@@ -75,5 +85,7 @@ unsigned genwarn_judge(const struct genwarn_host *h)
 	    genwarn_lag_mean_ns(h) >= GENWARN_LAG_FLOOR_NS &&
 	    genwarn_lag_pct(h) >= GENWARN_LAG_PCT)
 		f |= GENWARN_LAG;
+	if (h->queue_above && 2 * (uint64_t)h->queue_above >= h->queue_n)
+		f |= GENWARN_QUEUE;
 	return f;
 }

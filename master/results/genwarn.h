@@ -23,6 +23,16 @@
  *   lateness, which their latency includes) by GENWARN_LAG_PCT or more of
  *   the host's mean latency, and by GENWARN_LAG_FLOOR_NS or more, over at
  *   least GENWARN_LAG_MIN_IOS of them.
+ * - Queue above the device (iorate=max, every sd of the run opened with
+ *   o_direct, so that every I/O should reach a device): in at least half
+ *   of the measured intervals with device telemetry, the host's slaves
+ *   kept GENWARN_QUEUE_MIN or more I/Os in flight on average (their
+ *   latency summed over the interval: Little's law) while the host's
+ *   devices under their targets held fewer than GENWARN_QUEUE_SHARE of
+ *   that many in their queues (the devices' aqu-sz, each device once).
+ *   The I/Os wait somewhere above the devices: in lockstep (a worker
+ *   waiting for a CPU, io_uring's workers), a throttle that holds bios
+ *   before they become requests, or the network of a remote device.
  */
 #ifndef LOCKSTEP_MASTER_RESULTS_GENWARN_H
 #define LOCKSTEP_MASTER_RESULTS_GENWARN_H
@@ -57,11 +67,20 @@
  * rate on a fast device would be, and the lag is the figure to read.
  */
 #define GENWARN_LAG_FLOOR_NS 100000
+/*
+ * Half: a device's queue that holds under half of what the generator
+ * keeps in flight leaves most of the latency to something above it. A
+ * throttled loop device measured 0.02 in its queue for 8 in flight; the
+ * same throttle below a stacked device, 8.0 of 8.
+ */
+#define GENWARN_QUEUE_SHARE 0.5
+#define GENWARN_QUEUE_MIN 2.0
 
 enum genwarn_flag {
 	GENWARN_CPU = 1,      /* the host's CPU was the limit */
 	GENWARN_INFLIGHT = 2, /* more I/Os in flight per core than the budget */
 	GENWARN_LAG = 4,      /* issued late on its schedule with a slot free */
+	GENWARN_QUEUE = 8,    /* its I/Os waited above its devices */
 };
 
 /* One host over one run's measured intervals. */
@@ -77,6 +96,13 @@ struct genwarn_host {
 	uint64_t lag_ns, lag_n, lag_max_ns;
 	/* The latency of its I/Os in them: summed, and their count. */
 	uint64_t lat_ns, lat_n;
+	/*
+	 * Queue above the device: measured intervals with device figures,
+	 * those of them whose devices held too little of the slaves' queue,
+	 * and the sums of both queues over them, for the means.
+	 */
+	unsigned queue_n, queue_above;
+	double app_qd_sum, dev_qd_sum;
 };
 
 /*
@@ -111,6 +137,12 @@ void genwarn_lag(struct genwarn_host *h, uint64_t lag_ns, uint64_t lag_n,
 double genwarn_lag_mean_ns(const struct genwarn_host *h);
 /* That lag in percent of h's mean latency (0 without latency). */
 double genwarn_lag_pct(const struct genwarn_host *h);
+/*
+ * Count one measured interval of host h with device figures: its slaves
+ * kept app_qd I/Os in flight on average, its devices dev_qd in their
+ * queues.
+ */
+void genwarn_queue(struct genwarn_host *h, double app_qd, double dev_qd);
 /* The warnings (enum genwarn_flag bits) host h's run earns; 0 none. */
 unsigned genwarn_judge(const struct genwarn_host *h);
 /* I/Os in flight per core of h (0 without cores). */

@@ -8,7 +8,9 @@
  * only err towards silence). At the run's end the console says each
  * warning after the totals, summary.json has them in the run
  * ("generator_warnings") and a top-level "generator_bound", summary.txt
- * a block. intervals.csv and hosts/ get the column cpu_pct_busiest_slave
+ * a block. The queue test (genwarn.h) adds each host's devices once per
+ * interval from its slaves' rows and judges the run's measured rows.
+ * intervals.csv and hosts/ get the column cpu_pct_busiest_slave
  * (on a slave's own row: its own). The exit code does not change: the
  * run measured what it measured, and the warning says what.
  */
@@ -55,10 +57,19 @@ struct gw_slot {
 	double max_pct; /* the busiest slave of the interval so far */
 };
 
+/* Devices one host's cell keeps apart (more are left out of its queue). */
+#define GW_DEVS 8
+
 /* One host's figures of one interval, summed over its slaves' rows. */
 struct gw_cell {
 	uint64_t cpu, runq; /* ns, saturating */
 	int seen;           /* one of its slaves reported */
+	/* Queue above the device: the slaves' latency summed (ns), their
+	   devices (each once, by number) and those devices' aqu-sz. */
+	uint64_t lat_ns;
+	unsigned ndev;
+	uint64_t dev[GW_DEVS];
+	double aqu;
 };
 
 struct genwarn {
@@ -74,7 +85,45 @@ struct genwarn {
 	struct gw_slot slot[GW_RING];
 	struct gw_cell *cell; /* GW_RING x cap, per phase */
 	unsigned cap;         /* slaves (so hosts) the phase's cells hold */
+	int queue_on; /* the phase is judged for its queue (genwarn.h) */
 };
+
+/*
+ * Whether the queue test applies to the run: uncontrolled (its slots
+ * always full), not a format pass, and every sd it uses opened with
+ * o_direct, so that every I/O should reach a device.
+ */
+static int queue_eligible(const struct run_view *rv)
+{
+	const struct plan_phase *ph = &rv->ph->cur->ph;
+	const struct params *p = rv->params;
+
+	if (ph->iorate > 0 || ph->kind == PLAN_FORMAT ||
+	    ph->kind == PLAN_CURVE_POINT || ph->kind == PLAN_SLO_STEP)
+		return 0;
+	for (unsigned i = 0; i < p->nsd; i++)
+		if (plan_rd_uses_sd(p, ph->rd, i) &&
+		    !(p->sd[i].openflags & PARAMS_O_DIRECT))
+			return 0;
+	return 1;
+}
+
+/* The devices of a slave's interval into its host's cell, each once. */
+static void cell_devs(struct gw_cell *c, const struct proto_interval *iv)
+{
+	for (uint32_t d = 0; d < iv->ndevs; d++) {
+		const struct proto_dev *v = &iv->devs[d];
+		uint64_t key = (uint64_t)v->major << 32 | v->minor;
+		unsigned k;
+
+		for (k = 0; k < c->ndev && c->dev[k] != key; k++)
+			;
+		if (k < c->ndev || c->ndev == GW_DEVS || !v->span_ns)
+			continue;
+		c->dev[c->ndev++] = key;
+		c->aqu += (double)v->queue_ms / ((double)v->span_ns / 1e6);
+	}
+}
 
 static int gw_open(const struct run_view *rv, void *priv)
 {
@@ -114,6 +163,7 @@ static void gw_phase_start(const struct run_view *rv, void *priv,
 	memset(G->slave_max, 0, MAX_SLAVES * sizeof(*G->slave_max));
 	memset(G->slot, 0, sizeof(G->slot));
 	G->nhosts = 0;
+	G->queue_on = queue_eligible(rv);
 }
 
 static unsigned name_hash(const char *s)
@@ -175,6 +225,13 @@ static void gw_slave_row(const struct run_view *rv, void *priv,
 						   r->iv->cpu_sys_ns));
 	c[h].runq = genwarn_sat_add(c[h].runq, r->iv->runq_ns);
 	c[h].seen = 1;
+	if (G->queue_on) {
+		c[h].lat_ns =
+			genwarn_sat_add(c[h].lat_ns,
+					genwarn_sat_add(r->iv->lat[0].sum,
+							r->iv->lat[1].sum));
+		cell_devs(&c[h], r->iv);
+	}
 	if (r->v.cpu_pct > sl->max_pct)
 		sl->max_pct = r->v.cpu_pct;
 	if (r->iv->seq < rv->ph->cur->ph.warmup_intervals)
@@ -226,13 +283,19 @@ static void gw_row(const struct run_view *rv, void *priv,
 	if (!sl || !G->cap)
 		return;
 	c = &G->cell[(size_t)(r->row->seq % GW_RING) * G->cap];
-	for (unsigned h = 0; !r->row->warmup && h < G->nhosts; h++)
-		if (c[h].seen)
-			genwarn_interval(&G->acc[h],
-					 genwarn_cpu_pct(c[h].cpu, I,
-							 G->acc[h].cores),
-					 genwarn_runq_per_core(c[h].runq, I,
-							       G->acc[h].cores));
+	for (unsigned h = 0; !r->row->warmup && h < G->nhosts; h++) {
+		if (!c[h].seen)
+			continue;
+		genwarn_interval(&G->acc[h],
+				 genwarn_cpu_pct(c[h].cpu, I, G->acc[h].cores),
+				 genwarn_runq_per_core(c[h].runq, I,
+						       G->acc[h].cores));
+		/* Little's law: latency summed over the interval's time. */
+		if (G->queue_on && c[h].ndev)
+			genwarn_queue(&G->acc[h],
+				      (double)c[h].lat_ns / (double)I,
+				      c[h].aqu);
+	}
 	sl->used = 0;
 }
 
@@ -285,6 +348,13 @@ static void say(const struct run_view *rv, const struct run_result *r,
 				(unsigned long long)w->h.inflight, w->h.cores,
 				genwarn_inflight_per_core(&w->h),
 				GENWARN_INFLIGHT_PER_CORE);
+		if (w->flags & GENWARN_QUEUE)
+			fprintf(f,
+				" its slaves kept %.1f I/Os in flight and its devices held %.1f of them in their queues (under %.0f%% in %u of %u intervals): the I/Os waited above the devices (in lockstep, a throttle or the network);",
+				w->h.app_qd_sum / w->h.queue_n,
+				w->h.dev_qd_sum / w->h.queue_n,
+				GENWARN_QUEUE_SHARE * 100, w->h.queue_above,
+				w->h.queue_n);
 		if (w->flags & GENWARN_LAG)
 			fprintf(f,
 				" its slaves issued their scheduled I/Os %.1f us late on average with a slot free (up to %.3f ms), %.0f%% of their mean latency (limit %.0f%%);",
@@ -387,6 +457,8 @@ static void gw_run_json(const struct run_view *rv, void *priv,
 			jsonw_str(w, NULL, "inflight");
 		if (x->flags & GENWARN_LAG)
 			jsonw_str(w, NULL, "schedule_lag");
+		if (x->flags & GENWARN_QUEUE)
+			jsonw_str(w, NULL, "queue_above_device");
 		jsonw_end(w);
 		jsonw_dbl(w, "cpu_pct_limit", GENWARN_CPU_PCT);
 		jsonw_dbl(w, "cpu_pct_mean",
@@ -414,6 +486,15 @@ static void gw_run_json(const struct run_view *rv, void *priv,
 		jsonw_dbl(w, "schedule_lag_pct_of_latency",
 			  genwarn_lag_pct(&x->h));
 		jsonw_dbl(w, "schedule_lag_pct_limit", GENWARN_LAG_PCT);
+		if (x->h.queue_n) {
+			jsonw_dbl(w, "inflight_mean",
+				  x->h.app_qd_sum / x->h.queue_n);
+			jsonw_dbl(w, "device_queue_mean",
+				  x->h.dev_qd_sum / x->h.queue_n);
+			jsonw_u64(w, "intervals_queue_above_device",
+				  x->h.queue_above);
+			jsonw_u64(w, "intervals_with_devices", x->h.queue_n);
+		}
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -443,10 +524,10 @@ static void gw_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 	if (!warned_runs(G))
 		return;
 	fprintf(f,
-		"generator warnings (in half its intervals or more, a host's slaves used over %.0f%% of its cores or over %.1f of their workers a core waited for a CPU; or over %d I/Os in flight a core; or its scheduled I/Os went out late with a slot free by %.0f%% of the mean latency and %d us or more)\n",
+		"generator warnings (in half its intervals or more, a host's slaves used over %.0f%% of its cores or over %.1f of their workers a core waited for a CPU; or over %d I/Os in flight a core; or its scheduled I/Os went out late with a slot free by %.0f%% of the mean latency and %d us or more; or at iorate=max with o_direct its devices' queues held under %.0f%% of the I/Os its slaves kept in flight)\n",
 		GENWARN_CPU_PCT, GENWARN_RUNQ_PER_CORE,
 		GENWARN_INFLIGHT_PER_CORE, GENWARN_LAG_PCT,
-		GENWARN_LAG_FLOOR_NS / 1000);
+		GENWARN_LAG_FLOOR_NS / 1000, GENWARN_QUEUE_SHARE * 100);
 	for (size_t i = 0; i < G->nrun; i++) {
 		const struct gw_run *o = &G->run[i];
 
@@ -454,12 +535,15 @@ static void gw_summary_txt(const struct run_view *rv, void *priv, FILE *f)
 			const struct gw_warned *x = &o->list[j];
 
 			fprintf(f,
-				"  %s: host %s (%u slaves, %u cores):%s%s%s, CPU mean %.0f%% max %.0f%%, workers waiting a core mean %.1f max %.1f, over a limit in %u of %u intervals, %llu I/Os in flight, schedule lag %.1f us (%.0f%% of the latency)\n",
+				"  %s: host %s (%u slaves, %u cores):%s%s%s%s, CPU mean %.0f%% max %.0f%%, workers waiting a core mean %.1f max %.1f, over a limit in %u of %u intervals, %llu I/Os in flight, schedule lag %.1f us (%.0f%% of the latency)\n",
 				rv->ph->runs[i].ph.name, sl[x->rep].hello.host,
 				x->slaves, x->h.cores,
 				x->flags & GENWARN_CPU ? " cpu" : "",
 				x->flags & GENWARN_INFLIGHT ? " inflight" : "",
 				x->flags & GENWARN_LAG ? " schedule_lag" : "",
+				x->flags & GENWARN_QUEUE ?
+					" queue_above_device" :
+					"",
 				x->h.intervals ?
 					x->h.cpu_pct_sum / x->h.intervals :
 					0,

@@ -15,6 +15,10 @@
 # - a CPU hog of two busy loops (this machine's two cores) during a second
 #   run: the host's CPU is 85% busy or more, and busier than in the
 #   quiet run (unless a neighbour kept that one busy too);
+# - the same throttle on the target itself (above.vdb): the slaves keep
+#   8 I/Os in flight (threads=8), the device's queue holds ~0.02: the generator
+#   warning "queue above the device" names the host; the stacked runs
+#   (the queue in the upper device) are not warned about;
 # - nic=lo: the master's and slaves' messages cross lo, so its packets
 #   per second are above 0;
 # - a file on a tmpfs has no block device: a warning, the run goes on and
@@ -37,8 +41,10 @@ wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=8,warmup=2,interval=1
 VDB
 
-run_tele() { # NAME: a run of slow.vdb by two local slaves in the group
-	run_bounded 90 "${IN_CG[@]}" "$LOCKSTEP" run "$TMP/slow.vdb" -o "$TMP/$1" \
+sed "s|lun=$UPPER|lun=$LOOP|" "$TMP/slow.vdb" > "$TMP/above.vdb"
+
+run_tele() { # NAME [VDB]: a run by two local slaves in the group
+	run_bounded 90 "${IN_CG[@]}" "$LOCKSTEP" run "$TMP/${2:-slow}.vdb" -o "$TMP/$1" \
 		--local-slaves 2 --slave-timeout 20 > "$TMP/$1.con" 2> "$TMP/$1.err"
 	[ "$rc" -eq 0 ] || { cat "$TMP/$1.con" "$TMP/$1.err"; fail "run $1 exited $rc, expected 0"; }
 }
@@ -49,10 +55,11 @@ for _ in 1 2; do
 done
 run_tele hog
 for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+run_tele above above
 
-/usr/bin/python3 - "$TMP/quiet" "$TMP/hog" "$(basename "$UPPER")" <<'PY'
+/usr/bin/python3 - "$TMP/quiet" "$TMP/hog" "$(basename "$UPPER")" "$TMP/above" <<'PY'
 import csv, json, sys
-quiet, hog, dev = sys.argv[1:]
+quiet, hog, dev, above = sys.argv[1:]
 
 def rows(d, name):
     return list(csv.DictReader(open(d + "/" + name)))
@@ -127,10 +134,23 @@ assert uh >= 85, ("host CPU with the hog", uh)
 assert uh > uq + 5 or uq >= 80, ("host CPU with the hog", uh, "without", uq)
 sh = json.load(open(hog + "/summary.json"))["runs"][0]["telemetry"]
 assert sh["host_cpu_busy_pct_max"] >= 85, sh
+# The queue above the device: the same throttle on the target itself
+# holds the I/Os before they reach its queue, and the host is warned;
+# below a stacked device it is in that device's queue: no warning.
+def queue_warned(d):
+    s = json.load(open(d + "/summary.json"))
+    return [w for w in s["runs"][0].get("generator_warnings", [])
+            if "queue_above_device" in w["warnings"]]
+assert not queue_warned(quiet) and not queue_warned(hog), "stacked: warned"
+(w,) = queue_warned(above)
+assert w["inflight_mean"] >= 7.5 and w["device_queue_mean"] < 0.5 * w["inflight_mean"], w
+assert w["intervals_queue_above_device"] * 2 >= w["intervals_with_devices"] >= 4, w
 print("telemetry: device IOPS = slaves' IOPS, await = latency, util ~100%%; "
       "host CPU %.0f%% quiet, %.0f%% with the hog" % (uq, uh))
 PY
 [ $? -eq 0 ] || fail "telemetry figures wrong (above)"
+grep -q "WARNING generator-bound: host .*: its slaves kept .* I/Os in flight and its devices held .* the I/Os waited above the devices" "$TMP/above.con" ||
+	fail_show "$TMP/above.con" "no queue-above-device warning on the console"
 
 # A target on a tmpfs of the test's own: said once, the run goes on.
 cat > "$TMP/shm.vdb" <<VDB
