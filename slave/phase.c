@@ -18,6 +18,23 @@
 #include "slave/phase.h"
 #include "slave/target.h"
 
+/* A telemetry warning, said once a run (every phase opens its devices). */
+static void tele_warn_once(struct session *s, const char *text)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	const unsigned n = sizeof(s->tele_said) / sizeof(s->tele_said[0]);
+
+	for (const char *c = text; *c; c++)
+		h = (h ^ (unsigned char)*c) * UINT64_C(1099511628211);
+	for (unsigned i = 0; i < s->tele_nsaid && i < n; i++)
+		if (s->tele_said[i] == h)
+			return;
+	if (s->tele_nsaid < n)
+		s->tele_said[s->tele_nsaid++] = h;
+	log_warn("%s", text);
+	outbox_log(s, LOG_WARN, text);
+}
+
 void phase_reset(struct phase *ph)
 {
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
@@ -177,10 +194,8 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 		return ret;
 	telemetry_open(&ph->tele, ph->fds, plan->ntargets, plan->nic);
 	ph->tele_open = 1;
-	for (unsigned i = 0; i < ph->tele.nwarn; i++) {
-		log_warn("%s", ph->tele.warn[i]);
-		outbox_log(s, LOG_WARN, ph->tele.warn[i]);
-	}
+	for (unsigned i = 0; i < ph->tele.nwarn; i++)
+		tele_warn_once(s, ph->tele.warn[i]);
 	ret = phase_validate_maps(s, err, errlen);
 	if (ret < 0)
 		return ret;

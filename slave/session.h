@@ -61,6 +61,9 @@ struct session {
 	struct conn *conn;
 	struct proto_hello hello;
 	int welcomed;
+	/* Telemetry warnings said in this run (hashes): each once. */
+	unsigned tele_nsaid;
+	uint64_t tele_said[8];
 	uint64_t hb_ns, master_timeout_ns;
 	uint64_t last_rx, last_tx, last_hello;
 	struct phase ph;

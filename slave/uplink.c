@@ -106,6 +106,7 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	switch (m.type) {
 	case PROTO_WELCOME:
 		s->welcomed = 1;
+		s->tele_nsaid = 0; /* a run's telemetry warnings: once each */
 		s->slave_index = m.u.welcome.slave_index;
 		s->hb_ns = m.u.welcome.heartbeat_ns;
 		s->master_timeout_ns = m.u.welcome.master_timeout_ns;
@@ -162,12 +163,14 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 	case PROTO_ABORT:
 		log_debug("master says %s: %s", proto_type_name(m.type),
 			  log_escape(m.u.stop.reason, esc, sizeof(esc)));
-		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted", LS_EXIT_OK);
+		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted",
+			    LS_EXIT_OK);
 		break;
 	case PROTO_HEARTBEAT:
 		break;
 	default:
-		log_debug("ignored %s from the master", proto_type_name(m.type));
+		log_debug("ignored %s from the master",
+			  proto_type_name(m.type));
 		break;
 	}
 	proto_msg_free(&m);
@@ -253,8 +256,8 @@ void uplink_init(struct session *s, const char *name)
 	if (name)
 		snprintf(s->hello.name, sizeof(s->hello.name), "%s", name);
 	else
-		snprintf(s->hello.name, sizeof(s->hello.name), "%.40s-%d",
-			 host, (int)getpid());
+		snprintf(s->hello.name, sizeof(s->hello.name), "%.40s-%d", host,
+			 (int)getpid());
 	s->hello.pid = (uint32_t)getpid();
 	s->hello.cores = cores > 0 ? (uint32_t)cores : 1;
 	snprintf(s->hello.version, sizeof(s->hello.version), "%s",

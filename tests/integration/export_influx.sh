@@ -61,6 +61,7 @@ cat > "$TMP/t.vdb" <<VDB
 sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70,seekpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=4,warmup=1,interval=1,forxfersize=4k
+probe=p1,exec="echo depth=3 lag=0.5",every=1s
 VDB
 
 # Bad input: refused before anything starts, with the reason.
@@ -130,7 +131,12 @@ for r in ds:
     p = pts[(r["slave"] or "cluster", r["device"], int(r["end_ns"]))]
     assert abs(p["read_iops"] - float(r["r_s"])) < 0.0006, (p, r)
     assert abs(p["util_pct"] - float(r["util_pct"])) < 0.006, (p, r)
-tele = len(hs) + len(ds)
+pr = [r for r in csv.DictReader(open(out + "/probes.csv")) if r["status"] == "ok"]
+pts = {(p["key"], p["time"]): p for p in q("SELECT * FROM lockstep_probe WHERE probe = 'p1'")}
+assert len(pts) == len(pr) >= 4, (len(pts), len(pr))
+for r in pr:
+    assert pts[(r["key"], int(r["time_ns"]))]["value"] == float(r["value"]), r
+tele = len(hs) + len(ds) + len(pr)
 s = json.load(open(out + "/summary.json"))["export"]["influx"]
 assert s["sent"] == 15 + tele and s["dropped"] == 0, s
 print("ok: 15 interval and %d telemetry points in InfluxDB equal the results" % tele)
