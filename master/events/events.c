@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,6 @@
 
 /* A poll may run this long at least, even when poll= is shorter. */
 #define POLL_MIN_BOUND_NS (10 * NS_PER_SEC)
-/* events_stop() waits this long for killed children to be reaped. */
-#define REAP_WAIT_NS (2 * NS_PER_SEC)
 
 int events_new(const struct params *p, const struct plan_phase *ph, size_t nph,
 	       struct events **out, char *err, size_t errlen)
@@ -84,9 +81,7 @@ void events_free(struct events **pe)
 			if (e->ev[i].relay[k] >= 0)
 				close(e->ev[i].relay[k]);
 		/* (closed by results_close() before, when it was open) */
-		if (e->ev[i].logf.f)
-			fclose(e->ev[i].logf.f);
-		free(e->ev[i].logf.name);
+		child_log_free(&e->ev[i].log);
 		free(e->ev[i].loss);
 	}
 	for (size_t i = 0; e->series && i < e->nseries; i++) {
@@ -121,23 +116,6 @@ static void sh_quote(char *buf, size_t len, const char *s)
 	buf[n < len ? n : len - 1] = '\0';
 }
 
-/* The four LOCKSTEP_* variables, as "K=V" strings in kv[4]. */
-static int env_vars(const struct run_view *rv, const struct ev_state *e,
-		    char **kv)
-{
-	const char *run = e->run >= 0 ? rv->ph->runs[e->run].ph.name : "";
-
-	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", rv->run_id) < 0)
-		kv[0] = NULL;
-	if (asprintf(&kv[1], "LOCKSTEP_RUN=%s", run) < 0)
-		kv[1] = NULL;
-	if (asprintf(&kv[2], "LOCKSTEP_EVENT=%s", e->pe->name) < 0)
-		kv[2] = NULL;
-	if (asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", rv->out->dir) < 0)
-		kv[3] = NULL;
-	return kv[0] && kv[1] && kv[2] && kv[3] ? 0 : -ENOMEM;
-}
-
 /*
  * The remote command for host=: the variables exported by the remote shell
  * (ssh passes no environment) and the command run by the remote /bin/sh,
@@ -151,13 +129,13 @@ static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 	size_t len = strlen(cmd) * 4 + 256;
 	char *buf, mid[128];
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < CHILD_NVARS; i++)
 		len += strlen(kv[i]) * 4 + 8;
 	buf = calloc(1, len);
 	if (!buf)
 		return NULL;
 	strcat(buf, "export");
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < CHILD_NVARS; i++) {
 		const char *eq = strchr(kv[i], '=');
 
 		strcat(buf, " ");
@@ -175,76 +153,14 @@ static char *remote_cmd(char **kv, const char *cmd, unsigned bound_s)
 
 /* ---- the log: what the commands write, relayed and capped -------------- */
 
-/* The pipe's buffer (when the kernel allows), and what a tick reads. */
+/* The pipe's buffer (when the kernel allows). */
 #define RELAY_PIPE_BYTES (1024 * 1024)
-#define RELAY_TICK_BYTES (4 * 1024 * 1024)
-
-/* Output of e's commands: kept while under the cap, else counted. */
-static void keep(const struct run_view *rv, struct ev_state *e, const char *buf,
-		 size_t len)
-{
-	uint64_t room = e->log_kept < DECIDE_EVENT_LOG_BYTES ?
-				DECIDE_EVENT_LOG_BYTES - e->log_kept :
-				0;
-	size_t k = len < room ? len : (size_t)room;
-	FILE *f = results_w(&e->logf);
-
-	if (!f) {
-		k = 0;
-	} else if (k && (fwrite(buf, 1, k, f) != k || ferror(f))) {
-		/* A log that cannot be written keeps nothing more (and is
-		   named incomplete by the checked writer). */
-		log_warn("event %s: %s not written: %s; the rest of its output is counted, not kept",
-			 e->pe->name, e->log, strerror(errno ? errno : EIO));
-		results_wrote(rv, &e->logf);
-		k = 0;
-	} else if (k < len && !e->log_dropped) {
-		log_warn("event %s: its output passed %u MiB; the rest is counted, not kept in %s",
-			 e->pe->name, DECIDE_EVENT_LOG_BYTES >> 20, e->log);
-	}
-	if (k)
-		e->log_midline = buf[k - 1] != '\n';
-	e->log_kept += k;
-	e->log_dropped += len - k;
-}
-
-/*
- * What the commands wrote into pipe k since the last look (at most
- * RELAY_TICK_BYTES, so that a flood cannot hold the master's loop); at
- * end of file, or with close_it, the pipe is closed.
- */
-static void relay_drain(const struct run_view *rv, struct ev_state *e, int k,
-			int close_it)
-{
-	char buf[65536];
-	size_t got = 0;
-
-	while (e->relay[k] >= 0 && got < RELAY_TICK_BYTES) {
-		ssize_t n = read(e->relay[k], buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			break;
-		if (n <= 0) {
-			close(e->relay[k]);
-			e->relay[k] = -1;
-			break;
-		}
-		got += (size_t)n;
-		keep(rv, e, buf, (size_t)n);
-	}
-	if (close_it && e->relay[k] >= 0) {
-		close(e->relay[k]);
-		e->relay[k] = -1;
-	}
-}
 
 static void relay_drain_all(const struct run_view *rv, struct ev_state *e,
 			    int close_it)
 {
-	relay_drain(rv, e, 0, close_it);
-	relay_drain(rv, e, 1, close_it);
+	child_drain_log(rv, &e->relay[0], close_it, &e->log);
+	child_drain_log(rv, &e->relay[1], close_it, &e->log);
 }
 
 /*
@@ -257,16 +173,18 @@ static void relay_drain_all(const struct run_view *rv, struct ev_state *e,
 static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 		   const char *cmd, uint64_t bound_ns)
 {
-	char *kv[4] = { 0 }, **envp = NULL, *remote = NULL;
+	char *kv[CHILD_NVARS] = { 0 }, **envp = NULL, *remote = NULL;
 	char *argv[LAUNCH_SSH_ARGV], words[1024];
 	int p[2] = { -1, -1 };
 	pid_t pid = -ENOMEM;
 
 	/* An event whose log could not be opened never gets here. */
-	if (!e->logf.f)
+	if (!e->log.f.f)
 		return -EBADF;
 
-	if (env_vars(rv, e, kv) < 0 || !(envp = child_env(kv, 4)))
+	if (child_vars(rv, e->run >= 0 ? rv->ph->runs[e->run].ph.name : "",
+		       "LOCKSTEP_EVENT", e->pe->name, kv) < 0 ||
+	    !(envp = child_env(kv, CHILD_NVARS)))
 		goto out;
 	if (e->pe->host >= 0) {
 		const struct params_hd *hd = &rv->params->hd[e->pe->host];
@@ -284,85 +202,30 @@ static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 		argv[2] = (char *)cmd;
 		argv[3] = NULL;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		pid = -errno;
+	pid = child_pipe(p);
+	if (pid < 0)
 		goto out;
-	}
 	/* Best effort: a bigger buffer lets a chatty command run on
 	   between the master's ticks (at most 50 ms apart). */
 	(void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_BYTES);
-	(void)fcntl(p[0], F_SETFL, O_NONBLOCK);
 	pid = child_spawn(argv, envp, p[1], p[1]);
 	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);
 		goto out;
 	}
-	relay_drain(rv, e, slot, 1);
+	child_drain_log(rv, &e->relay[slot], 1, &e->log);
 	e->relay[slot] = p[0];
 out:
-	for (int i = 0; i < 4; i++)
-		free(kv[i]);
+	child_vars_free(kv);
 	free(envp);
 	free(remote);
 	return pid;
 }
 
-/* Open events/NAME.log, inside the results folder and nowhere else. */
-static int open_log(const struct run_view *rv, struct ev_state *e)
-{
-	char file[80];
-	int ret;
-
-	if (!fsutil_name_ok(e->pe->name))
-		return -EINVAL;
-	snprintf(file, sizeof(file), "%s.log", e->pe->name);
-	ret = results_file_open_in(rv, "events", file, &e->logf);
-	if (ret == 0)
-		snprintf(e->log, sizeof(e->log), "events/%s", file);
-	return ret;
-}
-
-/* A line of the master's in the event's log. */
-__attribute__((format(printf, 3, 4))) static void
-note(const struct run_view *rv, struct ev_state *e, const char *fmt, ...)
-{
-	char tod[32], buf[512];
-	FILE *f = results_w(&e->logf);
-	va_list ap;
-
-	if (!f)
-		return;
-	time_fmt_tod(time_real_ns(), tod, sizeof(tod));
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* On a line of its own, after output that did not end one. */
-	fprintf(f, "%s== %s lockstep: %s\n", e->log_midline ? "\n" : "", tod,
-		buf);
-	results_wrote(rv, &e->logf);
-	e->log_midline = 0;
-}
-
 static int status_of(int st)
 {
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Kill a child's process group; it is reaped by a later reap_dead(). */
-static void kill_group(pid_t pid)
-{
-	if (pid > 0)
-		kill(-pid, SIGKILL);
-}
-
-/* Reap *pid if it exited; returns 1 and sets *st then. */
-static int reaped(pid_t *pid, int *st)
-{
-	if (*pid <= 0 || waitpid(*pid, st, WNOHANG) != *pid)
-		return 0;
-	*pid = 0;
-	return 1;
 }
 
 /* Children of events that are over: killed ones wait here to be reaped. */
@@ -375,8 +238,8 @@ static void reap_dead(struct events *E)
 
 		if (e->status < EV_OK)
 			continue;
-		reaped(&e->exec_pid, &st);
-		reaped(&e->poll_pid, &st);
+		child_reaped(&e->exec_pid, &st);
+		child_reaped(&e->poll_pid, &st);
 	}
 }
 
@@ -396,15 +259,15 @@ static void finish(const struct run_view *rv, struct ev_state *e,
 
 	e->status = st;
 	e->end_real = now;
-	kill_group(e->exec_pid);
-	kill_group(e->poll_pid);
+	child_kill(e->exec_pid);
+	child_kill(e->poll_pid);
 	/* What the commands wrote before the end, above the end's note. */
 	relay_drain_all(rv, e, 0);
 	switch (st) {
 	case EV_OK:
 		log_info("event %s ended after %.1f s%s", name, took,
 			 e->pe->until[0] ? " (until= succeeded)" : "");
-		note(rv, e, "ended after %.1f s", took);
+		child_log_note(rv, &e->log, "ended after %.1f s", took);
 		break;
 	case EV_FAILED:
 	case EV_TIMED_OUT:
@@ -413,8 +276,9 @@ static void finish(const struct run_view *rv, struct ev_state *e,
 			 e->pe->abort_on_fail ?
 				 "aborting the run (on_fail=abort)" :
 				 "the run goes on and ends degraded");
-		note(rv, e, "%s: %s", st == EV_FAILED ? "failed" : "timed out",
-		     e->why);
+		child_log_note(rv, &e->log, "%s: %s",
+			       st == EV_FAILED ? "failed" : "timed out",
+			       e->why);
 		if (e->pe->abort_on_fail)
 			rv->fact->stop_run = 1;
 		else
@@ -434,11 +298,7 @@ static void finish(const struct run_view *rv, struct ev_state *e,
 static void close_log(const struct run_view *rv, struct ev_state *e)
 {
 	relay_drain_all(rv, e, 1);
-	if (e->log_dropped)
-		note(rv, e, "output past %u MiB not kept: %llu bytes dropped",
-		     DECIDE_EVENT_LOG_BYTES >> 20,
-		     (unsigned long long)e->log_dropped);
-	results_file_close(rv, &e->logf, 0);
+	child_log_close(rv, &e->log);
 }
 
 static void start(const struct run_view *rv, struct ev_state *e, uint64_t now,
@@ -449,7 +309,7 @@ static void start(const struct run_view *rv, struct ev_state *e, uint64_t now,
 	e->start_real = now;
 	e->run = rv->ph->cur ? (int)(rv->ph->cur - rv->ph->runs) : -1;
 	e->deadline_mono = mono + (uint64_t)(e->pe->timeout_s * 1e9);
-	ret = open_log(rv, e);
+	ret = child_log_open(rv, &e->log, "event", e->pe->name);
 	if (ret < 0) {
 		snprintf(e->why, sizeof(e->why),
 			 "cannot open events/%s.log: %s", e->pe->name,
@@ -471,7 +331,7 @@ static void start(const struct run_view *rv, struct ev_state *e, uint64_t now,
 		e->poll_since_real = now;
 		return;
 	}
-	note(rv, e, "exec: %s", e->pe->exec);
+	child_log_note(rv, &e->log, "exec: %s", e->pe->exec);
 	e->exec_pid = spawn(rv, e, 0, e->pe->exec, e->deadline_mono - mono);
 	if (e->exec_pid < 0) {
 		snprintf(e->why, sizeof(e->why), "cannot start exec=: %s",
@@ -525,10 +385,11 @@ static void exec_step(const struct run_view *rv, struct ev_state *e,
 {
 	int st;
 
-	if (reaped(&e->exec_pid, &st)) {
+	if (child_reaped(&e->exec_pid, &st)) {
 		e->exit_code = status_of(st);
-		note(rv, e, "exec= exited with status %d after %.1f s",
-		     e->exit_code, since_s(e->start_real, now));
+		child_log_note(rv, &e->log,
+			       "exec= exited with status %d after %.1f s",
+			       e->exit_code, since_s(e->start_real, now));
 		if (e->exit_code != 0) {
 			snprintf(e->why, sizeof(e->why),
 				 "exec= exited with status %d", e->exit_code);
@@ -562,9 +423,10 @@ static void probe_step(const struct run_view *rv, struct ev_state *e,
 	if (probes_until_met(rv->probes, u, e->poll_since_real, &e->probe_seen,
 			     &at)) {
 		e->polls++;
-		note(rv, e, "%s met by probe %s's sample stamped %llu",
-		     e->pe->until, rv->params->probe[u->probe].name,
-		     (unsigned long long)at);
+		child_log_note(rv, &e->log,
+			       "%s met by probe %s's sample stamped %llu",
+			       e->pe->until, rv->params->probe[u->probe].name,
+			       (unsigned long long)at);
 		finish(rv, e, EV_OK, at);
 		return;
 	}
@@ -587,17 +449,20 @@ static void poll_step(const struct run_view *rv, struct ev_state *e,
 		return;
 	}
 
-	if (reaped(&e->poll_pid, &st)) {
-		note(rv, e, "until= poll %u exited with status %d", e->polls,
-		     status_of(st));
+	if (child_reaped(&e->poll_pid, &st)) {
+		child_log_note(rv, &e->log,
+			       "until= poll %u exited with status %d", e->polls,
+			       status_of(st));
 		if (status_of(st) == 0) {
 			finish(rv, e, EV_OK, now);
 			return;
 		}
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
 	} else if (e->poll_pid && mono >= e->poll_deadline_mono) {
-		note(rv, e, "until= poll %u still running: killed", e->polls);
-		kill_group(e->poll_pid);
+		child_log_note(rv, &e->log,
+			       "until= poll %u still running: killed",
+			       e->polls);
+		child_kill(e->poll_pid);
 		/* Reaped when it is gone: no new poll until then. */
 		e->next_poll_mono = e->poll_started_mono + poll_ns;
 	}
@@ -674,11 +539,25 @@ static void not_back(const struct run_view *rv, struct ev_state *e)
 	}
 }
 
+/* Killed children reaped; how many are still there. */
+static int reap_left(void *arg)
+{
+	struct events *E = arg;
+	int left = 0, st;
+
+	for (size_t i = 0; i < E->n; i++) {
+		child_reaped(&E->ev[i].exec_pid, &st);
+		child_reaped(&E->ev[i].poll_pid, &st);
+		left += E->ev[i].exec_pid > 0 || E->ev[i].poll_pid > 0;
+	}
+	return left;
+}
+
 void events_stop(const struct run_view *rv)
 {
 	struct events *E = rv->events;
-	uint64_t now = time_real_ns(), until;
-	int left, st;
+	uint64_t now = time_real_ns();
+	int left;
 
 	if (!E || E->stopped)
 		return;
@@ -709,17 +588,7 @@ void events_stop(const struct run_view *rv)
 	}
 	/* Killed children go within moments; a child stuck in the kernel
 	   (uninterruptible sleep) is left behind rather than waited for. */
-	until = time_mono_ns() + REAP_WAIT_NS;
-	do {
-		left = 0;
-		for (size_t i = 0; i < E->n; i++) {
-			reaped(&E->ev[i].exec_pid, &st);
-			reaped(&E->ev[i].poll_pid, &st);
-			left += E->ev[i].exec_pid > 0 || E->ev[i].poll_pid > 0;
-		}
-		if (left)
-			time_sleep_ns(10 * NS_PER_MS);
-	} while (left && time_mono_ns() < until);
+	left = child_wait_gone(reap_left, E);
 	if (left)
 		log_warn("%d event processes did not exit after SIGKILL", left);
 	for (size_t i = 0; i < E->n; i++) {

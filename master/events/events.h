@@ -16,6 +16,7 @@
 #include <sys/types.h>
 #include "master/run/view.h"
 #include "master/plan/evplan.h"
+#include "master/events/child.h"
 #include "master/events/recovery.h"
 #include "master/results/results.h"
 
@@ -88,18 +89,15 @@ struct ev_state {
 	   newest the event looked at. */
 	uint64_t poll_since_real;
 	uint64_t probe_seen;
-	int exit_code;     /* exec='s exit status; -1: none */
-	struct rfile logf; /* events/NAME.log, closed until the start */
+	int exit_code;        /* exec='s exit status; -1: none */
+	struct child_log log; /* events/NAME.log, closed until the start */
 	/*
 	 * The read ends of the pipes its commands write their output to (the
 	 * exec=, the last until= poll), -1 none: relayed into the log up to
-	 * DECIDE_EVENT_LOG_BYTES, the rest counted in log_dropped.
+	 * DECIDE_EVENT_LOG_BYTES, the rest counted in log.dropped.
 	 */
 	int relay[2];
-	uint64_t log_kept, log_dropped;
-	int log_midline; /* the output kept ends inside a line */
-	char log[96];    /* its name inside the results folder */
-	char why[192];   /* what went wrong, for the console and json */
+	char why[192]; /* what went wrong, for the console and json */
 	struct ev_loss *loss;
 	unsigned nloss;
 	int fig_ret; /* recovery_compute(): 0 or -errno */

@@ -1,8 +1,8 @@
 /*
  * What the files of master/events/ share and nothing else includes: the
- * event runner (events.c) has series.c compute an event's figures, and
- * the events and the probes (probes.c) start their children through
- * child.c.
+ * event runner (events.c) has series.c compute an event's figures. (What
+ * the events and the probes share of their children, child.c, is in
+ * child.h, which events.h and probes.h include for struct child_log.)
  */
 #ifndef LOCKSTEP_MASTER_EVENTS_INT_H
 #define LOCKSTEP_MASTER_EVENTS_INT_H
@@ -15,18 +15,5 @@
  * iorate= shortfall its losses explain. Nothing without a run or a start.
  */
 void events_figures(const struct run_view *rv, struct ev_state *e);
-
-/*
- * child.c: the environment of a child, the master's own without its
- * LOCKSTEP_* variables and then the nkv "K=V" strings of kv (the array is
- * the caller's to free, not the strings); NULL when out of memory.
- */
-char **child_env(char **kv, size_t nkv);
-/*
- * Start argv with envp in a process group of its own, stdin /dev/null,
- * stdout to outfd, stderr to errfd, no other descriptor of the master.
- * Returns its pid (also its group's id) or -errno.
- */
-pid_t child_spawn(char **argv, char **envp, int outfd, int errfd);
 
 #endif

@@ -201,7 +201,7 @@ static int events_write_csv(const struct run_view *rv)
 			fputc(',', f);
 			if (!isnan(d))
 				fprintf(f, "%.3f", d);
-			fprintf(f, ",%s,", e->log);
+			fprintf(f, ",%s,", e->log.name);
 			csv_figures(rv, f, e);
 		}
 	}
@@ -285,10 +285,10 @@ static void events_summary_json(const struct run_view *rv, struct jsonw *w)
 		if (e->exit_code >= 0)
 			jsonw_i64(w, "exit_code", e->exit_code);
 		jsonw_u64(w, "polls", e->polls);
-		jsonw_str(w, "log", e->log);
+		jsonw_str(w, "log", e->log.name);
 		/* Its commands' output kept there, and what the cap left out. */
-		jsonw_u64(w, "log_bytes", e->log_kept);
-		jsonw_u64(w, "log_dropped_bytes", e->log_dropped);
+		jsonw_u64(w, "log_bytes", e->log.kept);
+		jsonw_u64(w, "log_dropped_bytes", e->log.dropped);
 		jsonw_array(w, "expected_losses");
 		for (unsigned k = 0; k < e->nloss; k++) {
 			const struct ev_loss *l = &e->loss[k];

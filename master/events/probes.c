@@ -26,11 +26,6 @@
 #include "master/export/export.h"
 #include "master/run/master_int.h"
 
-/* A tick reads at most this much of a pipe (a flood cannot hold the loop). */
-#define PROBE_TICK_BYTES (4 * 1024 * 1024)
-/* probes_stop() waits this long for killed samples to be reaped. */
-#define PROBE_REAP_WAIT_NS (2 * NS_PER_SEC)
-
 int probes_new(const struct params *p, struct probes **out)
 {
 	struct probes *P;
@@ -73,9 +68,7 @@ void probes_free(struct probes **pP)
 		for (int k = 0; k < 2; k++)
 			if (s->pipe[k] >= 0)
 				close(s->pipe[k]);
-		if (s->logf.f)
-			fclose(s->logf.f);
-		free(s->logf.name);
+		child_log_free(&s->log);
 		free(s->out);
 	}
 	if (P->csv.f)
@@ -106,71 +99,19 @@ const char *probes_status_text(enum probe_status st, int code, char *buf,
 	return "?";
 }
 
-/* ---- the log ------------------------------------------------------------ */
-
-static void keep(const struct run_view *rv, struct probe_state *s,
-		 const char *buf, size_t len)
-{
-	uint64_t room = s->log_kept < DECIDE_EVENT_LOG_BYTES ?
-				DECIDE_EVENT_LOG_BYTES - s->log_kept :
-				0;
-	size_t k = len < room ? len : (size_t)room;
-	FILE *f = results_w(&s->logf);
-
-	if (!f) {
-		k = 0;
-	} else if (k && (fwrite(buf, 1, k, f) != k || ferror(f))) {
-		log_warn("probe %s: %s not written: %s; the rest of its output is counted, not kept",
-			 s->pp->name, s->log, strerror(errno ? errno : EIO));
-		results_wrote(rv, &s->logf);
-		k = 0;
-	} else if (k < len && !s->log_dropped) {
-		log_warn("probe %s: its output passed %u MiB; the rest is counted, not kept in %s",
-			 s->pp->name, DECIDE_EVENT_LOG_BYTES >> 20, s->log);
-	}
-	if (k)
-		s->log_midline = buf[k - 1] != '\n';
-	s->log_kept += k;
-	s->log_dropped += len - k;
-}
-
-__attribute__((format(printf, 3, 4))) static void
-note(const struct run_view *rv, struct probe_state *s, const char *fmt, ...)
-{
-	char tod[32], buf[1024];
-	FILE *f = results_w(&s->logf);
-	va_list ap;
-
-	if (!f)
-		return;
-	time_fmt_tod(time_real_ns(), tod, sizeof(tod));
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fprintf(f, "%s== %s lockstep: %s\n", s->log_midline ? "\n" : "", tod,
-		buf);
-	results_wrote(rv, &s->logf);
-	s->log_midline = 0;
-}
-
-/* probes/NAME.log, inside the results folder and nowhere else. */
-static int open_log(const struct run_view *rv, struct probe_state *s)
-{
-	char file[80];
-	int ret;
-
-	if (s->logf.f)
-		return 0;
-	if (!fsutil_name_ok(s->pp->name))
-		return -EINVAL;
-	snprintf(file, sizeof(file), "%s.log", s->pp->name);
-	ret = results_file_open_in(rv, "probes", file, &s->logf);
-	if (ret == 0)
-		snprintf(s->log, sizeof(s->log), "probes/%s", file);
-	return ret;
-}
-
 /* ---- a sample ------------------------------------------------------------ */
+
+/* A piece of the sample's stdout: kept up to PROBE_OUT_MAX, the rest counted. */
+static void take_out(void *arg, const char *buf, size_t len)
+{
+	struct probe_state *s = arg;
+	size_t room = PROBE_OUT_MAX - s->outlen;
+	size_t c = len < room ? len : room;
+
+	memcpy(s->out + s->outlen, buf, c);
+	s->outlen += c;
+	s->out_dropped += len - c;
+}
 
 /*
  * What the sample wrote since the last look: stdout (pipe 0) into s->out
@@ -180,39 +121,8 @@ static int open_log(const struct run_view *rv, struct probe_state *s)
 static void drain(const struct run_view *rv, struct probe_state *s,
 		  int close_it)
 {
-	char buf[65536];
-
-	for (int k = 0; k < 2; k++) {
-		size_t got = 0;
-
-		while (s->pipe[k] >= 0 && got < PROBE_TICK_BYTES) {
-			ssize_t n = read(s->pipe[k], buf, sizeof(buf));
-			size_t room = PROBE_OUT_MAX - s->outlen, c;
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-				break;
-			if (n <= 0) {
-				close(s->pipe[k]);
-				s->pipe[k] = -1;
-				break;
-			}
-			got += (size_t)n;
-			if (k == 1) {
-				keep(rv, s, buf, (size_t)n);
-				continue;
-			}
-			c = (size_t)n < room ? (size_t)n : room;
-			memcpy(s->out + s->outlen, buf, c);
-			s->outlen += c;
-			s->out_dropped += (size_t)n - c;
-		}
-		if (close_it && s->pipe[k] >= 0) {
-			close(s->pipe[k]);
-			s->pipe[k] = -1;
-		}
-	}
+	child_drain(&s->pipe[0], close_it, take_out, s);
+	child_drain_log(rv, &s->pipe[1], close_it, &s->log);
 }
 
 /* Start a sample of s; 0 or -errno (said). */
@@ -220,24 +130,20 @@ static int start(const struct run_view *rv, struct probe_state *s, uint64_t now,
 		 uint64_t mono)
 {
 	const char *run = rv->ph->cur ? rv->ph->cur->ph.name : "";
-	char *kv[4] = { 0 }, **envp = NULL;
+	char *kv[CHILD_NVARS] = { 0 }, **envp = NULL;
 	char *argv[] = { "/bin/sh", "-c", (char *)s->pp->exec, NULL };
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 };
 	pid_t pid = -ENOMEM;
 
 	s->next_mono = mono + (uint64_t)(s->pp->every_s * 1e9);
-	if (asprintf(&kv[0], "LOCKSTEP_RUN_ID=%s", rv->run_id) < 0 ||
-	    asprintf(&kv[1], "LOCKSTEP_RUN=%s", run) < 0 ||
-	    asprintf(&kv[2], "LOCKSTEP_PROBE=%s", s->pp->name) < 0 ||
-	    asprintf(&kv[3], "LOCKSTEP_OUTPUT=%s", rv->out->dir) < 0 ||
-	    !(envp = child_env(kv, 4)))
+	if (child_vars(rv, run, "LOCKSTEP_PROBE", s->pp->name, kv) < 0 ||
+	    !(envp = child_env(kv, CHILD_NVARS)))
 		goto out;
-	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
-		pid = -errno;
+	pid = child_pipe(po);
+	if (pid == 0)
+		pid = child_pipe(pe);
+	if (pid < 0)
 		goto out;
-	}
-	(void)fcntl(po[0], F_SETFL, O_NONBLOCK);
-	(void)fcntl(pe[0], F_SETFL, O_NONBLOCK);
 	pid = child_spawn(argv, envp, po[1], pe[1]);
 	if (pid > 0) {
 		s->pipe[0] = po[0];
@@ -251,8 +157,7 @@ out:
 		if (pe[k] >= 0)
 			close(pe[k]);
 	}
-	for (int i = 0; i < 4; i++)
-		free(kv[i]);
+	child_vars_free(kv);
 	free(envp);
 	if (pid < 0) {
 		log_warn("probe %s: cannot start a sample: %s", s->pp->name,
@@ -376,7 +281,7 @@ static void record(const struct run_view *rv, struct probe_state *s, int st,
 	status = probes_status_text(s->last_status, s->last_code, buf,
 				    sizeof(buf));
 	/* The log: its stdout, then what the master made of it. */
-	keep(rv, s, s->out, s->outlen);
+	child_log_keep(rv, &s->log, s->out, s->outlen);
 	if (s->last_status == PROBE_OK) {
 		s->nlast = n;
 		for (int i = 0; i < n; i++) {
@@ -397,23 +302,17 @@ static void record(const struct run_view *rv, struct probe_state *s, int st,
 			s->failures++;
 	}
 	results_flush(rv, &rv->probes->csv);
-	note(rv, s, "sample %llu: %s after %.3f s%s%s%s%s",
-	     (unsigned long long)s->seq, status,
-	     (double)(now - s->started_real) / 1e9, vals, why ? " (" : "",
-	     why ? why : "", why ? ")" : "");
+	child_log_note(rv, &s->log, "sample %llu: %s after %.3f s%s%s%s%s",
+		       (unsigned long long)s->seq, status,
+		       (double)(now - s->started_real) / 1e9, vals,
+		       why ? " (" : "", why ? why : "", why ? ")" : "");
 	if (s->last_status != PROBE_OK && !(s->said & 1u << s->last_status)) {
 		log_warn("probe %s: sample %llu: %s%s%s%s (said once for each status; every sample is in probes.csv, its output in %s)",
 			 s->pp->name, (unsigned long long)s->seq, status,
 			 why ? " (" : "", why ? why : "", why ? ")" : "",
-			 s->log);
+			 s->log.name);
 		s->said |= 1u << s->last_status;
 	}
-}
-
-static void kill_group(pid_t pid)
-{
-	if (pid > 0)
-		kill(-pid, SIGKILL);
 }
 
 /* Whether a run has started by now: the probes start with the first. */
@@ -446,22 +345,23 @@ void probes_tick(const struct run_view *rv)
 		int st;
 
 		drain(rv, s, 0);
-		if (s->pid > 0 && waitpid(s->pid, &st, WNOHANG) == s->pid) {
-			s->pid = 0;
+		if (child_reaped(&s->pid, &st)) {
 			/* Its output is in the pipes: all of it, then closed
 			   (a background child it left gets no more). */
 			drain(rv, s, 1);
 			record(rv, s, st, time_real_ns());
 		} else if (s->pid > 0 && !s->killed &&
 			   mono >= s->deadline_mono) {
-			note(rv, s,
-			     "sample %llu still running after timeout=%gs: its process group killed",
-			     (unsigned long long)s->seq + 1, s->pp->timeout_s);
-			kill_group(s->pid);
+			child_log_note(rv, &s->log,
+				       "sample %llu still running after timeout=%gs: its process group killed",
+				       (unsigned long long)s->seq + 1,
+				       s->pp->timeout_s);
+			child_kill(s->pid);
 			s->killed = 1;
 		}
 		if (!s->pid && mono >= s->next_mono) {
-			if (open_log(rv, s) < 0) {
+			if (child_log_open(rv, &s->log, "probe", s->pp->name) <
+			    0) {
 				/* A probe without its log runs no command. */
 				log_warn("probe %s: cannot open probes/%s.log: not sampled",
 					 s->pp->name, s->pp->name);
@@ -473,48 +373,43 @@ void probes_tick(const struct run_view *rv)
 	}
 }
 
+/* Killed samples reaped; how many are still there. */
+static int reap_left(void *arg)
+{
+	struct probes *P = arg;
+	int left = 0, st;
+
+	for (size_t i = 0; i < P->n; i++) {
+		child_reaped(&P->pr[i].pid, &st);
+		left += P->pr[i].pid > 0;
+	}
+	return left;
+}
+
 void probes_stop(const struct run_view *rv)
 {
 	struct probes *P = rv->probes;
-	uint64_t until;
-	int left, st;
+	int left;
 
 	if (!P || P->stopped)
 		return;
 	P->stopped = 1;
 	for (size_t i = 0; i < P->n; i++)
 		if (P->pr[i].pid > 0) {
-			note(rv, &P->pr[i], "sample %llu cut: the run ended",
-			     (unsigned long long)P->pr[i].seq + 1);
-			kill_group(P->pr[i].pid);
+			child_log_note(rv, &P->pr[i].log,
+				       "sample %llu cut: the run ended",
+				       (unsigned long long)P->pr[i].seq + 1);
+			child_kill(P->pr[i].pid);
 		}
 	/* As events_stop(): a child stuck in the kernel is left behind. */
-	until = time_mono_ns() + PROBE_REAP_WAIT_NS;
-	do {
-		left = 0;
-		for (size_t i = 0; i < P->n; i++) {
-			pid_t *pid = &P->pr[i].pid;
-
-			if (*pid > 0 && waitpid(*pid, &st, WNOHANG) == *pid)
-				*pid = 0;
-			left += *pid > 0;
-		}
-		if (left)
-			time_sleep_ns(10 * NS_PER_MS);
-	} while (left && time_mono_ns() < until);
+	left = child_wait_gone(reap_left, P);
 	if (left)
 		log_warn("%d probe processes did not exit after SIGKILL", left);
 	for (size_t i = 0; i < P->n; i++) {
 		struct probe_state *s = &P->pr[i];
 
 		drain(rv, s, 1);
-		if (s->log_dropped)
-			note(rv, s,
-			     "output past %u MiB not kept: %llu bytes dropped",
-			     DECIDE_EVENT_LOG_BYTES >> 20,
-			     (unsigned long long)s->log_dropped);
-		if (s->logf.f)
-			results_file_close(rv, &s->logf, 0);
+		child_log_close(rv, &s->log);
 	}
 }
 

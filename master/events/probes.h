@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "master/events/child.h"
 #include "master/params/params.h"
 #include "master/results/results.h"
 
@@ -75,11 +76,7 @@ struct probe_state {
 	uint64_t out_dropped; /* stdout past PROBE_OUT_MAX, this sample */
 	int killed;           /* the timeout killed it */
 	uint64_t started_real, started_mono, deadline_mono, next_mono;
-	/* probes/NAME.log, its name, what it kept and dropped */
-	struct rfile logf;
-	char log[96];
-	uint64_t log_kept, log_dropped;
-	int log_midline;
+	struct child_log log; /* probes/NAME.log */
 	/* The samples: how many, how many failed, the last one. */
 	uint64_t samples, failures, unparsed;
 	unsigned said; /* 1 << status: a sample that was not ok is said

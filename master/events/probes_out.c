@@ -84,9 +84,9 @@ static void probes_json(const struct run_view *rv, void *priv, struct jsonw *w)
 			jsonw_dbl(w, s->key[k].key, s->key[k].v);
 		jsonw_end(w);
 		jsonw_u64(w, "keys_untracked", s->keys_untracked);
-		jsonw_str(w, "log", s->log);
-		jsonw_u64(w, "log_bytes", s->log_kept);
-		jsonw_u64(w, "log_dropped_bytes", s->log_dropped);
+		jsonw_str(w, "log", s->log.name);
+		jsonw_u64(w, "log_bytes", s->log.kept);
+		jsonw_u64(w, "log_dropped_bytes", s->log.dropped);
 		jsonw_end(w);
 	}
 	jsonw_end(w);

@@ -22,6 +22,7 @@
 #include "master/report/data.h"
 #include "master/report/json.h"
 #include "master/report/telem.h"
+#include "master/report/tseries.h"
 
 /* The per-interval columns the page draws, by intervals.csv's names. */
 static const char *const metric_col[] = {
@@ -37,19 +38,13 @@ static const char *const metric_col[] = {
 #define NMETRIC_HOST 3
 #define CSV_FIELDS_MAX CSVROW_FIELDS_MAX
 
-/* One run's rows of one CSV file. */
-struct series {
-	char *run;
-	uint64_t t0; /* start_ns of the run's first row */
-	size_t n, cap;
-	double *t;     /* end of each interval, seconds after t0 */
-	uint64_t *seq; /* its `interval` column, 0 without one */
-	unsigned char *warm;
-	double *m[NMETRIC];
-};
-
+/*
+ * One CSV file: a series for each run (no a or b name), t0 the start_ns
+ * of the run's first row, t the end of each interval after it, seq its
+ * `interval` column (0 without one), NMETRIC numbers a row.
+ */
 struct csv {
-	struct series *s;
+	struct tseries *s;
 	size_t n, cap;
 	size_t skipped, late;
 	int truncated;
@@ -85,25 +80,15 @@ static const char *why(int err)
 	return fsutil_read_why(err);
 }
 
-static void series_free(struct series *s)
-{
-	free(s->run);
-	free(s->t);
-	free(s->warm);
-	free(s->seq);
-	for (size_t k = 0; k < NMETRIC; k++)
-		free(s->m[k]);
-}
-
 static void csv_free(struct csv *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		series_free(&c->s[i]);
+		tseries_free(&c->s[i]);
 	free(c->s);
 	memset(c, 0, sizeof(*c));
 }
 
-static struct series *csv_find(struct csv *c, const char *run)
+static struct tseries *csv_find(struct csv *c, const char *run)
 {
 	/* Rows of one run are together: the last series is the usual hit. */
 	for (size_t i = c->n; i-- > 0;)
@@ -112,9 +97,9 @@ static struct series *csv_find(struct csv *c, const char *run)
 	return NULL;
 }
 
-static struct series *csv_add(struct csv *c, const char *run, uint64_t t0)
+static struct tseries *csv_add(struct csv *c, const char *run, uint64_t t0)
 {
-	struct series *s;
+	struct tseries *s;
 
 	if (c->n == c->cap) {
 		size_t ncap = c->cap ? c->cap * 2 : 8;
@@ -135,44 +120,6 @@ static struct series *csv_add(struct csv *c, const char *run, uint64_t t0)
 	return s;
 }
 
-static int series_push(struct series *s, double t, uint64_t seq, int warm,
-		       const double *m)
-{
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		double *t2 = realloc(s->t, ncap * sizeof(double));
-		uint64_t *q2;
-		unsigned char *w2;
-
-		if (!t2)
-			return -ENOMEM;
-		s->t = t2;
-		q2 = realloc(s->seq, ncap * sizeof(*q2));
-		if (!q2)
-			return -ENOMEM;
-		s->seq = q2;
-		w2 = realloc(s->warm, ncap);
-		if (!w2)
-			return -ENOMEM;
-		s->warm = w2;
-		for (size_t k = 0; k < NMETRIC; k++) {
-			double *m2 = realloc(s->m[k], ncap * sizeof(double));
-
-			if (!m2)
-				return -ENOMEM;
-			s->m[k] = m2;
-		}
-		s->cap = ncap;
-	}
-	s->t[s->n] = t;
-	s->seq[s->n] = seq;
-	s->warm[s->n] = (unsigned char)warm;
-	for (size_t k = 0; k < NMETRIC; k++)
-		s->m[k][s->n] = m[k];
-	s->n++;
-	return 0;
-}
-
 /*
  * A late row (its fields f, metric columns col_m) onto the drawn row of
  * the same run and interval: the additive metrics add. -ENOENT when that
@@ -182,7 +129,7 @@ static int late_row(struct csv *c, const char *run, uint64_t seq,
 		    char *const *f, const int *col_m)
 {
 	static const size_t add[] = { 0, 1, 4 }; /* iops, mbps, reported */
-	struct series *s = csv_find(c, run);
+	struct tseries *s = csv_find(c, run);
 
 	if (!s || !seq)
 		return -ENOENT;
@@ -194,8 +141,10 @@ static int late_row(struct csv *c, const char *run, uint64_t seq,
 					   csvrow_dbl(f[col_m[add[k]]]) :
 					   NAN;
 
-			if (isfinite(v) && isfinite(s->m[add[k]][i]))
-				s->m[add[k]][i] += v;
+			double *m = &s->v[i * NMETRIC + add[k]];
+
+			if (isfinite(v) && isfinite(*m))
+				*m += v;
 		}
 		return 0;
 	}
@@ -224,16 +173,13 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 	for (size_t k = 0; k < NMETRIC; k++)
 		col_m[k] = -1;
 	/* A cut file ends in the middle of a row: drop that row. */
-	if (c->truncated) {
-		while (len > 0 && text[len - 1] != '\n')
-			len--;
-		text[len] = '\0';
-	}
+	if (c->truncated)
+		csvrow_whole_lines(text, &len);
 	for (; line < text + len; line = nl + 1) {
 		size_t nf;
 		uint64_t start, end, seq;
-		struct series *s;
-		double m[NMETRIC];
+		struct tseries *s;
+		double *m;
 
 		nl = strchr(line, '\n');
 		if (!nl)
@@ -284,7 +230,7 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 		}
 		s = csv_find(c, f[col_run]);
 		if (!s) {
-			const struct series *r =
+			const struct tseries *r =
 				ref ? csv_find((struct csv *)ref, f[col_run]) :
 				      NULL;
 
@@ -296,12 +242,13 @@ static int csv_parse(char *text, size_t len, struct csv *c,
 			c->skipped++;
 			continue;
 		}
-		for (size_t k = 0; k < NMETRIC; k++)
-			m[k] = col_m[k] >= 0 ? csvrow_dbl(f[col_m[k]]) : NAN;
-		ret = series_push(s, (double)(end - s->t0) / 1e9, seq,
-				  !strcmp(f[col_phase], "warmup"), m);
+		ret = tseries_append(s, NMETRIC, seq,
+				     (double)(end - s->t0) / 1e9,
+				     !strcmp(f[col_phase], "warmup"), &m);
 		if (ret < 0)
 			return ret;
+		for (size_t k = 0; k < NMETRIC; k++)
+			m[k] = col_m[k] >= 0 ? csvrow_dbl(f[col_m[k]]) : NAN;
 	}
 	return nhead ? 0 : -EINVAL;
 }
@@ -338,26 +285,14 @@ static void csv_load(int dirfd, const char *name, const char *shown,
 			  shown, c->skipped);
 }
 
-static void write_series(struct jsonw *w, const struct series *s,
+/* A run's series: its name, time origin and first nmetric metrics. */
+static void write_series(struct jsonw *w, const struct tseries *s,
 			 size_t nmetric)
 {
 	jsonw_object(w, NULL);
 	jsonw_str(w, "run", s->run);
 	jsonw_u64(w, "t0_ns", s->t0);
-	jsonw_array(w, "t");
-	for (size_t i = 0; i < s->n; i++)
-		jsonw_dbl(w, NULL, s->t[i]);
-	jsonw_end(w);
-	jsonw_array(w, "warmup");
-	for (size_t i = 0; i < s->n; i++)
-		jsonw_u64(w, NULL, s->warm[i]);
-	jsonw_end(w);
-	for (size_t k = 0; k < nmetric; k++) {
-		jsonw_array(w, metric_col[k]);
-		for (size_t i = 0; i < s->n; i++)
-			jsonw_dbl(w, NULL, s->m[k][i]);
-		jsonw_end(w);
-	}
+	tseries_write(w, s, NMETRIC, metric_col, NULL, nmetric);
 	jsonw_end(w);
 }
 

@@ -40,11 +40,13 @@ struct prelude {
 /* One file's parse: its header's columns and what it saw. */
 struct reader {
 	int col[C_N];
-	int *num;     /* columns found by name, -1 when absent: */
-	size_t nnum;  /* nnum of them, */
+	const char *const *names; /* the columns found by name: */
+	int *num;                 /* their index, -1 when absent, */
+	size_t nnum;              /* nnum of them, */
 	size_t nnumb; /* the first nnumb numbers, the others names */
 	size_t nhead;
 	struct telem_stats *st;
+	void *file; /* the file's own (struct devices, struct hoststats) */
 };
 
 uint64_t telem_t0(const struct telem_ref *ref, size_t nref, const char *run,
@@ -56,37 +58,51 @@ uint64_t telem_t0(const struct telem_ref *ref, size_t nref, const char *run,
 	return fallback;
 }
 
-void telem_write_rows(struct jsonw *w, const struct tseries *s, size_t nv,
-		      const char *const *names, const size_t *k, size_t n)
+int telem_each_row(char *text, size_t len, int truncated, telem_line_fn header,
+		   telem_line_fn row, void *arg, struct telem_stats *st)
 {
-	jsonw_array(w, "t");
-	for (size_t i = 0; i < s->n; i++)
-		jsonw_dbl(w, NULL, s->t[i]);
-	jsonw_end(w);
-	jsonw_array(w, "warmup");
-	for (size_t i = 0; i < s->n; i++)
-		jsonw_u64(w, NULL, s->warm[i]);
-	jsonw_end(w);
-	for (size_t j = 0; j < n; j++) {
-		jsonw_array(w, names[j]);
-		for (size_t i = 0; i < s->n; i++)
-			jsonw_dbl(w, NULL, s->v[i * nv + k[j]]);
-		jsonw_end(w);
+	char *f[CSVROW_FIELDS_MAX + 1], *pos = text, *line;
+	int head = 0, ret;
+
+	if (truncated)
+		csvrow_whole_lines(text, &len);
+	while ((line = csvrow_next(text, len, &pos))) {
+		size_t nf = csvrow_split(line, f, CSVROW_FIELDS_MAX);
+
+		if (!head) {
+			if (nf > CSVROW_FIELDS_MAX || header(arg, f, nf) < 0)
+				return -EINVAL;
+			head = 1;
+			continue;
+		}
+		if (nf > CSVROW_FIELDS_MAX || !*line) {
+			st->skipped += *line || nf > 1;
+			continue;
+		}
+		ret = row(arg, f, nf);
+		if (ret == -EINVAL)
+			st->skipped++;
+		else if (ret == -ENOSPC)
+			st->over++;
+		else if (ret < 0)
+			return ret;
 	}
+	return head ? 0 : -EINVAL;
 }
 
 /*
  * The header row: the common columns must all be there (late may not:
  * then no row is late); the numbers are found by name.
  */
-static int header(struct reader *r, char *const *f, size_t nf,
-		  const char *const *names)
+static int header(void *arg, char *const *f, size_t nf)
 {
+	struct reader *r = arg;
+
 	csvrow_header(f, nf, common_col, C_N, r->col);
 	for (size_t k = 0; k < C_N; k++)
 		if (r->col[k] < 0 && k != C_LATE)
 			return -EINVAL;
-	csvrow_header(f, nf, names, r->nnum, r->num);
+	csvrow_header(f, nf, r->names, r->nnum, r->num);
 	r->nhead = nf;
 	return 0;
 }
@@ -139,41 +155,6 @@ static int row_time(const struct tseries *s, const struct prelude *p, double *t)
 		return -EINVAL;
 	*t = (double)(p->end - s->t0) / 1e9;
 	return 0;
-}
-
-/* Each line after the header, split, to fn; the header to header(). */
-typedef int (*row_fn)(struct reader *r, char *const *f, size_t nf, void *arg);
-
-static int each_row(struct reader *r, char *text, size_t len, int truncated,
-		    const char *const *names, row_fn fn, void *arg)
-{
-	char *f[CSVROW_FIELDS_MAX + 1], *pos = text, *line;
-	int ret;
-
-	if (truncated)
-		csvrow_whole_lines(text, &len);
-	while ((line = csvrow_next(text, len, &pos))) {
-		size_t nf = csvrow_split(line, f, CSVROW_FIELDS_MAX);
-
-		if (!r->nhead) {
-			if (nf > CSVROW_FIELDS_MAX ||
-			    header(r, f, nf, names) < 0)
-				return -EINVAL;
-			continue;
-		}
-		if (nf > CSVROW_FIELDS_MAX || !*line) {
-			r->st->skipped += *line || nf > 1;
-			continue;
-		}
-		ret = fn(r, f, nf, arg);
-		if (ret == -EINVAL)
-			r->st->skipped++;
-		else if (ret == -ENOSPC)
-			r->st->over++;
-		else if (ret < 0)
-			return ret;
-	}
-	return r->nhead ? 0 : -EINVAL;
 }
 
 /* ---- devices.csv ---------------------------------------------------- */
@@ -243,9 +224,10 @@ static void dev_sum(double *acc, const double *v)
 	acc[DV_WAW] = acc[DV_WDEN] > 0 ? acc[DV_WNUM] / acc[DV_WDEN] : NAN;
 }
 
-static int dev_row(struct reader *r, char *const *f, size_t nf, void *arg)
+static int dev_row(void *arg, char *const *f, size_t nf)
 {
-	struct devices *d = arg;
+	struct reader *r = arg;
+	struct devices *d = r->file;
 	struct prelude p;
 	struct tseries *s;
 	double v[DV_N], *row, t = 0;
@@ -328,15 +310,6 @@ static const char *const dev_out[] = {
 static const size_t dev_idx[] = { DV_RS,  DV_WS,  DV_RMB,  DV_WMB, DV_RAW,
 				  DV_WAW, DV_AQU, DV_UTIL, DV_INFL };
 
-/* Whether run is the run of an earlier series of t (before index i). */
-static int run_seen(const struct tstable *t, size_t i, const char *run)
-{
-	for (size_t k = 0; k < i; k++)
-		if (!strcmp(t->s[k].run, run))
-			return 1;
-	return 0;
-}
-
 static void dev_write_run(struct jsonw *w, const struct devices *d,
 			  const char *run, uint64_t t0)
 {
@@ -347,8 +320,8 @@ static void dev_write_run(struct jsonw *w, const struct devices *d,
 		if (strcmp(d->cluster.s[i].run, run))
 			continue;
 		jsonw_object(w, "cluster");
-		telem_write_rows(w, &d->cluster.s[i], DV_NSUM, dev_out, dev_idx,
-				 DV_N);
+		tseries_write(w, &d->cluster.s[i], DV_NSUM, dev_out, dev_idx,
+			      DV_N);
 		jsonw_end(w);
 	}
 	jsonw_array(w, "hosts");
@@ -365,7 +338,7 @@ static void dev_write_run(struct jsonw *w, const struct devices *d,
 			    !strcmp(d->dev.s[k].a, h->a))
 				jsonw_str(w, NULL, d->dev.s[k].b);
 		jsonw_end(w);
-		telem_write_rows(w, h, DV_NSUM, dev_out, dev_idx, DV_N);
+		tseries_write(w, h, DV_NSUM, dev_out, dev_idx, DV_N);
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -378,33 +351,36 @@ int telem_devices(struct jsonw *w, const char *key, char *text, size_t len,
 {
 	struct devices d = { .ref = ref, .nref = nref };
 	int num[DV_N + 1];
-	struct reader r = {
-		.num = num, .nnum = DV_N + 1, .nnumb = DV_N, .st = st
-	};
+	struct reader r = { .names = dev_col,
+			    .num = num,
+			    .nnum = DV_N + 1,
+			    .nnumb = DV_N,
+			    .st = st,
+			    .file = &d };
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	tstable_init(&d.dev, DV_N, TELEM_SERIES_MAX);
 	tstable_init(&d.host, DV_NSUM, TELEM_SERIES_MAX);
 	tstable_init(&d.cluster, DV_NSUM, TELEM_SERIES_MAX);
-	ret = each_row(&r, text, len, truncated, dev_col, dev_row, &d);
+	ret = telem_each_row(text, len, truncated, header, dev_row, &r, st);
 	/* The device's name is a column every row must have. */
 	if (ret == 0 && num[DV_N] < 0)
 		ret = -EINVAL;
-	for (size_t i = 0; ret == 0 && i < d.host.n; i++)
-		ret = tseries_sort(&d.host.s[i], DV_NSUM);
-	for (size_t i = 0; ret == 0 && i < d.cluster.n; i++)
-		ret = tseries_sort(&d.cluster.s[i], DV_NSUM);
+	if (ret == 0)
+		ret = tstable_sort(&d.host);
+	if (ret == 0)
+		ret = tstable_sort(&d.cluster);
 	if (ret < 0)
 		goto out;
 	jsonw_array(w, key);
 	for (size_t i = 0; i < d.cluster.n; i++)
-		if (!run_seen(&d.cluster, i, d.cluster.s[i].run))
+		if (!tstable_run_seen(&d.cluster, i, d.cluster.s[i].run))
 			dev_write_run(w, &d, d.cluster.s[i].run,
 				      d.cluster.s[i].t0);
 	for (size_t i = 0; i < d.host.n; i++)
-		if (!run_seen(&d.host, i, d.host.s[i].run) &&
-		    !run_seen(&d.cluster, d.cluster.n, d.host.s[i].run))
+		if (!tstable_run_seen(&d.host, i, d.host.s[i].run) &&
+		    !tstable_run_seen(&d.cluster, d.cluster.n, d.host.s[i].run))
 			dev_write_run(w, &d, d.host.s[i].run, d.host.s[i].t0);
 	jsonw_end(w);
 out:
@@ -451,9 +427,10 @@ struct hoststats {
 	size_t nref;
 };
 
-static int hs_row(struct reader *r, char *const *f, size_t nf, void *arg)
+static int hs_row(void *arg, char *const *f, size_t nf)
 {
-	struct hoststats *h = arg;
+	struct reader *r = arg;
+	struct hoststats *h = r->file;
 	struct prelude p;
 	struct tseries *s;
 	double v[HS_N], *row, t = 0;
@@ -542,8 +519,8 @@ static void hs_write_run(struct jsonw *w, const struct hoststats *h,
 		jsonw_object(w, NULL);
 		jsonw_str(w, "host", s->a);
 		jsonw_u64(w, "slaves", slaves);
-		telem_write_rows(w, s, HS_N, hs_out, hs_idx,
-				 sizeof(hs_idx) / sizeof(hs_idx[0]));
+		tseries_write(w, s, HS_N, hs_out, hs_idx,
+			      sizeof(hs_idx) / sizeof(hs_idx[0]));
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -556,8 +533,8 @@ static void hs_write_run(struct jsonw *w, const struct hoststats *h,
 		jsonw_object(w, NULL);
 		jsonw_str(w, "host", s->a);
 		jsonw_str(w, "nic", s->b);
-		telem_write_rows(w, s, HS_N, nic_out, nic_idx,
-				 sizeof(nic_idx) / sizeof(nic_idx[0]));
+		tseries_write(w, s, HS_N, nic_out, nic_idx,
+			      sizeof(nic_idx) / sizeof(nic_idx[0]));
 		jsonw_end(w);
 	}
 	jsonw_end(w);
@@ -570,25 +547,28 @@ int telem_hoststats(struct jsonw *w, const char *key, char *text, size_t len,
 {
 	struct hoststats h = { .ref = ref, .nref = nref };
 	int num[HS_N + 1];
-	struct reader r = {
-		.num = num, .nnum = HS_N + 1, .nnumb = HS_N, .st = st
-	};
+	struct reader r = { .names = hs_col,
+			    .num = num,
+			    .nnum = HS_N + 1,
+			    .nnumb = HS_N,
+			    .st = st,
+			    .file = &h };
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	tstable_init(&h.slave, 0, TELEM_SERIES_MAX);
 	tstable_init(&h.host, HS_N, TELEM_SERIES_MAX);
 	tstable_init(&h.nic, HS_N, TELEM_SERIES_MAX);
-	ret = each_row(&r, text, len, truncated, hs_col, hs_row, &h);
-	for (size_t i = 0; ret == 0 && i < h.host.n; i++)
-		ret = tseries_sort(&h.host.s[i], HS_N);
-	for (size_t i = 0; ret == 0 && i < h.nic.n; i++)
-		ret = tseries_sort(&h.nic.s[i], HS_N);
+	ret = telem_each_row(text, len, truncated, header, hs_row, &r, st);
+	if (ret == 0)
+		ret = tstable_sort(&h.host);
+	if (ret == 0)
+		ret = tstable_sort(&h.nic);
 	if (ret < 0)
 		goto out;
 	jsonw_array(w, key);
 	for (size_t i = 0; i < h.host.n; i++)
-		if (!run_seen(&h.host, i, h.host.s[i].run))
+		if (!tstable_run_seen(&h.host, i, h.host.s[i].run))
 			hs_write_run(w, &h, h.host.s[i].run, h.host.s[i].t0);
 	jsonw_end(w);
 out:

@@ -69,8 +69,22 @@ int telem_probes(struct jsonw *w, const char *key, char *text, size_t len,
    fallback. */
 uint64_t telem_t0(const struct telem_ref *ref, size_t nref, const char *run,
 		  uint64_t fallback);
-/* s's times, warmup flags and numbers k of its rows as arrays of w. */
-void telem_write_rows(struct jsonw *w, const struct tseries *s, size_t nv,
-		      const char *const *names, const size_t *k, size_t n);
+/*
+ * A CSV line's fields (nf of them, at most CSVROW_FIELDS_MAX) for
+ * telem_each_row(). The header's: 0, or -EINVAL when it is not the
+ * file's. A row's: 0, -EINVAL (skipped), -ENOSPC (a row of a series
+ * beyond the bound: over) or -ENOMEM.
+ */
+typedef int (*telem_line_fn)(void *arg, char *const *f, size_t nf);
+/*
+ * Shared by telem.c and telem_probes.c: each line of text (len bytes,
+ * changed in place; truncated: its last line dropped) split, the first to
+ * header, each other to row; an empty one or one of too many fields is
+ * skipped (an empty one not counted), and st->skipped and st->over count
+ * what row said. Returns 0, -EINVAL (no header, or not the file's) or
+ * -ENOMEM.
+ */
+int telem_each_row(char *text, size_t len, int truncated, telem_line_fn header,
+		   telem_line_fn row, void *arg, struct telem_stats *st);
 
 #endif

@@ -38,6 +38,9 @@ struct probes {
 	struct tstable probes; /* (run, probe, ""): statuses counted */
 	const struct telem_ref *ref;
 	size_t nref;
+	int col[P_N]; /* the header's columns */
+	size_t nhead;
+	struct telem_stats *st;
 };
 
 /* "ok", "timeout", "unparsed", "exit N" or "signal N": its ST_, or -1. */
@@ -62,16 +65,35 @@ static int status_of(const char *s)
 	return -1;
 }
 
-static int probe_row(struct probes *p, const int *col, char *const *f,
-		     struct telem_stats *st)
+/* The header row: every column must be there but interval. */
+static int probe_header(void *arg, char *const *f, size_t nf)
 {
-	const char *run = f[col[P_RUN]], *probe = f[col[P_PROBE]];
-	const char *key = f[col[P_KEY]];
+	struct probes *p = arg;
+
+	csvrow_header(f, nf, probe_col, P_N, p->col);
+	for (size_t k = 0; k < P_N; k++)
+		if (p->col[k] < 0 && k != P_IV)
+			return -EINVAL;
+	p->nhead = nf;
+	return 0;
+}
+
+static int probe_row(void *arg, char *const *f, size_t nf)
+{
+	struct probes *p = arg;
+	const int *col = p->col;
+	struct telem_stats *st = p->st;
+	const char *run, *probe, *key;
 	struct tseries *s;
 	uint64_t time, seq = 0;
 	double v, *row;
 	int status, ret;
 
+	if (nf != p->nhead)
+		return -EINVAL;
+	run = f[col[P_RUN]];
+	probe = f[col[P_PROBE]];
+	key = f[col[P_KEY]];
 	if (csvrow_u64(f[col[P_TIME]], &time) < 0 ||
 	    (col[P_IV] >= 0 && *f[col[P_IV]] &&
 	     csvrow_u64(f[col[P_IV]], &seq) < 0) ||
@@ -107,48 +129,9 @@ static int probe_row(struct probes *p, const int *col, char *const *f,
 	return 0;
 }
 
-static int parse(struct probes *p, char *text, size_t len, int truncated,
-		 struct telem_stats *st)
-{
-	char *f[CSVROW_FIELDS_MAX + 1], *pos = text, *line;
-	int col[P_N];
-	size_t nhead = 0;
-	int ret;
-
-	if (truncated)
-		csvrow_whole_lines(text, &len);
-	while ((line = csvrow_next(text, len, &pos))) {
-		size_t nf = csvrow_split(line, f, CSVROW_FIELDS_MAX);
-
-		if (!nhead) {
-			if (nf > CSVROW_FIELDS_MAX)
-				return -EINVAL;
-			csvrow_header(f, nf, probe_col, P_N, col);
-			for (size_t k = 0; k < P_N; k++)
-				if (col[k] < 0 && k != P_IV)
-					return -EINVAL;
-			nhead = nf;
-			continue;
-		}
-		if (nf != nhead) {
-			st->skipped += *line || nf > 1;
-			continue;
-		}
-		ret = probe_row(p, col, f, st);
-		if (ret == -EINVAL)
-			st->skipped++;
-		else if (ret == -ENOSPC)
-			st->over++;
-		else if (ret < 0)
-			return ret;
-	}
-	return nhead ? 0 : -EINVAL;
-}
-
 static void write_run(struct jsonw *w, const struct probes *p, size_t first)
 {
 	const char *run = p->probes.s[first].run;
-	static const size_t k0 = 0;
 	static const char *const value[] = { "value" };
 
 	jsonw_object(w, NULL);
@@ -174,7 +157,7 @@ static void write_run(struct jsonw *w, const struct probes *p, size_t first)
 				continue;
 			jsonw_object(w, NULL);
 			jsonw_str(w, "key", s->b);
-			telem_write_rows(w, s, 1, value, &k0, 1);
+			tseries_write(w, s, 1, value, NULL, 1);
 			jsonw_end(w);
 		}
 		jsonw_end(w);
@@ -188,26 +171,22 @@ int telem_probes(struct jsonw *w, const char *key, char *text, size_t len,
 		 int truncated, const struct telem_ref *ref, size_t nref,
 		 struct telem_stats *st)
 {
-	struct probes p = { .ref = ref, .nref = nref };
+	struct probes p = { .ref = ref, .nref = nref, .st = st };
 	int ret;
 
 	memset(st, 0, sizeof(*st));
 	tstable_init(&p.keys, 1, TELEM_SERIES_MAX);
 	tstable_init(&p.probes, 0, TELEM_SERIES_MAX);
-	ret = parse(&p, text, len, truncated, st);
-	for (size_t i = 0; ret == 0 && i < p.keys.n; i++)
-		ret = tseries_sort(&p.keys.s[i], 1);
+	ret = telem_each_row(text, len, truncated, probe_header, probe_row, &p,
+			     st);
+	if (ret == 0)
+		ret = tstable_sort(&p.keys);
 	if (ret < 0)
 		goto out;
 	jsonw_array(w, key);
-	for (size_t i = 0; i < p.probes.n; i++) {
-		int seen = 0;
-
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = !strcmp(p.probes.s[k].run, p.probes.s[i].run);
-		if (!seen)
+	for (size_t i = 0; i < p.probes.n; i++)
+		if (!tstable_run_seen(&p.probes, i, p.probes.s[i].run))
 			write_run(w, &p, i);
-	}
 	jsonw_end(w);
 out:
 	tstable_free(&p.keys);

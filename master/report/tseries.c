@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/jsonw.h"
 #include "master/report/tseries.h"
 
 void tstable_init(struct tstable *t, size_t nv, size_t max)
@@ -17,19 +18,21 @@ void tstable_init(struct tstable *t, size_t nv, size_t max)
 	t->max = max;
 }
 
+void tseries_free(struct tseries *s)
+{
+	free(s->run);
+	free(s->a);
+	free(s->b);
+	free(s->t);
+	free(s->seq);
+	free(s->warm);
+	free(s->v);
+}
+
 void tstable_free(struct tstable *t)
 {
-	for (size_t i = 0; i < t->n; i++) {
-		struct tseries *s = &t->s[i];
-
-		free(s->run);
-		free(s->a);
-		free(s->b);
-		free(s->t);
-		free(s->seq);
-		free(s->warm);
-		free(s->v);
-	}
+	for (size_t i = 0; i < t->n; i++)
+		tseries_free(&t->s[i]);
 	free(t->s);
 	free(t->slot);
 	tstable_init(t, t->nv, t->max);
@@ -234,4 +237,40 @@ int tseries_sort(struct tseries *s, size_t nv)
 	s->warm = w2;
 	free(o);
 	return 0;
+}
+
+int tstable_sort(struct tstable *t)
+{
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < t->n; i++)
+		ret = tseries_sort(&t->s[i], t->nv);
+	return ret;
+}
+
+int tstable_run_seen(const struct tstable *t, size_t i, const char *run)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(t->s[k].run, run))
+			return 1;
+	return 0;
+}
+
+void tseries_write(struct jsonw *w, const struct tseries *s, size_t nv,
+		   const char *const *names, const size_t *k, size_t n)
+{
+	jsonw_array(w, "t");
+	for (size_t i = 0; i < s->n; i++)
+		jsonw_dbl(w, NULL, s->t[i]);
+	jsonw_end(w);
+	jsonw_array(w, "warmup");
+	for (size_t i = 0; i < s->n; i++)
+		jsonw_u64(w, NULL, s->warm[i]);
+	jsonw_end(w);
+	for (size_t j = 0; j < n; j++) {
+		jsonw_array(w, names[j]);
+		for (size_t i = 0; i < s->n; i++)
+			jsonw_dbl(w, NULL, s->v[i * nv + (k ? k[j] : j)]);
+		jsonw_end(w);
+	}
 }

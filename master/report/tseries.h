@@ -1,9 +1,11 @@
 /*
- * Series of the report's telemetry (devices.csv, hoststats.csv,
- * probes.csv): a table of series, each named by a run and two names (a
- * host and a device or NIC, a probe and its key), found by hash, each a
- * list of rows (a time, its interval, nv numbers). Bounded: at most
- * max series; what does not fit is refused to the caller, who counts it.
+ * Series of the report (intervals.csv and hosts/<slave>.csv in data.c;
+ * devices.csv, hoststats.csv and probes.csv in telem.c and
+ * telem_probes.c): each a list of rows (a time, its interval, nv
+ * numbers), written as the page's arrays. The telemetry's are held in a
+ * table of series, each named by a run and two names (a host and a device
+ * or NIC, a probe and its key), found by hash. Bounded: at most max
+ * series; what does not fit is refused to the caller, who counts it.
  */
 #ifndef LOCKSTEP_MASTER_REPORT_TSERIES_H
 #define LOCKSTEP_MASTER_REPORT_TSERIES_H
@@ -14,8 +16,10 @@
 /* Counters of a series, for its file's own use (probes' statuses). */
 #define TSERIES_CNT 6
 
+struct jsonw;
+
 struct tseries {
-	char *run, *a, *b; /* its names, owned */
+	char *run, *a, *b; /* its names, owned (a and b may be NULL) */
 	uint64_t t0;       /* the run's time origin, ns */
 	size_t n, cap;
 	double *t;     /* seconds after t0 */
@@ -55,5 +59,18 @@ int tseries_append(struct tseries *s, size_t nv, uint64_t seq, double tsec,
 		   int warm, double **row);
 /* Sort s's rows by time (then interval), keeping equal ones in order. */
 int tseries_sort(struct tseries *s, size_t nv);
+/* tseries_sort() of every series of t. 0 or -ENOMEM. */
+int tstable_sort(struct tstable *t);
+/* Whether run is the run of a series of t before index i. */
+int tstable_run_seen(const struct tstable *t, size_t i, const char *run);
+/* What s holds (its names, its rows), not s itself. */
+void tseries_free(struct tseries *s);
+/*
+ * s's times ("t"), warmup flags ("warmup") and, for each j < n, the
+ * numbers k[j] (k NULL: j) of its rows (nv numbers a row) as the array
+ * names[j], with w.
+ */
+void tseries_write(struct jsonw *w, const struct tseries *s, size_t nv,
+		   const char *const *names, const size_t *k, size_t n);
 
 #endif
