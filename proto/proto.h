@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 10
+#define PROTO_VERSION 11
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -46,7 +46,7 @@
  *   PROTO_MAX_TARGETS sds, an index and three keyed numbers each (every
  *   other message is smaller: PROTO_MAX_SMALL), and an interval's
  *   PROTO_MAX_DEVS devices, a name and a dozen keyed numbers each;
- * - a plan target: its name, its path and ten keyed numbers (9 bytes each);
+ * - a plan target: its name, its path and 12 keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
  *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
  * - to a slave: a plan of PROTO_MAX_TARGETS targets and PROTO_MAX_STREAMS
@@ -174,11 +174,32 @@ struct proto_target {
 	uint32_t align;  /* random offsets' alignment; 0 = the xfersize */
 	uint32_t sqpoll; /* ask for a kernel submission thread (sqpoll=yes) */
 	uint32_t force;  /* force=yes: may overwrite a signature */
+	/*
+	 * Cache hits (rhpct=, whpct=): hitarea bytes from hit_lo (parts per
+	 * billion, like range_lo: where the sd's range of the phase starts,
+	 * before any split among slaves) take the hits; the rest of the range
+	 * takes every other I/O. hitarea 0: no wd of the phase asks for hits.
+	 */
+	uint64_t hitarea;
+	uint64_t hit_lo;
 };
 
 struct proto_xfer {
 	uint32_t size;
 	double pct;
+};
+
+/*
+ * How random offsets are spread over a range's blocks (wd
+ * random_distribution=, fio's): evenly, or skewed, with the hot blocks
+ * scattered over the range by a permutation every slave shares.
+ */
+enum proto_access {
+	PROTO_ACCESS_UNIFORM = 0,
+	PROTO_ACCESS_ZIPF = 1,   /* access_arg: theta > 0, not 1 */
+	PROTO_ACCESS_PARETO = 2, /* access_arg: h in (0, 1) */
+	PROTO_ACCESS_NORMAL = 3, /* access_arg: sigma, percent of the range */
+	PROTO_ACCESS_MAX
 };
 
 /* One workload (wd) as one slave runs it. */
@@ -192,6 +213,10 @@ struct proto_stream {
 	double seekpct; /* 0..100 */
 	double skew;    /* share of this slave's I/Os, 0..100; 0 = even split */
 	uint32_t eof; /* seekpct=eof: one sequential pass, then the phase ends */
+	double rhpct;      /* 0..100: reads that go to the target's hit area */
+	double whpct;      /* 0..100: writes that go to it */
+	uint32_t access;   /* enum proto_access: random offsets' spread */
+	double access_arg; /* its parameter */
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

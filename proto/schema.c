@@ -102,6 +102,8 @@ static const struct field target_fields[] = {
 	SCALAR(struct proto_target, "al", F_U32, align),
 	SCALAR(struct proto_target, "sq", F_U32, sqpoll),
 	SCALAR(struct proto_target, "fc", F_U32, force),
+	SCALAR(struct proto_target, "ha", F_U64, hitarea),
+	BOUNDED(struct proto_target, "hl", hit_lo, RANGE_PPB),
 };
 TAB(target_tab, struct proto_target, target_fields);
 
@@ -119,6 +121,10 @@ static const struct field stream_fields[] = {
 	SCALAR(struct proto_stream, "sk", F_PCT, seekpct),
 	SCALAR(struct proto_stream, "sw", F_PCT, skew),
 	SCALAR(struct proto_stream, "eof", F_U32, eof),
+	SCALAR(struct proto_stream, "rh", F_PCT, rhpct),
+	SCALAR(struct proto_stream, "wh", F_PCT, whpct),
+	SCALAR(struct proto_stream, "ac", F_U32, access),
+	SCALAR(struct proto_stream, "aa", F_DBL, access_arg),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 
@@ -341,6 +347,12 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 		if (s->ntargets > PROTO_MAX_STREAM_TARGETS) {
 			snprintf(why, whylen,
 				 "st[%" PRIu32 "]: bad target count", i);
+			return -EINVAL;
+		}
+		if (s->access >= PROTO_ACCESS_MAX) {
+			snprintf(why, whylen,
+				 "st[%" PRIu32 "].ac: unknown access %" PRIu32,
+				 i, s->access);
 			return -EINVAL;
 		}
 		for (uint32_t j = 0; j < s->ntargets; j++) {

@@ -129,6 +129,8 @@ static int init_streams(struct workload *w, const struct proto_plan *plan,
 		}
 		ws->xcum[ps->nxfer - 1] = (uint64_t)SCALE;
 		ws->rd_thresh = pct_scaled(ps->rdpct);
+		ws->rh_thresh = pct_scaled(ps->rhpct);
+		ws->wh_thresh = pct_scaled(ps->whpct);
 		ret = init_seek(ws, ps, err, errlen);
 		if (ret < 0)
 			return ret;
@@ -235,6 +237,106 @@ static int check_range(const struct workload *w, const struct proto_plan *plan,
 	return 0;
 }
 
+static uint32_t target_max_xfer(const struct workload *w,
+				const struct workload_target *wt)
+{
+	uint32_t m = 0, x;
+
+	for (unsigned c = 0; c < wt->nchoice; c++) {
+		x = stream_max_xfer(&w->streams[wt->choice[c].stream]);
+		m = x > m ? x : m;
+	}
+	return m;
+}
+
+/*
+ * Vdbench's cache hits: the hit area is the first hitarea bytes of the
+ * sd's range (from hit_lo, the same for every slave), the miss area the
+ * rest of this slave's range; each at least 4 times the largest transfer,
+ * Vdbench's own rule.
+ */
+static int init_hits(const struct workload *w, const struct proto_target *pt,
+		     struct workload_target *wt, uint64_t size, char *err,
+		     size_t errlen)
+{
+	uint64_t min, hlo, hhi;
+
+	if (!pt->hitarea)
+		return 0;
+	min = 4ull * target_max_xfer(w, wt);
+	hlo = (uint64_t)((unsigned __int128)(size - pt->offset) * pt->hit_lo /
+			 PPB);
+	hlo = (hlo + ALIGN - 1) / ALIGN * ALIGN;
+	hhi = hlo + pt->hitarea;
+	if (pt->hitarea < min) {
+		snprintf(err, errlen,
+			 "sd %s: hitarea of %llu bytes is less than 4 times the largest xfersize (%llu bytes)",
+			 pt->name, (unsigned long long)pt->hitarea,
+			 (unsigned long long)min);
+		return -EINVAL;
+	}
+	if (wt->lo < hhi)
+		wt->lo = hhi;
+	if (wt->hi < wt->lo || wt->hi - wt->lo < min) {
+		snprintf(err, errlen,
+			 "sd %s: after its hitarea of %llu bytes, the miss area is less than 4 times the largest xfersize (%llu bytes)",
+			 pt->name, (unsigned long long)pt->hitarea,
+			 (unsigned long long)min);
+		return -EINVAL;
+	}
+	wt->hlo = hlo;
+	wt->hhi = hhi;
+	return 0;
+}
+
+static uint32_t stream_min_xfer(const struct workload_stream *ws)
+{
+	uint32_t m = UINT32_MAX;
+
+	for (unsigned i = 0; i < ws->nxfer; i++)
+		if (ws->xsize[i] < m)
+			m = ws->xsize[i];
+	return m;
+}
+
+/*
+ * The skewed distributions of target t's streams, over the whole range
+ * this slave runs (before any worker's slice): blocks of align= or the
+ * stream's smallest transfer (fio's unit), each with room for its largest.
+ */
+static int init_access(struct workload *w, const struct proto_plan *plan,
+		       unsigned t, char *err, size_t errlen)
+{
+	struct workload_target *wt = &w->targets[t];
+
+	for (unsigned c = 0; c < wt->nchoice; c++) {
+		const struct proto_stream *ps =
+			&plan->streams[wt->choice[c].stream];
+		const struct workload_stream *ws =
+			&w->streams[wt->choice[c].stream];
+		struct workload_access *a;
+		uint32_t mx = stream_max_xfer(ws);
+
+		if (ps->access == PROTO_ACCESS_UNIFORM)
+			continue;
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		wt->choice[c].access = a;
+		a->unit = wt->align ? wt->align : stream_min_xfer(ws);
+		a->lo = align_start(wt->lo, wt->hi, a->unit, mx);
+		if (dist_init(&a->d, ps->access, ps->access_arg,
+			      (wt->hi - a->lo - mx) / a->unit + 1,
+			      dist_key(plan->targets[t].name)) < 0) {
+			snprintf(err, errlen,
+				 "wd %s: random_distribution parameter %g is out of its range",
+				 ps->name, ps->access_arg);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int init_targets(struct workload *w, const struct proto_plan *plan,
 			const uint64_t *target_size, char *err, size_t errlen)
 {
@@ -278,16 +380,22 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		}
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;
-		for (unsigned s = 0; s < plan->nstreams; s++)
-			w->cursor[t * plan->nstreams + s] =
-				seq_start(wt, &w->streams[s]);
 		if (wt->nchoice == 0) {
 			snprintf(err, errlen, "sd %s is used by no wd",
 				 plan->targets[t].name);
 			ret = -EINVAL;
 			break;
 		}
+		ret = init_hits(w, &plan->targets[t], wt, target_size[t], err,
+				errlen);
+		if (ret < 0)
+			break;
+		for (unsigned s = 0; s < plan->nstreams; s++)
+			w->cursor[t * plan->nstreams + s] =
+				seq_start(wt, &w->streams[s]);
 		ret = check_range(w, plan, t, err, errlen);
+		if (ret == 0)
+			ret = init_access(w, plan, t, err, errlen);
 	}
 	free(weight);
 	return ret;
@@ -342,13 +450,35 @@ int workload_slice(struct workload *w, const struct proto_plan *plan,
 
 void workload_free(struct workload *w)
 {
-	if (w->targets)
-		for (unsigned t = 0; t < w->ntargets; t++)
-			free(w->targets[t].choice);
+	for (unsigned t = 0; w->targets && t < w->ntargets; t++) {
+		for (unsigned c = 0;
+		     w->targets[t].choice && c < w->targets[t].nchoice; c++)
+			free(w->targets[t].choice[c].access);
+		free(w->targets[t].choice);
+	}
 	free(w->targets);
 	free(w->streams);
 	free(w->cursor);
 	memset(w, 0, sizeof(*w));
+}
+
+/* A random offset in [lo, hi) aligned to align=, else to the length. */
+static uint64_t uniform(struct workload *w, const struct workload_target *t,
+			uint64_t lo, uint64_t hi, uint32_t len)
+{
+	uint64_t a = t->align ? t->align : len;
+	uint64_t start = align_start(lo, hi, a, len);
+
+	return start + below(w, (hi - start - len) / a + 1) * a;
+}
+
+/* Whether this read or write is one of the stream's cache hits. */
+static int is_hit(struct workload *w, const struct workload_stream *s,
+		  int write)
+{
+	uint64_t thresh = write ? s->wh_thresh : s->rh_thresh;
+
+	return thresh && (workload_rand(w) & 0xffffffffu) < thresh;
 }
 
 int workload_next(struct workload *w, unsigned target, struct workload_io *io)
@@ -377,12 +507,17 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 		io->offset = 0;
 		return WORKLOAD_EOF;
 	}
-	if ((r >> 32) < s->seek_thresh) {
-		uint64_t a = t->align ? t->align : io->len;
-		uint64_t lo = align_start(t->lo, t->hi, a, io->len);
-		uint64_t slots = (t->hi - lo - io->len) / a + 1;
+	if (t->hhi && is_hit(w, s, io->write)) {
+		io->offset = uniform(w, t, t->hlo, t->hhi, io->len);
+	} else if ((r >> 32) < s->seek_thresh) {
+		const struct workload_access *a = t->choice[c].access;
 
-		io->offset = lo + below(w, slots) * a;
+		if (a)
+			io->offset = a->lo +
+				     dist_next(&a->d, workload_rand(w)) *
+					     a->unit;
+		else
+			io->offset = uniform(w, t, t->lo, t->hi, io->len);
 		*cur = io->offset + io->len;
 	} else {
 		if (*cur + io->len > t->hi || *cur < t->lo)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "proto/proto.h"
+#include "slave/dist.h"
 
 #define WORKLOAD_XFER_MAX PROTO_MAX_XFER
 
@@ -40,17 +41,33 @@ struct workload_stream {
 	uint64_t seek_thresh; /* seekpct scaled to 2^32 */
 	uint32_t align;       /* sequential alignment: gcd of the sizes */
 	int eof;              /* seekpct=eof: one pass, then the target stops */
+	uint64_t rh_thresh;   /* rhpct scaled to 2^32: reads to the hit area */
+	uint64_t wh_thresh;   /* whpct scaled to 2^32 */
+};
+
+/*
+ * A skewed random_distribution= of one stream on one target: block b of
+ * the distribution is the I/O at lo + b x unit.
+ */
+struct workload_access {
+	struct dist d;
+	uint64_t lo;
+	uint32_t unit;
 };
 
 struct workload_choice {
 	unsigned stream;
 	uint64_t cum;         /* cumulative weight scaled to 2^32 */
+	/* A skewed random_distribution=; NULL: uniform over lo..hi. */
+	struct workload_access *access;
 };
 
 struct workload_target {
 	uint64_t base;        /* offset=: where the sd starts in the lun */
 	uint64_t lo, hi;      /* byte range [lo, hi) from base */
 	uint32_t align;       /* align=: random offsets' alignment, 0 = size */
+	/* The hit area [hlo, hhi) from base; 0, 0: none. */
+	uint64_t hlo, hhi;
 	unsigned nchoice;
 	struct workload_choice *choice;
 	int done;             /* an eof stream finished its pass here */
@@ -69,11 +86,16 @@ struct workload {
  * Build from a plan (only read; nothing of it is kept); target_size[i] is
  * the size in bytes of target i's lun or file, the sd being the part of it
  * from proto_target.offset on. A stream with proto_stream.eof set is
- * Vdbench's seekpct=eof (its seekpct is then not used). Returns 0, -EINVAL
- * with a message in err (a range smaller than a transfer size, a target no
- * stream uses, an offset past the end, an align that is not a multiple of
- * 512...), or -ENOMEM. The generator owns its arrays: free them with
- * workload_free.
+ * Vdbench's seekpct=eof (its seekpct is then not used). A target with a
+ * hitarea takes its streams' rhpct/whpct share of reads/writes in the hit
+ * area and every other I/O after it (Vdbench's miss area); a stream's
+ * random_distribution spreads its random offsets over the whole range this
+ * slave was given (the miss area), never a worker's slice of it, so the
+ * hot blocks are the same for every worker. Returns 0, -EINVAL with a
+ * message in err (a range smaller than a transfer size, a target no stream
+ * uses, an offset past the end, an align that is not a multiple of 512, a
+ * hit or miss area under 4 times the largest transfer...), or -ENOMEM. The
+ * generator owns its arrays: free them with workload_free.
  */
 int workload_init(struct workload *w, const struct proto_plan *plan,
 		  const uint64_t *target_size, uint64_t seed, char *err,

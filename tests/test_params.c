@@ -647,6 +647,65 @@ struct warn_case {
 };
 
 /* Keywords lockstep skips where that cannot change what is measured. */
+/* rhpct=, whpct=, hitarea= (Vdbench's) and random_distribution= (fio's). */
+static void test_hits_and_access(void **state)
+{
+	static const struct {
+		const char *wd;
+		enum params_access access;
+		double arg;
+	} forms[] = {
+		{ "", PARAMS_ACCESS_UNIFORM, 0 },
+		{ ",random_distribution=random", PARAMS_ACCESS_UNIFORM, 0 },
+		{ ",random_distribution=uniform", PARAMS_ACCESS_UNIFORM, 0 },
+		{ ",random_distribution=zipf:1.2", PARAMS_ACCESS_ZIPF, 1.2 },
+		{ ",random_distribution=zipf:0.8", PARAMS_ACCESS_ZIPF, 0.8 },
+		{ ",random_distribution=zipf", PARAMS_ACCESS_ZIPF, 1.1 },
+		{ ",random_distribution=pareto:0.3", PARAMS_ACCESS_PARETO,
+		  0.3 },
+		{ ",random_distribution=pareto", PARAMS_ACCESS_PARETO, 0.2 },
+		{ ",random_distribution=normal:10", PARAMS_ACCESS_NORMAL, 10 },
+		{ ",random_distribution=gauss:100", PARAMS_ACCESS_NORMAL, 100 },
+	};
+	struct params *p;
+	char text[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		snprintf(text, sizeof(text), SD1 "wd=wd1%s\n" RD1, forms[i].wd);
+		p = parse_ok(text);
+		assert_int_equal(p->wd[0].access, forms[i].access);
+		assert_dbl(p->wd[0].access_arg, forms[i].arg);
+		params_free(&p);
+	}
+	/* Defaults: no hits, a 1m hit area (Vdbench's). */
+	p = parse_ok(SD1 WD1 RD1);
+	assert_dbl(p->wd[0].rhpct, 0);
+	assert_dbl(p->wd[0].whpct, 0);
+	assert_int_equal(p->sd[0].hitarea, 1024 * 1024);
+	params_free(&p);
+	p = parse_ok("sd=sd1,lun=/dev/x,hitarea=4m\n"
+		     "wd=wd1,sd=sd1,rhpct=80,whpct=12.5\n"
+		     "rd=rd1,wd=wd1,forrhpct=(10,90),whpct=(0,50),"
+		     "forhitarea=(64k,2m)\n");
+	assert_int_equal(p->sd[0].hitarea, 4 * 1024 * 1024);
+	assert_dbl(p->wd[0].rhpct, 80);
+	assert_dbl(p->wd[0].whpct, 12.5);
+	assert_int_equal(p->rd[0].nloop, 3);
+	assert_int_equal(p->rd[0].loop[0].kind, PARAMS_LOOP_RHPCT);
+	assert_int_equal(p->rd[0].loop[0].n, 2);
+	assert_dbl(p->rd[0].loop[0].val[1], 90);
+	assert_int_equal(p->rd[0].loop[1].kind, PARAMS_LOOP_WHPCT);
+	assert_dbl(p->rd[0].loop[1].val[1], 50);
+	assert_int_equal(p->rd[0].loop[2].kind, PARAMS_LOOP_HITAREA);
+	assert_dbl(p->rd[0].loop[2].val[0], 65536);
+	params_free(&p);
+	/* HCIBench writes hitarea=0: accepted while no wd asks for hits. */
+	p = parse_ok("sd=sd1,lun=/dev/x,hitarea=0\n" WD1 RD1);
+	assert_int_equal(p->sd[0].hitarea, 0);
+	params_free(&p);
+}
+
 static void test_warnings(void **state)
 {
 	/* clang-format off */
@@ -660,12 +719,9 @@ static void test_warnings(void **state)
 		{ "formatsds=no\n" SD1 WD1 RD1,
 		  "1:1: warning: formatsds= is ignored: prime the sds with format=yes on the rd",
 		  1 },
-		{ SD1 "wd=wd1,rhpct=0\n" RD1,
-		  "2:8: warning: rhpct= is ignored: cache hit targeting (rhpct=, whpct=) is not supported",
-		  1 },
 		{ SD1 WD1 "rd=rd1,startcmd=\"sync; echo 3\",forhitarea=(1m,2m)\n",
 		  "3:8: warning: startcmd= is ignored: lockstep runs no commands around runs",
-		  2 },
+		  1 },
 	};
 	/* clang-format on */
 	char want[512];
@@ -1357,8 +1413,35 @@ static void test_errors(void **state)
 		  "1:19: count= is not supported: write one sd= line per lun" },
 		{ SD1 "wd=wd1,stride=(4k,8k)\n" RD1,
 		  "2:8: stride= is not supported: skip-sequential I/O is not supported" },
-		{ SD1 "wd=wd1,rhpct=50\n" RD1,
-		  "2:8: rhpct= is not supported: cache hit targeting (rhpct=, whpct=) is not supported" },
+		{ SD1 "wd=wd1,hotband=(10,20)\n" RD1,
+		  "2:8: hotband= is not supported: hot bands are not supported" },
+		/* Cache hits and skewed distributions: their values. */
+		{ SD1 "wd=wd1,rhpct=101\n" RD1,
+		  "2:14: rhpct=101 is out of range 0..100" },
+		{ SD1 "wd=wd1,whpct=100.5\n" RD1,
+		  "2:14: whpct=100.5 is out of range 0..100" },
+		{ "sd=sd1,lun=/dev/x,hitarea=3k\n" WD1 RD1,
+		  "1:27: hitarea=3k is not a multiple of 4k" },
+		{ SD1 WD1 "rd=rd1,forhitarea=(1m,6k)\n",
+		  "3:23: forhitarea=6k is not a multiple of 4k" },
+		{ SD1 WD1 "rd=rd1,forrhpct=(10,120)\n",
+		  "3:21: forrhpct=120 is out of range 0..100" },
+		{ SD1 "wd=wd1,random_distribution=zipf:1\n" RD1,
+		  "2:28: random_distribution=zipf:1: zipf's theta must be more than 0 and not 1" },
+		{ SD1 "wd=wd1,random_distribution=zipf:0\n" RD1,
+		  "2:28: random_distribution=zipf:0: zipf's theta must be more than 0 and not 1" },
+		{ SD1 "wd=wd1,random_distribution=pareto:1.5\n" RD1,
+		  "2:28: random_distribution=pareto:1.5: pareto's h must be between 0 and 1" },
+		{ SD1 "wd=wd1,random_distribution=normal:0\n" RD1,
+		  "2:28: random_distribution=normal:0: normal's sigma is a percentage of the range, more than 0 and at most 100" },
+		{ SD1 "wd=wd1,random_distribution=normal\n" RD1,
+		  "2:28: random_distribution=normal needs its sigma, such as normal:10" },
+		{ SD1 "wd=wd1,random_distribution=zipf:x\n" RD1,
+		  "2:28: random_distribution=zipf:x is not random, zipf:THETA, pareto:H or normal:SIGMA" },
+		{ SD1 "wd=wd1,random_distribution=lognormal:1\n" RD1,
+		  "2:28: random_distribution=lognormal:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
+		{ SD1 "wd=wd1,random_distribution=random:1\n" RD1,
+		  "2:28: random_distribution=random:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
 		{ SD1 WD1 "rd=rd1,maxdata=10g\n",
 		  "3:8: maxdata= is not supported: runs end after elapsed=" },
 		{ SD1 WD1 "rd=rd1,sd=sd1\n",
@@ -1899,6 +1982,7 @@ int main(void)
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_loop_order),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_hits_and_access),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_include_untrusted),
 		cmocka_unit_test(test_include_fifo),

@@ -207,12 +207,16 @@ static void test_loop_values(void **state)
 	(void)state;
 	load(&f, HCI
 	     "wd=wd1,sd=sd*,xfersize=(4k,50,8k,50),rdpct=70,seekpct=100\n"
-	     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,elapsed=1\n");
+	     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,"
+	     "forrhpct=50,forwhpct=10,forhitarea=256k,elapsed=1\n");
 	assert_int_equal(f.n, 2);
 	assert_int_equal(f.ph[1].loops, (1u << PARAMS_LOOP_NR) - 1);
 	assert_int_equal(f.ph[1].xfersize, 65536);
 	assert_dbl(f.ph[1].rdpct, 100);
 	assert_dbl(f.ph[1].compratio, 3);
+	assert_dbl(f.ph[1].rhpct, 50);
+	assert_dbl(f.ph[1].whpct, 10);
+	assert_int_equal(f.ph[1].hitarea, 256 * 1024);
 	plan_wd_resolve(f.p, &f.ph[1], 0, &w);
 	assert_int_equal(w.wd, 0);
 	assert_int_equal(w.nxfer, 1);
@@ -221,6 +225,8 @@ static void test_loop_values(void **state)
 	assert_dbl(w.rdpct, 100);
 	assert_dbl(w.seekpct, 0);
 	assert_true(w.seek_eof);
+	assert_dbl(w.rhpct, 50);
+	assert_dbl(w.whpct, 10);
 	assert_int_equal(plan_sd_threads(f.p, &f.ph[1], 0), 2);
 	unload(&f);
 
@@ -541,6 +547,114 @@ static void test_slaves_local(void **state)
 	unload(&f);
 }
 
+/*
+ * Cache hits and random_distribution= reach the slaves: the hit area of an
+ * sd a wd asks hits on (its start the sd's range start for every slave,
+ * even when sequential work cuts the range), none elsewhere, the wds'
+ * rhpct=, whpct= and distribution; and the plans refused.
+ */
+static void test_slaves_hits(void **state)
+{
+	struct proto_plan pl[2];
+	struct fixture f;
+
+	(void)state;
+	load(&f,
+	     "sd=sd1,lun=/a,threads=8,range=(10,20),hitarea=2m\n"
+	     "sd=sd2,lun=/b,threads=8\n"
+	     "wd=wd1,sd=sd1,rhpct=80,whpct=5,seekpct=0,random_distribution=zipf:1.2\n"
+	     "wd=wd2,sd=sd2,random_distribution=pareto:0.3\n"
+	     "rd=r,wd=(wd1,wd2),elapsed=1\n"
+	     "rd=r2,wd=(wd1,wd2),elapsed=1,forhitarea=(1m,64k),forrhpct=(0,90)\n");
+	for (unsigned s = 0; s < 2; s++)
+		slave_plan(&f, 0, NULL, s, 2, &pl[s]);
+	for (unsigned s = 0; s < 2; s++) {
+		assert_int_equal(pl[s].targets[0].hitarea, 2 << 20);
+		assert_int_equal(pl[s].targets[0].hit_lo, 100000000);
+		assert_int_equal(pl[s].targets[1].hitarea, 0);
+		assert_int_equal(pl[s].targets[1].hit_lo, 0);
+	}
+	/* Sequential: each slave its half of the range, one hit area. */
+	assert_int_equal(pl[0].targets[0].range_lo, 100000000);
+	assert_int_equal(pl[1].targets[0].range_lo, 150000000);
+	assert_dbl(pl[0].streams[0].rhpct, 80);
+	assert_dbl(pl[0].streams[0].whpct, 5);
+	assert_int_equal(pl[0].streams[0].access, PROTO_ACCESS_ZIPF);
+	assert_dbl(pl[0].streams[0].access_arg, 1.2);
+	assert_dbl(pl[0].streams[1].rhpct, 0);
+	assert_int_equal(pl[0].streams[1].access, PROTO_ACCESS_PARETO);
+	assert_dbl(pl[0].streams[1].access_arg, 0.3);
+	for (unsigned s = 0; s < 2; s++)
+		plan_free(&pl[s]);
+	/* forhitarea=, forrhpct=: rhpct=0 leaves whpct=5, so a hit area. */
+	assert_int_equal(f.n, 5);
+	slave_plan(&f, 1, NULL, 0, 1, &pl[0]);
+	assert_int_equal(pl[0].targets[0].hitarea, 1 << 20);
+	assert_dbl(pl[0].streams[0].rhpct, 0);
+	plan_free(&pl[0]);
+	/* The loops in the order given: forhitarea= is the outer one. */
+	slave_plan(&f, 2, NULL, 0, 1, &pl[0]);
+	assert_int_equal(pl[0].targets[0].hitarea, 1 << 20);
+	assert_dbl(pl[0].streams[0].rhpct, 90);
+	plan_free(&pl[0]);
+	slave_plan(&f, 3, NULL, 0, 1, &pl[0]);
+	assert_int_equal(pl[0].targets[0].hitarea, 64 << 10);
+	assert_dbl(pl[0].streams[0].rhpct, 0);
+	plan_free(&pl[0]);
+	unload(&f);
+
+	/* Vdbench's rule: a hit area of at least 4 largest transfers. */
+	load(&f, "sd=sd1,lun=/a,hitarea=64k\n"
+		 "wd=wd1,sd=sd1,xfersize=(4k,50,32k,50),rhpct=10\n"
+		 "rd=r,wd=wd1,elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 1, "null",
+					&pl[0], err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":1:1: sd=sd1: hitarea of 65536 bytes is less than 4 times the largest xfersize of its wds in r (32768 bytes), as Vdbench requires");
+	unload(&f);
+	load(&f, "sd=sd1,lun=/a,hitarea=0\n"
+		 "wd=wd1,sd=sd1,whpct=10\n"
+		 "rd=r,wd=wd1,elapsed=1\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 1, "null",
+					&pl[0], err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "hitarea of 0 bytes"));
+	unload(&f);
+}
+
+/* validate=yes gives each slave a cut of an sd: no hits, no skew yet. */
+static void test_hits_validate(void **state)
+{
+	struct plan_phase *ph;
+	struct params *p;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(params_parse_string(NAME,
+					     "validate=yes\nsd=sd1,lun=/a\n"
+					     "wd=wd1,sd=sd1,rhpct=50\n"
+					     "rd=r,wd=wd1,elapsed=1\n",
+					     &p, err, sizeof(err)),
+			 0);
+	assert_int_equal(plan_phases(p, NULL, &ph, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:15: wd=wd1: rhpct= and whpct= send I/O to the start of each sd, which validate=yes gives to one slave only: not supported together yet");
+	params_free(&p);
+	assert_int_equal(params_parse_string(NAME,
+					     "validate=yes\nsd=sd1,lun=/a\n"
+					     "wd=wd1,sd=sd1,random_distribution=zipf:1.2\n"
+					     "rd=r,wd=wd1,elapsed=1\n",
+					     &p, err, sizeof(err)),
+			 0);
+	assert_int_equal(plan_phases(p, NULL, &ph, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:35: wd=wd1: random_distribution= spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet");
+	params_free(&p);
+}
+
 static void test_slaves_threads(void **state)
 {
 	struct proto_plan pl;
@@ -762,6 +876,8 @@ int main(void)
 		cmocka_unit_test(test_warmup_steady),
 		cmocka_unit_test(test_phase_errors),
 		cmocka_unit_test(test_slaves_local),
+		cmocka_unit_test(test_slaves_hits),
+		cmocka_unit_test(test_hits_validate),
 		cmocka_unit_test(test_slaves_threads),
 		cmocka_unit_test(test_slaves_hosts),
 		cmocka_unit_test(test_slaves_sequential),

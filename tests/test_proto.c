@@ -146,6 +146,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->align = 8192u << i;
 			tg->sqpoll = i % 2;
 			tg->force = (i + 1) % 2;
+			tg->hitarea = (1024u * 1024) << i;
+			tg->hit_lo = tg->range_lo;
 		}
 		p->nstreams = NSTREAMS;
 		p->streams = calloc(NSTREAMS, sizeof(*p->streams));
@@ -166,6 +168,10 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			s->seekpct = 99.5 - i;
 			s->skew = 33.25 + i;
 			s->eof = (i + 1) % 2;
+			s->rhpct = 80.5 - i;
+			s->whpct = 10.25 + i;
+			s->access = (i + 1) % PROTO_ACCESS_MAX;
+			s->access_arg = 1.2 + i;
 		}
 		break;
 	}
@@ -349,6 +355,8 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_int_equal(x->align, y->align);
 		assert_int_equal(x->sqpoll, y->sqpoll);
 		assert_int_equal(x->force, y->force);
+		assert_int_equal(x->hitarea, y->hitarea);
+		assert_int_equal(x->hit_lo, y->hit_lo);
 	}
 	assert_int_equal(a->nstreams, b->nstreams);
 	for (uint32_t i = 0; i < a->nstreams; i++) {
@@ -368,6 +376,10 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_true(x->seekpct == y->seekpct);
 		assert_true(x->skew == y->skew);
 		assert_int_equal(x->eof, y->eof);
+		assert_true(x->rhpct == y->rhpct);
+		assert_true(x->whpct == y->whpct);
+		assert_int_equal(x->access, y->access);
+		assert_true(x->access_arg == y->access_arg);
 	}
 }
 
@@ -803,13 +815,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 11);
+	kuint(&f, "v", 12);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 11 not supported (this "
-	       "lockstep speaks 10)");
+	       "protocol version 12 not supported (this "
+	       "lockstep speaks 11)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -830,7 +842,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 10), "
+	       "protocol version 4 not supported (this lockstep speaks 11), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -838,7 +850,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 10)");
+	expect(&f, -EPROTO, "(this lockstep speaks 11)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -878,8 +890,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 11);
-	expect(&f, -EPROTO, "version 11");
+	kuint(&f, "v", 12);
+	expect(&f, -EPROTO, "version 12");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

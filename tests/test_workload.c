@@ -2,7 +2,8 @@
  * Unit tests of the workload generator on hand-built plans: offsets aligned
  * and inside the range, sequential runs and their wrap, the shares asked by
  * seekpct, xfersize, rdpct and skew, range=, offset= and align=,
- * seekpct=eof's single pass, and the plans it must refuse.
+ * seekpct=eof's single pass, cache hits (rhpct=, whpct=, hitarea=), skewed
+ * random_distribution= over the whole range, and the plans it must refuse.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -385,6 +387,169 @@ static void test_slices_cover_once(void **state)
 	assert_int_equal(total, (hi - lo) / 65536 * 65536);
 }
 
+/* |got - p| within 5 binomial sigmas of n draws. */
+static void assert_binomial(unsigned hits, unsigned n, double p)
+{
+	double got = (double)hits / n, sd = sqrt(p * (1 - p) / n);
+
+	if (fabs(got - p) > 5 * sd + 1e-12)
+		fail_msg("share %.4f, asked %.4f (5 sigma %.4f)", got, p,
+			 5 * sd);
+}
+
+/*
+ * rhpct=80, whpct=10 with hitarea=1m at the start of range=(50,100): 80%
+ * of the reads and 10% of the writes in the hit area (binomial bound),
+ * every one of them inside it and aligned, every other I/O past it.
+ */
+static void test_hits(void **state)
+{
+	uint64_t lo = (uint64_t)((unsigned __int128)SIZE * (PPB / 2) / PPB);
+	uint64_t hlo = (lo + 4095) / 4096 * 4096, hhi = hlo + (1 << 20);
+	unsigned reads = 0, writes = 0, rhits = 0, whits = 0;
+	struct proto_stream *s;
+	struct workload_io io;
+
+	(void)state;
+	plan_reset(1);
+	fx.targets[0].range_lo = PPB / 2;
+	fx.targets[0].hitarea = 1 << 20;
+	fx.targets[0].hit_lo = PPB / 2;
+	s = add_stream(0, 60.0, 100.0, 0.0, 4096u, 50.0, 65536u, 50.0, 0u);
+	s->rhpct = 80;
+	s->whpct = 10;
+	init_ok();
+	assert_int_equal(fx.w.targets[0].hlo, hlo);
+	assert_int_equal(fx.w.targets[0].hhi, hhi);
+	for (unsigned i = 0; i < DRAWS; i++) {
+		int hit;
+
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		assert_int_equal(io.offset % io.len, 0);
+		hit = io.offset < hhi;
+		if (hit)
+			assert_true(io.offset >= hlo &&
+				    io.offset + io.len <= hhi);
+		else
+			assert_true(io.offset >= hhi &&
+				    io.offset + io.len <= SIZE);
+		reads += !io.write;
+		rhits += !io.write && hit;
+		writes += io.write;
+		whits += io.write && hit;
+	}
+	assert_binomial(rhits, reads, 0.8);
+	assert_binomial(whits, writes, 0.1);
+	workload_free(&fx.w);
+
+	/* Sequential misses run through the miss area from its start;
+	 * rhpct=100: every read a hit, the cursor untouched by them. */
+	plan_reset(1);
+	fx.targets[0].hitarea = 1 << 20;
+	s = add_stream(0, 0.0, 0.0, 0.0, 65536u, 100.0, 0u);
+	s->whpct = 50;
+	init_ok();
+	{
+		uint64_t next = 1 << 20;
+		unsigned hits = 0;
+
+		for (unsigned i = 0; i < DRAWS; i++) {
+			assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+			assert_true(io.write);
+			if (io.offset < (1 << 20)) {
+				hits++;
+				continue;
+			}
+			assert_int_equal(io.offset, next);
+			next += io.len;
+			if (next + io.len > SIZE / 4096 * 4096)
+				next = 1 << 20;
+		}
+		assert_binomial(hits, DRAWS, 0.5);
+	}
+	workload_free(&fx.w);
+
+	/* No hit area without hitarea: rhpct alone changes nothing. */
+	plan_reset(1);
+	s = add_stream(0, 100.0, 100.0, 0.0, 4096u, 100.0, 0u);
+	s->rhpct = 100;
+	init_ok();
+	assert_int_equal(fx.w.targets[0].hhi, 0);
+	check_offsets(0, SIZE);
+}
+
+/*
+ * Vdbench's rule: the hit area and the miss area each hold at least 4 of
+ * the largest transfer.
+ */
+static void test_hit_areas_refused(void **state)
+{
+	(void)state;
+	plan_reset(1);
+	fx.targets[0].hitarea = 192 * KIB;
+	add_stream(0, 100.0, 100.0, 0.0, 4096u, 50.0, 65536u, 50.0, 0u)->rhpct =
+		50;
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(
+		strstr(fx.err, "hitarea of 196608 bytes is less than 4 times"));
+
+	plan_reset(1);
+	fx.size[0] = 1024 * KIB + 192 * KIB;
+	fx.targets[0].hitarea = 1024 * KIB;
+	add_stream(0, 100.0, 100.0, 0.0, 65536u, 100.0, 0u)->rhpct = 50;
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "the miss area is less than 4 times"));
+}
+
+/*
+ * random_distribution= draws over the whole range the slave runs, not a
+ * worker's slice of it (the hot blocks are the sd's, the same for every
+ * worker), aligned to the transfer, inside the range; zipf:1.2 puts the
+ * share of its formula's hottest blocks (checked in test_dist) on few
+ * distinct offsets.
+ */
+static void test_access_whole_range(void **state)
+{
+	unsigned upper = 0, distinct = 0;
+	struct workload_io io;
+	uint8_t *seen = calloc(SIZE / 4096 + 1, 1);
+
+	(void)state;
+	assert_non_null(seen);
+	plan_reset(1);
+	add_stream(0, 100.0, 100.0, 0.0, 4096u, 100.0, 0u)->access =
+		PROTO_ACCESS_ZIPF;
+	fx.streams[0].access_arg = 1.2;
+	init_ok();
+	assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, 0, 4, fx.err,
+					sizeof(fx.err)),
+			 0);
+	assert_true(fx.w.targets[0].hi < SIZE / 3);
+	for (unsigned i = 0; i < DRAWS; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		assert_int_equal(io.offset % 4096, 0);
+		assert_true(io.offset + io.len <= SIZE);
+		upper += io.offset >= SIZE / 2;
+		distinct += !seen[io.offset / 4096];
+		seen[io.offset / 4096] = 1;
+	}
+	free(seen);
+	/* Hot blocks everywhere: about half the I/O in the upper half. */
+	assert_in_range(upper, DRAWS / 4, DRAWS * 3 / 4);
+	/* Uniform draws would hit ~96% distinct blocks of 262,144; zipf:1.2
+	 * hits far fewer. */
+	assert_true(distinct < DRAWS / 2);
+	workload_free(&fx.w);
+
+	/* A parameter out of range is refused by the slave too. */
+	plan_reset(1);
+	add_stream(0, 100.0, 100.0, 0.0, 4096u, 100.0, 0u)->access =
+		PROTO_ACCESS_PARETO;
+	fx.streams[0].access_arg = 2;
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "random_distribution"));
+}
+
 static void test_rejects(void **state)
 {
 	static const double bad_seek[] = { -2, 100.5, NAN };
@@ -450,13 +615,15 @@ int main(void)
 					  teardown),
 		cmocka_unit_test_teardown(test_sequential_and_wrap, teardown),
 		cmocka_unit_test_teardown(test_seekpct_share, teardown),
-		cmocka_unit_test_teardown(test_xfer_and_rdpct_shares,
-					  teardown),
+		cmocka_unit_test_teardown(test_xfer_and_rdpct_shares, teardown),
 		cmocka_unit_test_teardown(test_skew_shares, teardown),
 		cmocka_unit_test_teardown(test_range, teardown),
 		cmocka_unit_test_teardown(test_offset_and_align, teardown),
 		cmocka_unit_test_teardown(test_eof_one_pass, teardown),
 		cmocka_unit_test_teardown(test_slices_cover_once, teardown),
+		cmocka_unit_test_teardown(test_hits, teardown),
+		cmocka_unit_test_teardown(test_hit_areas_refused, teardown),
+		cmocka_unit_test_teardown(test_access_whole_range, teardown),
 		cmocka_unit_test_teardown(test_rejects, teardown),
 		cmocka_unit_test_teardown(test_deterministic, teardown),
 	};

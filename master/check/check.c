@@ -215,12 +215,37 @@ static void describe_sds(struct desc *d, const struct params *p)
 			TEXT(d, "%s%s", h ? "," : "", p->hd[sd->host[h]].name);
 		desc_boolean(d, "sqpoll", sd->sqpoll);
 		SHOWN(d, "%s", sd->sqpoll ? " sqpoll=yes" : "");
+		desc_u64(d, "hitarea", sd->hitarea);
+		if (sd->hitarea != 1024 * 1024)
+			SHOWN(d, " hitarea=%s",
+			      size_str(sd->hitarea, sz, sizeof(sz)));
 		describe_hostlist(d, p, sd->host, sd->nhost);
 		desc_boolean(d, "used", used);
 		SHOWN(d, "%s\n", used ? "" : " (unused)");
 		desc_end(d);
 	}
 	desc_end(d);
+}
+
+/* random_distribution= as fio spells it: "random", "zipf:1.2", ... */
+static void describe_access(struct desc *d, const struct plan_wd *pw)
+{
+	static const char *const names[] = {
+		[PARAMS_ACCESS_UNIFORM] = "random",
+		[PARAMS_ACCESS_ZIPF] = "zipf",
+		[PARAMS_ACCESS_PARETO] = "pareto",
+		[PARAMS_ACCESS_NORMAL] = "normal",
+	};
+	char buf[64];
+
+	if (pw->access == PARAMS_ACCESS_UNIFORM)
+		snprintf(buf, sizeof(buf), "random");
+	else
+		snprintf(buf, sizeof(buf), "%s:%g", names[pw->access],
+			 pw->access_arg);
+	desc_str(d, "random_distribution", buf);
+	if (pw->access != PARAMS_ACCESS_UNIFORM)
+		SHOWN(d, " random_distribution=%s", buf);
 }
 
 static void describe_wd(struct desc *d, const struct params *p,
@@ -272,6 +297,11 @@ static void describe_wd(struct desc *d, const struct params *p,
 	desc_dbl(d, "iorate", pw.iorate);
 	if (pw.iorate > 0)
 		SHOWN(d, " iorate=%g", pw.iorate);
+	desc_dbl(d, "rhpct", pw.rhpct);
+	desc_dbl(d, "whpct", pw.whpct);
+	if (pw.rhpct > 0 || pw.whpct > 0)
+		SHOWN(d, " rhpct=%g whpct=%g", pw.rhpct, pw.whpct);
+	describe_access(d, &pw);
 	describe_range(d, pw.range_lo, pw.range_hi);
 	describe_hostlist(d, p, wd->host, wd->nhost);
 	if (wd->nhost) {

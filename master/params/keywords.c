@@ -311,7 +311,6 @@ static int set_journal(struct parser *p, const struct kw *kw, void *obj,
 	"lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
 #define WHY_CMD "lockstep runs no commands around runs"
-#define WHY_HIT "cache hit targeting (rhpct=, whpct=) is not supported"
 #define WHY_OPENFLAGS "give openflags= on the sd= lines"
 
 static const struct kw general_kws[] = {
@@ -410,9 +409,8 @@ static const struct kw sd_kws[] = {
 	/* lockstep's own: run the sd from a ring with a kernel SQ thread. */
 	KWF("sqpoll", set_yesno, struct params_sd, sqpoll,
 	    "yes: run the sd from rings with a kernel submission-queue polling thread (lockstep's own)"),
-	/* Only matters with rhpct=/whpct=, which are not supported. */
-	KW("hitarea", NULL,
-	   "accepted and ignored: it matters only with rhpct=/whpct=, which are refused"),
+	KW("hitarea", sd_set_hitarea,
+	   "the cache-hit area, Vdbench's: the first this many bytes of the sd's range take the hits of the wds with rhpct= or whpct=, and all their other I/O goes to the rest of the range (the miss area); a multiple of 4k, each area at least 4 times the largest xfersize (default 1m)"),
 	UNSUPPORTED("count", "write one sd= line per lun"),
 	UNSUPPORTED("journal", "give journal=DIR among the general parameters"),
 	UNSUPPORTED("dedupratio", WHY_DEDUP),
@@ -444,8 +442,12 @@ static const struct kw wd_kws[] = {
 	UNSUPPORTED("hotband", "hot bands are not supported"),
 	UNSUPPORTED("openflags", WHY_OPENFLAGS),
 	UNSUPPORTED("priority", "workload priorities are not supported"),
-	UNSUPPORTED_BUT("rhpct", "0", WHY_HIT),
-	UNSUPPORTED_BUT("whpct", "0", WHY_HIT),
+	KWF("rhpct", wd_set_hitpct, struct params_wd, rhpct,
+	    "read hits, Vdbench's: the percentage of reads that go to the hitarea= of their sd (random offsets there), 0..100 (default 0); once any wd of a phase asks for hits on an sd, every other I/O on it goes past the hit area. Refused with validate=yes"),
+	KWF("whpct", wd_set_hitpct, struct params_wd, whpct,
+	    "write hits: the percentage of writes that go to the hitarea= of their sd, 0..100 (default 0), as rhpct="),
+	KW("random_distribution", wd_set_access,
+	   "how random offsets spread over the range, fio's option (lockstep's extension of the Vdbench language): random (default, uniform), zipf:THETA (theta > 0, not 1; zipf alone is 1.1), pareto:H (0 < h < 1: the hottest h of the blocks take 1-h of the I/O, so pareto:0.2 sends 80% of it to 20% of the blocks; pareto alone is 0.2) or normal:SIGMA (a normal curve, sigma in percent of the range). Blocks are align= or the wd's smallest xfersize; the hot ones are scattered over the range by a permutation of the sd's name that every slave shares, as fio scatters them; sequential I/O is not affected. Refused with validate=yes"),
 	UNSUPPORTED("streams",
 		    "independent sequential streams are not supported"),
 	UNSUPPORTED("stride", "skip-sequential I/O is not supported"),
@@ -495,18 +497,21 @@ static const struct kw rd_kws[] = {
 	LOOP("forcompratio", NULL, PARAMS_LOOP_COMPRATIO,
 	     "a phase per compression ratio of the list"),
 	LOOP("compratio", "forcompratio", PARAMS_LOOP_COMPRATIO, NULL),
+	LOOP("forrhpct", NULL, PARAMS_LOOP_RHPCT,
+	     "a phase per read hit percentage of the list (every wd's rhpct=)"),
+	LOOP("rhpct", "forrhpct", PARAMS_LOOP_RHPCT, NULL),
+	LOOP("forwhpct", NULL, PARAMS_LOOP_WHPCT,
+	     "a phase per write hit percentage of the list (every wd's whpct=)"),
+	LOOP("whpct", "forwhpct", PARAMS_LOOP_WHPCT, NULL),
+	LOOP("forhitarea", NULL, PARAMS_LOOP_HITAREA,
+	     "a phase per hit area size of the list (every sd's hitarea=)"),
+	LOOP("hitarea", "forhitarea", PARAMS_LOOP_HITAREA, NULL),
 	UNSUPPORTED("sd", "name the sds on the wd= lines"),
 	UNSUPPORTED("maxdata", "runs end after elapsed="),
 	IGNORED("endcmd", WHY_CMD),
 	IGNORED("startcmd", WHY_CMD),
 	UNSUPPORTED("openflags", WHY_OPENFLAGS),
 	UNSUPPORTED("replay", "Swat replay is not supported"),
-	IGNORED("forhitarea", "hitarea= matters only with rhpct=/whpct="),
-	IGNORED("hitarea", "hitarea= matters only with rhpct=/whpct="),
-	UNSUPPORTED_BUT("forrhpct", "0", WHY_HIT),
-	UNSUPPORTED_BUT("rhpct", "0", WHY_HIT),
-	UNSUPPORTED_BUT("forwhpct", "0", WHY_HIT),
-	UNSUPPORTED_BUT("whpct", "0", WHY_HIT),
 	UNSUPPORTED("mount", WHY_FS),
 };
 

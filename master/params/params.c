@@ -156,6 +156,7 @@ static void obj_defaults(union obj *o, enum kind k)
 	case KIND_SD:
 		o->sd.threads = 8;
 		o->sd.range_hi = 100;
+		o->sd.hitarea = 1024 * 1024; /* Vdbench's default */
 		break;
 	case KIND_WD:
 		o->wd.nxfer = 1;
@@ -722,6 +723,9 @@ const char *params_loop_name(enum params_loop_kind k)
 		[PARAMS_LOOP_SEEKPCT] = "forseekpct",
 		[PARAMS_LOOP_THREADS] = "forthreads",
 		[PARAMS_LOOP_COMPRATIO] = "forcompratio",
+		[PARAMS_LOOP_RHPCT] = "forrhpct",
+		[PARAMS_LOOP_WHPCT] = "forwhpct",
+		[PARAMS_LOOP_HITAREA] = "forhitarea",
 	};
 
 	return (unsigned)k < PARAMS_LOOP_NR ? names[k] : "?";

@@ -81,6 +81,9 @@ enum params_loop_kind {
 	PARAMS_LOOP_SEEKPCT,   /* 0..100, or PARAMS_SEEK_EOF */
 	PARAMS_LOOP_THREADS,   /* per sd */
 	PARAMS_LOOP_COMPRATIO, /* >= 1 */
+	PARAMS_LOOP_RHPCT,     /* 0..100: every wd's rhpct= */
+	PARAMS_LOOP_WHPCT,     /* 0..100: every wd's whpct= */
+	PARAMS_LOOP_HITAREA,   /* bytes: every sd's hitarea= */
 	PARAMS_LOOP_NR,
 };
 
@@ -120,14 +123,23 @@ struct params_sd {
 	unsigned threads;          /* I/Os kept in flight; default 8 */
 	unsigned openflags;        /* PARAMS_O_* */
 	double range_lo, range_hi; /* percent of the sd, default 0..100 */
-	uint64_t offset; /* bytes of the lun before the sd (n x 512) */
-	uint32_t align;  /* random offsets align to this; 0 = xfersize */
-	bool force;      /* force=yes: write despite a signature */
-	bool sqpoll;     /* sqpoll=yes: a kernel submission thread */
-	size_t nhost;    /* host=: 0 = every host */
+	uint64_t offset;  /* bytes of the lun before the sd (n x 512) */
+	uint32_t align;   /* random offsets align to this; 0 = xfersize */
+	bool force;       /* force=yes: write despite a signature */
+	bool sqpoll;      /* sqpoll=yes: a kernel submission thread */
+	uint64_t hitarea; /* bytes of cache hits (rhpct=, whpct=); default 1m */
+	size_t nhost;     /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
 	struct params_pos lun_pos; /* for messages about the target itself */
+};
+
+/* wd random_distribution= (fio's): how random offsets spread. */
+enum params_access {
+	PARAMS_ACCESS_UNIFORM = 0, /* random (uniform): every block alike */
+	PARAMS_ACCESS_ZIPF,        /* zipf:THETA */
+	PARAMS_ACCESS_PARETO,      /* pareto:H */
+	PARAMS_ACCESS_NORMAL,      /* normal:SIGMA (percent of the range) */
 };
 
 struct params_wd {
@@ -142,10 +154,15 @@ struct params_wd {
 	double range_lo, range_hi; /* percent of each sd's range, 0..100 */
 	double skew;   /* percent of the rd's I/O; 0 = an even share */
 	double iorate; /* this wd's own fixed I/O rate; 0 = none */
-	size_t nhost;  /* host=: 0 = every host */
+	double rhpct;  /* 0..100: reads to the sds' hit areas; default 0 */
+	double whpct;  /* 0..100: writes to them; default 0 */
+	enum params_access access;      /* random_distribution= */
+	double access_arg;              /* its theta, h or sigma */
+	size_t nhost;                   /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
 	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
+	struct params_pos hit_pos, access_pos;  /* rhpct=/whpct=, the other */
 };
 
 struct params_loop {

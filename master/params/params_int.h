@@ -275,6 +275,8 @@ int values_xfer_size(struct parser *p, const struct kw *kw,
 		     const struct val *v, uint32_t *out);
 int values_parse_seek(struct parser *p, const struct kw *kw,
 		      const struct val *v, double *out);
+int values_check_hitarea(struct parser *p, const struct kw *kw,
+			 struct params_pos pos, const char *sh, double x);
 int values_check_seek(struct parser *p, const struct kw *kw,
 		      struct params_pos pos, const char *sh, double x);
 int values_expand(struct parser *p, const struct kw *kw,
@@ -323,6 +325,8 @@ int sd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 		     const struct item *it);
 int sd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
+int sd_set_hitarea(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
 int sd_finish(struct parser *p);
 
 int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
@@ -337,6 +341,10 @@ int wd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
 int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
+int wd_set_hitpct(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
 int wd_finish(struct parser *p);
 
 int rd_set_validate(struct parser *p, const struct kw *kw, void *obj,

@@ -39,6 +39,20 @@ static int sector_size(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
+/* hitarea=: the bytes at the range's start that take the cache hits. */
+int sd_set_hitarea(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_sd *sd = obj;
+	const struct val *v = values_single(p, kw, it);
+	char b[SHOW_MAX + 1];
+	int ret = v ? values_size(p, kw, v, &sd->hitarea) : -EINVAL;
+
+	return ret ? ret :
+		     values_check_hitarea(p, kw, v->pos, shown(v, b, sizeof(b)),
+					  (double)sd->hitarea);
+}
+
 int sd_set_offset(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {

@@ -210,6 +210,17 @@ static int check_xfer(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
+int values_check_hitarea(struct parser *p, const struct kw *kw,
+			 struct params_pos pos, const char *sh, double x)
+{
+	/* 0 (HCIBench writes it) leaves no room for hits: the planner
+	 * refuses it only when a wd asks for some. */
+	if (x < 0 || fmod(x, 4096) != 0)
+		return perr(p, pos, "%s=%s is not a multiple of 4k", kw->name,
+			    sh);
+	return 0;
+}
+
 static int check_threads(struct parser *p, const struct kw *kw,
 			 struct params_pos pos, const char *sh, double x)
 {
@@ -249,6 +260,9 @@ const struct numkind values_num_loop[PARAMS_LOOP_NR] = {
 	[PARAMS_LOOP_SEEKPCT] = { values_parse_seek, values_check_seek },
 	[PARAMS_LOOP_THREADS] = { values_number, check_threads },
 	[PARAMS_LOOP_COMPRATIO] = { values_number, check_ratio },
+	[PARAMS_LOOP_RHPCT] = { values_number, check_pct },
+	[PARAMS_LOOP_WHPCT] = { values_number, check_pct },
+	[PARAMS_LOOP_HITAREA] = { parse_size, values_check_hitarea },
 };
 
 /* One value, read and judged, appended to out. */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* xfersize=4k or xfersize=(4k,50,8k,50): sizes with their share of I/Os. */
@@ -116,6 +117,94 @@ int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
 	struct params_wd *wd = obj;
 
 	return params_set_refs(p, kw, it, KIND_SD, wd->sd, &wd->nsd);
+}
+
+/* rhpct= and whpct= (kw->off: the field), remembering where. */
+int wd_set_hitpct(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	wd->hit_pos = it->kpos;
+	return values_number_in(p, kw, v, 0, 100,
+				(double *)((char *)obj + kw->off));
+}
+
+/*
+ * random_distribution= as fio spells it: random (or uniform), zipf:THETA
+ * (theta > 0, not 1; zipf alone is fio's 1.1), pareto:H (0 < h < 1;
+ * pareto alone is fio's 0.2), normal:SIGMA or gauss:SIGMA (percent of
+ * the range, 0 < sigma <= 100).
+ */
+int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	static const struct {
+		const char *name;
+		enum params_access kind;
+		double dflt, lo, hi; /* dflt 0: a value is needed */
+		const char *rule;
+	} forms[] = {
+		{ "random", PARAMS_ACCESS_UNIFORM, 1, 0, 0, "" },
+		{ "uniform", PARAMS_ACCESS_UNIFORM, 1, 0, 0, "" },
+		{ "zipf", PARAMS_ACCESS_ZIPF, 1.1, 0, INFINITY,
+		  "zipf's theta must be more than 0 and not 1" },
+		{ "pareto", PARAMS_ACCESS_PARETO, 0.2, 0, 1,
+		  "pareto's h must be between 0 and 1" },
+		{ "normal", PARAMS_ACCESS_NORMAL, 0, 0, 100.000001,
+		  "normal's sigma is a percentage of the range, more than 0 and at most 100" },
+		{ "gauss", PARAMS_ACCESS_NORMAL, 0, 0, 100.000001,
+		  "gauss's sigma is a percentage of the range, more than 0 and at most 100" },
+	};
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	char buf[64], *colon, *end;
+	double x;
+
+	if (!v)
+		return -EINVAL;
+	wd->access_pos = v->pos;
+	if (!cstr(v, buf, sizeof(buf)))
+		goto bad;
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		if (strcmp(buf, forms[i].name))
+			continue;
+		if (forms[i].kind == PARAMS_ACCESS_UNIFORM) {
+			if (colon)
+				goto bad;
+			wd->access = PARAMS_ACCESS_UNIFORM;
+			wd->access_arg = 0;
+			return 0;
+		}
+		if (!colon && !forms[i].dflt)
+			return perr(p, v->pos,
+				    "%s=%.*s needs its sigma, such as normal:10",
+				    kw->name, show(v->len), v->s);
+		x = forms[i].dflt;
+		if (colon) {
+			errno = 0;
+			x = strtod(colon + 1, &end);
+			if (end == colon + 1 || *end || errno || !isfinite(x))
+				goto bad;
+		}
+		if (!(x > forms[i].lo && x < forms[i].hi) ||
+		    (forms[i].kind == PARAMS_ACCESS_ZIPF && x == 1))
+			return perr(p, v->pos, "%s=%.*s: %s", kw->name,
+				    show(v->len), v->s, forms[i].rule);
+		wd->access = forms[i].kind;
+		wd->access_arg = x;
+		return 0;
+	}
+bad:
+	return perr(p, v->pos,
+		    "%s=%.*s is not random, zipf:THETA, pareto:H or normal:SIGMA",
+		    kw->name, show(v->len), v->s);
 }
 
 int wd_finish(struct parser *p)

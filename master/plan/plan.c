@@ -123,6 +123,19 @@ static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 		x->compratio = v;
 		name_add(x->name, " compratio=%g", v);
 		break;
+	case PARAMS_LOOP_RHPCT:
+		x->rhpct = v;
+		name_add(x->name, " rhpct=%g", v);
+		break;
+	case PARAMS_LOOP_WHPCT:
+		x->whpct = v;
+		name_add(x->name, " whpct=%g", v);
+		break;
+	case PARAMS_LOOP_HITAREA:
+		x->hitarea = (uint64_t)v;
+		name_add(x->name, " hitarea=%s",
+			 units_fmt_size(x->hitarea, sz, sizeof(sz)));
+		break;
 	default:
 		break;
 	}

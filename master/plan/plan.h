@@ -86,6 +86,9 @@ struct plan_phase {
 	double seekpct;    /* forseekpct; PARAMS_SEEK_EOF = eof */
 	unsigned threads;  /* forthreads: every sd's threads */
 	double compratio;  /* forcompratio, else the general compratio= */
+	double rhpct;      /* forrhpct: every wd's rhpct= */
+	double whpct;      /* forwhpct: every wd's whpct= */
+	uint64_t hitarea;  /* forhitarea: every sd's hitarea=, bytes */
 	enum params_dist distribution;
 	/* Format: bytes written, and the sds whose size is known only once
 	 * opened (not counted in format_bytes). */
@@ -106,7 +109,10 @@ struct plan_wd {
 	/* Percent of the phase's I/O: skew= given, an even share of what the
 	 * others leave, or from iorate= when every wd has its own. */
 	double skew;
-	double iorate; /* its own fixed rate, 0 = none */
+	double iorate;       /* its own fixed rate, 0 = none */
+	double rhpct, whpct; /* cache hits: the wd's or the phase's loop */
+	enum params_access access; /* random_distribution= */
+	double access_arg;
 };
 
 /* "warmup+measure", "format", "curve-max", "curve-point", "slo-max",

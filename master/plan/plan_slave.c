@@ -187,6 +187,50 @@ static int sd_range(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
+/*
+ * The cache-hit area of sd in the phase: its hitarea= (or the phase's
+ * forhitarea=) once a wd that uses it asks for hits, else 0. Vdbench's
+ * rule: at least 4 times the largest xfersize of those wds (the slave
+ * holds the miss area to it too, once it knows the size).
+ */
+static int sd_hitarea(const struct params *p, const struct plan_phase *ph,
+		      unsigned sd, uint64_t *out, char *err, size_t errlen)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	const struct params_sd *s = &p->sd[sd];
+	uint64_t area = ph->loops & (1u << PARAMS_LOOP_HITAREA) ? ph->hitarea :
+								  s->hitarea;
+	uint32_t most = 0;
+	bool hits = false;
+	struct plan_wd pw;
+
+	*out = 0;
+	if (ph->kind == PLAN_FORMAT)
+		return 0;
+	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+		bool uses = false;
+
+		for (size_t k = 0; k < wd->nsd; k++)
+			uses |= wd->sd[k] == sd;
+		if (!uses)
+			continue;
+		plan_wd_resolve(p, ph, w, &pw);
+		hits |= pw.rhpct > 0 || pw.whpct > 0;
+		for (size_t x = 0; x < pw.nxfer; x++)
+			most = pw.xfer[x].size > most ? pw.xfer[x].size : most;
+	}
+	if (!hits)
+		return 0;
+	if (area < 4ull * most)
+		return plan_err(p, s->pos, err, errlen,
+				"sd=%s: hitarea of %llu bytes is less than 4 times the largest xfersize of its wds in %s (%u bytes), as Vdbench requires",
+				s->name, (unsigned long long)area, ph->name,
+				most);
+	*out = area;
+	return 0;
+}
+
 static int add_target(const struct params *p, const struct plan_phase *ph,
 		      const struct layout *l, unsigned sd,
 		      struct proto_target *t, char *err, size_t errlen)
@@ -204,6 +248,8 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 				"sd=%s has threads=%u, fewer than the %u slaves that run it (raise threads= or use fewer slaves)",
 				s->name, threads, n);
 	ret = sd_range(p, ph, sd, &plo, &phi, &seq, err, errlen);
+	if (!ret)
+		ret = sd_hitarea(p, ph, sd, &t->hitarea, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(t->name, sizeof(t->name), "%s", s->name);
@@ -219,6 +265,8 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	t->force = s->force;
 	lo = ppb(plo);
 	hi = ppb(phi);
+	/* Hits go to the start of the sd's range whichever part is ours. */
+	t->hit_lo = t->hitarea ? lo : 0;
 	/*
 	 * Validation: each slave owns its cut of the sd's whole range in
 	 * every phase, and works only on the part of the phase's range in it.
@@ -277,6 +325,20 @@ static int format_streams(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
+static uint32_t access_of(enum params_access a)
+{
+	switch (a) {
+	case PARAMS_ACCESS_ZIPF:
+		return PROTO_ACCESS_ZIPF;
+	case PARAMS_ACCESS_PARETO:
+		return PROTO_ACCESS_PARETO;
+	case PARAMS_ACCESS_NORMAL:
+		return PROTO_ACCESS_NORMAL;
+	default:
+		return PROTO_ACCESS_UNIFORM;
+	}
+}
+
 /*
  * The wd streams this slave runs, with its share of the phase's rate: each
  * wd gets its skew of the rate, split evenly over the slaves that run it.
@@ -320,6 +382,10 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		s->rdpct = pw.rdpct;
 		s->seekpct = pw.seekpct;
 		s->eof = pw.seek_eof;
+		s->rhpct = pw.rhpct;
+		s->whpct = pw.whpct;
+		s->access = access_of(pw.access);
+		s->access_arg = pw.access_arg;
 		s->skew = pw.skew / n;
 		share_pct += s->skew;
 		even &= wd->skew == 0 && wd->iorate == 0 &&

@@ -134,9 +134,25 @@ static int check_phase(const struct params *p, const struct plan_phase *ph,
 		return 0;
 	}
 	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+
 		plan_wd_resolve(p, ph, w, &pw);
+		/*
+		 * Hits and skews are computed on the whole sd, but each
+		 * slave and worker owns only its cut of it under validation.
+		 */
+		if (pw.rhpct > 0 || pw.whpct > 0)
+			return plan_err(p,
+					wd->hit_pos.line ? wd->hit_pos :
+							   rd->pos,
+					err, errlen,
+					"wd=%s: rhpct= and whpct= send I/O to the start of each sd, which validate=yes gives to one slave only: not supported together yet",
+					wd->name);
+		if (pw.access != PARAMS_ACCESS_UNIFORM)
+			return plan_err(p, wd->access_pos, err, errlen,
+					"wd=%s: random_distribution= spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet",
+					wd->name);
 		for (size_t x = 0; x < pw.nxfer; x++) {
-			const struct params_wd *wd = &p->wd[pw.wd];
 			bool loop = ph->loops & (1u << PARAMS_LOOP_XFERSIZE);
 
 			if (pw.xfer[x].size % VBLOCK == 0)

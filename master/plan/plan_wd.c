@@ -1,6 +1,6 @@
 /*
  * A wd in a phase: its values once the phase's loops (xfersize=,
- * rdpct=, seekpct=) and the rd's skews are applied. Its own file because
+ * rdpct=, seekpct=, rhpct=, whpct=) and the rd's skews are applied. Its own file because
  * the phases (plan.c), the validation checks (plan_validate.c, called by
  * plan.c), the per-slave plans and `lockstep check` all read it: kept in
  * plan.c, plan.c and plan_validate.c would call each other. See plan.h.
@@ -56,4 +56,10 @@ void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
 	out->range_hi = wd->range_hi;
 	out->skew = wd_skew(p, rd, i);
 	out->iorate = wd->iorate;
+	out->rhpct = ph->loops & (1u << PARAMS_LOOP_RHPCT) ? ph->rhpct :
+							     wd->rhpct;
+	out->whpct = ph->loops & (1u << PARAMS_LOOP_WHPCT) ? ph->whpct :
+							     wd->whpct;
+	out->access = wd->access;
+	out->access_arg = wd->access_arg;
 }

@@ -70,6 +70,8 @@ static int fill_plan(struct proto_plan *p)
 		t->offset = 4096 * i;
 		t->sqpoll = i;
 		t->force = i;
+		t->hitarea = i ? 1024 * 1024 : 0;
+		t->hit_lo = 0;
 
 		snprintf(s->name, sizeof(s->name), "wd%u", i + 1);
 		s->ntargets = 1 + i;
@@ -83,6 +85,10 @@ static int fill_plan(struct proto_plan *p)
 		s->rdpct = 70.0;
 		s->seekpct = i ? 0.0 : 100.0;
 		s->eof = i;
+		s->rhpct = i ? 0.0 : 80.0;
+		s->whpct = i ? 20.0 : 0.0;
+		s->access = i ? PROTO_ACCESS_UNIFORM : PROTO_ACCESS_ZIPF;
+		s->access_arg = i ? 0.0 : 1.2;
 	}
 	return 0;
 }
