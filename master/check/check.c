@@ -243,7 +243,7 @@ static void describe_access(struct desc *d, const struct plan_wd *pw)
 	else
 		snprintf(buf, sizeof(buf), "%s:%g", names[pw->access],
 			 pw->access_arg);
-	desc_str(d, "random_distribution", buf);
+	desc_str_copy(d, "random_distribution", buf);
 	if (pw->access != PARAMS_ACCESS_UNIFORM)
 		SHOWN(d, " random_distribution=%s", buf);
 }
@@ -350,7 +350,7 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 		desc_dbl(d, "stopcurve_ms", ph->stopcurve_ms);
 	if (ph->kind == PLAN_SLO_MAX) {
 		slo_name(rd->slo_pct, rd->slo_ms, sz, sizeof(sz));
-		desc_str(d, "slo", sz);
+		desc_str_copy(d, "slo", sz);
 		desc_dbl(d, "sloprecision_pct", rd->sloprecision_pct);
 		desc_u64(d, "slo_steps", ph->slo_steps);
 		SHOWN(d, " (SLO %s, precision %g%% of rate, up to %u steps)",

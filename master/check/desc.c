@@ -57,6 +57,18 @@ void desc_str(struct desc *d, const char *key, const char *v)
 		it->v.s = v;
 }
 
+void desc_str_copy(struct desc *d, const char *key, const char *v)
+{
+	struct item *it = add(d, ITEM_STR, key);
+
+	if (!it)
+		return;
+	it->own = strdup(v);
+	if (!it->own)
+		d->nomem = 1;
+	it->v.s = it->own ? it->own : "";
+}
+
 void desc_u64(struct desc *d, const char *key, uint64_t v)
 {
 	struct item *it = add(d, ITEM_U64, key);
@@ -98,8 +110,10 @@ void desc_end(struct desc *d)
 
 void desc_free(struct desc *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; i < d->n; i++) {
 		free(d->it[i].text);
+		free(d->it[i].own);
+	}
 	free(d->it);
 	memset(d, 0, sizeof(*d));
 }

@@ -39,6 +39,7 @@ struct item {
 		int b;
 	} v;
 	char *text; /* malloc'd; NULL: nothing in the text */
+	char *own;  /* malloc'd copy v.s points at (desc_str_copy); or NULL */
 };
 
 struct desc {
@@ -60,6 +61,8 @@ __attribute__((format(printf, 3, 4))) void desc_text(struct desc *d, int alone,
 
 /* Typed values under key (NULL inside arrays). */
 void desc_str(struct desc *d, const char *key, const char *v);
+/* desc_str of a string that does not live as long as the params. */
+void desc_str_copy(struct desc *d, const char *key, const char *v);
 void desc_u64(struct desc *d, const char *key, uint64_t v);
 void desc_dbl(struct desc *d, const char *key, double v);
 void desc_boolean(struct desc *d, const char *key, int v);
