@@ -24,6 +24,7 @@
 #include "master/report/data.h"
 #include "master/report/json.h"
 #include "master/report/html.h"
+#include "master/report/pdf.h"
 
 extern const char report_asset_uplot_js[], report_asset_uplot_css[];
 extern const char report_asset_page_js[], report_asset_page_css[];
@@ -268,13 +269,17 @@ static int resolve_baseline(const char *spec, const char *hist, char *out,
 int html_main(int argc, char **argv)
 {
 	const char *out = NULL, *baseline = NULL, *hist = NULL;
-	char err[PATH_MAX + 512], base_dir[PATH_MAX];
-	int help = 0, args, ret;
+	char err[PATH_MAX + 512], base_dir[PATH_MAX], browser[PATH_MAX];
+	char page[PATH_MAX];
+	int help = 0, pdf = 0, args, ret;
 	const struct opts_def defs[] = {
 		{ "output", 'o', OPTS_STRING, &out, .arg = "FILE",
 		  .help = "where to write the page (default DIR/report.html)" },
 		{ "baseline", 0, OPTS_STRING, &baseline, .arg = "SPEC",
 		  .help = "overlay and compare with a results folder, a history id, last or last~N" },
+		{ "pdf", 0, OPTS_FLAG, &pdf,
+		  .help = "also print the page to DIR/report.pdf with a headless chromium from PATH (within " PDF_TIMEOUT_STR
+			  " s; an error without one)" },
 		{ "history", 0, OPTS_STRING, &hist, .arg = "PATH",
 		  .help = "the run history for --baseline (default as lockstep run: $LOCKSTEP_HISTORY, else " HISTORY_ROOT_DB
 			  " for root, ~/.local/share/lockstep/history.db)" },
@@ -287,7 +292,8 @@ int html_main(int argc, char **argv)
 		.prog = "lockstep report",
 		.synopsis = "usage: lockstep report DIR [options]",
 		.footer = "Writes one self-contained HTML page (charts and "
-			  "tables) from the results folder DIR.\n",
+			  "tables) from the results folder DIR; with --pdf "
+			  "also DIR/report.pdf.\n",
 		.width = 20,
 		.defs = defs,
 		.ndefs = sizeof(defs) / sizeof(defs[0]),
@@ -297,6 +303,12 @@ int html_main(int argc, char **argv)
 	ret = opts_parse(&cmd, argc, argv, &args);
 	if (ret)
 		return ret > 0 ? LS_EXIT_OK : LS_EXIT_BAD_INPUT;
+	/* Before anything is written: --pdf without a browser is refused. */
+	if (pdf && pdf_find_browser(browser, sizeof(browser)) < 0) {
+		fprintf(stderr,
+			"lockstep report: --pdf needs chromium (or chromium-browser) on PATH to print the page; none was found (install chromium, or leave out --pdf)\n");
+		return LS_EXIT_BAD_INPUT;
+	}
 	if (baseline &&
 	    resolve_baseline(baseline, hist, base_dir, sizeof(base_dir), err,
 			     sizeof(err)) < 0) {
@@ -310,10 +322,18 @@ int html_main(int argc, char **argv)
 		fprintf(stderr, "lockstep report: %s\n", err);
 		return LS_EXIT_BAD_INPUT;
 	}
-	if (out)
-		printf("lockstep: report written to %s\n", out);
-	else
-		printf("lockstep: report written to %s/report.html\n",
-		       argv[args]);
+	if (!out)
+		snprintf(page, sizeof(page), "%s/report.html", argv[args]);
+	printf("lockstep: report written to %s\n", out ? out : page);
+	if (pdf) {
+		fflush(stdout);
+		ret = pdf_print(browser, out ? out : page, argv[args], err,
+				sizeof(err));
+		if (ret < 0) {
+			fprintf(stderr, "lockstep report: --pdf: %s\n", err);
+			return LS_EXIT_BAD_INPUT;
+		}
+		printf("lockstep: PDF written to %s/report.pdf\n", argv[args]);
+	}
 	return LS_EXIT_OK;
 }

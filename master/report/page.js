@@ -260,13 +260,44 @@
 		};
 	}
 
+	/* A number for a legend: 4 significant digits, thousands whole. */
+	function short(v) {
+		if (!isNum(v))
+			return "\u2014";
+		var a = Math.abs(v);
+		return a >= 1000 ? v.toFixed(0) : a >= 1 ? String(Number(
+			v.toPrecision(4))) : a === 0 ? "0" : String(Number(
+			v.toPrecision(3)));
+	}
+
+	/*
+	 * A legend's value of series si: under the cursor its value there;
+	 * without a cursor (the page as it loads, and as it prints) its last
+	 * value, said so, rather than uPlot's "--". xfmt turns an x into its
+	 * words (a percentile).
+	 */
+	function legendValue(data, si, xfmt) {
+		var f = xfmt || short;
+		return function (u, v, _si, idx) {
+			if (idx !== null && idx !== undefined)
+				return isNum(v) ? f(v) : "\u2014";
+			var ys = arr(data[si]);
+			for (var j = ys.length - 1; j >= 0; j--) {
+				if (isNum(ys[j]))
+					return f(ys[j]) + (si ? " (last)" : " (end)");
+			}
+			return "\u2014";
+		};
+	}
+
 	/*
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
 	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
 	 * from 0), xmax (with from0: the axis reaches at least there, as the
-	 * run's other charts), yrange ([lo, hi], fixed), height, mark ({x, y,
-	 * label}: a point ringed, data-mark says where).
+	 * run's other charts), yrange ([lo, hi], fixed), height, width, xfmt
+	 * (an x in the legend), mark ({x, y, label}: a point ringed, data-mark
+	 * says where). A series with pointsOnly is markers without a line.
 	 */
 	function chart(parent, id, series, data, opts) {
 		var box = el("div", { "class": "chart", id: id,
@@ -280,7 +311,7 @@
 		}
 		var o = {
 			title: opts.title,
-			width: width(),
+			width: opts.width || width(),
 			height: opts.height || 260,
 			scales: {
 				x: opts.from0 ? {
@@ -298,18 +329,27 @@
 				{ label: opts.xlabel, values: opts.xvalues },
 				{ label: opts.ylabel, size: 70 },
 			],
-			series: [{ label: opts.xlabel }].concat(series.map(function (s) {
-				return {
-					label: s.label,
-					stroke: s.color,
-					width: s.width || 2,
-					dash: s.dash,
-					spanGaps: true,
-					/* Filled, so that a lone sample shows. */
-					points: opts.points ? { show: true, size: 10,
-						fill: s.color } : { show: false },
-				};
-			})),
+			series: [{ label: opts.xlabel,
+				value: legendValue(data, 0, opts.xfmt) }].concat(
+				series.map(function (s, i) {
+					return {
+						label: s.label,
+						stroke: s.color,
+						width: s.width || 2,
+						dash: s.dash,
+						spanGaps: true,
+						/* A marker alone (a curve's max run): no
+						   line to or from it. */
+						paths: s.pointsOnly ? function () {
+							return null;
+						} : undefined,
+						/* Filled, so that a lone sample shows. */
+						points: opts.points || s.pointsOnly ? {
+							show: true, size: s.pointsOnly ? 14 : 10,
+							fill: s.color } : { show: false },
+						value: legendValue(data, i + 1),
+					};
+				})),
 			hooks: {
 				drawClear: [decorations(opts.warm || 0,
 					opts.events || [])],
@@ -342,6 +382,10 @@
 				sum: ys.reduce(function (a, b) { return a + b; }, 0) };
 		})));
 		var u = new uPlot(o, data, box);
+		/* The legend without a cursor: each series' last value. */
+		u.setLegend({ idx: null });
+		/* The y scale as uPlot drew it (3: logarithmic), for a test. */
+		box.setAttribute("data-y-distr", String(u.scales.y.distr || 1));
 		if (opts.mark)
 			box.setAttribute("data-mark", opts.mark.x + "," + opts.mark.y);
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
@@ -404,6 +448,199 @@
 				text: "NOT STEADY: " + ex };
 	}
 
+	/* ---- summary: the first screen answers the run ----------------- */
+
+	/* The run figures the summary shows, by summary.json's totals. */
+	var KEY_FIGURES = [["IOPS", "iops", 2], ["MB/s", "mbps", 2],
+		["p50 (ms)", "lat_p50_ms", 4], ["p99 (ms)", "lat_p99_ms", 4],
+		["p99.9 (ms)", "lat_p999_ms", 4], ["read %", "read_pct", 2],
+		["read IO/s", "read_iops", 2], ["write IO/s", "write_iops", 2],
+		["errors", "errors", 0]];
+
+	/* A run's totals with its reads' and writes' share of its IOPS. */
+	function keyTotals(r) {
+		var t = r.totals || {}, o = {};
+		Object.keys(t).forEach(function (k) { o[k] = t[k]; });
+		if (isNum(t.iops) && isNum(t.ops) && t.ops > 0) {
+			o.read_iops = isNum(t.read_ops) ? t.iops * t.read_ops / t.ops :
+				null;
+			o.write_iops = isNum(t.write_ops) ? t.iops * t.write_ops /
+				t.ops : null;
+		}
+		return o;
+	}
+
+	/* Status, exit code, the run's verdict and, with a baseline, the
+	   compare's: one line, coloured by the status. */
+	function verdictLine(sec) {
+		var status = str(S.status);
+		var c = base && D.compare_now && typeof D.compare_now ===
+			"object" ? D.compare_now : null;
+		var words = "Status " + (status || "unknown") + " (exit " +
+			str(S.exit_code) + ")";
+		if (S.verdict !== undefined)
+			words += "; verdict " + str(S.verdict);
+		if (c && c.verdict !== undefined)
+			words += "; against the baseline: " + str(c.verdict);
+		sec.appendChild(el("p", { id: "verdict", "class": "verdict status " +
+			"status-" + status.replace(/[^a-z]/g, ""), "data-status": status,
+			"data-exit": str(S.exit_code),
+			"data-compare": c ? str(c.verdict) : "" }, words));
+		if (!c)
+			return;
+		/* Per run and metric: regression, improvement, noise or no
+		   change, with the change in per cent. */
+		var keys = [];
+		arr(c.runs).forEach(function (r) {
+			Object.keys((r && r.metrics) || {}).forEach(function (k) {
+				if (keys.indexOf(k) < 0)
+					keys.push(k);
+			});
+		});
+		sec.appendChild(table(["run", "verdict"].concat(keys),
+			arr(c.runs).map(function (r) {
+				var ms = (r && r.metrics) || {};
+				return row([str(r && r.name), str(r && r.verdict)].concat(
+					keys.map(function (k) {
+						var m = ms[k] || {};
+						var v = m.verdict === undefined ? "not judged" :
+							str(m.verdict);
+						return el("td", { "class": "cmp " + v.replace(
+							/[^a-z]/g, ""), "data-metric": k,
+						"data-verdict": v }, (isNum(m.delta_pct) ?
+							(m.delta_pct >= 0 ? "+" : "") +
+							m.delta_pct.toFixed(1) + "% " : "") + v);
+					})));
+			}), "summary-compare"));
+	}
+
+	function keyFigures(sec) {
+		sec.appendChild(table(["run", "kind"].concat(KEY_FIGURES.map(
+			function (m) {
+				return m[0];
+			})).concat(["steady state"]),
+		arr(S.runs).map(function (r) {
+			var t = keyTotals(r), st = steadyOf(r);
+			var tr = row([str(r.name), str(r.kind)].concat(KEY_FIGURES.map(
+				function (m) {
+					return el("td", { "class": "num", "data-key": m[1] },
+						fmt(t[m[1]], m[2]));
+				})).concat([el("td", { "class": "steady " + st.state },
+				st.short)]));
+			tr.setAttribute("data-run", str(r.name));
+			return tr;
+		}), "summary-runs"));
+	}
+
+	/* Slaves lost and rejoined (summary.json's slaves). */
+	function lossLine(sec) {
+		var lost = [], losses = 0, rejoins = 0;
+		arr(S.slaves).forEach(function (s) {
+			if (!isNum(s.losses) || s.losses <= 0)
+				return;
+			losses += s.losses;
+			if (s.rejoined_at)
+				rejoins++;
+			lost.push(str(s.name) + " (" + str(s.host) + ") lost " +
+				s.losses + "x" + (s.lost_at ? ", at " + str(s.lost_at) :
+				"") + (s.rejoined_at ? ", rejoined at " +
+				str(s.rejoined_at) : ", not back"));
+		});
+		sec.appendChild(el("p", { id: "losses", "class": losses ? "bad" :
+			"meta", "data-losses": losses, "data-rejoins": rejoins },
+		losses ? "Losses " + losses + ", rejoins " + rejoins + ": " +
+			lost.join("; ") : "No slave was lost (" +
+			arr(S.slaves).length + " slaves)."));
+		if (arr(D.warnings).length)
+			sec.appendChild(el("p", { "class": "bad" },
+				arr(D.warnings).length + " warnings about missing or " +
+				"cut data (listed under Run details)."));
+	}
+
+	/* An event's figures (summary.json's recovery, events_out.c), the
+	   recovery time on the figure it is judged by. */
+	var RECOVERY = [["baseline IO/s", "baseline_iops", 1],
+		["baseline p99 (ms)", "baseline_p99_ms", 3],
+		["worst IO/s", "worst_iops", 1],
+		["worst p99 (ms)", "worst_p99_ms", 3],
+		["degraded after (s)", "time_to_degrade_s", 1],
+		["recovered after (s)", "time_to_recover", 1],
+		["rebuild (s)", "rebuild_s", 1],
+		["I/O lost", "io_lost", 0], ["I/O delayed", "io_delayed", 0]];
+
+	function recoveryOf(f) {
+		var o = {};
+		Object.keys(f).forEach(function (k) { o[k] = f[k]; });
+		o.baseline_p99_ms = isNum(f.baseline_p99_us) ?
+			f.baseline_p99_us / 1000 : null;
+		o.worst_p99_ms = isNum(f.worst_p99_us) ? f.worst_p99_us / 1000 :
+			null;
+		o.time_to_recover = f.judged_on === "survivors" ?
+			f.time_to_recover_survivors_s : f.time_to_recover_s;
+		return o;
+	}
+
+	/*
+	 * A failure run: the recovery table of its events next to its IOPS
+	 * chart with the degraded (red) and recovered (green) spans shaded.
+	 * The chart is the first run with figures; the table lists all.
+	 */
+	function failureStory(sec) {
+		var evs = arr(S.events).filter(function (e) {
+			return e && e.recovery && typeof e.recovery === "object" &&
+				e.recovery.status !== "restore";
+		});
+		if (!evs.length)
+			return;
+		var grid = el("div", { "class": "summary-failure" });
+		var left = el("div", {});
+		left.appendChild(el("h3", {}, "Recovery"));
+		/* A column an event: the figures read down, beside the chart. */
+		var figs = evs.map(function (e) {
+			return recoveryOf(e.recovery);
+		});
+		var head = [["run", "run"], ["status", "status"],
+			["judged on", "judged_on"]].map(function (m) {
+			return [m[0], m[1], null];
+		}).concat(RECOVERY);
+		left.appendChild(table(["figure"].concat(evs.map(function (e) {
+			return str(e.name);
+		})), head.map(function (m) {
+			return row([m[0]].concat(evs.map(function (e, i) {
+				var v = m[1] === "run" ? e.run : figs[i][m[1]];
+				return el("td", { "class": m[2] === null ? "" : "num",
+					"data-event": str(e.name), "data-key": m[1] },
+				m[2] === null ? str(v) : fmt(v, m[2]));
+			})));
+		}), "recovery"));
+		grid.appendChild(left);
+		sec.appendChild(grid);
+		var ax = runAxis(str(evs[0].run));
+		if (!ax.s)
+			return;
+		var right = el("div", {});
+		grid.appendChild(right);
+		chart(right, "sf-iops", [{ label: "IOPS", color: PALETTE[0] }],
+			align([[ax.s.t, ax.s.iops]]), {
+				title: "Run " + str(evs[0].run) + ": IOPS, degraded " +
+					"(red) and recovered (green)",
+				xlabel: "seconds", ylabel: "IO/s", warm: ax.warm,
+				from0: true, events: ax.events, height: 240,
+				width: Math.max(420, Math.min(680, width() - 420)),
+			});
+	}
+
+	function summary() {
+		var sec = el("section", { id: "summary" });
+		root.appendChild(sec);
+		sec.appendChild(el("h2", {}, "Summary"));
+		verdictLine(sec);
+		keyFigures(sec);
+		lossLine(sec);
+		failureStory(sec);
+		curves(sec);
+	}
+
 	/* ---- header ------------------------------------------------------ */
 
 	function header() {
@@ -416,8 +653,8 @@
 				losses += s.losses;
 		});
 		var status = str(S.status);
-		var h = el("header", { id: "run-header" });
-		h.appendChild(el("h1", {}, "lockstep report"));
+		var h = el("section", { id: "run-header" });
+		h.appendChild(el("h2", {}, "Run details"));
 		var dl = el("dl", { "class": "facts" });
 		function fact(k, v, cls) {
 			dl.appendChild(el("dt", {}, k));
@@ -640,8 +877,8 @@
 				"No intervals of this run in intervals.csv."));
 			return;
 		}
-		[["IOPS", "iops", "IO/s"], ["MB/s", "mbps", "MB/s"],
-			["p99 latency", "p99_ms", "ms"]].forEach(function (m, k) {
+		[["IOPS", "iops", "IO/s"], ["MB/s", "mbps", "MB/s"]].forEach(
+			function (m, k) {
 			var sets = [[s.t, s[m[1]]]];
 			var series = [{ label: m[0], color: PALETTE[k] }];
 			if (bs) {
@@ -658,6 +895,58 @@
 			/* The probes' series under the IOPS chart, on its axis. */
 			if (k === 0)
 				probePanel(sec, name, idx, ax);
+		});
+		latencyChart(sec, name, idx, interval, ax, bs);
+	}
+
+	/*
+	 * Latency per interval on a log axis (a 0.3 ms baseline stays
+	 * visible beside a 4,800 ms stall): what intervals.csv has per
+	 * interval (p99, p95, the mean, the reads' and writes' means), and
+	 * the whole run's p50 and p99.9 (summary.json: intervals.csv has
+	 * none per interval) as flat dotted lines.
+	 */
+	function latencyChart(sec, name, idx, interval, ax, bs) {
+		var s = ax.s;
+		var r = arr(S.runs).filter(function (x) {
+			return x && x.name === name;
+		})[0] || {};
+		var t = r.totals || {};
+		var sets = [], series = [];
+		[["p99", "p99_ms", PALETTE[1]], ["p95", "p95_ms", PALETTE[3]],
+			["mean", "resp_ms", PALETTE[0]],
+			["read mean", "read_resp_ms", PALETTE[2]],
+			["write mean", "write_resp_ms", PALETTE[4]]].forEach(
+			function (m) {
+				if (!hasNum(s[m[1]]))
+					return;
+				sets.push([s.t, positive(s[m[1]])]);
+				series.push({ label: m[0] + " (ms)", color: m[2],
+					width: m[0] === "p99" ? 2.5 : 1.5 });
+			});
+		[["run p50", "lat_p50_ms"], ["run p99.9", "lat_p999_ms"]].forEach(
+			function (m, k) {
+				if (!isNum(t[m[1]]) || t[m[1]] <= 0)
+					return;
+				sets.push([s.t, arr(s.t).map(function () {
+					return t[m[1]];
+				})]);
+				series.push({ label: m[0] + " (ms, whole run)",
+					color: k ? PALETTE[5] : PALETTE[7], dash: [2, 4],
+					width: 1.5 });
+			});
+		if (bs && hasNum(bs.p99_ms)) {
+			sets.push([bs.t, positive(bs.p99_ms)]);
+			series.push({ label: "p99 (baseline)", color: BASE_COLOR,
+				dash: [6, 4] });
+		}
+		if (!series.length)
+			return;
+		chart(sec, "c" + idx + "-lat", series, align(sets), {
+			title: "Latency per interval (" + fmt(interval, 3) +
+				" s), log scale",
+			xlabel: "seconds", ylabel: "ms (log)", warm: ax.warm,
+			from0: true, ylog: true, events: ax.events,
 		});
 	}
 
@@ -677,12 +966,14 @@
 				});
 				chart(sec, "h" + idx + "-" + m[1], series,
 					align(hosts.map(function (h) {
-						return [h.s.t, h.s[m[1]]];
+						return [h.s.t, m[1] === "p99_ms" ?
+							positive(h.s[m[1]]) : h.s[m[1]]];
 					})), {
-						title: "Per host " + m[0] +
+						title: "Per host " + m[0] + (m[1] === "p99_ms" ?
+							", log scale" : "") +
 							" (click a name to hide it)",
 						xlabel: "seconds", ylabel: m[2],
-						from0: true,
+						from0: true, ylog: m[1] === "p99_ms",
 					});
 			});
 	}
@@ -1030,11 +1321,19 @@
 			title: "Latency by percentile (" + str(h.file) + ")",
 			xlabel: "percentile", ylabel: "ms", xlog: true,
 			xvalues: pctLabel,
+			xfmt: function (v) {
+				return pctLabel(null, [v])[0];
+			},
 		});
 	}
 
-	/* iorate=curve: a curve-max run and the curve points after it. */
-	function curves() {
+	/*
+	 * iorate=curve: a curve-max run and the curve points after it, in
+	 * parent (the summary). The points make the curve; the max run, at
+	 * another load (as fast as it goes), is a marker of its own, not
+	 * joined to them.
+	 */
+	function curves(parent) {
 		var groups = [], cur = null;
 		arr(S.runs).forEach(function (r) {
 			if (r.kind === "curve-max") {
@@ -1048,6 +1347,7 @@
 		});
 		groups.forEach(function (g, gi) {
 			var sec = el("section", { "class": "curve", id: "curve-" + gi });
+			parent.appendChild(sec);
 			var first = str(g.runs[0].name).replace(/ curve=max$/, "");
 			sec.appendChild(el("h2", {}, "Curve " + first +
 				": IOPS against response time"));
@@ -1060,23 +1360,33 @@
 			var pts = g.runs.map(function (r) {
 				var t = r.totals || {};
 				return { name: str(r.name), iops: t.iops,
-					resp: t.lat_mean_ms, p99: t.lat_p99_ms };
+					resp: t.lat_mean_ms, p99: t.lat_p99_ms,
+					max: r.kind === "curve-max" };
 			}).filter(function (p) {
 				return isNum(p.iops);
 			}).sort(function (a, b) {
 				return a.iops - b.iops;
 			});
-			var sets = [[pts.map(function (p) { return p.iops; }),
-				pts.map(function (p) { return p.resp; })],
-				[pts.map(function (p) { return p.iops; }),
-				pts.map(function (p) { return p.p99; })]];
+			var line = pts.filter(function (p) { return !p.max; });
+			var mx = pts.filter(function (p) { return p.max; });
+			var sets = [[line.map(function (p) { return p.iops; }),
+				line.map(function (p) { return p.resp; })],
+				[line.map(function (p) { return p.iops; }),
+				line.map(function (p) { return p.p99; })]];
 			var series = [{ label: "response time (ms)", color: PALETTE[0] },
 				{ label: "p99 (ms)", color: PALETTE[1] }];
+			if (mx.length) {
+				sets.push([mx.map(function (p) { return p.iops; }),
+					mx.map(function (p) { return p.resp; })]);
+				series.push({ label: "max run, response time (ms)",
+					color: PALETTE[3], pointsOnly: true });
+			}
 			if (B) {
 				var bp = arr(B.runs).filter(function (r) {
-					return g.runs.some(function (x) {
-						return x.name === r.name;
-					});
+					return r.kind !== "curve-max" &&
+						g.runs.some(function (x) {
+							return x.name === r.name;
+						});
 				}).map(function (r) {
 					return r.totals || {};
 				}).filter(function (t) {
@@ -1092,8 +1402,9 @@
 				}
 			}
 			chart(sec, "k" + gi, series, align(sets), {
-				title: "IOPS against response time", xlabel: "IOPS",
-				ylabel: "ms", points: true,
+				title: "IOPS against response time (the max run a " +
+					"marker of its own)", xlabel: "IOPS",
+				ylabel: "ms", points: true, height: 300,
 				mark: knee && isNum(knee.iops) && isNum(knee.resp_ms) ?
 					{ x: knee.iops, y: knee.resp_ms, label: "knee" } :
 					null,
@@ -1115,12 +1426,12 @@
 				"p99 (ms)", "knee"], pts.map(function (p) {
 				var at = knee && knee.run === p.name;
 				var tr = row([p.name, fmt(p.iops, 2), fmt(p.resp, 4),
-					fmt(p.p99, 4), at ? "\u25c0 knee" : ""]);
+					fmt(p.p99, 4), at ? "\u25c0 knee" : p.max ?
+					"max run (not on the curve)" : ""]);
 				if (at)
 					tr.setAttribute("class", "knee");
 				return tr;
 			}), "curve-points"));
-			root.appendChild(sec);
 		});
 	}
 
@@ -1273,17 +1584,18 @@
 			if (n === 0)
 				blank++;
 		});
-		var sc = el("p", { id: "selfcheck", "data-charts": charts.length,
-			"data-blank": blank, "data-height":
-				document.documentElement.scrollHeight + 40 }, charts.length + " charts, " + blank +
-			" without their series drawn");
+		/* For the tests only: nothing of it shows on the page. */
+		var sc = el("p", { id: "selfcheck", hidden: "hidden",
+			"data-charts": charts.length, "data-blank": blank,
+			"data-height": document.documentElement.scrollHeight + 40 });
 		root.appendChild(sc);
 	}
 
+	root.appendChild(el("h1", {}, "lockstep report"));
+	summary();
 	header();
 	compareVerdicts();
 	runs();
-	curves();
 	/* uPlot draws on the next microtask; check after it did. */
 	setTimeout(selfCheck, 0);
 }());

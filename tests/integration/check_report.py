@@ -26,6 +26,17 @@
       slaves see counted once, awaits weighted by the I/Os, util% the
       busiest device's) next to intervals.csv's response time, host CPU
       and NIC MB/s, each probe key (N panels at least)
+  check_report.py summary DOM DIR HTML [--compare] [--first-screen PX]
+      the page opens with its summary: status and exit code (and with
+      --compare the verdict per run and metric of the compare the page
+      holds), each run's key figures equal to summary.json's, the losses,
+      every event's recovery figures, each curve drawn from its points with
+      the max run a marker of its own (its top within PX of the page's
+      top); every run's latency chart on a log axis with intervals.csv's
+      p99s; no legend without a value, no debug text; the print
+      stylesheet keeps a chart with its title
+  check_report.py pdf PDF
+      a PDF (it begins with %PDF) of one page at least
 Exits non-zero with the reason on the first failed check.
 """
 import json
@@ -672,6 +683,211 @@ def check_telemetry(dom, d, want_panels):
     print(f"telemetry: {panels} panels, {series} series equal the files'")
 
 
+# ---- the summary, the latency charts, the print stylesheet, the PDF -----
+
+# The summary's key figures (page.js KEY_FIGURES) and their decimals.
+KEY = {"iops": 2, "mbps": 2, "lat_p50_ms": 4, "lat_p99_ms": 4,
+       "lat_p999_ms": 4, "read_pct": 2, "read_iops": 2, "write_iops": 2,
+       "errors": 0}
+# The recovery table's figures (page.js RECOVERY) and their decimals.
+REC = {"baseline_iops": 1, "baseline_p99_ms": 3, "worst_iops": 1,
+       "worst_p99_ms": 3, "time_to_degrade_s": 1, "time_to_recover": 1,
+       "rebuild_s": 1, "io_lost": 0, "io_delayed": 0}
+
+
+def page_data(html):
+    """The JSON the page holds (its #lockstep-data script)."""
+    import re
+    text = open(html, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="lockstep-data">'
+                  r'(.*?)</script>', text, re.S)
+    if not m:
+        fail("no data in " + html)
+    return json.loads(m.group(1)), text
+
+
+def cells_by_key(tr):
+    return {c.attrs["data-key"]: c.alltext() for c in tr.children
+            if c.tag == "td" and "data-key" in c.attrs}
+
+
+def jsf(v, d):
+    """A number as the page shows it (toFixed), a dash for none."""
+    return "\u2014" if v is None else jsfixed(v, d)
+
+
+def check_summary(dom, d, html, compare, first_px):
+    root = parse(dom)
+    summ = json.load(open(d + "/summary.json"))
+    main_ = next(n for n in root.all() if n.attrs.get("id") == "report")
+    kids = [c for c in main_.children if c.tag not in ("noscript",)]
+    if [c.tag for c in kids[:2]] != ["h1", "section"] or \
+            kids[1].attrs.get("id") != "summary":
+        fail("the page does not open with its summary: %s" %
+             [(c.tag, c.attrs.get("id")) for c in kids[:3]])
+    sm = kids[1]
+    v = next((n for n in sm.all() if n.attrs.get("id") == "verdict"), None)
+    if v is None or v.attrs.get("data-status") != summ["status"] or \
+            v.attrs.get("data-exit") != str(summ["exit_code"]):
+        fail("summary verdict %r, summary.json %s (exit %s)" % (
+            v and v.attrs, summ["status"], summ["exit_code"]))
+    checked = 0
+    rows = {n.attrs.get("data-run"): n for t in sm.all() if t.tag == "table"
+            and "summary-runs" in t.cls() for n in t.all() if n.tag == "tr"}
+    for run in summ["runs"]:
+        tr = rows.get(run["name"])
+        if tr is None:
+            fail("summary: no key figures of run " + run["name"])
+        tot = dict(run["totals"])
+        if tot.get("ops"):
+            tot["read_iops"] = tot["iops"] * tot["read_ops"] / tot["ops"]
+            tot["write_iops"] = tot["iops"] * tot["write_ops"] / tot["ops"]
+        got = cells_by_key(tr)
+        for k, dec in KEY.items():
+            if got.get(k) != jsf(tot.get(k), dec):
+                fail("summary run %s %s: %r, summary.json %r" % (
+                    run["name"], k, got.get(k), jsf(tot.get(k), dec)))
+            checked += 1
+    losses = sum(s.get("losses", 0) for s in summ["slaves"])
+    lo = next((n for n in sm.all() if n.attrs.get("id") == "losses"), None)
+    if lo is None or lo.attrs.get("data-losses") != str(losses):
+        fail("summary losses %r, summary.json %d" % (lo and lo.attrs, losses))
+    evs = [e for e in summ.get("events", []) if isinstance(
+        e.get("recovery"), dict) and e["recovery"].get("status") != "restore"]
+    rec = {}
+    for t in sm.all():
+        if t.tag == "table" and "recovery" in t.cls():
+            for c in t.all():
+                if c.tag == "td" and "data-event" in c.attrs:
+                    rec.setdefault(c.attrs["data-event"], {})[
+                        c.attrs["data-key"]] = c.alltext()
+    for e in evs:
+        got = rec.get(e["name"])
+        if got is None:
+            fail("summary: no recovery figures of event " + e["name"])
+        f = dict(e["recovery"])
+        for a, b in (("baseline_p99_ms", "baseline_p99_us"),
+                     ("worst_p99_ms", "worst_p99_us")):
+            f[a] = f[b] / 1000 if f.get(b) is not None else None
+        f["time_to_recover"] = f.get("time_to_recover_survivors_s"
+                                     if f.get("judged_on") == "survivors"
+                                     else "time_to_recover_s")
+        for k, dec in REC.items():
+            if got.get(k) != jsf(f.get(k), dec):
+                fail("summary event %s %s: %r, summary.json %r" % (
+                    e["name"], k, got.get(k), jsf(f.get(k), dec)))
+            checked += 1
+    if evs:
+        sf = [c for c in charts(sm) if c.attrs.get("id") == "sf-iops"]
+        if not sf or not sf[0].attrs.get("data-deg"):
+            fail("summary: no IOPS chart with the degraded span shaded")
+    # Curves: drawn in the summary from their points, the max run apart.
+    runs = summ["runs"]
+    ncurve = 0
+    for i, r in enumerate(runs):
+        if r["kind"] != "curve-max":
+            continue
+        pts = []
+        for p in runs[i + 1:]:
+            if p["kind"] != "curve-point":
+                break
+            pts.append(p["totals"]["iops"])
+        ch = [c for c in charts(sm) if c.attrs.get("id") == "k%d" % ncurve]
+        if not ch:
+            fail("summary: no curve chart k%d" % ncurve)
+        st = chart_stats(ch[0])
+        line, mx = st.get("response time (ms)"), st.get(
+            "max run, response time (ms)")
+        if not line or line["n"] != len(pts) or \
+                abs(line["x0"] - min(pts)) > 1e-3 or \
+                abs(line["x1"] - max(pts)) > 1e-3:
+            fail("curve %d: line %r, points %r" % (ncurve, line, pts))
+        if not mx or mx["n"] != 1 or \
+                abs(mx["x0"] - r["totals"]["iops"]) > 1e-3:
+            fail("curve %d: max run marker %r, want one at %r" % (
+                ncurve, mx, r["totals"]["iops"]))
+        top = int(ch[0].attrs["data-rect"].split(",")[1])
+        if top > first_px:
+            fail("curve %d: its chart starts %d px down (want %d at most)"
+                 % (ncurve, top, first_px))
+        ncurve += 1
+    # Latency per interval: a log axis, intervals.csv's p99s.
+    t0, _ = run_t0(d)
+    iv = read_csv(d + "/intervals.csv")[1]
+    secs = {}
+    for sec in (n for n in root.all() if n.tag == "section"
+                and "run" in n.cls()):
+        h2 = next(c for c in sec.children if c.tag == "h2")
+        secs[h2.alltext()[len("Run "):]] = sec
+    nlat = 0
+    for run in summ["runs"]:
+        sec = secs.get(run["name"])
+        idx = sec.attrs["id"][len("run-"):]
+        ch = [c for c in charts(sec) if c.attrs.get("id") == "c%s-lat" % idx]
+        if not ch or ch[0].attrs.get("data-y-distr") != "3":
+            fail("run %s: no latency chart on a log axis (%r)" % (
+                run["name"], ch and ch[0].attrs.get("data-y-distr")))
+        p99 = [float(x["p99_ms"]) for x in iv if x["run"] == run["name"]
+               and x["phase"] != "late" and x["p99_ms"]
+               and float(x["p99_ms"]) > 0]
+        st = chart_stats(ch[0]).get("p99 (ms)")
+        if not st or st["n"] != len(p99) or \
+                abs(st["max"] - max(p99)) > 1e-9 or \
+                abs(st["min"] - min(p99)) > 1e-9:
+            fail("run %s: latency chart p99 %r, intervals.csv %d rows, "
+                 "%r..%r" % (run["name"], st, len(p99), min(p99), max(p99)))
+        for lab in ("p95 (ms)", "mean (ms)", "read mean (ms)",
+                    "write mean (ms)"):
+            if lab not in chart_stats(ch[0]):
+                fail("run %s: latency chart without %s" % (run["name"], lab))
+        nlat += 1
+    # No empty legend, no debug text.
+    empty = [n for n in root.all() if n.tag == "td" and "u-value" in n.cls()
+             and n.alltext().strip() in ("", "--")]
+    if empty:
+        fail("%d legend values empty" % len(empty))
+    sc = next(n for n in root.all() if n.attrs.get("id") == "selfcheck")
+    if sc.alltext().strip() or "hidden" not in sc.attrs:
+        fail("the self-check shows on the page: %r" % sc.alltext())
+    data, text = page_data(html)
+    if compare:
+        c = data.get("compare_now")
+        if not c or v.attrs.get("data-compare") != c["verdict"]:
+            fail("summary compare verdict %r, the page's compare %r" % (
+                v.attrs.get("data-compare"), c and c.get("verdict")))
+        cells = [n for n in sm.all() if n.tag == "td" and "cmp" in n.cls()]
+        want = sum(len(r["metrics"]) for r in c["runs"])
+        if len(cells) != want or not want:
+            fail(f"{len(cells)} compare cells in the summary, want {want}")
+        for r in c["runs"]:
+            for k, m in r["metrics"].items():
+                w = m.get("verdict", "not judged")
+                if not any(n.attrs.get("data-metric") == k and
+                           n.attrs.get("data-verdict") == w for n in cells):
+                    fail(f"summary: run {r['name']} {k} not {w!r}")
+                checked += 1
+    import re
+    pr = text[text.find("@media print"):]
+    if "@media print" not in text or not re.search(
+            r"\.chart[^{]*\{[^}]*break-inside: avoid", pr) or \
+            "break-after: avoid" not in pr or "break-before: page" not in pr:
+        fail("no print stylesheet keeping a chart with its title")
+    print(f"summary: first on the page, {checked} figures equal "
+          f"summary.json's, {ncurve} curves with the max run apart, "
+          f"{nlat} latency charts on a log axis")
+
+
+def check_pdf(path):
+    import re
+    d = open(path, "rb").read()
+    if not d.startswith(b"%PDF-"):
+        fail(path + " is not a PDF: " + repr(d[:8]))
+    pages = len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", d))
+    if pages < 1:
+        fail(path + ": no page")
+    print(f"pdf: {pages} pages")
+
+
 def main(a):
     if a[0] == "dom":
         base, nch, ncurves, nbad, nknees = None, 1, 0, 0, 0
@@ -689,6 +905,12 @@ def main(a):
                 nknees = int(rest[1])
             rest = rest[2:]
         check_dom(a[1], a[2], base, nch, ncurves, nbad, nknees)
+    elif a[0] == "summary":
+        px = int(a[a.index("--first-screen") + 1]) \
+            if "--first-screen" in a else 1400
+        check_summary(a[1], a[2], a[3], "--compare" in a, px)
+    elif a[0] == "pdf":
+        check_pdf(a[1])
     elif a[0] == "shot":
         check_shot(a[1], a[2])
     elif a[0] == "recovery":

@@ -59,6 +59,11 @@ fi
 # the DOM's rectangles are those of a screenshot as tall as the page.
 chrome dom 900 --dump-dom "file://$TMP/out/report.html" > "$TMP/dom.html"
 "$PY" "$CHECK" dom "$TMP/dom.html" "$TMP/out" --charts 25 --curves 1
+# The page opens with its summary (status, each run's key figures, losses,
+# the curve with its max run apart, within the first 900 px), latency on a
+# log axis, legends with values, no debug text, a print stylesheet.
+"$PY" "$CHECK" summary "$TMP/dom.html" "$TMP/out" "$TMP/out/report.html" \
+	--first-screen 900
 # Whatever devices.csv, hoststats.csv and probes.csv the run wrote (none on
 # a host without them) is drawn as it is, and no panel without them.
 "$PY" "$CHECK" telemetry "$TMP/dom.html" "$TMP/out"
@@ -81,6 +86,7 @@ run_bounded 30 "$LOCKSTEP" report "$TMP/out" -o "$TMP/cmp.html" \
 chrome cmp 900 --dump-dom "file://$TMP/cmp.html" > "$TMP/cmp-dom.html"
 "$PY" "$CHECK" dom "$TMP/cmp-dom.html" "$TMP/out" --baseline "$TMP/base" \
 	--charts 25 --curves 1
+"$PY" "$CHECK" summary "$TMP/cmp-dom.html" "$TMP/out" "$TMP/cmp.html" --compare
 grep -q 'id="compare-verdicts"' "$TMP/cmp-dom.html" ||
 	fail "no place for compare verdicts with --baseline"
 # The verdicts are lockstep compare's, made for this baseline.
@@ -129,7 +135,10 @@ s["events"] = [{"name": "pull", "run": r["name"], "status": "completed",
                              "time_to_recover_s": 1.5,
                              "time_to_recover_survivors_s": 1.0,
                              "worst_iops": 12.5, "io_lost": 1234,
-                             "io_delayed": 567}}]
+                             "io_delayed": 567, "baseline_iops": 1000.0,
+                             "baseline_p99_us": 250.0,
+                             "worst_p99_us": 4800000.0,
+                             "rebuild_s": 2.25}}]
 lim = {"method": "SNIA PTS", "metric": "iops", "rounds": 5,
        "intervals_per_round": 1, "data_excursion_limit_pct": 20,
        "slope_excursion_limit_pct": 10, "slaves_judged": 1}
@@ -164,6 +173,32 @@ rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome recshot "$rheight" --screenshot="$TMP/rec.png" \
 	"file://$TMP/rec/report.html" > /dev/null)
 "$PY" "$CHECK" recovery "$TMP/rec-dom.html" "$TMP/rec.png"
+# A failure run: its recovery table (the figures above) next to a chart
+# with the spans shaded, at the top with the curve and its knee.
+"$PY" "$CHECK" summary "$TMP/rec-dom.html" "$TMP/rec" "$TMP/rec/report.html" \
+	--first-screen 1400
+
+# --pdf: report.pdf in the folder through headless Chromium (its profile
+# and processes gone after), and without chromium on PATH an error, exit 1
+# and no PDF.
+echo "report_html: --pdf at ${SECONDS}s" >&2
+run_bounded 90 "$LOCKSTEP" report "$TMP/rec" --pdf > "$TMP/pdf.txt" 2>&1
+[ "$rc" -eq 0 ] || { fail_show "$TMP/pdf.txt" "lockstep report --pdf exited $rc"; }
+grep -q "PDF written to $TMP/rec/report.pdf" "$TMP/pdf.txt" ||
+	fail "--pdf did not say where the PDF is"
+"$PY" "$CHECK" pdf "$TMP/rec/report.pdf"
+if compgen -G "$TMP/rec/.report.pdf*" > /dev/null; then
+	fail "--pdf left a temporary file in the folder"
+fi
+if pgrep -f -- "--print-to-pdf=$TMP/rec/" > /dev/null; then
+	fail "--pdf left chromium running"
+fi
+rm "$TMP/rec/report.pdf"
+run_bounded 30 env PATH=/nonexistent "$LOCKSTEP" report "$TMP/rec" --pdf \
+	> "$TMP/nopdf.txt" 2>&1
+[ "$rc" -eq 1 ] && grep -q -- "--pdf needs chromium" "$TMP/nopdf.txt" ||
+	{ fail_show "$TMP/nopdf.txt" "--pdf without chromium: exit $rc"; }
+[ ! -e "$TMP/rec/report.pdf" ] || fail "--pdf without chromium wrote a PDF"
 
 # The same curve whose knee is its most IOPS (saturation, knee.c's
 # at_max_iops): the line says so, with the growth of response time
