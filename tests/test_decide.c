@@ -305,9 +305,10 @@ static void test_results_bytes(void **state)
 	uint64_t one = decide_results_bytes(30, 1, 1, 0);
 
 	(void)state;
-	/* 60 rows, a .hgrm, 4 totals blocks, +50%, and the log. */
-	assert_int_equal(one, (60 * DECIDE_ROW_BYTES + DECIDE_HGRM_BYTES +
-			       4 * DECIDE_TOTALS_BYTES) *
+	/* 60 rows, 30 intervals' histograms, a .hgrm, 4 totals blocks,
+	   +50%, and the log. */
+	assert_int_equal(one, (60 * DECIDE_ROW_BYTES + 30 * DECIDE_MAP_BYTES +
+			       DECIDE_HGRM_BYTES + 4 * DECIDE_TOTALS_BYTES) *
 					      3 / 2 +
 				      DECIDE_LOG_BYTES);
 	assert_true(decide_results_bytes(30, 1, 100, 0) > one);

@@ -27,6 +27,7 @@
 	X(hosts)        /* hosts/<name>.csv */                               \
 	X(telemetry)    /* devices.csv, hoststats.csv */                     \
 	X(intervals)    /* intervals.csv */                                  \
+	X(histmap)      /* histograms.csv (the latency heat map) */          \
 	X(flatfile)     /* flatfile.html */                                  \
 	X(vdbench)      /* summary.html, totals.html (lockstep vdbench) */   \
 	X(hgrm)         /* <run>.hgrm */                                     \

@@ -139,7 +139,7 @@ uint64_t decide_results_bytes(uint64_t intervals, unsigned runs,
 			      unsigned nslaves, unsigned nevents)
 {
 	uint64_t rows = intervals * ((uint64_t)nslaves + 1);
-	uint64_t b = rows * DECIDE_ROW_BYTES +
+	uint64_t b = rows * DECIDE_ROW_BYTES + intervals * DECIDE_MAP_BYTES +
 		     (uint64_t)runs * DECIDE_HGRM_BYTES +
 		     2 * (uint64_t)runs * (nslaves + 1) * DECIDE_TOTALS_BYTES;
 

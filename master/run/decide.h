@@ -124,6 +124,8 @@ unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut);
  * block of the summaries and the log take at most, in bytes.
  */
 #define DECIDE_ROW_BYTES 512
+/* A cluster interval's rows of histograms.csv (some 40 buckets). */
+#define DECIDE_MAP_BYTES 4096
 #define DECIDE_HGRM_BYTES (64 * 1024)
 #define DECIDE_TOTALS_BYTES 2048
 #define DECIDE_LOG_BYTES (1024 * 1024)
@@ -134,7 +136,8 @@ unsigned decide_run_intervals(unsigned planned, unsigned reported, int cut);
 #define DECIDE_EVENT_LOG_BYTES (16 * 1024 * 1024)
 /*
  * Room the results of a run need at most: a cluster row and a row per
- * slave for each of intervals (every phase's, summed), a .hgrm per run,
+ * slave for each of intervals (every phase's, summed) and its histograms,
+ * a .hgrm per run,
  * both summaries' totals per run and slave, half of it again as a margin,
  * the log, and the log of each of nevents ev= events at its cap.
  */

@@ -5,7 +5,10 @@ For every cluster interval: every slave reported it once (in the cluster row
 or, past the merge's grace, in a late row), ops equal the sum of the
 per-slave ops, reads + writes equal ops, bytes likewise, and the read share
 is within 3 points of the asked rdpct. For the run: totals equal the sum of
-the measured intervals and the sum of the per-slave totals.
+the measured intervals and the sum of the per-slave totals. histograms.csv
+holds every interval's I/Os: per run, interval, phase and direction its
+counts equal intervals.csv's (late rows with late rows), in quarter-octave
+buckets, and each row's p99 lies in the bucket where the counts reach 99%.
 usage: check_results.py DIR --rdpct P --slaves N [--run NAME]
 """
 import argparse
@@ -24,6 +27,46 @@ def fail(msg):
 def rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def check_histograms(d, cluster):
+    """histograms.csv against intervals.csv (sink_histmap.c's promise)."""
+    hist = {}
+    for h in rows(os.path.join(d, "histograms.csv")):
+        lo, hi, n = int(h["lo_ns"]), int(h["hi_ns"]), int(h["count"])
+        # Quarter octaves: [0,1) .. [3,4), then a quarter of lo's octave.
+        width = 1 if lo < 4 else 1 << (lo.bit_length() - 3)
+        if n <= 0 or hi - lo != width or lo % width:
+            fail("histograms.csv: bad bucket %s" % h)
+        key = (h["run"], h["interval"], "late" if h["phase"] == "late" else "row")
+        per = hist.setdefault(key, {})
+        per[h["dir"]] = per.get(h["dir"], 0) + n
+        per.setdefault("buckets", {})
+        per["buckets"][(lo, hi)] = per["buckets"].get((lo, hi), 0) + n
+    want = {}
+    for r in cluster:
+        key = (r["run"], r["interval"], "late" if r["phase"] == "late" else "row")
+        w = want.setdefault(key, [0, 0, None])
+        w[0] += int(r["read_ops"])
+        w[1] += int(r["write_ops"])
+        if key[2] == "row" and r["p99_ms"]:
+            w[2] = float(r["p99_ms"]) * 1e6
+    for key, (reads, writes, p99) in want.items():
+        got = hist.pop(key, {})
+        for dname, n in (("read", reads), ("write", writes)):
+            if got.get(dname, 0) != n:
+                fail("histograms.csv: %s: %d %s I/Os, intervals.csv %d"
+                     % (key, got.get(dname, 0), dname, n))
+        total, below = reads + writes, 0
+        if p99 is None or not total:
+            continue
+        for (lo, hi), c in sorted(got["buckets"].items()):
+            if lo <= p99 < hi and not (below <= 0.99 * total + 1 <= below + c + 2):
+                fail("histograms.csv: %s: p99 %.0f ns in [%d,%d) holding %d..%d of %d"
+                     % (key, p99, lo, hi, below, below + c, total))
+            below += c
+    if hist:
+        fail("histograms.csv: intervals intervals.csv does not have: %s" % sorted(hist)[:3])
 
 
 def main():
@@ -142,6 +185,7 @@ def main():
                 if v != w and not (isinstance(v, float) and isinstance(w, float)
                                    and abs(v - w) <= 1e-9 * abs(v)):
                     fail("run %s: one slave, but its %s %r != the run's %r" % (name, k, w, v))
+    check_histograms(args.dir, cluster)
     print("ok: %d intervals, %d slaves, totals add up" % (nint, args.slaves))
 
 
