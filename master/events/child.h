@@ -74,12 +74,6 @@ void child_vars_free(char *kv[CHILD_NVARS]);
  * p[0] non-blocking. 0 or -errno.
  */
 int child_pipe(int p[2]);
-/*
- * Start argv with envp in a process group of its own, stdin /dev/null,
- * stdout to outfd, stderr to errfd, no other descriptor of the master.
- * Returns its pid (also its group's id) or -errno.
- */
-pid_t child_spawn(char **argv, char **envp, int outfd, int errfd);
 
 /* What a pipe gave: len bytes of buf, for arg. */
 typedef void (*child_take_fn)(void *arg, const char *buf, size_t len);

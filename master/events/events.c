@@ -22,6 +22,7 @@
 #include "common/exitcode.h"
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "common/spawn.h"
 #include "common/timeutil.h"
 #include "proto/proto.h"
 #include "master/events/events.h"
@@ -208,7 +209,7 @@ static pid_t spawn(const struct run_view *rv, struct ev_state *e, int slot,
 	/* Best effort: a bigger buffer lets a chatty command run on
 	   between the master's ticks (at most 50 ms apart). */
 	(void)fcntl(p[0], F_SETPIPE_SZ, RELAY_PIPE_BYTES);
-	pid = child_spawn(argv, envp, p[1], p[1]);
+	pid = spawn_grouped(argv, envp, p[1], p[1]);
 	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "common/fsutil.h"
+#include "common/spawn.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/events/events_int.h"
@@ -144,7 +145,7 @@ static int start(const struct run_view *rv, struct probe_state *s, uint64_t now,
 		pid = child_pipe(pe);
 	if (pid < 0)
 		goto out;
-	pid = child_spawn(argv, envp, po[1], pe[1]);
+	pid = spawn_grouped(argv, envp, po[1], pe[1]);
 	if (pid > 0) {
 		s->pipe[0] = po[0];
 		s->pipe[1] = pe[0];

@@ -13,7 +13,6 @@
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/spawn.h"
 #include "master/report/pdf.h"
 
 extern char **environ;
@@ -122,51 +122,6 @@ static void log_tail(const char *prof, char *out, size_t outlen)
 	char *nl = strrchr(buf, '\n');
 
 	snprintf(out, outlen, ": %s", nl ? nl + 1 : buf);
-}
-
-static pid_t spawn(char **argv, int logfd)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t all, none;
-	pid_t pid;
-	int ret;
-
-	if (posix_spawn_file_actions_init(&fa))
-		return -ENOMEM;
-	if (posix_spawnattr_init(&at)) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -ENOMEM;
-	}
-	sigfillset(&all);
-	sigemptyset(&none);
-	ret = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
-					       O_RDONLY, 0);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
-						       STDOUT_FILENO);
-	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(&fa, logfd,
-						       STDERR_FILENO);
-	if (!ret)
-		ret = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	/* A group of its own: one kill ends the browser and its helpers. */
-	if (!ret)
-		ret = posix_spawnattr_setflags(&at,
-					       POSIX_SPAWN_SETPGROUP |
-						       POSIX_SPAWN_SETSIGDEF |
-						       POSIX_SPAWN_SETSIGMASK);
-	if (!ret)
-		ret = posix_spawnattr_setpgroup(&at, 0);
-	if (!ret)
-		ret = posix_spawnattr_setsigdefault(&at, &all);
-	if (!ret)
-		ret = posix_spawnattr_setsigmask(&at, &none);
-	if (!ret)
-		ret = posix_spawn(&pid, argv[0], &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	return ret ? -ret : pid;
 }
 
 /*
@@ -282,7 +237,7 @@ int pdf_print(const char *browser, const char *html, const char *dir, char *err,
 			 url,
 			 NULL };
 
-	pid = spawn(argv, logfd);
+	pid = spawn_grouped(argv, environ, logfd, logfd);
 	close(logfd);
 	if (pid < 0) {
 		ret = (int)pid;
