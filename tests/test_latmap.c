@@ -1,5 +1,5 @@
 /*
- * Unit tests of the heat map's buckets (master/results/latmap.c): every
+ * Unit tests of the heat map's buckets (common/latmap.c): every
  * bucket of common/hist.h's histograms lies inside one quarter-octave
  * bucket, the buckets tile the values without gap or overlap, and folding
  * a histogram of injected latencies puts each count in the bucket of its
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "master/results/latmap.h"
+#include "common/latmap.h"
 
 /* Bucket q is [lo, hi), and q + 1 starts where q ends. */
 static void test_tiling(void **state)

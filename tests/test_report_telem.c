@@ -4,6 +4,8 @@
  * device two slaves see taken once, awaits weighted by the I/Os, util%
  * the busiest device's) and the cluster row with its late part;
  * hoststats.csv per host and NIC; probes.csv per key with its statuses;
+ * histograms.csv as the heat map's grid (late rows in their interval,
+ * columns merged in pairs past HEATMAP_COLUMNS, every count kept);
  * every malformed row skipped and counted, never a crash (and randomly
  * mutated files parsed to the end); and the
  * folder reader (data.c): absent or empty files give no data and no
@@ -22,6 +24,7 @@
 #include "common/jsonw.h"
 #include "master/report/csvrow.h"
 #include "master/report/data.h"
+#include "master/report/heatmap.h"
 #include "master/report/telem.h"
 
 typedef int (*parse_fn)(struct jsonw *w, const char *key, char *text,
@@ -397,6 +400,21 @@ static void test_probes(void **state)
  * counts what it took or left, never reading outside its text (the
  * sanitizer build runs this too).
  */
+#define HM_HEAD "run,interval,phase,start_ns,end_ns,dir,lo_ns,hi_ns,count\n"
+
+/* A short run's histograms.csv: test_heatmap's grid. */
+static const char histograms_csv[] = HM_HEAD
+	"r1,1,warmup,1000000000,2000000000,read,512,640,3\n"
+	"r1,2,measure,2000000000,3000000000,read,512,640,5\n"
+	"r1,2,measure,2000000000,3000000000,write,896,1024,2\n"
+	"r1,3,measure,3000000000,4000000000,read,640,768,7\n"
+	"r1,2,late,2000000000,3000000000,read,512,640,4\n"
+	/* skipped: not a bucket, nothing, no such dir, phase */
+	"r1,3,measure,3000000000,4000000000,read,600,700,1\n"
+	"r1,3,measure,3000000000,4000000000,read,640,768,0\n"
+	"r1,3,measure,3000000000,4000000000,trim,640,768,1\n"
+	"r1,3,later,3000000000,4000000000,read,640,768,1\n";
+
 static void test_mutated(void **state)
 {
 	static const struct {
@@ -406,6 +424,7 @@ static void test_mutated(void **state)
 		{ telem_devices, devices_csv },
 		{ telem_hoststats, hoststats_csv },
 		{ telem_probes, probes_csv },
+		{ telem_heatmap, histograms_csv },
 	};
 	static const char pick[] = ",,\n\"\"0123456789.-e ";
 	uint64_t x = 0x9e3779b97f4a7c15ull;
@@ -636,6 +655,58 @@ static void test_folder(void **state)
 	unfolder(dir, some, 6);
 }
 
+/* The grid of a short run: buckets from the lowest used to the highest,
+   a late row added to its interval, read and write apart. */
+static void test_heatmap(void **state)
+{
+	struct telem_stats st;
+	int ret;
+	char *j = run_fn(telem_heatmap, histograms_csv, 0, &st, &ret);
+
+	(void)state;
+	assert_int_equal(ret, 0);
+	assert_int_equal(st.rows, 5);
+	assert_int_equal(st.skipped, 4);
+	want(j, "\"run\":\"r1\",\"t0_ns\":1000000000,"
+		"\"intervals_per_column\":1,\"total\":21,");
+	want(j, "\"t\":[0,1,2],\"t_end\":[1,2,3],\"warmup\":[1,0,0],");
+	want(j, "\"edges_ns\":[512,640,768,896,1024],");
+	want(j, "\"read\":[[3,0,0,0],[9,0,0,0],[0,7,0,0]],"
+		"\"write\":[[0,0,0,0],[0,0,0,2],[0,0,0,0]]");
+	free(j);
+}
+
+/* 1201 intervals: columns of 4 intervals (the grid holds 600 columns at
+   most), 301 of them, no count lost. */
+static void test_heatmap_widen(void **state)
+{
+	size_t cap = 1300 * 80, n;
+	char *csv = malloc(cap), *j;
+	struct telem_stats st;
+	int ret;
+
+	(void)state;
+	assert_non_null(csv);
+	n = (size_t)snprintf(csv, cap, HM_HEAD);
+	for (unsigned i = 1; i <= 1201; i++)
+		n += (size_t)snprintf(csv + n, cap - n,
+				      "r1,%u,measure,%u000000000,%u000000000,"
+				      "read,1024,1280,1\n",
+				      i, i, i + 1);
+	j = run_fn(telem_heatmap, csv, 0, &st, &ret);
+	assert_int_equal(ret, 0);
+	assert_int_equal(st.rows, 1201);
+	want(j, "\"intervals_per_column\":4,\"total\":1201,");
+	want(j, "\"read\":[[4],[4],");
+	want(j, "[4],[1]],\"write\"");
+	n = 0;
+	for (const char *p = j; (p = strstr(p, "[4]")); p++)
+		n++;
+	assert_int_equal(n, 300);
+	free(j);
+	free(csv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +720,8 @@ int main(void)
 		cmocka_unit_test(test_mutated),
 		cmocka_unit_test(test_csvrow),
 		cmocka_unit_test(test_folder),
+		cmocka_unit_test(test_heatmap),
+		cmocka_unit_test(test_heatmap_widen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 #include "master/report/csvrow.h"
 #include "master/report/data.h"
 #include "master/report/json.h"
+#include "master/report/heatmap.h"
 #include "master/report/telem.h"
 #include "master/report/tseries.h"
 
@@ -582,6 +583,8 @@ int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		    &cluster, warns);
 	write_telem(w, dirfd, "probes.csv", "probes", telem_probes, &cluster,
 		    warns);
+	write_telem(w, dirfd, "histograms.csv", "heatmap", telem_heatmap,
+		    &cluster, warns);
 	jsonw_array(w, "hgrm");
 	runs = json_get(sum, "runs");
 	for (size_t i = 0; runs && runs->type == JSON_ARR && i < runs->n; i++)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "common/log.h"
 #include "master/run/master_int.h"
-#include "master/results/latmap.h"
+#include "common/latmap.h"
 #include "master/results/sink.h"
 
 static int histmap_open(const struct run_view *rv, void *priv)

@@ -1,5 +1,5 @@
 /* The heat map's quarter-octave buckets (latmap.h). */
-#include "master/results/latmap.h"
+#include "common/latmap.h"
 
 unsigned latmap_bucket(uint64_t v)
 {

@@ -6,8 +6,8 @@
  * so folding a histogram into them moves no count across a bound: the map
  * is exact at its resolution. Pure functions (tests/test_latmap.c).
  */
-#ifndef LOCKSTEP_MASTER_RESULTS_LATMAP_H
-#define LOCKSTEP_MASTER_RESULTS_LATMAP_H
+#ifndef LOCKSTEP_COMMON_LATMAP_H
+#define LOCKSTEP_COMMON_LATMAP_H
 
 #include <stdint.h>
 #include "common/hist.h"
