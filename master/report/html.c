@@ -28,6 +28,8 @@
 
 extern const char report_asset_uplot_js[], report_asset_uplot_css[];
 extern const char report_asset_page_js[], report_asset_page_css[];
+extern const char report_asset_heatmap_js[];
+extern const size_t report_asset_heatmap_js_len;
 extern const size_t report_asset_uplot_js_len, report_asset_uplot_css_len;
 extern const size_t report_asset_page_js_len, report_asset_page_css_len;
 
@@ -161,6 +163,8 @@ static void put_page(FILE *f, const char *data, size_t len)
 	put_data(f, data, len);
 	fputs("</script>\n<script>\n", f);
 	fwrite(report_asset_uplot_js, 1, report_asset_uplot_js_len, f);
+	fputs("\n</script>\n<script>\n", f);
+	fwrite(report_asset_heatmap_js, 1, report_asset_heatmap_js_len, f);
 	fputs("\n</script>\n<script>\n", f);
 	fwrite(report_asset_page_js, 1, report_asset_page_js_len, f);
 	fputs("\n</script>\n</body>\n</html>\n", f);

@@ -1536,6 +1536,10 @@
 			grid.appendChild(left);
 			root.appendChild(sec);
 			clusterCharts(sec, name, idx, r.interval_s);
+			var hm = byRun(main.heatmap, name);
+			if (hm && window.lsHeatmap)
+				window.lsHeatmap(sec, hm, "h" + idx, { el: el,
+					charts: charts, width: width() });
 			hostCharts(sec, name, idx);
 			devicePanel(sec, name, idx, runAxis(name));
 			hostPanel(sec, name, idx, runAxis(name));

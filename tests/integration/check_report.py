@@ -291,9 +291,32 @@ def check_dom(dom, d, base, want_charts, want_curves, want_unsteady=0,
             fail("a curve with fewer than 2 points")
     nsteady = check_steady(root, summ, want_unsteady)
     nknees = check_knees(root, summ, want_knees)
+    nmaps = check_heatmaps(root, d)
     print(f"dom: {len(ch)} charts drawn, {checked} numbers equal "
-          f"summary.json's, {nsteady} steady-state verdicts and "
-          f"{nknees} knees shown")
+          f"summary.json's, {nsteady} steady-state verdicts, "
+          f"{nknees} knees and {nmaps} heat maps shown")
+
+
+def check_heatmaps(root, d):
+    """Each run with I/O has a heat map drawing every I/O of intervals.csv
+    (its rows of every phase, late rows too: histograms.csv holds them)."""
+    ops = {}
+    for r in (read_csv(d + "/intervals.csv") or (None, []))[1]:
+        ops[r["run"]] = ops.get(r["run"], 0) + int(r["ops"])
+    maps = {n.attrs.get("data-run"): n for n in charts(root)
+            if "heatmap" in n.cls()}
+    for run, n in ops.items():
+        if not n:
+            continue
+        m = maps.get(run)
+        if m is None:
+            fail("run %s: no heat map" % run)
+        if int(m.attrs["data-total"]) != n:
+            fail("run %s: the heat map draws %s I/Os, intervals.csv has %d"
+                 % (run, m.attrs["data-total"], n))
+        if int(m.attrs["data-buckets"]) < 1 or int(m.attrs["data-columns"]) < 1:
+            fail("run %s: an empty heat map grid" % run)
+    return len(maps)
 
 
 def check_shot(png, dom):
@@ -371,8 +394,8 @@ def check_hostile(dom):
     if not title or title[0].alltext() != "lockstep report":
         fail("the title was changed by the folder's strings")
     scripts = [n for n in root.all() if n.tag == "script"]
-    if len(scripts) != 3:
-        fail(f"{len(scripts)} script elements, want 3 (data, uPlot, page)")
+    if len(scripts) != 4:
+        fail(f"{len(scripts)} script elements, want 4 (data, uPlot, heat map, page)")
     if [n for n in root.all() if n.tag in ("img", "iframe")]:
         fail("an element from the folder's strings was created")
     facts = [n.alltext() for n in root.all() if n.tag == "dd"]
