@@ -53,7 +53,7 @@ window.lsHeatmap = (function () {
 	 * Draw hm in canvas cv (its size set here) for dir; returns what it
 	 * drew: the I/Os of its cells and the busiest cell.
 	 */
-	function draw(cv, hm, dir, w) {
+	function draw(cv, hm, dir, w, tick) {
 		var g = cells(hm, dir), edges = hm.edges_ns || [];
 		var nb = Math.max(1, edges.length - 1), nc = Math.max(1, g.length);
 		var pw = w - LEFT - RIGHT, ph = HEIGHT - TOP - BOTTOM;
@@ -120,10 +120,10 @@ window.lsHeatmap = (function () {
 			if (typeof t[i] !== "number" || t[i] < 0)
 				continue;
 			ctx.fillRect(LEFT + i * cw, TOP + ph, 1, 4);
-			ctx.fillText(t[i] + " s", LEFT + i * cw, TOP + ph + 6);
+			ctx.fillText(tick(t[i]), LEFT + i * cw, TOP + ph + 6);
 		}
 		if (typeof te[nc - 1] === "number" && te[nc - 1] >= 0)
-			ctx.fillText(te[nc - 1] + " s", LEFT + pw, TOP + ph + 6);
+			ctx.fillText(tick(te[nc - 1]), LEFT + pw, TOP + ph + 6);
 		return { total: total, max: max, nb: nb, nc: nc, cw: cw, ch: ch,
 			ph: ph, grid: g };
 	}
@@ -157,7 +157,7 @@ window.lsHeatmap = (function () {
 		parent.appendChild(box);
 		var drawn;
 		function redraw() {
-			drawn = draw(cv, hm, pick.value, ctx.width);
+			drawn = draw(cv, hm, pick.value, ctx.width, ctx.tick);
 			box.setAttribute("data-dir", pick.value);
 			box.setAttribute("data-total", String(drawn.total));
 			box.setAttribute("data-max", String(drawn.max));
@@ -178,7 +178,7 @@ window.lsHeatmap = (function () {
 				readout.textContent = "\u00a0";
 				return;
 			}
-			readout.textContent = (hm.t || [])[i] + " s: " +
+			readout.textContent = ctx.tick((hm.t || [])[i]) + ": " +
 				drawn.grid[i][b] + " I/Os from " + latLabel(e[b]) +
 				" to " + latLabel(e[b + 1]);
 		});

@@ -24,6 +24,10 @@
 	/* Hosts drawn on a device or host chart (the busiest). */
 	var HOSTS_DRAWN = 32;
 	var charts = [];
+	/* Time axes in UTC wall-clock time (the toggle, or #clock) rather
+	   than seconds of the run; curT0: the run being drawn's start, ns. */
+	var CLOCK = location.hash === "#clock";
+	var curT0 = null;
 
 	/* el("td", {class: "x"}, "text", child...): text is never HTML. */
 	function el(tag, attrs) {
@@ -113,6 +117,16 @@
 		return [xs].concat(sets.map(function (_, i) {
 			return xs.map(function (x) { return m.get(x)[i]; });
 		}));
+	}
+
+	/* UTC time of day of sec seconds after t0 ns, to the second. */
+	function clockOf(t0, sec) {
+		return new Date(t0 / 1e6 + sec * 1000).toISOString().substr(11, 8);
+	}
+
+	function utcDate(t0) {
+		return new Date(t0 / 1e6).toISOString().replace("T", " ")
+			.substr(0, 19) + " UTC";
 	}
 
 	function width() {
@@ -270,6 +284,17 @@
 			v.toPrecision(3)));
 	}
 
+	/* A small chart's ticks: 200k, 1.5M, 0.05 (uPlot's log axis labels
+	   only powers of ten, which a narrow range may not hold). */
+	function tickShort(u, splits) {
+		return splits.map(function (v) {
+			var a = Math.abs(v);
+			return v === null ? "" : a >= 1e6 ? Number((v / 1e6)
+				.toPrecision(3)) + "M" : a >= 1e3 ? Number((v / 1e3)
+				.toPrecision(3)) + "k" : String(Number(v.toPrecision(2)));
+		});
+	}
+
 	/*
 	 * A legend's value of series si: under the cursor its value there;
 	 * without a cursor (the page as it loads, and as it prints) its last
@@ -309,6 +334,9 @@
 			box.setAttribute("data-empty", "1");
 			return;
 		}
+		var t0 = opts.t0 !== undefined ? opts.t0 : curT0;
+		var clock = CLOCK && opts.from0 && !opts.small && isNum(t0);
+		box.setAttribute("data-x-clock", clock ? "utc" : "run");
 		var o = {
 			title: opts.title,
 			width: opts.width || width(),
@@ -322,13 +350,29 @@
 						return [0, top > 0 ? top : 1];
 					},
 				} : { time: false, distr: opts.xlog ? 3 : 1 },
-				y: opts.yrange ? { range: opts.yrange } :
+				y: opts.yrange ? { range: opts.yrange,
+					distr: opts.ylog ? 3 : 1 } :
 					{ distr: opts.ylog ? 3 : 1 },
 			},
-			axes: [
-				{ label: opts.xlabel, values: opts.xvalues },
+			axes: opts.small ? [
+				{ size: 24 },
+				{ label: opts.ylabel, size: 64, values: tickShort },
+			] : [
+				{ label: clock ? "UTC time" : opts.xlabel,
+					/* Whole seconds at least 90 px apart: a time
+					   of day does not repeat along the axis. */
+					space: clock ? 90 : undefined,
+					incrs: clock ? [1, 2, 5, 10, 15, 30, 60, 120, 300,
+						600, 900, 1800, 3600, 7200, 14400, 21600, 43200,
+						86400] : undefined,
+					values: clock ? function (u, splits) {
+						return splits.map(function (v) {
+							return v === null ? "" : clockOf(t0, v);
+						});
+					} : opts.xvalues },
 				{ label: opts.ylabel, size: 70 },
 			],
+			legend: { show: !opts.small },
 			series: [{ label: opts.xlabel,
 				value: legendValue(data, 0, opts.xfmt) }].concat(
 				series.map(function (s, i) {
@@ -386,6 +430,8 @@
 		u.setLegend({ idx: null });
 		/* The y scale as uPlot drew it (3: logarithmic), for a test. */
 		box.setAttribute("data-y-distr", String(u.scales.y.distr || 1));
+		box.setAttribute("data-y-range", u.scales.y.min + "," +
+			u.scales.y.max);
 		if (opts.mark)
 			box.setAttribute("data-mark", opts.mark.x + "," + opts.mark.y);
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {
@@ -626,6 +672,7 @@
 					"(red) and recovered (green)",
 				xlabel: "seconds", ylabel: "IO/s", warm: ax.warm,
 				from0: true, events: ax.events, height: 240,
+				t0: ax.s.t0_ns,
 				width: Math.max(420, Math.min(680, width() - 420)),
 			});
 	}
@@ -950,21 +997,50 @@
 		});
 	}
 
-	function hostCharts(sec, name, idx) {
-		var hosts = arr(main.hosts).map(function (h) {
-			return { slave: str(h.slave), s: byRun(h.runs, name) };
-		}).filter(function (h) {
-			return h.s;
+	/*
+	 * Hosts worst first: those the slow-host test flagged (summary.json's
+	 * slow_hosts, in its order), then by how far the host is from the
+	 * hosts' medians over the measured intervals, the larger of median
+	 * IOPS / its IOPS and its p99 / median p99 (1: typical).
+	 */
+	function hostOrder(hosts, r) {
+		var flagged = arr(r && r.slow_hosts && r.slow_hosts.hosts)
+			.map(function (h) { return str(h.slave); });
+		function median(vs) {
+			var v = vs.filter(isNum).sort(function (a, b) { return a - b; });
+			return v.length ? (v[(v.length - 1) >> 1] + v[v.length >> 1]) / 2 :
+				null;
+		}
+		hosts.forEach(function (h) {
+			h.iops = mean(measured(h.s, h.s.iops));
+			h.p99 = mean(measured(h.s, positive(h.s.p99_ms)));
 		});
-		if (!hosts.length)
-			return;
+		var mi = median(hosts.map(function (h) { return h.iops; }));
+		var mp = median(hosts.map(function (h) { return h.p99; }));
+		hosts.forEach(function (h) {
+			var f = flagged.indexOf(h.slave);
+			h.flag = f;
+			h.score = Math.max(mi > 0 ? mi / Math.max(h.iops || 0, 1e-9) : 1,
+				mp > 0 && isNum(h.p99) ? h.p99 / mp : 1);
+		});
+		return hosts.slice().sort(function (a, b) {
+			if ((a.flag >= 0) !== (b.flag >= 0))
+				return a.flag >= 0 ? -1 : 1;
+			if (a.flag !== b.flag)
+				return a.flag - b.flag;
+			return b.score - a.score || (a.slave < b.slave ? -1 : 1);
+		});
+	}
+
+	/* The overlay: every host on one IOPS and one p99 chart. */
+	function hostOverlay(box, hosts, idx) {
 		[["IOPS", "iops", "IO/s"], ["p99 latency", "p99_ms", "ms"]]
 			.forEach(function (m) {
 				var series = hosts.map(function (h, i) {
 					return { label: h.slave,
 						color: PALETTE[i % PALETTE.length] };
 				});
-				chart(sec, "h" + idx + "-" + m[1], series,
+				chart(box, "h" + idx + "-" + m[1], series,
 					align(hosts.map(function (h) {
 						return [h.s.t, m[1] === "p99_ms" ?
 							positive(h.s[m[1]]) : h.s[m[1]]];
@@ -976,6 +1052,88 @@
 						from0: true, ylog: m[1] === "p99_ms",
 					});
 			});
+	}
+
+	/*
+	 * Per host: small multiples (a small IOPS and p99 chart per host, all
+	 * on the same scales, worst host first), or with the toggle (or the
+	 * page opened as report.html#overlay) all hosts overlaid on one chart
+	 * each, drawn when first asked for.
+	 */
+	function hostCharts(sec, name, idx, r) {
+		var hosts = arr(main.hosts).map(function (h) {
+			return { slave: str(h.slave), s: byRun(h.runs, name) };
+		}).filter(function (h) {
+			return h.s;
+		});
+		if (!hosts.length)
+			return;
+		hosts = hostOrder(hosts, r);
+		var all = function (k) {
+			var v = [];
+			hosts.forEach(function (h) {
+				v = v.concat(arr(h.s[k]).filter(function (x) {
+					return isNum(x) && (k !== "p99_ms" || x > 0);
+				}));
+			});
+			return v;
+		};
+		var imax = most(all("iops")) || 1;
+		var pv = all("p99_ms");
+		var plo = least(pv), phi = most(pv);
+		var tmax = most(all("t")) || 1;
+		var head = el("h3", {}, "Per host (" + hosts.length +
+			", worst first) ");
+		var btn = el("button", { type: "button", "class": "host-toggle" },
+			"overlay all hosts");
+		head.appendChild(btn);
+		sec.appendChild(head);
+		var grid = el("div", { "class": "host-grid", "data-run": name,
+			"data-order": hosts.map(function (h) { return h.slave; })
+				.join(" ") });
+		var over = el("div", { "class": "host-overlay", hidden: "hidden" });
+		sec.appendChild(grid);
+		sec.appendChild(over);
+		var w = hosts.length > 1 ? 260 : width();
+		hosts.forEach(function (h, i) {
+			var cell = el("div", { "class": "host-cell" + (h.flag >= 0 ?
+				" flagged" : ""), "data-slave": h.slave });
+			cell.appendChild(el("h4", {}, h.slave + (h.flag >= 0 ?
+				" (slow host)" : "") + ": " + fmt(h.iops, 0) + " IO/s, p99 " +
+				fmt(h.p99, 3) + " ms"));
+			grid.appendChild(cell);
+			chart(cell, "h" + idx + "-" + i + "-iops", [{ label: "IO/s",
+				color: PALETTE[0] }], [h.s.t, h.s.iops], {
+				title: "", xlabel: "s", ylabel: "IO/s", from0: true,
+				xmax: tmax, yrange: [0, imax * 1.05], width: w,
+				height: 130, small: true });
+			chart(cell, "h" + idx + "-" + i + "-p99", [{ label: "p99 ms",
+				color: PALETTE[1] }], [h.s.t, positive(h.s.p99_ms)], {
+				title: "", xlabel: "s", ylabel: "p99 ms", from0: true,
+				xmax: tmax, ylog: true, width: w, height: 130,
+				small: true, yrange: isNum(plo) ? [plo / 1.5, phi * 1.5] :
+					undefined });
+		});
+		function overlay(on) {
+			if (on && !over.firstChild)
+				hostOverlay(over, hosts, idx);
+			if (on) {
+				over.removeAttribute("hidden");
+				grid.setAttribute("hidden", "hidden");
+			} else {
+				grid.removeAttribute("hidden");
+				over.setAttribute("hidden", "hidden");
+			}
+			btn.textContent = on ? "one chart per host" :
+				"overlay all hosts";
+			sec.setAttribute("data-hosts-view", on ? "overlay" : "multiples");
+		}
+		var on = location.hash === "#overlay";
+		btn.addEventListener("click", function () {
+			on = !on;
+			overlay(on);
+		});
+		overlay(on);
 	}
 
 	/* ---- devices, hosts and probes (devices.csv, hoststats.csv,
@@ -1514,7 +1672,10 @@
 				return x.name === r.name;
 			})[0] : null;
 			sec.appendChild(el("h2", {}, "Run " + name));
+			var iv = byRun(main.intervals, name);
+			curT0 = iv && isNum(iv.t0_ns) ? iv.t0_ns : null;
 			sec.appendChild(el("p", { "class": "meta" }, str(r.kind) +
+				(curT0 !== null ? "; started " + utcDate(curT0) : "") +
 				"; elapsed " + str(r.elapsed_s) + " s, warmup " +
 				str(r.warmup_s) + " s, interval " + str(r.interval_s) +
 				" s, start skew " + fmt(r.start_skew_ns / 1e6, 3) +
@@ -1538,12 +1699,16 @@
 			clusterCharts(sec, name, idx, r.interval_s);
 			var hm = byRun(main.heatmap, name);
 			if (hm && window.lsHeatmap)
-				window.lsHeatmap(sec, hm, "h" + idx, { el: el,
-					charts: charts, width: width() });
-			hostCharts(sec, name, idx);
+				window.lsHeatmap(sec, hm, "hm" + idx, { el: el,
+					charts: charts, width: width(),
+					tick: CLOCK && isNum(hm.t0_ns) ? function (v) {
+						return clockOf(hm.t0_ns, v);
+					} : function (v) { return v + " s"; } });
+			hostCharts(sec, name, idx, r);
 			devicePanel(sec, name, idx, runAxis(name));
 			hostPanel(sec, name, idx, runAxis(name));
 			hgrmChart(sec, name, idx);
+			curT0 = null;
 		});
 	}
 
@@ -1595,11 +1760,26 @@
 		root.appendChild(sc);
 	}
 
-	root.appendChild(el("h1", {}, "lockstep report"));
-	summary();
-	header();
-	compareVerdicts();
-	runs();
-	/* uPlot draws on the next microtask; check after it did. */
-	setTimeout(selfCheck, 0);
+	/* The page; drawn again when the time axis changes. */
+	function render() {
+		while (root.firstChild)
+			root.removeChild(root.firstChild);
+		charts.length = 0;
+		var btn = el("button", { type: "button", "class": "clock-toggle",
+			"data-clock": CLOCK ? "utc" : "run" }, CLOCK ?
+			"time axes: UTC (show seconds of the run)" :
+			"time axes: seconds of the run (show UTC)");
+		btn.addEventListener("click", function () {
+			CLOCK = !CLOCK;
+			render();
+		});
+		root.appendChild(el("h1", {}, "lockstep report ", btn));
+		summary();
+		header();
+		compareVerdicts();
+		runs();
+		/* uPlot draws on the next microtask; check after it did. */
+		setTimeout(selfCheck, 0);
+	}
+	render();
 }());

@@ -292,9 +292,33 @@ def check_dom(dom, d, base, want_charts, want_curves, want_unsteady=0,
     nsteady = check_steady(root, summ, want_unsteady)
     nknees = check_knees(root, summ, want_knees)
     nmaps = check_heatmaps(root, d)
+    check_iops_series(root, d, summ)
     print(f"dom: {len(ch)} charts drawn, {checked} numbers equal "
           f"summary.json's, {nsteady} steady-state verdicts, "
           f"{nknees} knees and {nmaps} heat maps shown")
+
+
+def check_iops_series(root, d, summ):
+    """The cluster IOPS chart draws the I/Os the totals count: its points
+    times the interval add up to intervals.csv's ops of the run, late rows
+    included (a link pulled mid-run must not draw a dip that is only
+    late rows)."""
+    ops = {}
+    for r in (read_csv(d + "/intervals.csv") or (None, []))[1]:
+        ops[r["run"]] = ops.get(r["run"], 0) + int(r["ops"])
+    ivs = {r["name"]: r.get("interval_s") for r in summ["runs"]}
+    for sec in (n for n in root.all() if n.tag == "section" and "run" in n.cls()):
+        h2 = [n for n in sec.all() if n.tag == "h2"]
+        name = h2[0].alltext()[4:] if h2 else None
+        iops = [c for c in charts(sec) if c.attrs.get("data-title", "")
+                .startswith("Cluster IOPS per interval")]
+        if name not in ops or not iops or not ivs.get(name):
+            continue
+        st = json.loads(iops[0].attrs["data-stats"])[0]
+        drawn = st["sum"] * ivs[name]
+        if abs(drawn - ops[name]) > max(2, 0.005 * ops[name]):
+            fail("run %s: the IOPS chart draws %.0f I/Os, intervals.csv "
+                 "has %d" % (name, drawn, ops[name]))
 
 
 def check_heatmaps(root, d):
@@ -317,6 +341,69 @@ def check_heatmaps(root, d):
         if int(m.attrs["data-buckets"]) < 1 or int(m.attrs["data-columns"]) < 1:
             fail("run %s: an empty heat map grid" % run)
     return len(maps)
+
+
+def check_hosts(dom, overlay_dom, slow, nhosts):
+    """Small multiples: the slow host first, same scales, the toggle; the
+    page opened at #overlay shows the overlay instead."""
+    root = parse(dom)
+    grids = [n for n in root.all() if "host-grid" in n.cls()]
+    if not grids:
+        fail("no per-host small multiples")
+    for g in grids:
+        order = g.attrs.get("data-order", "").split()
+        if len(order) != nhosts or order[0] != slow:
+            fail("run %s: hosts in order %s, want %s first of %d"
+                 % (g.attrs.get("data-run"), order, slow, nhosts))
+        cells = [n for n in g.all() if "host-cell" in n.cls()]
+        if [c.attrs.get("data-slave") for c in cells] != order:
+            fail("run %s: cells not in data-order" % g.attrs.get("data-run"))
+        for kind in ("-iops", "-p99"):
+            ranges = {c.attrs.get("data-y-range") for c in charts(g)
+                      if c.attrs.get("id", "").endswith(kind)}
+            if len(ranges) != 1:
+                fail("run %s: small %s charts on %d scales: %s"
+                     % (g.attrs.get("data-run"), kind, len(ranges), ranges))
+        if g.attrs.get("hidden") is not None:
+            fail("the small multiples are hidden by default")
+    if not [n for n in root.all() if n.tag == "button"
+            and "host-toggle" in n.cls()]:
+        fail("no overlay toggle")
+    over = parse(overlay_dom)
+    secs = [n for n in over.all() if n.attrs.get("data-hosts-view")]
+    if not secs or any(n.attrs["data-hosts-view"] != "overlay" for n in secs):
+        fail("#overlay did not switch the view")
+    ov = [c for c in charts(over) if c.attrs.get("id", "").endswith("-iops")
+          and "Per host" in c.attrs.get("data-title", "")]
+    if len(ov) != len(grids):
+        fail("%d overlay IOPS charts, want %d" % (len(ov), len(grids)))
+    for c in ov:
+        if len(json.loads(c.attrs["data-stats"])) != nhosts:
+            fail("an overlay chart without every host")
+    print(f"hosts: {len(grids)} runs of {nhosts} small multiples, {slow} "
+          "first, one scale each, overlay on #overlay")
+
+
+def check_clock(dom, clock_dom):
+    """Time axes: seconds of the run by default, UTC with #clock (the
+    toggle's state); each run says when it started in UTC either way."""
+    import re
+    for path, want in ((dom, "run"), (clock_dom, "utc")):
+        root = parse(path)
+        btn = [n for n in root.all() if "clock-toggle" in n.cls()]
+        if not btn or btn[0].attrs.get("data-clock") != want:
+            fail("%s: no time-axis toggle in state %s" % (path, want))
+        iops = [c for c in charts(root) if c.attrs.get("data-title", "")
+                .startswith("Cluster IOPS per interval")]
+        if not iops or any(c.attrs.get("data-x-clock") != want for c in iops):
+            fail("%s: IOPS charts not on the %s axis" % (path, want))
+        runs = [n for n in root.all() if n.tag == "section" and "run" in n.cls()]
+        for sec in runs:
+            meta = [n for n in sec.all() if "meta" in n.cls()]
+            if not meta or not re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC",
+                                         meta[0].alltext()):
+                fail("%s: a run without its UTC start" % path)
+    print("clock: seconds by default, UTC with #clock, starts in UTC")
 
 
 def check_shot(png, dom):
@@ -938,6 +1025,10 @@ def main(a):
         check_shot(a[1], a[2])
     elif a[0] == "recovery":
         check_recovery(a[1], a[2])
+    elif a[0] == "clock":
+        check_clock(a[1], a[2])
+    elif a[0] == "hosts":
+        check_hosts(a[1], a[2], a[3], int(a[4]))
     elif a[0] == "hostile":
         check_hostile(a[1])
     elif a[0] == "telemetry":
