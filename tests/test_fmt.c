@@ -24,7 +24,7 @@ static void printf_row(FILE *f, const char *run, unsigned interval,
 	fprintf(f,
 		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
 		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f,"
-		"%llu\n",
+		"%llu,%.6f,%.6f\n",
 		run, interval, phase, (unsigned long long)start_ns,
 		(unsigned long long)end_ns, reported, expected,
 		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
@@ -33,7 +33,8 @@ static void printf_row(FILE *f, const char *run, unsigned interval,
 		(unsigned long long)v->write_bytes, v->iops, v->mbps,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
-		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns);
+		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns,
+		v->p50_ms, v->p999_ms);
 }
 
 /* Both rows for v; fails with both printed when they differ. */
@@ -75,6 +76,7 @@ static void fill(struct stats_view *v, double x)
 	v->iops = v->mbps = v->read_pct = v->resp_ms = v->read_resp_ms = x;
 	v->write_resp_ms = v->resp_max_ms = v->resp_stddev_ms = x;
 	v->p95_ms = v->p99_ms = v->queue_depth = v->cpu_pct = x;
+	v->p50_ms = v->p999_ms = x;
 }
 
 static void test_ties_and_neighbours(void **state)
@@ -147,7 +149,8 @@ static void test_random(void **state)
 				&v.read_resp_ms, &v.write_resp_ms,
 				&v.resp_max_ms,  &v.resp_stddev_ms,
 				&v.p95_ms,       &v.p99_ms,
-				&v.queue_depth,  &v.cpu_pct };
+				&v.queue_depth,  &v.cpu_pct,
+				&v.p50_ms,       &v.p999_ms };
 
 		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 			s ^= s << 13;

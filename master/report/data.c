@@ -28,8 +28,9 @@
 /*
  * The per-interval columns the page draws, by intervals.csv's names. The
  * latency columns after slaves_expected are what the folder has per
- * interval for the log-scale latency chart (intervals.csv has no p50 or
- * p99.9 of an interval; the page takes the run's from summary.json).
+ * interval for the log-scale latency chart (p50 and p99.9 only in
+ * folders written since they were added; the page then takes the run's
+ * from summary.json).
  */
 static const char *const metric_col[] = {
 	"iops",
@@ -41,6 +42,8 @@ static const char *const metric_col[] = {
 	"p95_ms",
 	"read_resp_ms",
 	"write_resp_ms",
+	"p50_ms",
+	"p999_ms",
 };
 #define NMETRIC (sizeof(metric_col) / sizeof(metric_col[0]))
 /* Per host only IOPS, MB/s and p99 (the first three). */

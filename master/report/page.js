@@ -960,7 +960,8 @@
 		})[0] || {};
 		var t = r.totals || {};
 		var sets = [], series = [];
-		[["p99", "p99_ms", PALETTE[1]], ["p95", "p95_ms", PALETTE[3]],
+		[["p99.9", "p999_ms", PALETTE[5]], ["p99", "p99_ms", PALETTE[1]],
+			["p95", "p95_ms", PALETTE[3]], ["p50", "p50_ms", PALETTE[7]],
 			["mean", "resp_ms", PALETTE[0]],
 			["read mean", "read_resp_ms", PALETTE[2]],
 			["write mean", "write_resp_ms", PALETTE[4]]].forEach(
@@ -971,9 +972,11 @@
 				series.push({ label: m[0] + " (ms)", color: m[2],
 					width: m[0] === "p99" ? 2.5 : 1.5 });
 			});
-		[["run p50", "lat_p50_ms"], ["run p99.9", "lat_p999_ms"]].forEach(
+		/* An older folder without them per interval: the run's. */
+		[["run p50", "lat_p50_ms", "p50_ms"],
+			["run p99.9", "lat_p999_ms", "p999_ms"]].forEach(
 			function (m, k) {
-				if (!isNum(t[m[1]]) || t[m[1]] <= 0)
+				if (!isNum(t[m[1]]) || t[m[1]] <= 0 || hasNum(s[m[2]]))
 					return;
 				sets.push([s.t, arr(s.t).map(function () {
 					return t[m[1]];

@@ -117,7 +117,7 @@ void fmt_csv_header_tail(FILE *f, const char *tail)
 	      "slaves_expected,ops,read_ops,write_ops,bytes,read_bytes,"
 	      "write_bytes,iops,mbps,read_pct,resp_ms,read_resp_ms,"
 	      "write_resp_ms,resp_max_ms,resp_stddev_ms,p95_ms,p99_ms,"
-	      "queue_depth,cpu_pct,emitted_ns",
+	      "queue_depth,cpu_pct,emitted_ns,p50_ms,p999_ms",
 	      f);
 	if (tail) {
 		fputc(',', f);
@@ -206,7 +206,7 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 	fprintf(f,
 		"%s,%u,%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,"
 		"%.3f,%.4f,%.3f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.4f,%.2f,"
-		"%llu%s%s\n",
+		"%llu,%.6f,%.6f%s%s\n",
 		run, interval, phase, (unsigned long long)start_ns,
 		(unsigned long long)end_ns, reported, expected,
 		(unsigned long long)v->ops, (unsigned long long)v->read_ops,
@@ -216,7 +216,7 @@ static void csv_row_printf(FILE *f, const char *run, unsigned interval,
 		v->read_pct, v->resp_ms, v->read_resp_ms, v->write_resp_ms,
 		v->resp_max_ms, v->resp_stddev_ms, v->p95_ms, v->p99_ms,
 		v->queue_depth, v->cpu_pct, (unsigned long long)emitted_ns,
-		tail ? "," : "", tail ? tail : "");
+		v->p50_ms, v->p999_ms, tail ? "," : "", tail ? tail : "");
 }
 
 void fmt_csv_row(FILE *f, const char *run, unsigned interval, const char *phase,
@@ -254,7 +254,8 @@ void fmt_csv_row_tail(FILE *f, const char *run, unsigned interval,
 	size_t i;
 
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
-		if (!fixed_ok(fixed[i].x, fixed[i].decimals)) {
+		if (!fixed_ok(fixed[i].x, fixed[i].decimals) ||
+		    !fixed_ok(v->p50_ms, 6) || !fixed_ok(v->p999_ms, 6)) {
 			csv_row_printf(f, run, interval, phase, start_ns,
 				       end_ns, reported, expected, v,
 				       emitted_ns, tail);
@@ -277,6 +278,12 @@ void fmt_csv_row_tail(FILE *f, const char *run, unsigned interval,
 	}
 	*p++ = ',';
 	p = put_u64(p, emitted_ns);
+	/* After emitted_ns: columns added later go last (before the
+	   providers'), so a reader by position keeps its columns. */
+	*p++ = ',';
+	p = put_fixed(p, v->p50_ms, 6);
+	*p++ = ',';
+	p = put_fixed(p, v->p999_ms, 6);
 	if (tail) {
 		fwrite(buf, 1, (size_t)(p - buf), f);
 		fputc(',', f);

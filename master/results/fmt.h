@@ -38,9 +38,10 @@ void fmt_vdbench_row(FILE *f, uint64_t real_ns, const char *label,
 void fmt_hcibench(FILE *f, const struct stats_view *v);
 
 /*
- * Header line of intervals.csv and hosts/<slave>.csv. The last column,
- * emitted_ns, is the master's CLOCK_REALTIME when the row was written (for
- * a slave's row: when its interval arrived).
+ * Header line of intervals.csv and hosts/<slave>.csv. emitted_ns is the
+ * master's CLOCK_REALTIME when the row was written (for a slave's row:
+ * when its interval arrived); p50_ms and p999_ms, added later, follow it
+ * so that the columns before keep their places.
  */
 void fmt_csv_header(FILE *f);
 /* The same with ",tail" at the end (the column providers' columns). */

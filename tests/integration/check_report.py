@@ -937,15 +937,17 @@ def check_summary(dom, d, html, compare, first_px):
         if not ch or ch[0].attrs.get("data-y-distr") != "3":
             fail("run %s: no latency chart on a log axis (%r)" % (
                 run["name"], ch and ch[0].attrs.get("data-y-distr")))
-        p99 = [float(x["p99_ms"]) for x in iv if x["run"] == run["name"]
-               and x["phase"] != "late" and x["p99_ms"]
-               and float(x["p99_ms"]) > 0]
-        st = chart_stats(ch[0]).get("p99 (ms)")
-        if not st or st["n"] != len(p99) or \
-                abs(st["max"] - max(p99)) > 1e-9 or \
-                abs(st["min"] - min(p99)) > 1e-9:
-            fail("run %s: latency chart p99 %r, intervals.csv %d rows, "
-                 "%r..%r" % (run["name"], st, len(p99), min(p99), max(p99)))
+        # Each interval's p50, p99 and p99.9 as intervals.csv has them.
+        for col, lab in (("p99_ms", "p99 (ms)"), ("p50_ms", "p50 (ms)"),
+                         ("p999_ms", "p99.9 (ms)")):
+            p = [float(x[col]) for x in iv if x["run"] == run["name"]
+                 and x["phase"] != "late" and x[col] and float(x[col]) > 0]
+            st = chart_stats(ch[0]).get(lab)
+            if not st or st["n"] != len(p) or \
+                    abs(st["max"] - max(p)) > 1e-9 or \
+                    abs(st["min"] - min(p)) > 1e-9:
+                fail("run %s: latency chart %s %r, intervals.csv %d rows, "
+                     "%r..%r" % (run["name"], lab, st, len(p), min(p), max(p)))
         for lab in ("p95 (ms)", "mean (ms)", "read mean (ms)",
                     "write mean (ms)"):
             if lab not in chart_stats(ch[0]):
