@@ -24,8 +24,8 @@
 #
 # Needs from the master: `lockstep run FILE --local-slaves 0
 # --expect-slaves N --port P` (wait for N external slaves on a known port
-# pair) and an `emitted_ns` column (CLOCK_REALTIME ns the row was written) at
-# the end of intervals.csv. Without emitted_ns the delay columns say n/a.
+# pair) and an `emitted_ns` column (CLOCK_REALTIME ns the row was written) in
+# intervals.csv. Without emitted_ns the delay columns say n/a.
 # Master and fakes share this machine's CPUs: the fakes' own load is part of
 # the picture, so compare numbers taken on the same machine.
 set -euo pipefail

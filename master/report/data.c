@@ -44,6 +44,8 @@ static const char *const metric_col[] = {
 	"write_resp_ms",
 	"p50_ms",
 	"p999_ms",
+	"read_ops",
+	"write_ops",
 };
 #define NMETRIC (sizeof(metric_col) / sizeof(metric_col[0]))
 /* Per host only IOPS, MB/s and p99 (the first three). */
@@ -140,7 +142,8 @@ static struct tseries *csv_add(struct csv *c, const char *run, uint64_t t0)
 static int late_row(struct csv *c, const char *run, uint64_t seq,
 		    char *const *f, const int *col_m)
 {
-	static const size_t add[] = { 0, 1, 4 }; /* iops, mbps, reported */
+	/* iops, mbps, reported, read_ops, write_ops */
+	static const size_t add[] = { 0, 1, 4, 11, 12 };
 	struct tseries *s = csv_find(c, run);
 
 	if (!s || !seq)

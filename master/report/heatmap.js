@@ -183,8 +183,9 @@ window.lsHeatmap = (function () {
 				" to " + latLabel(e[b + 1]);
 		});
 		redraw();
-		ctx.charts.push({ box: box, plot: { ctx: cv.getContext("2d") },
-			colors: HEX });
+		/* Like a uPlot for the page: its canvas, and a destroy(). */
+		ctx.charts.push({ box: box, plot: { ctx: cv.getContext("2d"),
+			destroy: function () {} }, colors: HEX });
 		return box;
 	};
 }());

@@ -26,8 +26,19 @@
 	var charts = [];
 	/* Time axes in UTC wall-clock time (the toggle, or #clock) rather
 	   than seconds of the run; curT0: the run being drawn's start, ns. */
-	var CLOCK = location.hash === "#clock";
+	var CLOCK = hashHas("clock");
 	var curT0 = null;
+
+	/* The address asks for word: report.html#clock, #overlay or both
+	   (#clock,overlay). */
+	function hashHas(word) {
+		return location.hash.substr(1).split(/[,&+]/).indexOf(word) >= 0;
+	}
+
+	/* ms since the page began loading, for the self-check's timing. */
+	function now() {
+		return window.performance ? performance.now() : Date.now();
+	}
 
 	/* el("td", {class: "x"}, "text", child...): text is never HTML. */
 	function el(tag, attrs) {
@@ -189,8 +200,9 @@
 		});
 	}
 
-	/* Warmup shading and event lines, drawn under the series. */
-	function decorations(warm, events) {
+	/* Warmup shading (named unless small) and event lines, drawn under
+	   the series. */
+	function decorations(warm, events, small) {
 		return function (u) {
 			var ctx = u.ctx, b = u.bbox;
 			ctx.save();
@@ -202,6 +214,8 @@
 				if (x1 > x0) {
 					ctx.fillStyle = "rgba(255, 200, 0, 0.18)";
 					ctx.fillRect(x0, b.top, x1 - x0, b.height);
+				}
+				if (x1 > x0 && !small) {
 					ctx.fillStyle = "#8a6d00";
 					ctx.font = 11 * devicePixelRatio + "px sans-serif";
 					ctx.fillText("warmup", x0 + 4, b.top + 14 *
@@ -238,7 +252,7 @@
 					ctx.moveTo(x, b.top);
 					ctx.lineTo(x, b.top + b.height);
 					ctx.stroke();
-					if (!i) {
+					if (!i && !small) {
 						ctx.fillStyle = "#c00000";
 						ctx.font = 11 * devicePixelRatio +
 							"px sans-serif";
@@ -336,7 +350,14 @@
 		}
 		var t0 = opts.t0 !== undefined ? opts.t0 : curT0;
 		var clock = CLOCK && opts.from0 && !opts.small && isNum(t0);
+		/* Either way the wall clock shows (a printed page has no
+		   toggle): the run's start by the seconds (data-x-label for a
+		   test: uPlot draws the label on its canvas). */
+		var xlabel = clock ? "UTC time" : opts.from0 && isNum(t0) &&
+			!opts.small ? opts.xlabel + " from " + clockOf(t0, 0) + " UTC" :
+			opts.xlabel;
 		box.setAttribute("data-x-clock", clock ? "utc" : "run");
+		box.setAttribute("data-x-label", xlabel);
 		var o = {
 			title: opts.title,
 			width: opts.width || width(),
@@ -358,7 +379,7 @@
 				{ size: 24 },
 				{ label: opts.ylabel, size: 64, values: tickShort },
 			] : [
-				{ label: clock ? "UTC time" : opts.xlabel,
+				{ label: xlabel,
 					/* Whole seconds at least 90 px apart: a time
 					   of day does not repeat along the axis. */
 					space: clock ? 90 : undefined,
@@ -373,8 +394,10 @@
 				{ label: opts.ylabel, size: 70 },
 			],
 			legend: { show: !opts.small },
-			series: [{ label: opts.xlabel,
-				value: legendValue(data, 0, opts.xfmt) }].concat(
+			series: [{ label: clock ? "UTC" : opts.xlabel,
+				value: legendValue(data, 0, clock ? function (v) {
+					return clockOf(t0, v);
+				} : opts.xfmt) }].concat(
 				series.map(function (s, i) {
 					return {
 						label: s.label,
@@ -396,23 +419,31 @@
 				})),
 			hooks: {
 				drawClear: [decorations(opts.warm || 0,
-					opts.events || [])],
+					opts.events || [], opts.small)],
 				draw: opts.mark ? [markPoint(opts.mark)] : [],
 			},
 		};
 		/* What each series holds, for a test to compare with the
 		   folder's files: its points, the x of its first and last,
-		   its least, most, first and last value and their sum. */
+		   its least, most, first and last value and their sum; on a
+		   run's time axis also the points after the warmup and their
+		   sum (mn, msum: what the run's totals measure). */
 		box.setAttribute("data-stats", JSON.stringify(series.map(function (s,
 			i) {
-			var xs = [], ys = [];
+			var xs = [], ys = [], mn = 0, msum = 0;
 			arr(data[i + 1]).forEach(function (y, j) {
 				if (isNum(y)) {
 					xs.push(data[0][j]);
 					ys.push(y);
+					if (data[0][j] > (opts.warm || 0)) {
+						mn++;
+						msum += y;
+					}
 				}
 			});
 			return { label: s.label, n: ys.length,
+				mn: opts.from0 ? mn : undefined,
+				msum: opts.from0 ? msum : undefined,
 				x0: ys.length ? xs[0] : null,
 				x1: ys.length ? xs[xs.length - 1] : null,
 				min: ys.length ? ys.reduce(function (a, b) {
@@ -928,6 +959,17 @@
 			function (m, k) {
 			var sets = [[s.t, s[m[1]]]];
 			var series = [{ label: m[0], color: PALETTE[k] }];
+			/* The reads' and the writes' IO/s, from their counts. */
+			if (k === 0 && interval > 0 && hasNum(s.read_ops))
+				[["reads", "read_ops", PALETTE[2]],
+					["writes", "write_ops", PALETTE[4]]].forEach(
+					function (d) {
+						sets.push([s.t, arr(s[d[1]]).map(function (v) {
+							return isNum(v) ? v / interval : null;
+						})]);
+						series.push({ label: d[0] + " IO/s", color: d[2],
+							width: 1.5 });
+					});
 			if (bs) {
 				sets.push([bs.t, bs[m[1]]]);
 				series.push({ label: m[0] + " (baseline)",
@@ -1016,15 +1058,21 @@
 		}
 		hosts.forEach(function (h) {
 			h.iops = mean(measured(h.s, h.s.iops));
+			h.mbps = mean(measured(h.s, h.s.mbps));
 			h.p99 = mean(measured(h.s, positive(h.s.p99_ms)));
 		});
 		var mi = median(hosts.map(function (h) { return h.iops; }));
 		var mp = median(hosts.map(function (h) { return h.p99; }));
 		hosts.forEach(function (h) {
 			var f = flagged.indexOf(h.slave);
+			var ri = mi > 0 ? mi / Math.max(h.iops || 0, 1e-9) : 1;
+			var rp = mp > 0 && isNum(h.p99) ? h.p99 / mp : 1;
 			h.flag = f;
-			h.score = Math.max(mi > 0 ? mi / Math.max(h.iops || 0, 1e-9) : 1,
-				mp > 0 && isNum(h.p99) ? h.p99 / mp : 1);
+			h.score = Math.max(ri, rp);
+			/* Why it is an outlier, in the words its cell shows. */
+			h.why = h.score < OUTLIER ? "" : ri >= rp ?
+				"IO/s " + fmt(1 / ri, 2) + "x the median" :
+				"p99 " + fmt(rp, 1) + "x the median";
 		});
 		return hosts.slice().sort(function (a, b) {
 			if ((a.flag >= 0) !== (b.flag >= 0))
@@ -1035,9 +1083,14 @@
 		});
 	}
 
+	/* A host this far from the hosts' medians (hostOrder's score) is
+	   marked as an outlier on its small multiple. */
+	var OUTLIER = 1.5;
+
 	/* The overlay: every host on one IOPS and one p99 chart. */
 	function hostOverlay(box, hosts, idx) {
-		[["IOPS", "iops", "IO/s"], ["p99 latency", "p99_ms", "ms"]]
+		[["IOPS", "iops", "IO/s"], ["MB/s", "mbps", "MB/s"],
+			["p99 latency", "p99_ms", "ms"]]
 			.forEach(function (m) {
 				var series = hosts.map(function (h, i) {
 					return { label: h.slave,
@@ -1075,12 +1128,14 @@
 		var all = function (k) {
 			var v = [];
 			hosts.forEach(function (h) {
-				v = v.concat(arr(h.s[k]).filter(function (x) {
-					return isNum(x) && (k !== "p99_ms" || x > 0);
-				}));
+				arr(h.s[k]).forEach(function (x) {
+					if (isNum(x) && (k !== "p99_ms" || x > 0))
+						v.push(x);
+				});
 			});
 			return v;
 		};
+		var ax = runAxis(name);
 		var imax = most(all("iops")) || 1;
 		var pv = all("p99_ms");
 		var plo = least(pv), phi = most(pv);
@@ -1091,6 +1146,13 @@
 			"overlay all hosts");
 		head.appendChild(btn);
 		sec.appendChild(head);
+		sec.appendChild(el("p", { "class": "meta host-order" }, "Worst " +
+			"first: the hosts the slow-host test flagged, then by how " +
+			"far a host is from the hosts' medians over the measured " +
+			"intervals (the larger of median IO/s / its IO/s and its " +
+			"p99 / median p99); " + OUTLIER + "x or more is marked. " +
+			"The IO/s charts share one scale, the p99 charts another " +
+			"(log)."));
 		var grid = el("div", { "class": "host-grid", "data-run": name,
 			"data-order": hosts.map(function (h) { return h.slave; })
 				.join(" ") });
@@ -1100,20 +1162,26 @@
 		var w = hosts.length > 1 ? 260 : width();
 		hosts.forEach(function (h, i) {
 			var cell = el("div", { "class": "host-cell" + (h.flag >= 0 ?
-				" flagged" : ""), "data-slave": h.slave });
-			cell.appendChild(el("h4", {}, h.slave + (h.flag >= 0 ?
-				" (slow host)" : "") + ": " + fmt(h.iops, 0) + " IO/s, p99 " +
+				" flagged" : "") + (h.why ? " outlier" : ""),
+			"data-slave": h.slave, "data-score": fmt(h.score, 3) });
+			/* Its name (and why it is first) over its figures. */
+			cell.appendChild(el("h4", {}, el("span", { "class": "name" },
+				h.slave + (h.flag >= 0 ? " (slow host)" : "") +
+				(h.why ? ": " + h.why : "")), el("br"),
+			fmt(h.iops, 0) + " IO/s, " + fmt(h.mbps, 1) + " MB/s, p99 " +
 				fmt(h.p99, 3) + " ms"));
 			grid.appendChild(cell);
 			chart(cell, "h" + idx + "-" + i + "-iops", [{ label: "IO/s",
 				color: PALETTE[0] }], [h.s.t, h.s.iops], {
 				title: "", xlabel: "s", ylabel: "IO/s", from0: true,
-				xmax: tmax, yrange: [0, imax * 1.05], width: w,
+				warm: ax.warm, events: ax.events, xmax: tmax,
+				yrange: [0, imax * 1.05], width: w,
 				height: 130, small: true });
 			chart(cell, "h" + idx + "-" + i + "-p99", [{ label: "p99 ms",
 				color: PALETTE[1] }], [h.s.t, positive(h.s.p99_ms)], {
 				title: "", xlabel: "s", ylabel: "p99 ms", from0: true,
-				xmax: tmax, ylog: true, width: w, height: 130,
+				warm: ax.warm, events: ax.events, xmax: tmax, ylog: true,
+				width: w, height: 130,
 				small: true, yrange: isNum(plo) ? [plo / 1.5, phi * 1.5] :
 					undefined });
 		});
@@ -1131,7 +1199,7 @@
 				"overlay all hosts";
 			sec.setAttribute("data-hosts-view", on ? "overlay" : "multiples");
 		}
-		var on = location.hash === "#overlay";
+		var on = hashHas("overlay");
 		btn.addEventListener("click", function () {
 			on = !on;
 			overlay(on);
@@ -1729,7 +1797,7 @@
 	 * canvas's place on the page (data-rect, CSS pixels): a test reads
 	 * these back from the DOM and from a screenshot.
 	 */
-	function selfCheck() {
+	function selfCheck(ms, t1) {
 		var blank = 0;
 		charts.forEach(function (c) {
 			var cv = c.plot.ctx.canvas;
@@ -1756,15 +1824,24 @@
 			if (n === 0)
 				blank++;
 		});
-		/* For the tests only: nothing of it shows on the page. */
+		/* For the tests only: nothing of it shows on the page. data-ms:
+		   the page drawn (the script's run and this check) in ms;
+		   data-load-ms: since the page began loading (its JSON read). */
 		var sc = el("p", { id: "selfcheck", hidden: "hidden",
 			"data-charts": charts.length, "data-blank": blank,
-			"data-height": document.documentElement.scrollHeight + 40 });
+			"data-height": document.documentElement.scrollHeight + 40,
+			"data-ms": Math.round(ms + now() - t1),
+			"data-load-ms": Math.round(now()) });
 		root.appendChild(sc);
 	}
 
 	/* The page; drawn again when the time axis changes. */
 	function render() {
+		var t0 = now();
+		/* The charts of the page drawn before go with it. */
+		charts.forEach(function (c) {
+			c.plot.destroy();
+		});
 		while (root.firstChild)
 			root.removeChild(root.firstChild);
 		charts.length = 0;
@@ -1782,7 +1859,10 @@
 		compareVerdicts();
 		runs();
 		/* uPlot draws on the next microtask; check after it did. */
-		setTimeout(selfCheck, 0);
+		var ms = now() - t0;
+		setTimeout(function () {
+			selfCheck(ms, now());
+		}, 0);
 	}
 	render();
 }());

@@ -37,6 +37,15 @@
       stylesheet keeps a chart with its title
   check_report.py pdf PDF
       a PDF (it begins with %PDF) of one page at least
+  check_report.py hosts DOM SLOW N VIEW
+      per run N small multiples (IOPS and p99 a host, each kind on one y
+      range), host SLOW first and the only one marked an outlier, the
+      overlay toggle; VIEW (multiples or overlay) is what shows, the
+      overlay with one series a host
+  check_report.py clock DOM WANT
+      the time axes in seconds labelled with the run's UTC start (WANT
+      run) or in UTC time of day (utc), the toggle in that state, each
+      run's UTC start in its line
 Exits non-zero with the reason on the first failed check.
 """
 import json
@@ -302,11 +311,17 @@ def check_iops_series(root, d, summ):
     """The cluster IOPS chart draws the I/Os the totals count: its points
     times the interval add up to intervals.csv's ops of the run, late rows
     included (a link pulled mid-run must not draw a dip that is only
-    late rows)."""
-    ops = {}
+    late rows). And the mean of its points after the warmup is
+    summary.json's IOPS of the run within 1%: the series the totals use."""
+    ops, rw = {}, {}
     for r in (read_csv(d + "/intervals.csv") or (None, []))[1]:
         ops[r["run"]] = ops.get(r["run"], 0) + int(r["ops"])
+        k = rw.setdefault(r["run"], [0, 0])
+        k[0] += int(r["read_ops"])
+        k[1] += int(r["write_ops"])
     ivs = {r["name"]: r.get("interval_s") for r in summ["runs"]}
+    tot = {r["name"]: r.get("totals") or {} for r in summ["runs"]}
+    checked = 0
     for sec in (n for n in root.all() if n.tag == "section" and "run" in n.cls()):
         h2 = [n for n in sec.all() if n.tag == "h2"]
         name = h2[0].alltext()[4:] if h2 else None
@@ -319,6 +334,24 @@ def check_iops_series(root, d, summ):
         if abs(drawn - ops[name]) > max(2, 0.005 * ops[name]):
             fail("run %s: the IOPS chart draws %.0f I/Os, intervals.csv "
                  "has %d" % (name, drawn, ops[name]))
+        want = tot.get(name, {}).get("iops")
+        if want and (not st.get("mn") or
+                     abs(st["msum"] / st["mn"] - want) > 0.01 * want):
+            fail("run %s: the IOPS chart's measured intervals average %s "
+                 "IO/s over %s points, summary.json says %s" % (
+                     name, st.get("msum", 0) / (st.get("mn") or 1),
+                     st.get("mn"), want))
+        checked += 1
+        stats = {x["label"]: x for x in json.loads(iops[0].attrs["data-stats"])}
+        for lab, want in (("reads IO/s", rw[name][0]),
+                          ("writes IO/s", rw[name][1])):
+            got = stats.get(lab, {}).get("sum", -1) * ivs[name]
+            if abs(got - want) > max(2, 0.005 * want):
+                fail("run %s: the chart's %s draw %.0f I/Os, intervals.csv "
+                     "has %d" % (name, lab, got, want))
+    if not checked:
+        fail("no run's IOPS chart to check against the totals")
+    return checked
 
 
 def check_heatmaps(root, d):
@@ -343,67 +376,94 @@ def check_heatmaps(root, d):
     return len(maps)
 
 
-def check_hosts(dom, overlay_dom, slow, nhosts):
-    """Small multiples: the slow host first, same scales, the toggle; the
-    page opened at #overlay shows the overlay instead."""
+def check_hosts(dom, slow, nhosts, view):
+    """Small multiples: one IOPS and one p99 chart per host, the slow host
+    first, each kind on one y range, the toggle; view: what the page shows
+    (multiples; overlay with #overlay: every host on one chart a kind)."""
     root = parse(dom)
     grids = [n for n in root.all() if "host-grid" in n.cls()]
     if not grids:
         fail("no per-host small multiples")
     for g in grids:
+        run = g.attrs.get("data-run")
         order = g.attrs.get("data-order", "").split()
         if len(order) != nhosts or order[0] != slow:
             fail("run %s: hosts in order %s, want %s first of %d"
-                 % (g.attrs.get("data-run"), order, slow, nhosts))
+                 % (run, order, slow, nhosts))
         cells = [n for n in g.all() if "host-cell" in n.cls()]
         if [c.attrs.get("data-slave") for c in cells] != order:
-            fail("run %s: cells not in data-order" % g.attrs.get("data-run"))
+            fail("run %s: cells not in data-order" % run)
+        # The slow host is marked; a host as far as the next is not.
+        if "outlier" not in cells[0].cls() or \
+                any("outlier" in c.cls() for c in cells[1:]):
+            fail("run %s: outliers marked %s, want %s alone" % (run, [
+                c.attrs.get("data-slave") for c in cells
+                if "outlier" in c.cls()], slow))
         for kind in ("-iops", "-p99"):
-            ranges = {c.attrs.get("data-y-range") for c in charts(g)
-                      if c.attrs.get("id", "").endswith(kind)}
-            if len(ranges) != 1:
-                fail("run %s: small %s charts on %d scales: %s"
-                     % (g.attrs.get("data-run"), kind, len(ranges), ranges))
-        if g.attrs.get("hidden") is not None:
-            fail("the small multiples are hidden by default")
+            small = [c for c in charts(g) if c.attrs.get("id", "")
+                     .endswith(kind)]
+            ranges = {c.attrs.get("data-y-range") for c in small}
+            if len(small) != nhosts or len(ranges) != 1:
+                fail("run %s: %d small %s charts on %d scales: %s"
+                     % (run, len(small), kind, len(ranges), ranges))
+        # What is hidden takes no room on the page (data-rect: the
+        # canvas's place as the page laid it out).
+        shown = {int(c.attrs.get("data-rect", "0,0,0,0").split(",")[2]) > 0
+                 for c in charts(g)}
+        if (g.attrs.get("hidden") is not None) != (view == "overlay") or \
+                shown != {view == "multiples"}:
+            fail("run %s: small multiples hidden=%r, laid out %s in the %s "
+                 "view" % (run, g.attrs.get("hidden"), shown, view))
     if not [n for n in root.all() if n.tag == "button"
             and "host-toggle" in n.cls()]:
         fail("no overlay toggle")
-    over = parse(overlay_dom)
-    secs = [n for n in over.all() if n.attrs.get("data-hosts-view")]
-    if not secs or any(n.attrs["data-hosts-view"] != "overlay" for n in secs):
-        fail("#overlay did not switch the view")
-    ov = [c for c in charts(over) if c.attrs.get("id", "").endswith("-iops")
+    secs = [n for n in root.all() if n.attrs.get("data-hosts-view")]
+    if len(secs) != len(grids) or \
+            any(n.attrs["data-hosts-view"] != view for n in secs):
+        fail("the hosts' view is not %s" % view)
+    ov = [c for c in charts(root) if c.attrs.get("id", "").endswith("-iops")
           and "Per host" in c.attrs.get("data-title", "")]
-    if len(ov) != len(grids):
-        fail("%d overlay IOPS charts, want %d" % (len(ov), len(grids)))
+    if len(ov) != (len(grids) if view == "overlay" else 0):
+        fail("%d overlay IOPS charts in the %s view" % (len(ov), view))
     for c in ov:
-        if len(json.loads(c.attrs["data-stats"])) != nhosts:
-            fail("an overlay chart without every host")
+        if len(json.loads(c.attrs["data-stats"])) != nhosts or \
+                int(c.attrs.get("data-rect", "0,0,0,0").split(",")[2]) <= 0:
+            fail("an overlay chart without every host, or not laid out")
+    sc = next(n for n in root.all() if n.attrs.get("id") == "selfcheck")
     print(f"hosts: {len(grids)} runs of {nhosts} small multiples, {slow} "
-          "first, one scale each, overlay on #overlay")
+          f"first and alone marked, one scale each, {view} shown; "
+          f"{sc.attrs['data-charts']} charts drawn in "
+          f"{sc.attrs.get('data-ms')} ms, {sc.attrs.get('data-load-ms')} ms "
+          "from loading")
 
 
-def check_clock(dom, clock_dom):
-    """Time axes: seconds of the run by default, UTC with #clock (the
-    toggle's state); each run says when it started in UTC either way."""
+def check_clock(dom, want):
+    """Time axes: seconds of the run (labelled with the run's UTC start)
+    by default, UTC time of day with #clock (the toggle's state); each run
+    says when it started in UTC either way."""
     import re
-    for path, want in ((dom, "run"), (clock_dom, "utc")):
-        root = parse(path)
-        btn = [n for n in root.all() if "clock-toggle" in n.cls()]
-        if not btn or btn[0].attrs.get("data-clock") != want:
-            fail("%s: no time-axis toggle in state %s" % (path, want))
-        iops = [c for c in charts(root) if c.attrs.get("data-title", "")
-                .startswith("Cluster IOPS per interval")]
-        if not iops or any(c.attrs.get("data-x-clock") != want for c in iops):
-            fail("%s: IOPS charts not on the %s axis" % (path, want))
-        runs = [n for n in root.all() if n.tag == "section" and "run" in n.cls()]
-        for sec in runs:
-            meta = [n for n in sec.all() if "meta" in n.cls()]
-            if not meta or not re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC",
-                                         meta[0].alltext()):
-                fail("%s: a run without its UTC start" % path)
-    print("clock: seconds by default, UTC with #clock, starts in UTC")
+    root = parse(dom)
+    btn = [n for n in root.all() if "clock-toggle" in n.cls()]
+    if not btn or btn[0].attrs.get("data-clock") != want:
+        fail("%s: no time-axis toggle in state %s" % (dom, want))
+    iops = [c for c in charts(root) if c.attrs.get("data-title", "")
+            .startswith("Cluster IOPS per interval")]
+    if not iops or any(c.attrs.get("data-x-clock") != want for c in iops):
+        fail("%s: IOPS charts not on the %s axis" % (dom, want))
+    lab = r"UTC time" if want == "utc" else \
+        r"seconds from \d\d:\d\d:\d\d UTC"
+    for c in iops:
+        if not re.fullmatch(lab, c.attrs.get("data-x-label", "")):
+            fail("%s: x axis %r, want %s" % (dom, c.attrs.get("data-x-label"),
+                                             lab))
+    runs = [n for n in root.all() if n.tag == "section" and "run" in n.cls()]
+    for sec in runs:
+        meta = [n for n in sec.all() if "meta" in n.cls()]
+        if not meta or not re.search(r"started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC",
+                                     meta[0].alltext()):
+            fail("%s: a run without its UTC start" % dom)
+    print("clock: %s axes (%s), %d runs with their UTC start" % (
+        want, iops[0].attrs.get("data-x-label"), len(runs)))
 
 
 def check_shot(png, dom):
@@ -1030,7 +1090,7 @@ def main(a):
     elif a[0] == "clock":
         check_clock(a[1], a[2])
     elif a[0] == "hosts":
-        check_hosts(a[1], a[2], a[3], int(a[4]))
+        check_hosts(a[1], a[2], int(a[3]), a[4])
     elif a[0] == "hostile":
         check_hostile(a[1])
     elif a[0] == "telemetry":
