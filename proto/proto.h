@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 11
+#define PROTO_VERSION 12
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -46,7 +46,7 @@
  *   PROTO_MAX_TARGETS sds, an index and three keyed numbers each (every
  *   other message is smaller: PROTO_MAX_SMALL), and an interval's
  *   PROTO_MAX_DEVS devices, a name and a dozen keyed numbers each;
- * - a plan target: its name, its path and 12 keyed numbers (9 bytes each);
+ * - a plan target: its name, its path and 13 keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
  *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
  * - to a slave: a plan of PROTO_MAX_TARGETS targets and PROTO_MAX_STREAMS
@@ -182,7 +182,16 @@ struct proto_target {
 	 */
 	uint64_t hitarea;
 	uint64_t hit_lo;
+	/*
+	 * streams= (Vdbench's): this slave's range is cut into this many
+	 * equal sequential streams, each with its own position, sharing the
+	 * target's threads evenly (a multiple of them); 0: none.
+	 */
+	uint32_t streams;
 };
+
+/* The most streams= a target may have (and a wd may ask for). */
+#define PROTO_MAX_SEQ_STREAMS 4096
 
 struct proto_xfer {
 	uint32_t size;
@@ -217,6 +226,12 @@ struct proto_stream {
 	double whpct;      /* 0..100: writes that go to it */
 	uint32_t access;   /* enum proto_access: random offsets' spread */
 	double access_arg; /* its parameter */
+	/*
+	 * stride=(MIN,MAX) (Vdbench's skip-sequential): a random I/O starts
+	 * MIN plus a random whole number of transfer sizes (align= units)
+	 * below MAX after the previous I/O's end; stride_max 0: none.
+	 */
+	uint64_t stride_min, stride_max;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

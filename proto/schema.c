@@ -104,6 +104,7 @@ static const struct field target_fields[] = {
 	SCALAR(struct proto_target, "fc", F_U32, force),
 	SCALAR(struct proto_target, "ha", F_U64, hitarea),
 	BOUNDED(struct proto_target, "hl", hit_lo, RANGE_PPB),
+	SCALAR(struct proto_target, "sn", F_U32, streams),
 };
 TAB(target_tab, struct proto_target, target_fields);
 
@@ -125,6 +126,8 @@ static const struct field stream_fields[] = {
 	SCALAR(struct proto_stream, "wh", F_PCT, whpct),
 	SCALAR(struct proto_stream, "ac", F_U32, access),
 	SCALAR(struct proto_stream, "aa", F_DBL, access_arg),
+	SCALAR(struct proto_stream, "tn", F_U64, stride_min),
+	SCALAR(struct proto_stream, "tx", F_U64, stride_max),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 
@@ -341,12 +344,28 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 		snprintf(why, whylen, "bad target or stream count");
 		return -EINVAL;
 	}
+	for (uint32_t i = 0; i < p->ntargets; i++) {
+		if (p->targets[i].streams <= PROTO_MAX_SEQ_STREAMS)
+			continue;
+		snprintf(why, whylen,
+			 "tg[%" PRIu32 "].sn: %" PRIu32
+			 " streams, more than %d",
+			 i, p->targets[i].streams, PROTO_MAX_SEQ_STREAMS);
+		return -EINVAL;
+	}
 	for (uint32_t i = 0; i < p->nstreams; i++) {
 		const struct proto_stream *s = &p->streams[i];
 
 		if (s->ntargets > PROTO_MAX_STREAM_TARGETS) {
 			snprintf(why, whylen,
 				 "st[%" PRIu32 "]: bad target count", i);
+			return -EINVAL;
+		}
+		if (s->stride_min > s->stride_max) {
+			snprintf(why, whylen,
+				 "st[%" PRIu32
+				 "].tn: stride minimum above its maximum",
+				 i);
 			return -EINVAL;
 		}
 		if (s->access >= PROTO_ACCESS_MAX) {

@@ -279,7 +279,8 @@ int phase_measure(struct session *s, const struct proto_measure *ms, char *err,
 	ret = prepare_check_measure(&ph->plan, ms, err, errlen);
 	if (ret < 0)
 		return ret;
-	if (ph->next_send > ms->from) {
+	/* An earlier end (maxdata=) keeps the start: nothing was missed. */
+	if (ms->from != ph->plan.warmup_intervals && ph->next_send > ms->from) {
 		/*
 		 * Intervals of the window were sent (and left out of this
 		 * slave's latency histograms) before this came: the master's
@@ -290,6 +291,11 @@ int phase_measure(struct session *s, const struct proto_measure *ms, char *err,
 			 "measure of phase %u came after interval %u of its window was sent: this slave's phase_end latency misses intervals %u..%u",
 			 ms->phase, ph->next_send, ms->from + 1, ph->next_send);
 		ret = 1;
+	}
+	/* Sums of intervals past an earlier end will not be sent. */
+	for (unsigned k = ms->intervals; k < ph->plan.intervals; k++) {
+		free(ph->acc[k]);
+		ph->acc[k] = NULL;
 	}
 	ph->plan.warmup_intervals = ms->from;
 	ph->plan.intervals = ms->intervals;

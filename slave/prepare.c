@@ -27,6 +27,34 @@ unsigned prepare_nworkers(unsigned want, unsigned threads)
 	return n > PREPARE_MAX_WORKERS ? PREPARE_MAX_WORKERS : n;
 }
 
+/*
+ * A target with streams: the threads of stream j (threads/streams of
+ * them, Vdbench's rule) all go to worker (w + j) mod nworkers, which takes
+ * it as its slice j mod n of n (n: the workers so used), and
+ * workload_slice() gives it the streams of that slice. Returns the next
+ * worker to take a slot.
+ */
+static unsigned assign_streams(struct prepare_slots *ps,
+			       const struct proto_target *pt, unsigned t,
+			       unsigned w)
+{
+	unsigned per = pt->threads / pt->streams;
+	unsigned n = pt->streams < ps->nworkers ? pt->streams : ps->nworkers;
+
+	for (unsigned j = 0; j < pt->streams; j++) {
+		unsigned i = (w + j) % ps->nworkers;
+
+		for (unsigned k = 0; k < per; k++)
+			ps->slot_target[i][ps->depth[i]++] = t;
+	}
+	for (unsigned i = 0; i < ps->nworkers; i++)
+		ps->slice[i][t] = UINT_MAX;
+	for (unsigned j = 0; j < n; j++)
+		ps->slice[(w + j) % ps->nworkers][t] = j;
+	ps->nslices[t] = n;
+	return (w + pt->streams) % ps->nworkers;
+}
+
 int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p)
 {
 	unsigned total = 0, w = 0;
@@ -52,12 +80,6 @@ int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p)
 			return -ENOMEM;
 		ps->depth[i] = 0;
 	}
-	for (unsigned t = 0; t < p->ntargets; t++)
-		for (unsigned k = 0; k < p->targets[t].threads; k++) {
-			ps->slot_target[w][ps->depth[w]++] = t;
-			w = (w + 1) % ps->nworkers;
-		}
-	/* Workers that share a target each take a slice of its range. */
 	ps->nslices = calloc(nt, sizeof(unsigned));
 	if (!ps->nslices)
 		return -ENOMEM;
@@ -65,9 +87,24 @@ int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p)
 		ps->slice[i] = calloc(nt, sizeof(unsigned));
 		if (!ps->slice[i])
 			return -ENOMEM;
+	}
+	for (unsigned t = 0; t < p->ntargets; t++) {
+		if (p->targets[t].streams) {
+			w = assign_streams(ps, &p->targets[t], t, w);
+			continue;
+		}
+		for (unsigned k = 0; k < p->targets[t].threads; k++) {
+			ps->slot_target[w][ps->depth[w]++] = t;
+			w = (w + 1) % ps->nworkers;
+		}
+	}
+	/* Workers that share a target each take a slice of its range. */
+	for (unsigned i = 0; i < ps->nworkers; i++) {
 		for (unsigned t = 0; t < p->ntargets; t++) {
 			int uses = 0;
 
+			if (p->targets[t].streams)
+				continue;
 			for (unsigned k = 0; k < ps->depth[i]; k++)
 				uses |= ps->slot_target[i][k] == t;
 			ps->slice[i][t] = uses ? ps->nslices[t]++ : UINT_MAX;
@@ -305,6 +342,10 @@ static int check_target(const struct proto_target *t, unsigned i,
 		return bad_field(err, errlen, FIELD("al"),
 				 "align %u is not a multiple of 512 up to %u",
 				 t->align, PREPARE_MAX_XFER);
+	if (t->streams && (t->threads % t->streams || !t->threads))
+		return bad_field(err, errlen, FIELD("sn"),
+				 "%u threads are not a multiple of its %u streams",
+				 t->threads, t->streams);
 	if (check_flag(t->create, FIELD("cr"), err, errlen) ||
 	    check_flag(t->sqpoll, FIELD("sq"), err, errlen) ||
 	    check_flag(t->force, FIELD("fc"), err, errlen))
@@ -332,6 +373,14 @@ static int check_stream(const struct proto_stream *s, unsigned i, char *err,
 		return bad_field(err, errlen, f,
 				 "transfer size %u is not a multiple of 512 from 512 to %u",
 				 sz, PREPARE_MAX_XFER);
+	}
+	if (s->stride_min % 512 || s->stride_max % 512 ||
+	    s->stride_max > PREPARE_MAX_BYTES) {
+		snprintf(f, sizeof(f), "st[%u].tx (wd %.40s)", i, s->name);
+		return bad_field(err, errlen, f,
+				 "stride %llu..%llu is not in multiples of 512 up to 2^62",
+				 (unsigned long long)s->stride_min,
+				 (unsigned long long)s->stride_max);
 	}
 	snprintf(f, sizeof(f), "st[%u].eof (wd %.40s)", i, s->name);
 	return check_flag(s->eof, f, err, errlen);
@@ -451,12 +500,16 @@ int prepare_check_measure(const struct proto_plan *p,
 	/*
 	 * The window keeps its planned length and moves earlier within the
 	 * planned warmup, never later: a warmup=steady phase was planned as
-	 * its maximum warmup and then the measured intervals.
+	 * its maximum warmup and then the measured intervals. Or it keeps
+	 * its start and ends early (maxdata=), still measuring something.
 	 */
+	if (ms->from == p->warmup_intervals && ms->intervals > ms->from &&
+	    ms->intervals < p->intervals)
+		return 0;
 	if (ms->from > p->warmup_intervals || ms->intervals <= ms->from ||
 	    ms->intervals - ms->from != p->intervals - p->warmup_intervals) {
 		snprintf(err, errlen,
-			 "refused measure of phase %u: window %u..%u is not %u measured intervals within its %u warmup and %u in all",
+			 "refused measure of phase %u: window %u..%u is neither %u measured intervals within its %u warmup and %u in all nor an earlier end",
 			 p->phase, ms->from, ms->intervals,
 			 p->intervals - p->warmup_intervals,
 			 p->warmup_intervals, p->intervals);

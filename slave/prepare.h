@@ -95,7 +95,9 @@ unsigned prepare_threads(const struct proto_plan *p);
 unsigned prepare_nworkers(unsigned want, unsigned threads);
 /*
  * Spread every target's threads over ps->nworkers workers, round robin,
- * and give each worker that shares a target a slice of its range. Fills
+ * and give each worker that shares a target a slice of its range (a
+ * target with streams: each stream's threads to one worker, whose slice
+ * is a share of the streams, see workload_slice). Fills
  * depth, slot_target, slice and nslices. Returns 0, -EINVAL when the
  * threads add up to more than PREPARE_MAX_THREADS (or nworkers is 0 or
  * over PREPARE_MAX_WORKERS), or -ENOMEM; either way prepare_slots_free

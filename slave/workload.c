@@ -131,6 +131,8 @@ static int init_streams(struct workload *w, const struct proto_plan *plan,
 		ws->rd_thresh = pct_scaled(ps->rdpct);
 		ws->rh_thresh = pct_scaled(ps->rhpct);
 		ws->wh_thresh = pct_scaled(ps->whpct);
+		ws->stride_min = ps->stride_min;
+		ws->stride_max = ps->stride_max;
 		ret = init_seek(ws, ps, err, errlen);
 		if (ret < 0)
 			return ret;
@@ -153,6 +155,17 @@ static uint64_t seq_start(const struct workload_target *t,
 			  const struct workload_stream *s)
 {
 	return align_start(t->lo, t->hi, s->align, stream_max_xfer(s));
+}
+
+/*
+ * Where a stream's cursor starts: its sequential start, or past the end
+ * for stride=, so that its first random I/O wraps to the start (Vdbench
+ * puts the first one there).
+ */
+static uint64_t cursor_start(const struct workload_target *t,
+			     const struct workload_stream *s)
+{
+	return s->stride_max ? t->hi : seq_start(t, s);
 }
 
 /* Skew: streams with skew > 0 get it; the rest share what is left evenly. */
@@ -337,6 +350,44 @@ static int init_access(struct workload *w, const struct proto_plan *plan,
 	return 0;
 }
 
+/* This generator runs streams first, first + step, ...: their positions. */
+static void seq_own(struct workload_target *wt, unsigned first, unsigned step)
+{
+	wt->seq_first = first;
+	wt->seq_step = step;
+	wt->seq_rr = 0;
+	wt->seq_live = (wt->nseq - first + step - 1) / step;
+	for (unsigned j = 0; j < wt->nseq; j++)
+		wt->seq_cur[j] = wt->lo + j * wt->seq_size;
+}
+
+/*
+ * streams=: the range cut into equal streams, each a whole number of the
+ * largest transfer (Vdbench truncates a stream to a multiple of it).
+ */
+static int init_seq(struct workload *w, const struct proto_target *pt,
+		    struct workload_target *wt, char *err, size_t errlen)
+{
+	uint64_t mx = target_max_xfer(w, wt);
+
+	if (!pt->streams)
+		return 0;
+	wt->nseq = pt->streams;
+	wt->seq_size = (wt->hi - wt->lo) / wt->nseq / mx * mx;
+	if (!wt->seq_size) {
+		snprintf(err, errlen,
+			 "sd %s: a range of %llu bytes holds no %u streams of a %llu-byte transfer",
+			 pt->name, (unsigned long long)(wt->hi - wt->lo),
+			 wt->nseq, (unsigned long long)mx);
+		return -EINVAL;
+	}
+	wt->seq_cur = calloc(wt->nseq, sizeof(*wt->seq_cur));
+	if (!wt->seq_cur)
+		return -ENOMEM;
+	seq_own(wt, 0, 1);
+	return 0;
+}
+
 static int init_targets(struct workload *w, const struct proto_plan *plan,
 			const uint64_t *target_size, char *err, size_t errlen)
 {
@@ -392,10 +443,12 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 			break;
 		for (unsigned s = 0; s < plan->nstreams; s++)
 			w->cursor[t * plan->nstreams + s] =
-				seq_start(wt, &w->streams[s]);
+				cursor_start(wt, &w->streams[s]);
 		ret = check_range(w, plan, t, err, errlen);
 		if (ret == 0)
 			ret = init_access(w, plan, t, err, errlen);
+		if (ret == 0)
+			ret = init_seq(w, &plan->targets[t], wt, err, errlen);
 	}
 	free(weight);
 	return ret;
@@ -438,13 +491,24 @@ int workload_slice(struct workload *w, const struct proto_plan *plan,
 	uint64_t units = (wt->hi - wt->lo) / unit;
 	uint64_t lo = wt->lo;
 
+	if (wt->nseq) {
+		if (k >= n || n > wt->nseq) {
+			snprintf(err, errlen,
+				 "sd %s: %u workers share its %u streams",
+				 plan->targets[t].name, n, wt->nseq);
+			return -EINVAL;
+		}
+		seq_own(wt, k, n);
+		return 0;
+	}
 	if (n <= 1)
 		return 0;
 	wt->lo = lo + units * k / n * unit;
 	if (k + 1 < n)
 		wt->hi = lo + units * (k + 1) / n * unit;
 	for (unsigned s = 0; s < w->nstreams; s++)
-		w->cursor[t * w->nstreams + s] = seq_start(wt, &w->streams[s]);
+		w->cursor[t * w->nstreams + s] = cursor_start(wt,
+							      &w->streams[s]);
 	return check_range(w, plan, t, err, errlen);
 }
 
@@ -455,6 +519,7 @@ void workload_free(struct workload *w)
 		     w->targets[t].choice && c < w->targets[t].nchoice; c++)
 			free(w->targets[t].choice[c].access);
 		free(w->targets[t].choice);
+		free(w->targets[t].seq_cur);
 	}
 	free(w->targets);
 	free(w->streams);
@@ -481,6 +546,57 @@ static int is_hit(struct workload *w, const struct workload_stream *s,
 	return thresh && (workload_rand(w) & 0xffffffffu) < thresh;
 }
 
+/*
+ * stride=: MIN plus a whole number of units below MAX - MIN after the
+ * previous I/O's end (Vdbench's blockBoundarySeek), back at the start
+ * when the I/O would cross the end.
+ */
+static uint64_t stride_next(struct workload *w, const struct workload_target *t,
+			    const struct workload_stream *s, uint64_t prev_end,
+			    uint32_t len)
+{
+	uint64_t unit = t->align ? t->align : len;
+	uint64_t n = (s->stride_max - s->stride_min) / unit;
+	uint64_t off = prev_end + s->stride_min + (n ? below(w, n) : 0) * unit;
+
+	if (prev_end < t->lo || off > t->hi || t->hi - off < len)
+		return seq_start(t, s);
+	return off;
+}
+
+/* The next I/O of this generator's next stream with room for len bytes. */
+static int stream_next(struct workload_target *t,
+		       const struct workload_stream *s, struct workload_io *io)
+{
+	unsigned owned = (t->nseq - t->seq_first + t->seq_step - 1) /
+			 t->seq_step;
+
+	for (unsigned tries = 0; tries < owned && t->seq_live; tries++) {
+		unsigned j = t->seq_first + t->seq_rr * t->seq_step;
+		uint64_t lo = t->lo + j * t->seq_size, hi = lo + t->seq_size;
+		uint64_t *c = &t->seq_cur[j];
+
+		t->seq_rr = t->seq_rr + 1 < owned ? t->seq_rr + 1 : 0;
+		if (*c == WORKLOAD_SEQ_DONE)
+			continue;
+		if (*c + io->len > hi) {
+			if (s->eof) {
+				*c = WORKLOAD_SEQ_DONE;
+				t->seq_live--;
+				continue;
+			}
+			*c = lo;
+		}
+		io->offset = *c + t->base;
+		*c += io->len;
+		return 0;
+	}
+	t->done = 1;
+	io->len = 0;
+	io->offset = 0;
+	return WORKLOAD_EOF;
+}
+
 int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 {
 	struct workload_target *t = &w->targets[target];
@@ -501,6 +617,8 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 	r = workload_rand(w);
 	io->write = (r & 0xffffffffu) >= s->rd_thresh;
 	cur = &w->cursor[target * w->nstreams + io->stream];
+	if (t->nseq && !t->done)
+		return stream_next(t, s, io);
 	if (t->done || (s->eof && *cur + io->len > t->hi)) {
 		t->done = 1;
 		io->len = 0;
@@ -516,6 +634,8 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 			io->offset = a->lo +
 				     dist_next(&a->d, workload_rand(w)) *
 					     a->unit;
+		else if (s->stride_max)
+			io->offset = stride_next(w, t, s, *cur, io->len);
 		else
 			io->offset = uniform(w, t, t->lo, t->hi, io->len);
 		*cur = io->offset + io->len;

@@ -43,6 +43,8 @@ struct workload_stream {
 	int eof;              /* seekpct=eof: one pass, then the target stops */
 	uint64_t rh_thresh;   /* rhpct scaled to 2^32: reads to the hit area */
 	uint64_t wh_thresh;   /* whpct scaled to 2^32 */
+	/* stride=: a random I/O's gap after the previous end; max 0: none */
+	uint64_t stride_min, stride_max;
 };
 
 /*
@@ -71,7 +73,18 @@ struct workload_target {
 	unsigned nchoice;
 	struct workload_choice *choice;
 	int done;             /* an eof stream finished its pass here */
+	/*
+	 * streams= (Vdbench's): nseq streams of seq_size bytes each from lo,
+	 * one position each (seq_cur, WORKLOAD_SEQ_DONE once an eof pass
+	 * ended); this generator runs streams seq_first, seq_first +
+	 * seq_step, ... in turn (seq_rr), seq_live of them not done.
+	 */
+	unsigned nseq, seq_first, seq_step, seq_rr, seq_live;
+	uint64_t seq_size;
+	uint64_t *seq_cur;
 };
+
+#define WORKLOAD_SEQ_DONE UINT64_MAX
 
 struct workload {
 	struct workload_rng rng;
@@ -107,8 +120,9 @@ void workload_free(struct workload *w);
  * Narrow target t to slice k of n of its range (on max-transfer-size
  * boundaries), for the k-th of n workers sharing the target: sequential
  * streams and eof passes then cover the range once between them instead of
- * once each. Returns 0, or -EINVAL with a message when a slice is smaller
- * than a transfer.
+ * once each. A target with streams keeps its range: slice k runs its
+ * streams k, k + n, ... Returns 0, or -EINVAL with a message when a slice
+ * is smaller than a transfer (or n is more than the streams).
  */
 int workload_slice(struct workload *w, const struct proto_plan *plan,
 		   unsigned t, unsigned k, unsigned n, char *err,

@@ -706,6 +706,40 @@ static void test_hits_and_access(void **state)
 	params_free(&p);
 }
 
+/* streams=, stride= (wd) and maxdata= (rd), Vdbench's. */
+static void test_streams_stride_maxdata(void **state)
+{
+	struct params *p;
+
+	(void)state;
+	p = parse_ok(SD1 WD1 RD1);
+	assert_int_equal(p->wd[0].streams, 0);
+	assert_int_equal(p->wd[0].stride_max, 0);
+	assert_dbl(p->rd[0].maxdata, 0);
+	params_free(&p);
+	p = parse_ok("sd=sd1,lun=/dev/x,threads=8,size=1g\n"
+		     "wd=wd1,sd=sd1,streams=4,seekpct=eof\n"
+		     "wd=wd2,sd=sd1,stride=(4k,1m),seekpct=50\n"
+		     "rd=rd1,wd=wd1,maxdata=2.5\n"
+		     "rd=rd2,wd=wd2,maxdata=10g\n");
+	assert_int_equal(p->wd[0].streams, 4);
+	assert_true(p->wd[0].seek_eof);
+	assert_int_equal(p->wd[1].stride_min, 4096);
+	assert_int_equal(p->wd[1].stride_max, 1024 * 1024);
+	assert_dbl(p->rd[0].maxdata, 2.5);
+	assert_dbl(p->rd[1].maxdata, 10.0 * 1024 * 1024 * 1024);
+	assert_int_equal(p->nwarn, 0);
+	params_free(&p);
+	/* Vdbench makes a stream's every I/O sequential: seekpct= is said
+	 * not to apply. */
+	p = parse_ok(SD1 "wd=wd1,streams=2,seekpct=100\n" RD1);
+	assert_int_equal(p->nwarn, 1);
+	assert_non_null(
+		strstr(p->warn[0],
+		       "2:18: warning: wd=wd1: seekpct= does not apply with streams="));
+	params_free(&p);
+}
+
 static void test_warnings(void **state)
 {
 	/* clang-format off */
@@ -1411,8 +1445,6 @@ static void test_errors(void **state)
 		/* Vdbench keywords lockstep does not implement. */
 		{ "sd=sd1,lun=/dev/x,count=(0,8)\n" RD1,
 		  "1:19: count= is not supported: write one sd= line per lun" },
-		{ SD1 "wd=wd1,stride=(4k,8k)\n" RD1,
-		  "2:8: stride= is not supported: skip-sequential I/O is not supported" },
 		{ SD1 "wd=wd1,hotband=(10,20)\n" RD1,
 		  "2:8: hotband= is not supported: hot bands are not supported" },
 		/* Cache hits and skewed distributions: their values. */
@@ -1442,8 +1474,43 @@ static void test_errors(void **state)
 		  "2:28: random_distribution=lognormal:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
 		{ SD1 "wd=wd1,random_distribution=random:1\n" RD1,
 		  "2:28: random_distribution=random:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
-		{ SD1 WD1 "rd=rd1,maxdata=10g\n",
-		  "3:8: maxdata= is not supported: runs end after elapsed=" },
+		/* streams=, stride= (wd) and maxdata= (rd), Vdbench's. */
+		{ SD1 "wd=wd1,streams=1\n" RD1,
+		  "2:16: streams=1: Vdbench's streams= asks for two streams at least" },
+		{ SD1 "wd=wd1,streams=2.5\n" RD1,
+		  "2:16: streams=2.5 is not a whole number" },
+		{ SD1 "wd=wd1,stride=(8k,4k)\n" RD1,
+		  "2:19: stride=(8k,4k): the maximum is less than the minimum" },
+		{ SD1 "wd=wd1,stride=4k\n" RD1,
+		  "2:15: stride= needs two sizes, (MIN,MAX), such as (4k,64k)" },
+		{ SD1 "wd=wd1,stride=(1000,4k)\n" RD1,
+		  "2:16: stride= value 1000 is not a multiple of 512" },
+		{ SD1 "wd=wd1,streams=2,stride=(4k,8k)\n" RD1,
+		  "2:18: wd=wd1: stride= skips between random I/Os and streams= makes every I/O sequential: not both" },
+		{ SD1 "wd=wd1,seekpct=0,stride=(4k,8k)\n" RD1,
+		  "2:18: wd=wd1: stride= sets where seekpct='s random I/Os go, and seekpct=0 gives none" },
+		{ SD1 "wd=wd1,seekpct=eof,stride=(4k,8k)\n" RD1,
+		  "2:20: wd=wd1: stride= sets where seekpct='s random I/Os go, and seekpct=eof gives none" },
+		{ SD1 "wd=wd1,streams=2,rhpct=10\n" RD1,
+		  "2:16: wd=wd1: streams= with rhpct= and whpct= is not supported" },
+		{ SD1 "wd=wd1,stride=(4k,8k),random_distribution=zipf\n" RD1,
+		  "2:8: wd=wd1: stride= with a skewed random_distribution= is not supported" },
+		{ "validate=yes\n" SD1 "wd=wd1,streams=2\n" RD1,
+		  "3:16: wd=wd1: streams= cuts each sd into streams and validate=yes cuts it among its slaves: not supported together yet" },
+		{ SD1 "wd=wd1,streams=2\nwd=wd2,sd=sd1\nrd=rd1,wd=(wd1,wd2)\n",
+		  "4:8: rd=rd1: wd=wd1 has streams=, and Vdbench allows only one wd in a run with streams" },
+		{ "sd=sd1,lun=/dev/x,threads=6\nwd=wd1,streams=4\n" RD1,
+		  "2:16: wd=wd1: streams=4, and sd=sd1 has threads=6, not a multiple of it (Vdbench's rule)" },
+		{ SD1 "wd=wd1,streams=4\nrd=rd1,forthreads=(4,6)\n",
+		  "3:8: rd=rd1: forthreads= value 6 is not a multiple of wd=wd1's streams=4 (Vdbench's rule)" },
+		{ SD1 "wd=wd1,streams=2\nrd=rd1,forseekpct=(0,100)\n",
+		  "3:8: rd=rd1: forseekpct= does not apply to wd=wd1, whose streams= make every I/O sequential" },
+		{ SD1 WD1 "rd=rd1,maxdata=0\n",
+		  "3:16: maxdata=0 must be more than 0 (up to 100: times the sds' size; above: bytes)" },
+		{ SD1 WD1 "rd=rd1,maxdata=x\n",
+		  "3:16: maxdata=x is not a size (bytes, or a number with k, m, g or t)" },
+		{ SD1 WD1 "rd=rd1,maxdata=2\n",
+		  "3:16: rd=rd1: maxdata=2 is 2 times the size of its sds, and sd=sd1 has no size=: give size= or maxdata= in bytes" },
 		{ SD1 WD1 "rd=rd1,sd=sd1\n",
 		  "3:8: sd= is not supported: name the sds on the wd= lines" },
 		{ "formatsds=yes\n" SD1 WD1 RD1,
@@ -1983,6 +2050,7 @@ int main(void)
 		cmocka_unit_test(test_loop_order),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_hits_and_access),
+		cmocka_unit_test(test_streams_stride_maxdata),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_include_untrusted),
 		cmocka_unit_test(test_include_fifo),

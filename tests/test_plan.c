@@ -623,6 +623,54 @@ static void test_slaves_hits(void **state)
 	unload(&f);
 }
 
+/*
+ * streams=5 on 3 slaves: each takes whole streams (2, 2, 1), their part
+ * of the range and threads/streams threads per stream; stride= and
+ * maxdata= reach the plan; fewer streams than slaves is refused.
+ */
+static void test_slaves_streams(void **state)
+{
+	static const uint64_t lo[] = { 0, 400000000, 800000000 };
+	static const unsigned want[] = { 2, 2, 1 };
+	struct proto_plan pl;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "sd=sd1,lun=/a,threads=10,size=1g\n"
+		 "sd=sd2,lun=/b,threads=4\n"
+		 "wd=wd1,sd=sd1,streams=5,xfersize=64k\n"
+		 "wd=wd2,sd=sd2,stride=(8k,1m),seekpct=50\n"
+		 "rd=r,wd=wd1,elapsed=1,maxdata=2\n"
+		 "rd=r2,wd=wd2,elapsed=1,maxdata=1g\n");
+	for (unsigned s = 0; s < 3; s++) {
+		slave_plan(&f, 0, NULL, s, 3, &pl);
+		assert_int_equal(pl.targets[0].streams, want[s]);
+		assert_int_equal(pl.targets[0].threads, want[s] * 2);
+		assert_int_equal(pl.targets[0].range_lo, lo[s]);
+		assert_int_equal(pl.targets[0].range_hi,
+				 lo[s] + want[s] * 200000000ull);
+		assert_dbl(pl.streams[0].seekpct, 0);
+		assert_int_equal(pl.streams[0].stride_max, 0);
+		plan_free(&pl);
+	}
+	slave_plan(&f, 1, NULL, 0, 2, &pl);
+	assert_int_equal(pl.targets[0].streams, 0);
+	assert_int_equal(pl.streams[0].stride_min, 8192);
+	assert_int_equal(pl.streams[0].stride_max, 1 << 20);
+	/* Random work is not cut among slaves. */
+	assert_int_equal(pl.targets[0].range_lo, 0);
+	plan_free(&pl);
+	/* maxdata=2: twice the 1g of the sds the rd uses; 1g: bytes. */
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0]), 2ull << 30);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1]), 1ull << 30);
+	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 6, "null",
+					&pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":1:1: sd=sd1: streams=5 is fewer than the 6 slaves that run it (each takes whole streams)");
+	unload(&f);
+}
+
 /* validate=yes gives each slave a cut of an sd: no hits, no skew yet. */
 static void test_hits_validate(void **state)
 {
@@ -877,6 +925,7 @@ int main(void)
 		cmocka_unit_test(test_phase_errors),
 		cmocka_unit_test(test_slaves_local),
 		cmocka_unit_test(test_slaves_hits),
+		cmocka_unit_test(test_slaves_streams),
 		cmocka_unit_test(test_hits_validate),
 		cmocka_unit_test(test_slaves_threads),
 		cmocka_unit_test(test_slaves_hosts),

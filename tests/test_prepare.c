@@ -76,6 +76,41 @@ static void test_assign_two_targets_two_workers(void **state)
 	prepare_slots_free(&ps); /* idempotent */
 }
 
+/*
+ * streams=4 on 8 threads: each stream's 2 threads go to one worker (the
+ * rotation going on from the previous target), which takes the streams
+ * of its slice: 3 workers use the target, slices 0..2, worker w+j taking
+ * stream j (j mod 3 its slice).
+ */
+static void test_assign_streams(void **state)
+{
+	static const unsigned threads[] = { 1, 8 };
+	struct prepare_slots ps = { .nworkers = 3 };
+
+	(void)state;
+	make_plan(2, threads);
+	plan.targets[1].streams = 4;
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	/* sd1's one slot went to worker 0: streams start at worker 1. */
+	assert_slots(&ps, 0, 3, (const unsigned[]){ 0, 1, 1 });
+	assert_slots(&ps, 1, 4, (const unsigned[]){ 1, 1, 1, 1 });
+	assert_slots(&ps, 2, 2, (const unsigned[]){ 1, 1 });
+	assert_int_equal(ps.nslices[1], 3);
+	assert_int_equal(ps.slice[1][1], 0); /* streams 0 and 3 */
+	assert_int_equal(ps.slice[2][1], 1); /* stream 1 */
+	assert_int_equal(ps.slice[0][1], 2); /* stream 2 */
+	prepare_slots_free(&ps);
+	/* More workers than streams: only as many take them. */
+	ps.nworkers = 6;
+	plan.targets[1].streams = 2;
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(ps.nslices[1], 2);
+	assert_int_equal(ps.depth[1], 4);
+	assert_int_equal(ps.depth[2], 4);
+	assert_int_equal(ps.slice[3][1], UINT_MAX);
+	prepare_slots_free(&ps);
+}
+
 static void test_assign_unused_and_unshared_targets(void **state)
 {
 	static const unsigned threads[] = { 1, 0, 4 };
@@ -606,7 +641,7 @@ static void test_check_measure(void **state)
 	ms.intervals = 91;
 	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
 			 -ERANGE);
-	assert_non_null(strstr(err, "window 61..91 is not 30 measured"));
+	assert_non_null(strstr(err, "window 61..91 is neither 30 measured"));
 	ms.from = 14;
 	ms.intervals = 45;
 	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
@@ -615,6 +650,20 @@ static void test_check_measure(void **state)
 	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
 			 -ERANGE);
 	ms.intervals = 14;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+	/* maxdata=: the same start, an earlier end that measures some. */
+	ms.from = 60;
+	ms.intervals = 75;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 0);
+	ms.intervals = 61;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 0);
+	ms.intervals = 60;
+	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
+			 -ERANGE);
+	ms.intervals = 91;
 	assert_int_equal(prepare_check_measure(&plan, &ms, err, sizeof(err)),
 			 -ERANGE);
 }
@@ -664,6 +713,7 @@ int main(void)
 		cmocka_unit_test(test_check_go_rejoin),
 		cmocka_unit_test(test_check_measure),
 		cmocka_unit_test(test_assign_two_targets_two_workers),
+		cmocka_unit_test(test_assign_streams),
 		cmocka_unit_test(test_assign_unused_and_unshared_targets),
 		cmocka_unit_test(test_assign_table),
 		cmocka_unit_test(test_nworkers),

@@ -148,6 +148,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->force = (i + 1) % 2;
 			tg->hitarea = (1024u * 1024) << i;
 			tg->hit_lo = tg->range_lo;
+			tg->streams = 1 + i;
 		}
 		p->nstreams = NSTREAMS;
 		p->streams = calloc(NSTREAMS, sizeof(*p->streams));
@@ -172,6 +173,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			s->whpct = 10.25 + i;
 			s->access = (i + 1) % PROTO_ACCESS_MAX;
 			s->access_arg = 1.2 + i;
+			s->stride_min = 4096ull << i;
+			s->stride_max = (1ull << 33) + i * 512;
 		}
 		break;
 	}
@@ -357,6 +360,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_int_equal(x->force, y->force);
 		assert_int_equal(x->hitarea, y->hitarea);
 		assert_int_equal(x->hit_lo, y->hit_lo);
+		assert_int_equal(x->streams, y->streams);
 	}
 	assert_int_equal(a->nstreams, b->nstreams);
 	for (uint32_t i = 0; i < a->nstreams; i++) {
@@ -380,6 +384,8 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_true(x->whpct == y->whpct);
 		assert_int_equal(x->access, y->access);
 		assert_true(x->access_arg == y->access_arg);
+		assert_int_equal(x->stride_min, y->stride_min);
+		assert_int_equal(x->stride_max, y->stride_max);
 	}
 }
 
@@ -815,13 +821,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 12);
+	kuint(&f, "v", 13);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 12 not supported (this "
-	       "lockstep speaks 11)");
+	       "protocol version 13 not supported (this "
+	       "lockstep speaks 12)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -842,7 +848,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 11), "
+	       "protocol version 4 not supported (this lockstep speaks 12), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -850,7 +856,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 11)");
+	expect(&f, -EPROTO, "(this lockstep speaks 12)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -890,8 +896,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 12);
-	expect(&f, -EPROTO, "version 12");
+	kuint(&f, "v", 13);
+	expect(&f, -EPROTO, "version 13");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

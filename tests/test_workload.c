@@ -3,7 +3,8 @@
  * and inside the range, sequential runs and their wrap, the shares asked by
  * seekpct, xfersize, rdpct and skew, range=, offset= and align=,
  * seekpct=eof's single pass, cache hits (rhpct=, whpct=, hitarea=), skewed
- * random_distribution= over the whole range, and the plans it must refuse.
+ * random_distribution= over the whole range, streams= and stride=, and
+ * the plans it must refuse.
  */
 #include <errno.h>
 #include <math.h>
@@ -550,6 +551,179 @@ static void test_access_whole_range(void **state)
 	assert_non_null(strstr(fx.err, "random_distribution"));
 }
 
+/*
+ * streams=4 (Vdbench's): four equal streams of whole 64k transfers, each
+ * I/O the next of its stream, in turn; positions monotone within a stream
+ * but for the wrap to its own start at its end.
+ */
+static void test_streams_monotone(void **state)
+{
+	struct workload_io io;
+	uint64_t next[4], lo, size;
+	unsigned seen[4] = { 0 }, wraps = 0, distinct = 0;
+
+	(void)state;
+	plan_reset(1);
+	fx.size[0] = 32 * 1024 * KIB + 512;
+	fx.targets[0].streams = 4;
+	add_stream(0, 0.0, 100.0, 0.0, 65536u, 100.0, 0u);
+	init_ok();
+	lo = fx.w.targets[0].lo;
+	size = fx.w.targets[0].seq_size;
+	assert_int_equal(size % 65536, 0);
+	assert_true(size * 4 <= fx.w.targets[0].hi - lo);
+	assert_true(size * 4 > fx.w.targets[0].hi - lo - 4 * 65536);
+	for (unsigned j = 0; j < 4; j++)
+		next[j] = lo + j * size;
+	for (unsigned i = 0; i < DRAWS; i++) {
+		unsigned j;
+
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		j = (unsigned)((io.offset - lo) / size);
+		assert_true(j < 4);
+		/* In turn: the I/O after stream j's is stream j+1's. */
+		assert_int_equal(j, i % 4);
+		assert_true(io.offset + io.len <= lo + (j + 1) * size);
+		if (io.offset != next[j]) {
+			assert_int_equal(io.offset, lo + j * size);
+			assert_true(next[j] + io.len > lo + (j + 1) * size);
+			wraps++;
+		}
+		distinct += !seen[j]++;
+		next[j] = io.offset + io.len;
+	}
+	assert_int_equal(distinct, 4);
+	assert_true(wraps >= 4);
+}
+
+/*
+ * streams= with seekpct=eof: every stream makes one pass, then the
+ * target ends; a worker's slice k of n runs streams k, k + n, ...
+ */
+static void test_streams_eof_and_slices(void **state)
+{
+	struct workload_io io;
+	uint64_t lo, size, n = 0;
+
+	(void)state;
+	plan_reset(1);
+	fx.size[0] = 8 * 1024 * KIB;
+	fx.targets[0].streams = 4;
+	add_stream(0, 100.0, 0.0, 0.0, 65536u, 100.0, 0u)->eof = 1;
+	init_ok();
+	lo = fx.w.targets[0].lo;
+	size = fx.w.targets[0].seq_size;
+	while (workload_next(&fx.w, 0, &io) == 0)
+		n++;
+	assert_int_equal(n, 4 * (size / 65536));
+	assert_int_equal(workload_next(&fx.w, 0, &io), WORKLOAD_EOF);
+	workload_free(&fx.w);
+	init_ok();
+	assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, 1, 2, fx.err,
+					sizeof(fx.err)),
+			 0);
+	for (unsigned i = 0; i < 1000; i++) {
+		unsigned j;
+
+		if (workload_next(&fx.w, 0, &io))
+			break;
+		j = (unsigned)((io.offset - lo) / size);
+		assert_true(j == 1 || j == 3);
+	}
+	/* More workers than streams cannot each have one. */
+	assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, 0, 5, fx.err,
+					sizeof(fx.err)),
+			 -EINVAL);
+}
+
+/*
+ * stride=(8k,64k) (Vdbench's blockBoundarySeek): the first I/O at the
+ * range's start, each next one 8k plus a whole number of transfers below
+ * 56k after the previous end, back at the start when it would cross the
+ * end; with align=16k the units are 16k.
+ */
+static void check_stride(uint32_t align, uint32_t len)
+{
+	struct workload_io io;
+	uint64_t prev_end, lo, hi, unit = align ? align : len;
+	unsigned wraps = 0, gaps[16] = { 0 };
+
+	plan_reset(1);
+	fx.size[0] = 64 * 1024 * KIB;
+	fx.targets[0].align = align;
+	add_stream(0, 50.0, 100.0, 0.0, len, 100.0, 0u);
+	fx.streams[0].stride_min = 8 * KIB;
+	fx.streams[0].stride_max = 64 * KIB;
+	init_ok();
+	lo = fx.w.targets[0].lo;
+	hi = fx.w.targets[0].hi;
+	assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+	assert_int_equal(io.offset, lo);
+	prev_end = io.offset + io.len;
+	for (unsigned i = 0; i < DRAWS; i++) {
+		uint64_t gap;
+
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		assert_true(io.offset + io.len <= hi);
+		if (io.offset < prev_end) {
+			/* Only when the drawn gap would cross the end. */
+			assert_int_equal(io.offset, lo);
+			assert_true(prev_end + 64 * KIB + io.len > hi);
+			wraps++;
+		} else {
+			gap = io.offset - prev_end;
+			assert_true(gap >= 8 * KIB && gap < 64 * KIB);
+			assert_int_equal((gap - 8 * KIB) % unit, 0);
+			gaps[(gap - 8 * KIB) / unit]++;
+		}
+		prev_end = io.offset + io.len;
+	}
+	assert_true(wraps > 0);
+	/* Every gap of the range is drawn, none past it. */
+	for (uint64_t k = 0; k < 16; k++)
+		assert_true((k < (56 * KIB) / unit) == (gaps[k] > 0));
+}
+
+static void test_stride_gaps(void **state)
+{
+	(void)state;
+	check_stride(0, 4096);
+	workload_free(&fx.w);
+	check_stride(16384, 4096);
+}
+
+/*
+ * stride= with seekpct=50: the random half strides, the sequential half
+ * continues at the previous I/O's end (one position, as in Vdbench).
+ */
+static void test_stride_with_seekpct(void **state)
+{
+	struct workload_io io;
+	uint64_t prev_end;
+	unsigned seq = 0, strided = 0;
+
+	(void)state;
+	plan_reset(1);
+	fx.size[0] = 256 * 1024 * KIB;
+	add_stream(0, 100.0, 50.0, 0.0, 4096u, 100.0, 0u);
+	fx.streams[0].stride_min = 4 * KIB;
+	fx.streams[0].stride_max = 4 * KIB;
+	init_ok();
+	assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+	prev_end = io.offset + io.len;
+	for (unsigned i = 0; i < DRAWS; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &io), 0);
+		if (io.offset == prev_end)
+			seq++;
+		else if (io.offset == prev_end + 4 * KIB)
+			strided++;
+		else
+			assert_int_equal(io.offset, fx.w.targets[0].lo);
+		prev_end = io.offset + io.len;
+	}
+	assert_binomial(seq, seq + strided, 0.5);
+}
+
 static void test_rejects(void **state)
 {
 	static const double bad_seek[] = { -2, 100.5, NAN };
@@ -624,6 +798,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_hits, teardown),
 		cmocka_unit_test_teardown(test_hit_areas_refused, teardown),
 		cmocka_unit_test_teardown(test_access_whole_range, teardown),
+		cmocka_unit_test_teardown(test_streams_monotone, teardown),
+		cmocka_unit_test_teardown(test_streams_eof_and_slices,
+					  teardown),
+		cmocka_unit_test_teardown(test_stride_gaps, teardown),
+		cmocka_unit_test_teardown(test_stride_with_seekpct, teardown),
 		cmocka_unit_test_teardown(test_rejects, teardown),
 		cmocka_unit_test_teardown(test_deterministic, teardown),
 	};

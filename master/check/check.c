@@ -302,6 +302,18 @@ static void describe_wd(struct desc *d, const struct params *p,
 	if (pw.rhpct > 0 || pw.whpct > 0)
 		SHOWN(d, " rhpct=%g whpct=%g", pw.rhpct, pw.whpct);
 	describe_access(d, &pw);
+	desc_u64(d, "streams", pw.streams);
+	if (pw.streams)
+		SHOWN(d, " streams=%u", pw.streams);
+	desc_u64(d, "stride_min", pw.stride_min);
+	desc_u64(d, "stride_max", pw.stride_max);
+	if (pw.stride_max) {
+		char hi[32];
+
+		SHOWN(d, " stride=(%s,%s)",
+		      size_str(pw.stride_min, sz, sizeof(sz)),
+		      size_str(pw.stride_max, hi, sizeof(hi)));
+	}
 	describe_range(d, pw.range_lo, pw.range_hi);
 	describe_hostlist(d, p, wd->host, wd->nhost);
 	if (wd->nhost) {
@@ -379,6 +391,15 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	desc_dbl(d, "pause", ph->pause_s);
 	if (!fmt && ph->pause_s > 0)
 		SHOWN(d, " pause=%g", ph->pause_s);
+	/* maxdata=: as given (up to 100 a multiple), and in bytes. */
+	desc_dbl(d, "maxdata", fmt ? 0 : rd->maxdata);
+	desc_u64(d, "maxdata_bytes", plan_maxdata_bytes(p, ph));
+	if (!fmt && rd->maxdata > 0 && rd->maxdata <= PARAMS_MAXDATA_TIMES)
+		SHOWN(d, " maxdata=%g (%s)", rd->maxdata,
+		      size_str(plan_maxdata_bytes(p, ph), sz, sizeof(sz)));
+	else if (!fmt && rd->maxdata > 0)
+		SHOWN(d, " maxdata=%s",
+		      size_str(plan_maxdata_bytes(p, ph), sz, sizeof(sz)));
 	desc_dbl(d, "compratio", ph->compratio);
 	if (!fmt)
 		SHOWN(d, " compratio=%g", ph->compratio);

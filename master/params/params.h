@@ -156,13 +156,18 @@ struct params_wd {
 	double iorate; /* this wd's own fixed I/O rate; 0 = none */
 	double rhpct;  /* 0..100: reads to the sds' hit areas; default 0 */
 	double whpct;  /* 0..100: writes to them; default 0 */
-	enum params_access access;      /* random_distribution= */
-	double access_arg;              /* its theta, h or sigma */
+	enum params_access access; /* random_distribution= */
+	double access_arg;         /* its theta, h or sigma */
+	/* streams=N (Vdbench's): N sequential streams over each sd; 0 none */
+	unsigned streams;
+	/* stride=(MIN,MAX): skip-sequential random I/O; max 0 = none */
+	uint64_t stride_min, stride_max;
 	size_t nhost;                   /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
 	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
 	struct params_pos hit_pos, access_pos;  /* rhpct=/whpct=, the other */
+	struct params_pos streams_pos, stride_pos;
 };
 
 struct params_loop {
@@ -208,7 +213,18 @@ struct params_rd {
 	double slo_pct; /* 0 < pct < 100, or PARAMS_SLO_MEAN */
 	double slo_ms;  /* 0 = no slo= given */
 	double sloprecision_pct;
+	/*
+	 * maxdata= (Vdbench's): a phase ends at the interval after the one
+	 * whose measured bytes (reads and writes, the cluster's) pass it;
+	 * up to PARAMS_MAXDATA_TIMES it is a multiple of the size of the
+	 * sds the rd uses, above that bytes. 0: none.
+	 */
+	double maxdata;
+	struct params_pos maxdata_pos;
 };
+
+/* maxdata= up to this is a multiple of the sds' size (Vdbench's rule). */
+#define PARAMS_MAXDATA_TIMES 100.0
 
 /*
  * warmup=steady judges SNIA PTS's window of 5 rounds; without a maximum

@@ -345,6 +345,10 @@ int wd_set_hitpct(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
+int wd_set_streams(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
+int wd_set_stride(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
 int wd_finish(struct parser *p);
 
 int rd_set_validate(struct parser *p, const struct kw *kw, void *obj,
@@ -355,6 +359,8 @@ int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
+int rd_set_maxdata(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
 int rd_set_warmup(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int rd_set_stopcurve(struct parser *p, const struct kw *kw, void *obj,

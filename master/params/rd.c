@@ -6,6 +6,7 @@
  * rate).
  */
 #include "master/params/params_int.h"
+#include "common/units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -291,6 +292,104 @@ static struct params_pos src_pos(struct parser *p, const char *kwname)
 }
 
 /*
+ * maxdata=: up to PARAMS_MAXDATA_TIMES a multiple of the size of the sds
+ * the rd uses (any number, 2.5 too), above it bytes, with units.
+ */
+int rd_set_maxdata(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_rd *rd = obj;
+	const struct val *v = values_single(p, kw, it);
+	char buf[64];
+	uint64_t bytes;
+	double x;
+
+	if (!v)
+		return -EINVAL;
+	rd->maxdata_pos = v->pos;
+	if (cstr(v, buf, sizeof(buf)) && !units_parse_number(buf, &x) &&
+	    x > 0 && x <= PARAMS_MAXDATA_TIMES) {
+		rd->maxdata = x;
+		return 0;
+	}
+	if (values_size(p, kw, v, &bytes))
+		return -EINVAL;
+	if ((double)bytes <= PARAMS_MAXDATA_TIMES)
+		return perr(p, v->pos,
+			    "%s=%.*s must be more than 0 (up to %.0f: times the sds' size; above: bytes)",
+			    kw->name, show(v->len), v->s, PARAMS_MAXDATA_TIMES);
+	rd->maxdata = (double)bytes;
+	return 0;
+}
+
+/*
+ * A wd with streams= runs alone in its rd, and every sd's threads (or
+ * each forthreads= value) are a multiple of its streams: Vdbench's rules,
+ * each stream keeping threads/streams I/Os in flight. forseekpct= would
+ * change nothing: every I/O of a stream is sequential.
+ */
+static int check_rd_streams(struct parser *p, const struct params_rd *rd)
+{
+	const struct params_wd *wd = NULL;
+	const struct params_loop *th = NULL;
+
+	for (size_t i = 0; i < rd->nwd; i++)
+		if (p->out->wd[rd->wd[i]].streams)
+			wd = &p->out->wd[rd->wd[i]];
+	if (!wd)
+		return 0;
+	if (rd->nwd > 1)
+		return perr(p, src_pos(p, "wd"),
+			    "rd=%s: wd=%s has streams=, and Vdbench allows only one wd in a run with streams",
+			    rd->name, wd->name);
+	for (size_t i = 0; i < rd->nloop; i++) {
+		if (rd->loop[i].kind == PARAMS_LOOP_SEEKPCT)
+			return perr(p, rd->loop[i].pos,
+				    "rd=%s: forseekpct= does not apply to wd=%s, whose streams= make every I/O sequential",
+				    rd->name, wd->name);
+		if (rd->loop[i].kind == PARAMS_LOOP_THREADS)
+			th = &rd->loop[i];
+	}
+	for (size_t i = 0; th && i < th->n; i++)
+		if (fmod(th->val[i], wd->streams) != 0)
+			return perr(p, th->pos,
+				    "rd=%s: forthreads= value %g is not a multiple of wd=%s's streams=%u (Vdbench's rule)",
+				    rd->name, th->val[i], wd->name,
+				    wd->streams);
+	for (size_t k = 0; !th && k < wd->nsd; k++) {
+		const struct params_sd *sd = &p->out->sd[wd->sd[k]];
+
+		if (sd->threads % wd->streams)
+			return perr(p, wd->streams_pos,
+				    "wd=%s: streams=%u, and sd=%s has threads=%u, not a multiple of it (Vdbench's rule)",
+				    wd->name, wd->streams, sd->name,
+				    sd->threads);
+	}
+	return 0;
+}
+
+/*
+ * maxdata= as a multiple of the sds' size needs their size: the master
+ * knows a device's or file's size only from size= before the run.
+ */
+static int check_rd_maxdata(struct parser *p, const struct params_rd *rd)
+{
+	if (!rd->maxdata || rd->maxdata > PARAMS_MAXDATA_TIMES)
+		return 0;
+	for (size_t i = 0; i < rd->nwd; i++) {
+		const struct params_wd *wd = &p->out->wd[rd->wd[i]];
+
+		for (size_t k = 0; k < wd->nsd; k++)
+			if (!p->out->sd[wd->sd[k]].size)
+				return perr(p, rd->maxdata_pos,
+					    "rd=%s: maxdata=%g is %g times the size of its sds, and sd=%s has no size=: give size= or maxdata= in bytes",
+					    rd->name, rd->maxdata, rd->maxdata,
+					    p->out->sd[wd->sd[k]].name);
+	}
+	return 0;
+}
+
+/*
  * The wds of a run share its I/O rate by skew= (as in Vdbench, those
  * without one split what the others leave), or all run at their own
  * iorate=; lockstep cannot mix fixed-rate wds with shared-rate ones.
@@ -422,5 +521,9 @@ int rd_finish(struct parser *p)
 			    rd->elapsed_s, rd->warmup_s, n, rd->interval_s,
 			    PARAMS_INTERVALS_MAX);
 	ret = check_rd_slo(p, rd);
+	if (!ret)
+		ret = check_rd_streams(p, rd);
+	if (!ret)
+		ret = check_rd_maxdata(p, rd);
 	return ret ? ret : check_rd_rates(p, rd);
 }

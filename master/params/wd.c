@@ -207,12 +207,123 @@ bad:
 		    kw->name, show(v->len), v->s);
 }
 
+/* Vdbench asks for two streams at least; more than this is a typo. */
+#define STREAMS_MAX 4096
+
+/* streams=N: N independent sequential streams over each sd. */
+int wd_set_streams(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	double x;
+	int ret = v ? values_whole(p, kw, v, 0, STREAMS_MAX, &x) : -EINVAL;
+
+	if (ret)
+		return ret;
+	if (x < 2)
+		return perr(p, v->pos,
+			    "%s=%.*s: Vdbench's streams= asks for two streams at least",
+			    kw->name, show(v->len), v->s);
+	wd->streams = (unsigned)x;
+	wd->streams_pos = v->pos;
+	return 0;
+}
+
+/*
+ * stride=(MIN,MAX): the gap a random I/O leaves after the previous one's
+ * end, sizes with units, MIN <= MAX (Vdbench's rule), each a multiple of
+ * 512 so that offsets stay on sectors.
+ */
+int wd_set_stride(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_wd *wd = obj;
+	uint64_t x[2];
+	int ret;
+
+	if (it->nval != 2)
+		return perr(p, it->vpos,
+			    "%s= needs two sizes, (MIN,MAX), such as (4k,64k)",
+			    kw->name);
+	for (int i = 0; i < 2; i++) {
+		ret = values_size(p, kw, &it->val[i], &x[i]);
+		if (ret)
+			return ret;
+		if (x[i] % 512)
+			return perr(p, it->val[i].pos,
+				    "%s= value %.*s is not a multiple of 512",
+				    kw->name, show(it->val[i].len),
+				    it->val[i].s);
+	}
+	if (x[1] < x[0])
+		return perr(p, it->val[1].pos,
+			    "%s=(%.*s,%.*s): the maximum is less than the minimum",
+			    kw->name, show(it->val[0].len), it->val[0].s,
+			    show(it->val[1].len), it->val[1].s);
+	if (x[1] == 0)
+		return perr(p, it->vpos,
+			    "%s=(0,0) leaves no gap: write seekpct=0 for sequential I/O",
+			    kw->name);
+	wd->stride_min = x[0];
+	wd->stride_max = x[1];
+	wd->stride_pos = it->kpos;
+	return 0;
+}
+
+/*
+ * What streams= and stride= cannot be combined with. Vdbench makes every
+ * I/O of a stream the next one of its stream, whatever seekpct= says: a
+ * seekpct= given with it is said not to apply. stride= replaces the
+ * random offset of seekpct='s random I/Os, so it needs some, and it has
+ * no meaning for hits or a skewed random_distribution=.
+ */
+static int check_seq_kinds(struct parser *p, struct params_wd *wd)
+{
+	struct params_pos sp = params_from(p, "seekpct");
+	const char *why = NULL;
+
+	if (wd->streams && wd->stride_max)
+		return perr(p, wd->stride_pos,
+			    "wd=%s: stride= skips between random I/Os and streams= makes every I/O sequential: not both",
+			    wd->name);
+	if (wd->streams && !wd->seek_eof && wd->seekpct > 0 && sp.line) {
+		int ret =
+			diag_warn(p, sp,
+				  "wd=%s: seekpct= does not apply with streams= (Vdbench's rule): every I/O is the next of its stream",
+				  wd->name);
+
+		if (ret)
+			return ret;
+	}
+	if (wd->streams || wd->stride_max) {
+		if (wd->rhpct > 0 || wd->whpct > 0)
+			why = "rhpct= and whpct=";
+		else if (wd->access != PARAMS_ACCESS_UNIFORM)
+			why = "a skewed random_distribution=";
+	}
+	if (why)
+		return perr(p, wd->streams ? wd->streams_pos : wd->stride_pos,
+			    "wd=%s: %s with %s is not supported", wd->name,
+			    wd->streams ? "streams=" : "stride=", why);
+	if (wd->stride_max && (wd->seek_eof || wd->seekpct <= 0))
+		return perr(p, wd->stride_pos,
+			    "wd=%s: stride= sets where seekpct='s random I/Os go, and seekpct=%s gives none",
+			    wd->name, wd->seek_eof ? "eof" : "0");
+	if (wd->streams && p->out->validate)
+		return perr(p, wd->streams_pos,
+			    "wd=%s: streams= cuts each sd into streams and validate=yes cuts it among its slaves: not supported together yet",
+			    wd->name);
+	return 0;
+}
+
 int wd_finish(struct parser *p)
 {
 	struct params_wd *wd = &p->cur.wd;
+	int ret = check_seq_kinds(p, wd);
 
-	if (wd->nsd)
-		return 0;
+	if (ret || wd->nsd)
+		return ret;
 	if (p->out->nsd == 1) {
 		wd->sd[0] = 0;
 		wd->nsd = 1;

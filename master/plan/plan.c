@@ -155,6 +155,21 @@ bool plan_rd_uses_sd(const struct params *p, unsigned r, unsigned sd)
 	return false;
 }
 
+uint64_t plan_maxdata_bytes(const struct params *p, const struct plan_phase *ph)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	double size = 0;
+
+	if (!rd->maxdata || ph->kind == PLAN_FORMAT)
+		return 0;
+	if (rd->maxdata > PARAMS_MAXDATA_TIMES)
+		return (uint64_t)rd->maxdata;
+	for (unsigned sd = 0; sd < p->nsd; sd++)
+		if (plan_rd_uses_sd(p, ph->rd, sd))
+			size += (double)p->sd[sd].size;
+	return (uint64_t)(rd->maxdata * size);
+}
+
 /* The format phase of rd: its bytes and an upper bound on its time. */
 static void format_phase(const struct params *p, const struct params_rd *rd,
 			 struct plan_phase *x)

@@ -113,6 +113,8 @@ struct plan_wd {
 	double rhpct, whpct; /* cache hits: the wd's or the phase's loop */
 	enum params_access access; /* random_distribution= */
 	double access_arg;
+	unsigned streams; /* streams=: then seekpct is 0 (or eof) */
+	uint64_t stride_min, stride_max; /* stride=; max 0: none */
 };
 
 /* "warmup+measure", "format", "curve-max", "curve-point", "slo-max",
@@ -160,6 +162,13 @@ unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd);
 /* Whether rd (index) runs sd (index) through one of its wds. */
 bool plan_rd_uses_sd(const struct params *p, unsigned rd, unsigned sd);
+/*
+ * maxdata= of phase ph in bytes (0: none, and for a format phase): its
+ * rd's bytes, or up to PARAMS_MAXDATA_TIMES that many times the summed
+ * size= of the sds the rd uses (Vdbench's rule).
+ */
+uint64_t plan_maxdata_bytes(const struct params *p,
+			    const struct plan_phase *ph);
 /* Whether sd (index) may run on hd (index; -1 = a slave on no hd). */
 bool plan_sd_on_host(const struct params *p, unsigned sd, int hd);
 

@@ -231,6 +231,55 @@ static int sd_hitarea(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
+/* The streams= of the wd that runs sd in the phase (one wd only), or 0. */
+static unsigned sd_streams(const struct params *p, const struct plan_phase *ph,
+			   unsigned sd)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+
+	if (ph->kind == PLAN_FORMAT)
+		return 0;
+	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+
+		for (size_t k = 0; k < wd->nsd; k++)
+			if (wd->sd[k] == sd && wd->streams)
+				return wd->streams;
+	}
+	return 0;
+}
+
+/*
+ * streams=S: the sd's range is S equal streams, and the slaves that run
+ * it take them whole, S/n each (the first S%n one more), their part of
+ * the range and threads/S threads per stream (Vdbench hands streams out
+ * to slaves the same way, a stream's threads on one slave).
+ */
+static int cut_streams(const struct params *p, const struct params_sd *s,
+		       unsigned streams, unsigned threads, unsigned rank,
+		       unsigned n, uint64_t *lo, uint64_t *hi,
+		       struct proto_target *t, char *err, size_t errlen)
+{
+	unsigned mine = share(streams, rank, n);
+	unsigned first = rank * (streams / n) +
+			 (rank < streams % n ? rank : streams % n);
+	uint64_t span = *hi - *lo;
+
+	if (streams < n)
+		return plan_err(p, s->pos, err, errlen,
+				"sd=%s: streams=%u is fewer than the %u slaves that run it (each takes whole streams)",
+				s->name, streams, n);
+	if (threads % streams)
+		return plan_err(p, s->pos, err, errlen,
+				"sd=%s: threads=%u is not a multiple of streams=%u",
+				s->name, threads, streams);
+	t->streams = mine;
+	t->threads = mine * (threads / streams);
+	*hi = *lo + span * (first + mine) / streams;
+	*lo = *lo + span * first / streams;
+	return 0;
+}
+
 static int add_target(const struct params *p, const struct plan_phase *ph,
 		      const struct layout *l, unsigned sd,
 		      struct proto_target *t, char *err, size_t errlen)
@@ -238,6 +287,7 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	const struct params_sd *s = &p->sd[sd];
 	unsigned rank, n = sd_runners(l, sd, &rank);
 	unsigned threads = plan_sd_threads(p, ph, sd);
+	unsigned streams = sd_streams(p, ph, sd);
 	uint64_t lo, hi, span;
 	double plo, phi;
 	bool seq;
@@ -271,7 +321,12 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	 * Validation: each slave owns its cut of the sd's whole range in
 	 * every phase, and works only on the part of the phase's range in it.
 	 */
-	if (p->validate) {
+	if (streams) {
+		ret = cut_streams(p, s, streams, threads, rank, n, &lo, &hi, t,
+				  err, errlen);
+		if (ret)
+			return ret;
+	} else if (p->validate) {
 		uint64_t olo, ohi;
 
 		plan_validate_own(ppb(s->range_lo), ppb(s->range_hi), rank, n,
@@ -386,6 +441,8 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		s->whpct = pw.whpct;
 		s->access = access_of(pw.access);
 		s->access_arg = pw.access_arg;
+		s->stride_min = pw.stride_min;
+		s->stride_max = pw.stride_max;
 		s->skew = pw.skew / n;
 		share_pct += s->skew;
 		even &= wd->skew == 0 && wd->iorate == 0 &&

@@ -62,4 +62,10 @@ void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
 							     wd->whpct;
 	out->access = wd->access;
 	out->access_arg = wd->access_arg;
+	/* Vdbench's streams make every I/O the next of its stream. */
+	out->streams = wd->streams;
+	if (wd->streams)
+		out->seekpct = 0;
+	out->stride_min = wd->stride_min;
+	out->stride_max = wd->stride_max;
 }

@@ -19,6 +19,7 @@
 	X(console)      /* interval lines, totals, lost slaves */            \
 	X(validation)   /* the validation line and warning */                \
 	X(warmup)       /* how warmup=steady ended: summary.json, .txt */    \
+	X(maxdata)      /* a run ended on maxdata=: summary.json, .txt */    \
 	X(steady)       /* steady state: console, summary.json, .txt */      \
 	X(slowhost)     /* slow hosts: console, summary.json, .txt */        \
 	X(knee)         /* a curve's knee: console, summary.json, .txt */    \

@@ -527,8 +527,9 @@ static int phase_over(struct master *m)
 }
 
 /*
- * A warmup=steady warmup ended and moved the measured window (warmup.c):
- * every slave in the phase is told where it now starts and ends.
+ * A warmup=steady warmup ended and moved the measured window (warmup.c),
+ * or maxdata= ended the phase early (maxdata.c): every slave in the phase
+ * is told where it now starts and ends.
  */
 static void tell_measure(struct master *m, const struct run_result *r)
 {
@@ -561,7 +562,8 @@ static int run_phase(struct master *m, struct run_result *r)
 		}
 		while (merge_next(m->ph.merge, time_real_ns(), &row) == 1) {
 			results_row(&m->view, &row);
-			if (warmup_row(m, &row) == 1)
+			if (warmup_row(m, &row) == 1 ||
+			    maxdata_row(m, &row) == 1)
 				tell_measure(m, r);
 		}
 		midphase_step(m);

@@ -261,6 +261,12 @@ struct run_result {
 	int hgrm_written;        /* <file>.hgrm is whole */
 	struct fiojson_run *fio; /* fio.json's figures (NULL: no measured row) */
 	struct run_warmup warm;  /* warmup=steady: how the warmup ended */
+	/*
+	 * maxdata=: the limit in bytes (0: none), the measured bytes of the
+	 * rows so far, and the intervals the phase was cut to (0: not cut).
+	 */
+	uint64_t maxdata_limit, maxdata_bytes;
+	unsigned maxdata_cut;
 	struct slo_run slo; /* iorate=slo phases: as measured (slosteps.h) */
 };
 
@@ -432,6 +438,15 @@ void warmup_sample(struct master *m, unsigned slave, unsigned seq,
  * the slaves (a measure message), else 0.
  */
 int warmup_row(struct master *m, const struct merge_row *row);
+
+/*
+ * maxdata.c: maxdata= at run time. After each row: once the measured rows' bytes pass the limit, the
+ * phase ends with the interval after the latest any slave reported (the
+ * merge, the slaves' plans and the run cut to it) and the console says
+ * so. 1 when it was cut: the caller tells the slaves (a measure
+ * message), else 0.
+ */
+int maxdata_row(struct master *m, const struct merge_row *row);
 /* Free the series. */
 void warmup_phase_end(struct master *m);
 

@@ -72,6 +72,7 @@ static int fill_plan(struct proto_plan *p)
 		t->force = i;
 		t->hitarea = i ? 1024 * 1024 : 0;
 		t->hit_lo = 0;
+		t->streams = i ? 0 : 2;
 
 		snprintf(s->name, sizeof(s->name), "wd%u", i + 1);
 		s->ntargets = 1 + i;
@@ -89,6 +90,8 @@ static int fill_plan(struct proto_plan *p)
 		s->whpct = i ? 20.0 : 0.0;
 		s->access = i ? PROTO_ACCESS_UNIFORM : PROTO_ACCESS_ZIPF;
 		s->access_arg = i ? 0.0 : 1.2;
+		s->stride_min = i ? 4096 : 0;
+		s->stride_max = i ? 65536 : 0;
 	}
 	return 0;
 }
