@@ -103,6 +103,29 @@ static void fill(struct cluster *c, int i, unsigned ios, double slow)
 }
 
 /*
+ * The one-sided p-value of a[0..n1-1] above b[0..n2-1] (values below 256)
+ * by the pairwise definition of U, with the tie-corrected variance.
+ */
+static double pairwise_p(const uint64_t *a, int n1, const uint64_t *b, int n2)
+{
+	double u = 0, N = n1 + n2, ties = 0, var;
+	unsigned cnt[256] = { 0 };
+
+	for (int i = 0; i < n1; i++)
+		cnt[a[i]]++;
+	for (int j = 0; j < n2; j++)
+		cnt[b[j]]++;
+	for (int i = 0; i < n1; i++)
+		for (int j = 0; j < n2; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	for (int v = 0; v < 256; v++)
+		ties += (double)cnt[v] * cnt[v] * cnt[v] - cnt[v];
+	var = (double)n1 * n2 / 12 * ((N + 1) - ties / (N * (N - 1)));
+	return 0.5 *
+	       erfc((u - (double)n1 * n2 / 2 - 0.5) / sqrt(var) / sqrt(2.0));
+}
+
+/*
  * U from the histogram against the pairwise definition: values below 256
  * ns are buckets of their own, so equal values are exactly the ties. Two
  * slaves, no I/O-count test: the family is the two latency tests, and the
@@ -112,8 +135,7 @@ static void test_u_pairwise(void **state)
 {
 	struct cluster *c = cluster_new();
 	uint64_t a[60], b[90];
-	double u = 0, n1 = 60, n2 = 90, N = 150, ties = 0, var, p;
-	unsigned cnt[256] = { 0 };
+	double p;
 
 	(void)state;
 	rng_state = 1;
@@ -122,20 +144,12 @@ static void test_u_pairwise(void **state)
 	for (int i = 0; i < 60; i++) {
 		a[i] = 20 + next_u64() % 40; /* 20..59: somewhat slower */
 		hist_add(c->h[0], a[i]);
-		cnt[a[i]]++;
 	}
 	for (int j = 0; j < 90; j++) {
 		b[j] = 10 + next_u64() % 45; /* 10..54 */
 		hist_add(c->h[1], b[j]);
-		cnt[b[j]]++;
 	}
-	for (int i = 0; i < 60; i++)
-		for (int j = 0; j < 90; j++)
-			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
-	for (int v = 0; v < 256; v++)
-		ties += (double)cnt[v] * cnt[v] * cnt[v] - cnt[v];
-	var = n1 * n2 / 12 * ((N + 1) - ties / (N * (N - 1)));
-	p = 0.5 * erfc((u - n1 * n2 / 2 - 0.5) / sqrt(var) / sqrt(2.0));
+	p = pairwise_p(a, 60, b, 90);
 	c->in[0].weight = c->in[1].weight = -1; /* no I/O-count test */
 	judge(c, 2, 0.05);
 	assert_true(c->out[0].lat_judged && c->out[1].lat_judged);
@@ -143,6 +157,56 @@ static void test_u_pairwise(void **state)
 	assert_true(p < 0.01);
 	assert_true(fabs(c->out[0].p_lat - 2 * p) < 1e-12);
 	assert_true(c->out[1].p_lat > 0.5);
+	cluster_free(c);
+}
+
+/*
+ * The same with the first slave's values in two directions (read and
+ * write histograms, as slaves send them): its U is over both together,
+ * the pairs within it not counted, and its p99 is that of both.
+ */
+static void test_u_pairwise_two_dirs(void **state)
+{
+	struct cluster *c = cluster_new();
+	uint64_t a[70], b[50];
+	struct hist *both = malloc(sizeof(*both));
+	double p;
+
+	(void)state;
+	assert_non_null(both);
+	hist_init(both);
+	rng_state = 7;
+	for (int i = 0; i < 3; i++)
+		hist_reset(c->h[i]);
+	for (int i = 0; i < 70; i++) {
+		a[i] = 25 + next_u64() % 40; /* 25..64 */
+		hist_add(c->h[i % 2], a[i]); /* reads and writes */
+		hist_add(both, a[i]);
+	}
+	for (int j = 0; j < 50; j++) {
+		b[j] = 10 + next_u64() % 45; /* 10..54 */
+		hist_add(c->h[2], b[j]);
+	}
+	p = pairwise_p(a, 70, b, 50);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(hist_to_sparse(c->h[i], &c->sp[i]), 0);
+	c->in[0] = (struct slowhost_in){ .lat = &c->sp[0],
+					 .ndir = 2,
+					 .weight = -1 };
+	c->in[1] = (struct slowhost_in){ .lat = &c->sp[2],
+					 .ndir = 1,
+					 .weight = -1 };
+	assert_true(slowhost_judge(c->w, c->in, 2, 0.05, c->out) >= 0);
+	assert_true(p < 0.01);
+	assert_true(fabs(c->out[0].p_lat - 2 * p) < 1e-12);
+	assert_int_equal(c->out[0].ios, 70);
+	assert_int_equal(c->out[0].p99_ns, hist_percentile(both, 99));
+	assert_int_equal(c->out[0].median_ns, hist_percentile(both, 50));
+	assert_int_equal(c->out[0].rest_p99_ns, hist_percentile(c->h[2], 99));
+	/* The faster one cannot be flagged: its percentiles are not made. */
+	assert_true(c->out[1].p_lat > 0.5);
+	assert_true(c->out[1].p99_ns == 0 && c->out[1].p99_ratio == 0);
+	free(both);
 	cluster_free(c);
 }
 
@@ -341,6 +405,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u_pairwise),
+		cmocka_unit_test(test_u_pairwise_two_dirs),
 		cmocka_unit_test(test_one_slower_of_8),
 		cmocka_unit_test(test_equal_slaves_rate),
 		cmocka_unit_test(test_effect_gate),

@@ -20,10 +20,15 @@ struct slowhost_work {
 	size_t max;
 	uint64_t pool[HIST_BUCKETS]; /* every slave's counts */
 	uint64_t pcum[HIST_BUCKETS]; /* their running sum, inclusive */
-	/* One slave's buckets, its directions merged: index, running sum. */
-	uint32_t midx[HIST_BUCKETS];
-	uint64_t mcum[HIST_BUCKETS];
-	size_t mn;
+	/*
+	 * A value in bucket b outranks this many of the pool's values (ties
+	 * count half): pcum[b] - pool[b] / 2. A slave's Mann-Whitney U is the
+	 * sum of these over its values less n1^2 / 2 (its own pairs), so no
+	 * merge of its directions is needed for the test.
+	 */
+	double wrank[HIST_BUCKETS];
+	/* One slave's running counts per direction, for its percentiles. */
+	uint64_t dcum[SLOWHOST_DIRS][HIST_BUCKETS];
 	struct holm_slot *holm; /* 2 x max */
 };
 
@@ -68,43 +73,59 @@ static double upper_tail(double z)
 }
 
 /*
- * Merge one slave's direction histograms (sorted indexes) into w->midx
- * and w->mcum; its count, and its lowest and highest value into *lo, *hi.
+ * One slave's U statistic against the pool (before its n1^2 / 2 is
+ * taken off) and its running counts per direction into w->dcum; its
+ * count, and its lowest and highest value into *lo, *hi.
  */
-static uint64_t merge_dirs(struct slowhost_work *w, const struct slowhost_in *s,
-			   uint64_t *lo, uint64_t *hi)
+static uint64_t scan_slave(struct slowhost_work *w, const struct slowhost_in *s,
+			   double *u, uint64_t *lo, uint64_t *hi)
 {
-	size_t at[SLOWHOST_DIRS] = { 0 };
-	uint64_t cum = 0;
+	uint64_t n = 0;
+	double sum = 0;
 
 	*lo = UINT64_MAX;
 	*hi = 0;
 	for (unsigned d = 0; d < s->ndir; d++) {
-		if (!s->lat[d].count)
-			continue;
-		if (s->lat[d].min < *lo)
-			*lo = s->lat[d].min;
-		if (s->lat[d].max > *hi)
-			*hi = s->lat[d].max;
-	}
-	w->mn = 0;
-	for (;;) {
-		uint32_t b = UINT32_MAX;
-		uint64_t c = 0;
+		const struct hist_sparse *h = &s->lat[d];
+		uint64_t cum = 0;
 
-		for (unsigned d = 0; d < s->ndir; d++)
-			if (at[d] < s->lat[d].n && s->lat[d].idx[at[d]] < b)
-				b = s->lat[d].idx[at[d]];
-		if (b == UINT32_MAX)
-			break;
-		for (unsigned d = 0; d < s->ndir; d++)
-			if (at[d] < s->lat[d].n && s->lat[d].idx[at[d]] == b)
-				c += s->lat[d].cnt[at[d]++];
-		cum += c;
-		w->midx[w->mn] = b;
-		w->mcum[w->mn++] = cum;
+		if (h->count && h->min < *lo)
+			*lo = h->min;
+		if (h->count && h->max > *hi)
+			*hi = h->max;
+		for (size_t k = 0; k < h->n; k++) {
+			/* Counts fit int64: its conversion is one instruction. */
+			sum += (double)(int64_t)h->cnt[k] * w->wrank[h->idx[k]];
+			cum += h->cnt[k];
+			w->dcum[d][k] = cum;
+		}
+		n += cum;
 	}
-	return cum;
+	*u = sum;
+	return n;
+}
+
+/* The slave's count in buckets 0..b: each direction's, by bisection. */
+static uint64_t own_below(const struct slowhost_work *w,
+			  const struct slowhost_in *s, unsigned b)
+{
+	uint64_t n = 0;
+
+	for (unsigned d = 0; d < s->ndir; d++) {
+		const uint32_t *idx = s->lat[d].idx;
+		size_t l = 0, r = s->lat[d].n; /* first index past b */
+
+		while (l < r) {
+			size_t m = l + (r - l) / 2;
+
+			if (idx[m] <= b)
+				l = m + 1;
+			else
+				r = m;
+		}
+		n += l ? w->dcum[d][l - 1] : 0;
+	}
+	return n;
 }
 
 /* A bucket's value as hist_percentile() says it: its midpoint, clamped. */
@@ -116,45 +137,23 @@ static uint64_t bucket_value(unsigned b, uint64_t lo, uint64_t hi)
 	return mid < lo ? lo : mid > hi ? hi : mid;
 }
 
-/* The slave's own percentile p, from its merged buckets. */
-static uint64_t own_percentile(const struct slowhost_work *w, double p,
-			       uint64_t n, uint64_t lo, uint64_t hi)
-{
-	uint64_t rank = hist_rank(p, n);
-	size_t k = 0;
-
-	while (k + 1 < w->mn && w->mcum[k] < rank)
-		k++;
-	return bucket_value(w->midx[k], lo, hi);
-}
-
-/* The slave's count in buckets 0..b. */
-static uint64_t own_below(const struct slowhost_work *w, unsigned b)
-{
-	size_t l = 0, r = w->mn; /* first merged index past b */
-
-	while (l < r) {
-		size_t m = l + (r - l) / 2;
-
-		if (w->midx[m] <= b)
-			l = m + 1;
-		else
-			r = m;
-	}
-	return l ? w->mcum[l - 1] : 0;
-}
-
-/* The other slaves' percentile p: the pool's buckets less the slave's. */
-static uint64_t rest_percentile(const struct slowhost_work *w, double p,
-				uint64_t n, uint64_t lo, uint64_t hi)
+/*
+ * Percentile p of n values: the slave's own (rest 0) or the other
+ * slaves' (rest 1: the pool's buckets less the slave's), the first bucket
+ * whose running count reaches the rank, found by bisection.
+ */
+static uint64_t percentile(const struct slowhost_work *w,
+			   const struct slowhost_in *s, int rest, double p,
+			   uint64_t n, uint64_t lo, uint64_t hi)
 {
 	uint64_t rank = hist_rank(p, n);
 	unsigned l = 0, r = HIST_BUCKETS - 1;
 
 	while (l < r) {
 		unsigned m = l + (r - l) / 2;
+		uint64_t own = own_below(w, s, m);
 
-		if (w->pcum[m] - own_below(w, m) >= rank)
+		if ((rest ? w->pcum[m] - own : own) >= rank)
 			r = m;
 		else
 			l = m + 1;
@@ -168,37 +167,37 @@ static double ratio(uint64_t a, uint64_t b)
 }
 
 /*
- * The latency test of one slave (merged into w) of n1 I/Os against the
- * n2 others; ties is the pool's sum of t^3 - t over its buckets.
+ * The latency test of one slave s of n1 I/Os, with its sum of pool ranks
+ * su (scan_slave), against the n2 others; ties is the pool's sum of
+ * t^3 - t over its buckets.
  */
-static void latency(struct slowhost_work *w, uint64_t n1, uint64_t n2,
-		    double ties, uint64_t plo, uint64_t phi, uint64_t lo,
+static void latency(struct slowhost_work *w, const struct slowhost_in *s,
+		    uint64_t n1, uint64_t n2, double su, double ties,
+		    double alpha, uint64_t plo, uint64_t phi, uint64_t lo,
 		    uint64_t hi, struct slowhost_out *o)
 {
-	double N = (double)(n1 + n2), u = 0, mean, var;
+	double N = (double)(n1 + n2), u, mean, var;
 
 	if (n1 < SLOWHOST_MIN_IOS || n2 < SLOWHOST_MIN_IOS)
 		return;
 	var = (double)n1 * (double)n2 / 12.0 * ((N + 1) - ties / (N * (N - 1)));
 	if (!(var > 0))
 		return; /* every value in one bucket: nothing to rank */
-	for (size_t k = 0; k < w->mn; k++) {
-		uint32_t b = w->midx[k];
-		uint64_t below = k ? w->mcum[k - 1] : 0;
-		uint64_t a = w->mcum[k] - below;
-		/* The others' values below this bucket and in it (ties). */
-		double rb = (double)(w->pcum[b] - w->pool[b] - below);
-		double rt = (double)(w->pool[b] - a);
-
-		u += (double)a * (rb + rt / 2);
-	}
+	/* Each pair of the slave's own values was counted once, whole. */
+	u = su - (double)n1 * (double)n1 / 2;
 	mean = (double)n1 * (double)n2 / 2;
 	o->lat_judged = 1;
 	o->p_lat = upper_tail((u - mean - 0.5) / sqrt(var));
-	o->median_ns = own_percentile(w, 50, n1, lo, hi);
-	o->rest_median_ns = rest_percentile(w, 50, n2, plo, phi);
-	o->p99_ns = own_percentile(w, 99, n1, lo, hi);
-	o->rest_p99_ns = rest_percentile(w, 99, n2, plo, phi);
+	/*
+	 * Holm only raises a p-value: past alpha now, never flagged, and
+	 * the percentiles (a third of the call's work) are left at 0.
+	 */
+	if (!(o->p_lat <= alpha))
+		return;
+	o->median_ns = percentile(w, s, 0, 50, n1, lo, hi);
+	o->rest_median_ns = percentile(w, s, 1, 50, n2, plo, phi);
+	o->p99_ns = percentile(w, s, 0, 99, n1, lo, hi);
+	o->rest_p99_ns = percentile(w, s, 1, 99, n2, plo, phi);
 	o->median_ratio = ratio(o->median_ns, o->rest_median_ns);
 	o->p99_ratio = ratio(o->p99_ns, o->rest_p99_ns);
 }
@@ -289,12 +288,15 @@ int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 		double t = (double)w->pool[b];
 
 		w->pcum[b] = (b ? w->pcum[b - 1] : 0) + w->pool[b];
+		w->wrank[b] = (double)w->pcum[b] - t / 2;
 		ties += t * t * t - t;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t lo, hi, n1 = merge_dirs(w, &in[i], &lo, &hi);
+		double su;
+		uint64_t lo, hi, n1 = scan_slave(w, &in[i], &su, &lo, &hi);
 
-		latency(w, n1, total - n1, ties, plo, phi, lo, hi, &out[i]);
+		latency(w, &in[i], n1, total - n1, su, ties, alpha, plo, phi,
+			lo, hi, &out[i]);
 		if (in[i].weight > 0)
 			count_test(out[i].ios, nw, in[i].weight / wsum,
 				   &out[i]);

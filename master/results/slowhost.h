@@ -24,7 +24,8 @@
  * 1/SLOWHOST_EFFECT of its share (I/O count).
  *
  * Work: O(slaves x occupied buckets + HIST_BUCKETS + slaves x log slaves)
- * a call, memory fixed when the workspace is made.
+ * a call (the percentiles, by bisection, only for a slave that may be
+ * flagged), memory fixed when the workspace is made.
  */
 #ifndef LOCKSTEP_MASTER_RESULTS_SLOWHOST_H
 #define LOCKSTEP_MASTER_RESULTS_SLOWHOST_H
@@ -62,9 +63,14 @@ struct slowhost_out {
 	int ios_judged, ios_flag;
 	uint64_t ios;        /* its I/Os (its histograms' counts) */
 	double p_lat, p_ios; /* Holm-adjusted p-values (1: not judged) */
-	double p99_ratio;    /* its p99 over the others' (0: not judged) */
-	double median_ratio; /* and its median */
-	/* The percentiles compared, ns, as hist_percentile() says them. */
+	/*
+	 * Its p99 and median over the others' and the percentiles compared
+	 * (ns, as hist_percentile() says them): 0 when the latency test was
+	 * not judged or its p-value before Holm's adjustment is above alpha
+	 * (it cannot be flagged, and they are not worth their cost).
+	 */
+	double p99_ratio;
+	double median_ratio;
 	uint64_t p99_ns, rest_p99_ns, median_ns, rest_median_ns;
 	double share_ratio; /* its I/Os over its expected share (0: none) */
 };
