@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 12
+#define PROTO_VERSION 13
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -130,7 +130,11 @@ struct proto_pong {
 	uint64_t t1, t2, t3;
 };
 
-enum proto_openflags { PROTO_O_DIRECT = 1, PROTO_O_DSYNC = 2 };
+enum proto_openflags {
+	PROTO_O_DIRECT = 1,
+	PROTO_O_DSYNC = 2,
+	PROTO_O_SYNC = 4, /* protocol 13 */
+};
 
 /* Inter-arrival times at a fixed iorate. */
 /*

@@ -35,6 +35,21 @@ static void tele_warn_once(struct session *s, const char *text)
 	outbox_log(s, LOG_WARN, text);
 }
 
+/*
+ * What an sd with openflags= was opened with, as the kernel reports it
+ * (F_GETFL): into lockstep.log through the master, each phase.
+ */
+static void say_flags(struct session *s, const struct proto_target *t,
+		      int flags)
+{
+	char text[PROTO_PATH_LEN + 128], fl[64];
+
+	snprintf(text, sizeof(text), "sd %s: %s opened %s", t->name, t->path,
+		 target_flags_text(flags, fl, sizeof(fl)));
+	log_info("%s", text);
+	outbox_log(s, LOG_INFO, text);
+}
+
 void phase_reset(struct phase *ph)
 {
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
@@ -180,6 +195,8 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			return ret;
 		ph->fds[t] = o.fd;
 		ph->size[t] = o.size;
+		if (plan->targets[t].openflags)
+			say_flags(s, &plan->targets[t], o.flags);
 		if (o.forced[0]) {
 			struct proto_forced *f = &ph->forced[ph->nforced++];
 

@@ -330,7 +330,8 @@ static int check_target(const struct proto_target *t, unsigned i,
 		return bad_field(err, errlen, FIELD("os"),
 				 "offset %llu is not a multiple of 512 up to 2^62",
 				 (unsigned long long)t->offset);
-	if (t->openflags & ~(uint32_t)(PROTO_O_DIRECT | PROTO_O_DSYNC))
+	if (t->openflags &
+	    ~(uint32_t)(PROTO_O_DIRECT | PROTO_O_DSYNC | PROTO_O_SYNC))
 		return bad_field(err, errlen, FIELD("of"),
 				 "unknown open flags 0x%x", t->openflags);
 	if (t->range_hi && t->range_lo >= t->range_hi)

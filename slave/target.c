@@ -300,8 +300,8 @@ static int check_target(const struct proto_target *t, int need_write,
  * check cannot hang the slave; then fstat must show a file, a block device
  * or the null/zero devices, and the same one the path named a moment ago.
  */
-static int open_checked(const struct proto_target *t, int flags, char *err,
-			size_t errlen)
+static int open_checked(const struct proto_target *t, int flags, int *got,
+			char *err, size_t errlen)
 {
 	struct stat before, st;
 	int fd, ret, nb;
@@ -331,7 +331,8 @@ static int open_checked(const struct proto_target *t, int flags, char *err,
 		return -EINVAL;
 	}
 	nb = fcntl(fd, F_GETFL);
-	if (nb < 0 || fcntl(fd, F_SETFL, nb & ~O_NONBLOCK) < 0) {
+	if (nb < 0 || fcntl(fd, F_SETFL, nb & ~O_NONBLOCK) < 0 ||
+	    (*got = fcntl(fd, F_GETFL)) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "sd %s: %s: fcntl: %s", t->name, t->path,
 			 strerror(-ret));
@@ -361,7 +362,9 @@ static int open_fd(const struct proto_target *t, int need_write,
 		flags |= O_DIRECT;
 	if (t->openflags & PROTO_O_DSYNC)
 		flags |= O_DSYNC;
-	fd = open_checked(t, flags, err, errlen);
+	if (t->openflags & PROTO_O_SYNC)
+		flags |= O_SYNC;
+	fd = open_checked(t, flags, &o->flags, err, errlen);
 	if (fd < 0)
 		return fd;
 	ret = target_size(fd, &actual);
@@ -392,6 +395,7 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
 
 	o->fd = -1;
 	o->size = 0;
+	o->flags = 0;
 	o->forced[0] = 0;
 	ret = open_fd(&p->targets[t], need_write, pol, o, err, errlen);
 	if (ret < 0)
@@ -406,4 +410,19 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
 		}
 	}
 	return 0;
+}
+
+const char *target_flags_text(int flags, char *buf, size_t len)
+{
+	int acc = flags & O_ACCMODE;
+
+	snprintf(buf, len, "%s%s%s",
+		 acc == O_RDWR   ? "O_RDWR" :
+		 acc == O_WRONLY ? "O_WRONLY" :
+				   "O_RDONLY",
+		 flags & O_DIRECT ? "|O_DIRECT" : "",
+		 (flags & O_SYNC) == O_SYNC ? "|O_SYNC" :
+		 flags & O_DSYNC            ? "|O_DSYNC" :
+					      "");
+	return buf;
 }

@@ -21,11 +21,13 @@ struct target_policy {
 	int none; /* a daemon without --allow: no path at all */
 };
 
-/* An opened target: the descriptor (the caller's), its bytes, and the
- * signature force=yes lets the phase overwrite ("" for none). */
+/* An opened target: the descriptor (the caller's), its bytes, the file
+ * status flags the kernel reports for it (F_GETFL), and the signature
+ * force=yes lets the phase overwrite ("" for none). */
 struct target_opened {
 	int fd;
 	uint64_t size;
+	int flags;
 	char forced[PROTO_SIG_LEN];
 };
 
@@ -53,6 +55,13 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
  */
 int target_check_journal(const char *dir, const struct target_policy *pol,
 			 char *err, size_t errlen);
+
+/*
+ * The access mode and the open flags lockstep sets, of F_GETFL flags, as
+ * "O_RDWR|O_DIRECT|O_SYNC" (O_SYNC includes O_DSYNC's bit: said once) into
+ * buf; returns buf.
+ */
+const char *target_flags_text(int flags, char *buf, size_t len);
 
 /* Size in bytes of an open regular file or block device. 0 or -errno. */
 int target_size(int fd, uint64_t *size);

@@ -718,6 +718,29 @@ static void test_check_align_table(void **state)
 	}
 }
 
+/* A plan of one target (sd1 on path) and one 4k reading stream (wd1). */
+struct one_target {
+	struct proto_target tg;
+	struct proto_stream st;
+	struct proto_plan p;
+};
+
+static void one_target(struct one_target *ot, const char *path)
+{
+	memset(ot, 0, sizeof(*ot));
+	snprintf(ot->tg.name, sizeof(ot->tg.name), "sd1");
+	snprintf(ot->tg.path, sizeof(ot->tg.path), "%s", path);
+	snprintf(ot->st.name, sizeof(ot->st.name), "wd1");
+	ot->st.ntargets = 1;
+	ot->st.nxfer = 1;
+	ot->st.xfer[0].size = 4096;
+	ot->st.rdpct = 100;
+	ot->p.ntargets = 1;
+	ot->p.targets = &ot->tg;
+	ot->p.nstreams = 1;
+	ot->p.streams = &ot->st;
+}
+
 /*
  * An O_DIRECT sd on a device with 4096-byte sectors: a 512-byte transfer
  * size is refused when the target is opened, with a message that names it;
@@ -728,31 +751,24 @@ static void test_align_refused(void **state)
 {
 	struct tgt *t = *state;
 	const char *const *names = engine_names();
-	struct proto_target tg = { 0 };
-	struct proto_stream st = { 0 };
-	struct proto_plan p = { .ntargets = 1, .targets = &tg, .nstreams = 1,
-				.streams = &st };
+	struct one_target ot;
+	struct proto_plan *p = &ot.p;
 	char err[PROTO_TEXT_LEN] = "";
 	struct target_opened o;
 	uint64_t size = 0;
 	int fd = -1, ret;
 
 	skip_if(t);
-	snprintf(tg.name, sizeof(tg.name), "sd1");
-	snprintf(tg.path, sizeof(tg.path), "%s", t->dev);
-	tg.openflags = PROTO_O_DIRECT;
-	snprintf(st.name, sizeof(st.name), "wd1");
-	st.ntargets = 1;
-	st.nxfer = 2;
-	st.xfer[0].size = 4096;
-	st.xfer[1].size = 512;
-	st.rdpct = 100;
-	ret = target_open(&p, 0, 0, NULL, &o, err, sizeof(err));
+	one_target(&ot, t->dev);
+	ot.tg.openflags = PROTO_O_DIRECT;
+	ot.st.nxfer = 2;
+	ot.st.xfer[1].size = 512;
+	ret = target_open(p, 0, 0, NULL, &o, err, sizeof(err));
 	assert_int_equal(ret, -EINVAL);
 	assert_int_equal(o.fd, -1);
 	assert_non_null(strstr(err, "xfersize 512 of wd wd1 is not a multiple of 4096"));
-	st.xfer[1].size = 8192;
-	ret = target_open(&p, 0, 0, NULL, &o, err, sizeof(err));
+	ot.st.xfer[1].size = 8192;
+	ret = target_open(p, 0, 0, NULL, &o, err, sizeof(err));
 	if (ret < 0)
 		fail_msg("target_open: %s", err);
 	fd = o.fd;
@@ -770,6 +786,51 @@ static void test_align_refused(void **state)
 		assert_int_equal(res[0], null ? 4096 : -EINVAL);
 		env_close(t);
 	}
+}
+
+/*
+ * openflags reach the open: the kernel's F_GETFL of a target opened with
+ * each, as target_flags_text says it (what the slave writes to the log).
+ */
+static void test_open_flags(void **state)
+{
+	static const struct {
+		uint32_t of;
+		const char *text;
+	} cases[] = {
+		{ 0, "O_RDONLY" },
+		{ PROTO_O_DSYNC, "O_RDONLY|O_DSYNC" },
+		{ PROTO_O_SYNC, "O_RDONLY|O_SYNC" },
+		{ PROTO_O_DSYNC | PROTO_O_SYNC, "O_RDONLY|O_SYNC" },
+	};
+	char dir[] = "/tmp/ls-openflags-XXXXXX", path[64], text[64];
+	struct one_target ot;
+	char err[PROTO_TEXT_LEN] = "";
+	struct target_opened o;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	one_target(&ot, path);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ot.tg.openflags = cases[i].of;
+		if (target_open(&ot.p, 0, 0, NULL, &o, err, sizeof(err)) < 0)
+			fail_msg("target_open: %s", err);
+		assert_string_equal(target_flags_text(o.flags, text,
+						      sizeof(text)),
+				    cases[i].text);
+		close(o.fd);
+	}
+	assert_string_equal(target_flags_text(O_RDWR | O_DIRECT | O_DSYNC, text,
+					      sizeof(text)),
+			    "O_RDWR|O_DIRECT|O_DSYNC");
+	unlink(path);
+	rmdir(dir);
 }
 
 /* The table: names unique, every op there, engine_list lists them all. */
@@ -808,6 +869,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_eio_counted_per_sd,
 						setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_rw, setup_loop, teardown),
+		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test_setup_teardown(test_align_refused, setup_loop,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rw, setup_zram, teardown),

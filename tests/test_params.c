@@ -143,6 +143,9 @@ static void test_sd_keywords(void **state)
 		{ "openflags=(o_direct,o_dsync)", 0, 8,
 		  PARAMS_O_DIRECT | PARAMS_O_DSYNC, 0, 100 },
 		{ "openflags=(o_dsync)", 0, 8, PARAMS_O_DSYNC, 0, 100 },
+		{ "openflags=o_sync", 0, 8, PARAMS_O_SYNC, 0, 100 },
+		{ "openflags=(directio,O_SYNC)", 0, 8,
+		  PARAMS_O_DIRECT | PARAMS_O_SYNC, 0, 100 },
 		{ "range=(0,100)", 0, 8, 0, 0, 100 },
 		{ "range=(10,20)", 0, 8, 0, 10, 20 },
 		{ "range=(0.5,99.5)", 0, 8, 0, 0.5, 99.5 },
@@ -740,6 +743,32 @@ static void test_streams_stride_maxdata(void **state)
 	params_free(&p);
 }
 
+/* openflags= on wds and rds, and priority=, as parsed (Vdbench's names). */
+static void test_wd_rd_openflags_priority(void **state)
+{
+	struct params *p = parse_ok(
+		"sd=sd1,lun=/a,openflags=o_direct\n"
+		"sd=sd2,lun=/b\n"
+		"wd=default,priority=2\n"
+		"wd=w1,sd=sd1,openflags=(directio,o_sync),iorate=50,priority=1\n"
+		"wd=w2,sd=sd2\n"
+		"rd=r1,wd=(w1,w2),iorate=100,openflags=o_dsync\n"
+		"rd=r2,wd=w1\n");
+
+	(void)state;
+	assert_true(p->wd[0].openflags_set);
+	assert_int_equal(p->wd[0].openflags, PARAMS_O_DIRECT | PARAMS_O_SYNC);
+	assert_int_equal(p->wd[0].priority, 1);
+	assert_int_equal(p->wd[0].openflags_pos.line, 4);
+	assert_false(p->wd[1].openflags_set);
+	assert_int_equal(p->wd[1].priority, 2); /* from wd=default */
+	assert_true(p->rd[0].openflags_set);
+	assert_int_equal(p->rd[0].openflags, PARAMS_O_DSYNC);
+	assert_false(p->rd[1].openflags_set);
+	assert_int_equal(p->sd[0].openflags, PARAMS_O_DIRECT);
+	params_free(&p);
+}
+
 static void test_warnings(void **state)
 {
 	/* clang-format off */
@@ -756,6 +785,11 @@ static void test_warnings(void **state)
 		{ SD1 WD1 "rd=rd1,startcmd=\"sync; echo 3\",forhitarea=(1m,2m)\n",
 		  "3:8: warning: startcmd= is ignored: lockstep runs no commands around runs",
 		  1 },
+		/* One per rd whose wds have priority=. */
+		{ SD1 "wd=w1,priority=2\nwd=w2,priority=1\nrd=r1,wd=w*\n"
+		  "rd=r2,wd=w*\n",
+		  "3:7: warning: rd=r1: priority= orders Vdbench's queued I/O; lockstep's slaves serve a backlog of I/O in arrival order, whatever the priority of its wd",
+		  2 },
 	};
 	/* clang-format on */
 	char want[512];
@@ -1593,10 +1627,42 @@ static void test_errors(void **state)
 		  "1:24: range=101 is out of range 0..100" },
 		{ "sd=sd1,lun=/a,range=50\n" RD1,
 		  "1:21: range= needs two values: (low,high)" },
-		{ "sd=sd1,lun=/a,openflags=o_sync\n" RD1,
-		  "1:25: openflags=o_sync is not supported (use o_direct, directio or o_dsync)" },
+		{ "sd=sd1,lun=/a,openflags=o_rsync\n" RD1,
+		  "1:25: openflags=o_rsync is not supported (use o_direct, directio, o_dsync or o_sync)" },
 		{ "sd=sd1,lun=/a,openflags=(o_direct,fsync)\n" RD1,
-		  "1:35: openflags=fsync is not supported (use o_direct, directio or o_dsync)" },
+		  "1:35: openflags=fsync is not supported (use o_direct, directio, o_dsync or o_sync)" },
+		/* openflags= on a wd and an rd (Vdbench's), and their clash. */
+		{ SD1 "wd=wd1,openflags=0x4000\n" RD1,
+		  "2:18: openflags=0x4000 is not supported (use o_direct, directio, o_dsync or o_sync)" },
+		{ SD1 WD1 "rd=rd1,openflags=(o_sync,nope)\n",
+		  "3:26: openflags=nope is not supported (use o_direct, directio, o_dsync or o_sync)" },
+		{ SD1 "wd=w1,openflags=o_direct\nwd=w2,openflags=o_sync\n"
+		  "rd=r,wd=(w1,w2)\n",
+		  "3:7: wd=w2 and wd=w1 of rd=r give sd=sd1 different openflags=, and a slave opens an sd once: give them the same, or openflags= on the sd or the rd" },
+		/* priority= (Vdbench's rules, WD_entry.checkPriorities). */
+		{ SD1 "wd=wd1,priority=0\n" RD1,
+		  "2:17: priority=0 is out of range 1..256" },
+		{ SD1 "wd=wd1,priority=1.5\n" RD1,
+		  "2:17: priority=1.5 is not a whole number" },
+		{ SD1 "wd=w1,iorate=100,skew=50\nwd=w2\nrd=r,wd=w*,iorate=500\n",
+		  "2:18: wd=w1: iorate= and skew= are mutually exclusive (Vdbench's rule)" },
+		{ SD1 "wd=w1,priority=1\nwd=w2\nrd=r,wd=w*\n",
+		  "2:7: rd=r: wd=w1 has priority= and wd=w2 has none: give every wd of the rd a different one (Vdbench's rule)" },
+		{ SD1 "wd=w1,priority=1\nwd=w2,priority=1\nrd=r,wd=w*\n",
+		  "3:7: wd=w2 has priority=1, as wd=w1 in rd=r: give every wd of the rd a different one (Vdbench's rule)" },
+		{ SD1 "wd=w1,priority=1\nwd=w2,priority=3\nrd=r,wd=w*\n",
+		  "3:7: wd=w2: priority=3, and rd=r has 2 wds: their priorities are 1 to 2, one each (Vdbench's rule)" },
+		{ SD1 "wd=w1,priority=2,iorate=10\nwd=w2,priority=1\n"
+		  "rd=r,wd=w*,iorate=100\n",
+		  "2:7: wd=w1 has iorate= and priority=2, after wd=w2 without iorate= (priority=1): in rd=r the wds with iorate= come first (Vdbench's rule)" },
+		{ SD1 "wd=w1,priority=1,iorate=100\nwd=w2,priority=2\nrd=r,wd=w*\n",
+		  "4:1: rd=r: iorate=max beside wd=w1's own iorate= is not supported (lockstep's slaves keep one schedule per worker): give the rd a fixed iorate=" },
+		{ SD1 "wd=w1,priority=1,iorate=100\nwd=w2,priority=2\n"
+		  "rd=r,wd=w*,iorate=curve\n",
+		  "4:12: rd=r: iorate=curve beside wd=w1's own iorate= is not supported (lockstep's slaves keep one schedule per worker): give the rd a fixed iorate=" },
+		{ SD1 "wd=w1,priority=1,iorate=100\nwd=w2,priority=2\n"
+		  "rd=r,wd=w*,iorate=(500,100)\n",
+		  "4:12: rd=r: iorate=100 leaves nothing for wd=w2: its wds with iorate= take 100" },
 		{ SD1 "wd=wd1,xfersize=1000\n" RD1,
 		  "2:17: xfersize=1000 is not a multiple of 512" },
 		{ SD1 "wd=wd1,xfersize=2m\n" RD1,
@@ -1688,7 +1754,10 @@ static void test_errors(void **state)
 		{ SD1 "wd=w1,skew=100\nwd=w2\nrd=r,wd=w*\n",
 		  "4:1: rd=r: the skew= of its wds add up to 100 and leave nothing for the 1 without one" },
 		{ SD1 "wd=w1,iorate=100\nwd=w2\nrd=r,wd=w*\n",
-		  "2:7: wd=w1 has iorate= but wd=w2 in rd=r has none: give every wd of a run its own iorate=, or none" },
+		  "2:7: wd=w1 has iorate= beside wds without one in rd=r: it needs priority= too (Vdbench's rule)" },
+		{ SD1 "wd=w1,iorate=100,priority=1\nwd=w2,skew=60,priority=2\n"
+		  "wd=w3,skew=50,priority=3\nrd=r,wd=w*,iorate=500\n",
+		  "5:1: rd=r: the skew= of its wds add up to 110, not 100" },
 		{ SD1 "wd=w1,iorate=100\nrd=r,wd=w1,iorate=200\n",
 		  "3:12: rd=r has iorate= but its wds have their own iorate=: drop one of them" },
 		/* rd= additions: rates, curves, loops. */
@@ -2069,6 +2138,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_wd_rd_openflags_priority),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_probe_errors),
 		cmocka_unit_test(test_err_buffer),

@@ -909,6 +909,145 @@ static void test_slaves_rates(void **state)
 	unload(&f);
 }
 
+/*
+ * Vdbench's split of an rd's rate among its wds (HandleSkew,
+ * WG_entry.wg_set_interarrival): fixed rates first, the rest by skew.
+ */
+struct share_case {
+	const char *what;
+	size_t n;
+	double fixed[4], skew[4], rate;
+	double want_rate, want_pct[4];
+};
+
+static void test_wd_shares(void **state)
+{
+	/* clang-format off */
+	static const struct share_case cases[] = {
+		{ "skews only", 3, { 0 }, { 50, 0, 0 }, 1000,
+		  1000, { 50, 25, 25 } },
+		{ "no skews: even", 4, { 0 }, { 0 }, 0, 0, { 25, 25, 25, 25 } },
+		{ "every wd fixed: their sum", 2, { 100, 300 }, { 0 }, 0,
+		  400, { 25, 75 } },
+		{ "Vdbench's example: 100 fixed, two share 900", 3,
+		  { 100, 0, 0 }, { 0 }, 1000, 1000, { 10, 45, 45 } },
+		{ "fixed and skews: the skews split the rest", 3,
+		  { 100, 0, 0 }, { 0, 0, 25 }, 1000, 1000, { 10, 67.5, 22.5 } },
+		{ "two fixed, one shares", 3, { 50, 150, 0 }, { 0 }, 400,
+		  400, { 12.5, 37.5, 50 } },
+		{ "rate below the fixed: nothing left (Vdbench: 0)", 2,
+		  { 500, 0 }, { 0 }, 400, 400, { 125, 0 } },
+	};
+	/* clang-format on */
+	double pct[4];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct share_case *c = &cases[i];
+
+		print_message("%s\n", c->what);
+		assert_dbl(plan_wd_shares(c->n, c->fixed, c->skew, c->rate,
+					  pct),
+			   c->want_rate);
+		for (size_t k = 0; k < c->n; k++)
+			assert_dbl(pct[k], c->want_pct[k]);
+	}
+}
+
+/* Fixed-rate wds beside shared ones (priority=) in the phases and plans. */
+static void test_priority_rates(void **state)
+{
+	/* Each phase's rate, and a wd's share of it: 100 fixed, 2 share. */
+	static const struct {
+		size_t phase, wd;
+		double rate, skew;
+	} want[] = {
+		{ 0, 0, 1000, 10 },
+		{ 0, 1, 1000, 45 },
+		{ 1, 0, 2100, 100.0 / 21 },
+		{ 1, 2, 2100, 100.0 * 1000 / 2100 },
+	};
+	struct fixture f;
+	struct plan_wd w;
+	struct proto_plan pl;
+
+	(void)state;
+	load(&f, HCI "wd=w1,sd=sd1,iorate=100,priority=1\n"
+		     "wd=w2,sd=sd2,priority=2\nwd=w3,sd=sd2,priority=3\n"
+		     "rd=r,wd=w*,iorate=(1000,2100),elapsed=1\n");
+	assert_int_equal(f.n, 2);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_dbl(f.ph[want[i].phase].iorate, want[i].rate);
+		plan_wd_resolve(f.p, &f.ph[want[i].phase], want[i].wd, &w);
+		assert_dbl(w.skew, want[i].skew);
+		assert_dbl(w.iorate, want[i].wd ? 0 : 100);
+	}
+	/* One slave: its rate and the wds' shares of it. */
+	slave_plan(&f, 0, NULL, 0, 1, &pl);
+	assert_dbl(pl.iorate, 1000);
+	assert_int_equal(pl.nstreams, 3);
+	assert_dbl(pl.streams[0].skew, 10);
+	assert_dbl(pl.streams[1].skew, 45);
+	assert_dbl(pl.streams[2].skew, 45);
+	plan_free(&pl);
+	unload(&f);
+}
+
+/*
+ * Which openflags= open an sd (SD_entry.openOneSd): the rd's, else a wd's
+ * (WG_entry.overrideOpenflags), else the sd's; and the target gets them.
+ */
+static void test_openflags(void **state)
+{
+	struct fixture f;
+	struct proto_plan pl;
+	int from;
+
+	(void)state;
+	load(&f, "sd=sd1,lun=/a,openflags=o_direct\n"
+		 "sd=sd2,lun=/b,openflags=o_dsync\n"
+		 "sd=sd3,lun=/c\n"
+		 "wd=w1,sd=(sd1,sd3)\n"
+		 "wd=w2,sd=sd2,openflags=o_sync\n"
+		 "wd=w3,sd=sd1,openflags=(o_direct,o_sync)\n"
+		 "rd=r1,wd=(w1,w2),elapsed=1\n"
+		 "rd=r2,wd=(w1,w2,w3),elapsed=1,openflags=o_dsync\n"
+		 "rd=r3,wd=(w1,w3),elapsed=1\n");
+	assert_int_equal(f.n, 3);
+	/* r1: sd1 and sd3 their own, sd2 w2's. */
+	assert_int_equal(plan_sd_openflags(f.p, &f.ph[0], 0, &from),
+			 PARAMS_O_DIRECT);
+	assert_int_equal(from, -1);
+	assert_int_equal(plan_sd_openflags(f.p, &f.ph[0], 1, &from),
+			 PARAMS_O_SYNC);
+	assert_int_equal(from, 1);
+	assert_int_equal(plan_sd_openflags(f.p, &f.ph[0], 2, &from), 0);
+	assert_int_equal(from, -1);
+	/* r2: the rd's for every sd, over the sds' and the wds'. */
+	for (unsigned s = 0; s < 3; s++) {
+		assert_int_equal(plan_sd_openflags(f.p, &f.ph[1], s, &from),
+				 PARAMS_O_DSYNC);
+		assert_int_equal(from, -2);
+	}
+	/* r3: w3's for sd1, for w1's I/O there too (one open per slave). */
+	assert_int_equal(plan_sd_openflags(f.p, &f.ph[2], 0, &from),
+			 PARAMS_O_DIRECT | PARAMS_O_SYNC);
+	assert_int_equal(from, 2);
+	slave_plan(&f, 2, NULL, 0, 1, &pl);
+	assert_int_equal(pl.ntargets, 2);
+	assert_string_equal(pl.targets[0].name, "sd1");
+	assert_int_equal(pl.targets[0].openflags,
+			 PROTO_O_DIRECT | PROTO_O_SYNC);
+	assert_string_equal(pl.targets[1].name, "sd3");
+	assert_int_equal(pl.targets[1].openflags, 0);
+	plan_free(&pl);
+	slave_plan(&f, 1, NULL, 0, 1, &pl);
+	for (unsigned t = 0; t < pl.ntargets; t++)
+		assert_int_equal(pl.targets[t].openflags, PROTO_O_DSYNC);
+	plan_free(&pl);
+	unload(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -931,6 +1070,9 @@ int main(void)
 		cmocka_unit_test(test_slaves_hosts),
 		cmocka_unit_test(test_slaves_sequential),
 		cmocka_unit_test(test_slaves_rates),
+		cmocka_unit_test(test_wd_shares),
+		cmocka_unit_test(test_priority_rates),
+		cmocka_unit_test(test_openflags),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,7 +135,8 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			tg->size = (UINT64_C(1) << 40) + i;
 			tg->openflags = PROTO_O_DIRECT;
 			if (i)
-				tg->openflags |= PROTO_O_DSYNC;
+				tg->openflags |= i % 2 ? PROTO_O_DSYNC :
+							 PROTO_O_SYNC;
 			tg->create = 1 + i;
 			tg->threads = 32 + i;
 			/* Parts per billion; the last one ends at the top. */
@@ -821,13 +822,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 13);
+	kuint(&f, "v", 14);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 13 not supported (this "
-	       "lockstep speaks 12)");
+	       "protocol version 14 not supported (this "
+	       "lockstep speaks 13)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -848,7 +849,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 12), "
+	       "protocol version 4 not supported (this lockstep speaks 13), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -856,7 +857,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 12)");
+	expect(&f, -EPROTO, "(this lockstep speaks 13)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -896,8 +897,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 13);
-	expect(&f, -EPROTO, "version 13");
+	kuint(&f, "v", 14);
+	expect(&f, -EPROTO, "version 14");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

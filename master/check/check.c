@@ -168,6 +168,67 @@ static void describe_range(struct desc *d, double lo, double hi)
 	desc_end(d);
 }
 
+/*
+ * openflags (PARAMS_O_*) as a JSON array of Vdbench's names under
+ * "openflags", shown after label as "o_direct,o_sync" (none: "none").
+ */
+static void describe_openflags(struct desc *d, const char *label, unsigned of)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = { { PARAMS_O_DIRECT, "o_direct" },
+		      { PARAMS_O_DSYNC, "o_dsync" },
+		      { PARAMS_O_SYNC, "o_sync" } };
+	bool first = true;
+
+	desc_array(d, "openflags");
+	SHOWN(d, "%s%s", label, of ? "" : "none");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(of & names[i].bit))
+			continue;
+		desc_str(d, NULL, names[i].name);
+		SHOWN(d, "%s%s", first ? "" : ",", names[i].name);
+		first = false;
+	}
+	desc_end(d);
+}
+
+/*
+ * Each sd of phase ph with the openflags= it is opened with, and whose
+ * they are (plan_sd_openflags): "sd1=o_direct(wd=wd2)".
+ */
+static void describe_phase_openflags(struct desc *d, const struct params *p,
+				     const struct plan_phase *ph)
+{
+	desc_object(d, "openflags");
+	SHOWN(d, "      openflags:");
+	for (unsigned s = 0; s < p->nsd; s++) {
+		int from;
+		unsigned of;
+
+		if (!plan_rd_uses_sd(p, ph->rd, s))
+			continue;
+		of = plan_sd_openflags(p, ph, s, &from);
+		desc_object(d, p->sd[s].name);
+		SHOWN(d, " %s=", p->sd[s].name);
+		describe_openflags(d, "", of);
+		desc_str(d, "from",
+			 from == -2 ? "rd" :
+			 from == -1 ? "sd" :
+				      "wd");
+		if (from >= 0) {
+			desc_str(d, "wd", p->wd[from].name);
+			SHOWN(d, "(wd=%s)", p->wd[from].name);
+		} else {
+			SHOWN(d, "(%s)", from == -2 ? "rd" : "sd");
+		}
+		desc_end(d);
+	}
+	desc_end(d);
+	SHOWN(d, "\n");
+}
+
 static void describe_sds(struct desc *d, const struct params *p)
 {
 	char sz[32];
@@ -189,18 +250,7 @@ static void describe_sds(struct desc *d, const struct params *p)
 		TEXT(d, " range=(%g,%g)", sd->range_lo, sd->range_hi);
 		desc_u64(d, "threads", sd->threads);
 		SHOWN(d, " threads=%u", sd->threads);
-		desc_array(d, "openflags");
-		SHOWN(d, " openflags=%s%s%s", sd->openflags ? "" : "none",
-		      sd->openflags & PARAMS_O_DIRECT ? "o_direct" : "",
-		      sd->openflags & PARAMS_O_DSYNC ?
-			      (sd->openflags & PARAMS_O_DIRECT ? ",o_dsync" :
-								 "o_dsync") :
-			      "");
-		if (sd->openflags & PARAMS_O_DIRECT)
-			desc_str(d, NULL, "o_direct");
-		if (sd->openflags & PARAMS_O_DSYNC)
-			desc_str(d, NULL, "o_dsync");
-		desc_end(d);
+		describe_openflags(d, " openflags=", sd->openflags);
 		describe_range(d, sd->range_lo, sd->range_hi);
 		desc_u64(d, "align", sd->align);
 		SHOWN(d, " align=%s",
@@ -297,6 +347,9 @@ static void describe_wd(struct desc *d, const struct params *p,
 	desc_dbl(d, "iorate", pw.iorate);
 	if (pw.iorate > 0)
 		SHOWN(d, " iorate=%g", pw.iorate);
+	desc_u64(d, "priority", wd->priority);
+	if (wd->priority)
+		SHOWN(d, " priority=%u", wd->priority);
 	desc_dbl(d, "rhpct", pw.rhpct);
 	desc_dbl(d, "whpct", pw.whpct);
 	if (pw.rhpct > 0 || pw.whpct > 0)
@@ -428,6 +481,7 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 			describe_wd(d, p, ph, k);
 		desc_end(d);
 	}
+	describe_phase_openflags(d, p, ph);
 	desc_object(d, "threads");
 	if (!fmt)
 		SHOWN(d, "      threads:");

@@ -311,7 +311,6 @@ static int set_journal(struct parser *p, const struct kw *kw, void *obj,
 	"lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
 #define WHY_CMD "lockstep runs no commands around runs"
-#define WHY_OPENFLAGS "give openflags= on the sd= lines"
 
 static const struct kw general_kws[] = {
 	KWF("compratio", set_ratio, struct params, compratio,
@@ -395,7 +394,7 @@ static const struct kw sd_kws[] = {
 	KW("threads", sd_set_threads,
 	   "I/Os kept in flight on io_uring (not OS threads), 1..65536 (default 8), split evenly over the slaves that run the sd"),
 	KW("openflags", sd_set_openflags,
-	   "o_direct (or directio) and o_dsync, one or a list"),
+	   "how the lun is opened: o_direct (or directio: O_DIRECT), o_dsync (O_DSYNC) and o_sync (O_SYNC), one or a list (default: none, buffered); a wd's or rd's openflags= replaces it"),
 	KWF("range", set_range, struct params_sd, range_lo,
 	    "(low,high) in percent of the sd: the part of it the I/O covers"),
 	KW("align", sd_set_align,
@@ -436,12 +435,14 @@ static const struct kw wd_kws[] = {
 	KW("skew", wd_set_skew,
 	   "the wd's share of the rd's I/O rate in percent; the wds without one split what the others leave"),
 	KW("iorate", wd_set_iorate,
-	   "a fixed rate of its own for the wd, IO/s (then every wd of the rd needs one, and the rd gives none)"),
+	   "a fixed rate of its own for the wd, IO/s, not with skew=. Either every wd of the rd has one (and the rd gives no iorate=: the phase runs at their sum), or, Vdbench's rule, every wd of the rd has a priority= and those with iorate= come first: they run at their rates and the others share what the rd's fixed iorate= leaves by skew= (the rd's rate must exceed theirs; iorate=max, curve or slo beside fixed-rate wds is not supported)"),
+	KW("priority", wd_set_priority,
+	   "Vdbench's I/O priority, 1 the highest: once a wd of an rd has one, every wd of it needs a different one, 1 to the number of its wds, and the wds with iorate= come before those without. lockstep checks these rules and uses them to run fixed-rate wds beside shared ones (see iorate=); its slaves serve a backlog of I/O in arrival order, not highest priority first as Vdbench's do, and say so in a warning"),
+	KW("openflags", wd_set_openflags,
+	   "as the sd's openflags=, for its sds in its phases: it replaces theirs (Vdbench's rule) unless the rd has openflags=; a slave opens an sd once, so two wds of an rd that give one sd different openflags= are refused"),
 	KW("host", wd_set_host,
 	   "the hd= hosts that run the wd, a name or a list"),
 	UNSUPPORTED("hotband", "hot bands are not supported"),
-	UNSUPPORTED("openflags", WHY_OPENFLAGS),
-	UNSUPPORTED("priority", "workload priorities are not supported"),
 	KWF("rhpct", wd_set_hitpct, struct params_wd, rhpct,
 	    "read hits, Vdbench's: the percentage of reads that go to the hitarea= of their sd (random offsets there), 0..100 (default 0); once any wd of a phase asks for hits on an sd, every other I/O on it goes past the hit area. Refused with validate=yes"),
 	KWF("whpct", wd_set_hitpct, struct params_wd, whpct,
@@ -512,7 +513,8 @@ static const struct kw rd_kws[] = {
 	   "end each phase early after this much data, Vdbench's: bytes with units (such as 10g), or up to 100 a multiple of the total size of the sds the rd uses (2 is twice their size; lockstep needs their size= for it); once the measured reads and writes of the whole cluster pass it at the end of an interval, the phase ends with the next interval, and summary.json's run says \"end\": \"maxdata\""),
 	IGNORED("endcmd", WHY_CMD),
 	IGNORED("startcmd", WHY_CMD),
-	UNSUPPORTED("openflags", WHY_OPENFLAGS),
+	KW("openflags", rd_set_openflags,
+	   "as the sd's openflags=, for every sd of its phases: it replaces the sds' and the wds' (Vdbench's rule)"),
 	UNSUPPORTED("replay", "Swat replay is not supported"),
 	UNSUPPORTED("mount", WHY_FS),
 };

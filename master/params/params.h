@@ -39,9 +39,14 @@
  */
 #define PARAMS_INTERVALS_MAX 1000000
 
+/*
+ * openflags= (sd, wd and rd): how an sd's lun is opened. Vdbench's
+ * o_direct and directio are O_DIRECT, o_dsync O_DSYNC, o_sync O_SYNC.
+ */
 enum params_openflags {
 	PARAMS_O_DIRECT = 1 << 0,
 	PARAMS_O_DSYNC = 1 << 1,
+	PARAMS_O_SYNC = 1 << 2,
 };
 
 enum params_shell {
@@ -154,8 +159,16 @@ struct params_wd {
 	double range_lo, range_hi; /* percent of each sd's range, 0..100 */
 	double skew;   /* percent of the rd's I/O; 0 = an even share */
 	double iorate; /* this wd's own fixed I/O rate; 0 = none */
-	double rhpct;  /* 0..100: reads to the sds' hit areas; default 0 */
-	double whpct;  /* 0..100: writes to them; default 0 */
+	/*
+	 * priority= (Vdbench's): 1 is the highest; 0 = none. Within an rd
+	 * they are 1..N, one each, those with iorate= first (rd.c).
+	 */
+	unsigned priority;
+	/* openflags= (PARAMS_O_*): replaces its sds' in its phases */
+	unsigned openflags;
+	bool openflags_set;
+	double rhpct; /* 0..100: reads to the sds' hit areas; default 0 */
+	double whpct; /* 0..100: writes to them; default 0 */
 	enum params_access access; /* random_distribution= */
 	double access_arg;         /* its theta, h or sigma */
 	/* streams=N (Vdbench's): N sequential streams over each sd; 0 none */
@@ -168,6 +181,7 @@ struct params_wd {
 	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
 	struct params_pos hit_pos, access_pos;  /* rhpct=/whpct=, the other */
 	struct params_pos streams_pos, stride_pos;
+	struct params_pos priority_pos, openflags_pos;
 };
 
 struct params_loop {
@@ -221,6 +235,10 @@ struct params_rd {
 	 */
 	double maxdata;
 	struct params_pos maxdata_pos;
+	/* openflags= (PARAMS_O_*): replaces every sd's and wd's in its phases */
+	unsigned openflags;
+	bool openflags_set;
+	struct params_pos openflags_pos;
 };
 
 /* maxdata= up to this is a multiple of the sds' size (Vdbench's rule). */

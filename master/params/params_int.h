@@ -323,6 +323,9 @@ int sd_set_threads(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
 int sd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 		     const struct item *it);
+/* openflags= of an sd, wd or rd into *flags (PARAMS_O_*); 0 or -EINVAL. */
+int sd_parse_openflags(struct parser *p, const struct kw *kw,
+		       const struct item *it, unsigned *flags);
 int sd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
 int sd_set_hitarea(struct parser *p, const struct kw *kw, void *obj,
@@ -337,6 +340,10 @@ int wd_set_skew(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
 int wd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
+int wd_set_priority(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it);
+int wd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it);
 int wd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
 int wd_set_sd(struct parser *p, const struct kw *kw, void *obj,
@@ -357,6 +364,8 @@ int rd_set_wd(struct parser *p, const struct kw *kw, void *obj,
 	      const struct item *it);
 int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
+int rd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it);
 int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
 int rd_set_maxdata(struct parser *p, const struct kw *kw, void *obj,

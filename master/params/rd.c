@@ -60,6 +60,16 @@ int rd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+int rd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	struct params_rd *rd = obj;
+
+	rd->openflags_set = true;
+	rd->openflags_pos = it->kpos;
+	return sd_parse_openflags(p, kw, it, &rd->openflags);
+}
+
 int rd_set_curve(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it)
 {
@@ -390,37 +400,114 @@ static int check_rd_maxdata(struct parser *p, const struct params_rd *rd)
 }
 
 /*
+ * Vdbench's priority= rules (WD_entry.checkPriorities, and
+ * FifoList.countPriorities on the master): once a wd of the rd has a
+ * priority=, or fixed-rate wds run beside shared ones, every wd has one,
+ * each different, 1..N, and those with iorate= come before (lower) those
+ * without.
+ */
+static int check_rd_priorities(struct parser *p, const struct params_rd *rd,
+			       bool mixed)
+{
+	const struct params_wd *given = NULL,
+			       *seen[PARAMS_LIST_MAX + 1] = { NULL };
+	const struct params_wd *first_shared = NULL;
+
+	for (size_t i = 0; i < rd->nwd; i++)
+		if (p->out->wd[rd->wd[i]].priority)
+			given = &p->out->wd[rd->wd[i]];
+	if (!given && !mixed)
+		return 0;
+	for (size_t i = 0; i < rd->nwd; i++) {
+		const struct params_wd *wd = &p->out->wd[rd->wd[i]];
+
+		if (!wd->priority && wd->iorate > 0)
+			return perr(p, wd->iorate_pos,
+				    "wd=%s has iorate= beside wds without one in rd=%s: it needs priority= too (Vdbench's rule)",
+				    wd->name, rd->name);
+		if (!wd->priority)
+			return perr(p, given ? given->priority_pos : p->dpos,
+				    "rd=%s: wd=%s has priority= and wd=%s has none: give every wd of the rd a different one (Vdbench's rule)",
+				    rd->name, given ? given->name : "",
+				    wd->name);
+		if (wd->priority > rd->nwd)
+			return perr(p, wd->priority_pos,
+				    "wd=%s: priority=%u, and rd=%s has %zu wds: their priorities are 1 to %zu, one each (Vdbench's rule)",
+				    wd->name, wd->priority, rd->name, rd->nwd,
+				    rd->nwd);
+		if (seen[wd->priority])
+			return perr(p, wd->priority_pos,
+				    "wd=%s has priority=%u, as wd=%s in rd=%s: give every wd of the rd a different one (Vdbench's rule)",
+				    wd->name, wd->priority,
+				    seen[wd->priority]->name, rd->name);
+		seen[wd->priority] = wd;
+	}
+	/* N different values in 1..N: every one is there. */
+	for (unsigned k = 1; k <= rd->nwd; k++) {
+		const struct params_wd *wd = seen[k];
+
+		if (wd->iorate > 0 && first_shared)
+			return perr(p, wd->priority_pos,
+				    "wd=%s has iorate= and priority=%u, after wd=%s without iorate= (priority=%u): in rd=%s the wds with iorate= come first (Vdbench's rule)",
+				    wd->name, k, first_shared->name,
+				    first_shared->priority, rd->name);
+		if (!(wd->iorate > 0) && !first_shared)
+			first_shared = wd;
+	}
+	return diag_warn(p, given ? given->priority_pos : p->dpos,
+			 "rd=%s: priority= orders Vdbench's queued I/O; lockstep's slaves serve a backlog of I/O in arrival order, whatever the priority of its wd",
+			 rd->name);
+}
+
+/*
  * The wds of a run share its I/O rate by skew= (as in Vdbench, those
  * without one split what the others leave), or all run at their own
- * iorate=; lockstep cannot mix fixed-rate wds with shared-rate ones.
+ * iorate=, or (Vdbench's rule, with priority=) the ones with iorate= run
+ * at it and the others share what the rd's fixed rate leaves.
  */
 static int check_rd_rates(struct parser *p, const struct params_rd *rd)
 {
 	const struct params_wd *fixed = NULL, *shared = NULL;
-	double given = 0;
+	double given = 0, sum = 0;
 	size_t unset = 0;
+	int ret;
 
 	for (size_t i = 0; i < rd->nwd; i++) {
 		const struct params_wd *wd = &p->out->wd[rd->wd[i]];
 
+		if (wd->iorate > 0) {
+			fixed = wd;
+			sum += wd->iorate;
+			continue;
+		}
+		shared = wd;
 		if (wd->skew > 0)
 			given += wd->skew;
 		else
 			unset++;
-		if (wd->iorate > 0)
-			fixed = wd;
-		else
-			shared = wd;
 	}
-	if (fixed && shared)
-		return perr(p, fixed->iorate_pos,
-			    "wd=%s has iorate= but wd=%s in rd=%s has none: give every wd of a run its own iorate=, or none",
-			    fixed->name, shared->name, rd->name);
-	if (fixed && rd->iorate_kind != PARAMS_IORATE_MAX)
+	ret = check_rd_priorities(p, rd, fixed && shared);
+	if (ret)
+		return ret;
+	if (fixed && !shared && rd->iorate_kind != PARAMS_IORATE_MAX)
 		return perr(p, rd->iorate_pos.line ? rd->iorate_pos : p->dpos,
 			    "rd=%s has iorate= but its wds have their own iorate=: drop one of them",
 			    rd->name);
-	if (fixed)
+	if (fixed && shared && rd->iorate_kind != PARAMS_IORATE_FIXED)
+		return perr(p, rd->iorate_pos.line ? rd->iorate_pos : p->dpos,
+			    "rd=%s: iorate=%s beside wd=%s's own iorate= is not supported (lockstep's slaves keep one schedule per worker): give the rd a fixed iorate=",
+			    rd->name,
+			    rd->iorate_kind == PARAMS_IORATE_CURVE ? "curve" :
+			    rd->iorate_kind == PARAMS_IORATE_SLO   ? "slo" :
+								     "max",
+			    fixed->name);
+	for (size_t i = 0; fixed && shared && i < rd->niorate; i++)
+		if (!(rd->iorates[i] > sum))
+			return perr(p, rd->iorate_pos,
+				    "rd=%s: iorate=%g leaves nothing for wd=%s: its wds with iorate= take %g",
+				    rd->name, rd->iorates[i], shared->name,
+				    sum);
+	if (!shared)
 		return 0;
 	if (given > 100 + 1e-6 || (!unset && fabs(given - 100) > 1e-6))
 		return perr(p, p->dpos,
@@ -430,6 +517,37 @@ static int check_rd_rates(struct parser *p, const struct params_rd *rd)
 		return perr(p, p->dpos,
 			    "rd=%s: the skew= of its wds add up to 100 and leave nothing for the %zu without one",
 			    rd->name, unset);
+	return 0;
+}
+
+/*
+ * A slave opens an sd once (Vdbench too): two wds of the rd that give one
+ * sd different openflags= would need two opens; Vdbench silently takes the
+ * last one. The rd's own openflags= replaces them all.
+ */
+static int check_rd_openflags(struct parser *p, const struct params_rd *rd)
+{
+	if (rd->openflags_set)
+		return 0;
+	for (size_t i = 0; i < rd->nwd; i++) {
+		const struct params_wd *a = &p->out->wd[rd->wd[i]];
+
+		for (size_t j = 0; a->openflags_set && j < i; j++) {
+			const struct params_wd *b = &p->out->wd[rd->wd[j]];
+
+			if (!b->openflags_set || b->openflags == a->openflags)
+				continue;
+			for (size_t k = 0; k < a->nsd; k++)
+				for (size_t m = 0; m < b->nsd; m++)
+					if (a->sd[k] == b->sd[m])
+						return perr(p, a->openflags_pos,
+							    "wd=%s and wd=%s of rd=%s give sd=%s different openflags=, and a slave opens an sd once: give them the same, or openflags= on the sd or the rd",
+							    a->name, b->name,
+							    rd->name,
+							    p->out->sd[a->sd[k]]
+								    .name);
+		}
+	}
 	return 0;
 }
 
@@ -525,5 +643,7 @@ int rd_finish(struct parser *p)
 		ret = check_rd_streams(p, rd);
 	if (!ret)
 		ret = check_rd_maxdata(p, rd);
+	if (!ret)
+		ret = check_rd_openflags(p, rd);
 	return ret ? ret : check_rd_rates(p, rd);
 }

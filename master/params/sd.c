@@ -90,26 +90,38 @@ int sd_set_threads(struct parser *p, const struct kw *kw, void *obj,
 	return ret;
 }
 
-int sd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
-		     const struct item *it)
+/*
+ * Vdbench's Linux names (OpenFlags.java): o_direct and directio are
+ * O_DIRECT, o_dsync O_DSYNC, o_sync O_SYNC. Its fsync, o_rsync and
+ * 0x... numbers are refused: lockstep opens with flags it can name.
+ */
+int sd_parse_openflags(struct parser *p, const struct kw *kw,
+		       const struct item *it, unsigned *flags)
 {
-	struct params_sd *sd = obj;
-	unsigned flags = 0;
-
+	*flags = 0;
 	for (size_t i = 0; i < it->nval; i++) {
 		const struct val *v = &it->val[i];
 
 		if (val_is(v, "o_direct") || val_is(v, "directio"))
-			flags |= PARAMS_O_DIRECT;
+			*flags |= PARAMS_O_DIRECT;
 		else if (val_is(v, "o_dsync"))
-			flags |= PARAMS_O_DSYNC;
+			*flags |= PARAMS_O_DSYNC;
+		else if (val_is(v, "o_sync"))
+			*flags |= PARAMS_O_SYNC;
 		else
 			return perr(p, v->pos,
-				    "%s=%.*s is not supported (use o_direct, directio or o_dsync)",
+				    "%s=%.*s is not supported (use o_direct, directio, o_dsync or o_sync)",
 				    kw->name, show(v->len), v->s);
 	}
-	sd->openflags = flags;
 	return 0;
+}
+
+int sd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	struct params_sd *sd = obj;
+
+	return sd_parse_openflags(p, kw, it, &sd->openflags);
 }
 
 int sd_set_host(struct parser *p, const struct kw *kw, void *obj,

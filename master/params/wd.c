@@ -103,6 +103,33 @@ int wd_set_iorate(struct parser *p, const struct kw *kw, void *obj,
 	return values_read_positive(p, kw, it, &wd->iorate, "");
 }
 
+/* priority=N (Vdbench's): 1 is the highest; Vdbench refuses 0. */
+int wd_set_priority(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	double d;
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret)
+		ret = values_whole(p, kw, v, 1, PARAMS_LIST_MAX, &d);
+	if (!ret)
+		wd->priority = (unsigned)d;
+	wd->priority_pos = it->kpos;
+	return ret;
+}
+
+int wd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	struct params_wd *wd = obj;
+
+	wd->openflags_set = true;
+	wd->openflags_pos = it->kpos;
+	return sd_parse_openflags(p, kw, it, &wd->openflags);
+}
+
 int wd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it)
 {
@@ -322,6 +349,10 @@ int wd_finish(struct parser *p)
 	struct params_wd *wd = &p->cur.wd;
 	int ret = check_seq_kinds(p, wd);
 
+	if (!ret && wd->iorate > 0 && wd->skew > 0)
+		ret = perr(p, wd->skew_pos,
+			   "wd=%s: iorate= and skew= are mutually exclusive (Vdbench's rule)",
+			   wd->name);
 	if (ret || wd->nsd)
 		return ret;
 	if (p->out->nsd == 1) {

@@ -281,8 +281,16 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 	size_t nrates = 1;
 	struct plan_phase *x;
 
+	/*
+	 * Every wd at its own iorate=: one phase at their sum. Some wds with
+	 * one beside others: params made the rd's rate fixed, and
+	 * plan_wd_shares splits it.
+	 */
 	for (size_t w = 0; w < rd->nwd; w++)
 		fixed += p->wd[rd->wd[w]].iorate;
+	for (size_t w = 0; w < rd->nwd; w++)
+		if (!(p->wd[rd->wd[w]].iorate > 0))
+			fixed = 0;
 	if (rd->iorate_kind == PARAMS_IORATE_CURVE && !fixed) {
 		size_t max = a->n;
 

@@ -137,6 +137,26 @@ int plan_phases(const struct params *p, const struct plan_overrides *ov,
 void plan_wd_resolve(const struct params *p, const struct plan_phase *ph,
 		     size_t i, struct plan_wd *out);
 /*
+ * How n wds of an rd share a phase of rate IO/s (0: max), Vdbench's rule
+ * (HandleSkew.spreadWdSkew, WG_entry.wg_set_interarrival): a wd with its
+ * own iorate (fixed[i] > 0) runs at it; the others share what is left,
+ * max(0, rate - their sum), by skew[i] (percent; 0: an even share of what
+ * the given skews leave). Fills pct[i], the percent of the phase's I/O
+ * wd i gets, and returns the phase's rate: rate, or the sum of the fixed
+ * rates when every wd has one. Without fixed rates pct is the skew split.
+ */
+double plan_wd_shares(size_t n, const double *fixed, const double *skew,
+		      double rate, double *pct);
+/*
+ * The openflags= (PARAMS_O_*) sd is opened with in phase ph, Vdbench's
+ * rule (SD_entry.openOneSd, WG_entry.overrideOpenflags): the rd's when
+ * it has openflags=, else the one of its wds on sd that has openflags=
+ * (params refuses two that differ), else the sd's own. *from says whose:
+ * -2 the rd, -1 the sd, else the index of the wd.
+ */
+unsigned plan_sd_openflags(const struct params *p, const struct plan_phase *ph,
+			   unsigned sd, int *from);
+/*
  * Data validation (plan_validate.c). plan_validate_check refuses, with
  * "FILE:LINE:COLUMN: message" in err and -EINVAL, what validation cannot
  * keep honest: journal= or rd validate=only without validate=yes,

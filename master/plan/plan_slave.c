@@ -288,6 +288,8 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	unsigned rank, n = sd_runners(l, sd, &rank);
 	unsigned threads = plan_sd_threads(p, ph, sd);
 	unsigned streams = sd_streams(p, ph, sd);
+	int from;
+	unsigned of = plan_sd_openflags(p, ph, sd, &from);
 	uint64_t lo, hi, span;
 	double plo, phi;
 	bool seq;
@@ -306,8 +308,9 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	snprintf(t->path, sizeof(t->path), "%s", s->lun);
 	t->size = s->size;
 	t->create = s->size > 0;
-	t->openflags = (s->openflags & PARAMS_O_DIRECT ? PROTO_O_DIRECT : 0) |
-		       (s->openflags & PARAMS_O_DSYNC ? PROTO_O_DSYNC : 0);
+	t->openflags = (of & PARAMS_O_DIRECT ? PROTO_O_DIRECT : 0) |
+		       (of & PARAMS_O_DSYNC ? PROTO_O_DSYNC : 0) |
+		       (of & PARAMS_O_SYNC ? PROTO_O_SYNC : 0);
 	t->threads = share(threads, rank, n);
 	t->offset = s->offset;
 	t->align = s->align;

@@ -101,10 +101,13 @@ static int queue_eligible(const struct run_view *rv)
 	if (ph->iorate > 0 || ph->kind == PLAN_FORMAT ||
 	    ph->kind == PLAN_CURVE_POINT || ph->kind == PLAN_SLO_STEP)
 		return 0;
-	for (unsigned i = 0; i < p->nsd; i++)
+	for (unsigned i = 0; i < p->nsd; i++) {
+		int from;
+
 		if (plan_rd_uses_sd(p, ph->rd, i) &&
-		    !(p->sd[i].openflags & PARAMS_O_DIRECT))
+		    !(plan_sd_openflags(p, ph, i, &from) & PARAMS_O_DIRECT))
 			return 0;
+	}
 	return 1;
 }
 

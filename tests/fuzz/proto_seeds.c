@@ -63,7 +63,7 @@ static int fill_plan(struct proto_plan *p)
 		snprintf(t->name, sizeof(t->name), "sd%u", i + 1);
 		snprintf(t->path, sizeof(t->path), "/dev/nvme%un1", i);
 		t->size = UINT64_C(1) << 30;
-		t->openflags = PROTO_O_DIRECT;
+		t->openflags = PROTO_O_DIRECT | (i ? PROTO_O_SYNC : 0);
 		t->threads = 8;
 		t->range_lo = 0;
 		t->range_hi = 1000000000;
