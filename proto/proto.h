@@ -33,6 +33,7 @@
 #define PROTO_MAX_DEVS 16     /* block devices an interval reports */
 #define PROTO_DEV_NAME_LEN 32 /* a kernel block device name + NUL */
 #define PROTO_NIC_LEN 16      /* IFNAMSIZ */
+#define PROTO_CMD_LEN 1024    /* a startcmd=/endcmd= command + NUL */
 
 /*
  * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
@@ -89,6 +90,9 @@ enum proto_type {
 	PROTO_HEARTBEAT,
 	PROTO_BYE,
 	PROTO_MEASURE,
+	PROTO_CMD,
+	PROTO_CMD_OUT,
+	PROTO_CMD_END,
 	PROTO_TYPE_MAX
 };
 
@@ -428,6 +432,42 @@ struct proto_heartbeat {
 	uint64_t now_ns;
 };
 
+/*
+ * master -> slave, between phases: run an rd's slave-scope startcmd= or
+ * endcmd= (a slave started with --allow-commands does; any other answers
+ * cmd_end refused). Its output comes back in cmd_out pieces, then
+ * cmd_end; one command at a time.
+ */
+struct proto_cmd {
+	uint32_t id;         /* the master's number for it, echoed back */
+	uint64_t timeout_ns; /* killed with its process group after this */
+	char text[PROTO_CMD_LEN];
+};
+
+/* slave -> master: a piece of a command's output, stdout and stderr. */
+struct proto_cmd_out {
+	uint32_t id;
+	char text[PROTO_TEXT_LEN];
+};
+
+enum proto_cmd_status {
+	PROTO_CMD_EXIT = 0,    /* it exited; code is its exit status */
+	PROTO_CMD_SIGNAL = 1,  /* a signal ended it; code is the signal */
+	PROTO_CMD_TIMEOUT = 2, /* killed at timeout_ns */
+	PROTO_CMD_REFUSED = 3, /* not run: why says why */
+	PROTO_CMD_FAILED = 4,  /* could not start; code is -errno */
+	PROTO_CMD_STATUS_MAX
+};
+
+/* slave -> master: the command is over (or was never run). */
+struct proto_cmd_end {
+	uint32_t id;
+	uint64_t status; /* enum proto_cmd_status (the schema bounds it) */
+	int32_t code;
+	uint64_t dropped; /* output bytes past what the slave sends */
+	char why[PROTO_TEXT_LEN];
+};
+
 struct proto_msg {
 	enum proto_type type;
 	union {
@@ -449,6 +489,9 @@ struct proto_msg {
 		struct proto_heartbeat heartbeat;
 		struct proto_text bye;
 		struct proto_measure measure;
+		struct proto_cmd cmd;
+		struct proto_cmd_out cmd_out;
+		struct proto_cmd_end cmd_end;
 	} u;
 };
 

@@ -305,28 +305,54 @@ static const struct field measure_fields[] = {
 };
 TAB(measure_tab, struct proto_measure, measure_fields);
 
+static const struct field cmd_fields[] = {
+	SCALAR(struct proto_cmd, "id", F_U32, id),
+	SCALAR(struct proto_cmd, "to", F_U64, timeout_ns),
+	STRING(struct proto_cmd, "x", text),
+};
+TAB(cmd_tab, struct proto_cmd, cmd_fields);
+
+static const struct field cmd_out_fields[] = {
+	SCALAR(struct proto_cmd_out, "id", F_U32, id),
+	STRING(struct proto_cmd_out, "o", text),
+};
+TAB(cmd_out_tab, struct proto_cmd_out, cmd_out_fields);
+
+static const struct field cmd_end_fields[] = {
+	SCALAR(struct proto_cmd_end, "id", F_U32, id),
+	BOUNDED(struct proto_cmd_end, "st", status, PROTO_CMD_STATUS_MAX - 1),
+	SCALAR(struct proto_cmd_end, "cd", F_I32, code),
+	SCALAR(struct proto_cmd_end, "dr", F_U64, dropped),
+	STRING(struct proto_cmd_end, "m", why),
+};
+TAB(cmd_end_tab, struct proto_cmd_end, cmd_end_fields);
+
 const char *const schema_type_names[PROTO_TYPE_MAX] = {
-	[PROTO_HELLO] = "hello",   [PROTO_WELCOME] = "welcome",
-	[PROTO_PING] = "ping",     [PROTO_PONG] = "pong",
-	[PROTO_PLAN] = "plan",     [PROTO_READY] = "ready",
-	[PROTO_ERROR] = "error",   [PROTO_GO] = "go",
-	[PROTO_GO_ACK] = "go_ack", [PROTO_INTERVAL] = "interval",
-	[PROTO_ACK] = "ack",       [PROTO_PHASE_END] = "phase_end",
-	[PROTO_LOG] = "log",       [PROTO_STOP] = "stop",
-	[PROTO_ABORT] = "abort",   [PROTO_HEARTBEAT] = "heartbeat",
-	[PROTO_BYE] = "bye",       [PROTO_MEASURE] = "measure",
+	[PROTO_HELLO] = "hello",     [PROTO_WELCOME] = "welcome",
+	[PROTO_PING] = "ping",       [PROTO_PONG] = "pong",
+	[PROTO_PLAN] = "plan",       [PROTO_READY] = "ready",
+	[PROTO_ERROR] = "error",     [PROTO_GO] = "go",
+	[PROTO_GO_ACK] = "go_ack",   [PROTO_INTERVAL] = "interval",
+	[PROTO_ACK] = "ack",         [PROTO_PHASE_END] = "phase_end",
+	[PROTO_LOG] = "log",         [PROTO_STOP] = "stop",
+	[PROTO_ABORT] = "abort",     [PROTO_HEARTBEAT] = "heartbeat",
+	[PROTO_BYE] = "bye",         [PROTO_MEASURE] = "measure",
+	[PROTO_CMD] = "cmd",         [PROTO_CMD_OUT] = "cmd_out",
+	[PROTO_CMD_END] = "cmd_end",
 };
 
 const struct ftab *const schema_type_tabs[PROTO_TYPE_MAX] = {
-	[PROTO_HELLO] = &hello_tab,   [PROTO_WELCOME] = &welcome_tab,
-	[PROTO_PING] = &ping_tab,     [PROTO_PONG] = &pong_tab,
-	[PROTO_PLAN] = &plan_tab,     [PROTO_READY] = &ready_tab,
-	[PROTO_ERROR] = &error_tab,   [PROTO_GO] = &go_tab,
-	[PROTO_GO_ACK] = &go_ack_tab, [PROTO_INTERVAL] = &interval_tab,
-	[PROTO_ACK] = &ack_tab,       [PROTO_PHASE_END] = &phase_end_tab,
-	[PROTO_LOG] = &log_tab,       [PROTO_STOP] = &text_tab,
-	[PROTO_ABORT] = &text_tab,    [PROTO_HEARTBEAT] = &heartbeat_tab,
-	[PROTO_BYE] = &text_tab,      [PROTO_MEASURE] = &measure_tab,
+	[PROTO_HELLO] = &hello_tab,     [PROTO_WELCOME] = &welcome_tab,
+	[PROTO_PING] = &ping_tab,       [PROTO_PONG] = &pong_tab,
+	[PROTO_PLAN] = &plan_tab,       [PROTO_READY] = &ready_tab,
+	[PROTO_ERROR] = &error_tab,     [PROTO_GO] = &go_tab,
+	[PROTO_GO_ACK] = &go_ack_tab,   [PROTO_INTERVAL] = &interval_tab,
+	[PROTO_ACK] = &ack_tab,         [PROTO_PHASE_END] = &phase_end_tab,
+	[PROTO_LOG] = &log_tab,         [PROTO_STOP] = &text_tab,
+	[PROTO_ABORT] = &text_tab,      [PROTO_HEARTBEAT] = &heartbeat_tab,
+	[PROTO_BYE] = &text_tab,        [PROTO_MEASURE] = &measure_tab,
+	[PROTO_CMD] = &cmd_tab,         [PROTO_CMD_OUT] = &cmd_out_tab,
+	[PROTO_CMD_END] = &cmd_end_tab,
 };
 
 const char *proto_type_name(enum proto_type t)

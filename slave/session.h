@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 #include "proto/proto.h"
 #include "slave/telemetry.h"
 #include "slave/clockresp.h"
@@ -52,6 +53,16 @@ struct phase {
 	uint64_t (*v0)[5];
 };
 
+/* A master's command running here (cmd.c), one at a time. */
+struct slave_cmd {
+	pid_t pid;            /* its process group; 0: none */
+	int fd;               /* its stdout and stderr, read end; -1: closed */
+	uint32_t id;          /* the master's cmd.id */
+	int killed;           /* its timeout killed it */
+	uint64_t deadline_ns; /* monotonic */
+	uint64_t sent, dropped; /* output bytes sent, not sent */
+};
+
 struct session {
 	const char *endpoint;
 	unsigned want_workers;
@@ -71,6 +82,8 @@ struct session {
 	uint32_t slave_index;    /* from welcome: names us in datagrams */
 	struct clockresp *cresp; /* clock datagrams, once a ping asks */
 	struct valmap *vmaps;    /* validated sds of this run (valmap.h) */
+	int allow_cmds;          /* --allow-commands: enum cmd_allow */
+	struct slave_cmd cmd;
 	int daemon;
 	int quit;
 	int exit_code;

@@ -19,6 +19,7 @@
 #include "common/log.h"
 #include "common/opts.h"
 #include "slave/prio.h"
+#include "slave/cmd.h"
 #include "slave/conn.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
@@ -144,7 +145,8 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 		      double *timeout_s, struct slave_auth *auth, int argc,
 		      char **argv)
 {
-	int verbose = 0, args, ret;
+	static const char *const cmd_modes[] = { "exec", "shell", NULL };
+	int verbose = 0, cmd_mode = -1, args, ret;
 	const struct opts_def defs[] = {
 		{ "master", 'm', OPTS_STRING, &s->endpoint, .arg = "EP",
 		  .help = "the master's ROUTER endpoint (its PUB is PORT+1)" },
@@ -167,6 +169,9 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 		{ "allow-path", 0, OPTS_CUSTOM, s, .parse = parse_allow_path,
 		  .arg = "PATH",
 		  .help = "open this one path, taken literally (repeatable; what the master gives slaves it starts)" },
+		{ "allow-commands", 0, OPTS_CHOICE, &cmd_mode,
+		  .choices = cmd_modes, .arg = "exec|shell",
+		  .help = "run the commands a master sends (an rd's startcmd=/endcmd= with slave scope): exec runs their words without a shell, shell runs them through /bin/sh -c (default: none, every one refused)" },
 		{ "key", 0, OPTS_STRING, &auth->key_file, .arg = "FILE",
 		  .help = "this slave's secret CURVE key (lockstep keygen)" },
 		{ "master-key", 0, OPTS_STRING, &auth->master_file,
@@ -202,6 +207,9 @@ static int parse_args(struct session *s, const char **name, unsigned *workers,
 	}
 	if (verbose)
 		log_set_level(LOG_DEBUG);
+	s->allow_cmds = cmd_mode == 1 ? CMD_ALLOW_SHELL :
+			cmd_mode == 0 ? CMD_ALLOW_EXEC :
+					CMD_ALLOW_NONE;
 	return 0;
 }
 
@@ -295,8 +303,9 @@ int slave_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	while (!s.quit && !got_signal) {
-		int mask = conn_wait(s.conn, s.ph.active ? s.ph.efd : -1,
-				     phase_wait_ms(&s, 100));
+		int mask = conn_wait(s.conn,
+				     s.ph.active ? s.ph.efd : cmd_fd(&s),
+				     phase_wait_ms(&s, s.cmd.pid ? 10 : 100));
 
 		if (mask < 0) {
 			log_error("poll: %s", strerror(-mask));
@@ -311,6 +320,8 @@ int slave_main(int argc, char **argv)
 			phase_collect(&s);
 		if (!s.quit)
 			uplink_tick(&s);
+		if (!s.quit)
+			cmd_tick(&s);
 		if (!s.quit && auth.keys_stdin && master_pipe_closed()) {
 			log_error(
 				"the master that started this slave is gone (its pipe closed): stopping all I/O");
@@ -323,6 +334,7 @@ int slave_main(int argc, char **argv)
 		s.daemon = 0;
 		uplink_over(&s, "signal", LS_EXIT_OK);
 	}
+	cmd_stop(&s);
 	clockresp_stop(&s.cresp);
 	conn_close(&s.conn, 200);
 	free(s.allow);

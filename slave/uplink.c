@@ -12,6 +12,7 @@
 #include <uuid/uuid.h>
 #include "common/exitcode.h"
 #include "common/timeutil.h"
+#include "slave/cmd.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
 #include "slave/outbox.h"
@@ -66,6 +67,7 @@ void uplink_over(struct session *s, const char *why, int code)
 		outbox_send(s, &m);
 	}
 	phase_reset(&s->ph);
+	cmd_stop(s);
 	spool_free(&s->spool);
 	valmap_free_all(&s->vmaps); /* the journals keep what must outlive */
 	s->welcomed = 0;
@@ -165,6 +167,10 @@ static void handle(struct session *s, int which, const void *buf, size_t len)
 			  log_escape(m.u.stop.reason, esc, sizeof(esc)));
 		uplink_over(s, m.type == PROTO_STOP ? "stopped" : "aborted",
 			    LS_EXIT_OK);
+		break;
+	case PROTO_CMD:
+		if (which == CONN_DEALER && s->welcomed)
+			cmd_start(s, &m.u.cmd);
 		break;
 	case PROTO_HEARTBEAT:
 		break;
@@ -266,5 +272,6 @@ void uplink_init(struct session *s, const char *name)
 		snprintf(s->hello.engines[s->hello.nengines++], PROTO_NAME_LEN,
 			 "%s", *eng);
 	s->ph.efd = -1;
+	s->cmd.fd = -1;
 	s->hb_ns = NS_PER_SEC;
 }

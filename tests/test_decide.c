@@ -568,6 +568,30 @@ static void test_exit_history(void **state)
  * back is what the slave hears. That silence must stay under T, while T
  * stays 10 s at the default S = 3 s (the orphan bound fault_netns checks).
  */
+/* One slave of each host runs a slave-scope command (Vdbench's first). */
+static void test_cmd_slaves(void **state)
+{
+	/* hd 0 twice, hd 1, a lost one of hd 2, then local slaves (no hd)
+	   on two host names, and hd 2's live one. */
+	static const int joined[] = { 1, 1, 1, 0, 1, 1, 1, 1 };
+	static const int hd[] = { 0, 0, 1, 2, -1, -1, -1, 2 };
+	static const char *const host[] = { "a", "b", "a", "c",
+					    "m", "m", "n", "c" };
+	unsigned pick[8];
+
+	(void)state;
+	assert_int_equal(decide_cmd_slaves(joined, hd, host, 8, pick), 5);
+	assert_int_equal(pick[0], 0);
+	assert_int_equal(pick[1], 2);
+	assert_int_equal(pick[2], 4);
+	assert_int_equal(pick[3], 6);
+	assert_int_equal(pick[4], 7);
+	/* Nobody joined: nobody runs it. */
+	assert_int_equal(decide_cmd_slaves((const int[]){ 0, 0 }, hd, host, 2,
+					   pick),
+			 0);
+}
+
 static void test_master_timeout(void **state)
 {
 	static const double s_secs[] = { 0.5, 1,  2.5, 3,  3.5, 4,   5,  7.5,
@@ -605,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_exit_pairs),
 		cmocka_unit_test(test_exit_history),
 		cmocka_unit_test(test_master_timeout),
+		cmocka_unit_test(test_cmd_slaves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

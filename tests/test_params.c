@@ -187,10 +187,15 @@ static void test_wd_keywords(void **state)
 		{ "xfersize=1m", 1, { { 1 << 20, 100 } }, 100, 100 },
 		{ "xfersize=64K", 1, { { 65536, 100 } }, 100, 100 },
 		{ "xfersize=(8k)", 1, { { 8192, 100 } }, 100, 100 },
-		{ "xfersize=(4k,50,8k,50)", 2, { { 4096, 50 }, { 8192, 50 } },
-		  100, 100 },
-		{ "xfersize=(4k,25.5,64k,70,1m,4.5)", 3,
-		  { { 4096, 25.5 }, { 65536, 70 }, { 1 << 20, 4.5 } }, 100,
+		{ "xfersize=(4k,50,8k,50)",
+		  2,
+		  { { 4096, 50 }, { 8192, 50 } },
+		  100,
+		  100 },
+		{ "xfersize=(4k,25.5,64k,70,1m,4.5)",
+		  3,
+		  { { 4096, 25.5 }, { 65536, 70 }, { 1 << 20, 4.5 } },
+		  100,
 		  100 },
 		{ "rdpct=0", 1, { { 4096, 100 } }, 0, 100 },
 		{ "rdpct=70", 1, { { 4096, 100 } }, 70, 100 },
@@ -201,7 +206,10 @@ static void test_wd_keywords(void **state)
 		{ "seekpct=seq", 1, { { 4096, 100 } }, 100, 0 },
 		{ "seekpct=sequential", 1, { { 4096, 100 } }, 100, 0 },
 		{ "seekpct=SEQ", 1, { { 4096, 100 } }, 100, 0 },
-		{ "rdpct=70,seekpct=100,xfersize=8k", 1, { { 8192, 100 } }, 70,
+		{ "rdpct=70,seekpct=100,xfersize=8k",
+		  1,
+		  { { 8192, 100 } },
+		  70,
 		  100 },
 	};
 
@@ -466,8 +474,8 @@ static void test_wd_more(void **state)
 		char text[256];
 		struct params *p;
 
-		snprintf(text, sizeof(text), "hd=h1\nhd=h2\n" SD1 "wd=w,%s\nrd=r\n",
-			 c->params);
+		snprintf(text, sizeof(text),
+			 "hd=h1\nhd=h2\n" SD1 "wd=w,%s\nrd=r\n", c->params);
 		p = parse_ok(text);
 		print_message("wd %s\n", c->params);
 		assert_dbl(p->wd[0].seekpct, c->seekpct);
@@ -567,30 +575,50 @@ struct loop_case {
 static void test_loops(void **state)
 {
 	static const struct loop_case cases[] = {
-		{ "forxfersize=(4k,64k)", PARAMS_LOOP_XFERSIZE, 2,
+		{ "forxfersize=(4k,64k)",
+		  PARAMS_LOOP_XFERSIZE,
+		  2,
 		  { 4096, 65536 } },
 		{ "forxfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
 		{ "xfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
-		{ "forxfersize=(4k-16k,4k)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(4k-16k,4k)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 4096, 8192, 12288, 16384 } },
-		{ "forxfersize=(4k-32k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(4k-32k,d)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 4096, 8192, 16384, 32768 } },
-		{ "forxfersize=(32k,4k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(32k,4k,d)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 32768, 16384, 8192, 4096 } },
-		{ "forthreads=(1-64,d)", PARAMS_LOOP_THREADS, 7,
+		{ "forthreads=(1-64,d)",
+		  PARAMS_LOOP_THREADS,
+		  7,
 		  { 1, 2, 4, 8, 16, 32, 64 } },
-		{ "forthreads=(64-1,d)", PARAMS_LOOP_THREADS, 7,
+		{ "forthreads=(64-1,d)",
+		  PARAMS_LOOP_THREADS,
+		  7,
 		  { 64, 32, 16, 8, 4, 2, 1 } },
 		{ "threads=(4,8)", PARAMS_LOOP_THREADS, 2, { 4, 8 } },
-		{ "forrdpct=(0-100,25)", PARAMS_LOOP_RDPCT, 5,
+		{ "forrdpct=(0-100,25)",
+		  PARAMS_LOOP_RDPCT,
+		  5,
 		  { 0, 25, 50, 75, 100 } },
-		{ "forrdpct=(10-30,10,70)", PARAMS_LOOP_RDPCT, 4,
+		{ "forrdpct=(10-30,10,70)",
+		  PARAMS_LOOP_RDPCT,
+		  4,
 		  { 10, 20, 30, 70 } },
 		{ "rdpct=50", PARAMS_LOOP_RDPCT, 1, { 50 } },
-		{ "forseekpct=(eof,random,50,seq)", PARAMS_LOOP_SEEKPCT, 4,
+		{ "forseekpct=(eof,random,50,seq)",
+		  PARAMS_LOOP_SEEKPCT,
+		  4,
 		  { PARAMS_SEEK_EOF, 100, 50, 0 } },
 		{ "seekpct=(0,100)", PARAMS_LOOP_SEEKPCT, 2, { 0, 100 } },
-		{ "forcompratio=(1,2,4.5)", PARAMS_LOOP_COMPRATIO, 3,
+		{ "forcompratio=(1,2,4.5)",
+		  PARAMS_LOOP_COMPRATIO,
+		  3,
 		  { 1, 2, 4.5 } },
 		{ "compratio=(1-3,1)", PARAMS_LOOP_COMPRATIO, 3, { 1, 2, 3 } },
 	};
@@ -782,8 +810,8 @@ static void test_warnings(void **state)
 		{ "formatsds=no\n" SD1 WD1 RD1,
 		  "1:1: warning: formatsds= is ignored: prime the sds with format=yes on the rd",
 		  1 },
-		{ SD1 WD1 "rd=rd1,startcmd=\"sync; echo 3\",forhitarea=(1m,2m)\n",
-		  "3:8: warning: startcmd= is ignored: lockstep runs no commands around runs",
+		{ "showlba=yes\n" SD1 WD1 RD1,
+		  "1:1: warning: showlba= is ignored: lockstep writes no lba trace",
 		  1 },
 		/* One per rd whose wds have priority=. */
 		{ SD1 "wd=w1,priority=2\nwd=w2,priority=1\nrd=r1,wd=w*\n"
@@ -853,8 +881,7 @@ static void test_include(void **state)
 	put(sub, "more.vdb", "sd=sd2,lun=/b,\n  threads=3\n");
 	put(dir, "rds.vdb", "rd=rd1,wd=wd1\n");
 	main_path = join(dir, "main.vdb");
-	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
-			 0);
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)), 0);
 	assert_dbl(p->compratio, 2);
 	assert_int_equal(p->nsd, 2);
 	assert_int_equal(p->sd[1].threads, 3);
@@ -897,9 +924,10 @@ static void test_include(void **state)
 	assert_null(p);
 
 	/* Fuzzing and other callers can refuse include= altogether. */
-	assert_int_equal(params_parse_text(NAME, "include=/etc/passwd\n" SD1
-					   WD1 RD1, PARAMS_NO_INCLUDE, &p,
-					   err, sizeof(err)),
+	assert_int_equal(params_parse_text(NAME,
+					   "include=/etc/passwd\n" SD1 WD1 RD1,
+					   PARAMS_NO_INCLUDE, &p, err,
+					   sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, NAME ":1:1: include= is not allowed here");
 
@@ -1103,9 +1131,10 @@ static void test_hcibench_generated(void **state)
 			      "debug=86\n"
 			      "data_errors=10000\n");
 	for (int i = 1; i <= 8; i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "sd=sd%d,lun=/dev/sd%c,openflags=o_direct,hitarea=0,range=(0,25),threads=4\n",
-				      i, 'a' + i);
+		n += (size_t)
+			snprintf(text + n, sizeof(text) - n,
+				 "sd=sd%d,lun=/dev/sd%c,openflags=o_direct,hitarea=0,range=(0,25),threads=4\n",
+				 i, 'a' + i);
 	snprintf(text + n, sizeof(text) - n,
 		 "wd=wd1,sd=(sd1,sd2,sd3,sd4,sd5,sd6,sd7,sd8),xfersize=256k,rdpct=0,seekpct=0\n"
 		 "rd=run1,wd=wd1,iorate=2400,elapsed=900,warmup=300,interval=30\n");
@@ -1175,15 +1204,16 @@ static void test_default_inheritance(void **state)
 
 static void test_comments(void **state)
 {
-	struct params *p = parse_ok("* a comment\n"
-				    "# another one\n"
-				    "   * an indented one\n"
-				    "\n"
-				    "\t\n"
-				    "sd=sd1,lun=/dev/x    * lun=/dev/y is faster\n"
-				    "sd=sd2,lun=/dev/z  comment without a star\n"
-				    "wd=wd1,sd=sd1,rdpct=50\t# tab then comment\n"
-				    "*rd=rdx,wd=wd1\n" RD1 "* the end\n");
+	struct params *p = parse_ok(
+		"* a comment\n"
+		"# another one\n"
+		"   * an indented one\n"
+		"\n"
+		"\t\n"
+		"sd=sd1,lun=/dev/x    * lun=/dev/y is faster\n"
+		"sd=sd2,lun=/dev/z  comment without a star\n"
+		"wd=wd1,sd=sd1,rdpct=50\t# tab then comment\n"
+		"*rd=rdx,wd=wd1\n" RD1 "* the end\n");
 
 	(void)state;
 	assert_int_equal(p->nsd, 2);
@@ -1200,20 +1230,20 @@ static void test_comments(void **state)
 static void test_continuation(void **state)
 {
 	struct params *p = parse_ok(
-		"sd=sd1,\n"               /* trailing comma */
-		"lun=/dev/sda,\n"         /* a starter-less line goes on */
-		"   threads=2\n"          /* indented */
+		"sd=sd1,\n"       /* trailing comma */
+		"lun=/dev/sda,\n" /* a starter-less line goes on */
+		"   threads=2\n"  /* indented */
 		"sd=sd2,lun=/dev/sdb\n"
-		"  ,threads=3\n"          /* leading comma */
-		",size=1m\n"              /* leading comma, no indent */
+		"  ,threads=3\n" /* leading comma */
+		",size=1m\n"     /* leading comma, no indent */
 		"wd=wd1\n"
-		"  sd=(sd1,\n"            /* indented sd= is wd's, not new */
-		"      sd2),\n"           /* a list across lines */
+		"  sd=(sd1,\n"  /* indented sd= is wd's, not new */
+		"      sd2),\n" /* a list across lines */
 		"  xfersize=(4k,50,\n"
 		"* a comment inside a list\n"
 		"            8k,50)\n"
 		"rd=rd1,wd=wd1\n"
-		"elapsed=10\n"            /* unindented, not a starter */
+		"elapsed=10\n" /* unindented, not a starter */
 		"  interval=5\n");
 
 	(void)state;
@@ -1307,9 +1337,9 @@ static void test_case(void **state)
 
 static void test_crlf(void **state)
 {
-	struct params *p =
-		parse_ok("* windows\r\nsd=sd1,lun=/dev/x,threads=3\r\n"
-			 "wd=wd1,\r\n  rdpct=5\r\nrd=rd1\r\n");
+	struct params *p = parse_ok(
+		"* windows\r\nsd=sd1,lun=/dev/x,threads=3\r\n"
+		"wd=wd1,\r\n  rdpct=5\r\nrd=rd1\r\n");
 
 	(void)state;
 	assert_string_equal(p->sd[0].lun, "/dev/x");
@@ -1363,11 +1393,11 @@ static void test_many(void **state)
 		n += (size_t)snprintf(text + n, len - n,
 				      "sd=sd%d,lun=/dev/d%d\n", i, i);
 	for (int i = 0; i < 100; i++)
-		n += (size_t)snprintf(text + n, len - n,
-				      "wd=wd%d,sd=sd%d\n", i, i);
+		n += (size_t)snprintf(text + n, len - n, "wd=wd%d,sd=sd%d\n", i,
+				      i);
 	for (int i = 0; i < 50; i++)
-		n += (size_t)snprintf(text + n, len - n,
-				      "rd=rd%d,wd=wd%d\n", i, 2 * i);
+		n += (size_t)snprintf(text + n, len - n, "rd=rd%d,wd=wd%d\n", i,
+				      2 * i);
 	p = parse_ok(text);
 	assert_int_equal(p->nsd, 300);
 	assert_string_equal(p->sd[299].lun, "/dev/d299");
@@ -1395,7 +1425,10 @@ static void test_limits(void **state)
 	memset(path, 'p', sizeof(path) - 1);
 	path[0] = '/';
 	path[PARAMS_PATH_MAX - 1] = '\0';
-	snprintf(text, len, "sd=%s,lun=%s\n" "wd=wd1\n" RD1, name, path);
+	snprintf(text, len,
+		 "sd=%s,lun=%s\n"
+		 "wd=wd1\n" RD1,
+		 name, path);
 	p = parse_ok(text);
 	assert_string_equal(p->sd[0].name, name);
 	assert_string_equal(p->sd[0].lun, path);
@@ -1405,18 +1438,17 @@ static void test_limits(void **state)
 	name[PARAMS_NAME_MAX] = '\0';
 	snprintf(text, len, "sd=%s,lun=/a\n" RD1, name);
 	parse_err(text, NAME ":1:4: sd= name is too long (64 characters, "
-			   "at most 63)");
+			     "at most 63)");
 	path[PARAMS_PATH_MAX - 1] = 'p';
 	path[PARAMS_PATH_MAX] = '\0';
 	snprintf(text, len, "sd=s,lun=%s\n" RD1, path);
 	parse_err(text, NAME ":1:10: lun= is too long (1024 characters, at "
-			   "most 1023)");
+			     "most 1023)");
 
 	/* 256 sds in one list is the most a wd can name. */
 	n = 0;
 	for (int i = 0; i < PARAMS_LIST_MAX + 1; i++)
-		n += (size_t)snprintf(text + n, len - n, "sd=s%d,lun=/a\n",
-				      i);
+		n += (size_t)snprintf(text + n, len - n, "sd=s%d,lun=/a\n", i);
 	wd = n;
 	n += (size_t)snprintf(text + n, len - n, "wd=w,sd=(s0");
 	for (int i = 1; i < PARAMS_LIST_MAX; i++)
@@ -1956,6 +1988,79 @@ static void test_probe(void **state)
 	params_free(&p);
 }
 
+/* startcmd= and endcmd=, general and rd=, as Vdbench's Debug_cmds. */
+static void test_cmds(void **state)
+{
+	struct params *p;
+
+	(void)state;
+	p = parse_ok(
+		"startcmd=\"echo hi\"\nend_cmd=(\"a 1\",\"b 2\",console,master)\n" SD1
+			WD1 "rd=default,startcmd=(\"sync; echo 3\",summary)\n"
+		"rd=rd1,wd=wd1\n"
+		"rd=rd2,wd=wd1,startcmd=(\"x y\",master),endcmd=(z,sum)\n"
+		"rd=rd3,wd=wd1,endcmd=(\"logger -t x\",slave,logfile)\n");
+	/* General: on the master, log by default. */
+	assert_int_equal(p->startcmd.n, 1);
+	assert_string_equal(params_cmd_text(p, &p->startcmd, 0), "echo hi");
+	assert_false(p->startcmd.slave);
+	assert_int_equal(p->startcmd.target, PARAMS_CMD_LOG);
+	assert_int_equal(p->endcmd.n, 2);
+	assert_string_equal(params_cmd_text(p, &p->endcmd, 1), "b 2");
+	assert_int_equal(p->endcmd.target, PARAMS_CMD_CONSOLE);
+	assert_int_equal(p->endcmd.pos.line, 2);
+	/* rd=default's goes to every rd; an rd's runs on its slaves. */
+	assert_int_equal(p->rd[0].startcmd.n, 1);
+	assert_string_equal(params_cmd_text(p, &p->rd[0].startcmd, 0),
+			    "sync; echo 3");
+	assert_true(p->rd[0].startcmd.slave);
+	assert_int_equal(p->rd[0].startcmd.target, PARAMS_CMD_SUMMARY);
+	assert_int_equal(p->rd[0].endcmd.n, 0);
+	assert_false(p->rd[1].startcmd.slave);
+	assert_string_equal(params_cmd_text(p, &p->rd[1].startcmd, 0), "x y");
+	assert_string_equal(params_cmd_text(p, &p->rd[1].endcmd, 0), "z");
+	assert_int_equal(p->rd[1].endcmd.target, PARAMS_CMD_SUMMARY);
+	assert_string_equal(params_cmd_text(p, &p->rd[2].startcmd, 0),
+			    "sync; echo 3");
+	/* With a blank it is a command, even if it starts with log. */
+	assert_string_equal(params_cmd_text(p, &p->rd[2].endcmd, 0),
+			    "logger -t x");
+	assert_true(p->rd[2].endcmd.slave);
+	assert_int_equal(p->rd[2].endcmd.target, PARAMS_CMD_LOG);
+	assert_string_equal(params_cmd_text(p, &p->rd[2].endcmd, 1), "");
+	assert_int_equal(p->nwarn, 0);
+	params_free(&p);
+}
+
+static void test_cmd_errors(void **state)
+{
+	/* clang-format off */
+	static const struct err_case cases[] = {
+		{ "startcmd=(\"a b\",slave)\n" SD1 WD1 RD1,
+		  "1:17: startcmd=slave: the general startcmd= runs on the master, before the first run or after the last; slave scope is an rd's (rd=...,startcmd=(\"CMD\",slave))" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,startcmd=logrotate\n",
+		  "3:24: startcmd=logrotate names no command (a single word that starts with log, sum or cons is the target, as Vdbench reads it: give such a command with its path or an argument)" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,endcmd=(\"a b\",master,slave)\n",
+		  "3:36: endcmd= gives master or slave twice" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,endcmd=(\"a b\",log,console)\n",
+		  "3:33: endcmd=console: a second target (log, summary or console); a command that starts with log, sum or cons needs its path or an argument" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,startcmd=\"\"\n",
+		  "3:24: startcmd= has an empty value" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,startcmd=(a,b,c,d,e,f,g,h,i)\n",
+		  "3:41: startcmd=: more than 8 commands" },
+		{ SD1 WD1 "rd=rd1,wd=wd1,startcmd=\"a\tb\",start_cmd=c\n",
+		  "3:30: start_cmd= is given twice (first at 3:15)" },
+	};
+	/* clang-format on */
+	char want[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(want, sizeof(want), NAME ":%s", cases[i].msg);
+		parse_err(cases[i].text, want);
+	}
+}
+
 static void test_probe_errors(void **state)
 {
 	/* clang-format off */
@@ -2026,7 +2131,8 @@ static void test_err_buffer(void **state)
 	assert_null(p);
 	assert_int_equal(params_parse_string(NULL, "", &p, err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, "-:1:1: no rd= run definition: nothing to run");
+	assert_string_equal(err,
+			    "-:1:1: no rd= run definition: nothing to run");
 }
 
 /* ---- files ------------------------------------------------------------ */
@@ -2077,8 +2183,10 @@ static void test_file_errors(void **state)
 	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)),
 			 -EINVAL);
 	assert_null(p);
-	snprintf(want, sizeof(want), "%s:2:14: rdpct=500 is out of range "
-		 "0..100", path);
+	snprintf(want, sizeof(want),
+		 "%s:2:14: rdpct=500 is out of range "
+		 "0..100",
+		 path);
 	assert_string_equal(err, want);
 	assert_int_equal(unlink(path), 0);
 
@@ -2141,6 +2249,8 @@ int main(void)
 		cmocka_unit_test(test_wd_rd_openflags_priority),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_probe_errors),
+		cmocka_unit_test(test_cmds),
+		cmocka_unit_test(test_cmd_errors),
 		cmocka_unit_test(test_err_buffer),
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_file_errors),

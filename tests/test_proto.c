@@ -304,6 +304,23 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		m->u.measure.from = 14;
 		m->u.measure.intervals = 44;
 		break;
+	case PROTO_CMD:
+		m->u.cmd.id = 7;
+		m->u.cmd.timeout_ns = UINT64_C(3600000000000);
+		strcpy(m->u.cmd.text,
+		       "sync; echo 3 > /proc/sys/vm/drop_caches");
+		break;
+	case PROTO_CMD_OUT:
+		m->u.cmd_out.id = 7;
+		strcpy(m->u.cmd_out.text, "line one\nline two\n");
+		break;
+	case PROTO_CMD_END:
+		m->u.cmd_end.id = 7;
+		m->u.cmd_end.status = PROTO_CMD_REFUSED;
+		m->u.cmd_end.code = -1;
+		m->u.cmd_end.dropped = UINT64_C(5000000000);
+		strcpy(m->u.cmd_end.why, "started without --allow-commands");
+		break;
 	default:
 		fail_msg("no filler for type %d", t);
 	}
@@ -563,6 +580,22 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		assert_int_equal(a->u.measure.intervals,
 				 b->u.measure.intervals);
 		break;
+	case PROTO_CMD:
+		assert_int_equal(a->u.cmd.id, b->u.cmd.id);
+		assert_int_equal(a->u.cmd.timeout_ns, b->u.cmd.timeout_ns);
+		assert_string_equal(a->u.cmd.text, b->u.cmd.text);
+		break;
+	case PROTO_CMD_OUT:
+		assert_int_equal(a->u.cmd_out.id, b->u.cmd_out.id);
+		assert_string_equal(a->u.cmd_out.text, b->u.cmd_out.text);
+		break;
+	case PROTO_CMD_END:
+		assert_int_equal(a->u.cmd_end.id, b->u.cmd_end.id);
+		assert_int_equal(a->u.cmd_end.status, b->u.cmd_end.status);
+		assert_int_equal(a->u.cmd_end.code, b->u.cmd_end.code);
+		assert_int_equal(a->u.cmd_end.dropped, b->u.cmd_end.dropped);
+		assert_string_equal(a->u.cmd_end.why, b->u.cmd_end.why);
+		break;
 	default:
 		fail_msg("no comparison for type %d", a->type);
 	}
@@ -585,6 +618,7 @@ static void test_type_names(void **state)
 	assert_string_equal(proto_type_name(PROTO_PHASE_END), "phase_end");
 	assert_string_equal(proto_type_name(PROTO_BYE), "bye");
 	assert_string_equal(proto_type_name(PROTO_MEASURE), "measure");
+	assert_string_equal(proto_type_name(PROTO_CMD_END), "cmd_end");
 	assert_null(proto_type_name(0));
 	assert_null(proto_type_name(PROTO_TYPE_MAX));
 }

@@ -310,7 +310,19 @@ static int set_journal(struct parser *p, const struct kw *kw, void *obj,
 #define WHY_DEDUP \
 	"lockstep's data patterns take the general dedupratio= and dedupunit= only"
 #define WHY_REPORTS "lockstep writes its own reports"
-#define WHY_CMD "lockstep runs no commands around runs"
+/* startcmd=, endcmd= and Vdbench's start_cmd=, end_cmd= (cmd.c). */
+#define CMD(n, type, field, d)                                             \
+	{                                                                  \
+		.name = (n), .set = cmd_set, .off = offsetof(type, field), \
+		.doc = (d)                                                 \
+	}
+#define CMD_ALIAS(n, type, field, a)                                       \
+	{                                                                  \
+		.name = (n), .set = cmd_set, .off = offsetof(type, field), \
+		.alias_of = (a)                                            \
+	}
+#define DOC_CMD_TAIL \
+	" A list may give several commands, run in order, and the target of their output, Vdbench's: log (default: commands/NAME.log in the results folder), summary (summary.txt too) or console (the console too); a single word that starts with log, sum or cons is read as the target. $output in a command is the results folder. A command that fails (exit not 0, a signal, past an hour) is said and recorded in summary.json's \"commands\" and the run goes on, as in Vdbench"
 
 static const struct kw general_kws[] = {
 	KWF("compratio", set_ratio, struct params, compratio,
@@ -338,8 +350,12 @@ static const struct kw general_kws[] = {
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
 	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
-	IGNORED("endcmd", WHY_CMD),
-	IGNORED("startcmd", WHY_CMD),
+	CMD("startcmd", struct params, startcmd,
+	    "a command the master runs through /bin/sh -c before the first run (startcmd=\"CMD\" or startcmd=(\"CMD\",\"CMD2\",console))." DOC_CMD_TAIL),
+	CMD_ALIAS("start_cmd", struct params, startcmd, "startcmd"),
+	CMD("endcmd", struct params, endcmd,
+	    "a command the master runs after the last run, when every run ended well; as startcmd="),
+	CMD_ALIAS("end_cmd", struct params, endcmd, "endcmd"),
 	UNSUPPORTED_BUT("formatsds", "no",
 			"prime the sds with format=yes on the rd"),
 	IGNORED("fwd_thread_adjust",
@@ -511,8 +527,12 @@ static const struct kw rd_kws[] = {
 	UNSUPPORTED("sd", "name the sds on the wd= lines"),
 	KW("maxdata", rd_set_maxdata,
 	   "end each phase early after this much data, Vdbench's: bytes with units (such as 10g), or up to 100 a multiple of the total size of the sds the rd uses (2 is twice their size; lockstep needs their size= for it); once the measured reads and writes of the whole cluster pass it at the end of an interval, the phase ends with the next interval, and summary.json's run says \"end\": \"maxdata\""),
-	IGNORED("endcmd", WHY_CMD),
-	IGNORED("startcmd", WHY_CMD),
+	CMD("startcmd", struct params_rd, startcmd,
+	    "a command run before each run of the rd (each phase but a format pass, as Vdbench runs it before each of its runs), and its I/O waits for it: with the word slave (default, Vdbench's) on one slave of each host, which runs it only when started with --allow-commands (see lockstep-slave(1); a slave the master starts itself has it; a refusal stops the run, exit 1), its output sent to the master; with master on the master through /bin/sh -c." DOC_CMD_TAIL),
+	CMD_ALIAS("start_cmd", struct params_rd, startcmd, "startcmd"),
+	CMD("endcmd", struct params_rd, endcmd,
+	    "a command run after each run of the rd that ended well, once its last interval is in; as startcmd="),
+	CMD_ALIAS("end_cmd", struct params_rd, endcmd, "endcmd"),
 	KW("openflags", rd_set_openflags,
 	   "as the sd's openflags=, for every sd of its phases: it replaces the sds' and the wds' (Vdbench's rule)"),
 	UNSUPPORTED("replay", "Swat replay is not supported"),

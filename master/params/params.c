@@ -392,14 +392,14 @@ static int def_apply(struct parser *p, const struct item *it)
 	if (kw->alias_of)
 		i = keywords_index(p->kind, kw->alias_of);
 	if (p->seen[i].line)
-		return perr(p, it->kpos,
-			    "%s= is given twice (first at %u:%u)", kw->name,
-			    p->seen[i].line, p->seen[i].col);
+		return perr(p, it->kpos, "%s= is given twice (first at %u:%u)",
+			    kw->name, p->seen[i].line, p->seen[i].col);
 	p->seen[i] = p->from[i] = it->kpos;
 	if (!kw->set)
 		return 0;
-	return kw->set(p, kw, p->kind == KIND_GENERAL ? (void *)p->out :
-						       (void *)&p->cur,
+	return kw->set(p, kw,
+		       p->kind == KIND_GENERAL ? (void *)p->out :
+						 (void *)&p->cur,
 		       it);
 }
 
@@ -415,8 +415,7 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 	for (size_t i = 0; i < v->len; i++) {
 		unsigned char c = (unsigned char)v->s[i];
 
-		if (c == '/' || c == '\\' || c == '*' || c == '?' ||
-		    iscntrl(c))
+		if (c == '/' || c == '\\' || c == '*' || c == '?' || iscntrl(c))
 			return perr(p, v->pos,
 				    "%s=%.*s: a name may not contain '%c'", kn,
 				    show(v->len), v->s, iscntrl(c) ? '?' : c);
@@ -643,8 +642,8 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	return ret;
 }
 
-int params_parse_string(const char *name, const char *text,
-			struct params **out, char *err, size_t errlen)
+int params_parse_string(const char *name, const char *text, struct params **out,
+			char *err, size_t errlen)
 {
 	return params_parse_text(name, text, 0, out, err, errlen);
 }
@@ -672,13 +671,13 @@ int params_parse_file_flags(const char *path, unsigned flags,
 		return ret;
 	}
 	if (strlen(text) != len) {
-		struct params_pos pos =
-			scan_text_pos(text, text + strlen(text));
+		struct params_pos pos = scan_text_pos(text,
+						      text + strlen(text));
 
 		if (err && errlen)
 			snprintf(err, errlen,
-				 "%s:%u:%u: a NUL byte: not a text file",
-				 path, pos.line, pos.col);
+				 "%s:%u:%u: a NUL byte: not a text file", path,
+				 pos.line, pos.col);
 		free(text);
 		return -EINVAL;
 	}
@@ -711,6 +710,9 @@ void params_free(struct params **p)
 	free((*p)->rd);
 	free((*p)->ev);
 	free((*p)->probe);
+	for (size_t i = 0; i < (*p)->ncmd; i++)
+		free((*p)->cmd[i]);
+	free((*p)->cmd);
 	free(*p);
 	*p = NULL;
 }

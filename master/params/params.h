@@ -101,6 +101,30 @@ struct params_pos {
 	unsigned file;
 };
 
+/*
+ * startcmd= and endcmd= (Vdbench's Debug_cmds): commands run before and
+ * after the file's runs (general) or before and after each run of an rd
+ * (rd=), their output kept in the results folder (commands/), on the
+ * console too with the target console, in summary.txt too with summary.
+ * Scope master runs them on the master through /bin/sh -c; slave (an
+ * rd's default, as Vdbench's) on one slave of each host, which runs them
+ * only when started with --allow-commands. The texts are in
+ * params.cmd, shared by the definitions an rd=default gave them to.
+ */
+#define PARAMS_CMDS_MAX 8
+enum params_cmd_target {
+	PARAMS_CMD_LOG,     /* log (default): the results folder only */
+	PARAMS_CMD_CONSOLE, /* console: the master's console too */
+	PARAMS_CMD_SUMMARY, /* summary: summary.txt too */
+};
+struct params_cmd {
+	unsigned n;                    /* commands, in order; 0: none */
+	unsigned cmd[PARAMS_CMDS_MAX]; /* indexes into params.cmd */
+	enum params_cmd_target target;
+	bool slave; /* slave scope: on one slave of each host */
+	struct params_pos pos;
+};
+
 struct params_hd {
 	char name[PARAMS_NAME_MAX];
 	char system[PARAMS_HOST_MAX]; /* host name or address; default: name */
@@ -239,6 +263,8 @@ struct params_rd {
 	unsigned openflags;
 	bool openflags_set;
 	struct params_pos openflags_pos;
+	/* startcmd=, endcmd=: around each run of the rd but its format. */
+	struct params_cmd startcmd, endcmd;
 };
 
 /* maxdata= up to this is a multiple of the sds' size (Vdbench's rule). */
@@ -351,6 +377,11 @@ struct params {
 	char journal[PARAMS_PATH_MAX]; /* journal=DIR; "" = no journal */
 	char nic[16]; /* nic=: the interface every slave samples; "" none */
 	struct params_pos validate_pos, journal_pos; /* where given */
+	/* startcmd=, endcmd=: before the first run, after the last. */
+	struct params_cmd startcmd, endcmd;
+	/* The texts of every startcmd= and endcmd= (malloc'd). */
+	size_t ncmd;
+	char **cmd;
 	size_t nhd, nsd, nwd, nrd, nev;
 	struct params_hd *hd;
 	struct params_sd *sd;
@@ -421,6 +452,12 @@ int params_probe_until_parse(const char *s, size_t len, char *ref,
 bool params_cmp_holds(enum params_cmp op, double x, double v);
 /* "==", "!=", "<", "<=", ">", ">=". */
 const char *params_cmp_name(enum params_cmp op);
+
+/* Command i of c: its text as the file gives it. */
+const char *params_cmd_text(const struct params *p, const struct params_cmd *c,
+			    unsigned i);
+/* "log", "console" or "summary". */
+const char *params_cmd_target_name(enum params_cmd_target t);
 
 /* "forxfersize", ... */
 const char *params_loop_name(enum params_loop_kind k);

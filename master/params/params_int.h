@@ -139,7 +139,7 @@ struct parser {
 	 * of its text (include=/etc/shadow must not print a line of it).
 	 */
 	bool trusted;
-	size_t depth;   /* includes open */
+	size_t depth; /* includes open */
 	struct source outer[PARAMS_INCLUDE_DEPTH];
 	char *err;
 	size_t errlen;
@@ -164,8 +164,8 @@ struct parser {
 
 /* How one kind of list value is read (parse) and judged (check). */
 struct numkind {
-	int (*parse)(struct parser *p, const struct kw *kw,
-		     const struct val *v, double *out);
+	int (*parse)(struct parser *p, const struct kw *kw, const struct val *v,
+		     double *out);
 	int (*check)(struct parser *p, const struct kw *kw,
 		     struct params_pos pos, const char *sh, double x);
 };
@@ -259,29 +259,28 @@ const struct val *values_single(struct parser *p, const struct kw *kw,
 				const struct item *it);
 int values_number(struct parser *p, const struct kw *kw, const struct val *v,
 		  double *out);
-int values_number_in(struct parser *p, const struct kw *kw,
-		     const struct val *v, double lo, double hi, double *out);
+int values_number_in(struct parser *p, const struct kw *kw, const struct val *v,
+		     double lo, double hi, double *out);
 int values_whole(struct parser *p, const struct kw *kw, const struct val *v,
 		 double lo, double hi, double *out);
 int values_seconds(struct parser *p, const struct kw *kw, const struct val *v,
 		   double *out);
 int values_size(struct parser *p, const struct kw *kw, const struct val *v,
 		uint64_t *out);
-int values_positive(struct parser *p, const struct kw *kw,
-		    const struct val *v, double x, const char *unit);
+int values_positive(struct parser *p, const struct kw *kw, const struct val *v,
+		    double x, const char *unit);
 int values_read_positive(struct parser *p, const struct kw *kw,
 			 const struct item *it, double *out, const char *unit);
-int values_xfer_size(struct parser *p, const struct kw *kw,
-		     const struct val *v, uint32_t *out);
+int values_xfer_size(struct parser *p, const struct kw *kw, const struct val *v,
+		     uint32_t *out);
 int values_parse_seek(struct parser *p, const struct kw *kw,
 		      const struct val *v, double *out);
 int values_check_hitarea(struct parser *p, const struct kw *kw,
 			 struct params_pos pos, const char *sh, double x);
 int values_check_seek(struct parser *p, const struct kw *kw,
 		      struct params_pos pos, const char *sh, double x);
-int values_expand(struct parser *p, const struct kw *kw,
-		  const struct item *it, const struct numkind *nk, double *out,
-		  size_t *nout);
+int values_expand(struct parser *p, const struct kw *kw, const struct item *it,
+		  const struct numkind *nk, double *out, size_t *nout);
 extern const struct numkind values_num_iorate;
 extern const struct numkind values_num_curve;
 extern const struct numkind values_num_loop[PARAMS_LOOP_NR];
@@ -413,6 +412,9 @@ int probe_set_every(struct parser *p, const struct kw *kw, void *obj,
 		    const struct item *it);
 int probe_finish(struct parser *p);
 int probe_until(struct parser *p, struct params_ev *ev, const struct val *v);
+/* cmd.c: startcmd= and endcmd= (general and rd=). */
+int cmd_set(struct parser *p, const struct kw *kw, void *obj,
+	    const struct item *it);
 /* params.c: the definition of kind k named s (len bytes), or -1. */
 long params_lookup(const struct parser *p, enum kind k, const char *s,
 		   size_t len);

@@ -761,9 +761,13 @@ static int run_next(struct master *m, struct run_result *r)
 	}
 	if (r->ph.kind == PLAN_SLO_STEP && slo_skip(m, r))
 		return 0;
+	if ((ret = cmdrun_phase(m, r, 0)) < 0)
+		return ret;
 	if (r->ph.pause_s > 0 && (ret = pause_for(m, r->ph.pause_s)) < 0)
 		return ret;
 	ret = run_one(m, r);
+	if (ret == 0)
+		ret = cmdrun_phase(m, r, 1);
 	if (ret == 0 && r->ph.kind == PLAN_CURVE_POINT &&
 	    decide_curve_stop(r->ph.stopcurve_ms, r->view.resp_ms)) {
 		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
@@ -787,7 +791,9 @@ int conductor_run(struct master *m)
 		ret = check_plans(m);
 	if (ret == 0)
 		ret = results_check_space(&m->view);
+	if (ret == 0)
+		ret = cmdrun_general(m, 0);
 	for (size_t i = 0; ret == 0 && i < m->ph.nruns; i++)
 		ret = run_next(m, &m->ph.runs[i]);
-	return ret;
+	return ret == 0 ? cmdrun_general(m, 1) : ret;
 }

@@ -8,6 +8,7 @@
 #include "master/run/decide.h"
 #include "common/exitcode.h"
 #include "common/timeutil.h"
+#include <string.h>
 
 enum decide_go decide_go(const struct decide_slave *s, uint64_t now,
 			 uint64_t resend_ns)
@@ -182,4 +183,24 @@ int decide_exit(const struct run_facts *f)
 	if (f->compare == COMPARE_NO_BASELINE)
 		return LS_EXIT_NO_BASELINE;
 	return LS_EXIT_OK;
+}
+
+unsigned decide_cmd_slaves(const int *joined, const int *hd,
+			   const char *const *host, unsigned n, unsigned *pick)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j = 0;
+
+		if (!joined[i])
+			continue;
+		while (j < k &&
+		       !(hd[pick[j]] == hd[i] &&
+			 (hd[i] >= 0 || !strcmp(host[pick[j]], host[i]))))
+			j++;
+		if (j == k)
+			pick[k++] = i;
+	}
+	return k;
 }

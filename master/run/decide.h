@@ -212,4 +212,14 @@ struct run_facts {
  */
 int decide_exit(const struct run_facts *f);
 
+/*
+ * The slaves that run a slave-scope startcmd= or endcmd=: one joined
+ * slave (joined[i]) of each host, the first in roster order of each hd=
+ * line (hd[i] >= 0) and, among the slaves of no hd= line (--local-slaves),
+ * of each host name (Vdbench's first slave on a host, Vdb/SlaveWorker.java).
+ * Their indexes into pick, in roster order; returns how many.
+ */
+unsigned decide_cmd_slaves(const int *joined, const int *hd,
+			   const char *const *host, unsigned n, unsigned *pick);
+
 #endif

@@ -126,7 +126,7 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
 	if (!p)
 		return -ENOSPC;
 	/* Built before fork: the child only execs. */
-	argv = calloc(11 + 2 * (size_t)l->nallow, sizeof(*argv));
+	argv = calloc(13 + 2 * (size_t)l->nallow, sizeof(*argv));
 	if (!argv) {
 		l->n--;
 		return -ENOMEM;
@@ -145,6 +145,10 @@ int launch_local(struct launch *l, const char *endpoint, const char *name,
 	}
 	if (l->verbose)
 		argv[k++] = "--verbose";
+	if (l->commands) {
+		argv[k++] = "--allow-commands";
+		argv[k++] = "shell";
+	}
 	for (unsigned i = 0; i < l->nallow; i++) {
 		argv[k++] = "--allow-path";
 		argv[k++] = (char *)l->allow[i];
@@ -269,12 +273,13 @@ int launch_ssh(struct launch *l, const char *user, const char *system,
 		snprintf(exe, sizeof(exe), "'%s'",
 			 path && *path ? path : "lockstep");
 	}
-	len = (size_t)snprintf(remote, cap,
-			       "%s slave --master '%s' --name '%s' %s%s%.0u%s",
-			       exe, endpoint, name,
-			       keys ? "--keys-stdin" : "--insecure",
-			       l->workers ? " --workers " : "", l->workers,
-			       l->verbose ? " --verbose" : "");
+	len = (size_t)
+		snprintf(remote, cap,
+			 "%s slave --master '%s' --name '%s' %s%s%.0u%s%s", exe,
+			 endpoint, name, keys ? "--keys-stdin" : "--insecure",
+			 l->workers ? " --workers " : "", l->workers,
+			 l->verbose ? " --verbose" : "",
+			 l->commands ? " --allow-commands shell" : "");
 	for (unsigned i = 0; i < l->nallow && len < cap; i++)
 		len += (size_t)snprintf(remote + len, cap - len,
 					" --allow-path '%s'", l->allow[i]);

@@ -41,6 +41,8 @@ struct launch {
 	const char *ssh; /* the ssh command, words split on blanks; NULL: "ssh" */
 	int verbose;     /* pass --verbose to slaves */
 	unsigned workers; /* pass --workers N to slaves; 0 = their default */
+	/* Pass --allow-commands shell: the file has slave-scope commands. */
+	int commands;
 	/* Pass --allow-path P for each (the parameter file's luns; not owned). */
 	const char *const *allow;
 	unsigned nallow;

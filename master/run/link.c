@@ -447,6 +447,14 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 			  log_escape(msg.u.bye.reason, text, sizeof(text)));
 		s->state = SLAVE_GONE;
 		break;
+	case PROTO_CMD_OUT:
+		cmds_slave_out(&m->view, (unsigned)(s - m->roster.slaves),
+			       &msg.u.cmd_out);
+		break;
+	case PROTO_CMD_END:
+		cmds_slave_end(&m->view, (unsigned)(s - m->roster.slaves),
+			       &msg.u.cmd_end);
+		break;
 	case PROTO_HEARTBEAT:
 		break;
 	default:

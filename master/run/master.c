@@ -340,6 +340,7 @@ static void master_free(struct master *m)
 	merge_destroy(&m->ph.merge);
 	events_free(&m->events);
 	probes_free(&m->probes);
+	cmds_free(&m->cmds);
 	params_free(&m->params);
 	hub_close(&m->link.hub);
 	clocks_close(m);
@@ -571,7 +572,8 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	if (ret == 0)
 		ret = events_new(m.params, m.phases, m.nphases, &m.events, err,
 				 sizeof(err));
-	if (ret == 0 && probes_new(m.params, &m.probes) < 0) {
+	if (ret == 0 && (probes_new(m.params, &m.probes) < 0 ||
+			 cmds_new(m.params, &m.cmds) < 0)) {
 		snprintf(err, sizeof(err), "out of memory");
 		ret = -ENOMEM;
 	}
@@ -600,6 +602,7 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 		.out = &m.out,
 		.events = m.events,
 		.probes = m.probes,
+		.cmds = m.cmds,
 	};
 	if (!m.roster.slaves || !m.ph.dview || !m.ph.scratch ||
 	    alloc_runs(&m) < 0 || results_open(&m.view) < 0) {
@@ -650,8 +653,16 @@ static int master_mode(int argc, char **argv, const char *const *engines,
 	m.ph.launch.logfd = fileno(m.out.log);
 	m.out.tty = isatty(STDOUT_FILENO);
 	m.ph.launch.verbose = m.opt->verbose;
+	/* The slaves it starts run its slave-scope commands (its user
+	   could run anything there anyway); a daemon decides for itself. */
+	for (size_t i = 0; i < m.params->nrd; i++)
+		if ((m.params->rd[i].startcmd.n &&
+		     m.params->rd[i].startcmd.slave) ||
+		    (m.params->rd[i].endcmd.n && m.params->rd[i].endcmd.slave))
+			m.ph.launch.commands = 1;
 	add_tickers(&m);
 	ret = conductor_run(&m);
+	cmds_stop(&m.view);
 	probes_stop(&m.view);
 	events_stop(&m.view);
 	events_recovery_text(&m.view, stdout);

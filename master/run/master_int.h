@@ -46,6 +46,7 @@
 #include "common/stats.h"
 #include "master/run/decide.h"
 #include "master/export/export.h"
+#include "master/events/cmds.h"
 #include "master/events/events.h"
 #include "master/events/probes.h"
 #include "master/run/hub.h"
@@ -420,6 +421,7 @@ struct master {
 	struct run_facts fact;    /* what decides the exit code (decide.h) */
 	struct events *events;    /* ev= lines (events.h), NULL: none */
 	struct probes *probes;    /* probe= lines (probes.h), NULL: none */
+	struct cmds *cmds;        /* startcmd=, endcmd= (cmds.h), NULL: none */
 	/* What results/ and events/ are given of all this (view.h). */
 	struct run_view view;
 };
@@ -651,5 +653,17 @@ void midphase_phase_start(struct master *m, struct run_result *r);
 void midphase_resume(struct master *m, struct slave_rec *s);
 /* The phase is over: slaves still on their way in wait for the next. */
 void midphase_end(struct master *m);
+
+/* ---- cmdrun.c: startcmd= and endcmd= around the runs ---- */
+
+/*
+ * The general startcmd= (end 0) or endcmd= (end 1), or run r's rd's
+ * (none for a format pass): every command of the list, on the master or
+ * on one slave of each host, waited for while the slaves are served.
+ * 0 (a failed command is only recorded and said), -EPERM when a slave
+ * refused one (said, naming it and its host), or link_pump()'s error.
+ */
+int cmdrun_general(struct master *m, int end);
+int cmdrun_phase(struct master *m, struct run_result *r, int end);
 
 #endif

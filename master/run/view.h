@@ -23,6 +23,7 @@ struct run_facts;
 struct results_state;
 struct events;
 struct probes;
+struct cmds;
 
 struct run_view {
 	/* The run as planned: set once, read-only. */
@@ -43,6 +44,7 @@ struct run_view {
 	struct results_state *out; /* the sinks (results/) */
 	struct events *events;     /* the ev= lines (events/), NULL none */
 	struct probes *probes; /* probe= lines (events/probes.c), NULL none */
+	struct cmds *cmds;     /* startcmd=, endcmd= (events/cmds.c), NULL */
 };
 
 #endif

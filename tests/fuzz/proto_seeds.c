@@ -249,6 +249,20 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		m->u.measure.from = 14;
 		m->u.measure.intervals = 44;
 		return 0;
+	case PROTO_CMD:
+		m->u.cmd.id = 1;
+		m->u.cmd.timeout_ns = UINT64_C(3600000000000);
+		strcpy(m->u.cmd.text, "sync");
+		return 0;
+	case PROTO_CMD_OUT:
+		m->u.cmd_out.id = 1;
+		strcpy(m->u.cmd_out.text, "done\n");
+		return 0;
+	case PROTO_CMD_END:
+		m->u.cmd_end.id = 1;
+		m->u.cmd_end.status = PROTO_CMD_EXIT;
+		m->u.cmd_end.code = 1;
+		return 0;
 	default:
 		return -EINVAL;
 	}
