@@ -88,15 +88,19 @@ def main():
     assert caught, "the backlog was never caught up: owed %s" % (
         ["%.0f" % owed[k] for k in after])
 
-    # The cap as injected: every interval wholly under it at the cap (the
-    # kernel's throttle, +15% for its time slices); their median near it
-    # too (the slave owes thousands of I/Os all along, so the device sets
-    # the rate; the median stands one stalled interval).
+    # The cap as injected: every interval wholly under it at most the cap
+    # (the kernel's throttle, +15% for its time slices), and by the last
+    # of them I/O owed to the schedule past its noise, so the device, not
+    # lockstep, set their rate. How close
+    # to the cap a loop device gets is the machine's speed: under ASan on
+    # a busy 2-core machine it gave 48 and 58 IO/s under a cap of 100
+    # (CI, 2026-12-06), so no floor is asked.
     inside = [r for r in rows if r["start_ns"] >= on and r["end_ns"] <= off]
     assert len(inside) >= int(a.hold / ivl) - 2, (len(inside), on, off)
     assert all(r["iops"] <= 1.15 * cap for r in inside), [r["iops"] for r in inside]
-    assert statistics.median(r["iops"] for r in inside) >= 0.85 * cap, \
-        [r["iops"] for r in inside]
+    k = rows.index(inside[-1])
+    assert owed[k] > schedule.noise(rate, end_t(rows[k]), a.depth), \
+        ["%.0f" % owed[rows.index(r)] for r in inside]
     # Degraded from the interval the cap started in or the next, the first
     # wholly under it.
     first_low = next(r for r in rows if r["end_ns"] > on and r["iops"] < 0.9 * rate)
