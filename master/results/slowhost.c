@@ -20,11 +20,12 @@ struct slowhost_work {
 	size_t max;
 	uint64_t pool[HIST_BUCKETS]; /* every slave's counts */
 	uint64_t pcum[HIST_BUCKETS]; /* their running sum, inclusive */
-	/* One slave's buckets, its directions merged: index, running sum. */
+	/* One slave's buckets, its histograms merged: index, running sum. */
 	uint32_t midx[HIST_BUCKETS];
 	uint64_t mcum[HIST_BUCKETS];
 	size_t mn;
-	struct holm_slot *holm; /* 2 x max */
+	uint64_t dense[HIST_BUCKETS]; /* merging them; zero between calls */
+	struct holm_slot *holm;       /* 2 x max */
 };
 
 struct slowhost_work *slowhost_work_new(size_t max_slaves)
@@ -68,39 +69,40 @@ static double upper_tail(double z)
 }
 
 /*
- * Merge one slave's direction histograms (sorted indexes) into w->midx
- * and w->mcum; its count, and its lowest and highest value into *lo, *hi.
+ * Merge one slave's histograms into w->midx and w->mcum, through w->dense
+ * over the span of their bucket indexes (left zero again); its count,
+ * and its lowest and highest value into *lo, *hi.
  */
-static uint64_t merge_dirs(struct slowhost_work *w, const struct slowhost_in *s,
-			   uint64_t *lo, uint64_t *hi)
+static uint64_t merge_lat(struct slowhost_work *w, const struct slowhost_in *s,
+			  uint64_t *lo, uint64_t *hi)
 {
-	size_t at[SLOWHOST_DIRS] = { 0 };
+	uint32_t first = HIST_BUCKETS, last = 0;
 	uint64_t cum = 0;
 
 	*lo = UINT64_MAX;
 	*hi = 0;
-	for (unsigned d = 0; d < s->ndir; d++) {
-		if (!s->lat[d].count)
+	for (unsigned d = 0; d < s->nlat; d++) {
+		const struct hist_sparse *h = &s->lat[d];
+
+		if (!h->count || !h->n)
 			continue;
-		if (s->lat[d].min < *lo)
-			*lo = s->lat[d].min;
-		if (s->lat[d].max > *hi)
-			*hi = s->lat[d].max;
+		if (h->min < *lo)
+			*lo = h->min;
+		if (h->max > *hi)
+			*hi = h->max;
+		for (size_t k = 0; k < h->n; k++)
+			w->dense[h->idx[k]] += h->cnt[k];
+		if (h->idx[0] < first)
+			first = h->idx[0];
+		if (h->idx[h->n - 1] > last)
+			last = h->idx[h->n - 1];
 	}
 	w->mn = 0;
-	for (;;) {
-		uint32_t b = UINT32_MAX;
-		uint64_t c = 0;
-
-		for (unsigned d = 0; d < s->ndir; d++)
-			if (at[d] < s->lat[d].n && s->lat[d].idx[at[d]] < b)
-				b = s->lat[d].idx[at[d]];
-		if (b == UINT32_MAX)
-			break;
-		for (unsigned d = 0; d < s->ndir; d++)
-			if (at[d] < s->lat[d].n && s->lat[d].idx[at[d]] == b)
-				c += s->lat[d].cnt[at[d]++];
-		cum += c;
+	for (uint32_t b = first; b <= last && b < HIST_BUCKETS; b++) {
+		if (!w->dense[b])
+			continue;
+		cum += w->dense[b];
+		w->dense[b] = 0;
 		w->midx[w->mn] = b;
 		w->mcum[w->mn++] = cum;
 	}
@@ -261,14 +263,11 @@ int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 
 	if (n > w->max)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		if (in[i].ndir > SLOWHOST_DIRS)
-			return -EINVAL;
 	memset(w->pool, 0, sizeof(w->pool));
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].p_lat = out[i].p_ios = 1;
-		for (unsigned d = 0; d < in[i].ndir; d++) {
+		for (unsigned d = 0; d < in[i].nlat; d++) {
 			const struct hist_sparse *h = &in[i].lat[d];
 
 			for (size_t k = 0; k < h->n; k++)
@@ -292,7 +291,7 @@ int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 		ties += t * t * t - t;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint64_t lo, hi, n1 = merge_dirs(w, &in[i], &lo, &hi);
+		uint64_t lo, hi, n1 = merge_lat(w, &in[i], &lo, &hi);
 
 		latency(w, n1, total - n1, ties, plo, phi, lo, hi, &out[i]);
 		if (in[i].weight > 0)
