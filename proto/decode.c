@@ -326,6 +326,9 @@ static int decode_field(struct dctx *c, const struct field *f,
 			up(c);
 		}
 		break;
+	case F_HIST:
+		rc = decode_hist(c, o, (struct hist_sparse *)p);
+		break;
 	case F_HIST_BIN:
 		break; /* by decode_hist(), once the scalars are known */
 	}
@@ -455,6 +458,9 @@ static int decode_root(struct dctx *c, const msgpack_object *o,
 	if (!rc && type == PROTO_PHASE_END &&
 	    schema_phase_end_check(&m->u.phase_end, why, sizeof(why)))
 		rc = BAD(c, "%s", why);
+	if (!rc && type == PROTO_INTERVAL &&
+	    schema_interval_check(&m->u.interval, why, sizeof(why)))
+		rc = BAD(c, "%s", why);
 	return rc;
 }
 
@@ -530,6 +536,12 @@ void proto_msg_free(struct proto_msg *m)
 		break;
 	case PROTO_INTERVAL:
 		free_hists(m->u.interval.lat);
+		for (uint32_t i = 0;
+		     m->u.interval.sds && i < m->u.interval.nsds; i++)
+			hist_sparse_free(&m->u.interval.sds[i].lat);
+		free(m->u.interval.sds);
+		m->u.interval.sds = NULL;
+		m->u.interval.nsds = 0;
 		break;
 	case PROTO_PHASE_END:
 		free_hists(m->u.phase_end.lat);

@@ -123,6 +123,8 @@ static int encode_field(msgpack_packer *pk, const struct field *f,
 			rc = encode_hist(pk,
 					 &((const struct hist_sparse *)p)[i]);
 		return rc;
+	case F_HIST:
+		return encode_hist(pk, (const struct hist_sparse *)p);
 	case F_HIST_BIN:
 		return histcodec_encode(pk, (const struct hist_sparse *)p);
 	}
@@ -166,6 +168,9 @@ int proto_encode(const struct proto_msg *m, void **buf, size_t *len)
 		return -EINVAL;
 	if (m->type == PROTO_PHASE_END &&
 	    schema_phase_end_check(&m->u.phase_end, why, sizeof(why)))
+		return -EINVAL;
+	if (m->type == PROTO_INTERVAL &&
+	    schema_interval_check(&m->u.interval, why, sizeof(why)))
 		return -EINVAL;
 
 	msgpack_sbuffer_init(&sb);

@@ -34,6 +34,11 @@
 #define PROTO_DEV_NAME_LEN 32 /* a kernel block device name + NUL */
 #define PROTO_NIC_LEN 16      /* IFNAMSIZ */
 #define PROTO_CMD_LEN 1024    /* a startcmd=/endcmd= command + NUL */
+/*
+ * Targets an interval gives a latency histogram of their own (sl): a
+ * slave whose plan has more sends none (see proto_interval.sds).
+ */
+#define PROTO_MAX_SD_LATS 64
 
 /*
  * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
@@ -46,7 +51,9 @@
  *   dozen scalars, and a phase_end's validation counts of up to
  *   PROTO_MAX_TARGETS sds, an index and three keyed numbers each (every
  *   other message is smaller: PROTO_MAX_SMALL), and an interval's
- *   PROTO_MAX_DEVS devices, a name and a dozen keyed numbers each;
+ *   PROTO_MAX_DEVS devices, a name and a dozen keyed numbers each, and
+ *   its PROTO_MAX_SD_LATS targets' histograms, an index and a histogram
+ *   each;
  * - a plan target: its name, its path and 13 keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
  *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
@@ -59,10 +66,12 @@
 #define PROTO_MAX_SMALL 4096
 #define PROTO_VAL_SD_MAX_BYTES 64
 #define PROTO_DEV_MAX_BYTES ((size_t)PROTO_DEV_NAME_LEN + 12 * 12 + 16)
+#define PROTO_SD_LAT_MAX_BYTES (PROTO_HIST_MAX_BYTES + 16)
 #define PROTO_MAX_TO_MASTER                                   \
 	(2 * PROTO_HIST_MAX_BYTES +                           \
 	 (size_t)PROTO_MAX_TARGETS * PROTO_VAL_SD_MAX_BYTES + \
-	 (size_t)PROTO_MAX_DEVS * PROTO_DEV_MAX_BYTES + PROTO_MAX_SMALL)
+	 (size_t)PROTO_MAX_DEVS * PROTO_DEV_MAX_BYTES +       \
+	 (size_t)PROTO_MAX_SD_LATS * PROTO_SD_LAT_MAX_BYTES + PROTO_MAX_SMALL)
 #define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
@@ -332,6 +341,15 @@ enum {
 	PROTO_TELE_NIC = 4, /* nic, net_bytes, net_pkts */
 };
 
+/*
+ * One target's latency over an interval, its reads and writes together
+ * (lat.count: its I/Os), for the master's slow-sd test.
+ */
+struct proto_sd_lat {
+	uint32_t target; /* index into the slave's plan targets */
+	struct hist_sparse lat;
+};
+
 /* slave -> master: one interval's measurements. Histograms are sparse. */
 struct proto_interval {
 	uint32_t phase;
@@ -370,6 +388,14 @@ struct proto_interval {
 	uint64_t net_bytes[2], net_pkts[2];
 	uint32_t ndevs;
 	struct proto_dev devs[PROTO_MAX_DEVS];
+	/*
+	 * The latency of each target of the plan on its own (malloc'd by
+	 * decode, at most PROTO_MAX_SD_LATS, targets strictly increasing):
+	 * their counts and sums add up to lat's, read and write together.
+	 * None from a slave whose plan has more targets than that.
+	 */
+	uint32_t nsds;
+	struct proto_sd_lat *sds;
 };
 
 /* master -> slave: every interval of phase with seq <= this was received. */

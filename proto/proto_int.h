@@ -29,16 +29,17 @@ enum fkind {
 	F_U64,
 	F_I32,
 	F_I64,
-	F_DBL,        /* double, finite and >= 0 */
-	F_PCT,        /* double, finite and in [0, 100] */
-	F_STR,        /* char[size], NUL-terminated */
-	F_STRS,       /* char[max][size] with a uint32_t count */
-	F_U32S,       /* uint32_t[max] with a uint32_t count */
-	F_U64X2,      /* uint64_t[2]: read, write */
-	F_MAPS,       /* inline struct array with a uint32_t count */
-	F_MAPS_PTR,   /* malloc'd struct array with a uint32_t count */
-	F_HISTS,      /* struct hist_sparse[2]: read, write */
-	F_HIST_BIN,   /* hist_sparse idx[] and cnt[] as one bin of varints */
+	F_DBL,      /* double, finite and >= 0 */
+	F_PCT,      /* double, finite and in [0, 100] */
+	F_STR,      /* char[size], NUL-terminated */
+	F_STRS,     /* char[max][size] with a uint32_t count */
+	F_U32S,     /* uint32_t[max] with a uint32_t count */
+	F_U64X2,    /* uint64_t[2]: read, write */
+	F_MAPS,     /* inline struct array with a uint32_t count */
+	F_MAPS_PTR, /* malloc'd struct array with a uint32_t count */
+	F_HISTS,    /* struct hist_sparse[2]: read, write */
+	F_HIST,     /* one struct hist_sparse */
+	F_HIST_BIN, /* hist_sparse idx[] and cnt[] as one bin of varints */
 };
 
 struct ftab;
@@ -91,6 +92,17 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen);
  */
 int schema_phase_end_check(const struct proto_phase_end *p, char *why,
 			   size_t whylen);
+
+/*
+ * Whether an interval's per-target histograms hang together: at most
+ * PROTO_MAX_SD_LATS, targets strictly increasing, and (when there are
+ * any) their counts and sums adding up to the read and write
+ * histograms' (every I/O is in exactly one target's). Whether the
+ * targets are in the slave's plan is the master's check. Returns 0, or
+ * -EINVAL with the reason in why.
+ */
+int schema_interval_check(const struct proto_interval *iv, char *why,
+			  size_t whylen);
 
 /* ---- decode_fail.c ---- */
 

@@ -217,6 +217,12 @@ static const struct field dev_fields[] = {
 };
 TAB(dev_tab, struct proto_dev, dev_fields);
 
+static const struct field sd_lat_fields[] = {
+	SCALAR(struct proto_sd_lat, "t", F_U32, target),
+	SCALAR(struct proto_sd_lat, "l", F_HIST, lat),
+};
+TAB(sd_lat_tab, struct proto_sd_lat, sd_lat_fields);
+
 static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "p", F_U32, phase),
 	SCALAR(struct proto_interval, "s", F_U32, seq),
@@ -248,6 +254,8 @@ static const struct field interval_fields[] = {
 	SCALAR(struct proto_interval, "nb", F_U64X2, net_bytes),
 	SCALAR(struct proto_interval, "np", F_U64X2, net_pkts),
 	MAPS(struct proto_interval, "dv", devs, ndevs, dev_tab),
+	MAPS_PTR(struct proto_interval, "sl", sds, nsds, PROTO_MAX_SD_LATS,
+		 sd_lat_tab),
 };
 TAB(interval_tab, struct proto_interval, interval_fields);
 
@@ -464,6 +472,48 @@ int schema_phase_end_check(const struct proto_phase_end *p, char *why,
 			 "/%" PRIu64,
 			 sum[0], sum[1], sum[2], p->val_written,
 			 p->val_verified, p->val_mismatches);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int schema_interval_check(const struct proto_interval *iv, char *why,
+			  size_t whylen)
+{
+	uint64_t n = 0, sum = 0, want_n, want_sum;
+
+	if (iv->nsds > PROTO_MAX_SD_LATS || (iv->nsds && !iv->sds)) {
+		snprintf(why, whylen, "bad per-target histogram count");
+		return -EINVAL;
+	}
+	if (!iv->nsds)
+		return 0;
+	for (uint32_t i = 0; i < iv->nsds; i++) {
+		const struct proto_sd_lat *t = &iv->sds[i];
+
+		if (i && t->target <= iv->sds[i - 1].target) {
+			snprintf(why, whylen,
+				 "sl[%" PRIu32 "].t: target %" PRIu32
+				 " not above the one before",
+				 i, t->target);
+			return -EINVAL;
+		}
+		if (__builtin_add_overflow(n, t->lat.count, &n) ||
+		    __builtin_add_overflow(sum, t->lat.sum, &sum)) {
+			snprintf(why, whylen, "sl[%" PRIu32 "]: sums overflow",
+				 i);
+			return -EINVAL;
+		}
+	}
+	if (__builtin_add_overflow(iv->lat[0].count, iv->lat[1].count,
+				   &want_n) ||
+	    __builtin_add_overflow(iv->lat[0].sum, iv->lat[1].sum, &want_sum) ||
+	    n != want_n || sum != want_sum) {
+		snprintf(why, whylen,
+			 "sl: per-target latencies count %" PRIu64
+			 " I/Os summing to %" PRIu64 " ns, not l's %" PRIu64
+			 " + %" PRIu64 " I/Os",
+			 n, sum, iv->lat[0].count, iv->lat[1].count);
 		return -EINVAL;
 	}
 	return 0;

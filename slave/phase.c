@@ -142,7 +142,7 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	const struct engine_ops *eng = engine_find(plan->engine);
 	struct prepare_slots *ps = &ph->slots;
 	unsigned total;
-	int ret;
+	int ret, split;
 
 	phase_reset(ph);
 	ph->plan = *plan;
@@ -209,6 +209,11 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ret = prepare_assign_slots(ps, plan);
 	if (ret < 0)
 		return ret;
+	split = prepare_split(plan, ps);
+	if (!split)
+		log_info("phase %u (%s): %u targets, latency not split per target (at most %d targets and %u target histograms of workers)",
+			 plan->phase, plan->name, plan->ntargets,
+			 PROTO_MAX_SD_LATS, PREPARE_MAX_SPLIT);
 	telemetry_open(&ph->tele, ph->fds, plan->ntargets, plan->nic);
 	ph->tele_open = 1;
 	for (unsigned i = 0; i < ph->tele.nwarn; i++)
@@ -238,6 +243,7 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			.notify_fd = ph->efd,
 			.vmap = ph->vmap,
 			.slave_id = (uint16_t)validate_id(s->hello.name),
+			.split = split,
 		};
 
 		ret = worker_start(&wc, &ph->workers[i], err, errlen);

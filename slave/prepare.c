@@ -123,6 +123,42 @@ void prepare_slots_free(struct prepare_slots *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
+unsigned prepare_split_slots(const unsigned *slot_target, unsigned depth,
+			     unsigned *targets, unsigned *local)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < depth; i++) {
+		unsigned j = 0;
+
+		while (j < n && targets[j] != slot_target[i])
+			j++;
+		if (j == n)
+			targets[n++] = slot_target[i];
+		local[i] = j;
+	}
+	return n;
+}
+
+int prepare_split(const struct proto_plan *p, const struct prepare_slots *ps)
+{
+	unsigned pairs = 0;
+
+	if (p->ntargets > PROTO_MAX_SD_LATS)
+		return 0;
+	for (unsigned i = 0; i < ps->nworkers; i++) {
+		/* At most 64 targets: a bit each. */
+		uint64_t seen = 0;
+		unsigned k = 0;
+
+		for (unsigned s = 0; s < ps->depth[i]; s++)
+			seen |= UINT64_C(1) << ps->slot_target[i][s];
+		k = (unsigned)__builtin_popcountll(seen);
+		pairs += k > 1 ? k : 0;
+	}
+	return pairs <= PREPARE_MAX_SPLIT;
+}
+
 int prepare_target_writes(const struct proto_plan *p, unsigned t)
 {
 	for (unsigned s = 0; s < p->nstreams; s++)
@@ -149,6 +185,20 @@ unsigned prepare_engine_flags(const struct proto_plan *p,
 	return flags;
 }
 
+/* src's per-target histograms into dst's per-target sums. */
+static void add_split(struct worker_interval *dst,
+		      const struct worker_interval *src)
+{
+	for (unsigned j = 0; dst->sd && j < src->nsplit; j++) {
+		unsigned t = src->split_target[j];
+
+		if (t >= dst->ntargets)
+			continue;
+		hist_merge(&dst->sd[t], &src->rec[2 * j]);
+		hist_merge(&dst->sd[t], &src->rec[2 * j + 1]);
+	}
+}
+
 void prepare_add_interval(struct worker_interval *dst,
 			  const struct worker_interval *src)
 {
@@ -165,6 +215,7 @@ void prepare_add_interval(struct worker_interval *dst,
 		dst->lag.max = src->lag.max;
 	for (unsigned t = 0; t < dst->ntargets && t < src->ntargets; t++)
 		dst->target_errors[t] += src->target_errors[t];
+	add_split(dst, src);
 	if (src->errors) {
 		dst->last_errno = src->last_errno;
 		dst->last_err_offset = src->last_err_offset;
@@ -181,12 +232,24 @@ int prepare_collect(struct worker_interval **acc, unsigned *accn,
 		return 0;
 	if (!acc[k]) {
 		size_t sz = sizeof(*iv) + iv->ntargets * sizeof(uint64_t);
+		size_t nsd = iv->nsplit ? iv->ntargets : 0;
+		struct worker_interval *a;
 
-		acc[k] = malloc(sz);
-		if (!acc[k])
+		/* sz is a multiple of 8: the histograms follow, aligned. */
+		a = malloc(sz + nsd * sizeof(struct hist));
+		if (!a)
 			return -ENOMEM;
-		memcpy(acc[k], iv, sz);
-		acc[k]->next = NULL;
+		memcpy(a, iv, sz);
+		a->next = NULL;
+		/* A sum, not a worker's buffer: none of its pointers. */
+		a->rec = NULL;
+		a->nsplit = 0;
+		a->split_target = NULL;
+		a->sd = nsd ? (struct hist *)((char *)a + sz) : NULL;
+		for (size_t t = 0; t < nsd; t++)
+			hist_init(&a->sd[t]);
+		add_split(a, iv);
+		acc[k] = a;
 	} else {
 		prepare_add_interval(acc[k], iv);
 	}
@@ -222,8 +285,7 @@ uint64_t prepare_first_io(const uint64_t *first, unsigned n)
 	return min;
 }
 
-void prepare_account(struct prepare_totals *tot,
-		     const struct proto_plan *plan,
+void prepare_account(struct prepare_totals *tot, const struct proto_plan *plan,
 		     const struct worker_interval *iv)
 {
 	for (int d = 0; d < 2; d++) {
@@ -255,6 +317,17 @@ int prepare_interval_msg(struct proto_interval *pi,
 	if (hist_to_sparse(&iv->lat[0], &pi->lat[0]) < 0 ||
 	    hist_to_sparse(&iv->lat[1], &pi->lat[1]) < 0)
 		return -ENOMEM;
+	if (!iv->sd || !iv->ntargets)
+		return 0;
+	pi->sds = calloc(iv->ntargets, sizeof(*pi->sds));
+	if (!pi->sds)
+		return -ENOMEM;
+	pi->nsds = iv->ntargets;
+	for (unsigned t = 0; t < iv->ntargets; t++) {
+		pi->sds[t].target = t;
+		if (hist_to_sparse(&iv->sd[t], &pi->sds[t].lat) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 

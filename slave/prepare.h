@@ -33,17 +33,24 @@
 #define PREPARE_MIN_IORATE 1e-3
 #define PREPARE_MAX_BYTES (UINT64_C(1) << 62) /* size=, offset= */
 #define PREPARE_MAX_RATIO 1e6                 /* compratio, dedupratio */
+/*
+ * Latency per target (prepare_split): the most pairs of read and write
+ * histograms (76 KiB a pair, twice for a worker's two buffers) the
+ * workers of one phase may hold for it, over those that serve more than
+ * one target (a worker of one target records into its own pair).
+ */
+#define PREPARE_MAX_SPLIT 256u
 /* A go's start time, on this slave's clock, at most this far from now. */
 #define PREPARE_GO_WINDOW_NS (300ull * 1000000000ull)
 
 /* The workers' slots of a phase. Arrays are malloc'd and owned. */
 struct prepare_slots {
-	unsigned nworkers;                         /* set before assigning */
-	unsigned depth[PREPARE_MAX_WORKERS];       /* slots of worker i */
+	unsigned nworkers;                          /* set before assigning */
+	unsigned depth[PREPARE_MAX_WORKERS];        /* slots of worker i */
 	unsigned *slot_target[PREPARE_MAX_WORKERS]; /* per slot: its target */
 	/* Per target: worker i's slice of it, UINT_MAX when it has none. */
 	unsigned *slice[PREPARE_MAX_WORKERS];
-	unsigned *nslices;                         /* per target: sharers */
+	unsigned *nslices; /* per target: sharers */
 };
 
 /* What a slave has sent of a phase so far, for its phase end. */
@@ -106,6 +113,21 @@ unsigned prepare_nworkers(unsigned want, unsigned threads);
 int prepare_assign_slots(struct prepare_slots *ps, const struct proto_plan *p);
 /* Free the arrays and zero ps (nworkers included); idempotent. */
 void prepare_slots_free(struct prepare_slots *ps);
+/*
+ * Whether the phase's workers record latency per target, for each
+ * interval's per-target histograms (the master's slow-sd test): when the
+ * plan has at most PROTO_MAX_SD_LATS targets and the workers serving
+ * more than one target would hold at most PREPARE_MAX_SPLIT pairs of
+ * histograms. ps is assigned (prepare_assign_slots).
+ */
+int prepare_split(const struct proto_plan *p, const struct prepare_slots *ps);
+/*
+ * The distinct targets of a worker's depth slots (slot_target), in the
+ * order of their first slot, into targets[] (room for depth), and each
+ * slot's index among them into local[] (depth entries). Returns how many.
+ */
+unsigned prepare_split_slots(const unsigned *slot_target, unsigned depth,
+			     unsigned *targets, unsigned *local);
 /* Whether any stream writes to target t (it must be opened read-write). */
 int prepare_target_writes(const struct proto_plan *p, unsigned t);
 /*
@@ -116,14 +138,20 @@ int prepare_target_writes(const struct proto_plan *p, unsigned t);
 unsigned prepare_engine_flags(const struct proto_plan *p,
 			      const unsigned *target, unsigned n, int sqpoll);
 
-/* Add src's counts and histograms to dst (same targets); src's last error
- * becomes dst's when src has errors. */
+/*
+ * Add src's counts and histograms to dst (same targets), and src's
+ * per-target histograms (src->rec, when it split) to dst's per-target
+ * sums (dst->sd, when it has them); src's last error becomes dst's when
+ * src has errors.
+ */
 void prepare_add_interval(struct worker_interval *dst,
 			  const struct worker_interval *src);
 /*
  * Take a worker's interval into the phase's sums: acc[k] (k = iv->seq) is
  * a copy of the first worker's interval k, the others are added to it, and
- * accn[k] counts them. iv stays the caller's. An interval past the phase's
+ * accn[k] counts them. When the workers split latency per target, acc[k]
+ * has its per-target sums (sd, in the same allocation: free(acc[k])
+ * frees all). iv stays the caller's. An interval past the phase's
  * intervals is ignored. Returns 0, or -ENOMEM (iv is then not counted).
  */
 int prepare_collect(struct worker_interval **acc, unsigned *accn,
@@ -148,14 +176,14 @@ uint64_t prepare_first_io(const uint64_t *first, unsigned n);
  * Add interval iv to the phase's totals; its latencies count only past the
  * warmup intervals.
  */
-void prepare_account(struct prepare_totals *tot,
-		     const struct proto_plan *plan,
+void prepare_account(struct prepare_totals *tot, const struct proto_plan *plan,
 		     const struct worker_interval *iv);
 /*
  * Fill the interval message pi for iv of plan (the phase started at master
- * time start_at): times, counts and the sparse histograms. The cpu and
- * first_io fields are the caller's. pi's histograms are malloc'd: release
- * them with proto_msg_free. Returns 0 or -ENOMEM.
+ * time start_at): times, counts and the sparse histograms, and each
+ * target's when iv has per-target sums. The cpu and first_io fields are
+ * the caller's. pi's histograms are malloc'd: release them with
+ * proto_msg_free. Returns 0 or -ENOMEM.
  */
 int prepare_interval_msg(struct proto_interval *pi,
 			 const struct proto_plan *plan, uint64_t start_at,

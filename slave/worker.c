@@ -31,20 +31,23 @@
 #include "common/timeutil.h"
 #include "slave/prio.h"
 #include "slave/datagen.h"
+#include "slave/prepare.h"
 #include "slave/rate.h"
 #include "slave/reap.h"
 #include "slave/runq.h"
+#include "slave/wival.h"
 #include "slave/worker.h"
 
 #define DRAIN_TIMEOUT_NS (30 * NS_PER_SEC)
 #define START_SPIN_NS (200 * NS_PER_US) /* spun, not slept, before go */
 
 struct slot {
-	uint64_t start;     /* issue time, or intended time at a fixed rate */
+	uint64_t start; /* issue time, or intended time at a fixed rate */
 	uint64_t offset;
 	uint32_t len;
-	uint32_t done;      /* bytes transferred so far (short transfers) */
+	uint32_t done; /* bytes transferred so far (short transfers) */
 	unsigned target;
+	unsigned rec; /* its histograms: interval.rec[rec + write] */
 	int write;
 	int busy; /* in flight (validation's overlap rule) */
 };
@@ -54,11 +57,11 @@ struct worker {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	int setup_done;      /* under lock */
+	int setup_done; /* under lock */
 	int setup_ret;
 	char *err;
 	size_t errlen;
-	int go;              /* under lock */
+	int go; /* under lock */
 	uint64_t mono_start;
 	/* The first interval (not 0 for a slave that rejoins a phase). */
 	unsigned first;
@@ -69,10 +72,11 @@ struct worker {
 	 */
 	atomic_uint limit;
 	atomic_int finished;
-	atomic_int eof;      /* ended early: every target finished its pass */
+	atomic_int eof; /* ended early: every target finished its pass */
 	atomic_uint_fast64_t first_io;
-	struct worker_interval *head, *tail; /* finished intervals, under lock */
-	struct worker_interval *spare;       /* cleared buffers, under lock */
+	struct worker_interval *head,
+		*tail;                 /* finished intervals, under lock */
+	struct worker_interval *spare; /* cleared buffers, under lock */
 
 	void *ectx;
 	void **bufs;
@@ -81,13 +85,13 @@ struct worker {
 	struct workload wl;
 	struct rate rate;
 	struct reap reap;
-	double iorate;       /* this worker's share; 0 = max */
+	double iorate; /* this worker's share; 0 = max */
 	enum rate_dist dist;
 	struct datagen dg;
-	uint64_t *key;       /* datagen key per target */
-	unsigned *free;      /* slots with no I/O in flight (a stack) */
+	uint64_t *key;  /* datagen key per target */
+	unsigned *free; /* slots with no I/O in flight (a stack) */
 	unsigned nfree;
-	unsigned retired;    /* slots whose target finished its eof pass */
+	unsigned retired; /* slots whose target finished its eof pass */
 	unsigned inflight;
 	int validating; /* cfg.vmap given */
 	int held;       /* validation: an arrival waits for a block */
@@ -97,6 +101,8 @@ struct worker {
 	uint64_t free_since;
 	struct valmap_io val;
 	struct worker_interval *cur;
+	unsigned *split_target; /* per target split: its plan targets */
+	unsigned nsplit;
 	char desc[128];
 };
 
@@ -106,24 +112,6 @@ static void notify(struct worker *w)
 	ssize_t r = write(w->cfg.notify_fd, &one, sizeof(one));
 
 	(void)r; /* an eventfd write only fails on overflow: still readable */
-}
-
-static struct worker_interval *interval_new(unsigned seq, unsigned ntargets)
-{
-	size_t sz = sizeof(struct worker_interval) +
-		    ntargets * sizeof(uint64_t);
-	struct worker_interval *iv = malloc(sz);
-
-	if (!iv)
-		return NULL;
-	memset(iv, 0, offsetof(struct worker_interval, lat));
-	hist_init(&iv->lat[0]);
-	hist_init(&iv->lat[1]);
-	memset(iv->target_errors, 0, ntargets * sizeof(uint64_t));
-	iv->ntargets = ntargets;
-	iv->seq = seq;
-	iv->next = NULL;
-	return iv;
 }
 
 /* Queue a finished interval for the session thread; call under lock. */
@@ -157,7 +145,8 @@ static int roll_interval(struct worker *w, unsigned next_seq)
 	}
 	pthread_mutex_unlock(&w->lock);
 	if (!fresh) {
-		fresh = interval_new(next_seq, w->cfg.nfiles);
+		fresh = wival_new(next_seq, w->cfg.nfiles, w->nsplit,
+				  w->split_target);
 		if (!fresh)
 			return -ENOMEM;
 		pthread_mutex_lock(&w->lock);
@@ -194,10 +183,9 @@ static int setup(struct worker *w)
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));
 	w->free = calloc(c->depth, sizeof(*w->free));
 	w->key = calloc(c->nfiles ? c->nfiles : 1, sizeof(*w->key));
-	w->cur = interval_new(0, c->nfiles);
-	w->spare = interval_new(0, c->nfiles);
+	w->split_target = calloc(c->depth, sizeof(*w->split_target));
 	if (!w->bufs || !w->slots || !w->cqes || !w->free || !w->key ||
-	    !w->cur || !w->spare)
+	    !w->split_target)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->depth; i++) {
 		if (posix_memalign(&w->bufs[i], 4096, w->wl.max_xfer))
@@ -205,6 +193,19 @@ static int setup(struct worker *w)
 		memset(w->bufs[i], 0, w->wl.max_xfer);
 		w->slots[i].target = c->slot_target[i];
 	}
+	/*
+	 * Each slot's pair of histograms: its target's among ours (w->free,
+	 * filled at the start, serves as the scratch), or lat's.
+	 */
+	if (c->split)
+		w->nsplit = prepare_split_slots(c->slot_target, c->depth,
+						w->split_target, w->free);
+	for (unsigned i = 0; i < c->depth; i++)
+		w->slots[i].rec = w->nsplit > 1 ? 2 * w->free[i] : 0;
+	w->cur = wival_new(0, c->nfiles, w->nsplit, w->split_target);
+	w->spare = wival_new(0, c->nfiles, w->nsplit, w->split_target);
+	if (!w->cur || !w->spare)
+		return -ENOMEM;
 	for (unsigned t = 0; t < c->nfiles; t++)
 		w->key[t] = datagen_key(c->plan->targets[t].name);
 	ret = datagen_init(&w->dg,
@@ -239,8 +240,7 @@ static int setup(struct worker *w)
 			 strerror(-ret));
 		return ret;
 	}
-	snprintf(w->desc, sizeof(w->desc), "%s",
-		 c->engine->describe(w->ectx));
+	snprintf(w->desc, sizeof(w->desc), "%s", c->engine->describe(w->ectx));
 	return 0;
 }
 
@@ -370,8 +370,7 @@ static void validate_done(struct worker *w, struct slot *s, int ok)
  * the rest of a short transfer, or a retry after -EAGAIN/-EINTR, was queued
  * (its latency keeps running from the original start).
  */
-static int complete(struct worker *w, const struct engine_cqe *e,
-		    uint64_t now)
+static int complete(struct worker *w, const struct engine_cqe *e, uint64_t now)
 {
 	struct slot *s = &w->slots[e->slot];
 	struct worker_interval *iv = w->cur;
@@ -403,7 +402,7 @@ static int complete(struct worker *w, const struct engine_cqe *e,
 	validate_done(w, s, 1);
 	iv->ops[s->write]++;
 	iv->bytes[s->write] += s->len;
-	hist_add(&iv->lat[s->write], now - s->start);
+	hist_add(&iv->rec[s->rec + s->write], now - s->start);
 	return 1;
 }
 
@@ -552,7 +551,8 @@ static int run(struct worker *w)
 					  rate_unlimited(&w->rate), &wake);
 			ret = ops->submit(w->ectx, nr, wake);
 		} else {
-			time_sleep_ns(wake); /* idle: waiting for the schedule */
+			time_sleep_ns(
+				wake); /* idle: waiting for the schedule */
 		}
 		if (ret < 0)
 			break;
@@ -634,20 +634,10 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void free_list(struct worker_interval *iv)
-{
-	while (iv) {
-		struct worker_interval *next = iv->next;
-
-		free(iv);
-		iv = next;
-	}
-}
-
 static void worker_free(struct worker *w)
 {
-	free_list(w->head);
-	free_list(w->spare);
+	wival_free_list(w->head);
+	wival_free_list(w->spare);
 	if (w->ectx)
 		w->cfg.engine->close(&w->ectx);
 	if (w->bufs)
@@ -659,7 +649,8 @@ static void worker_free(struct worker *w)
 	free(w->free);
 	free(w->key);
 	valmap_io_free(&w->val);
-	free(w->cur);
+	wival_free(w->cur);
+	free(w->split_target);
 	datagen_free(&w->dg);
 	workload_free(&w->wl);
 	pthread_mutex_destroy(&w->lock);
@@ -683,7 +674,8 @@ int worker_start(const struct worker_cfg *cfg, struct worker **wp, char *err,
 	pthread_cond_init(&w->cond, NULL);
 	ret = -pthread_create(&w->thread, NULL, worker_main, w);
 	if (ret < 0) {
-		snprintf(err, errlen, "cannot start worker: %s", strerror(-ret));
+		snprintf(err, errlen, "cannot start worker: %s",
+			 strerror(-ret));
 		worker_free(w);
 		return ret;
 	}
@@ -743,17 +735,15 @@ struct worker_interval *worker_pop(struct worker *w)
 		iv->next = NULL;
 	}
 	pthread_mutex_unlock(&w->lock);
+	if (iv)
+		wival_fold(iv);
 	return iv;
 }
 
 void worker_release(struct worker *w, struct worker_interval *iv)
 {
 	/* Cleared here, on the session thread, off the I/O path. */
-	hist_reset(&iv->lat[0]);
-	hist_reset(&iv->lat[1]);
-	memset(iv, 0, offsetof(struct worker_interval, lat));
-	memset(iv->target_errors, 0, w->cfg.nfiles * sizeof(uint64_t));
-	iv->ntargets = w->cfg.nfiles;
+	wival_clear(iv);
 	pthread_mutex_lock(&w->lock);
 	iv->next = w->spare;
 	w->spare = iv;

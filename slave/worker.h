@@ -27,7 +27,7 @@
 struct worker_interval {
 	unsigned seq;
 	uint64_t ops[2], bytes[2], errors;
-	int last_errno;        /* the last error of this interval, for the log */
+	int last_errno; /* the last error of this interval, for the log */
 	uint64_t last_err_offset;
 	unsigned last_err_target;
 	uint64_t runq_ns; /* the worker waited for a CPU (slave/runq.h) */
@@ -41,6 +41,23 @@ struct worker_interval {
 	struct rate_lag lag;
 	struct worker_interval *next;
 	struct hist lat[2];
+	/*
+	 * Latency per target (prepare_split): the hot path records each
+	 * completion into rec[its slot's pair + write]. rec is lat itself
+	 * when the worker does not split or serves one target (lat is then
+	 * that target's), else 2 x nsplit histograms of its own, which
+	 * worker_pop() adds into lat. Pair j is plan target
+	 * split_target[j] (the worker's array); nsplit 0: not split.
+	 */
+	struct hist *rec;
+	unsigned nsplit;
+	const unsigned *split_target;
+	/*
+	 * In the slave's sum of an interval (prepare_collect): each plan
+	 * target's latency, reads and writes together (ntargets of them)
+	 * when the workers split it, else NULL.
+	 */
+	struct hist *sd;
 	unsigned ntargets;
 	uint64_t target_errors[]; /* errors per target (sd), ntargets */
 };
@@ -48,9 +65,9 @@ struct worker_interval {
 struct worker_cfg {
 	const struct engine_ops *engine;
 	unsigned nfiles;
-	const int *fds;             /* not owned; stay open while it runs */
-	unsigned depth;             /* slots */
-	const unsigned *slot_target; /* depth entries */
+	const int *fds;                /* not owned; stay open while it runs */
+	unsigned depth;                /* slots */
+	const unsigned *slot_target;   /* depth entries */
 	const struct proto_plan *plan; /* read during worker_start only */
 	const uint64_t *target_size;
 	/*
@@ -61,9 +78,9 @@ struct worker_cfg {
 	uint64_t seed;
 	uint64_t interval_ns;
 	unsigned intervals;
-	double iorate;              /* this worker's I/O per second; 0 = max */
-	unsigned engine_flags;      /* ENGINE_* */
-	int notify_fd;              /* eventfd: written on interval or end */
+	double iorate;         /* this worker's I/O per second; 0 = max */
+	unsigned engine_flags; /* ENGINE_* */
+	int notify_fd;         /* eventfd: written on interval or end */
 	/*
 	 * Data validation: the map of each target (nfiles entries, NULL for
 	 * a target not validated; not owned, outlive the worker) and this
@@ -71,6 +88,7 @@ struct worker_cfg {
 	 */
 	struct valmap *const *vmap;
 	uint16_t slave_id;
+	int split; /* record latency per target (prepare_split) */
 };
 
 struct worker;
@@ -98,6 +116,8 @@ void worker_stop(struct worker *w);
 /*
  * Pop the oldest finished interval, or NULL. The caller reads it and gives
  * it back with worker_release (it is one of the worker's own buffers).
+ * Its per-target histograms are added into lat here, on the caller's
+ * thread.
  */
 struct worker_interval *worker_pop(struct worker *w);
 /* Clear iv, popped from w, and give it back to w for a later interval. */

@@ -276,12 +276,16 @@ static void test_val_sds(void **state)
 	/* This slave's plan runs sd3 and sd1, in that order. */
 	strcpy(tg[0].name, "sd3");
 	strcpy(tg[1].name, "sd1");
+	tg[0].threads = 8;
+	tg[1].threads = 3;
 	assert_int_equal(results_validation_plan(&p, &plan, &s.plan_sd,
-						 &s.nplan_sd),
+						 &s.plan_thr, &s.nplan_sd),
 			 0);
 	assert_int_equal(s.nplan_sd, 2);
 	assert_int_equal(s.plan_sd[0], 2);
 	assert_int_equal(s.plan_sd[1], 0);
+	assert_int_equal(s.plan_thr[0], 8);
+	assert_int_equal(s.plan_thr[1], 3);
 
 	/* Target 2 is not in its plan: refused, nothing counted. */
 	vs[1].target = 2;

@@ -29,6 +29,7 @@ static const struct plausible_plan plan = {
 	.xfer_min = 4096,
 	.xfer_max = 8192,
 	.cores = 4,
+	.ntargets = 2,
 };
 
 /* A histogram of n values evenly from lo to hi, in sparse form. */
@@ -66,6 +67,32 @@ static void done(struct proto_interval *iv)
 {
 	hist_sparse_free(&iv->lat[0]);
 	hist_sparse_free(&iv->lat[1]);
+	for (uint32_t i = 0; i < iv->nsds; i++)
+		hist_sparse_free(&iv->sds[i].lat);
+	free(iv->sds);
+}
+
+/* Per target: the reads went to target 0, the writes to target 1. */
+static void m_sds(struct proto_interval *iv)
+{
+	iv->sds = calloc(2, sizeof(*iv->sds));
+	assert_non_null(iv->sds);
+	iv->nsds = 2;
+	iv->sds[1].target = 1;
+	fill(&iv->sds[0].lat, 1000, 100 * US, 200 * US);
+	fill(&iv->sds[1].lat, 500, 150 * US, 250 * US);
+}
+
+static void m_sds_target(struct proto_interval *iv)
+{
+	m_sds(iv);
+	iv->sds[1].target = 2;
+}
+
+static void m_sds_max_high(struct proto_interval *iv)
+{
+	m_sds(iv);
+	iv->sds[1].lat.max = 10000 * MS;
 }
 
 static void m_none(struct proto_interval *iv)
@@ -268,6 +295,11 @@ static void test_interval(void **state)
 		{ "lag sum above count x max", m_lag_sum_gt_n_max, -EINVAL,
 		  "lag" },
 		{ "lag without I/Os", m_lag_without_ios, -EINVAL, "lag" },
+		{ "per-target latency", m_sds, 0, NULL },
+		{ "a target not of its plan", m_sds_target, -EINVAL,
+		  "target 2, but its plan has 2" },
+		{ "a target's max above its buckets", m_sds_max_high, -EINVAL,
+		  "target 1 histogram: buckets" },
 	};
 
 	(void)state;
@@ -424,6 +456,7 @@ static void test_plan_of(void **state)
 	st[1].xfer[0].size = 512;
 	plausible_plan_of(&p, 7, &out);
 	assert_int_equal(out.slots, 9);
+	assert_int_equal(out.ntargets, 2);
 	assert_int_equal(out.xfer_min, 512);
 	assert_int_equal(out.xfer_max, 8192);
 	assert_int_equal(out.cores, 7);

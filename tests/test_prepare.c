@@ -17,10 +17,12 @@
 #include "common/timeutil.h"
 #include "slave/engine.h"
 #include "slave/prepare.h"
+#include "slave/wival.h"
 
 #define NT 3
+#define NT_MAX (PROTO_MAX_SD_LATS + 1) /* test_split */
 
-static struct proto_target targets[NT];
+static struct proto_target targets[NT_MAX];
 static struct proto_stream streams[2];
 static struct proto_plan plan;
 
@@ -144,7 +146,7 @@ static void test_assign_table(void **state)
 		unsigned threads[NT];
 		unsigned nworkers;
 	} cases[] = {
-		{ { 1, 1, 1 }, 1 },  { { 8, 0, 0 }, 3 }, { { 5, 7, 2 }, 4 },
+		{ { 1, 1, 1 }, 1 },     { { 8, 0, 0 }, 3 }, { { 5, 7, 2 }, 4 },
 		{ { 32, 32, 32 }, 64 }, { { 2, 3, 0 }, 5 }, { { 64, 1, 1 }, 2 },
 	};
 
@@ -217,8 +219,8 @@ static void test_target_writes_and_flags(void **state)
 
 static struct worker_interval *interval(unsigned seq, unsigned ntargets)
 {
-	struct worker_interval *iv = calloc(1, sizeof(*iv) +
-						       ntargets * sizeof(uint64_t));
+	struct worker_interval *iv =
+		calloc(1, sizeof(*iv) + ntargets * sizeof(uint64_t));
 
 	assert_non_null(iv);
 	hist_init(&iv->lat[0]);
@@ -378,8 +380,7 @@ static void test_interval_msg_and_totals(void **state)
 	assert_int_equal(tot.meas[0].count, 3); /* warmup not measured */
 	assert_int_equal(tot.meas[1].count, 0);
 
-	assert_int_equal(prepare_interval_msg(pi, &plan, 5000000000ull, iv),
-			 0);
+	assert_int_equal(prepare_interval_msg(pi, &plan, 5000000000ull, iv), 0);
 	assert_int_equal(pi->phase, 7);
 	assert_int_equal(pi->seq, 2);
 	assert_int_equal(pi->start_ns, 7000000000ull);
@@ -396,6 +397,123 @@ static void test_interval_msg_and_totals(void **state)
 	assert_int_equal(pi->lat[1].count, 0);
 	proto_msg_free(&m);
 	free(iv);
+}
+
+/* Which workers split their latency per target, and how. */
+static void test_split(void **state)
+{
+	static const unsigned slots[] = { 2, 0, 2, 1, 0 };
+	unsigned one[NT_MAX], many[NT_MAX], first[5], local[5];
+	struct prepare_slots ps = { .nworkers = 2 };
+
+	(void)state;
+	assert_int_equal(prepare_split_slots(slots, 5, first, local), 3);
+	assert_memory_equal(first, ((const unsigned[]){ 2, 0, 1 }),
+			    3 * sizeof(unsigned));
+	assert_memory_equal(local, ((const unsigned[]){ 0, 1, 0, 2, 1 }),
+			    5 * sizeof(unsigned));
+	for (unsigned t = 0; t < NT_MAX; t++) {
+		one[t] = 1;
+		many[t] = PREPARE_MAX_WORKERS;
+	}
+	/* 64 targets of a thread each over 2 workers: 32 pairs each. */
+	make_plan(PROTO_MAX_SD_LATS, one);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(prepare_split(&plan, &ps), 1);
+	prepare_slots_free(&ps);
+	/* One more target: not split. */
+	ps.nworkers = 2;
+	make_plan(PROTO_MAX_SD_LATS + 1, one);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(prepare_split(&plan, &ps), 0);
+	prepare_slots_free(&ps);
+	/* Every worker on every target: 64 x 64 pairs is too many. */
+	ps.nworkers = PREPARE_MAX_WORKERS;
+	make_plan(PROTO_MAX_SD_LATS, many);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(prepare_split(&plan, &ps), 0);
+	prepare_slots_free(&ps);
+	/* 8 targets on 32 workers: 256 pairs, the most. */
+	ps.nworkers = 32;
+	make_plan(8, many);
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(prepare_split(&plan, &ps), 1);
+	prepare_slots_free(&ps);
+	/* A worker of one target holds no pair of its own. */
+	ps.nworkers = 2;
+	make_plan(2, (const unsigned[]){ 2, 2 });
+	assert_int_equal(prepare_assign_slots(&ps, &plan), 0);
+	assert_int_equal(prepare_split(&plan, &ps), 1);
+	prepare_slots_free(&ps);
+}
+
+/*
+ * Two workers' split intervals add up per target: one records targets 1
+ * and 0 in pairs of its own, the other only target 1, in its read and
+ * write histograms; the message carries each target's latency, which
+ * adds up to the totals (its encoding checks it).
+ */
+static void test_split_collect(void **state)
+{
+	static const unsigned threads[] = { 2, 2 };
+	static const unsigned ta[] = { 1, 0 }, tb[] = { 1 };
+	struct worker_interval *a = wival_new(0, 2, 2, ta);
+	struct worker_interval *b = wival_new(0, 2, 1, tb);
+	struct worker_interval *acc[4] = { 0 };
+	unsigned accn[4] = { 0 };
+	struct proto_msg m = { .type = PROTO_INTERVAL };
+	struct proto_interval *pi = &m.u.interval;
+	void *buf;
+	size_t len;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	make_plan(2, threads);
+	assert_true(a->rec != a->lat);
+	assert_true(b->rec == b->lat);
+	hist_add(&a->rec[0], 1000); /* target 1, read */
+	hist_add(&a->rec[1], 2000); /* target 1, write */
+	hist_add(&a->rec[2], 3000); /* target 0, read */
+	hist_add(&a->rec[2], 3000);
+	hist_add(&b->rec[1], 5000); /* target 1, write */
+	a->ops[0] = 3;
+	a->ops[1] = 1;
+	b->ops[1] = 1;
+	wival_fold(a);
+	wival_fold(b);
+	assert_int_equal(a->lat[0].count, 3);
+	assert_int_equal(a->lat[1].count, 1);
+	assert_int_equal(prepare_collect(acc, accn, 4, a), 0);
+	assert_int_equal(prepare_collect(acc, accn, 4, b), 0);
+	assert_non_null(acc[0]->sd);
+	assert_null(acc[0]->rec);
+	assert_int_equal(acc[0]->sd[0].count, 2);
+	assert_int_equal(acc[0]->sd[0].sum, 6000);
+	assert_int_equal(acc[0]->sd[1].count, 3);
+	assert_int_equal(acc[0]->sd[1].sum, 8000);
+	assert_int_equal(acc[0]->lat[1].count, 2);
+
+	assert_int_equal(prepare_interval_msg(pi, &plan, 0, acc[0]), 0);
+	assert_int_equal(pi->nsds, 2);
+	assert_int_equal(pi->sds[0].target, 0);
+	assert_int_equal(pi->sds[0].lat.count, 2);
+	assert_int_equal(pi->sds[1].target, 1);
+	assert_int_equal(pi->sds[1].lat.count, 3);
+	assert_int_equal(pi->sds[1].lat.max, 5000);
+	assert_int_equal(proto_encode(&m, &buf, &len), 0);
+	free(buf);
+	proto_msg_free(&m);
+
+	/* Cleared for the next interval, its pairs too. */
+	wival_clear(a);
+	assert_int_equal(a->lat[0].count, 0);
+	assert_int_equal(a->rec[2].count, 0);
+	assert_int_equal(a->ntargets, 2);
+	assert_true(a->split_target == ta);
+	free(acc[0]);
+	wival_free(a);
+	wival_free(b);
 }
 
 static void test_error_text(void **state)
@@ -723,6 +841,8 @@ int main(void)
 		cmocka_unit_test(test_clock_conversion),
 		cmocka_unit_test(test_interval_msg_and_totals),
 		cmocka_unit_test(test_error_text),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_split_collect),
 		cmocka_unit_test(test_check_plan),
 		cmocka_unit_test(test_check_go),
 	};

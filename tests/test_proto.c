@@ -225,6 +225,14 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		iv->lag_max_ns = UINT64_C(4000000001);
 		fill_hist(&iv->lat[0], 1, 400);
 		fill_hist(&iv->lat[1], 2, 250);
+		/* Two targets, one with the reads, one with the writes. */
+		iv->nsds = 2;
+		iv->sds = calloc(2, sizeof(*iv->sds));
+		assert_non_null(iv->sds);
+		iv->sds[0].target = 1;
+		fill_hist(&iv->sds[0].lat, 1, 400);
+		iv->sds[1].target = 5;
+		fill_hist(&iv->sds[1].lat, 2, 250);
 		iv->tele = PROTO_TELE_CPU | PROTO_TELE_PSI | PROTO_TELE_NIC;
 		iv->tele_span_ns = UINT64_C(5000123456);
 		for (int i = 0; i < 5; i++)
@@ -522,6 +530,11 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 			assert_int_equal(u->in_flight, w->in_flight);
 			assert_int_equal(u->busy_ms, w->busy_ms);
 			assert_int_equal(u->queue_ms, w->queue_ms);
+		}
+		assert_int_equal(x->nsds, y->nsds);
+		for (uint32_t i = 0; i < x->nsds; i++) {
+			assert_int_equal(x->sds[i].target, y->sds[i].target);
+			check_hist(&x->sds[i].lat, &y->sds[i].lat);
 		}
 		break;
 	}
@@ -1412,7 +1425,11 @@ static void bin_raw(msgpack_object *b, const void *bytes, size_t len)
 /* interval.l[d] of a valid interval being edited, and its pairs. */
 static msgpack_object *edit_hist(struct edit *e, int d, struct pairs *ps)
 {
-	msgpack_object *h = at(get(edit_start(e, PROTO_INTERVAL), "l"), d);
+	msgpack_object *o = edit_start(e, PROTO_INTERVAL);
+	msgpack_object *h = at(get(o, "l"), d);
+
+	/* Without per-target histograms, which would no longer add up. */
+	get(o, "sl")->via.array.size = 0;
 
 	pairs_read(get(h, "b"), ps);
 	assert_true(ps->n > 5);
@@ -1796,13 +1813,76 @@ static void test_interval_hostile(void **state)
 }
 
 /*
+ * Message t with one element too many in its array key (at most max):
+ * the first two repeated into many (max + 1 of room). Refused naming what.
+ */
+static void one_too_many(enum proto_type t, const char *key, size_t max,
+			 msgpack_object *many, const char *what)
+{
+	struct edit e;
+	msgpack_object *v = get(edit_start(&e, t), key);
+
+	for (size_t i = 0; i < max + 1; i++)
+		many[i] = v->via.array.ptr[i % 2];
+	v->via.array.ptr = many;
+	v->via.array.size = (uint32_t)max + 1;
+	edit_finish(&e, -EBADMSG, what);
+}
+
+/*
+ * An interval's per-target histograms: bounded, each target once and in
+ * order, each a histogram, and adding up to the read and write ones.
+ */
+static void test_interval_sds_hostile(void **state)
+{
+	static msgpack_object many[PROTO_MAX_SD_LATS + 1];
+	msgpack_object *o, *v;
+	struct edit e;
+
+	(void)state;
+	o = edit_start(&e, PROTO_INTERVAL);
+	edit_finish(&e, 0, NULL);
+	/* None: a slave that does not split its latency per target. */
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(o, "sl")->via.array.size = 0;
+	edit_finish(&e, 0, NULL);
+
+	/* One target too many. */
+	one_too_many(PROTO_INTERVAL, "sl", PROTO_MAX_SD_LATS, many,
+		     "interval.sl: 65 elements, at most 64");
+
+	/* The same target twice, or out of order. */
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "sl"), 1), "t")->via.u64 = 1;
+	edit_finish(&e, -EBADMSG, "sl[1].t: target 1 not above");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "sl"), 0), "t")->via.u64 = 9;
+	edit_finish(&e, -EBADMSG, "sl[1].t: target 5 not above");
+
+	/* Not adding up: a target left out. */
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(o, "sl")->via.array.size = 1;
+	edit_finish(&e, -EBADMSG,
+		    "sl: per-target latencies count 400 I/Os summing to");
+
+	/* Its histogram is one, checked as any other. */
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "sl"), 1), "l")->type = MSGPACK_OBJECT_NIL;
+	edit_finish(&e, -EBADMSG, "interval.sl[1].l: expected a map");
+	o = edit_start(&e, PROTO_INTERVAL);
+	v = get(at(get(o, "sl"), 0), "l");
+	get(v, "n")->via.u64 += 1;
+	edit_finish(&e, -EBADMSG, "interval.sl[0].l.b: bucket counts sum to");
+}
+
+/*
  * A phase_end's per-sd validation counts: bounded, each sd once, no more
  * mismatches than blocks verified, and summing to the totals.
  */
 static void test_phase_end_hostile(void **state)
 {
 	static msgpack_object many[PROTO_MAX_TARGETS + 1];
-	msgpack_object *o, *v;
+	msgpack_object *o;
 	struct edit e;
 
 	(void)state;
@@ -1810,13 +1890,8 @@ static void test_phase_end_hostile(void **state)
 	edit_finish(&e, 0, NULL);
 
 	/* One sd too many. */
-	o = edit_start(&e, PROTO_PHASE_END);
-	v = get(o, "vs");
-	for (size_t i = 0; i < PROTO_MAX_TARGETS + 1; i++)
-		many[i] = v->via.array.ptr[i % 2];
-	v->via.array.ptr = many;
-	v->via.array.size = PROTO_MAX_TARGETS + 1;
-	edit_finish(&e, -EBADMSG, "phase_end.vs");
+	one_too_many(PROTO_PHASE_END, "vs", PROTO_MAX_TARGETS, many,
+		     "phase_end.vs");
 
 	/* The same sd twice, or out of order. */
 	o = edit_start(&e, PROTO_PHASE_END);
@@ -1935,6 +2010,7 @@ int main(void)
 		cmocka_unit_test(test_hist_bin_layout),
 		cmocka_unit_test(test_hist_bin_differential),
 		cmocka_unit_test(test_interval_hostile),
+		cmocka_unit_test(test_interval_sds_hostile),
 		cmocka_unit_test(test_phase_end_hostile),
 		cmocka_unit_test(test_encode_invalid),
 	};

@@ -1,7 +1,7 @@
 /*
  * The frame-size bounds of proto/proto.h hold: the largest legal message
  * each side can receive - an interval and a phase_end with every bucket of
- * both histograms, a plan with every target and stream at its longest, a
+ * both histograms, an interval with every target's histogram too, a plan with every target and stream at its longest, a
  * hello, log or error at its longest - encodes within the ZMQ_MAXMSGSIZE
  * the sockets are given. If a limit in proto.h grows, this test fails
  * until the bound grows with it.
@@ -25,8 +25,11 @@ static size_t encoded(const struct proto_msg *m)
 	return len;
 }
 
-/* Every bucket, each count as large as a valid total allows. */
-static void full_hist(struct hist_sparse *h)
+/*
+ * Every bucket, each count as large as a valid total allows when the
+ * histogram is one of share whose totals add up (and then times many).
+ */
+static void full_hist_of(struct hist_sparse *h, uint64_t share, uint64_t times)
 {
 	memset(h, 0, sizeof(*h));
 	h->n = HIST_BUCKETS;
@@ -36,13 +39,18 @@ static void full_hist(struct hist_sparse *h)
 	assert_non_null(h->cnt);
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
 		h->idx[i] = i;
-		h->cnt[i] = (UINT64_MAX / HIST_BUCKETS) - i;
+		h->cnt[i] = (UINT64_MAX / HIST_BUCKETS / share - i) * times;
 		h->count += h->cnt[i];
 	}
-	h->sum = UINT64_MAX;
+	h->sum = UINT64_MAX / share * times;
 	h->min = 1;
 	h->max = UINT64_MAX;
 	h->sumsq = 1e300;
+}
+
+static void full_hist(struct hist_sparse *h)
+{
+	full_hist_of(h, 1, 1);
 }
 
 static void fill_str(char *s, size_t size)
@@ -88,6 +96,25 @@ static void test_to_master(void **state)
 	}
 	full_hist(&m.u.interval.lat[0]);
 	full_hist(&m.u.interval.lat[1]);
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
+	hist_sparse_free(&m.u.interval.lat[0]);
+	hist_sparse_free(&m.u.interval.lat[1]);
+
+	/*
+	 * And every target with a histogram of every bucket: their totals
+	 * add up to the read and write ones' (half of them each), so no
+	 * count can take the 10 bytes of the bound.
+	 */
+	m.u.interval.nsds = PROTO_MAX_SD_LATS;
+	m.u.interval.sds = calloc(PROTO_MAX_SD_LATS, sizeof(*m.u.interval.sds));
+	assert_non_null(m.u.interval.sds);
+	for (uint32_t i = 0; i < PROTO_MAX_SD_LATS; i++) {
+		m.u.interval.sds[i].target = UINT32_MAX - PROTO_MAX_SD_LATS + i;
+		full_hist_of(&m.u.interval.sds[i].lat, PROTO_MAX_SD_LATS, 1);
+	}
+	for (int d = 0; d < 2; d++)
+		full_hist_of(&m.u.interval.lat[d], PROTO_MAX_SD_LATS,
+			     PROTO_MAX_SD_LATS / 2);
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
 	proto_msg_free(&m);
 
@@ -208,7 +235,7 @@ static void test_to_slave(void **state)
 		st->rdpct = st->seekpct = st->skew = 99.999;
 		st->eof = UINT32_MAX;
 	}
-	assert_in_range(encoded(&m), PROTO_MAX_TO_MASTER, PROTO_MAX_TO_SLAVE);
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_SLAVE);
 	proto_msg_free(&m);
 }
 

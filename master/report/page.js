@@ -1664,11 +1664,13 @@
 		});
 	}
 
-	/* A badge per slow host the run's test named (sink_slowhost.c). */
-	function slowHosts(sec, sh) {
-		if (!sh || typeof sh !== "object")
-			return;
-		arr(sh.hosts).forEach(function (h) {
+	/*
+	 * A badge per slow host (sink_slowhost.c) and per slow sd
+	 * (sink_slowsd.c) the run's test named: cls its class, word and key
+	 * the unit's word and its name's key ("host", "slave").
+	 */
+	function slowUnits(sec, list, cls, word, key) {
+		arr(list).forEach(function (h) {
 			var what = [];
 			if (h.latency)
 				what.push("p99 " + fmt(h.p99_ratio, 2) +
@@ -1677,13 +1679,23 @@
 			if (h.io_share)
 				what.push("I/Os " + fmt(h.io_share_ratio, 2) +
 					"x its share");
-			sec.appendChild(el("p", { "class": "badge slow-host" },
-				"slow host " + str(h.slave) + ": " +
+			sec.appendChild(el("p", { "class": "badge " + cls },
+				"slow " + word + " " + str(h[key]) + ": " +
 				what.join(", ") + " (" + (h.p < 0.001 ?
 					"p<0.001" : "p=" + fmt(h.p, 3)) +
 				") in " + str(h.intervals_flagged) + " of " +
 				str(h.intervals_judged) + " intervals"));
 		});
+	}
+
+	function slowHosts(sec, sh) {
+		if (sh && typeof sh === "object")
+			slowUnits(sec, sh.hosts, "slow-host", "host", "slave");
+	}
+
+	function slowSds(sec, ss) {
+		if (ss && typeof ss === "object")
+			slowUnits(sec, ss.sds, "slow-sd", "sd", "sd");
 	}
 
 	/* A badge per generator-bound host of the run (sink_genwarn.c). */
@@ -1752,6 +1764,7 @@
 				" s, start skew " + fmt(r.start_skew_ns / 1e6, 3) +
 				" ms" + (b ? "; baseline overlaid (grey, dashed)" : "")));
 			slowHosts(sec, r.slow_hosts);
+			slowSds(sec, r.slow_sds);
 			generatorBound(sec, r);
 			sloAnswer(sec, r);
 			/* Not steady or not judged: said at the top of the run. */

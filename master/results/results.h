@@ -225,8 +225,9 @@ int results_export_open(const struct run_view *rv);
 /*
  * ---- results_validate.c: data validation ----
  * results_validation_plan: the params sd index of each target of plan,
- * into *sd (malloc'd, the caller's; NULL when plan has none) and *nsd; 0
- * or -ENOMEM. results_validation_end: a slave's phase_end counters
+ * into *sd (malloc'd, the caller's; NULL when plan has none), its threads
+ * into *thr (in the same allocation: free *sd only) and their count into
+ * *nsd; 0 or -ENOMEM. results_validation_end: a slave's phase_end counters
  * (decoded, so they sum up and no sd has more mismatches than verified
  * blocks) into s's end_val and, per sd, into r (may be NULL); -EINVAL with
  * the reason in why, adding nothing, when a vs[].t is not a target of s's
@@ -238,7 +239,7 @@ int results_export_open(const struct run_view *rv);
  */
 int results_validation_plan(const struct params *p,
 			    const struct proto_plan *plan, unsigned **sd,
-			    unsigned *nsd);
+			    unsigned **thr, unsigned *nsd);
 int results_validation_end(const struct run_view *rv, struct run_result *r,
 			   struct slave_rec *s,
 			   const struct proto_phase_end *pe, char *why,

@@ -24,15 +24,17 @@ static int validated(const struct run_view *rv, const struct run_result *r)
 
 int results_validation_plan(const struct params *p,
 			    const struct proto_plan *plan, unsigned **sd,
-			    unsigned *nsd)
+			    unsigned **thr, unsigned *nsd)
 {
 	*sd = NULL;
+	*thr = NULL;
 	*nsd = 0;
 	if (!plan->ntargets)
 		return 0;
-	*sd = malloc(sizeof(**sd) * plan->ntargets);
+	*sd = malloc(sizeof(**sd) * 2 * plan->ntargets);
 	if (!*sd)
 		return -ENOMEM;
+	*thr = *sd + plan->ntargets;
 	for (uint32_t t = 0; t < plan->ntargets; t++) {
 		size_t i = 0;
 
@@ -42,6 +44,7 @@ int results_validation_plan(const struct params *p,
 			i++;
 		assert(i < p->nsd);
 		(*sd)[t] = (unsigned)i;
+		(*thr)[t] = plan->targets[t].threads;
 	}
 	*nsd = plan->ntargets;
 	return 0;

@@ -23,6 +23,7 @@
 	X(maxdata)      /* a run ended on maxdata=: summary.json, .txt */      \
 	X(steady)       /* steady state: console, summary.json, .txt */        \
 	X(slowhost)     /* slow hosts: console, summary.json, .txt */          \
+	X(slowsd)       /* slow sds: console, summary.json, .txt */            \
 	X(knee)         /* a curve's knee: console, summary.json, .txt */      \
 	X(slo)          /* iorate=slo search: console, summary.json, .txt */   \
 	X(genwarn)      /* generator warnings, busiest slave's CPU column */   \

@@ -23,13 +23,19 @@ struct slowhost_work {
 	/*
 	 * A value in bucket b outranks this many of the pool's values (ties
 	 * count half): pcum[b] - pool[b] / 2. A slave's Mann-Whitney U is the
-	 * sum of these over its values less n1^2 / 2 (its own pairs), so no
-	 * merge of its directions is needed for the test.
+	 * sum of these over its values less n1^2 / 2 (its own pairs), so its
+	 * histograms need no merge for the test.
 	 */
 	double wrank[HIST_BUCKETS];
-	/* One slave's running counts per direction, for its percentiles. */
-	uint64_t dcum[SLOWHOST_DIRS][HIST_BUCKETS];
-	struct holm_slot *holm; /* 2 x max */
+	/*
+	 * One slave's buckets, its histograms merged: index, running sum; made
+	 * only for a slave that may be flagged, for its percentiles.
+	 */
+	uint32_t midx[HIST_BUCKETS];
+	uint64_t mcum[HIST_BUCKETS];
+	size_t mn;
+	uint64_t dense[HIST_BUCKETS]; /* merging them; zero between calls */
+	struct holm_slot *holm;       /* 2 x max */
 };
 
 struct slowhost_work *slowhost_work_new(size_t max_slaves)
@@ -73,59 +79,66 @@ static double upper_tail(double z)
 }
 
 /*
- * One slave's U statistic against the pool (before its n1^2 / 2 is
- * taken off) and its running counts per direction into w->dcum; its
- * count, and its lowest and highest value into *lo, *hi.
+ * One slave's U against the pool before its own pairs are taken off: the
+ * sum of its values' pool ranks. Its count, lowest and highest value into
+ * *n, *lo, *hi.
  */
-static uint64_t scan_slave(struct slowhost_work *w, const struct slowhost_in *s,
-			   double *u, uint64_t *lo, uint64_t *hi)
+static double rank_sum(const struct slowhost_work *w,
+		       const struct slowhost_in *s, uint64_t *n, uint64_t *lo,
+		       uint64_t *hi)
 {
-	uint64_t n = 0;
 	double sum = 0;
 
+	*n = 0;
 	*lo = UINT64_MAX;
 	*hi = 0;
-	for (unsigned d = 0; d < s->ndir; d++) {
+	for (unsigned d = 0; d < s->nlat; d++) {
 		const struct hist_sparse *h = &s->lat[d];
-		uint64_t cum = 0;
 
-		if (h->count && h->min < *lo)
+		if (!h->count || !h->n)
+			continue;
+		if (h->min < *lo)
 			*lo = h->min;
-		if (h->count && h->max > *hi)
+		if (h->max > *hi)
 			*hi = h->max;
-		for (size_t k = 0; k < h->n; k++) {
-			/* Counts fit int64: its conversion is one instruction. */
+		/* Counts fit int64: its conversion is one instruction. */
+		for (size_t k = 0; k < h->n; k++)
 			sum += (double)(int64_t)h->cnt[k] * w->wrank[h->idx[k]];
-			cum += h->cnt[k];
-			w->dcum[d][k] = cum;
-		}
-		n += cum;
+		*n += h->count;
 	}
-	*u = sum;
-	return n;
+	return sum;
 }
 
-/* The slave's count in buckets 0..b: each direction's, by bisection. */
-static uint64_t own_below(const struct slowhost_work *w,
-			  const struct slowhost_in *s, unsigned b)
+/*
+ * Merge one slave's histograms into w->midx and w->mcum, through w->dense
+ * over the span of their bucket indexes (left zero again).
+ */
+static void merge_lat(struct slowhost_work *w, const struct slowhost_in *s)
 {
-	uint64_t n = 0;
+	uint32_t first = HIST_BUCKETS, last = 0;
+	uint64_t cum = 0;
 
-	for (unsigned d = 0; d < s->ndir; d++) {
-		const uint32_t *idx = s->lat[d].idx;
-		size_t l = 0, r = s->lat[d].n; /* first index past b */
+	for (unsigned d = 0; d < s->nlat; d++) {
+		const struct hist_sparse *h = &s->lat[d];
 
-		while (l < r) {
-			size_t m = l + (r - l) / 2;
-
-			if (idx[m] <= b)
-				l = m + 1;
-			else
-				r = m;
-		}
-		n += l ? w->dcum[d][l - 1] : 0;
+		if (!h->count || !h->n)
+			continue;
+		for (size_t k = 0; k < h->n; k++)
+			w->dense[h->idx[k]] += h->cnt[k];
+		if (h->idx[0] < first)
+			first = h->idx[0];
+		if (h->idx[h->n - 1] > last)
+			last = h->idx[h->n - 1];
 	}
-	return n;
+	w->mn = 0;
+	for (uint32_t b = first; b <= last && b < HIST_BUCKETS; b++) {
+		if (!w->dense[b])
+			continue;
+		cum += w->dense[b];
+		w->dense[b] = 0;
+		w->midx[w->mn] = b;
+		w->mcum[w->mn++] = cum;
+	}
 }
 
 /* A bucket's value as hist_percentile() says it: its midpoint, clamped. */
@@ -137,23 +150,45 @@ static uint64_t bucket_value(unsigned b, uint64_t lo, uint64_t hi)
 	return mid < lo ? lo : mid > hi ? hi : mid;
 }
 
-/*
- * Percentile p of n values: the slave's own (rest 0) or the other
- * slaves' (rest 1: the pool's buckets less the slave's), the first bucket
- * whose running count reaches the rank, found by bisection.
- */
-static uint64_t percentile(const struct slowhost_work *w,
-			   const struct slowhost_in *s, int rest, double p,
-			   uint64_t n, uint64_t lo, uint64_t hi)
+/* The slave's own percentile p, from its merged buckets. */
+static uint64_t own_percentile(const struct slowhost_work *w, double p,
+			       uint64_t n, uint64_t lo, uint64_t hi)
+{
+	uint64_t rank = hist_rank(p, n);
+	size_t k = 0;
+
+	while (k + 1 < w->mn && w->mcum[k] < rank)
+		k++;
+	return bucket_value(w->midx[k], lo, hi);
+}
+
+/* The slave's count in buckets 0..b. */
+static uint64_t own_below(const struct slowhost_work *w, unsigned b)
+{
+	size_t l = 0, r = w->mn; /* first merged index past b */
+
+	while (l < r) {
+		size_t m = l + (r - l) / 2;
+
+		if (w->midx[m] <= b)
+			l = m + 1;
+		else
+			r = m;
+	}
+	return l ? w->mcum[l - 1] : 0;
+}
+
+/* The other slaves' percentile p: the pool's buckets less the slave's. */
+static uint64_t rest_percentile(const struct slowhost_work *w, double p,
+				uint64_t n, uint64_t lo, uint64_t hi)
 {
 	uint64_t rank = hist_rank(p, n);
 	unsigned l = 0, r = HIST_BUCKETS - 1;
 
 	while (l < r) {
 		unsigned m = l + (r - l) / 2;
-		uint64_t own = own_below(w, s, m);
 
-		if ((rest ? w->pcum[m] - own : own) >= rank)
+		if (w->pcum[m] - own_below(w, m) >= rank)
 			r = m;
 		else
 			l = m + 1;
@@ -168,7 +203,7 @@ static double ratio(uint64_t a, uint64_t b)
 
 /*
  * The latency test of one slave s of n1 I/Os, with its sum of pool ranks
- * su (scan_slave), against the n2 others; ties is the pool's sum of
+ * su (rank_sum()), against the n2 others; ties is the pool's sum of
  * t^3 - t over its buckets.
  */
 static void latency(struct slowhost_work *w, const struct slowhost_in *s,
@@ -189,15 +224,16 @@ static void latency(struct slowhost_work *w, const struct slowhost_in *s,
 	o->lat_judged = 1;
 	o->p_lat = upper_tail((u - mean - 0.5) / sqrt(var));
 	/*
-	 * Holm only raises a p-value: past alpha now, never flagged, and
-	 * the percentiles (a third of the call's work) are left at 0.
+	 * Holm only raises a p-value: past alpha now, never flagged, and the
+	 * merge and percentiles (most of the call's work) are not made.
 	 */
 	if (!(o->p_lat <= alpha))
 		return;
-	o->median_ns = percentile(w, s, 0, 50, n1, lo, hi);
-	o->rest_median_ns = percentile(w, s, 1, 50, n2, plo, phi);
-	o->p99_ns = percentile(w, s, 0, 99, n1, lo, hi);
-	o->rest_p99_ns = percentile(w, s, 1, 99, n2, plo, phi);
+	merge_lat(w, s);
+	o->median_ns = own_percentile(w, 50, n1, lo, hi);
+	o->rest_median_ns = rest_percentile(w, 50, n2, plo, phi);
+	o->p99_ns = own_percentile(w, 99, n1, lo, hi);
+	o->rest_p99_ns = rest_percentile(w, 99, n2, plo, phi);
 	o->median_ratio = ratio(o->median_ns, o->rest_median_ns);
 	o->p99_ratio = ratio(o->p99_ns, o->rest_p99_ns);
 }
@@ -260,14 +296,11 @@ int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 
 	if (n > w->max)
 		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		if (in[i].ndir > SLOWHOST_DIRS)
-			return -EINVAL;
 	memset(w->pool, 0, sizeof(w->pool));
 	for (size_t i = 0; i < n; i++) {
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].p_lat = out[i].p_ios = 1;
-		for (unsigned d = 0; d < in[i].ndir; d++) {
+		for (unsigned d = 0; d < in[i].nlat; d++) {
 			const struct hist_sparse *h = &in[i].lat[d];
 
 			for (size_t k = 0; k < h->n; k++)
@@ -292,8 +325,8 @@ int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 		ties += t * t * t - t;
 	}
 	for (size_t i = 0; i < n; i++) {
-		double su;
-		uint64_t lo, hi, n1 = scan_slave(w, &in[i], &su, &lo, &hi);
+		uint64_t n1, lo, hi;
+		double su = rank_sum(w, &in[i], &n1, &lo, &hi);
 
 		latency(w, &in[i], n1, total - n1, su, ties, alpha, plo, phi,
 			lo, hi, &out[i]);

@@ -24,8 +24,9 @@
  * 1/SLOWHOST_EFFECT of its share (I/O count).
  *
  * Work: O(slaves x occupied buckets + HIST_BUCKETS + slaves x log slaves)
- * a call (the percentiles, by bisection, only for a slave that may be
- * flagged), memory fixed when the workspace is made.
+ * a call, and for a slave that may be flagged the span of its bucket
+ * indexes (the merge its percentiles need); memory fixed when the
+ * workspace is made.
  */
 #ifndef LOCKSTEP_MASTER_RESULTS_SLOWHOST_H
 #define LOCKSTEP_MASTER_RESULTS_SLOWHOST_H
@@ -40,17 +41,21 @@
 #define SLOWHOST_EFFECT 1.2
 /* Fewer I/Os than this on either side of a test: not judged. */
 #define SLOWHOST_MIN_IOS 20
-/* Histograms a slave may give (read, write). */
+/* Histograms a slave gives (read, write). */
 #define SLOWHOST_DIRS 2
 
-/* One slave's input; nothing is kept after the call. */
+/*
+ * One slave's input (or one sd's: slowsd.h); nothing is kept after the
+ * call.
+ */
 struct slowhost_in {
 	/*
-	 * Its latency histograms (ndir of them, each passed through
-	 * hist_sparse_validate() or proto_decode()): together, its latency.
+	 * Its latency histograms (nlat of them, any number, each passed
+	 * through hist_sparse_validate() or proto_decode()): together, its
+	 * latency (a slave's read and write ones, an sd's on each slave).
 	 */
 	const struct hist_sparse *lat;
-	unsigned ndir;
+	unsigned nlat;
 	/* Its expected share of the I/Os, relative to the others'; 0 or
 	   less: it was not to do I/O, and no I/O-count test is made. */
 	double weight;
@@ -84,8 +89,8 @@ void slowhost_work_free(struct slowhost_work *w);
 /*
  * Judge n slaves (in[0..n-1]) at family-wise error rate alpha into
  * out[0..n-1]. Returns how many are flagged, or -EINVAL when n is over
- * the workspace's max_slaves or a slave has more than SLOWHOST_DIRS
- * histograms. One slave, or none with I/O, judges nothing.
+ * the workspace's max_slaves. One slave, or none with I/O, judges
+ * nothing.
  */
 int slowhost_judge(struct slowhost_work *w, const struct slowhost_in *in,
 		   size_t n, double alpha, struct slowhost_out *out);

@@ -266,6 +266,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		memset(s->end_val, 0, sizeof(s->end_val));
 		free(s->plan_sd);
 		s->plan_sd = NULL;
+		s->plan_thr = NULL;
 		s->nplan_sd = 0;
 		s->first_io = 0;
 		/* Until its plan says more, it may report no I/O at all. */
@@ -295,7 +296,8 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		}
 		plausible_plan_of(&msg.u.plan, s->hello.cores, &s->pplan);
 		ret = results_validation_plan(m->params, &msg.u.plan,
-					      &s->plan_sd, &s->nplan_sd);
+					      &s->plan_sd, &s->plan_thr,
+					      &s->nplan_sd);
 		if (ret < 0) {
 			proto_msg_free(&msg);
 			break;

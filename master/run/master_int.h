@@ -163,8 +163,12 @@ struct slave_rec {
 	unsigned char *got;     /* intervals received (or GOT_REJECTED) */
 	struct hist_sparse end_lat[2]; /* its measured latency, phase_end */
 	uint64_t end_val[3];           /* validation counters, phase_end */
-	/* Its plan's targets as params sd indexes (phase_end vs[].t). */
+	/*
+	 * Its plan's targets as params sd indexes (phase_end vs[].t,
+	 * interval sl[].t) and their threads (in plan_sd's allocation).
+	 */
 	unsigned *plan_sd;
+	unsigned *plan_thr;
 	unsigned nplan_sd;
 	/* Trust: what it may report, and what it reported that was wrong. */
 	struct plausible_plan pplan; /* what its plan of the phase allows */

@@ -96,6 +96,7 @@ static int reset_for_phase(struct master *m, struct slave_rec *s,
 	roster_free_end_lat(s);
 	free(s->plan_sd);
 	s->plan_sd = NULL;
+	s->plan_thr = NULL;
 	s->nplan_sd = 0;
 	plausible_plan_of(plan, s->hello.cores, &s->pplan);
 	/* A rejoiner's intervals keep the phase's schedule (plausible.h). */
@@ -108,7 +109,7 @@ static int reset_for_phase(struct master *m, struct slave_rec *s,
 	if (!s->got)
 		return -ENOMEM;
 	return results_validation_plan(m->params, plan, &s->plan_sd,
-				       &s->nplan_sd);
+				       &s->plan_thr, &s->nplan_sd);
 }
 
 /* REJOIN_WANTED: judge it, then send its part of the plan. */

@@ -25,6 +25,7 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 	out->iorate = p->iorate > 0 ? p->iorate : 0;
 	out->clock_error_ns = p->clock_error_ns;
 	out->intervals = p->intervals;
+	out->ntargets = p->ntargets;
 	for (uint32_t t = 0; t < p->ntargets; t++)
 		out->slots += p->targets[t].threads;
 	for (uint32_t s = 0; s < p->nstreams; s++)
@@ -85,6 +86,30 @@ static int hist_plausible(const struct hist_sparse *h, const char *dir,
 			 " values with sum %" PRIu64 " and max %" PRIu64,
 			 dir, h->sumsq, h->count, h->sum, h->max);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The per-target histograms (sl): targets of its plan, each histogram
+ * agreeing with itself. The decoder checked that they add up to l's.
+ */
+static int sds_plausible(const struct plausible_plan *pl,
+			 const struct proto_interval *iv, char *why,
+			 size_t whylen)
+{
+	for (uint32_t i = 0; i < iv->nsds; i++) {
+		char what[32];
+
+		if (iv->sds[i].target >= pl->ntargets) {
+			snprintf(why, whylen,
+				 "a latency histogram of target %u, but its plan has %u",
+				 iv->sds[i].target, pl->ntargets);
+			return -EINVAL;
+		}
+		snprintf(what, sizeof(what), "target %u", iv->sds[i].target);
+		if (hist_plausible(&iv->sds[i].lat, what, why, whylen) < 0)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -423,7 +448,8 @@ int plausible_interval(const struct plausible_plan *pl,
 			 iv->lag_ns, iv->lag_n, iv->lag_max_ns);
 		return -EINVAL;
 	}
-	if (tele_plausible(pl, iv, why, whylen) < 0)
+	if (tele_plausible(pl, iv, why, whylen) < 0 ||
+	    sds_plausible(pl, iv, why, whylen) < 0)
 		return -EINVAL;
 	return times_plausible(pl, iv, why, whylen);
 }

@@ -79,6 +79,7 @@ struct plausible_plan {
 	uint64_t clock_error_ns; /* its clock offset's error bound */
 	uint64_t start_at; /* master time of the phase's go; 0 before it */
 	uint32_t intervals;
+	uint32_t ntargets; /* its plan's targets (interval.sl's indexes) */
 };
 
 /*

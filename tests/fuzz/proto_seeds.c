@@ -200,6 +200,15 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		iv->devs[0].queue_ms = 14;
 		if (fill_hist(&iv->lat[0], 1) || fill_hist(&iv->lat[1], 2))
 			return -ENOMEM;
+		/* Two targets: the reads went to one, the writes to the other. */
+		iv->sds = calloc(2, sizeof(*iv->sds));
+		if (!iv->sds)
+			return -ENOMEM;
+		iv->nsds = 2;
+		iv->sds[1].target = 1;
+		if (fill_hist(&iv->sds[0].lat, 1) ||
+		    fill_hist(&iv->sds[1].lat, 2))
+			return -ENOMEM;
 		return 0;
 	}
 	case PROTO_ACK:
