@@ -721,25 +721,6 @@ static int pause_for(struct master *m, double s)
 }
 
 /*
- * An slo step runs at the rate its search picks from the runs before it,
- * and is skipped once the search is done (slosteps.h).
- */
-static int slo_skip(struct master *m, struct run_result *r)
-{
-	struct slo_search s;
-
-	slosteps_search(m->params, m->ph.runs, r->ph.curve_max,
-			(size_t)(r - m->ph.runs), &s);
-	if (s.end == SLO_GOING) {
-		r->ph.iorate = s.next;
-		return 0;
-	}
-	log_info("%s skipped: the SLO search is over", r->ph.name);
-	r->skipped = 1;
-	return 1;
-}
-
-/*
  * Run one phase of the list, minding curves: a curve point runs at its
  * share of its curve-max phase's measured rate, and once one exceeds
  * stopcurve= the points left are skipped. An slo step likewise.
@@ -748,20 +729,7 @@ static int run_next(struct master *m, struct run_result *r)
 {
 	int ret;
 
-	if (r->ph.kind == PLAN_CURVE_POINT) {
-		struct run_result *max = &m->ph.runs[r->ph.curve_max];
-
-		const char *why;
-
-		r->ph.iorate = plan_curve_rate(max->view.iops, r->ph.curve_pct);
-		if (decide_curve_skip(max->done, max->curve_stopped,
-				      r->ph.iorate, &why)) {
-			log_info("%s skipped: %s", r->ph.name, why);
-			r->skipped = 1;
-			return 0;
-		}
-	}
-	if (r->ph.kind == PLAN_SLO_STEP && slo_skip(m, r))
+	if (skip_run(m, r))
 		return 0;
 	if ((ret = cmdrun_phase(m, r, 0)) < 0)
 		return ret;

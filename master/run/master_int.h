@@ -658,6 +658,14 @@ void midphase_resume(struct master *m, struct slave_rec *s);
 /* The phase is over: slaves still on their way in wait for the next. */
 void midphase_end(struct master *m);
 
+/* ---- skip.c: curve points and slo steps ---- */
+
+/*
+ * Set run r's rate if it is a curve point or an slo step; 1 when it is
+ * skipped instead (marked and said), else 0.
+ */
+int skip_run(struct master *m, struct run_result *r);
+
 /* ---- cmdrun.c: startcmd= and endcmd= around the runs ---- */
 
 /*
