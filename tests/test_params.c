@@ -184,10 +184,15 @@ static void test_wd_keywords(void **state)
 		{ "xfersize=1m", 1, { { 1 << 20, 100 } }, 100, 100 },
 		{ "xfersize=64K", 1, { { 65536, 100 } }, 100, 100 },
 		{ "xfersize=(8k)", 1, { { 8192, 100 } }, 100, 100 },
-		{ "xfersize=(4k,50,8k,50)", 2, { { 4096, 50 }, { 8192, 50 } },
-		  100, 100 },
-		{ "xfersize=(4k,25.5,64k,70,1m,4.5)", 3,
-		  { { 4096, 25.5 }, { 65536, 70 }, { 1 << 20, 4.5 } }, 100,
+		{ "xfersize=(4k,50,8k,50)",
+		  2,
+		  { { 4096, 50 }, { 8192, 50 } },
+		  100,
+		  100 },
+		{ "xfersize=(4k,25.5,64k,70,1m,4.5)",
+		  3,
+		  { { 4096, 25.5 }, { 65536, 70 }, { 1 << 20, 4.5 } },
+		  100,
 		  100 },
 		{ "rdpct=0", 1, { { 4096, 100 } }, 0, 100 },
 		{ "rdpct=70", 1, { { 4096, 100 } }, 70, 100 },
@@ -198,7 +203,10 @@ static void test_wd_keywords(void **state)
 		{ "seekpct=seq", 1, { { 4096, 100 } }, 100, 0 },
 		{ "seekpct=sequential", 1, { { 4096, 100 } }, 100, 0 },
 		{ "seekpct=SEQ", 1, { { 4096, 100 } }, 100, 0 },
-		{ "rdpct=70,seekpct=100,xfersize=8k", 1, { { 8192, 100 } }, 70,
+		{ "rdpct=70,seekpct=100,xfersize=8k",
+		  1,
+		  { { 8192, 100 } },
+		  70,
 		  100 },
 	};
 
@@ -463,8 +471,8 @@ static void test_wd_more(void **state)
 		char text[256];
 		struct params *p;
 
-		snprintf(text, sizeof(text), "hd=h1\nhd=h2\n" SD1 "wd=w,%s\nrd=r\n",
-			 c->params);
+		snprintf(text, sizeof(text),
+			 "hd=h1\nhd=h2\n" SD1 "wd=w,%s\nrd=r\n", c->params);
 		p = parse_ok(text);
 		print_message("wd %s\n", c->params);
 		assert_dbl(p->wd[0].seekpct, c->seekpct);
@@ -564,30 +572,50 @@ struct loop_case {
 static void test_loops(void **state)
 {
 	static const struct loop_case cases[] = {
-		{ "forxfersize=(4k,64k)", PARAMS_LOOP_XFERSIZE, 2,
+		{ "forxfersize=(4k,64k)",
+		  PARAMS_LOOP_XFERSIZE,
+		  2,
 		  { 4096, 65536 } },
 		{ "forxfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
 		{ "xfersize=8k", PARAMS_LOOP_XFERSIZE, 1, { 8192 } },
-		{ "forxfersize=(4k-16k,4k)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(4k-16k,4k)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 4096, 8192, 12288, 16384 } },
-		{ "forxfersize=(4k-32k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(4k-32k,d)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 4096, 8192, 16384, 32768 } },
-		{ "forxfersize=(32k,4k,d)", PARAMS_LOOP_XFERSIZE, 4,
+		{ "forxfersize=(32k,4k,d)",
+		  PARAMS_LOOP_XFERSIZE,
+		  4,
 		  { 32768, 16384, 8192, 4096 } },
-		{ "forthreads=(1-64,d)", PARAMS_LOOP_THREADS, 7,
+		{ "forthreads=(1-64,d)",
+		  PARAMS_LOOP_THREADS,
+		  7,
 		  { 1, 2, 4, 8, 16, 32, 64 } },
-		{ "forthreads=(64-1,d)", PARAMS_LOOP_THREADS, 7,
+		{ "forthreads=(64-1,d)",
+		  PARAMS_LOOP_THREADS,
+		  7,
 		  { 64, 32, 16, 8, 4, 2, 1 } },
 		{ "threads=(4,8)", PARAMS_LOOP_THREADS, 2, { 4, 8 } },
-		{ "forrdpct=(0-100,25)", PARAMS_LOOP_RDPCT, 5,
+		{ "forrdpct=(0-100,25)",
+		  PARAMS_LOOP_RDPCT,
+		  5,
 		  { 0, 25, 50, 75, 100 } },
-		{ "forrdpct=(10-30,10,70)", PARAMS_LOOP_RDPCT, 4,
+		{ "forrdpct=(10-30,10,70)",
+		  PARAMS_LOOP_RDPCT,
+		  4,
 		  { 10, 20, 30, 70 } },
 		{ "rdpct=50", PARAMS_LOOP_RDPCT, 1, { 50 } },
-		{ "forseekpct=(eof,random,50,seq)", PARAMS_LOOP_SEEKPCT, 4,
+		{ "forseekpct=(eof,random,50,seq)",
+		  PARAMS_LOOP_SEEKPCT,
+		  4,
 		  { PARAMS_SEEK_EOF, 100, 50, 0 } },
 		{ "seekpct=(0,100)", PARAMS_LOOP_SEEKPCT, 2, { 0, 100 } },
-		{ "forcompratio=(1,2,4.5)", PARAMS_LOOP_COMPRATIO, 3,
+		{ "forcompratio=(1,2,4.5)",
+		  PARAMS_LOOP_COMPRATIO,
+		  3,
 		  { 1, 2, 4.5 } },
 		{ "compratio=(1-3,1)", PARAMS_LOOP_COMPRATIO, 3, { 1, 2, 3 } },
 	};
@@ -819,8 +847,7 @@ static void test_include(void **state)
 	put(sub, "more.vdb", "sd=sd2,lun=/b,\n  threads=3\n");
 	put(dir, "rds.vdb", "rd=rd1,wd=wd1\n");
 	main_path = join(dir, "main.vdb");
-	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)),
-			 0);
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)), 0);
 	assert_dbl(p->compratio, 2);
 	assert_int_equal(p->nsd, 2);
 	assert_int_equal(p->sd[1].threads, 3);
@@ -863,9 +890,10 @@ static void test_include(void **state)
 	assert_null(p);
 
 	/* Fuzzing and other callers can refuse include= altogether. */
-	assert_int_equal(params_parse_text(NAME, "include=/etc/passwd\n" SD1
-					   WD1 RD1, PARAMS_NO_INCLUDE, &p,
-					   err, sizeof(err)),
+	assert_int_equal(params_parse_text(NAME,
+					   "include=/etc/passwd\n" SD1 WD1 RD1,
+					   PARAMS_NO_INCLUDE, &p, err,
+					   sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, NAME ":1:1: include= is not allowed here");
 
@@ -1069,9 +1097,10 @@ static void test_hcibench_generated(void **state)
 			      "debug=86\n"
 			      "data_errors=10000\n");
 	for (int i = 1; i <= 8; i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n,
-				      "sd=sd%d,lun=/dev/sd%c,openflags=o_direct,hitarea=0,range=(0,25),threads=4\n",
-				      i, 'a' + i);
+		n += (size_t)
+			snprintf(text + n, sizeof(text) - n,
+				 "sd=sd%d,lun=/dev/sd%c,openflags=o_direct,hitarea=0,range=(0,25),threads=4\n",
+				 i, 'a' + i);
 	snprintf(text + n, sizeof(text) - n,
 		 "wd=wd1,sd=(sd1,sd2,sd3,sd4,sd5,sd6,sd7,sd8),xfersize=256k,rdpct=0,seekpct=0\n"
 		 "rd=run1,wd=wd1,iorate=2400,elapsed=900,warmup=300,interval=30\n");
@@ -1141,15 +1170,16 @@ static void test_default_inheritance(void **state)
 
 static void test_comments(void **state)
 {
-	struct params *p = parse_ok("* a comment\n"
-				    "# another one\n"
-				    "   * an indented one\n"
-				    "\n"
-				    "\t\n"
-				    "sd=sd1,lun=/dev/x    * lun=/dev/y is faster\n"
-				    "sd=sd2,lun=/dev/z  comment without a star\n"
-				    "wd=wd1,sd=sd1,rdpct=50\t# tab then comment\n"
-				    "*rd=rdx,wd=wd1\n" RD1 "* the end\n");
+	struct params *p = parse_ok(
+		"* a comment\n"
+		"# another one\n"
+		"   * an indented one\n"
+		"\n"
+		"\t\n"
+		"sd=sd1,lun=/dev/x    * lun=/dev/y is faster\n"
+		"sd=sd2,lun=/dev/z  comment without a star\n"
+		"wd=wd1,sd=sd1,rdpct=50\t# tab then comment\n"
+		"*rd=rdx,wd=wd1\n" RD1 "* the end\n");
 
 	(void)state;
 	assert_int_equal(p->nsd, 2);
@@ -1166,20 +1196,20 @@ static void test_comments(void **state)
 static void test_continuation(void **state)
 {
 	struct params *p = parse_ok(
-		"sd=sd1,\n"               /* trailing comma */
-		"lun=/dev/sda,\n"         /* a starter-less line goes on */
-		"   threads=2\n"          /* indented */
+		"sd=sd1,\n"       /* trailing comma */
+		"lun=/dev/sda,\n" /* a starter-less line goes on */
+		"   threads=2\n"  /* indented */
 		"sd=sd2,lun=/dev/sdb\n"
-		"  ,threads=3\n"          /* leading comma */
-		",size=1m\n"              /* leading comma, no indent */
+		"  ,threads=3\n" /* leading comma */
+		",size=1m\n"     /* leading comma, no indent */
 		"wd=wd1\n"
-		"  sd=(sd1,\n"            /* indented sd= is wd's, not new */
-		"      sd2),\n"           /* a list across lines */
+		"  sd=(sd1,\n"  /* indented sd= is wd's, not new */
+		"      sd2),\n" /* a list across lines */
 		"  xfersize=(4k,50,\n"
 		"* a comment inside a list\n"
 		"            8k,50)\n"
 		"rd=rd1,wd=wd1\n"
-		"elapsed=10\n"            /* unindented, not a starter */
+		"elapsed=10\n" /* unindented, not a starter */
 		"  interval=5\n");
 
 	(void)state;
@@ -1273,9 +1303,9 @@ static void test_case(void **state)
 
 static void test_crlf(void **state)
 {
-	struct params *p =
-		parse_ok("* windows\r\nsd=sd1,lun=/dev/x,threads=3\r\n"
-			 "wd=wd1,\r\n  rdpct=5\r\nrd=rd1\r\n");
+	struct params *p = parse_ok(
+		"* windows\r\nsd=sd1,lun=/dev/x,threads=3\r\n"
+		"wd=wd1,\r\n  rdpct=5\r\nrd=rd1\r\n");
 
 	(void)state;
 	assert_string_equal(p->sd[0].lun, "/dev/x");
@@ -1329,11 +1359,11 @@ static void test_many(void **state)
 		n += (size_t)snprintf(text + n, len - n,
 				      "sd=sd%d,lun=/dev/d%d\n", i, i);
 	for (int i = 0; i < 100; i++)
-		n += (size_t)snprintf(text + n, len - n,
-				      "wd=wd%d,sd=sd%d\n", i, i);
+		n += (size_t)snprintf(text + n, len - n, "wd=wd%d,sd=sd%d\n", i,
+				      i);
 	for (int i = 0; i < 50; i++)
-		n += (size_t)snprintf(text + n, len - n,
-				      "rd=rd%d,wd=wd%d\n", i, 2 * i);
+		n += (size_t)snprintf(text + n, len - n, "rd=rd%d,wd=wd%d\n", i,
+				      2 * i);
 	p = parse_ok(text);
 	assert_int_equal(p->nsd, 300);
 	assert_string_equal(p->sd[299].lun, "/dev/d299");
@@ -1361,7 +1391,10 @@ static void test_limits(void **state)
 	memset(path, 'p', sizeof(path) - 1);
 	path[0] = '/';
 	path[PARAMS_PATH_MAX - 1] = '\0';
-	snprintf(text, len, "sd=%s,lun=%s\n" "wd=wd1\n" RD1, name, path);
+	snprintf(text, len,
+		 "sd=%s,lun=%s\n"
+		 "wd=wd1\n" RD1,
+		 name, path);
 	p = parse_ok(text);
 	assert_string_equal(p->sd[0].name, name);
 	assert_string_equal(p->sd[0].lun, path);
@@ -1371,18 +1404,17 @@ static void test_limits(void **state)
 	name[PARAMS_NAME_MAX] = '\0';
 	snprintf(text, len, "sd=%s,lun=/a\n" RD1, name);
 	parse_err(text, NAME ":1:4: sd= name is too long (64 characters, "
-			   "at most 63)");
+			     "at most 63)");
 	path[PARAMS_PATH_MAX - 1] = 'p';
 	path[PARAMS_PATH_MAX] = '\0';
 	snprintf(text, len, "sd=s,lun=%s\n" RD1, path);
 	parse_err(text, NAME ":1:10: lun= is too long (1024 characters, at "
-			   "most 1023)");
+			     "most 1023)");
 
 	/* 256 sds in one list is the most a wd can name. */
 	n = 0;
 	for (int i = 0; i < PARAMS_LIST_MAX + 1; i++)
-		n += (size_t)snprintf(text + n, len - n, "sd=s%d,lun=/a\n",
-				      i);
+		n += (size_t)snprintf(text + n, len - n, "sd=s%d,lun=/a\n", i);
 	wd = n;
 	n += (size_t)snprintf(text + n, len - n, "wd=w,sd=(s0");
 	for (int i = 1; i < PARAMS_LIST_MAX; i++)
@@ -1445,8 +1477,6 @@ static void test_errors(void **state)
 		/* Vdbench keywords lockstep does not implement. */
 		{ "sd=sd1,lun=/dev/x,count=(0,8)\n" RD1,
 		  "1:19: count= is not supported: write one sd= line per lun" },
-		{ SD1 "wd=wd1,hotband=(10,20)\n" RD1,
-		  "2:8: hotband= is not supported: hot bands are not supported" },
 		/* Cache hits and skewed distributions: their values. */
 		{ SD1 "wd=wd1,rhpct=101\n" RD1,
 		  "2:14: rhpct=101 is out of range 0..100" },
@@ -1469,11 +1499,62 @@ static void test_errors(void **state)
 		{ SD1 "wd=wd1,random_distribution=normal\n" RD1,
 		  "2:28: random_distribution=normal needs its sigma, such as normal:10" },
 		{ SD1 "wd=wd1,random_distribution=zipf:x\n" RD1,
-		  "2:28: random_distribution=zipf:x is not random, zipf:THETA, pareto:H or normal:SIGMA" },
+		  "2:28: random_distribution=zipf:x is not random, zipf:THETA, pareto:H, normal:SIGMA or zoned:IO/RANGE:..." },
 		{ SD1 "wd=wd1,random_distribution=lognormal:1\n" RD1,
-		  "2:28: random_distribution=lognormal:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
+		  "2:28: random_distribution=lognormal:1 is not random, zipf:THETA, pareto:H, normal:SIGMA or zoned:IO/RANGE:..." },
 		{ SD1 "wd=wd1,random_distribution=random:1\n" RD1,
-		  "2:28: random_distribution=random:1 is not random, zipf:THETA, pareto:H or normal:SIGMA" },
+		  "2:28: random_distribution=random:1 is not random, zipf:THETA, pareto:H, normal:SIGMA or zoned:IO/RANGE:..." },
+		/* fio's zoned distribution. */
+		{ SD1 "wd=wd1,random_distribution=zoned:60/10:30/20\n" RD1,
+		  "2:28: random_distribution=zoned:60/10:30/20: the zones' shares of the I/O add up to 90 and of the range to 30: fio's zones need 100, and at most 100" },
+		{ SD1 "wd=wd1,random_distribution=zoned:60/10:50/20\n" RD1,
+		  "2:28: random_distribution=zoned:60/10:50/20: the zones' shares of the I/O add up to 110 and of the range to 30: fio's zones need 100, and at most 100" },
+		{ SD1 "wd=wd1,random_distribution=zoned:50/60:50/50\n" RD1,
+		  "2:28: random_distribution=zoned:50/60:50/50: the zones' shares of the I/O add up to 100 and of the range to 110: fio's zones need 100, and at most 100" },
+		{ SD1 "wd=wd1,random_distribution=zoned:50/10:50/x\n" RD1,
+		  "2:40: random_distribution=: zone 2, 50/x, is not IO/RANGE in whole percents 0..100 (RANGE empty or 0: a share of the rest)" },
+		{ SD1 "wd=wd1,random_distribution=zoned:50.5/10:49.5/\n" RD1,
+		  "2:34: random_distribution=: zone 1, 50.5/10, is not IO/RANGE in whole percents 0..100 (RANGE empty or 0: a share of the rest)" },
+		{ SD1 "wd=wd1,random_distribution=zoned:50/10:50/101\n" RD1,
+		  "2:40: random_distribution=: zone 2, 50/101, is not IO/RANGE in whole percents 0..100 (RANGE empty or 0: a share of the rest)" },
+		{ SD1 "wd=wd1,random_distribution=zoned:/10:100/\n" RD1,
+		  "2:34: random_distribution=: zone 1, /10, is not IO/RANGE in whole percents 0..100 (RANGE empty or 0: a share of the rest)" },
+		{ SD1 "wd=wd1,random_distribution=zoned:50/100:50/\n" RD1,
+		  "2:28: random_distribution=zoned:50/100:50/: zone 2 takes 50% of the I/O and none of the range" },
+		{ SD1 "wd=wd1,random_distribution=zoned:\n" RD1,
+		  "2:28: random_distribution=zoned: has no zones: zoned:IO/RANGE:..., such as zoned:60/10:30/20:10/" },
+		{ SD1 "wd=wd1,random_distribution=zoned\n" RD1,
+		  "2:28: random_distribution=zoned: lockstep takes fio's zoned:IO/RANGE:... in percents of the range, not a bare zoned" },
+		{ SD1 "wd=wd1,random_distribution=zoned_abs:50/1g:50/\n" RD1,
+		  "2:28: random_distribution=zoned_abs:50/1g:50/: lockstep takes fio's zoned:IO/RANGE:... in percents of the range, not zoned_abs's sizes" },
+		{ SD1 "wd=wd1,stride=(4k,8k),random_distribution=zoned:100/10\n" RD1,
+		  "2:8: wd=wd1: stride= with a skewed random_distribution= is not supported" },
+		/* Vdbench's hotband=, and what it does not go with. */
+		{ SD1 "wd=wd1,hotband=(20,10)\n" RD1,
+		  "2:16: hotband=(20,10): the low end must be below the high end" },
+		{ SD1 "wd=wd1,hotband=(90,110)\n" RD1,
+		  "2:20: hotband=110 is out of range 0..100" },
+		{ SD1 "wd=wd1,hotband=(1g,2g)\n" RD1,
+		  "2:17: hotband=1g is not a number" },
+		{ SD1 "wd=wd1,hotband=10\n" RD1,
+		  "2:16: hotband= needs two values: (low,high)" },
+		{ SD1 "wd=wd1,hotband=(10,20),range=(0,50)\n" RD1,
+		  "2:24: wd=wd1: hotband= is the wd's range in Vdbench: not with range=" },
+		{ SD1 "wd=wd1,hotband=(10,20),random_distribution=zipf\n" RD1,
+		  "2:24: wd=wd1: hotband= spreads the I/O by Vdbench's HotBand curve: not with random_distribution=" },
+		{ SD1 "wd=wd1,hotband=(10,20),stride=(4k,8k)\n" RD1,
+		  "2:8: wd=wd1: hotband= with stride= (Vdbench would ignore it) is not supported" },
+		{ SD1 "wd=wd1,hotband=(10,20),streams=2\n" RD1,
+		  "2:8: wd=wd1: hotband= with streams= is not supported" },
+		{ SD1 "wd=wd1,hotband=(10,20),rhpct=50\n" RD1,
+		  "2:8: wd=wd1: hotband= with rhpct= and whpct= (lockstep's hit area is the sd's) is not supported" },
+		{ SD1 "wd=wd1,hotband=(10,20),seekpct=eof\n" RD1,
+		  "2:8: wd=wd1: hotband= with seekpct=eof (no random I/O) is not supported" },
+		{ "sd=sd1,lun=/dev/x,range=(0,50)\nwd=wd1,hotband=(10,20)\n" RD1,
+		  "2:8: wd=wd1: hotband= is in percent of the whole sd, replacing its range (Vdbench's rule), and sd=sd1 has range=(0,50): drop one" },
+		/* Vdbench's WD_entry: a wd has its own rate or a share, not both. */
+		{ SD1 "wd=wd1,iorate=100,skew=50\n" RD1,
+		  "2:19: wd=wd1: iorate= and skew= are mutually exclusive (Vdbench's rule)" },
 		/* streams=, stride= (wd) and maxdata= (rd), Vdbench's. */
 		{ SD1 "wd=wd1,streams=1\n" RD1,
 		  "2:16: streams=1: Vdbench's streams= asks for two streams at least" },
@@ -1957,7 +2038,8 @@ static void test_err_buffer(void **state)
 	assert_null(p);
 	assert_int_equal(params_parse_string(NULL, "", &p, err, sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, "-:1:1: no rd= run definition: nothing to run");
+	assert_string_equal(err,
+			    "-:1:1: no rd= run definition: nothing to run");
 }
 
 /* ---- files ------------------------------------------------------------ */
@@ -2008,8 +2090,10 @@ static void test_file_errors(void **state)
 	assert_int_equal(params_parse_file(path, &p, err, sizeof(err)),
 			 -EINVAL);
 	assert_null(p);
-	snprintf(want, sizeof(want), "%s:2:14: rdpct=500 is out of range "
-		 "0..100", path);
+	snprintf(want, sizeof(want),
+		 "%s:2:14: rdpct=500 is out of range "
+		 "0..100",
+		 path);
 	assert_string_equal(err, want);
 	assert_int_equal(unlink(path), 0);
 
