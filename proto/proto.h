@@ -29,8 +29,9 @@
 #define PROTO_MAX_STREAMS 1024
 #define PROTO_MAX_XFER 16
 #define PROTO_MAX_STREAM_TARGETS 256
-#define PROTO_SIG_LEN 32      /* a blkid TYPE or PTTYPE */
-#define PROTO_MAX_DEVS 16     /* block devices an interval reports */
+#define PROTO_MAX_ZONES 100 /* random_distribution=zoned: a zone per percent */
+#define PROTO_SIG_LEN 32    /* a blkid TYPE or PTTYPE */
+#define PROTO_MAX_DEVS 16   /* block devices an interval reports */
 #define PROTO_DEV_NAME_LEN 32 /* a kernel block device name + NUL */
 #define PROTO_NIC_LEN 16      /* IFNAMSIZ */
 #define PROTO_CMD_LEN 1024    /* a startcmd=/endcmd= command + NUL */
@@ -56,7 +57,8 @@
  *   each;
  * - a plan target: its name, its path and 13 keyed numbers (9 bytes each);
  *   a stream: its name, PROTO_MAX_STREAM_TARGETS indexes of at most 5
- *   bytes, PROTO_MAX_XFER keyed size/share pairs and a few keyed numbers;
+ *   bytes, PROTO_MAX_XFER keyed size/share pairs, PROTO_MAX_ZONES keyed
+ *   pairs of small numbers and a few keyed numbers;
  * - to a slave: a plan of PROTO_MAX_TARGETS targets and PROTO_MAX_STREAMS
  *   streams with its scalars;
  * - PROTO_MAX_SMALL: any message without histograms or plan arrays (hello,
@@ -75,7 +77,7 @@
 #define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
-	 PROTO_MAX_XFER * 32 + 256)
+	 PROTO_MAX_XFER * 32 + PROTO_MAX_ZONES * 16 + 256)
 #define PROTO_MAX_TO_SLAVE                                    \
 	((size_t)PROTO_MAX_TARGETS * PROTO_TARGET_MAX_BYTES + \
 	 (size_t)PROTO_MAX_STREAMS * PROTO_STREAM_MAX_BYTES + PROTO_MAX_SMALL)
@@ -218,14 +220,30 @@ struct proto_xfer {
 /*
  * How random offsets are spread over a range's blocks (wd
  * random_distribution=, fio's): evenly, or skewed, with the hot blocks
- * scattered over the range by a permutation every slave shares.
+ * scattered over the range by a permutation every slave shares; zoned
+ * (fio's zoned:) in the zones' order from the range's start; or over a
+ * hot band by Vdbench's HotBand curve (wd hotband=).
  */
 enum proto_access {
 	PROTO_ACCESS_UNIFORM = 0,
-	PROTO_ACCESS_ZIPF = 1,   /* access_arg: theta > 0, not 1 */
-	PROTO_ACCESS_PARETO = 2, /* access_arg: h in (0, 1) */
-	PROTO_ACCESS_NORMAL = 3, /* access_arg: sigma, percent of the range */
+	PROTO_ACCESS_ZIPF = 1,    /* access_arg: theta > 0, not 1 */
+	PROTO_ACCESS_PARETO = 2,  /* access_arg: h in (0, 1) */
+	PROTO_ACCESS_NORMAL = 3,  /* access_arg: sigma, percent of the range */
+	PROTO_ACCESS_ZONED = 4,   /* zones: shares of the I/O and the range */
+	PROTO_ACCESS_HOTBAND = 5, /* band_lo, band_hi: Vdbench's hot band */
 	PROTO_ACCESS_MAX
+};
+
+/*
+ * One zone of random_distribution=zoned (fio's): io percent of the random
+ * I/O goes to the next range percent of the range, uniformly. Whole
+ * percentages; the io shares add up to 100, the range shares to at most
+ * 100 (the rest of the range is not accessed), and a zone with I/O has
+ * some range.
+ */
+struct proto_zone {
+	uint64_t io;    /* 0..100 */
+	uint64_t range; /* 0..100 */
 };
 
 /* One workload (wd) as one slave runs it. */
@@ -249,6 +267,16 @@ struct proto_stream {
 	 * below MAX after the previous I/O's end; stride_max 0: none.
 	 */
 	uint64_t stride_min, stride_max;
+	/* access PROTO_ACCESS_ZONED: the zones in order; else none. */
+	uint32_t nzones;
+	struct proto_zone zones[PROTO_MAX_ZONES];
+	/*
+	 * access PROTO_ACCESS_HOTBAND (Vdbench's hotband=): the band as parts
+	 * per billion of each target's usable size (the whole sd, as
+	 * Vdbench's wd range replaces the sd's), [band_lo, band_hi); the
+	 * stream's random and sequential I/O stay in it. Else 0, 0.
+	 */
+	uint64_t band_lo, band_hi;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

@@ -7,6 +7,7 @@
  * indexes) live here too, used by both directions.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -114,6 +115,12 @@ static const struct field xfer_fields[] = {
 };
 TAB(xfer_tab, struct proto_xfer, xfer_fields);
 
+static const struct field zone_fields[] = {
+	BOUNDED(struct proto_zone, "io", io, 100),
+	BOUNDED(struct proto_zone, "rg", range, 100),
+};
+TAB(zone_tab, struct proto_zone, zone_fields);
+
 static const struct field stream_fields[] = {
 	STRING(struct proto_stream, "nm", name),
 	U32S(struct proto_stream, "tg", targets, ntargets),
@@ -128,6 +135,9 @@ static const struct field stream_fields[] = {
 	SCALAR(struct proto_stream, "aa", F_DBL, access_arg),
 	SCALAR(struct proto_stream, "tn", F_U64, stride_min),
 	SCALAR(struct proto_stream, "tx", F_U64, stride_max),
+	MAPS(struct proto_stream, "zn", zones, nzones, zone_tab),
+	BOUNDED(struct proto_stream, "bl", band_lo, RANGE_PPB),
+	BOUNDED(struct proto_stream, "bh", band_hi, RANGE_PPB),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 
@@ -370,6 +380,52 @@ const char *proto_type_name(enum proto_type t)
 	return schema_type_names[t];
 }
 
+/*
+ * A stream's zones (only with zoned access: fio's rules, the I/O shares
+ * adding up to 100, the range shares to at most 100, no I/O to an empty
+ * zone) and its hot band (only with hotband access, not empty).
+ */
+static int access_check(const struct proto_stream *s, uint32_t i, char *why,
+			size_t whylen)
+{
+	uint64_t io = 0, range = 0;
+	bool zoned = s->access == PROTO_ACCESS_ZONED;
+	bool band = s->access == PROTO_ACCESS_HOTBAND;
+
+	if (zoned != (s->nzones > 0)) {
+		snprintf(why, whylen, "st[%" PRIu32 "].zn: %s", i,
+			 zoned ? "zoned access without zones" :
+				 "zones without zoned access");
+		return -EINVAL;
+	}
+	for (uint32_t z = 0; z < s->nzones; z++) {
+		io += s->zones[z].io;
+		range += s->zones[z].range;
+		if (s->zones[z].io && !s->zones[z].range) {
+			snprintf(why, whylen,
+				 "st[%" PRIu32 "].zn[%" PRIu32
+				 "]: I/O to an empty zone",
+				 i, z);
+			return -EINVAL;
+		}
+	}
+	if (zoned && (io != 100 || range > 100)) {
+		snprintf(why, whylen,
+			 "st[%" PRIu32 "].zn: I/O shares add up to %" PRIu64
+			 ", range shares to %" PRIu64 " (100, and at most 100)",
+			 i, io, range);
+		return -EINVAL;
+	}
+	if (band ? s->band_lo >= s->band_hi : s->band_lo || s->band_hi) {
+		snprintf(why, whylen,
+			 "st[%" PRIu32 "].bl: band %" PRIu64 "..%" PRIu64
+			 " with access %" PRIu32,
+			 i, s->band_lo, s->band_hi, s->access);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 {
 	if (p->ntargets > PROTO_MAX_TARGETS ||
@@ -408,6 +464,8 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 				 i, s->access);
 			return -EINVAL;
 		}
+		if (access_check(s, i, why, whylen))
+			return -EINVAL;
 		for (uint32_t j = 0; j < s->ntargets; j++) {
 			if (s->targets[j] < p->ntargets)
 				continue;

@@ -1,7 +1,7 @@
 /*
  * Skewed access distributions: fio's zipf and pareto rank formulas, a
- * normal curve, and the permutation that scatters ranks over a range's
- * blocks. See dist.h.
+ * normal curve, fio's zones, and the permutation that scatters ranks over
+ * a range's blocks. See dist.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -110,6 +110,53 @@ int dist_init(struct dist *d, uint32_t kind, double arg, uint64_t n,
 	}
 }
 
+int dist_init_zoned(struct dist *d, const struct proto_zone *z, unsigned nz,
+		    uint64_t n)
+{
+	uint64_t io = 0, range = 0;
+
+	memset(d, 0, sizeof(*d));
+	if (n == 0 || nz == 0 || nz > PROTO_MAX_ZONES)
+		return -EINVAL;
+	d->kind = PROTO_ACCESS_ZONED;
+	d->n = n;
+	d->nzones = nz;
+	for (unsigned i = 0; i < nz; i++) {
+		struct dist_zone *dz = &d->zones[i];
+
+		if (z[i].io > 100 || z[i].range > 100 ||
+		    (z[i].io && !z[i].range))
+			return -EINVAL;
+		/* fio's __get_next_rand_offset_zoned, in blocks. */
+		dz->first = (uint64_t)((unsigned __int128)n * range / 100);
+		dz->count = (uint64_t)((unsigned __int128)n * z[i].range / 100);
+		if (dz->first >= n)
+			dz->first = n - 1;
+		if (dz->count == 0 || dz->count > n - dz->first)
+			dz->count = dz->count ? n - dz->first : 1;
+		dz->scale = z[i].io ? (double)dz->count * 100 / z[i].io *
+					      0x1p-64 :
+				      0;
+		io += z[i].io;
+		range += z[i].range;
+		dz->end = ((unsigned __int128)io << 64) / 100;
+	}
+	return io == 100 && range <= 100 ? 0 : -EINVAL;
+}
+
+/* A block of the zone a draw falls in, the rest of the draw within it. */
+static uint64_t zoned(const struct dist *d, uint64_t r)
+{
+	unsigned i = 0;
+	unsigned __int128 start;
+
+	while (i + 1 < d->nzones && r >= d->zones[i].end)
+		i++;
+	start = i ? d->zones[i - 1].end : 0;
+	return d->zones[i].first + (uint64_t)((r - start) * d->zones[i].count /
+					      (d->zones[i].end - start));
+}
+
 /* Uniform in [0, 1) with 53 bits. */
 static double unit(uint64_t r)
 {
@@ -152,6 +199,8 @@ uint64_t dist_rank(const struct dist *d, uint64_t r)
 		    cos(2 * M_PI * (double)(r & 0xffffffffu) * 0x1p-32);
 		x = fmod((double)d->n / 2 + z * d->sigma, (double)d->n);
 		return clamp(d, x < 0 ? x + (double)d->n : x);
+	case PROTO_ACCESS_ZONED:
+		return zoned(d, r);
 	default:
 		return (uint64_t)(((unsigned __int128)r * d->n) >> 64);
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "slave/hotband.h"
 #include "slave/workload.h"
 
 #define SCALE 4294967296.0 /* 2^32: shares are compared to 32 random bits */
@@ -207,12 +208,13 @@ static void target_range(const struct proto_target *pt, uint64_t size,
 
 /* Where the sd lies in its lun (offset=), its range=, and align=. */
 static int target_place(struct workload_target *wt,
-			const struct proto_target *pt, uint64_t size,
-			char *err, size_t errlen)
+			const struct proto_target *pt, uint64_t size, char *err,
+			size_t errlen)
 {
 	if (pt->align % 512) {
-		snprintf(err, errlen, "sd %s: align %u is not a multiple of 512",
-			 pt->name, pt->align);
+		snprintf(err, errlen,
+			 "sd %s: align %u is not a multiple of 512", pt->name,
+			 pt->align);
 		return -EINVAL;
 	}
 	if (pt->offset >= size) {
@@ -234,7 +236,8 @@ static int check_range(const struct workload *w, const struct proto_plan *plan,
 	const struct workload_target *wt = &w->targets[t];
 
 	for (unsigned c = 0; c < wt->nchoice; c++) {
-		const struct workload_stream *ws = &w->streams[wt->choice[c].stream];
+		const struct workload_stream *ws =
+			&w->streams[wt->choice[c].stream];
 
 		for (unsigned i = 0; i < ws->nxfer; i++) {
 			if (wt->hi - wt->lo >= ws->xsize[i])
@@ -313,12 +316,72 @@ static uint32_t stream_min_xfer(const struct workload_stream *ws)
 }
 
 /*
+ * Vdbench's hot band of a stream on a target: the band's parts per billion
+ * of the usable size (the whole sd), its ends on multiples of the
+ * stream's largest transfer; Vdbench's own minimums (a megabyte, two
+ * transfers, a record of the largest transfer). Hits, strides, eof passes
+ * and streams= do not go with it (the planner refuses them).
+ */
+static int init_band(struct workload_access *a, const struct proto_stream *ps,
+		     const struct proto_target *pt, uint64_t usable,
+		     uint32_t mx, char *err, size_t errlen)
+{
+	uint64_t lo = (uint64_t)((unsigned __int128)usable * ps->band_lo / PPB);
+	uint64_t hi = (uint64_t)((unsigned __int128)usable * ps->band_hi / PPB);
+
+	a->band = 1;
+	a->lo = (lo + mx - 1) / mx * mx;
+	a->hi = hi / mx * mx;
+	if (ps->eof || ps->stride_max || ps->rhpct > 0 || ps->whpct > 0 ||
+	    pt->streams) {
+		snprintf(err, errlen,
+			 "wd %s: a hot band with seekpct=eof, stride=, hits or streams= on sd %s",
+			 ps->name, pt->name);
+		return -EINVAL;
+	}
+	if (a->hi <= a->lo || a->hi - a->lo < 2ull * mx ||
+	    !hotband_records(a->hi - a->lo, mx)) {
+		snprintf(err, errlen,
+			 "wd %s: the hot band of %llu bytes on sd %s holds less than Vdbench's minimum (a megabyte of 1,000,000 bytes, two transfers and a %u-byte record in its whole megabytes)",
+			 ps->name,
+			 (unsigned long long)(a->hi > a->lo ? a->hi - a->lo :
+							      0),
+			 pt->name, mx);
+		return -EINVAL;
+	}
+	a->slo = a->lo;
+	a->shi = a->hi;
+	return 0;
+}
+
+/* The skewed or zoned distribution of a stream over n blocks. */
+static int init_dist(struct workload_access *a, const struct proto_stream *ps,
+		     uint64_t n, uint64_t key, char *err, size_t errlen)
+{
+	if (ps->access == PROTO_ACCESS_ZONED) {
+		if (!dist_init_zoned(&a->d, ps->zones, ps->nzones, n))
+			return 0;
+		snprintf(err, errlen,
+			 "wd %s: random_distribution zones are not fio's (shares of the I/O adding up to 100, of the range to at most 100)",
+			 ps->name);
+		return -EINVAL;
+	}
+	if (!dist_init(&a->d, ps->access, ps->access_arg, n, key))
+		return 0;
+	snprintf(err, errlen,
+		 "wd %s: random_distribution parameter %g is out of its range",
+		 ps->name, ps->access_arg);
+	return -EINVAL;
+}
+
+/*
  * The skewed distributions of target t's streams, over the whole range
  * this slave runs (before any worker's slice): blocks of align= or the
- * stream's smallest transfer (fio's unit), each with room for its largest.
+ * stream's smallest transfer (fio's unit), each with room for its largest;
+ * or a stream's hot band, in the whole sd (usable bytes).
  */
 static int init_access(struct workload *w, const struct proto_plan *plan,
-		       unsigned t, char *err, size_t errlen)
+		       unsigned t, uint64_t usable, char *err, size_t errlen)
 {
 	struct workload_target *wt = &w->targets[t];
 
@@ -329,6 +392,7 @@ static int init_access(struct workload *w, const struct proto_plan *plan,
 			&w->streams[wt->choice[c].stream];
 		struct workload_access *a;
 		uint32_t mx = stream_max_xfer(ws);
+		int ret;
 
 		if (ps->access == PROTO_ACCESS_UNIFORM)
 			continue;
@@ -336,16 +400,19 @@ static int init_access(struct workload *w, const struct proto_plan *plan,
 		if (!a)
 			return -ENOMEM;
 		wt->choice[c].access = a;
+		if (ps->access == PROTO_ACCESS_HOTBAND) {
+			ret = init_band(a, ps, &plan->targets[t], usable, mx,
+					err, errlen);
+			if (ret)
+				return ret;
+			continue;
+		}
 		a->unit = wt->align ? wt->align : stream_min_xfer(ws);
 		a->lo = align_start(wt->lo, wt->hi, a->unit, mx);
-		if (dist_init(&a->d, ps->access, ps->access_arg,
-			      (wt->hi - a->lo - mx) / a->unit + 1,
-			      dist_key(plan->targets[t].name)) < 0) {
-			snprintf(err, errlen,
-				 "wd %s: random_distribution parameter %g is out of its range",
-				 ps->name, ps->access_arg);
-			return -EINVAL;
-		}
+		ret = init_dist(a, ps, (wt->hi - a->lo - mx) / a->unit + 1,
+				dist_key(plan->targets[t].name), err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -426,8 +493,10 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		/* Streams of a target share its I/Os by weight, else evenly. */
 		for (unsigned c = 0; c < wt->nchoice; c++) {
 			acc += total > 0 ? weight[wt->choice[c].stream] : 1;
-			wt->choice[c].cum = (uint64_t)(
-				acc / (total > 0 ? total : wt->nchoice) * SCALE);
+			wt->choice[c].cum =
+				(uint64_t)(acc /
+					   (total > 0 ? total : wt->nchoice) *
+					   SCALE);
 		}
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;
@@ -446,7 +515,10 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 				cursor_start(wt, &w->streams[s]);
 		ret = check_range(w, plan, t, err, errlen);
 		if (ret == 0)
-			ret = init_access(w, plan, t, err, errlen);
+			ret = init_access(w, plan, t,
+					  target_size[t] -
+						  plan->targets[t].offset,
+					  err, errlen);
 		if (ret == 0)
 			ret = init_seq(w, &plan->targets[t], wt, err, errlen);
 	}
@@ -483,6 +555,22 @@ int workload_init(struct workload *w, const struct proto_plan *plan,
 	return ret;
 }
 
+/* The hot bands' sequential parts: slice k of n, as the target's range. */
+static void slice_bands(struct workload_target *wt, uint64_t unit, unsigned k,
+			unsigned n)
+{
+	for (unsigned c = 0; c < wt->nchoice; c++) {
+		struct workload_access *a = wt->choice[c].access;
+		uint64_t units;
+
+		if (!a || !a->band)
+			continue;
+		units = (a->hi - a->lo) / unit;
+		a->slo = a->lo + units * k / n * unit;
+		a->shi = k + 1 < n ? a->lo + units * (k + 1) / n * unit : a->hi;
+	}
+}
+
 int workload_slice(struct workload *w, const struct proto_plan *plan,
 		   unsigned t, unsigned k, unsigned n, char *err, size_t errlen)
 {
@@ -503,6 +591,7 @@ int workload_slice(struct workload *w, const struct proto_plan *plan,
 	}
 	if (n <= 1)
 		return 0;
+	slice_bands(wt, unit, k, n);
 	wt->lo = lo + units * k / n * unit;
 	if (k + 1 < n)
 		wt->hi = lo + units * (k + 1) / n * unit;
@@ -597,6 +686,17 @@ static int stream_next(struct workload_target *t,
 	return WORKLOAD_EOF;
 }
 
+/* A random offset of a skewed, zoned or hot-band stream. */
+static uint64_t access_next(struct workload *w, const struct workload_access *a,
+			    const struct workload_io *io)
+{
+	if (a->band)
+		return a->lo + hotband_record(a->hi - a->lo, io->len, io->write,
+					      workload_rand(w)) *
+				       io->len;
+	return a->lo + dist_next(&a->d, workload_rand(w)) * a->unit;
+}
+
 int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 {
 	struct workload_target *t = &w->targets[target];
@@ -631,17 +731,20 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 		const struct workload_access *a = t->choice[c].access;
 
 		if (a)
-			io->offset = a->lo +
-				     dist_next(&a->d, workload_rand(w)) *
-					     a->unit;
+			io->offset = access_next(w, a, io);
 		else if (s->stride_max)
 			io->offset = stride_next(w, t, s, *cur, io->len);
 		else
 			io->offset = uniform(w, t, t->lo, t->hi, io->len);
 		*cur = io->offset + io->len;
 	} else {
-		if (*cur + io->len > t->hi || *cur < t->lo)
-			*cur = seq_start(t, s);
+		const struct workload_access *a = t->choice[c].access;
+		uint64_t lo = a && a->band ? a->slo : t->lo;
+		uint64_t hi = a && a->band ? a->shi : t->hi;
+
+		if (*cur + io->len > hi || *cur < lo)
+			*cur = align_start(lo, hi, s->align,
+					   stream_max_xfer(s));
 		io->offset = *cur;
 		*cur += io->len;
 	}

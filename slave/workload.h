@@ -37,42 +37,46 @@ struct workload_stream {
 	unsigned nxfer;
 	uint32_t xsize[WORKLOAD_XFER_MAX];
 	uint64_t xcum[WORKLOAD_XFER_MAX]; /* cumulative share, scaled 2^32 */
-	uint64_t rd_thresh;   /* rdpct scaled to 2^32 */
-	uint64_t seek_thresh; /* seekpct scaled to 2^32 */
-	uint32_t align;       /* sequential alignment: gcd of the sizes */
-	int eof;              /* seekpct=eof: one pass, then the target stops */
-	uint64_t rh_thresh;   /* rhpct scaled to 2^32: reads to the hit area */
-	uint64_t wh_thresh;   /* whpct scaled to 2^32 */
+	uint64_t rd_thresh;               /* rdpct scaled to 2^32 */
+	uint64_t seek_thresh;             /* seekpct scaled to 2^32 */
+	uint32_t align;     /* sequential alignment: gcd of the sizes */
+	int eof;            /* seekpct=eof: one pass, then the target stops */
+	uint64_t rh_thresh; /* rhpct scaled to 2^32: reads to the hit area */
+	uint64_t wh_thresh; /* whpct scaled to 2^32 */
 	/* stride=: a random I/O's gap after the previous end; max 0: none */
 	uint64_t stride_min, stride_max;
 };
 
 /*
  * A skewed random_distribution= of one stream on one target: block b of
- * the distribution is the I/O at lo + b x unit.
+ * the distribution is the I/O at lo + b x unit. Or Vdbench's hot band
+ * (band set): random I/O in [lo, hi) by slave/hotband.c, sequential I/O
+ * of the stream in [slo, shi), the band or this worker's slice of it.
  */
 struct workload_access {
 	struct dist d;
 	uint64_t lo;
 	uint32_t unit;
+	int band;
+	uint64_t hi, slo, shi;
 };
 
 struct workload_choice {
 	unsigned stream;
-	uint64_t cum;         /* cumulative weight scaled to 2^32 */
+	uint64_t cum; /* cumulative weight scaled to 2^32 */
 	/* A skewed random_distribution=; NULL: uniform over lo..hi. */
 	struct workload_access *access;
 };
 
 struct workload_target {
-	uint64_t base;        /* offset=: where the sd starts in the lun */
-	uint64_t lo, hi;      /* byte range [lo, hi) from base */
-	uint32_t align;       /* align=: random offsets' alignment, 0 = size */
+	uint64_t base;   /* offset=: where the sd starts in the lun */
+	uint64_t lo, hi; /* byte range [lo, hi) from base */
+	uint32_t align;  /* align=: random offsets' alignment, 0 = size */
 	/* The hit area [hlo, hhi) from base; 0, 0: none. */
 	uint64_t hlo, hhi;
 	unsigned nchoice;
 	struct workload_choice *choice;
-	int done;             /* an eof stream finished its pass here */
+	int done; /* an eof stream finished its pass here */
 	/*
 	 * streams= (Vdbench's): nseq streams of seq_size bytes each from lo,
 	 * one position each (seq_cur, WORKLOAD_SEQ_DONE once an eof pass
@@ -91,7 +95,7 @@ struct workload {
 	unsigned ntargets, nstreams;
 	struct workload_target *targets;
 	struct workload_stream *streams;
-	uint64_t *cursor;     /* sequential position per (target, stream) */
+	uint64_t *cursor; /* sequential position per (target, stream) */
 	uint32_t max_xfer;
 };
 
@@ -104,10 +108,13 @@ struct workload {
  * area and every other I/O after it (Vdbench's miss area); a stream's
  * random_distribution spreads its random offsets over the whole range this
  * slave was given (the miss area), never a worker's slice of it, so the
- * hot blocks are the same for every worker. Returns 0, -EINVAL with a
+ * hot blocks are the same for every worker; a stream with a hot band
+ * (Vdbench's hotband=) keeps its random and sequential I/O in its band,
+ * whatever the target's range. Returns 0, -EINVAL with a
  * message in err (a range smaller than a transfer size, a target no stream
  * uses, an offset past the end, an align that is not a multiple of 512, a
- * hit or miss area under 4 times the largest transfer...), or -ENOMEM. The
+ * hit or miss area under 4 times the largest transfer, a hot band under
+ * Vdbench's megabyte...), or -ENOMEM. The
  * generator owns its arrays: free them with workload_free.
  */
 int workload_init(struct workload *w, const struct proto_plan *plan,
@@ -120,7 +127,8 @@ void workload_free(struct workload *w);
  * Narrow target t to slice k of n of its range (on max-transfer-size
  * boundaries), for the k-th of n workers sharing the target: sequential
  * streams and eof passes then cover the range once between them instead of
- * once each. A target with streams keeps its range: slice k runs its
+ * once each; a hot band's sequential part is sliced alike, its random
+ * part keeps the whole band. A target with streams keeps its range: slice k runs its
  * streams k, k + n, ... Returns 0, or -EINVAL with a message when a slice
  * is smaller than a transfer (or n is more than the streams).
  */

@@ -3,7 +3,8 @@
  * of the hottest blocks against the zipf and pareto formulas, zipf's
  * rank-frequency slope, the normal curve's one-sigma share, uniform staying
  * uniform, the permutation being one (every block once) that scatters the
- * hot blocks, the zeta sum, and the parameters refused.
+ * hot blocks, the zeta sum, fio's zones (their shares and bounds), and
+ * the parameters refused.
  */
 #include <errno.h>
 #include <math.h>
@@ -285,6 +286,101 @@ static void test_zeta(void **state)
 	}
 }
 
+/*
+ * fio's zoned:50/5:30/15:20/80 over N blocks, 200,000 draws of a fixed
+ * seed: each zone's share within 1 point of the asked (the binomial sigma
+ * is at most 0.11 points), every draw inside its zone (fio's bounds, zones
+ * in order, not scattered), each zone's halves alike within 1 point of the
+ * draws (uniform inside a zone).
+ */
+static void test_zoned(void **state)
+{
+	static const struct proto_zone z[] = { { 50, 5 },
+					       { 30, 15 },
+					       { 20, 80 } };
+	static const uint64_t lo[] = { 0, N * 5 / 100, N * 20 / 100, N };
+	unsigned in[3] = { 0 }, low[3] = { 0 };
+	struct workload_rng g;
+	struct dist d;
+
+	(void)state;
+	assert_int_equal(dist_init_zoned(&d, z, 3, N), 0);
+	workload_rng_seed(&g, 29);
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t b = dist_next(&d, workload_rng_next(&g));
+		unsigned k = 0;
+
+		while (b >= lo[k + 1])
+			k++;
+		assert_true(k < 3);
+		in[k]++;
+		low[k] += b < (lo[k] + lo[k + 1]) / 2;
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		double got = in[k] / 2000.0;
+
+		if (fabs(got - (double)z[k].io) > 1)
+			fail_msg("zone %u took %.2f%% of the I/O, asked %u%%",
+				 k + 1, got, (unsigned)z[k].io);
+		if (fabs(2.0 * low[k] - in[k]) > 2000)
+			fail_msg("zone %u: %u of its %u draws in its lower half",
+				 k + 1, low[k], in[k]);
+	}
+}
+
+/*
+ * Range shares under 100 leave the rest of the range alone; a zone with
+ * no I/O is skipped; zones of a tiny range keep a block each.
+ */
+static void test_zoned_bounds(void **state)
+{
+	static const struct proto_zone z[] = { { 60, 10 },
+					       { 0, 10 },
+					       { 40, 10 } };
+	static const struct proto_zone one[] = { { 100, 1 } };
+	struct workload_rng g;
+	struct dist d;
+
+	(void)state;
+	assert_int_equal(dist_init_zoned(&d, z, 3, N), 0);
+	workload_rng_seed(&g, 3);
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t b = dist_next(&d, workload_rng_next(&g));
+
+		assert_true(b < N * 10 / 100 ||
+			    (b >= N * 20 / 100 && b < N * 30 / 100));
+	}
+	assert_int_equal(dist_next(&d, 0), 0);
+	assert_int_equal(dist_next(&d, UINT64_MAX), N * 30 / 100 - 1);
+	/* 1% of 10 blocks is none: fio's formula, one block kept. */
+	assert_int_equal(dist_init_zoned(&d, one, 1, 10), 0);
+	assert_int_equal(dist_next(&d, UINT64_MAX), 0);
+	assert_int_equal(dist_next(&d, 12345), 0);
+}
+
+static void test_zoned_refused(void **state)
+{
+	static const struct proto_zone sum90[] = { { 60, 10 }, { 30, 20 } };
+	static const struct proto_zone wide[] = { { 50, 60 }, { 50, 50 } };
+	static const struct proto_zone empty[] = { { 50, 0 }, { 50, 50 } };
+	static const struct proto_zone big[] = { { 101, 10 } };
+	struct proto_zone many[PROTO_MAX_ZONES + 1] = { { 100, 1 } };
+	struct dist d;
+
+	(void)state;
+	assert_int_equal(dist_init_zoned(&d, sum90, 2, N), -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, wide, 2, N), -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, empty, 2, N), -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, big, 1, N), -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, many, 0, N), -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, many, PROTO_MAX_ZONES + 1, N),
+			 -EINVAL);
+	assert_int_equal(dist_init_zoned(&d, many, PROTO_MAX_ZONES, N), 0);
+	assert_int_equal(dist_init_zoned(&d, many, 1, 0), -EINVAL);
+	/* Zoned has its own init. */
+	assert_int_equal(dist_init(&d, PROTO_ACCESS_ZONED, 0, N, 1), -EINVAL);
+}
+
 static void test_refused(void **state)
 {
 	static const struct {
@@ -321,6 +417,9 @@ int main(void)
 		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_scattered),
 		cmocka_unit_test(test_zeta),
+		cmocka_unit_test(test_zoned),
+		cmocka_unit_test(test_zoned_bounds),
+		cmocka_unit_test(test_zoned_refused),
 		cmocka_unit_test(test_refused),
 	};
 

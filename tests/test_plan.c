@@ -671,6 +671,70 @@ static void test_slaves_streams(void **state)
 	unload(&f);
 }
 
+/*
+ * Vdbench's hot bands and fio's zones reach each slave's plan: several
+ * wds with their own bands share an sd by skew=, a band is in percent of
+ * the whole sd and leaves the sd's range to the other wds' range=; the
+ * zones come with every range resolved. A loop that gives a hotband= wd
+ * hits or seekpct=eof is refused, and so is validate=yes.
+ */
+static void test_slaves_access(void **state)
+{
+	struct proto_plan pl;
+	struct fixture f;
+
+	(void)state;
+	load(&f,
+	     "sd=sd1,lun=/a,threads=8\n"
+	     "wd=hot1,sd=sd1,hotband=(10,20),skew=40\n"
+	     "wd=hot2,sd=sd1,hotband=(60,70.5),skew=40\n"
+	     "wd=z,sd=sd1,range=(0,50),random_distribution=zoned:50/5:30/15:20/\n"
+	     "wd=hot3,sd=sd1,hotband=(30,40)\n"
+	     "rd=r,wd=(hot1,hot2,z),elapsed=1\n"
+	     "rd=r2,wd=hot3,elapsed=1,forseekpct=(50,eof)\n");
+	for (unsigned s = 0; s < 2; s++) {
+		slave_plan(&f, 0, NULL, s, 2, &pl);
+		assert_int_equal(pl.nstreams, 3);
+		assert_int_equal(pl.streams[0].access, PROTO_ACCESS_HOTBAND);
+		assert_int_equal(pl.streams[0].band_lo, 100000000);
+		assert_int_equal(pl.streams[0].band_hi, 200000000);
+		assert_int_equal(pl.streams[1].band_lo, 600000000);
+		assert_int_equal(pl.streams[1].band_hi, 705000000);
+		assert_int_equal(pl.streams[0].nzones, 0);
+		assert_dbl(pl.streams[0].skew, 40);
+		assert_dbl(pl.streams[1].skew, 40);
+		assert_int_equal(pl.streams[2].access, PROTO_ACCESS_ZONED);
+		assert_int_equal(pl.streams[2].band_hi, 0);
+		assert_int_equal(pl.streams[2].nzones, 3);
+		assert_int_equal(pl.streams[2].zones[0].io, 50);
+		assert_int_equal(pl.streams[2].zones[0].range, 5);
+		assert_int_equal(pl.streams[2].zones[1].range, 15);
+		assert_int_equal(pl.streams[2].zones[2].io, 20);
+		assert_int_equal(pl.streams[2].zones[2].range, 80);
+		/* The other wd's range= is the target's; the bands are not. */
+		assert_int_equal(pl.targets[0].range_lo, 0);
+		assert_int_equal(pl.targets[0].range_hi, 500000000);
+		plan_free(&pl);
+	}
+	slave_plan(&f, 1, NULL, 0, 1, &pl);
+	assert_dbl(pl.streams[0].seekpct, 50);
+	plan_free(&pl);
+	assert_int_equal(plan_for_slave(f.p, &f.ph[2], 3, NULL, 0, 1, "null",
+					&pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":7:1: wd=hot3: hotband= with seekpct=eof is not supported (phase r2 seekpct=eof)");
+	unload(&f);
+	load(&f, "sd=sd1,lun=/a\nwd=wd1,sd=sd1,hotband=(0,10)\n"
+		 "rd=r,wd=wd1,elapsed=1,forwhpct=(0,10)\n");
+	assert_int_equal(plan_for_slave(f.p, &f.ph[1], 2, NULL, 0, 1, "null",
+					&pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:1: wd=wd1: hotband= with rhpct= or whpct= is not supported (phase r whpct=10)");
+	unload(&f);
+}
+
 /* validate=yes gives each slave a cut of an sd: no hits, no skew yet. */
 static void test_hits_validate(void **state)
 {
@@ -700,6 +764,19 @@ static void test_hits_validate(void **state)
 			 -EINVAL);
 	assert_string_equal(err, NAME
 			    ":3:35: wd=wd1: random_distribution= spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet");
+	params_free(&p);
+	assert_int_equal(params_parse_string(NAME,
+					     "validate=yes\nsd=sd1,lun=/a\n"
+					     "wd=wd1,sd=sd1,hotband=(10,20)\n"
+					     "wd=wd2,sd=sd1,random_distribution=zoned:90/10:10/\n"
+					     "rd=r,wd=wd1,elapsed=1\n"
+					     "rd=r2,wd=wd2,elapsed=1\n",
+					     &p, err, sizeof(err)),
+			 0);
+	assert_int_equal(plan_phases(p, NULL, &ph, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:15: wd=wd1: hotband= spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet");
 	params_free(&p);
 }
 
@@ -1065,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_slaves_local),
 		cmocka_unit_test(test_slaves_hits),
 		cmocka_unit_test(test_slaves_streams),
+		cmocka_unit_test(test_slaves_access),
 		cmocka_unit_test(test_hits_validate),
 		cmocka_unit_test(test_slaves_threads),
 		cmocka_unit_test(test_slaves_hosts),

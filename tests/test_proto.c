@@ -172,11 +172,20 @@ static void fill(struct proto_msg *m, enum proto_type t)
 			s->eof = (i + 1) % 2;
 			s->rhpct = 80.5 - i;
 			s->whpct = 10.25 + i;
-			s->access = (i + 1) % PROTO_ACCESS_MAX;
+			s->access = (i + 1) % PROTO_ACCESS_ZONED;
 			s->access_arg = 1.2 + i;
 			s->stride_min = 4096ull << i;
 			s->stride_max = (1ull << 33) + i * 512;
 		}
+		/* The kinds with their own fields: zones, a hot band. */
+		p->streams[0].access = PROTO_ACCESS_ZONED;
+		p->streams[0].nzones = 3;
+		p->streams[0].zones[0] = (struct proto_zone){ 60, 10 };
+		p->streams[0].zones[1] = (struct proto_zone){ 0, 30 };
+		p->streams[0].zones[2] = (struct proto_zone){ 40, 55 };
+		p->streams[1].access = PROTO_ACCESS_HOTBAND;
+		p->streams[1].band_lo = 100000000;
+		p->streams[1].band_hi = 123456789;
 		break;
 	}
 	case PROTO_READY:
@@ -412,6 +421,13 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_true(x->access_arg == y->access_arg);
 		assert_int_equal(x->stride_min, y->stride_min);
 		assert_int_equal(x->stride_max, y->stride_max);
+		assert_int_equal(x->nzones, y->nzones);
+		for (uint32_t j = 0; j < x->nzones; j++) {
+			assert_int_equal(x->zones[j].io, y->zones[j].io);
+			assert_int_equal(x->zones[j].range, y->zones[j].range);
+		}
+		assert_int_equal(x->band_lo, y->band_lo);
+		assert_int_equal(x->band_hi, y->band_hi);
 	}
 }
 

@@ -234,6 +234,12 @@ static void test_to_slave(void **state)
 		}
 		st->rdpct = st->seekpct = st->skew = 99.999;
 		st->eof = UINT32_MAX;
+		/* Every zone a percent of the I/O and of the range. */
+		st->access = PROTO_ACCESS_ZONED;
+		st->nzones = PROTO_MAX_ZONES;
+		for (unsigned z = 0; z < PROTO_MAX_ZONES; z++)
+			st->zones[z] = (struct proto_zone){ 1, 1 };
+		st->stride_min = st->stride_max = UINT64_MAX;
 	}
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_SLAVE);
 	proto_msg_free(&m);

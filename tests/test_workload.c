@@ -3,8 +3,8 @@
  * and inside the range, sequential runs and their wrap, the shares asked by
  * seekpct, xfersize, rdpct and skew, range=, offset= and align=,
  * seekpct=eof's single pass, cache hits (rhpct=, whpct=, hitarea=), skewed
- * random_distribution= over the whole range, streams= and stride=, and
- * the plans it must refuse.
+ * and zoned random_distribution= over the whole range, Vdbench's hot bands
+ * shared by skew, streams= and stride=, and the plans it must refuse.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "slave/hotband.h"
 #include "slave/workload.h"
 
 #define KIB 1024ull
@@ -128,8 +129,8 @@ static void test_offsets_aligned_in_range(void **state)
 {
 	(void)state;
 	plan_reset(1);
-	add_stream(0, 50.0, 100.0, 0.0, 4096u, 40.0, 8192u, 30.0,
-		   65536u, 30.0, 0u);
+	add_stream(0, 50.0, 100.0, 0.0, 4096u, 40.0, 8192u, 30.0, 65536u, 30.0,
+		   0u);
 	init_ok();
 	check_offsets(0, SIZE);
 }
@@ -374,7 +375,8 @@ static void test_slices_cover_once(void **state)
 			expect = lo;
 		}
 		assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, k, n,
-						fx.err, sizeof(fx.err)), 0);
+						fx.err, sizeof(fx.err)),
+				 0);
 		assert_int_equal(fx.w.targets[0].lo, expect);
 		while (workload_next(&fx.w, 0, &io) == 0) {
 			assert_int_equal(io.offset, expect);
@@ -549,6 +551,155 @@ static void test_access_whole_range(void **state)
 	fx.streams[0].access_arg = 2;
 	assert_int_equal(init(), -EINVAL);
 	assert_non_null(strstr(fx.err, "random_distribution"));
+}
+
+/*
+ * fio's zoned:50/5:30/15:20/ (the last zone the rest, 80%) on a worker's
+ * slice: 200,000 random offsets of a fixed seed, each zone's share of them
+ * within 1 point of the asked, every offset aligned and inside its zone of
+ * the whole range (fio's bounds on blocks of the transfer size, zones in
+ * order from the range's start).
+ */
+static void test_zoned_offsets(void **state)
+{
+	static const unsigned io[] = { 50, 30, 20 }, cum[] = { 0, 5, 20, 100 };
+	struct proto_stream *s;
+	struct workload_io x;
+	unsigned in[3] = { 0 };
+	uint64_t lo, n;
+
+	(void)state;
+	plan_reset(1);
+	s = add_stream(0, 50.0, 100.0, 0.0, 4096u, 100.0, 0u);
+	s->access = PROTO_ACCESS_ZONED;
+	s->nzones = 3;
+	s->zones[0] = (struct proto_zone){ 50, 5 };
+	s->zones[1] = (struct proto_zone){ 30, 15 };
+	s->zones[2] = (struct proto_zone){ 20, 80 };
+	init_ok();
+	lo = fx.w.targets[0].lo;
+	n = (fx.w.targets[0].hi - lo - 4096) / 4096 + 1;
+	assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, 3, 4, fx.err,
+					sizeof(fx.err)),
+			 0);
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t b;
+		unsigned k = 0;
+
+		assert_int_equal(workload_next(&fx.w, 0, &x), 0);
+		assert_int_equal((x.offset - lo) % 4096, 0);
+		b = (x.offset - lo) / 4096;
+		while (k < 2 && b >= n * cum[k + 1] / 100)
+			k++;
+		assert_true(b >= n * cum[k] / 100 && b < n * cum[k + 1] / 100);
+		in[k]++;
+	}
+	for (unsigned k = 0; k < 3; k++)
+		if (fabs(in[k] / 2000.0 - io[k]) > 1)
+			fail_msg("zone %u took %.2f%%, asked %u%%", k + 1,
+				 in[k] / 2000.0, io[k]);
+}
+
+/* Where the planner's band in percent of the whole sd lands, 4k I/O. */
+static void band_of(double lo_pct, double hi_pct, uint64_t *lo, uint64_t *hi)
+{
+	*lo = ((uint64_t)(SIZE * lo_pct / 100) + 4095) / 4096 * 4096;
+	*hi = (uint64_t)(SIZE * hi_pct / 100) / 4096 * 4096;
+}
+
+/*
+ * Vdbench's use of hot bands: two wds with bands of their own, (10,20)
+ * and (60,70), share an sd by skew=50 each. 200,000 I/Os of a fixed seed:
+ * each wd's share within 5 sigma, every offset in its band on a whole
+ * record from the band's start, and of the reads 8.75% on the band's first
+ * 4 records of 4k (HotBand's curve below 16.384 of its "megabytes":
+ * 0.087217 + 0.384 / 1159.95) within 5 sigma, the writes the same one
+ * percent of the band further on.
+ */
+static void test_hotbands_skew(void **state)
+{
+	uint64_t lo[2], hi[2], n[2];
+	unsigned count[2] = { 0 }, reads = 0, hot = 0, writes = 0, whot = 0;
+	struct workload_io x;
+
+	(void)state;
+	plan_reset(1);
+	band_of(10, 20, &lo[0], &hi[0]);
+	band_of(60, 70, &lo[1], &hi[1]);
+	for (unsigned k = 0; k < 2; k++) {
+		struct proto_stream *s = add_stream(0, 50.0, 100.0, 50.0, 4096u,
+						    100.0, 0u);
+
+		s->access = PROTO_ACCESS_HOTBAND;
+		s->band_lo = k ? 600000000 : 100000000;
+		s->band_hi = k ? 700000000 : 200000000;
+		n[k] = hotband_records(hi[k] - lo[k], 4096);
+	}
+	init_ok();
+	for (unsigned i = 0; i < 200000; i++) {
+		uint64_t rec;
+
+		assert_int_equal(workload_next(&fx.w, 0, &x), 0);
+		count[x.stream]++;
+		assert_true(x.offset >= lo[x.stream]);
+		assert_true(x.offset + x.len <= hi[x.stream]);
+		assert_int_equal((x.offset - lo[x.stream]) % 4096, 0);
+		rec = (x.offset - lo[x.stream]) / 4096;
+		assert_true(rec < n[x.stream]);
+		if (x.write) {
+			writes++;
+			whot += rec >= n[x.stream] / 100 &&
+				rec < n[x.stream] / 100 + 4;
+		} else {
+			reads++;
+			hot += rec < 4;
+		}
+	}
+	assert_binomial(count[0], 200000, 0.5);
+	assert_binomial(hot, reads, 0.087217 + 0.384 / 1159.945628);
+	assert_binomial(whot, writes, 0.087217 + 0.384 / 1159.945628);
+}
+
+/*
+ * A hot band's sequential I/O runs through the band and wraps at its end;
+ * two workers share it, each its half; a band under Vdbench's megabyte,
+ * and a band with seekpct=eof, are refused.
+ */
+static void test_hotband_sequential(void **state)
+{
+	uint64_t lo, hi, half, prev = 0;
+	struct workload_io x;
+
+	(void)state;
+	plan_reset(1);
+	band_of(10, 20, &lo, &hi);
+	add_stream(0, 100.0, 0.0, 0.0, 4096u, 100.0, 0u)->access =
+		PROTO_ACCESS_HOTBAND;
+	fx.streams[0].band_lo = 100000000;
+	fx.streams[0].band_hi = 200000000;
+	init_ok();
+	half = lo + (hi - lo) / 4096 / 2 * 4096;
+	assert_int_equal(workload_slice(&fx.w, &fx.plan, 0, 1, 2, fx.err,
+					sizeof(fx.err)),
+			 0);
+	for (unsigned i = 0; i < (hi - half) / 4096 + 10; i++) {
+		assert_int_equal(workload_next(&fx.w, 0, &x), 0);
+		if (i == 0 || x.offset < prev)
+			assert_int_equal(x.offset, half);
+		else
+			assert_int_equal(x.offset, prev + 4096);
+		assert_true(x.offset + x.len <= hi);
+		prev = x.offset;
+	}
+	workload_free(&fx.w);
+
+	fx.size[0] = 9000000; /* 10% is 900,000 bytes */
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "Vdbench's minimum"));
+	fx.size[0] = SIZE;
+	fx.streams[0].eof = 1;
+	assert_int_equal(init(), -EINVAL);
+	assert_non_null(strstr(fx.err, "seekpct=eof"));
 }
 
 /*
@@ -798,6 +949,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_hits, teardown),
 		cmocka_unit_test_teardown(test_hit_areas_refused, teardown),
 		cmocka_unit_test_teardown(test_access_whole_range, teardown),
+		cmocka_unit_test_teardown(test_zoned_offsets, teardown),
+		cmocka_unit_test_teardown(test_hotbands_skew, teardown),
+		cmocka_unit_test_teardown(test_hotband_sequential, teardown),
 		cmocka_unit_test_teardown(test_streams_monotone, teardown),
 		cmocka_unit_test_teardown(test_streams_eof_and_slices,
 					  teardown),

@@ -278,25 +278,48 @@ static void describe_sds(struct desc *d, const struct params *p)
 	desc_end(d);
 }
 
-/* random_distribution= as fio spells it: "random", "zipf:1.2", ... */
-static void describe_access(struct desc *d, const struct plan_wd *pw)
+/*
+ * random_distribution= as fio spells it: "random", "zipf:1.2",
+ * "zoned:60/10:30/20:10/70" (every zone's range resolved); hotband= as
+ * Vdbench's, with the random_distribution "hotband" in --json.
+ */
+static void describe_access(struct desc *d, const struct params_wd *wd,
+			    const struct plan_wd *pw)
 {
 	static const char *const names[] = {
 		[PARAMS_ACCESS_UNIFORM] = "random",
 		[PARAMS_ACCESS_ZIPF] = "zipf",
 		[PARAMS_ACCESS_PARETO] = "pareto",
 		[PARAMS_ACCESS_NORMAL] = "normal",
+		[PARAMS_ACCESS_ZONED] = "zoned",
+		[PARAMS_ACCESS_HOTBAND] = "hotband",
 	};
-	char buf[64];
+	char buf[1024];
+	size_t n = 0;
 
-	if (pw->access == PARAMS_ACCESS_UNIFORM)
-		snprintf(buf, sizeof(buf), "random");
-	else
+	if (pw->access == PARAMS_ACCESS_ZONED) {
+		n = (size_t)snprintf(buf, sizeof(buf), "zoned");
+		for (size_t z = 0; z < wd->nzone && n < sizeof(buf); z++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      ":%u/%u", wd->zone[z].io,
+					      wd->zone[z].range);
+	} else if (pw->access == PARAMS_ACCESS_UNIFORM ||
+		   pw->access == PARAMS_ACCESS_HOTBAND) {
+		snprintf(buf, sizeof(buf), "%s", names[pw->access]);
+	} else {
 		snprintf(buf, sizeof(buf), "%s:%g", names[pw->access],
 			 pw->access_arg);
+	}
 	desc_str_copy(d, "random_distribution", buf);
-	if (pw->access != PARAMS_ACCESS_UNIFORM)
+	if (pw->access == PARAMS_ACCESS_HOTBAND) {
+		desc_array(d, "hotband");
+		desc_dbl(d, NULL, wd->hotband_lo);
+		desc_dbl(d, NULL, wd->hotband_hi);
+		desc_end(d);
+		SHOWN(d, " hotband=(%g,%g)", wd->hotband_lo, wd->hotband_hi);
+	} else if (pw->access != PARAMS_ACCESS_UNIFORM) {
 		SHOWN(d, " random_distribution=%s", buf);
+	}
 }
 
 static void describe_wd(struct desc *d, const struct params *p,
@@ -355,7 +378,7 @@ static void describe_wd(struct desc *d, const struct params *p,
 	desc_dbl(d, "whpct", pw.whpct);
 	if (pw.rhpct > 0 || pw.whpct > 0)
 		SHOWN(d, " rhpct=%g whpct=%g", pw.rhpct, pw.whpct);
-	describe_access(d, &pw);
+	describe_access(d, wd, &pw);
 	desc_u64(d, "streams", pw.streams);
 	if (pw.streams)
 		SHOWN(d, " streams=%u", pw.streams);

@@ -230,6 +230,9 @@ _Static_assert(offsetof(struct params_sd, range_hi) ==
 _Static_assert(offsetof(struct params_wd, range_hi) ==
 		       offsetof(struct params_wd, range_lo) + sizeof(double),
 	       "set_range writes range_lo and range_hi as a pair");
+_Static_assert(offsetof(struct params_wd, hotband_hi) ==
+		       offsetof(struct params_wd, hotband_lo) + sizeof(double),
+	       "set_range writes hotband_lo and hotband_hi as a pair");
 
 /* A transfer-size-like uint32_t at kw->off (dedupunit=, formatxfersize=). */
 static int set_xfer_field(struct parser *p, const struct kw *kw, void *obj,
@@ -458,13 +461,14 @@ static const struct kw wd_kws[] = {
 	   "as the sd's openflags=, for its sds in its phases: it replaces theirs (Vdbench's rule) unless the rd has openflags=; a slave opens an sd once, so two wds of an rd that give one sd different openflags= are refused"),
 	KW("host", wd_set_host,
 	   "the hd= hosts that run the wd, a name or a list"),
-	UNSUPPORTED("hotband", "hot bands are not supported"),
+	KWF("hotband", set_range, struct params_wd, hotband_lo,
+	    "(low,high) in percent of each whole sd, Vdbench's hot band: the wd's random I/O goes there by Vdbench's HotBand curve, skewed to the band's start (of the reads, about 8.7% in its first 16,000 bytes, 20% in its first 256,000 and 33% in its first 1,024,000, the rest wrapped around the band's whole megabytes; a write lands one percent of the band further on than a read of the same draw), its sequential I/O through the band. The band replaces the sd's range for the wd (Vdbench's rule: not with range= on the wd or its sds), holds a megabyte (1,000,000 bytes) at least, and several wds with bands of their own share an sd by skew=. Vdbench's wrapping (high above 100) and byte forms are refused, and so are random_distribution=, stride=, streams=, rhpct=/whpct=, seekpct=eof and validate=yes with it"),
 	KWF("rhpct", wd_set_hitpct, struct params_wd, rhpct,
 	    "read hits, Vdbench's: the percentage of reads that go to the hitarea= of their sd (random offsets there), 0..100 (default 0); once any wd of a phase asks for hits on an sd, every other I/O on it goes past the hit area. Refused with validate=yes"),
 	KWF("whpct", wd_set_hitpct, struct params_wd, whpct,
 	    "write hits: the percentage of writes that go to the hitarea= of their sd, 0..100 (default 0), as rhpct="),
 	KW("random_distribution", wd_set_access,
-	   "how random offsets spread over the range, fio's option (lockstep's extension of the Vdbench language): random (default, uniform), zipf:THETA (theta > 0, not 1; zipf alone is 1.1), pareto:H (0 < h < 1: the hottest h of the blocks take 1-h of the I/O, so pareto:0.2 sends 80% of it to 20% of the blocks; pareto alone is 0.2) or normal:SIGMA (a normal curve, sigma in percent of the range). Blocks are align= or the wd's smallest xfersize; the hot ones are scattered over the range by a permutation of the sd's name that every slave shares, as fio scatters them; sequential I/O is not affected. Refused with validate=yes"),
+	   "how random offsets spread over the range, fio's option (lockstep's extension of the Vdbench language): random (default, uniform), zipf:THETA (theta > 0, not 1; zipf alone is 1.1), pareto:H (0 < h < 1: the hottest h of the blocks take 1-h of the I/O, so pareto:0.2 sends 80% of it to 20% of the blocks; pareto alone is 0.2), normal:SIGMA (a normal curve, sigma in percent of the range) or zoned:IO/RANGE:IO/RANGE:... (fio's zones: IO percent of the random I/O goes uniformly to the next RANGE percent of the range, such as zoned:60/10:30/20:10/ for 60% to the first 10%, 30% to the next 20% and 10% to the rest; whole percents, the IO shares adding up to 100 and the RANGE shares to at most 100, the rest of the range then untouched; a RANGE left empty or 0 takes an even share of what the others leave, rounded down as fio does; at most 100 zones; fio's zoned_abs and its per-direction sets are not supported). Blocks are align= or the wd's smallest xfersize; zipf's, pareto's and normal's hot ones are scattered over the range by a permutation of the sd's name that every slave shares, as fio scatters them, while zones lie in order from the range's start, as in fio; sequential I/O is not affected. Refused with validate=yes"),
 	KW("streams", wd_set_streams,
 	   "independent sequential streams, Vdbench's: each sd's range is cut into this many equal parts (2 at least), each read or written sequentially from its start, wrapping at its end (or ending its pass, with seekpct=eof), whatever seekpct= says otherwise; the sd's threads= are shared evenly by the streams and must be a multiple of them, and the wd runs alone in its rd. Streams are cut among slaves whole. Not with stride=, rhpct=/whpct=, a skewed random_distribution= or validate=yes"),
 	KW("stride", wd_set_stride,

@@ -169,6 +169,16 @@ enum params_access {
 	PARAMS_ACCESS_ZIPF,        /* zipf:THETA */
 	PARAMS_ACCESS_PARETO,      /* pareto:H */
 	PARAMS_ACCESS_NORMAL,      /* normal:SIGMA (percent of the range) */
+	PARAMS_ACCESS_ZONED,       /* zoned:IO/RANGE:... (fio's zones) */
+	PARAMS_ACCESS_HOTBAND,     /* hotband=(LO,HI), Vdbench's hot band */
+};
+
+/* random_distribution=zoned: at most a zone per percent. */
+#define PARAMS_ZONE_MAX 100
+
+/* A zone: io percent of the random I/O to the next range percent. */
+struct params_zone {
+	unsigned io, range; /* whole percents; range resolved (fio's rest) */
 };
 
 struct params_wd {
@@ -193,8 +203,12 @@ struct params_wd {
 	bool openflags_set;
 	double rhpct; /* 0..100: reads to the sds' hit areas; default 0 */
 	double whpct; /* 0..100: writes to them; default 0 */
-	enum params_access access; /* random_distribution= */
+	enum params_access access; /* random_distribution=, or hotband= */
 	double access_arg;         /* its theta, h or sigma */
+	size_t nzone;              /* zoned: the zones, in order */
+	struct params_zone zone[PARAMS_ZONE_MAX];
+	/* hotband=(LO,HI) (Vdbench's): percent of the whole sd; hi 0: none */
+	double hotband_lo, hotband_hi;
 	/* streams=N (Vdbench's): N sequential streams over each sd; 0 none */
 	unsigned streams;
 	/* stride=(MIN,MAX): skip-sequential random I/O; max 0 = none */

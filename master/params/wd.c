@@ -5,6 +5,7 @@
  */
 #include "master/params/params_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -160,11 +161,107 @@ int wd_set_hitpct(struct parser *p, const struct kw *kw, void *obj,
 				(double *)((char *)obj + kw->off));
 }
 
+/* A whole percent 0..100 of len bytes at s, or -1. */
+static int whole_pct(const char *s, size_t len)
+{
+	unsigned v = 0;
+
+	if (!len || len > 3)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	return v <= 100 ? (int)v : -1;
+}
+
+/* The zones' shares of the range that were left to the rest (fio's). */
+static int zones_rest(struct parser *p, const struct kw *kw,
+		      const struct val *v, struct params_zone *z,
+		      const bool *rest, unsigned n, unsigned range)
+{
+	unsigned nrest = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		nrest += rest[i];
+	for (unsigned i = 0; i < n; i++) {
+		if (rest[i])
+			z[i].range = (100 - range) / nrest;
+		if (z[i].io && !z[i].range)
+			return perr(p, v->pos,
+				    "%s=%.*s: zone %u takes %u%% of the I/O and none of the range",
+				    kw->name, show(v->len), v->s, i + 1,
+				    z[i].io);
+	}
+	return 0;
+}
+
+/*
+ * zoned:IO/RANGE:IO/RANGE:... (fio's zoned distribution, spec after the
+ * colon at buf + off): IO percent of the random I/O to the next RANGE
+ * percent of the range, whole percents; the IO shares add up to 100, the
+ * RANGE shares to at most 100 (the rest of the range is not accessed); a
+ * RANGE left empty or 0 is an even share of what the others leave
+ * (rounded down, as fio does); an empty zone ends the list. fio clamps a
+ * RANGE above 100 and drops decimals: lockstep refuses them.
+ */
+static int set_zoned(struct parser *p, const struct kw *kw,
+		     struct params_wd *wd, const struct val *v, const char *buf,
+		     size_t off)
+{
+	struct params_zone z[PARAMS_ZONE_MAX];
+	bool rest[PARAMS_ZONE_MAX];
+	unsigned n = 0, io = 0, range = 0;
+	const char *c = buf + off;
+
+	while (*c && *c != ':') {
+		size_t len = strcspn(c, ":");
+		const char *slash = memchr(c, '/', len);
+		size_t iolen = slash ? (size_t)(slash - c) : len;
+		size_t rlen = slash ? len - iolen - 1 : 0;
+		struct params_pos at = v->pos;
+		int a = whole_pct(c, iolen),
+		    b = rlen ? whole_pct(slash + 1, rlen) : 0;
+
+		at.col += (unsigned)(c - buf);
+		if (n == PARAMS_ZONE_MAX)
+			return perr(p, at, "%s=: more than %d zones", kw->name,
+				    PARAMS_ZONE_MAX);
+		if (a < 0 || b < 0)
+			return perr(p, at,
+				    "%s=: zone %u, %.*s, is not IO/RANGE in whole percents 0..100 (RANGE empty or 0: a share of the rest)",
+				    kw->name, n + 1, (int)len, c);
+		z[n].io = (unsigned)a;
+		z[n].range = (unsigned)b;
+		rest[n] = b == 0;
+		io += z[n].io;
+		range += z[n].range;
+		n++;
+		c += len + (c[len] == ':');
+	}
+	if (!n)
+		return perr(p, v->pos,
+			    "%s=%.*s has no zones: zoned:IO/RANGE:..., such as zoned:60/10:30/20:10/",
+			    kw->name, show(v->len), v->s);
+	if (io != 100 || range > 100)
+		return perr(p, v->pos,
+			    "%s=%.*s: the zones' shares of the I/O add up to %u and of the range to %u: fio's zones need 100, and at most 100",
+			    kw->name, show(v->len), v->s, io, range);
+	if (zones_rest(p, kw, v, z, rest, n, range))
+		return -EINVAL;
+	memcpy(wd->zone, z, n * sizeof(z[0]));
+	wd->nzone = n;
+	wd->access = PARAMS_ACCESS_ZONED;
+	wd->access_arg = 0;
+	return 0;
+}
+
 /*
  * random_distribution= as fio spells it: random (or uniform), zipf:THETA
  * (theta > 0, not 1; zipf alone is fio's 1.1), pareto:H (0 < h < 1;
  * pareto alone is fio's 0.2), normal:SIGMA or gauss:SIGMA (percent of
- * the range, 0 < sigma <= 100).
+ * the range, 0 < sigma <= 100), zoned:IO/RANGE:... (set_zoned).
  */
 int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
@@ -188,14 +285,23 @@ int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 	};
 	struct params_wd *wd = obj;
 	const struct val *v = values_single(p, kw, it);
-	char buf[64], *colon, *end;
+	char buf[1024], *colon, *end;
 	double x;
 
 	if (!v)
 		return -EINVAL;
 	wd->access_pos = v->pos;
+	wd->nzone = 0;
 	if (!cstr(v, buf, sizeof(buf)))
 		goto bad;
+	if (!strncmp(buf, "zoned:", 6))
+		return set_zoned(p, kw, wd, v, buf, 6);
+	if (!strncmp(buf, "zoned", 5))
+		return perr(p, v->pos,
+			    "%s=%.*s: lockstep takes fio's zoned:IO/RANGE:... in percents of the range, not %s",
+			    kw->name, show(v->len), v->s,
+			    strncmp(buf, "zoned_abs", 9) ? "a bare zoned" :
+							   "zoned_abs's sizes");
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
@@ -230,7 +336,7 @@ int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 	}
 bad:
 	return perr(p, v->pos,
-		    "%s=%.*s is not random, zipf:THETA, pareto:H or normal:SIGMA",
+		    "%s=%.*s is not random, zipf:THETA, pareto:H, normal:SIGMA or zoned:IO/RANGE:...",
 		    kw->name, show(v->len), v->s);
 }
 
@@ -344,17 +450,59 @@ static int check_seq_kinds(struct parser *p, struct params_wd *wd)
 	return 0;
 }
 
-int wd_finish(struct parser *p)
+/*
+ * hotband=(LO,HI) (Vdbench's WD_entry, WG_entry, HotBand): the band is the
+ * wd's range in Vdbench, replacing the sd's, with its own distribution:
+ * not with range= on the wd or its sds, another random_distribution=, or
+ * what lockstep cannot do in a band (strides, streams, hits, eof passes).
+ */
+static int check_hotband(struct parser *p, struct params_wd *wd)
 {
-	struct params_wd *wd = &p->cur.wd;
-	int ret = check_seq_kinds(p, wd);
+	struct params_pos at = params_from(p, "hotband");
+	struct params_pos other = params_from(p, "range");
+	const char *why = NULL;
 
-	if (!ret && wd->iorate > 0 && wd->skew > 0)
-		ret = perr(p, wd->skew_pos,
-			   "wd=%s: iorate= and skew= are mutually exclusive (Vdbench's rule)",
-			   wd->name);
-	if (ret || wd->nsd)
-		return ret;
+	if (!wd->hotband_hi)
+		return 0;
+	if (other.line)
+		return perr(p, other,
+			    "wd=%s: hotband= is the wd's range in Vdbench: not with range=",
+			    wd->name);
+	other = params_from(p, "random_distribution");
+	if (other.line)
+		return perr(p, other,
+			    "wd=%s: hotband= spreads the I/O by Vdbench's HotBand curve: not with random_distribution=",
+			    wd->name);
+	if (wd->stride_max)
+		why = "stride= (Vdbench would ignore it)";
+	else if (wd->streams)
+		why = "streams=";
+	else if (wd->rhpct > 0 || wd->whpct > 0)
+		why = "rhpct= and whpct= (lockstep's hit area is the sd's)";
+	else if (wd->seek_eof)
+		why = "seekpct=eof (no random I/O)";
+	if (why)
+		return perr(p, at, "wd=%s: hotband= with %s is not supported",
+			    wd->name, why);
+	for (size_t k = 0; k < wd->nsd; k++) {
+		const struct params_sd *sd = &p->out->sd[wd->sd[k]];
+
+		if (sd->range_lo == 0 && sd->range_hi == 100)
+			continue;
+		return perr(p, at,
+			    "wd=%s: hotband= is in percent of the whole sd, replacing its range (Vdbench's rule), and sd=%s has range=(%g,%g): drop one",
+			    wd->name, sd->name, sd->range_lo, sd->range_hi);
+	}
+	wd->access = PARAMS_ACCESS_HOTBAND;
+	wd->access_pos = at;
+	return 0;
+}
+
+/* Which sds a wd without sd= uses: the only one there is. */
+static int default_sd(struct parser *p, struct params_wd *wd)
+{
+	if (wd->nsd)
+		return 0;
 	if (p->out->nsd == 1) {
 		wd->sd[0] = 0;
 		wd->nsd = 1;
@@ -362,9 +510,23 @@ int wd_finish(struct parser *p)
 	}
 	if (!p->out->nsd)
 		return perr(p, p->dpos,
-			    "wd=%s needs sd=, and no sd= is defined",
-			    wd->name);
+			    "wd=%s needs sd=, and no sd= is defined", wd->name);
 	return perr(p, p->dpos,
 		    "wd=%s needs sd= to say which of the %zu sds it uses",
 		    wd->name, p->out->nsd);
+}
+
+int wd_finish(struct parser *p)
+{
+	struct params_wd *wd = &p->cur.wd;
+	int ret = check_seq_kinds(p, wd);
+
+	/* Vdbench's WD_entry.checkParameters. */
+	if (!ret && wd->iorate > 0 && wd->skew > 0)
+		ret = perr(p, wd->skew_pos,
+			   "wd=%s: iorate= and skew= are mutually exclusive (Vdbench's rule)",
+			   wd->name);
+	if (!ret)
+		ret = default_sd(p, wd);
+	return ret ? ret : check_hotband(p, wd);
 }

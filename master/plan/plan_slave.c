@@ -140,8 +140,9 @@ static uint64_t ppb(double pct)
 
 /*
  * The range of sd in the phase, in percent of the sd: its range= narrowed
- * by the range= of the wds that use it, which must agree. *seq says
- * whether every one of those wds is sequential.
+ * by the range= of the wds that use it, which must agree (a hotband= wd
+ * has its band instead, anywhere in the sd). *seq says whether every one
+ * of those wds is sequential.
  */
 static int sd_range(const struct params *p, const struct plan_phase *ph,
 		    unsigned sd, double *lo, double *hi, bool *seq, char *err,
@@ -167,6 +168,9 @@ static int sd_range(const struct params *p, const struct plan_phase *ph,
 			continue;
 		plan_wd_resolve(p, ph, w, &pw);
 		*seq &= pw.seekpct == 0;
+		/* A hot band is its wd's own range, in the whole sd. */
+		if (pw.access == PARAMS_ACCESS_HOTBAND)
+			continue;
 		if (!first) {
 			first = wd;
 			continue;
@@ -392,9 +396,45 @@ static uint32_t access_of(enum params_access a)
 		return PROTO_ACCESS_PARETO;
 	case PARAMS_ACCESS_NORMAL:
 		return PROTO_ACCESS_NORMAL;
+	case PARAMS_ACCESS_ZONED:
+		return PROTO_ACCESS_ZONED;
+	case PARAMS_ACCESS_HOTBAND:
+		return PROTO_ACCESS_HOTBAND;
 	default:
 		return PROTO_ACCESS_UNIFORM;
 	}
+}
+
+/*
+ * A stream's random_distribution= or hotband=: its kind, and fio's zones
+ * or Vdbench's band (percent of the whole sd). A phase's loops may give a
+ * hotband= wd what its own line could not (seekpct=eof, hits): refused.
+ */
+static int set_access(const struct params *p, const struct plan_phase *ph,
+		      const struct params_wd *wd, const struct plan_wd *pw,
+		      struct proto_stream *s, char *err, size_t errlen)
+{
+	s->access = access_of(pw->access);
+	s->access_arg = pw->access_arg;
+	if (pw->access == PARAMS_ACCESS_ZONED) {
+		s->nzones = (uint32_t)wd->nzone;
+		for (size_t z = 0; z < wd->nzone; z++) {
+			s->zones[z].io = wd->zone[z].io;
+			s->zones[z].range = wd->zone[z].range;
+		}
+	}
+	if (pw->access != PARAMS_ACCESS_HOTBAND)
+		return 0;
+	if (pw->seek_eof || pw->rhpct > 0 || pw->whpct > 0)
+		return plan_err(p, p->rd[ph->rd].pos, err, errlen,
+				"wd=%s: hotband= with %s is not supported (phase %s)",
+				wd->name,
+				pw->seek_eof ? "seekpct=eof" :
+					       "rhpct= or whpct=",
+				ph->name);
+	s->band_lo = ppb(wd->hotband_lo);
+	s->band_hi = ppb(wd->hotband_hi);
+	return 0;
 }
 
 /*
@@ -410,6 +450,7 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 	double share_pct = 0;
 	bool even = true;
 	struct plan_wd pw;
+	int ret;
 
 	out->streams = calloc(rd->nwd ? rd->nwd : 1, sizeof(*out->streams));
 	if (!out->streams)
@@ -442,8 +483,9 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		s->eof = pw.seek_eof;
 		s->rhpct = pw.rhpct;
 		s->whpct = pw.whpct;
-		s->access = access_of(pw.access);
-		s->access_arg = pw.access_arg;
+		ret = set_access(p, ph, wd, &pw, s, err, errlen);
+		if (ret)
+			return ret;
 		s->stride_min = pw.stride_min;
 		s->stride_max = pw.stride_max;
 		s->skew = pw.skew / n;

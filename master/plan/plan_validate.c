@@ -150,8 +150,11 @@ static int check_phase(const struct params *p, const struct plan_phase *ph,
 					wd->name);
 		if (pw.access != PARAMS_ACCESS_UNIFORM)
 			return plan_err(p, wd->access_pos, err, errlen,
-					"wd=%s: random_distribution= spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet",
-					wd->name);
+					"wd=%s: %s spreads I/O over the whole sd, which validate=yes cuts among its slaves: not supported together yet",
+					wd->name,
+					pw.access == PARAMS_ACCESS_HOTBAND ?
+						"hotband=" :
+						"random_distribution=");
 		for (size_t x = 0; x < pw.nxfer; x++) {
 			bool loop = ph->loops & (1u << PARAMS_LOOP_XFERSIZE);
 

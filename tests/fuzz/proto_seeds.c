@@ -88,8 +88,13 @@ static int fill_plan(struct proto_plan *p)
 		s->eof = i;
 		s->rhpct = i ? 0.0 : 80.0;
 		s->whpct = i ? 20.0 : 0.0;
-		s->access = i ? PROTO_ACCESS_UNIFORM : PROTO_ACCESS_ZIPF;
-		s->access_arg = i ? 0.0 : 1.2;
+		s->access = i ? PROTO_ACCESS_HOTBAND : PROTO_ACCESS_ZONED;
+		s->access_arg = 0.0;
+		s->nzones = i ? 0 : 2;
+		s->zones[0] = (struct proto_zone){ 80, 20 };
+		s->zones[1] = (struct proto_zone){ 20, 80 };
+		s->band_lo = i ? 100000000 : 0;
+		s->band_hi = i ? 200000000 : 0;
 		s->stride_min = i ? 4096 : 0;
 		s->stride_max = i ? 65536 : 0;
 	}
