@@ -17,6 +17,7 @@
 #include "slave/outbox.h"
 #include "slave/phase.h"
 #include "slave/target.h"
+#include "slave/tsched.h"
 
 /* A telemetry warning, said once a run (every phase opens its devices). */
 static void tele_warn_once(struct session *s, const char *text)
@@ -141,6 +142,7 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	struct phase *ph = &s->ph;
 	const struct engine_ops *eng = engine_find(plan->engine);
 	struct prepare_slots *ps = &ph->slots;
+	double rate[PREPARE_MAX_WORKERS];
 	unsigned total;
 	int ret, split;
 
@@ -221,6 +223,11 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ret = phase_validate_maps(s, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* Each worker's part of the rate: its slots' targets' shares. */
+	ret = tsched_worker_rates(plan, ps->slot_target, ps->depth,
+				  ps->nworkers, rate);
+	if (ret < 0)
+		return ret;
 	for (unsigned i = 0; i < ps->nworkers; i++) {
 		struct worker_cfg wc = {
 			.engine = eng,
@@ -235,7 +242,7 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			.seed = time_real_ns() ^ ((uint64_t)getpid() << 20) ^ i,
 			.interval_ns = plan->interval_ns,
 			.intervals = plan->intervals,
-			.iorate = plan->iorate * ps->depth[i] / total,
+			.iorate = rate[i],
 			.engine_flags = prepare_engine_flags(plan,
 							     ps->slot_target[i],
 							     ps->depth[i],

@@ -35,6 +35,7 @@
 #include "slave/rate.h"
 #include "slave/reap.h"
 #include "slave/runq.h"
+#include "slave/tsched.h"
 #include "slave/wival.h"
 #include "slave/worker.h"
 
@@ -83,22 +84,16 @@ struct worker {
 	struct slot *slots;
 	struct engine_cqe *cqes;
 	struct workload wl;
-	struct rate rate;
+	struct tsched ts; /* per-target schedules and free slots */
 	struct reap reap;
-	double iorate; /* this worker's share; 0 = max */
 	enum rate_dist dist;
 	struct datagen dg;
-	uint64_t *key;  /* datagen key per target */
-	unsigned *free; /* slots with no I/O in flight (a stack) */
-	unsigned nfree;
+	uint64_t *key;    /* datagen key per target */
+	unsigned *free;   /* set-up scratch */
 	unsigned retired; /* slots whose target finished its eof pass */
 	unsigned inflight;
-	int validating; /* cfg.vmap given */
-	int held;       /* validation: an arrival waits for a block */
-	uint64_t held_start;
+	int validating;     /* cfg.vmap given */
 	uint64_t runq_last; /* runq_thread() at the last interval's start */
-	/* When the current stretch of at least one free slot began. */
-	uint64_t free_since;
 	struct valmap_io val;
 	struct worker_interval *cur;
 	unsigned *split_target; /* per target split: its plan targets */
@@ -226,7 +221,8 @@ static int setup(struct worker *w)
 			return ret;
 		w->validating = 1;
 	}
-	w->iorate = c->iorate;
+	if (tsched_init(&w->ts, c->plan, c->slot_target, c->depth, c->iorate))
+		return -ENOMEM;
 	w->dist = rate_dist_of(c->plan->distribution);
 	ec.depth = c->depth;
 	ec.nfiles = c->nfiles;
@@ -453,27 +449,27 @@ static void drain(struct worker *w, unsigned inflight)
 }
 
 /*
- * Put I/O on free slots while it is due: at once without a rate, else at
- * the intended times of the open-loop schedule (latency is measured from
- * them, so a device that stalls cannot hide its stall).
+ * Put I/O on one target's free slots while it is due: at once without a
+ * rate, else at the intended times of its open-loop schedule (latency is
+ * measured from them, so a device that stalls cannot hide its stall).
  */
-static int fill(struct worker *w, uint64_t now, uint64_t end)
+static int fill_group(struct worker *w, struct tsched_group *g, uint64_t now)
 {
-	while (w->nfree > 0 && now < end) {
+	while (g->nfree > 0 && !g->idle) {
 		uint64_t start;
 		unsigned i;
 		int ret;
 
-		if (w->held) {
+		if (g->held) {
 			/* An arrival a busy block held back goes first. */
-			start = w->held_start;
-			w->held = 0;
-		} else if (!rate_take(&w->rate, now, &start)) {
+			start = g->held_start;
+			g->held = 0;
+		} else if (!rate_take(&g->rate, now, &start)) {
 			break;
-		} else if (!rate_unlimited(&w->rate)) {
-			rate_lag_add(&w->cur->lag, start, w->free_since, now);
+		} else if (w->ts.fixed) {
+			rate_lag_add(&w->cur->lag, start, g->free_since, now);
 		}
-		i = w->free[--w->nfree];
+		i = g->free[--g->nfree];
 		ret = issue(w, i, start);
 		if (ret == WORKLOAD_EOF) {
 			w->retired++;
@@ -481,14 +477,26 @@ static int fill(struct worker *w, uint64_t now, uint64_t end)
 		}
 		if (ret == ISSUE_BUSY) {
 			/* Its turn comes again once something completes. */
-			w->free[w->nfree++] = i;
-			w->held = 1;
-			w->held_start = start;
+			g->free[g->nfree++] = i;
+			g->held = 1;
+			g->held_start = start;
 			break;
 		}
 		if (ret < 0)
 			return ret;
 		w->inflight++;
+	}
+	return 0;
+}
+
+/* Put due I/O on free slots, each target on its own schedule. */
+static int fill(struct worker *w, uint64_t now, uint64_t end)
+{
+	for (unsigned j = 0; j < w->ts.n && now < end; j++) {
+		int ret = fill_group(w, &w->ts.g[j], now);
+
+		if (ret < 0)
+			return ret;
 	}
 	/* Intents and dones durable before the new writes are submitted. */
 	if (w->validating)
@@ -526,12 +534,9 @@ static int run(struct worker *w)
 		return 0;
 	w->cur->seq = seq;
 	w->runq_last = runq_thread();
-	ret = rate_init(&w->rate, w->iorate, w->dist, start, w->cfg.seed);
+	ret = tsched_start(&w->ts, w->dist, start, w->cfg.seed);
 	if (ret < 0)
 		return ret;
-	for (unsigned i = 0; i < w->cfg.depth; i++)
-		w->free[w->nfree++] = w->cfg.depth - 1 - i;
-	w->free_since = start;
 	now = time_mono_ns();
 	ret = fill(w, now, end);
 	if (ret < 0)
@@ -544,11 +549,12 @@ static int run(struct worker *w)
 		uint64_t t;
 		int n;
 
-		if (w->nfree && !rate_unlimited(&w->rate))
-			wake = min_u64(wake, rate_wait_ns(&w->rate, now) + 1);
+		t = tsched_wait_ns(&w->ts, now);
+		if (t != UINT64_MAX)
+			wake = min_u64(wake, t + 1);
 		if (w->inflight) {
-			nr = reap_wait_nr(&w->reap, w->inflight,
-					  rate_unlimited(&w->rate), &wake);
+			nr = reap_wait_nr(&w->reap, w->inflight, !w->ts.fixed,
+					  &wake);
 			ret = ops->submit(w->ectx, nr, wake);
 		} else {
 			time_sleep_ns(
@@ -566,13 +572,11 @@ static int run(struct worker *w)
 			reap_seen(&w->reap, nr, (unsigned)n, t - now);
 		now = t;
 		w->inflight -= (unsigned)n;
-		if (!w->nfree)
-			w->free_since = now; /* if a slot frees below */
 		for (int k = 0; k < n; k++) {
 			if (!complete(w, &w->cqes[k], now))
 				w->inflight++; /* the rest is in flight again */
 			else
-				w->free[w->nfree++] = w->cqes[k].slot;
+				tsched_put(&w->ts, w->cqes[k].slot, now);
 		}
 		if (atomic_load(&w->limit) != lim) {
 			lim = atomic_load(&w->limit);
@@ -647,6 +651,7 @@ static void worker_free(struct worker *w)
 	free(w->slots);
 	free(w->cqes);
 	free(w->free);
+	tsched_free(&w->ts);
 	free(w->key);
 	valmap_io_free(&w->val);
 	wival_free(w->cur);

@@ -169,8 +169,7 @@ static uint64_t cursor_start(const struct workload_target *t,
 	return s->stride_max ? t->hi : seq_start(t, s);
 }
 
-/* Skew: streams with skew > 0 get it; the rest share what is left evenly. */
-static void stream_weights(const struct proto_plan *plan, double *weight)
+void workload_stream_weights(const struct proto_plan *plan, double *weight)
 {
 	double given = 0;
 	unsigned unset = 0;
@@ -464,7 +463,7 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 
 	if (!weight)
 		return -ENOMEM;
-	stream_weights(plan, weight);
+	workload_stream_weights(plan, weight);
 	for (unsigned t = 0; t < plan->ntargets && ret == 0; t++) {
 		struct workload_target *wt = &w->targets[t];
 		double total = 0, acc = 0;
@@ -486,17 +485,22 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 				if (ps->targets[k] != t)
 					continue;
 				wt->choice[wt->nchoice++].stream = s;
-				total += weight[s];
+				total += weight[s] / ps->ntargets;
 				break;
 			}
 		}
-		/* Streams of a target share its I/Os by weight, else evenly. */
+		/*
+		 * Streams of a target share its I/Os by their weight's part on
+		 * it (split evenly over the stream's targets, as tsched.h gives
+		 * the target its rate), else evenly.
+		 */
 		for (unsigned c = 0; c < wt->nchoice; c++) {
-			acc += total > 0 ? weight[wt->choice[c].stream] : 1;
-			wt->choice[c].cum =
-				(uint64_t)(acc /
-					   (total > 0 ? total : wt->nchoice) *
-					   SCALE);
+			unsigned s = wt->choice[c].stream;
+			double part = weight[s] / plan->streams[s].ntargets;
+
+			acc += total > 0 ? part : 1;
+			wt->choice[c].cum = (uint64_t)(
+				acc / (total > 0 ? total : wt->nchoice) * SCALE);
 		}
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;

@@ -152,6 +152,13 @@ int workload_slice(struct workload *w, const struct proto_plan *plan,
  */
 int workload_next(struct workload *w, unsigned target, struct workload_io *io);
 
+/*
+ * Each stream's weight of the slave's I/O (weight[nstreams]): its skew,
+ * or, for streams without one, an even part of what the others leave of
+ * 100 (Vdbench's HandleSkew.spreadWdSkew).
+ */
+void workload_stream_weights(const struct proto_plan *plan, double *weight);
+
 /* Uniform 64-bit random number from the generator's own state. */
 uint64_t workload_rand(struct workload *w);
 

@@ -3,8 +3,10 @@
 # easy.sh, generator_bound.sh): loop_up CGDIR
 # sets LOOP, MM (its major:minor) and CG; loop_down (from the test's EXIT
 # trap) detaches the device and removes the group once its processes are
-# gone. Sourced after lib.sh.
+# gone. loop_second sets LOOP2 and MM2: a second such device, which
+# loop_down detaches too. Sourced after lib.sh.
 LOOP=
+LOOP2=
 CG=
 loop_up() {
 	CG=$1
@@ -13,8 +15,14 @@ loop_up() {
 	MM=$(lsblk -ndo MAJ:MIN "$LOOP" | tr -d ' ')
 	mkdir "$CG"
 }
+loop_second() {
+	truncate -s 64m "$TMP/disk2.img"
+	LOOP2=$(losetup -f --show "$TMP/disk2.img") || fail "no second loop device"
+	MM2=$(lsblk -ndo MAJ:MIN "$LOOP2" | tr -d ' ')
+}
 loop_down() {
 	[ -n "$LOOP" ] && losetup -d "$LOOP" 2>/dev/null || true
+	[ -n "$LOOP2" ] && losetup -d "$LOOP2" 2>/dev/null || true
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		[ -n "$CG" ] && [ -d "$CG" ] || break
 		rmdir "$CG" 2>/dev/null || sleep 0.2

@@ -22,17 +22,9 @@ source "$(dirname "$0")/lib.sh"
 [ -w /sys/fs/cgroup/blkio/cgroup.procs ] ||
 	{ echo "SKIP: needs cgroup v1 blkio under /sys/fs/cgroup/blkio"; exit 77; }
 source "$(dirname "$0")/loop_lib.sh"
-LOOP2=
-cleanup_sd() {
-	cleanup
-	[ -n "$LOOP2" ] && losetup -d "$LOOP2" 2>/dev/null || true
-	loop_down
-}
-trap cleanup_sd EXIT
+trap 'cleanup; loop_down' EXIT
 loop_up /sys/fs/cgroup/blkio/lockstep-slowsd-$$
-truncate -s 64m "$TMP/disk2.img"
-LOOP2=$(losetup -f --show "$TMP/disk2.img") || fail "no second loop device"
-MM2=$(lsblk -ndo MAJ:MIN "$LOOP2" | tr -d ' ')
+loop_second
 echo "$MM 100" > "$CG/blkio.throttle.read_iops_device"
 echo "$MM2 300" > "$CG/blkio.throttle.read_iops_device"
 
