@@ -330,6 +330,32 @@
 	}
 
 	/*
+	 * A big chart's x axis, with only the keys it means: uPlot copies a
+	 * key given as undefined over its default, and an axis whose incrs=
+	 * and space= were undefined drew no ticks, grid lines or tick labels
+	 * on any chart (the report's x axes had none until 2026-12-06).
+	 */
+	function xaxis(label, clock, t0, xvalues) {
+		var a = { label: label };
+
+		if (clock) {
+			/* Whole seconds at least 90 px apart: a time of day
+			   does not repeat along the axis. */
+			a.space = 90;
+			a.incrs = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900,
+				1800, 3600, 7200, 14400, 21600, 43200, 86400];
+			a.values = function (u, splits) {
+				return splits.map(function (v) {
+					return v === null ? "" : clockOf(t0, v);
+				});
+			};
+		} else if (xvalues) {
+			a.values = xvalues;
+		}
+		return a;
+	}
+
+	/*
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
 	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
@@ -378,21 +404,8 @@
 			axes: opts.small ? [
 				{ size: 24 },
 				{ label: opts.ylabel, size: 64, values: tickShort },
-			] : [
-				{ label: xlabel,
-					/* Whole seconds at least 90 px apart: a time
-					   of day does not repeat along the axis. */
-					space: clock ? 90 : undefined,
-					incrs: clock ? [1, 2, 5, 10, 15, 30, 60, 120, 300,
-						600, 900, 1800, 3600, 7200, 14400, 21600, 43200,
-						86400] : undefined,
-					values: clock ? function (u, splits) {
-						return splits.map(function (v) {
-							return v === null ? "" : clockOf(t0, v);
-						});
-					} : opts.xvalues },
-				{ label: opts.ylabel, size: 70 },
-			],
+			] : [xaxis(xlabel, clock, t0, opts.xvalues),
+				{ label: opts.ylabel, size: 70 }],
 			legend: { show: !opts.small },
 			series: [{ label: clock ? "UTC" : opts.xlabel,
 				value: legendValue(data, 0, clock ? function (v) {
@@ -630,7 +643,8 @@
 			arr(S.slaves).length + " slaves)."));
 		if (arr(D.warnings).length)
 			sec.appendChild(el("p", { "class": "bad" },
-				arr(D.warnings).length + " warnings about missing or " +
+				arr(D.warnings).length + (arr(D.warnings).length === 1 ?
+					" warning" : " warnings") + " about missing or " +
 				"cut data (listed under Run details)."));
 	}
 
@@ -1830,6 +1844,15 @@
 			}
 			var r = cv.getBoundingClientRect();
 			c.box.setAttribute("data-series-px", String(n));
+			/* A uPlot chart's plot area (the axes are around it; a
+			   heat map is its own canvas). */
+			if (c.plot.over) {
+				var o = c.plot.over.getBoundingClientRect();
+
+				c.box.setAttribute("data-plot", [Math.round(o.left +
+					window.scrollX), Math.round(o.top + window.scrollY),
+				Math.round(o.width), Math.round(o.height)].join(","));
+			}
 			c.box.setAttribute("data-colors", c.colors.join(" "));
 			c.box.setAttribute("data-rect", [Math.round(r.left +
 				window.scrollX), Math.round(r.top + window.scrollY),

@@ -487,7 +487,18 @@ def check_shot(png, dom):
         if n < 50:
             fail(f"chart {c.attrs['id']}: {n} pixels of its series in "
                  "the screenshot")
-    print(f"screenshot: {len(ch)} charts show their series")
+        # The x axis's tick labels: dark text in the band just under the
+        # plot area (the axis's own label is further down). A report once
+        # drew none on any chart and every other check passed.
+        if "data-plot" not in c.attrs:
+            continue  # a heat map: its axes are HTML, not drawn
+        px, py, pw, ph = (int(v) for v in c.attrs["data-plot"].split(","))
+        band = img.crop((px, py + ph + 3, px + pw, py + ph + 28))
+        ink = sum(count for count, p in band.getcolors(pw * 25) if sum(p) < 450)
+        if ink < 10:
+            fail(f"chart {c.attrs['id']}: no tick labels under its x axis "
+                 f"({ink} dark pixels)")
+    print(f"screenshot: {len(ch)} charts show their series and x ticks")
 
 
 def tint(img, rect, rgb):

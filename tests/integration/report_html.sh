@@ -36,6 +36,15 @@ chrome() {
 	fi
 }
 
+# keep_shot PNG NAME: a screenshot kept as a test artifact in the build
+# folder (test-artifacts/report/NAME.png), one per kind of run, for a
+# person to look at: the page as a customer would get it.
+ARTIFACTS="$(cd "$(dirname "$LOCKSTEP")" && pwd)/test-artifacts/report"
+mkdir -p "$ARTIFACTS"
+keep_shot() {
+	cp "$1" "$ARTIFACTS/$2.png" || fail "could not keep $1 as $2.png"
+}
+
 cat > "$TMP/t.vdb" <<VDB
 sd=sd1,lun=$TMP/d1.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=70
@@ -74,6 +83,7 @@ height=$(grep -o 'data-height="[0-9]*"' "$TMP/dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome shot "$height" --screenshot="$TMP/shot.png" \
 	"file://$TMP/out/report.html" > /dev/null)
 "$PY" "$CHECK" shot "$TMP/shot.png" "$TMP/dom.html"
+keep_shot "$TMP/shot.png" steady-and-curve
 
 # A baseline: another short run, overlaid, with a delta for every total.
 sed -e '/^rd=c1/d' -e 's/elapsed=3/elapsed=2/' "$TMP/t.vdb" > "$TMP/b.vdb"
@@ -92,6 +102,12 @@ grep -q 'id="compare-verdicts"' "$TMP/cmp-dom.html" ||
 # The verdicts are lockstep compare's, made for this baseline.
 grep -q 'Verdict: ' "$TMP/cmp-dom.html" && grep -q '<h3>Run run1: ' "$TMP/cmp-dom.html" ||
 	fail "no compare verdicts with --baseline"
+cheight=$(grep -o 'data-height="[0-9]*"' "$TMP/cmp-dom.html" | grep -o '[0-9]*')
+[ -n "$cheight" ] && [ "$cheight" -le 24000 ] || fail "compare page height '$cheight'"
+(cd "$TMP" && chrome cmpshot "$cheight" --screenshot="$TMP/cmp.png" \
+	"file://$TMP/cmp.html" > /dev/null)
+"$PY" "$CHECK" shot "$TMP/cmp.png" "$TMP/cmp-dom.html"
+keep_shot "$TMP/cmp.png" compare
 
 # A baseline named in the history (both runs are in $TMP/history.db):
 # `last` is the baseline run's folder; a median has no folder to draw.
@@ -173,6 +189,7 @@ rheight=$(grep -o 'data-height="[0-9]*"' "$TMP/rec-dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome recshot "$rheight" --screenshot="$TMP/rec.png" \
 	"file://$TMP/rec/report.html" > /dev/null)
 "$PY" "$CHECK" recovery "$TMP/rec-dom.html" "$TMP/rec.png"
+keep_shot "$TMP/rec.png" failure-and-curve
 # A failure run: its recovery table (the figures above) next to a chart
 # with the spans shaded, at the top with the curve and its knee.
 "$PY" "$CHECK" summary "$TMP/rec-dom.html" "$TMP/rec" "$TMP/rec/report.html" \
@@ -289,6 +306,7 @@ theight=$(grep -o 'data-height="[0-9]*"' "$TMP/tel-dom.html" | grep -o '[0-9]*')
 (cd "$TMP" && chrome telshot "$theight" --screenshot="$TMP/tel.png" \
 	"file://$TMP/tel/report.html" > /dev/null)
 "$PY" "$CHECK" shot "$TMP/tel.png" "$TMP/tel-dom.html"
+keep_shot "$TMP/tel.png" telemetry
 
 # A hostile folder: strings that try to leave the script element, an
 # event, an .hgrm name outside the folder, a host file that is a link.
