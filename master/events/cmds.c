@@ -329,18 +329,31 @@ const char *cmds_status(const struct cmds_exec *x, char *buf, size_t len)
 	return buf;
 }
 
+const char *cmds_next_line(const char **p, const char *end, char *out,
+			   size_t outlen)
+{
+	char line[CMDS_LINE_MAX + 1];
+	const char *nl;
+	size_t n;
+
+	if (!*p || *p >= end)
+		return NULL;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	n = nl ? (size_t)(nl - *p) : (size_t)(end - *p);
+	memcpy(line, *p, n < CMDS_LINE_MAX ? n : CMDS_LINE_MAX);
+	line[n < CMDS_LINE_MAX ? n : CMDS_LINE_MAX] = '\0';
+	*p += n + 1;
+	return log_escape(line, out, outlen);
+}
+
 /* Its output, line by line, on the console (target console). */
 static void to_console(const struct cmds_exec *x)
 {
-	const char *p = x->out, *end = x->out + x->outlen;
+	const char *p = x->out, *end = x->out + x->outlen, *line;
+	char esc[LOG_ESC_LEN(CMDS_LINE_MAX)];
 
-	while (p && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		log_info("Cmd: %s: %.*s", x->host, (int)n, p);
-		p += n + 1;
-	}
+	while ((line = cmds_next_line(&p, end, esc, sizeof(esc))))
+		log_info("Cmd: %s: %s", x->host, line);
 }
 
 int cmds_finish(const struct run_view *rv, size_t xi)

@@ -124,4 +124,15 @@ void cmds_stop(const struct run_view *rv);
 /* "ok", "exit N", "signal N", "timeout", "refused", ... into buf. */
 const char *cmds_status(const struct cmds_exec *x, char *buf, size_t len);
 
+/* The longest output line the console or summary.txt shows whole. */
+#define CMDS_LINE_MAX 1024
+/*
+ * The next line of a command's output at *p (before end), escaped as
+ * log_escape() does (a slave's command printed it: no control character
+ * reaches a terminal), cut at CMDS_LINE_MAX bytes, into out (at least
+ * LOG_ESC_LEN(CMDS_LINE_MAX) bytes); *p moves past it. NULL when none.
+ */
+const char *cmds_next_line(const char **p, const char *end, char *out,
+			   size_t outlen);
+
 #endif

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 #include "common/jsonw.h"
+#include "common/log.h"
 #include "master/events/cmds.h"
 #include "master/run/master_int.h"
 #include "master/results/sink.h"
@@ -51,7 +52,7 @@ static void cmds_json(const struct run_view *rv, void *priv, struct jsonw *w)
 static void cmds_txt(const struct run_view *rv, void *priv, FILE *f)
 {
 	const struct cmds *C = rv->cmds;
-	char st[64];
+	char st[64], esc[LOG_ESC_LEN(CMDS_LINE_MAX)];
 
 	(void)priv;
 	if (!C || !C->n)
@@ -59,7 +60,7 @@ static void cmds_txt(const struct run_view *rv, void *priv, FILE *f)
 	fprintf(f, "\nCommands (startcmd=, endcmd=; output in commands/):\n");
 	for (size_t i = 0; i < C->n; i++) {
 		const struct cmds_exec *x = &C->x[i];
-		const char *p = x->out, *end = x->out + x->outlen;
+		const char *p = x->out, *end = x->out + x->outlen, *line;
 
 		fprintf(f, "  %s%s%s on %s: %s: %s\n", x->w.keyword,
 			x->w.run >= 0 ? " of run " : "",
@@ -67,13 +68,8 @@ static void cmds_txt(const struct run_view *rv, void *priv, FILE *f)
 			x->host, x->text, cmds_status(x, st, sizeof(st)));
 		if (x->w.pc->target != PARAMS_CMD_SUMMARY)
 			continue;
-		while (p && p < end) {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			fprintf(f, "    Cmd: %.*s\n", (int)n, p);
-			p += n + 1;
-		}
+		while ((line = cmds_next_line(&p, end, esc, sizeof(esc))))
+			fprintf(f, "    Cmd: %s\n", line);
 	}
 }
 

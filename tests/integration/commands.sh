@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 truncate -s 16m "$TMP/d.dat"
 cat > "$TMP/t.vdb" <<VDB
 startcmd=("echo general-start \$(date +%s%N) \$output >> $TMP/marks; echo general-start-out",master)
-endcmd=("echo general-end \$(date +%s%N) >> $TMP/marks; echo general-end-out",console)
+endcmd=("echo general-end \$(date +%s%N) >> $TMP/marks; echo general-end-out; printf 'esc\\033[31mred\\n'",console)
 sd=sd1,lun=$TMP/d.dat,size=16m,threads=4
 wd=wd1,sd=sd1,xfersize=4k,rdpct=50
 rd=r1,wd=wd1,iorate=max,elapsed=3,interval=1,
@@ -46,6 +46,11 @@ run_bounded 90 "$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/a" --local-slaves 2 > "$TMP
 grep -qF "startcmd of run r1 on " "$TMP/a.err" && grep -qF "exit 3: exit 3 (the run goes on" "$TMP/a.err" ||
 	fail_show "$TMP/a.err" "the failed startcmd is not said"
 grep -qF "Cmd: master: general-end-out" "$TMP/a.err" || fail_show "$TMP/a.err" "target console: no output on the console"
+# A command's output reaches the terminal escaped: no control character.
+grep -qF 'Cmd: master: esc\x1b[31mred' "$TMP/a.err" || fail_show "$TMP/a.err" "target console: the escape is not shown escaped"
+if grep -q $'\x1b' "$TMP/a.err" "$TMP/a/summary.txt"; then
+	fail "a command's control character reached the console or summary.txt"
+fi
 ID=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["run_id"])' "$TMP/a/summary.json")
 grep -qxF "    Cmd: r1-end-out $ID" "$TMP/a/summary.txt" || fail_show "$TMP/a/summary.txt" "target summary: no output (with LOCKSTEP_RUN_ID) in summary.txt"
 python3 - "$TMP/a" "$TMP/marks" <<'PY'
