@@ -12,6 +12,7 @@ pkgs=(build-essential cmake pkg-config libzmq3-dev libmsgpack-dev
 		procps psmisc
 		fdisk e2fsprogs util-linux
 		chromium python3-pil    # report_html: headless page, screenshot
+		poppler-utils           # report_html: the PDF's pages rendered (pdftoppm)
 		ruby)   # consumers_console, vdbench_cli: HCIBench's parser rules
 # Real receivers for the live export tests (tests/integration/export_*.sh).
 [ "${LOCKSTEP_DEPS_MINIMAL:-}" = 1 ] ||

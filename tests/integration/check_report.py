@@ -49,6 +49,7 @@
 Exits non-zero with the reason on the first failed check.
 """
 import json
+import os
 import sys
 from html.parser import HTMLParser
 
@@ -1060,15 +1061,56 @@ def check_summary(dom, d, html, compare, first_px):
           f"{nlat} latency charts on a log axis")
 
 
-def check_pdf(path):
+def page_breaks(dom):
+    """The elements the print stylesheet starts a page with (page.css):
+    each run's and curve's section (a curve inside the summary excepted),
+    the run details' header and the compare verdicts."""
+    def in_summary(n):
+        while n is not None:
+            if n.attrs.get("id") == "summary":
+                return True
+            n = n.parent
+        return False
+    return [n for n in parse(dom).all()
+            if (n.tag == "section" and ({"run", "curve"} & set(n.cls()))
+                and not in_summary(n))
+            or n.attrs.get("id") in ("run-header", "compare-verdicts")]
+
+
+def check_pdf(path, dom=None):
     import re
+    import subprocess
+    import tempfile
+    from PIL import Image
     d = open(path, "rb").read()
     if not d.startswith(b"%PDF-"):
         fail(path + " is not a PDF: " + repr(d[:8]))
     pages = len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", d))
     if pages < 1:
         fail(path + ": no page")
-    print(f"pdf: {pages} pages")
+    # poppler's own count, and every page rendered and not blank.
+    info = subprocess.run(["pdfinfo", path], capture_output=True, text=True,
+                          check=True).stdout
+    m = re.search(r"^Pages:\s+(\d+)$", info, re.M)
+    if not m or int(m.group(1)) != pages:
+        fail(f"{path}: pdfinfo says {m and m.group(1)} pages, the file {pages}")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-r", "20", "-png", path, tmp + "/p"],
+                       check=True, timeout=120)
+        pngs = sorted(os.listdir(tmp))
+        if len(pngs) != pages:
+            fail(f"{path}: pdftoppm rendered {len(pngs)} of {pages} pages")
+        for f in pngs:
+            img = Image.open(os.path.join(tmp, f)).convert("L")
+            ink = sum(c for c, v in img.getcolors(img.width * img.height) if v < 200)
+            if ink < 20:
+                fail(f"{path}: page {f} is blank")
+    # The summary's page, then one for each element that starts a page.
+    if dom:
+        want = 1 + len(page_breaks(dom))
+        if pages < want:
+            fail(f"{path}: {pages} pages, the stylesheet starts at least {want}")
+    print(f"pdf: {pages} pages, each rendered and not blank")
 
 
 def main(a):
@@ -1093,7 +1135,7 @@ def main(a):
             if "--first-screen" in a else 1400
         check_summary(a[1], a[2], a[3], "--compare" in a, px)
     elif a[0] == "pdf":
-        check_pdf(a[1])
+        check_pdf(a[1], a[2] if len(a) > 2 else None)
     elif a[0] == "shot":
         check_shot(a[1], a[2])
     elif a[0] == "recovery":

@@ -13,6 +13,8 @@ CHROMIUM=$(command -v chromium || true)
 PY=/usr/bin/python3
 "$PY" -c 'import PIL' 2>/dev/null ||
 	fail "python3-pil is missing (scripts/install-deps.sh installs it)"
+command -v pdftoppm > /dev/null && command -v pdfinfo > /dev/null ||
+	fail "poppler-utils is missing (scripts/install-deps.sh installs it)"
 CHECK="$HERE/check_report.py"
 
 # chrome NAME HEIGHT ARGS...: one bounded headless Chromium on a private
@@ -203,7 +205,7 @@ run_bounded 90 "$LOCKSTEP" report "$TMP/rec" --pdf > "$TMP/pdf.txt" 2>&1
 [ "$rc" -eq 0 ] || { fail_show "$TMP/pdf.txt" "lockstep report --pdf exited $rc"; }
 grep -q "PDF written to $TMP/rec/report.pdf" "$TMP/pdf.txt" ||
 	fail "--pdf did not say where the PDF is"
-"$PY" "$CHECK" pdf "$TMP/rec/report.pdf"
+"$PY" "$CHECK" pdf "$TMP/rec/report.pdf" "$TMP/rec-dom.html"
 if compgen -G "$TMP/rec/.report.pdf*" > /dev/null; then
 	fail "--pdf left a temporary file in the folder"
 fi
