@@ -574,7 +574,6 @@ def check_hostile(dom):
 
 def read_csv(path):
     """Header and rows of a CSV of the folder; None when absent or empty."""
-    import os
     if not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
     import csv
