@@ -50,6 +50,13 @@ struct engine_ops {
 	 * Returns 0 or -errno (-ETIME on timeout is not an error: return 0).
 	 */
 	int (*submit)(void *ctx, unsigned wait_nr, uint64_t timeout_ns);
+	/*
+	 * Optional (NULL: every wait passes its limit): make every wait end
+	 * by mono_ns (CLOCK_MONOTONIC) at the latest, once, so that waits
+	 * whose limit is at or after it need no limit of their own. Set once
+	 * per interval boundary. Returns 0 or -errno (then limits as before).
+	 */
+	int (*wake_at)(void *ctx, uint64_t mono_ns);
 	/* Fetch up to max completions. Returns how many, or -errno. */
 	int (*reap)(void *ctx, struct engine_cqe *out, unsigned max);
 	/* Free everything; NULLs *ctx; safe on NULL. */

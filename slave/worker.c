@@ -92,8 +92,9 @@ struct worker {
 	unsigned *free;   /* set-up scratch */
 	unsigned retired; /* slots whose target finished its eof pass */
 	unsigned inflight;
-	int validating;     /* cfg.vmap given */
-	uint64_t runq_last; /* runq_thread() at the last interval's start */
+	uint64_t wake_armed; /* the boundary given to engine->wake_at */
+	int validating;      /* cfg.vmap given */
+	uint64_t runq_last;  /* runq_thread() at the last interval's start */
 	struct valmap_io val;
 	struct worker_interval *cur;
 	unsigned *split_target; /* per target split: its plan targets */
@@ -555,6 +556,11 @@ static int run(struct worker *w)
 		if (w->inflight) {
 			nr = reap_wait_nr(&w->reap, w->inflight, !w->ts.fixed,
 					  &wake);
+			/* The boundary once per interval, not in every wait. */
+			if (ops->wake_at && w->wake_armed != next_b) {
+				w->wake_armed = next_b;
+				ops->wake_at(w->ectx, next_b);
+			}
 			ret = ops->submit(w->ectx, nr, wake);
 		} else {
 			time_sleep_ns(

@@ -506,6 +506,52 @@ static void test_short_read(void **state)
 }
 
 /*
+ * wake_at (engines that have it): a wait with nothing to complete ends at
+ * the armed boundary, not later, though it was given a far limit; a wait
+ * whose own limit comes before the armed boundary ends by its own; the
+ * ring's own timeout never comes back from reap as an I/O, and I/O done
+ * with a boundary armed completes as usual. Every bound here is a lower
+ * bound on lockstep's own monotonic clock (a wait cannot end before what
+ * ends it); a wait that never ends fails by ctest's timeout.
+ */
+static void test_wake_at(void **state)
+{
+	struct tgt *t = *state;
+	const char *const *names = engine_names();
+	struct engine_cqe cqe[DEPTH];
+
+	for (unsigned k = 0; names[k]; k++) {
+		uint64_t t0, boundary;
+		int res[DEPTH];
+
+		env_open(t, names[k]);
+		if (!t->e->wake_at) {
+			env_close(t);
+			continue;
+		}
+		/* The boundary ends a wait given 60 s. */
+		t0 = time_mono_ns();
+		boundary = t0 + 20 * NS_PER_MS;
+		assert_int_equal(t->e->wake_at(t->ctx, boundary), 0);
+		assert_int_equal(t->e->submit(t->ctx, 1, 60000 * NS_PER_MS), 0);
+		assert_true(time_mono_ns() >= boundary);
+		assert_int_equal(t->e->reap(t->ctx, cqe, DEPTH), 0);
+		/* A boundary 60 s away does not hold a 20 ms wait. */
+		t0 = time_mono_ns();
+		assert_int_equal(t->e->wake_at(t->ctx, t0 + 60000 * NS_PER_MS),
+				 0);
+		assert_int_equal(t->e->submit(t->ctx, 1, 20 * NS_PER_MS), 0);
+		assert_true(time_mono_ns() >= t0 + 20 * NS_PER_MS);
+		assert_int_equal(t->e->reap(t->ctx, cqe, DEPTH), 0);
+		/* I/O beside the armed boundary: only the I/O is reaped. */
+		assert_int_equal(t->e->prep(t->ctx, 1, 0, 0, 0, 4096, 0), 0);
+		run_io(t, 1, res);
+		assert_int_equal(res[1], 4096);
+		env_close(t);
+	}
+}
+
+/*
  * A real EIO without device-mapper (not every kernel has it): reading an
  * unmapped address through /proc/self/mem fails with EIO in the kernel's
  * own read path, and the first megabyte of the address space is never
@@ -863,6 +909,8 @@ int main(void)
 		cmocka_unit_test(test_check_align_table),
 		cmocka_unit_test_setup_teardown(test_rw, setup_file, teardown),
 		cmocka_unit_test_setup_teardown(test_short_read, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_wake_at, setup_file,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_eio_engine, setup_file,
 						teardown),
