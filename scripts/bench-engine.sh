@@ -6,7 +6,11 @@
 # and the lockstep/fio ratios (median of the per-pair ratios, with their
 # spread) against the targets of issue 3: IOPS >= 1.0x fio and IOPS/CPU-s
 # >= 1.15x fio at QD32, null engine >= fio's null engine; and of issue 17 at
-# QD1 on zram and on a loop device: IOPS >= 0.95x and IOPS/CPU-s >= 1.0x.
+# QD1 on zram and on a loop device: IOPS >= 0.95x and IOPS/CPU-s >= 1.0x;
+# and of issue 33 at QD1: the per-I/O latency difference lockstep - fio
+# (median of the pairs' differences of mean latency) <= +0.5 us, and on
+# the null engine at QD1 (qd1-null: no device at all, so the figure is the
+# instrument's own cost per I/O) lockstep's cost <= fio's.
 #
 # usage: scripts/bench-engine.sh [options]
 #   --device DEV     block device to use (default /dev/zram0; its disksize is
@@ -15,12 +19,17 @@
 #                    at the end)
 #   --seconds S      measured seconds per run (default 10)
 #   --warmup S       warmup seconds per run (default 2)
-#   --repeat N       lockstep/fio pairs per case (default 5: on a noisy
-#                    machine the median of 3 pairs still swings)
+#   --repeat N       lockstep/fio pairs per case (default 5, and 7 for the
+#                    QD1 cases, whose pairs swing 2x: on a noisy machine
+#                    the median of 3 pairs still swings)
 #   --quick          smoke run: 3 s measured, 1 s warmup
 #   --cases LIST     comma-separated subset of: qd32-read, qd32-mixed,
-#                    qd1-read, qd1-zram, qd1-loop, null, validate (default
-#                    all but qd1-read). qd1-read runs on --device; qd1-zram
+#                    qd1-read, qd1-zram, qd1-loop, qd1-sqpoll, qd1-null,
+#                    null, validate (default all but qd1-read and
+#                    qd1-sqpoll). qd1-read runs on --device; qd1-sqpoll is
+#                    qd1-zram with a submission-queue polling thread in both
+#                    tools (lockstep sqpoll=yes, fio --sqthread_poll=1);
+#                    qd1-null is the null engine of both at QD1; qd1-zram
 #                    always on /dev/zram0 and qd1-loop always on a loop
 #                    device on a tmpfs file, whatever --device says;
 #                    validate is qd32-mixed with validate=yes against the
@@ -60,7 +69,8 @@ MEASURE=10
 CUR_CASE=
 WARMUP=2
 REPEAT=5
-CASES=qd32-read,qd32-mixed,qd1-zram,qd1-loop,null,validate
+REPEAT_GIVEN=0
+CASES=qd32-read,qd32-mixed,qd1-zram,qd1-loop,qd1-null,null,validate
 KEEP_DIR=
 PREFILL=1
 AGAINST=
@@ -77,7 +87,7 @@ while [ $# -gt 0 ]; do
 	--device) DEVICE=${2:?--device wants a path}; DEVICE_GIVEN=1; shift 2 ;;
 	--seconds) MEASURE=${2:?}; shift 2 ;;
 	--warmup) WARMUP=${2:?}; shift 2 ;;
-	--repeat) REPEAT=${2:?}; shift 2 ;;
+	--repeat) REPEAT=${2:?}; REPEAT_GIVEN=1; shift 2 ;;
 	--quick) MEASURE=3; WARMUP=1; shift ;;
 	--cases) CASES=${2:?}; shift 2 ;;
 	--build) BUILD=${2:?}; shift 2 ;;
@@ -92,7 +102,7 @@ done
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "--warmup wants a whole number"
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || die "--repeat wants a whole number > 0"
 for c in ${CASES//,/ }; do
-	case $c in qd32-read | qd32-mixed | qd1-read | qd1-zram | qd1-loop | null | validate) ;; *) die "unknown case '$c'" ;; esac
+	case $c in qd32-read | qd32-mixed | qd1-read | qd1-zram | qd1-loop | qd1-sqpoll | qd1-null | null | validate) ;; *) die "unknown case '$c'" ;; esac
 done
 
 LOCKSTEP=$BUILD/lockstep
@@ -214,7 +224,8 @@ case_knobs() {
 	case $1 in
 	qd32-read) echo "100 32 io_uring" ;;
 	qd32-mixed) echo "70 32 io_uring" ;;
-	qd1-read | qd1-zram | qd1-loop) echo "100 1 io_uring" ;;
+	qd1-read | qd1-zram | qd1-loop | qd1-sqpoll) echo "100 1 io_uring" ;;
+	qd1-null) echo "100 1 null" ;;
 	null) echo "100 32 null" ;;
 	validate) echo "70 32 io_uring" ;;
 	esac
@@ -229,9 +240,11 @@ run_lockstep() {
 	else
 		: > "$dir/bench.vdb"
 	fi
+	local sq=
+	[ "$CUR_CASE" = qd1-sqpoll ] && sq=,sqpoll=yes
 	cat >> "$dir/bench.vdb" <<VDB
 * bench-engine: one local slave, same knobs as the fio run beside it
-sd=sd1,lun=$DEVICE,threads=$qd,openflags=o_direct
+sd=sd1,lun=$DEVICE,threads=$qd,openflags=o_direct$sq
 wd=wd1,sd=sd1,xfersize=4k,rdpct=$rdpct,seekpct=100
 rd=r1,wd=wd1,iorate=max,elapsed=$MEASURE,warmup=$WARMUP,interval=1
 VDB
@@ -277,8 +290,10 @@ run_fio() {
 		args+=(--ioengine=null --size=1g)
 		pin=(taskset -c 0)
 	else
+		local sq=0
+		[ "$CUR_CASE" = qd1-sqpoll ] && sq=1
 		args+=(--ioengine=io_uring --filename="$DEVICE" --hipri=0
-			--fixedbufs --registerfiles --sqthread_poll=0)
+			--fixedbufs --registerfiles --sqthread_poll=$sq)
 	fi
 	if ! "${pin[@]}" /usr/bin/time -f '%U %S' -o "$dir/time.txt" fio "${args[@]}" \
 		> "$dir/fio.out" 2>&1; then
@@ -330,7 +345,8 @@ for tool, n, iops, mean, p99, pc in rows:
     print(f"{case:<11} {tool:<9} {n:>4} {iops:>12,.0f} {mean * 1000:>10.1f} "
           f"{p99 * 1000:>10.1f} {pc:>13,.0f}")
 targets = {"qd32-read": (1.0, 1.15), "qd32-mixed": (1.0, 1.15), "null": (1.0, None),
-           "qd1-read": (0.95, 1.0), "qd1-zram": (0.95, 1.0), "qd1-loop": (0.95, 1.0)}
+           "qd1-read": (0.95, 1.0), "qd1-zram": (0.95, 1.0), "qd1-loop": (0.95, 1.0),
+           "qd1-sqpoll": (0.95, 1.0), "qd1-null": (1.0, 1.0)}
 t = targets.get(case) if other == "fio" else None
 spread = lambda xs: f"{min(xs):.3f}-{max(xs):.3f}" if xs else "n/a"
 ris = [a[0] / b[0] for a, b in pairs if b[0] > 0]
@@ -339,10 +355,19 @@ def verdict(x, want):
     if want is None or x != x:
         return ""
     return " (target >= %.2f: %s)" % (want, "met" if x >= want else "NOT met")
+# The per-I/O latency difference, lockstep - the other, in us: the median
+# of the pairs' differences of mean latency (issue 33: <= +0.5 us at QD1).
+dls = [(a[1] - b[1]) * 1000 for a, b in pairs]
+dl = med(dls)
+dspread = f"{min(dls):+.2f} to {max(dls):+.2f}" if dls else "n/a"
+dverdict = ""
+if other == "fio" and case.startswith("qd1") and dl == dl:
+    dverdict = " (target <= +0.50: %s)" % ("met" if dl <= 0.5 else "NOT met")
 print(f"{case:<11} ratio lockstep/{other}, median of {len(pairs)} pairs: "
       f"IOPS {ri:.3f}{verdict(ri, t[0] if t else None)}, "
       f"IOPS/CPU-s {rc:.3f}{verdict(rc, t[1] if t else None)}; "
-      f"pairs {spread(ris)} and {spread(rcs)}")
+      f"pairs {spread(ris)} and {spread(rcs)}; "
+      f"mean latency lockstep-{other} {dl:+.2f} us{dverdict}, pairs {dspread}")
 PY
 
 # The device of a case: qd1-zram and qd1-loop bring their own.
@@ -353,6 +378,9 @@ case_device() {
 		setup_zram /dev/zram0 || die "qd1-zram needs /dev/zram0 (modprobe zram)"
 		DEVICE=/dev/zram0 ;;
 	qd1-loop) setup_loop; DEVICE=$LOOP ;;
+	qd1-sqpoll)
+		setup_zram /dev/zram0 || die "qd1-sqpoll needs /dev/zram0 (modprobe zram)"
+		DEVICE=/dev/zram0 ;;
 	*)
 		if [ -z "$MAIN_DEVICE" ]; then
 			setup_device
@@ -363,7 +391,7 @@ case_device() {
 	prefill_device
 }
 
-say "${WARMUP}s warmup + ${MEASURE}s measured; $REPEAT pairs per case"
+say "${WARMUP}s warmup + ${MEASURE}s measured; $REPEAT pairs per case (7 for QD1 cases unless --repeat)"
 results=$WORK/results.txt
 : > "$results"
 for c in ${CASES//,/ }; do
@@ -374,12 +402,14 @@ for c in ${CASES//,/ }; do
 	other=$OTHER
 	[ "$c" = validate ] && other=plain
 	: > "$WORK/$c.lines"
-	for ((k = 1; k <= REPEAT; k++)); do
+	n=$REPEAT
+	case $c in qd1-*) [ "$REPEAT_GIVEN" -eq 1 ] || n=7 ;; esac
+	for ((k = 1; k <= n; k++)); do
 		warn_if_busy
 		for tool in lockstep $other; do
 			dir=$WORK/$c/$k-$tool
 			mkdir -p "$dir"
-			say "$c: $tool run $k of $REPEAT"
+			say "$c: $tool run $k of $n"
 			if line=$("run_$tool" "$dir" "$rdpct" "$qd" "$engine"); then
 				echo "$tool $line" >> "$WORK/$c.lines"
 			else
