@@ -243,8 +243,18 @@ void fstree_iter_init(struct fstree_iter *it, const struct fstree_shape *shape)
 	it->shape = shape;
 	it->dirs = dirs_before(shape->width, shape->depth + 1);
 	it->rng = jr_seed(shape->seed);
+	it->share_count = 1;
 	if (shape->dist == FSTREE_DIST_BOTTOM)
 		it->file_dir = dirs_before(shape->width, shape->depth);
+}
+
+int fstree_iter_share(struct fstree_iter *it, uint32_t no, uint32_t count)
+{
+	if (!count || no >= count)
+		return -EINVAL;
+	it->share_no = no;
+	it->share_count = count;
+	return 0;
 }
 
 /* The path of directory g (Vdbench's sorted order) into buf; its level. */
@@ -296,24 +306,33 @@ int fstree_next(struct fstree_iter *it, struct fstree_entry *e)
 		}
 		it->phase = 1;
 	}
-	if (it->phase == 1) {
+	while (it->phase == 1) {
+		uint64_t index = it->file_index++, no = it->file_no;
+		uint64_t size;
 		size_t at;
 
 		if (it->file_dir >= it->dirs) {
 			it->phase = 2;
 			return 0;
 		}
+		/* Drawn before the share test, as Vdbench does. */
+		size = draw_size(sh, &it->rng);
+		if (++it->file_no == sh->files)
+			it->file_no = 0;
+		if (index % it->share_count != it->share_no) {
+			if (!it->file_no)
+				it->file_dir++;
+			continue;
+		}
 		e->is_dir = 0;
-		e->index = it->file_index++;
+		e->index = index;
+		e->size = size;
 		e->level = dir_path(sh, it->file_dir, e->path, sizeof(e->path));
 		at = strlen(e->path);
 		snprintf(e->path + at, sizeof(e->path) - at,
-			 "/vdb_f%04" PRIu64 ".file", it->file_no + 1);
-		e->size = draw_size(sh, &it->rng);
-		if (++it->file_no == sh->files) {
-			it->file_no = 0;
+			 "/vdb_f%04" PRIu64 ".file", no + 1);
+		if (!it->file_no)
 			it->file_dir++;
-		}
 		return 1;
 	}
 	return 0;

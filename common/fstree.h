@@ -87,9 +87,18 @@ struct fstree_iter {
 	const struct fstree_shape *shape;
 	uint64_t dirs, dir_at, file_dir, file_no, file_index;
 	uint64_t rng;
-	int phase; /* 0 dirs, 1 files, 2 done */
+	uint32_t share_no, share_count; /* shared=yes: this slave's files */
+	int phase;                      /* 0 dirs, 1 files, 2 done */
 };
 void fstree_iter_init(struct fstree_iter *it, const struct fstree_shape *shape);
+/*
+ * shared=yes (Vdbench's): yield only the files of slave number no of
+ * count (every count-th file from the no-th, counted over the whole
+ * tree), every folder still yielded. Each file's size is drawn whether
+ * it is this slave's or not, so a file has the same size whatever the
+ * number of slaves. Returns 0, or -EINVAL when no >= count or count is 0.
+ */
+int fstree_iter_share(struct fstree_iter *it, uint32_t no, uint32_t count);
 /* The next entry into e: 1, or 0 at the end. */
 int fstree_next(struct fstree_iter *it, struct fstree_entry *e);
 

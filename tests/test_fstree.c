@@ -145,6 +145,62 @@ static void test_java_random(void **state)
 	assert_int_equal(e.size, 20);
 }
 
+/*
+ * shared=yes: the slaves' files together are the tree, each file once,
+ * of the size it has unshared; every slave gets every folder.
+ */
+static void test_share(void **state)
+{
+	static const uint32_t counts[] = { 1, 2, 3, 7, 45 };
+	struct fstree_shape s = shape(2, 3, 5, FSTREE_DIST_BOTTOM, 100);
+	uint64_t sizes[45];
+	struct fstree_iter it;
+	struct fstree_entry e;
+
+	(void)state;
+	s.nsizes = 2;
+	s.size[1] = 200;
+	s.pct[0] = 50;
+	s.pct[1] = 50;
+	assert_int_equal(fstree_check(&s, NULL, NULL, 0), 0);
+	fstree_iter_init(&it, &s);
+	while (fstree_next(&it, &e))
+		if (!e.is_dir)
+			sizes[e.index] = e.size;
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		uint32_t seen[45] = { 0 };
+
+		for (uint32_t no = 0; no < counts[c]; no++) {
+			uint64_t dirs = 0;
+
+			fstree_iter_init(&it, &s);
+			assert_int_equal(fstree_iter_share(&it, no, counts[c]),
+					 0);
+			while (fstree_next(&it, &e)) {
+				if (e.is_dir) {
+					dirs++;
+					continue;
+				}
+				assert_true(e.index < 45);
+				assert_int_equal(e.index % counts[c], no);
+				assert_int_equal(e.size, sizes[e.index]);
+				seen[e.index]++;
+			}
+			assert_int_equal(dirs, 12);
+		}
+		for (int i = 0; i < 45; i++)
+			assert_int_equal(seen[i], 1);
+	}
+	/* Names stay the unshared ones: slave 1 of 2's first file. */
+	fstree_iter_init(&it, &s);
+	assert_int_equal(fstree_iter_share(&it, 1, 2), 0);
+	while (fstree_next(&it, &e) && e.is_dir)
+		;
+	assert_string_equal(e.path, "vdb.1_1.dir/vdb.2_1.dir/vdb_f0002.file");
+	assert_int_equal(fstree_iter_share(&it, 2, 2), -EINVAL);
+	assert_int_equal(fstree_iter_share(&it, 0, 0), -EINVAL);
+}
+
 struct share_case {
 	uint32_t nsizes;
 	uint64_t size[4];
@@ -374,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_java_random),
 		cmocka_unit_test(test_shares),
+		cmocka_unit_test(test_share),
 		cmocka_unit_test(test_average),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_size_limits),
