@@ -1,0 +1,584 @@
+/*
+ * An fsd= anchor on the slave (see anchor.h): format and clean its tree
+ * with every path resolved beneath the anchor and no symbolic link
+ * followed.
+ */
+#include "slave/anchor.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Files are written in chunks of Vdbench's format xfersize (128k). */
+#define ANCHOR_CHUNK (128u * 1024)
+/* The marker is small; a larger one is not ours. */
+#define ANCHOR_MARKER_MAX 4096
+
+static int force_walk;
+
+void anchor_force_walk(int on)
+{
+	force_walk = on;
+}
+
+int anchor_open(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, &st) &&
+		    S_ISLNK(st.st_mode))
+			snprintf(err, errlen,
+				 "anchor=%s is a symbolic link; name the folder "
+				 "itself",
+				 path);
+		else
+			snprintf(err, errlen,
+				 "anchor=%s: %s (the anchor folder must exist)",
+				 path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+/* The fallback: one component at a time, O_NOFOLLOW at each. */
+static int walk_open(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	char buf[FSTREE_PATH_MAX], *comp, *next;
+	int cur = dirfd, fd, e;
+
+	if (strlen(rel) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, rel);
+	for (comp = buf;; comp = next) {
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, "..")) {
+			e = EXDEV;
+			goto fail;
+		}
+		if (!next) {
+			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC,
+				    mode);
+			e = errno;
+			break;
+		}
+		fd = openat(cur, comp,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			/* A link where a folder should be: ELOOP, as openat2. */
+			e = errno == ENOTDIR ? ELOOP : errno;
+			goto fail;
+		}
+		if (cur != dirfd)
+			close(cur);
+		cur = fd;
+	}
+	if (cur != dirfd)
+		close(cur);
+	return fd < 0 ? -e : fd;
+fail:
+	if (cur != dirfd)
+		close(cur);
+	return -e;
+}
+
+int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how;
+	long fd;
+
+	if (!rel[0] || rel[0] == '/')
+		return -EXDEV;
+	if (force_walk)
+		return walk_open(dirfd, rel, flags, mode);
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_CLOEXEC);
+	how.mode = (flags & O_CREAT) ? mode : 0;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		      RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		return walk_open(dirfd, rel, flags, mode);
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* 1 the marker matches shape, 0 there is none, -ESTALE it differs. */
+static int marker_read(int dirfd, const struct fstree_shape *shape)
+{
+	char want[ANCHOR_MARKER_MAX], got[ANCHOR_MARKER_MAX + 1];
+	ssize_t n;
+	size_t at = 0;
+	int fd, len;
+
+	len = fstree_marker_text(shape, want, sizeof(want));
+	if (len < 0)
+		return len;
+	fd = anchor_openat(dirfd, FSTREE_MARKER, O_RDONLY, 0);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	while (at < sizeof(got) - 1 &&
+	       (n = read(fd, got + at, sizeof(got) - 1 - at)) > 0)
+		at += (size_t)n;
+	close(fd);
+	return at == (size_t)len && !memcmp(got, want, at) ? 1 : -ESTALE;
+}
+
+static int marker_write(int dirfd, const struct fstree_shape *shape)
+{
+	char text[ANCHOR_MARKER_MAX];
+	int fd, len, ret = 0;
+
+	len = fstree_marker_text(shape, text, sizeof(text));
+	if (len < 0)
+		return len;
+	fd = anchor_openat(dirfd, FSTREE_MARKER, O_WRONLY | O_CREAT | O_TRUNC,
+			   0644);
+	if (fd < 0)
+		return fd;
+	if (write(fd, text, (size_t)len) != len)
+		ret = errno ? -errno : -EIO;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A stream over the folder fd (a duplicate, from its top), or NULL. */
+static DIR *dir_stream(int fd, int *ret)
+{
+	int dfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d;
+
+	if (dfd < 0) {
+		*ret = -errno;
+		return NULL;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		*ret = -errno;
+		close(dfd);
+		return NULL;
+	}
+	/* A duplicate shares the offset: start from the top. */
+	rewinddir(d);
+	return d;
+}
+
+/* A walk's state: the first foreign entry and how many there are. */
+struct scan {
+	const struct fstree_shape *shape;
+	char first[FSTREE_PATH_MAX];
+	uint64_t foreign;
+	int remove; /* 0 look, 1 remove */
+	struct anchor_stats *st;
+	char *err;
+	size_t errlen;
+};
+
+static void note_foreign(struct scan *s, const char *rel, const char *why)
+{
+	if (!s->foreign++)
+		snprintf(s->first, sizeof(s->first), "%s (%s)", rel, why);
+}
+
+/*
+ * Look at (or remove) the tree under fd, the folder rel at level. Names
+ * the tree does not have are counted, never removed; a folder of the tree
+ * is entered with O_NOFOLLOW. Returns 0 or -errno.
+ */
+static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
+{
+	char path[FSTREE_PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int ret = 0;
+
+	d = dir_stream(fd, &ret);
+	if (!d)
+		return ret;
+	while (!ret && (errno = 0, de = readdir(d))) {
+		const char *name = de->d_name;
+		enum fstree_name kind;
+
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		if (level == 0 && !strcmp(name, FSTREE_MARKER))
+			continue;
+		snprintf(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "",
+			 name);
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			ret = -errno;
+			snprintf(s->err, s->errlen, "%s: %s", path,
+				 strerror(-ret));
+			break;
+		}
+		kind = fstree_name_kind(s->shape, level, name);
+		if (kind == FSTREE_NAME_FOREIGN) {
+			note_foreign(s, path, "not a name of this tree");
+		} else if (S_ISLNK(st.st_mode)) {
+			note_foreign(s, path, "a symbolic link");
+		} else if (kind == FSTREE_NAME_FILE && !S_ISREG(st.st_mode)) {
+			note_foreign(s, path, "not a regular file");
+		} else if (kind == FSTREE_NAME_DIR && !S_ISDIR(st.st_mode)) {
+			note_foreign(s, path, "not a folder");
+		} else if (kind == FSTREE_NAME_FILE) {
+			if (s->remove && unlinkat(fd, name, 0)) {
+				ret = -errno;
+				snprintf(s->err, s->errlen, "%s: %s", path,
+					 strerror(-ret));
+			} else if (s->remove && s->st) {
+				s->st->files_removed++;
+			}
+		} else {
+			int sub = openat(fd, name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+						 O_CLOEXEC);
+
+			if (sub < 0) {
+				ret = -errno;
+				snprintf(s->err, s->errlen, "%s: %s", path,
+					 strerror(-ret));
+				break;
+			}
+			ret = scan_dir(s, sub, path, level + 1);
+			close(sub);
+			if (!ret && s->remove) {
+				if (unlinkat(fd, name, AT_REMOVEDIR)) {
+					ret = -errno;
+					snprintf(s->err, s->errlen, "%s: %s",
+						 path, strerror(-ret));
+				} else if (s->st) {
+					s->st->dirs_removed++;
+				}
+			}
+		}
+	}
+	if (!ret && errno)
+		ret = -errno;
+	closedir(d);
+	return ret;
+}
+
+/* The anchor's foreign entries; 0 with s->foreign set, or -errno. */
+static int scan_tree(struct scan *s, int dirfd)
+{
+	s->foreign = 0;
+	s->first[0] = '\0';
+	s->remove = 0;
+	return scan_dir(s, dirfd, "", 0);
+}
+
+/* 1 with the anchor's first entry's name in buf, 0 if empty, or -errno. */
+static int first_entry(int dirfd, char *buf, size_t len)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	d = dir_stream(dirfd, &ret);
+	if (!d)
+		return ret;
+	while ((errno = 0, de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			snprintf(buf, len, "%s", de->d_name);
+			ret = 1;
+			break;
+		}
+	}
+	if (!de && errno)
+		ret = -errno;
+	closedir(d);
+	return ret;
+}
+
+/*
+ * 0 when the anchor holds nothing but the tree; -ENOTEMPTY with a
+ * sentence naming the first foreign entry and ending in tail; or -errno.
+ */
+static int refuse_foreign(struct scan *s, int dirfd, const char *path,
+			  const char *tail)
+{
+	int ret = scan_tree(s, dirfd);
+
+	if (ret || !s->foreign)
+		return ret;
+	snprintf(s->err, s->errlen,
+		 "anchor=%s holds %llu entr%s lockstep did not make, first "
+		 "%s; %s",
+		 path, (unsigned long long)s->foreign,
+		 s->foreign == 1 ? "y" : "ies", s->first, tail);
+	return -ENOTEMPTY;
+}
+
+static int remove_tree(int dirfd, const char *path,
+		       const struct fstree_shape *shape,
+		       struct anchor_stats *st, char *err, size_t errlen)
+{
+	struct scan s = {
+		.shape = shape, .st = st, .err = err, .errlen = errlen
+	};
+	int ret = refuse_foreign(&s, dirfd, path, "nothing was removed");
+
+	if (ret)
+		return ret;
+	s.remove = 1;
+	ret = scan_dir(&s, dirfd, "", 0);
+	if (ret && !(err && *err))
+		snprintf(err, errlen, "anchor=%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+static const char *why(int ret);
+
+/* The error of a marker that differs (-ESTALE) or cannot be read. */
+static int marker_refused(const char *path, int ret, char *err, size_t errlen)
+{
+	if (ret == -ESTALE)
+		snprintf(err, errlen,
+			 "anchor=%s: its %s describes another tree (depth, "
+			 "width, files, distribution, seed or sizes differ); "
+			 "clean it with the fsd= that formatted it",
+			 path, FSTREE_MARKER);
+	else
+		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
+			 why(ret));
+	return ret;
+}
+
+int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
+		 struct anchor_stats *st, char *err, size_t errlen)
+{
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	ret = marker_read(dirfd, shape);
+	if (ret == 0) {
+		snprintf(err, errlen,
+			 "anchor=%s has no %s: lockstep cleans only an anchor it "
+			 "formatted",
+			 path, FSTREE_MARKER);
+		return -EPERM;
+	}
+	if (ret < 0)
+		return marker_refused(path, ret, err, errlen);
+	ret = remove_tree(dirfd, path, shape, st, err, errlen);
+	if (ret)
+		return ret;
+	if (unlinkat(dirfd, FSTREE_MARKER, 0)) {
+		ret = -errno;
+		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
+			 strerror(-ret));
+	}
+	return ret;
+}
+
+/* Split rel into its folder (NULL for the anchor) and last name. */
+static int open_parent(int dirfd, const char *rel, const char **last)
+{
+	char dir[FSTREE_PATH_MAX];
+	const char *slash = strrchr(rel, '/');
+
+	if (!slash) {
+		int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+
+		*last = rel;
+		return fd < 0 ? -errno : fd;
+	}
+	*last = slash + 1;
+	memcpy(dir, rel, (size_t)(slash - rel));
+	dir[slash - rel] = '\0';
+	return anchor_openat(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
+}
+
+static int make_dir(int dirfd, const struct fstree_entry *e,
+		    struct anchor_stats *st)
+{
+	const char *last;
+	struct stat sb;
+	int pfd, ret = 0;
+
+	pfd = open_parent(dirfd, e->path, &last);
+	if (pfd < 0)
+		return pfd;
+	if (!mkdirat(pfd, last, 0755)) {
+		if (st)
+			st->dirs_made++;
+	} else if (errno != EEXIST) {
+		ret = -errno;
+	} else if (fstatat(pfd, last, &sb, AT_SYMLINK_NOFOLLOW)) {
+		ret = -errno;
+	} else if (!S_ISDIR(sb.st_mode)) {
+		/* A link here is never followed: it is an error. */
+		ret = S_ISLNK(sb.st_mode) ? -ELOOP : -ENOTDIR;
+	}
+	close(pfd);
+	return ret;
+}
+
+static const unsigned char *pattern(void)
+{
+	static unsigned char buf[ANCHOR_CHUNK];
+	static int ready;
+
+	if (!ready) {
+		uint64_t x = 0x9E3779B97F4A7C15ull;
+
+		/* Not zeros: a file system must store every block. */
+		for (size_t i = 0; i < sizeof(buf); i += 8) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			memcpy(buf + i, &x, 8);
+		}
+		ready = 1;
+	}
+	return buf;
+}
+
+static int make_file(int dirfd, const struct fstree_entry *e,
+		     struct anchor_stats *st)
+{
+	const unsigned char *buf = pattern();
+	struct stat sb;
+	uint64_t at;
+	int fd, ret = 0;
+
+	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb)) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if ((uint64_t)sb.st_size > e->size) {
+		ret = -EFBIG;
+		goto out;
+	}
+	at = (uint64_t)sb.st_size;
+	if (st && at == 0 && e->size > 0)
+		st->files_made++;
+	else if (st && at < e->size)
+		st->files_completed++;
+	while (at < e->size) {
+		size_t n = e->size - at < ANCHOR_CHUNK ?
+				   (size_t)(e->size - at) :
+				   ANCHOR_CHUNK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+
+		if (w <= 0) {
+			ret = w < 0 ? -errno : -EIO;
+			goto out;
+		}
+		at += (uint64_t)w;
+		if (st)
+			st->bytes_written += (uint64_t)w;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+static const char *why(int ret)
+{
+	switch (ret) {
+	case -ELOOP:
+		return "a symbolic link is on its path; lockstep follows none";
+	case -EXDEV:
+		return "it would leave the anchor";
+	case -EFBIG:
+		return "it is larger than the tree says; format=yes or clean";
+	case -ENOTDIR:
+		return "it exists and is not a folder";
+	case -EINVAL:
+		return "it exists and is not a regular file";
+	default:
+		return strerror(-ret);
+	}
+}
+
+int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
+		  int restart, struct anchor_stats *st, char *err,
+		  size_t errlen)
+{
+	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
+	struct fstree_iter it;
+	struct fstree_entry *e;
+	int ret;
+
+	if (err && errlen)
+		err[0] = '\0';
+	ret = marker_read(dirfd, shape);
+	if (ret < 0)
+		return marker_refused(path, ret, err, errlen);
+	if (ret == 0) {
+		/* Without the marker, even a vdb.* tree is not ours. */
+		char first[256];
+		int r = first_entry(dirfd, first, sizeof(first));
+
+		if (r < 0) {
+			snprintf(err, errlen, "anchor=%s: %s", path, why(r));
+			return r;
+		}
+		if (r) {
+			snprintf(err, errlen,
+				 "anchor=%s holds %s but no %s: lockstep formats "
+				 "only an empty folder or one it formatted",
+				 path, first, FSTREE_MARKER);
+			return -ENOTEMPTY;
+		}
+	} else if (restart) {
+		/* Nothing but lockstep's own tree may be in the way. */
+		int r = refuse_foreign(&s, dirfd, path,
+				       "lockstep formats only an empty folder "
+				       "or one it formatted");
+
+		if (r)
+			return r;
+	}
+	if (ret == 1 && !restart) {
+		ret = remove_tree(dirfd, path, shape, st, err, errlen);
+		if (ret)
+			return ret;
+	}
+	ret = marker_write(dirfd, shape);
+	if (ret) {
+		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
+			 why(ret));
+		return ret;
+	}
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	fstree_iter_init(&it, shape);
+	while (fstree_next(&it, e)) {
+		ret = e->is_dir ? make_dir(dirfd, e, st) :
+				  make_file(dirfd, e, st);
+		if (ret) {
+			snprintf(err, errlen, "anchor=%s: %s: %s", path,
+				 e->path, why(ret));
+			break;
+		}
+	}
+	free(e);
+	return ret;
+}

@@ -1,0 +1,71 @@
+/*
+ * An fsd= anchor on the slave: formatting its tree (common/fstree.h) and
+ * cleaning it, with every file operation kept beneath the anchor. Each
+ * path is opened with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+ * RESOLVE_NO_MAGICLINKS) from the anchor's descriptor, or, on a kernel
+ * without openat2, by walking it one component at a time with O_NOFOLLOW:
+ * no symbolic link is ever followed and nothing outside the anchor is
+ * touched. Lockstep writes a marker (FSTREE_MARKER, its text the tree's
+ * shape) into an anchor it formats, and cleans only an anchor whose marker
+ * matches, only names the tree has, and nothing if a foreign name is there.
+ */
+#ifndef LOCKSTEP_SLAVE_ANCHOR_H
+#define LOCKSTEP_SLAVE_ANCHOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/fstree.h"
+
+/* What a format or clean did. */
+struct anchor_stats {
+	uint64_t dirs_made, files_made, files_completed, bytes_written;
+	uint64_t dirs_removed, files_removed;
+};
+
+/*
+ * Open the anchor folder path (it must exist and be a folder; a symbolic
+ * link as its last component is refused, as Vdbench refuses a missing
+ * anchor). Returns a descriptor the caller closes, or -errno with a
+ * sentence in err.
+ */
+int anchor_open(const char *path, char *err, size_t errlen);
+
+/*
+ * Open rel (relative, no "." or ".." components) beneath the anchor's
+ * descriptor dirfd with flags and mode, following no symbolic link.
+ * Returns a descriptor the caller closes, or -errno: -ELOOP for a link on
+ * the way, -EXDEV for a path that would leave the anchor.
+ */
+int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode);
+
+/* Tests: 1 makes anchor_openat() walk even where openat2 exists. */
+void anchor_force_walk(int on);
+
+/*
+ * Format the tree of shape (checked by fstree_check()) in the anchor
+ * dirfd named path (for messages): the marker first, then every folder,
+ * then every file written with real data to its size (no holes). With
+ * restart the tree is completed where it stands: existing folders and
+ * files are kept and short files written up to their size. Without
+ * restart an anchor lockstep formatted before is cleaned first. An anchor
+ * that holds anything but lockstep's marker and tree, or whose marker
+ * describes another tree, is refused. Returns 0 or -errno with a sentence
+ * in err naming the entry; st (may be NULL) counts what was done.
+ */
+int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
+		  int restart, struct anchor_stats *st, char *err,
+		  size_t errlen);
+
+/*
+ * Remove the tree of shape from the anchor (format=clean): only when its
+ * marker exists and matches shape, and only when every entry is a name
+ * the tree has, of its kind (folder or regular file); otherwise nothing
+ * is removed and err names the first foreign entry and how many there
+ * are. The marker goes last. Returns 0 or -errno.
+ */
+int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
+		 struct anchor_stats *st, char *err, size_t errlen);
+
+#endif
