@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "slave/dedupval.h"
 #include "slave/valmap.h"
 
 #define JNL_MAGIC "LSVJNL02"
@@ -322,10 +323,11 @@ void valmap_free_all(struct valmap **list)
 
 int valmap_io_init(struct valmap_io *v, struct valmap *const *vmap,
 		   unsigned nfiles, uint16_t slave_id, unsigned depth,
-		   uint32_t max_xfer)
+		   uint32_t max_xfer, const struct datagen *dg)
 {
 	memset(v, 0, sizeof(*v));
 	v->vmap = vmap;
+	v->dg = dg;
 	v->nfiles = nfiles;
 	v->slave_id = slave_id;
 	/* Intents and dones of every slot, plus settled alternatives. */
@@ -368,9 +370,10 @@ void valmap_io_stamp(struct valmap_io *v, unsigned t, void *buf,
 	uint64_t b0 = offset / VALIDATE_BLOCK;
 
 	for (uint32_t k = 0; k < len / VALIDATE_BLOCK; k++) {
-		uint8_t g = validate_gen_next(m->gen[b0 + k]);
+		uint8_t g = dedupval_gen_next(v->dg, b0 + k, m->gen[b0 + k]);
 
-		validate_fill((uint8_t *)buf + (size_t)k * VALIDATE_BLOCK,
+		dedupval_fill(v->dg,
+			      (uint8_t *)buf + (size_t)k * VALIDATE_BLOCK,
 			      b0 + k, m->sd_id, v->slave_id, g, now_real);
 		note_rec(v, t, validate_rec(b0 + k, g, VALIDATE_REC_INTENT));
 	}
@@ -384,9 +387,20 @@ void valmap_io_written(struct valmap_io *v, unsigned t, const void *buf,
 	uint32_t n = len / VALIDATE_BLOCK;
 
 	for (uint32_t k = 0; k < n; k++) {
-		/* The generation this write stamped (header byte 22). */
-		uint8_t g = ((
-			const uint8_t *)buf)[(size_t)k * VALIDATE_BLOCK + 22];
+		/*
+		 * The generation this write stamped: a unique header's byte
+		 * 22; a duplicate's header has none, but no other I/O has
+		 * touched the block since the stamp (the overlap rule), so
+		 * it is the one after the map's.
+		 */
+		uint64_t set;
+		uint32_t sec;
+		uint8_t g =
+			dedupval_dup(v->dg, b0 + k, &set, &sec) ?
+				dedupval_gen_next(v->dg, b0 + k,
+						  m->gen[b0 + k]) :
+				((const uint8_t *)
+					 buf)[(size_t)k * VALIDATE_BLOCK + 22];
 
 		m->gen[b0 + k] = g;
 		if (m->nalt)
@@ -425,13 +439,16 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 		/* Never written under validation: nothing to expect. */
 		if (!e)
 			continue;
-		kind = validate_check((const uint8_t *)buf +
+		kind = dedupval_check(v->dg,
+				      (const uint8_t *)buf +
 					      (size_t)k * VALIDATE_BLOCK,
 				      b, m->sd_id, e, &f);
 		if (m->nalt && kind != VALIDATE_OK &&
 		    validate_alt_accept(m->alt, m->nalt, b,
-					kind == VALIDATE_NEVER_WRITTEN ? 0 :
-									 f.gen,
+					dedupval_found_gen(v->dg, b, kind, &f,
+							   validate_alt_old(m->alt,
+									    m->nalt,
+									    b)),
 					&settled)) {
 			/* The write in flight at the crash did not land. */
 			m->gen[b] = settled;
@@ -457,6 +474,8 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 		nb.kind = kind;
 		nb.expect = e;
 		nb.expect_slave = v->slave_id;
+		nb.dup = dedupval_dup(v->dg, b, &nb.expect_set,
+				      &nb.expect_sector);
 		nb.found = f;
 		valmap_note(m, &nb);
 	}

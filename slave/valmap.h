@@ -25,8 +25,11 @@
 struct valmap_bad {
 	uint64_t offset; /* byte offset of the block in the lun */
 	enum validate_kind kind;
-	uint8_t expect;        /* generation the map holds */
-	uint16_t expect_slave; /* this slave's id */
+	uint8_t expect;         /* generation the map holds */
+	uint16_t expect_slave;  /* this slave's id */
+	int dup;                /* a block of a duplicate unit: */
+	uint64_t expect_set;    /* its dedup set */
+	uint32_t expect_sector; /* its first sector's index in the unit */
 	struct validate_found found;
 };
 
@@ -80,8 +83,11 @@ void valmap_free_all(struct valmap **list);
  * thread, for a transfer of whole blocks (offset and len multiples of
  * VALIDATE_BLOCK) on a target with a map; none allocates.
  */
+struct datagen;
+
 struct valmap_io {
 	struct valmap *const *vmap; /* per target; NULL entries: off */
+	const struct datagen *dg;   /* the data pattern's dedup layout */
 	unsigned nfiles;
 	uint16_t slave_id;
 	size_t jcap;     /* records per target buffer */
@@ -89,10 +95,14 @@ struct valmap_io {
 	size_t *jn;
 };
 
-/* Set up for nfiles targets and up to depth transfers of max_xfer bytes. */
+/*
+ * Set up for nfiles targets and up to depth transfers of max_xfer bytes;
+ * dg is the worker's data pattern (its dedup layout says which blocks are
+ * duplicates, slave/dedupval.h), kept, not owned.
+ */
 int valmap_io_init(struct valmap_io *v, struct valmap *const *vmap,
 		   unsigned nfiles, uint16_t slave_id, unsigned depth,
-		   uint32_t max_xfer);
+		   uint32_t max_xfer, const struct datagen *dg);
 void valmap_io_free(struct valmap_io *v);
 /* A write is about to go out: stamp its headers, note its intents. */
 void valmap_io_stamp(struct valmap_io *v, unsigned t, void *buf,
