@@ -2,10 +2,27 @@
  * Headers and checks of validated blocks over a deduplicating data
  * pattern. See dedupval.h.
  */
+#include <string.h>
 #include "slave/dedupval.h"
 
 /* The last generation of a duplicate block: an even count keeps the flip. */
 #define DUP_GEN_MAX 254
+
+uint32_t dedupval_layout(double ratio, uint32_t unit)
+{
+	uint8_t b[sizeof(double) + sizeof(uint32_t)];
+	uint32_t h = 2166136261u;
+
+	if (!(ratio > 1))
+		return 0;
+	if (!unit)
+		unit = DATAGEN_DEDUPUNIT_DEFAULT;
+	memcpy(b, &ratio, sizeof(ratio));
+	memcpy(b + sizeof(ratio), &unit, sizeof(unit));
+	for (size_t i = 0; i < sizeof(b); i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h ? h : 1;
+}
 
 int dedupval_dup(const struct datagen *g, uint64_t block, uint64_t *set,
 		 uint32_t *sector0)

@@ -19,6 +19,13 @@
 #include "slave/datagen.h"
 #include "slave/validate.h"
 
+/*
+ * A 32-bit id of the data layout dedupratio and dedupunit (0: the
+ * default) make, for journals: 0 when ratio is 1 or less (no duplicates),
+ * never 0 otherwise.
+ */
+uint32_t dedupval_layout(double ratio, uint32_t unit);
+
 /* The key a duplicate block of generation gen (not 0) carries: 1 or 2. */
 static inline uint8_t dedupval_key(uint8_t gen)
 {

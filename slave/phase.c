@@ -110,7 +110,10 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 
 		ret = valmap_get(&s->vmaps, plan->targets[t].name,
 				 plan->targets[t].path, ph->size[t],
-				 plan->journal, s->hello.name, &m, err, errlen);
+				 plan->journal, s->hello.name,
+				 dedupval_layout(plan->dedupratio,
+						 plan->dedupunit),
+				 &m, err, errlen);
 		if (ret < 0)
 			return ret;
 		ph->vmap[t] = m;

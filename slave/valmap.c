@@ -31,7 +31,7 @@ struct jnl_hdr {
 	uint32_t sd_id;
 	uint32_t block;
 	uint32_t slave_id; /* validate_id() of the slave's name */
-	uint32_t reserved;
+	uint32_t layout;   /* dedupval_layout(); 0 (older journals too): none */
 	char sd[PROTO_NAME_LEN];
 	char slave[PROTO_NAME_LEN];
 };
@@ -146,6 +146,17 @@ static int check_header(struct jnl_hdr *h, ssize_t got, const struct valmap *m,
 			 file, log_escape(h->sd, sd, sizeof(sd)), m->sd);
 		return -EINVAL;
 	}
+	if (h->layout != m->layout) {
+		snprintf(err, errlen,
+			 "journal %s was written %s: its blocks would be checked against the wrong content (remove it to start afresh)",
+			 file,
+			 !h->layout ?
+				 "without dedupratio=, and this run has duplicates" :
+			 !m->layout ?
+				 "with dedupratio=, and this run has none" :
+				 "with another dedupratio= or dedupunit= than this run's");
+		return -EINVAL;
+	}
 	if (h->nblocks != m->nblocks) {
 		snprintf(err, errlen,
 			 "journal %s is of a lun of %llu blocks, this one has %llu (remove it to start afresh)",
@@ -196,6 +207,7 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		h.sd_id = m->sd_id;
 		h.block = VALIDATE_BLOCK;
 		h.slave_id = validate_id(slave);
+		h.layout = m->layout;
 		snprintf(h.sd, sizeof(h.sd), "%s", m->sd);
 		snprintf(h.slave, sizeof(h.slave), "%s", slave);
 		if (ftruncate(fd, 0) < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
@@ -220,7 +232,7 @@ fail:
 
 int valmap_get(struct valmap **list, const char *sd, const char *path,
 	       uint64_t lun_size, const char *journal, const char *slave,
-	       struct valmap **out, char *err, size_t errlen)
+	       uint32_t layout, struct valmap **out, char *err, size_t errlen)
 {
 	struct valmap *m;
 	int ret;
@@ -229,9 +241,10 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
 		if (strcmp(m->sd, sd))
 			continue;
 		if (strcmp(m->path, path) ||
-		    m->nblocks != lun_size / VALIDATE_BLOCK) {
+		    m->nblocks != lun_size / VALIDATE_BLOCK ||
+		    m->layout != layout) {
 			snprintf(err, errlen,
-				 "sd %s: validated earlier in this run on another lun or size",
+				 "sd %s: validated earlier in this run on another lun, size or data pattern",
 				 sd);
 			return -EINVAL;
 		}
@@ -245,6 +258,7 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
 	snprintf(m->path, sizeof(m->path), "%s", path);
 	m->nblocks = lun_size / VALIDATE_BLOCK;
 	m->sd_id = validate_id(sd);
+	m->layout = layout;
 	m->jfd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	m->gen = calloc(m->nblocks ? m->nblocks : 1, 1);

@@ -38,6 +38,7 @@ struct valmap {
 	char path[PROTO_PATH_LEN];
 	uint64_t nblocks;
 	uint32_t sd_id;
+	uint32_t layout;          /* dedupval_layout(), 0: no duplicates */
 	uint8_t *gen;             /* nblocks generations */
 	struct validate_alt *alt; /* blocks in flight at a crash */
 	size_t nalt;
@@ -58,12 +59,15 @@ struct valmap {
  * The map of sd (lun path, lun_size bytes) in *list, made on first use:
  * empty, or replayed from DIR/<sd>.<slave>.jnl when journal is not "".
  * A map made for another lun or size under the same sd name is refused,
- * and so is a journal whose header names another slave, sd or size.
+ * and so is a journal whose header names another slave, sd or size, or
+ * another data layout: layout is dedupval_layout() of the run's
+ * dedupratio= and dedupunit= (0 without duplicates), since which blocks
+ * are duplicates decides what their data must be.
  * Returns 0 with *out (owned by the list), or -errno with a message.
  */
 int valmap_get(struct valmap **list, const char *sd, const char *path,
 	       uint64_t lun_size, const char *journal, const char *slave,
-	       struct valmap **out, char *err, size_t errlen);
+	       uint32_t layout, struct valmap **out, char *err, size_t errlen);
 /*
  * The blocks m expects a generation of (written under validation, in
  * this run or in the journal): what a validate=only pass must verify.

@@ -318,6 +318,16 @@ static void test_gens(void **state)
 	assert_int_equal(dedupval_found_gen(&g, d, VALIDATE_NEVER_WRITTEN, &f,
 					    8),
 			 0);
+	/* Journals' layout ids: 0 only without duplicates. */
+	assert_int_equal(dedupval_layout(1, UNIT), 0);
+	assert_int_equal(dedupval_layout(0, 0), 0);
+	assert_int_not_equal(dedupval_layout(2, UNIT), 0);
+	assert_int_not_equal(dedupval_layout(2, UNIT),
+			     dedupval_layout(3, UNIT));
+	assert_int_not_equal(dedupval_layout(2, UNIT),
+			     dedupval_layout(2, 2 * UNIT));
+	assert_int_equal(dedupval_layout(2, 0),
+			 dedupval_layout(2, DATAGEN_DEDUPUNIT_DEFAULT));
 	f.dup = 0;
 	f.gen = 9;
 	assert_int_equal(dedupval_found_gen(&g, u, VALIDATE_LOST, &f, 9), 9);

@@ -10,7 +10,9 @@
 #   (corrupt), another dedup set's block over a duplicate (misdirected),
 #   and a duplicate block back from a copy taken before the rewrite
 #   (lost). The validate=only run reports exactly the first four blocks, each with its
-#   kind, and exits 4 (degraded, within data_errors=).
+#   kind, and exits 4 (degraded, within data_errors=);
+# - the same pass without dedupratio= is refused: the journals say they
+#   were written with duplicates.
 # Only the test's own file is written, never while lockstep runs.
 source "$(dirname "$0")/lib.sh"
 trap cleanup EXIT
@@ -119,4 +121,13 @@ got=$(mismatches verify)
 grep -q "misdirected: expected dedup set [0-9]* sector [0-9]* key [12], found dedup set" "$TMP/verify.err" ||
 	{ fail_show "$TMP/verify.err" "the misdirected duplicate's message names no dedup sets"; }
 echo "ok: found exactly: $(echo $got)"
+
+# ---- the journals know the pattern they were written with --------------
+# The same pass without dedupratio= would check duplicates as unique
+# blocks: refused, naming the journal.
+grep -v '^dedupratio=' "$TMP/verify.vdb" > "$TMP/nodedup.vdb"
+run nodedup 60
+[ "$rc" -ne 0 ] || { fail_show "$TMP/nodedup.err" "a pass without dedupratio= over journals written with it exited 0"; }
+grep -q "journal $J/sd1.local-[12].jnl was written with dedupratio=, and this run has none" "$TMP/nodedup.err" ||
+	{ fail_show "$TMP/nodedup.err" "the refusal does not name the journal and why"; }
 echo "PASS"
