@@ -209,3 +209,18 @@ void datagen_fill(struct datagen *g, void *buf, size_t len, uint64_t offset,
 		off += n;
 	}
 }
+
+int datagen_dup_at(const struct datagen *g, uint64_t off, uint64_t *set,
+		   uint32_t *sector)
+{
+	struct unit u;
+
+	if (!g->unit)
+		return 0;
+	unit_at(g, off, &u);
+	if (!u.dup)
+		return 0;
+	*set = u.set;
+	*sector = (uint32_t)((off - u.lo) / DATAGEN_SECTOR);
+	return 1;
+}

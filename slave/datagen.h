@@ -72,4 +72,13 @@ uint64_t datagen_key(const char *name);
 void datagen_fill(struct datagen *g, void *buf, size_t len, uint64_t offset,
 		  uint64_t key);
 
+/*
+ * Whether the sector at byte offset off (a multiple of 512) lies in a
+ * duplicate unit of g's layout: 1 with the unit's dedup set in *set (a
+ * number unique over the whole target) and the sector's index inside the
+ * unit in *sector; 0 for a unique unit or without dedupratio. Pure.
+ */
+int datagen_dup_at(const struct datagen *g, uint64_t off, uint64_t *set,
+		   uint32_t *sector);
+
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "slave/dedupval.h"
 #include "slave/engine.h"
 #include "slave/outbox.h"
 #include "slave/phase.h"
@@ -109,7 +110,10 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 
 		ret = valmap_get(&s->vmaps, plan->targets[t].name,
 				 plan->targets[t].path, ph->size[t],
-				 plan->journal, s->hello.name, &m, err, errlen);
+				 plan->journal, s->hello.name,
+				 dedupval_layout(plan->dedupratio,
+						 plan->dedupunit),
+				 &m, err, errlen);
 		if (ret < 0)
 			return ret;
 		ph->vmap[t] = m;
@@ -387,6 +391,39 @@ static void send_interval(struct session *s, const struct worker_interval *iv)
 	proto_msg_free(&m);
 }
 
+/*
+ * A mismatch where a duplicate unit's block was expected or found: what
+ * each side is (a dedup set's place and key, or a unique block's header).
+ */
+static void mismatch_dup(const struct valmap *m, const struct valmap_bad *b,
+			 const char *when, char *text, size_t len)
+{
+	char want[96], got[128];
+
+	if (b->dup)
+		snprintf(want, sizeof(want), "dedup set %llu sector %u key %u",
+			 (unsigned long long)b->expect_set, b->expect_sector,
+			 dedupval_key(b->expect));
+	else
+		snprintf(want, sizeof(want), "generation %u by slave %04x",
+			 b->expect, b->expect_slave);
+	if (b->found.dup)
+		snprintf(got, sizeof(got),
+			 "dedup set %llu sector %llu key %u (sd id %08x)",
+			 (unsigned long long)b->found.set,
+			 (unsigned long long)b->found.sector, b->found.gen,
+			 b->found.sd);
+	else
+		snprintf(got, sizeof(got),
+			 "generation %u by slave %04x (sd id %08x, sector %llu), written %s",
+			 b->found.gen, b->found.slave, b->found.sd,
+			 (unsigned long long)b->found.sector, when);
+	snprintf(text, len,
+		 "data validation: sd %s offset %llu: %s: expected %s, found %s",
+		 m->sd, (unsigned long long)b->offset,
+		 validate_kind_name(b->kind), want, got);
+}
+
 /* Log, in full, the mismatches the workers kept since the last call. */
 static void log_mismatches(struct session *s)
 {
@@ -407,13 +444,17 @@ static void log_mismatches(struct session *s)
 					 "%Y-%m-%dT%H:%M:%SZ", &tm);
 			else
 				snprintf(when, sizeof(when), "unknown");
-			snprintf(text, sizeof(text),
-				 "data validation: sd %s offset %llu: %s: expected generation %u by slave %04x, found generation %u by slave %04x (sd id %08x, sector %llu), written %s",
-				 m->sd, (unsigned long long)b->offset,
-				 validate_kind_name(b->kind), b->expect,
-				 b->expect_slave, b->found.gen, b->found.slave,
-				 b->found.sd,
-				 (unsigned long long)b->found.sector, when);
+			if (b->dup || b->found.dup)
+				mismatch_dup(m, b, when, text, sizeof(text));
+			else
+				snprintf(text, sizeof(text),
+					 "data validation: sd %s offset %llu: %s: expected generation %u by slave %04x, found generation %u by slave %04x (sd id %08x, sector %llu), written %s",
+					 m->sd, (unsigned long long)b->offset,
+					 validate_kind_name(b->kind), b->expect,
+					 b->expect_slave, b->found.gen,
+					 b->found.slave, b->found.sd,
+					 (unsigned long long)b->found.sector,
+					 when);
 			log_error("%s", text);
 			outbox_log(s, LOG_ERROR, text);
 		}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "slave/datagen.h"
 #include "slave/engine.h"
 #include "slave/prepare.h"
 
@@ -462,10 +463,13 @@ static int check_stream(const struct proto_stream *s, unsigned i, char *err,
 
 /*
  * Validation keeps one generation per 4 KiB block: every transfer, sd
- * offset and alignment must be whole blocks, and the journal a full path.
+ * offset and alignment must be whole blocks (whole dedup units with
+ * dedupratio= above 1), and the journal a full path.
  */
 static int check_validate(const struct proto_plan *p, char *err, size_t errlen)
 {
+	uint32_t unit = 4096;
+
 	if (p->validate > PROTO_VALIDATE_ONLY)
 		return bad_field(err, errlen, "va", "unknown validate mode %u",
 				 p->validate);
@@ -475,21 +479,29 @@ static int check_validate(const struct proto_plan *p, char *err, size_t errlen)
 				 p->journal);
 	if (!p->validate)
 		return 0;
-	if (p->dedupratio > 1)
-		return bad_field(err, errlen, "dr",
-				 "dedupratio %g with validation (headers make every sector unique)",
-				 p->dedupratio);
+	/*
+	 * With duplicates every write covers whole dedup units, so that the
+	 * members of a set flip their key together (slave/dedupval.h).
+	 */
+	if (p->dedupratio > 1) {
+		unit = p->dedupunit ? p->dedupunit : DATAGEN_DEDUPUNIT_DEFAULT;
+		if (unit % 4096)
+			return bad_field(err, errlen, "du",
+					 "dedupunit %u is not a multiple of 4096 with validation",
+					 unit);
+	}
 	for (unsigned t = 0; t < p->ntargets; t++)
-		if (p->targets[t].offset % 4096 || p->targets[t].align % 4096)
+		if (p->targets[t].offset % unit || p->targets[t].align % unit)
 			return bad_field(err, errlen, "tg",
-					 "target %u: offset or align not a multiple of 4096 with validation",
-					 t);
+					 "target %u: offset or align not a multiple of %u with validation",
+					 t, unit);
 	for (unsigned s = 0; s < p->nstreams; s++)
 		for (unsigned x = 0; x < p->streams[s].nxfer; x++)
-			if (p->streams[s].xfer[x].size % 4096)
+			if (p->streams[s].xfer[x].size % unit)
 				return bad_field(err, errlen, "st",
-						 "stream %u: xfersize %u is not a multiple of 4096 with validation",
-						 s, p->streams[s].xfer[x].size);
+						 "stream %u: xfersize %u is not a multiple of %u with validation",
+						 s, p->streams[s].xfer[x].size,
+						 unit);
 	return 0;
 }
 

@@ -82,49 +82,71 @@ uint32_t validate_id(const char *name)
 	return h;
 }
 
-/* The header as it lies on the medium (little-endian, packed by hand). */
+/* Little-endian fields of the headers as they lie on the medium. */
+static void st16(uint8_t *d, uint16_t v)
+{
+	v = htole16(v);
+	memcpy(d, &v, 2);
+}
+
+static void st32(uint8_t *d, uint32_t v)
+{
+	v = htole32(v);
+	memcpy(d, &v, 4);
+}
+
+static void st64(uint8_t *d, uint64_t v)
+{
+	v = htole64(v);
+	memcpy(d, &v, 8);
+}
+
+static uint16_t ld16(const uint8_t *d)
+{
+	uint16_t v;
+
+	memcpy(&v, d, 2);
+	return le16toh(v);
+}
+
+static uint32_t ld32(const uint8_t *d)
+{
+	uint32_t v;
+
+	memcpy(&v, d, 4);
+	return le32toh(v);
+}
+
+static uint64_t ld64(const uint8_t *d)
+{
+	uint64_t v;
+
+	memcpy(&v, d, 8);
+	return le64toh(v);
+}
+
 static void hdr_put(uint8_t *d, const struct validate_hdr *h)
 {
-	uint32_t u32;
-	uint64_t u64;
-	uint16_t u16;
-
-	u32 = htole32(h->magic);
-	memcpy(d, &u32, 4);
-	u32 = htole32(h->crc);
-	memcpy(d + 4, &u32, 4);
-	u64 = htole64(h->sector);
-	memcpy(d + 8, &u64, 8);
-	u32 = htole32(h->sd);
-	memcpy(d + 16, &u32, 4);
-	u16 = htole16(h->slave);
-	memcpy(d + 20, &u16, 2);
+	st32(d, h->magic);
+	st32(d + 4, h->crc);
+	st64(d + 8, h->sector);
+	st32(d + 16, h->sd);
+	st16(d + 20, h->slave);
 	d[22] = h->gen;
 	d[23] = h->pad;
-	u64 = htole64(h->time_ns);
-	memcpy(d + 24, &u64, 8);
+	st64(d + 24, h->time_ns);
 }
 
 static void hdr_get(const uint8_t *d, struct validate_hdr *h)
 {
-	uint32_t u32;
-	uint64_t u64;
-	uint16_t u16;
-
-	memcpy(&u32, d, 4);
-	h->magic = le32toh(u32);
-	memcpy(&u32, d + 4, 4);
-	h->crc = le32toh(u32);
-	memcpy(&u64, d + 8, 8);
-	h->sector = le64toh(u64);
-	memcpy(&u32, d + 16, 4);
-	h->sd = le32toh(u32);
-	memcpy(&u16, d + 20, 2);
-	h->slave = le16toh(u16);
+	h->magic = ld32(d);
+	h->crc = ld32(d + 4);
+	h->sector = ld64(d + 8);
+	h->sd = ld32(d + 16);
+	h->slave = ld16(d + 20);
 	h->gen = d[22];
 	h->pad = d[23];
-	memcpy(&u64, d + 24, 8);
-	h->time_ns = le64toh(u64);
+	h->time_ns = ld64(d + 24);
 }
 
 /* CRC of a sector whose crc field counts as 0. */
@@ -140,6 +162,12 @@ static uint32_t sector_crc(const uint8_t *sec)
 			       VALIDATE_SECTOR - VALIDATE_HDR_LEN);
 }
 
+/* Store the checksum of a sector whose header was put with crc 0. */
+static void seal(uint8_t *sec)
+{
+	st32(sec + 4, sector_crc(sec));
+}
+
 void validate_fill(void *buf, uint64_t block, uint32_t sd, uint16_t slave,
 		   uint8_t gen, uint64_t time_ns)
 {
@@ -153,13 +181,10 @@ void validate_fill(void *buf, uint64_t block, uint32_t sd, uint16_t slave,
 
 	for (unsigned s = 0; s < VALIDATE_SECTORS; s++) {
 		uint8_t *sec = (uint8_t *)buf + s * VALIDATE_SECTOR;
-		uint32_t crc;
 
 		h.sector = block * VALIDATE_SECTORS + s;
-		h.crc = 0;
 		hdr_put(sec, &h);
-		crc = htole32(sector_crc(sec));
-		memcpy(sec + 4, &crc, 4);
+		seal(sec);
 	}
 }
 
@@ -230,6 +255,133 @@ enum validate_kind validate_check(const void *buf, uint64_t block, uint32_t sd,
 	/* Half the ring ahead: the map missed writes; behind: writes lost. */
 	return gen_ahead(h[0].gen, expect) <= 127 ? VALIDATE_STALE :
 						    VALIDATE_LOST;
+}
+
+/* ---- duplicate units ------------------------------------------------ */
+
+struct dup_hdr {
+	uint32_t magic, crc;
+	uint64_t set;
+	uint32_t sd, sector;
+	uint8_t key;
+};
+
+static void dup_put(uint8_t *d, const struct dup_hdr *h)
+{
+	memset(d, 0, VALIDATE_HDR_LEN);
+	st32(d, h->magic);
+	st32(d + 4, h->crc);
+	st64(d + 8, h->set);
+	st32(d + 16, h->sd);
+	st32(d + 20, h->sector);
+	d[24] = h->key;
+}
+
+static void dup_get(const uint8_t *d, struct dup_hdr *h)
+{
+	h->magic = ld32(d);
+	h->crc = ld32(d + 4);
+	h->set = ld64(d + 8);
+	h->sd = ld32(d + 16);
+	h->sector = ld32(d + 20);
+	h->key = d[24];
+}
+
+static void dup_found(struct validate_found *f, const struct dup_hdr *h)
+{
+	memset(f, 0, sizeof(*f));
+	f->dup = 1;
+	f->gen = h->key;
+	f->sd = h->sd;
+	f->sector = h->sector;
+	f->set = h->set;
+}
+
+void validate_fill_dup(void *buf, uint32_t sd, uint64_t set, uint32_t sector0,
+		       uint8_t key)
+{
+	struct dup_hdr h = {
+		.magic = VALIDATE_DUP_MAGIC,
+		.set = set,
+		.sd = sd,
+		.key = key,
+	};
+
+	for (unsigned s = 0; s < VALIDATE_SECTORS; s++) {
+		uint8_t *sec = (uint8_t *)buf + s * VALIDATE_SECTOR;
+
+		h.sector = sector0 + s;
+		dup_put(sec, &h);
+		seal(sec);
+	}
+}
+
+int validate_dup_sector(const void *sec, struct validate_found *f)
+{
+	struct dup_hdr h;
+
+	dup_get(sec, &h);
+	if (h.magic != VALIDATE_DUP_MAGIC || sector_crc(sec) != h.crc)
+		return 0;
+	dup_found(f, &h);
+	return 1;
+}
+
+enum validate_kind validate_check_dup(const void *buf, uint32_t sd,
+				      uint64_t set, uint32_t sector0,
+				      uint8_t key, struct validate_found *f)
+{
+	struct dup_hdr h[VALIDATE_SECTORS];
+	unsigned none = 0, bad = 0, first = VALIDATE_SECTORS;
+
+	memset(f, 0, sizeof(*f));
+	for (unsigned s = 0; s < VALIDATE_SECTORS; s++) {
+		const uint8_t *sec = (const uint8_t *)buf + s * VALIDATE_SECTOR;
+		struct validate_hdr u;
+
+		dup_get(sec, &h[s]);
+		if (h[s].magic == VALIDATE_MAGIC) {
+			/* A unique block's sector: intact, it is misplaced. */
+			hdr_get(sec, &u);
+			if (sector_crc(sec) != u.crc) {
+				bad++;
+				continue;
+			}
+			found_from(f, &u);
+			return VALIDATE_MISDIRECTED;
+		}
+		if (h[s].magic != VALIDATE_DUP_MAGIC) {
+			none++;
+			continue;
+		}
+		if (first == VALIDATE_SECTORS)
+			first = s;
+		bad += sector_crc(sec) != h[s].crc;
+	}
+	if (none == VALIDATE_SECTORS)
+		return VALIDATE_NEVER_WRITTEN;
+	if (first < VALIDATE_SECTORS)
+		dup_found(f, &h[first]);
+	if (bad || none)
+		return VALIDATE_CORRUPT;
+	for (unsigned s = 0; s < VALIDATE_SECTORS; s++) {
+		if (h[s].set != set || h[s].sd != sd ||
+		    h[s].sector != sector0 + s) {
+			dup_found(f, &h[s]);
+			return VALIDATE_MISDIRECTED;
+		}
+	}
+	for (unsigned s = 1; s < VALIDATE_SECTORS; s++) {
+		if (h[s].key != h[0].key) {
+			dup_found(f, &h[s]);
+			return VALIDATE_CORRUPT;
+		}
+	}
+	if (h[0].key == key)
+		return VALIDATE_OK;
+	/* The flipflop's other state: the last write did not land. */
+	return h[0].key == 1 || h[0].key == 2 ? VALIDATE_LOST :
+						VALIDATE_CORRUPT;
 }
 
 const char *validate_kind_name(enum validate_kind k)
@@ -356,4 +508,11 @@ void validate_alt_settle(struct validate_alt *alt, size_t nalt, uint64_t block)
 
 	if (a)
 		a->old = VALIDATE_NO_ALT;
+}
+
+uint16_t validate_alt_old(struct validate_alt *alt, size_t nalt, uint64_t block)
+{
+	struct validate_alt *a = alt_find(alt, nalt, block);
+
+	return a ? a->old : VALIDATE_NO_ALT;
 }

@@ -50,14 +50,31 @@ struct validate_hdr {
 	uint64_t time_ns; /* CLOCK_REALTIME of the write's issue */
 };
 
-/* What validate_check found in a block (the first sector that decided). */
+/*
+ * What validate_check found in a block (the first sector that decided).
+ * For a duplicate's header (dup set): gen is its key, sector its index in
+ * its dedup unit, set its dedup set; slave and time_ns are 0.
+ */
 struct validate_found {
 	uint8_t gen;
+	uint8_t dup; /* the sector holds a duplicate's header */
 	uint16_t slave;
 	uint32_t sd;
 	uint64_t sector;
+	uint64_t set;
 	uint64_t time_ns;
 };
+
+/*
+ * A sector of a duplicate unit (dedupratio= above 1) cannot say where it
+ * lies or when it was written: every member of its dedup set must hold the
+ * same bytes. Its header (little-endian) names only what the members
+ * share: magic VALIDATE_DUP_MAGIC, crc (CRC-32C of the sector with crc as
+ * 0), set (u64, the dedup set), sd (u32), sector (u32, its index in the
+ * unit), key (u8, 1 or 2, the flipflop state the last write chose), then
+ * zeros to 32 bytes.
+ */
+#define VALIDATE_DUP_MAGIC 0x6456734cu /* "LsVd" little-endian */
 
 /* CRC-32C (Castagnoli), hardware instruction where the CPU has one. */
 uint32_t validate_crc32c(uint32_t crc, const void *buf, size_t len);
@@ -87,6 +104,33 @@ void validate_fill(void *buf, uint64_t block, uint32_t sd, uint16_t slave,
  */
 enum validate_kind validate_check(const void *buf, uint64_t block, uint32_t sd,
 				  uint8_t expect, struct validate_found *f);
+
+/*
+ * Stamp the VALIDATE_SECTORS sectors of one block at buf as the sectors
+ * sector0, sector0 + 1, ... of a unit of dedup set set of sd, with key
+ * (1 or 2). Members of one set written with one key come out identical.
+ */
+void validate_fill_dup(void *buf, uint32_t sd, uint64_t set, uint32_t sector0,
+		       uint8_t key);
+
+/*
+ * Classify a block read from a duplicate unit that must hold set's
+ * sectors sector0.. of sd with key (not 0): ok, corrupt (a checksum, or
+ * sectors that disagree), misdirected (an intact block of another set,
+ * another place in a unit, another sd, or a unique block's), lost (this
+ * place's data with the other key: a write did not land) or
+ * never-written.
+ */
+enum validate_kind validate_check_dup(const void *buf, uint32_t sd,
+				      uint64_t set, uint32_t sector0,
+				      uint8_t key, struct validate_found *f);
+
+/*
+ * Whether the sector at sec is an intact duplicate's sector (its header's
+ * checksum holds); if so *f says what it is. For validate_check's callers:
+ * a unique block that found one was misdirected, not never written.
+ */
+int validate_dup_sector(const void *sec, struct validate_found *f);
 
 /* "ok", "corrupt", "misdirected", "lost", "never-written", "stale". */
 const char *validate_kind_name(enum validate_kind k);
@@ -149,5 +193,12 @@ int validate_alt_accept(struct validate_alt *alt, size_t nalt, uint64_t block,
  * write completed): from now on only the map's generation is right.
  */
 void validate_alt_settle(struct validate_alt *alt, size_t nalt, uint64_t block);
+
+/*
+ * The generation block held before its write in flight at a crash (0:
+ * unknown), or VALIDATE_NO_ALT when block has no unsettled alternative.
+ */
+uint16_t validate_alt_old(struct validate_alt *alt, size_t nalt,
+			  uint64_t block);
 
 #endif

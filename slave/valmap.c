@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "common/fsutil.h"
 #include "common/log.h"
+#include "slave/dedupval.h"
 #include "slave/valmap.h"
 
 #define JNL_MAGIC "LSVJNL02"
@@ -30,7 +31,7 @@ struct jnl_hdr {
 	uint32_t sd_id;
 	uint32_t block;
 	uint32_t slave_id; /* validate_id() of the slave's name */
-	uint32_t reserved;
+	uint32_t layout;   /* dedupval_layout(); 0 (older journals too): none */
 	char sd[PROTO_NAME_LEN];
 	char slave[PROTO_NAME_LEN];
 };
@@ -145,6 +146,17 @@ static int check_header(struct jnl_hdr *h, ssize_t got, const struct valmap *m,
 			 file, log_escape(h->sd, sd, sizeof(sd)), m->sd);
 		return -EINVAL;
 	}
+	if (h->layout != m->layout) {
+		snprintf(err, errlen,
+			 "journal %s was written %s: its blocks would be checked against the wrong content (remove it to start afresh)",
+			 file,
+			 !h->layout ?
+				 "without dedupratio=, and this run has duplicates" :
+			 !m->layout ?
+				 "with dedupratio=, and this run has none" :
+				 "with another dedupratio= or dedupunit= than this run's");
+		return -EINVAL;
+	}
 	if (h->nblocks != m->nblocks) {
 		snprintf(err, errlen,
 			 "journal %s is of a lun of %llu blocks, this one has %llu (remove it to start afresh)",
@@ -195,6 +207,7 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		h.sd_id = m->sd_id;
 		h.block = VALIDATE_BLOCK;
 		h.slave_id = validate_id(slave);
+		h.layout = m->layout;
 		snprintf(h.sd, sizeof(h.sd), "%s", m->sd);
 		snprintf(h.slave, sizeof(h.slave), "%s", slave);
 		if (ftruncate(fd, 0) < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
@@ -219,7 +232,7 @@ fail:
 
 int valmap_get(struct valmap **list, const char *sd, const char *path,
 	       uint64_t lun_size, const char *journal, const char *slave,
-	       struct valmap **out, char *err, size_t errlen)
+	       uint32_t layout, struct valmap **out, char *err, size_t errlen)
 {
 	struct valmap *m;
 	int ret;
@@ -228,9 +241,10 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
 		if (strcmp(m->sd, sd))
 			continue;
 		if (strcmp(m->path, path) ||
-		    m->nblocks != lun_size / VALIDATE_BLOCK) {
+		    m->nblocks != lun_size / VALIDATE_BLOCK ||
+		    m->layout != layout) {
 			snprintf(err, errlen,
-				 "sd %s: validated earlier in this run on another lun or size",
+				 "sd %s: validated earlier in this run on another lun, size or data pattern",
 				 sd);
 			return -EINVAL;
 		}
@@ -244,6 +258,7 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
 	snprintf(m->path, sizeof(m->path), "%s", path);
 	m->nblocks = lun_size / VALIDATE_BLOCK;
 	m->sd_id = validate_id(sd);
+	m->layout = layout;
 	m->jfd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	m->gen = calloc(m->nblocks ? m->nblocks : 1, 1);
@@ -322,10 +337,11 @@ void valmap_free_all(struct valmap **list)
 
 int valmap_io_init(struct valmap_io *v, struct valmap *const *vmap,
 		   unsigned nfiles, uint16_t slave_id, unsigned depth,
-		   uint32_t max_xfer)
+		   uint32_t max_xfer, const struct datagen *dg)
 {
 	memset(v, 0, sizeof(*v));
 	v->vmap = vmap;
+	v->dg = dg;
 	v->nfiles = nfiles;
 	v->slave_id = slave_id;
 	/* Intents and dones of every slot, plus settled alternatives. */
@@ -368,9 +384,10 @@ void valmap_io_stamp(struct valmap_io *v, unsigned t, void *buf,
 	uint64_t b0 = offset / VALIDATE_BLOCK;
 
 	for (uint32_t k = 0; k < len / VALIDATE_BLOCK; k++) {
-		uint8_t g = validate_gen_next(m->gen[b0 + k]);
+		uint8_t g = dedupval_gen_next(v->dg, b0 + k, m->gen[b0 + k]);
 
-		validate_fill((uint8_t *)buf + (size_t)k * VALIDATE_BLOCK,
+		dedupval_fill(v->dg,
+			      (uint8_t *)buf + (size_t)k * VALIDATE_BLOCK,
 			      b0 + k, m->sd_id, v->slave_id, g, now_real);
 		note_rec(v, t, validate_rec(b0 + k, g, VALIDATE_REC_INTENT));
 	}
@@ -384,9 +401,20 @@ void valmap_io_written(struct valmap_io *v, unsigned t, const void *buf,
 	uint32_t n = len / VALIDATE_BLOCK;
 
 	for (uint32_t k = 0; k < n; k++) {
-		/* The generation this write stamped (header byte 22). */
-		uint8_t g = ((
-			const uint8_t *)buf)[(size_t)k * VALIDATE_BLOCK + 22];
+		/*
+		 * The generation this write stamped: a unique header's byte
+		 * 22; a duplicate's header has none, but no other I/O has
+		 * touched the block since the stamp (the overlap rule), so
+		 * it is the one after the map's.
+		 */
+		uint64_t set;
+		uint32_t sec;
+		uint8_t g =
+			dedupval_dup(v->dg, b0 + k, &set, &sec) ?
+				dedupval_gen_next(v->dg, b0 + k,
+						  m->gen[b0 + k]) :
+				((const uint8_t *)
+					 buf)[(size_t)k * VALIDATE_BLOCK + 22];
 
 		m->gen[b0 + k] = g;
 		if (m->nalt)
@@ -425,13 +453,16 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 		/* Never written under validation: nothing to expect. */
 		if (!e)
 			continue;
-		kind = validate_check((const uint8_t *)buf +
+		kind = dedupval_check(v->dg,
+				      (const uint8_t *)buf +
 					      (size_t)k * VALIDATE_BLOCK,
 				      b, m->sd_id, e, &f);
 		if (m->nalt && kind != VALIDATE_OK &&
 		    validate_alt_accept(m->alt, m->nalt, b,
-					kind == VALIDATE_NEVER_WRITTEN ? 0 :
-									 f.gen,
+					dedupval_found_gen(v->dg, b, kind, &f,
+							   validate_alt_old(m->alt,
+									    m->nalt,
+									    b)),
 					&settled)) {
 			/* The write in flight at the crash did not land. */
 			m->gen[b] = settled;
@@ -457,6 +488,8 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 		nb.kind = kind;
 		nb.expect = e;
 		nb.expect_slave = v->slave_id;
+		nb.dup = dedupval_dup(v->dg, b, &nb.expect_set,
+				      &nb.expect_sector);
 		nb.found = f;
 		valmap_note(m, &nb);
 	}

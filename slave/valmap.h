@@ -25,8 +25,11 @@
 struct valmap_bad {
 	uint64_t offset; /* byte offset of the block in the lun */
 	enum validate_kind kind;
-	uint8_t expect;        /* generation the map holds */
-	uint16_t expect_slave; /* this slave's id */
+	uint8_t expect;         /* generation the map holds */
+	uint16_t expect_slave;  /* this slave's id */
+	int dup;                /* a block of a duplicate unit: */
+	uint64_t expect_set;    /* its dedup set */
+	uint32_t expect_sector; /* its first sector's index in the unit */
 	struct validate_found found;
 };
 
@@ -35,6 +38,7 @@ struct valmap {
 	char path[PROTO_PATH_LEN];
 	uint64_t nblocks;
 	uint32_t sd_id;
+	uint32_t layout;          /* dedupval_layout(), 0: no duplicates */
 	uint8_t *gen;             /* nblocks generations */
 	struct validate_alt *alt; /* blocks in flight at a crash */
 	size_t nalt;
@@ -55,12 +59,15 @@ struct valmap {
  * The map of sd (lun path, lun_size bytes) in *list, made on first use:
  * empty, or replayed from DIR/<sd>.<slave>.jnl when journal is not "".
  * A map made for another lun or size under the same sd name is refused,
- * and so is a journal whose header names another slave, sd or size.
+ * and so is a journal whose header names another slave, sd or size, or
+ * another data layout: layout is dedupval_layout() of the run's
+ * dedupratio= and dedupunit= (0 without duplicates), since which blocks
+ * are duplicates decides what their data must be.
  * Returns 0 with *out (owned by the list), or -errno with a message.
  */
 int valmap_get(struct valmap **list, const char *sd, const char *path,
 	       uint64_t lun_size, const char *journal, const char *slave,
-	       struct valmap **out, char *err, size_t errlen);
+	       uint32_t layout, struct valmap **out, char *err, size_t errlen);
 /*
  * The blocks m expects a generation of (written under validation, in
  * this run or in the journal): what a validate=only pass must verify.
@@ -80,8 +87,11 @@ void valmap_free_all(struct valmap **list);
  * thread, for a transfer of whole blocks (offset and len multiples of
  * VALIDATE_BLOCK) on a target with a map; none allocates.
  */
+struct datagen;
+
 struct valmap_io {
 	struct valmap *const *vmap; /* per target; NULL entries: off */
+	const struct datagen *dg;   /* the data pattern's dedup layout */
 	unsigned nfiles;
 	uint16_t slave_id;
 	size_t jcap;     /* records per target buffer */
@@ -89,10 +99,14 @@ struct valmap_io {
 	size_t *jn;
 };
 
-/* Set up for nfiles targets and up to depth transfers of max_xfer bytes. */
+/*
+ * Set up for nfiles targets and up to depth transfers of max_xfer bytes;
+ * dg is the worker's data pattern (its dedup layout says which blocks are
+ * duplicates, slave/dedupval.h), kept, not owned.
+ */
 int valmap_io_init(struct valmap_io *v, struct valmap *const *vmap,
 		   unsigned nfiles, uint16_t slave_id, unsigned depth,
-		   uint32_t max_xfer);
+		   uint32_t max_xfer, const struct datagen *dg);
 void valmap_io_free(struct valmap_io *v);
 /* A write is about to go out: stamp its headers, note its intents. */
 void valmap_io_stamp(struct valmap_io *v, unsigned t, void *buf,

@@ -217,7 +217,7 @@ static int setup(struct worker *w)
 	}
 	if (c->vmap) {
 		ret = valmap_io_init(&w->val, c->vmap, c->nfiles, c->slave_id,
-				     c->depth, w->wl.max_xfer);
+				     c->depth, w->wl.max_xfer, &w->dg);
 		if (ret < 0)
 			return ret;
 		w->validating = 1;

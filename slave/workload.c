@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "slave/datagen.h"
 #include "slave/hotband.h"
 #include "slave/workload.h"
 
@@ -191,24 +192,28 @@ void workload_stream_weights(const struct proto_plan *plan, double *weight)
 #define PPB 1000000000ull
 #define ALIGN 4096ull
 
-/* Byte range of a target from its parts-per-billion range, 4 KiB aligned. */
+/*
+ * Byte range of a target from its parts-per-billion range, aligned to
+ * al: 4 KiB, or the dedup unit when validated duplicates must be written
+ * whole (slave/dedupval.h).
+ */
 static void target_range(const struct proto_target *pt, uint64_t size,
-			 uint64_t *lo, uint64_t *hi)
+			 uint64_t al, uint64_t *lo, uint64_t *hi)
 {
 	uint64_t hi_ppb = pt->range_hi ? pt->range_hi : PPB;
 
 	*lo = (uint64_t)((unsigned __int128)size * pt->range_lo / PPB);
 	*hi = (uint64_t)((unsigned __int128)size * hi_ppb / PPB);
-	*lo = (*lo + ALIGN - 1) / ALIGN * ALIGN;
-	*hi = *hi / ALIGN * ALIGN;
+	*lo = (*lo + al - 1) / al * al;
+	*hi = *hi / al * al;
 	if (*hi < *lo)
 		*hi = *lo;
 }
 
 /* Where the sd lies in its lun (offset=), its range=, and align=. */
 static int target_place(struct workload_target *wt,
-			const struct proto_target *pt, uint64_t size, char *err,
-			size_t errlen)
+			const struct proto_target *pt, uint64_t size,
+			uint64_t al, char *err, size_t errlen)
 {
 	if (pt->align % 512) {
 		snprintf(err, errlen,
@@ -225,7 +230,7 @@ static int target_place(struct workload_target *wt,
 	}
 	wt->base = pt->offset;
 	wt->align = pt->align;
-	target_range(pt, size - pt->offset, &wt->lo, &wt->hi);
+	target_range(pt, size - pt->offset, al, &wt->lo, &wt->hi);
 	return 0;
 }
 
@@ -454,6 +459,16 @@ static int init_seq(struct workload *w, const struct proto_target *pt,
 	return 0;
 }
 
+/* Where a target's range starts and ends: whole dedup units when each write
+ * of a validated duplicate must cover its unit, else 4 KiB. */
+static uint64_t range_align(const struct proto_plan *plan)
+{
+	if (plan->validate && plan->dedupratio > 1)
+		return plan->dedupunit ? plan->dedupunit :
+					 DATAGEN_DEDUPUNIT_DEFAULT;
+	return ALIGN;
+}
+
 static int init_targets(struct workload *w, const struct proto_plan *plan,
 			const uint64_t *target_size, char *err, size_t errlen)
 {
@@ -468,8 +483,8 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		struct workload_target *wt = &w->targets[t];
 		double total = 0, acc = 0;
 
-		ret = target_place(wt, &plan->targets[t], target_size[t], err,
-				   errlen);
+		ret = target_place(wt, &plan->targets[t], target_size[t],
+				   range_align(plan), err, errlen);
 		if (ret < 0)
 			break;
 		wt->choice = calloc(plan->nstreams ? plan->nstreams : 1,
@@ -499,8 +514,10 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 			double part = weight[s] / plan->streams[s].ntargets;
 
 			acc += total > 0 ? part : 1;
-			wt->choice[c].cum = (uint64_t)(
-				acc / (total > 0 ? total : wt->nchoice) * SCALE);
+			wt->choice[c].cum =
+				(uint64_t)(acc /
+					   (total > 0 ? total : wt->nchoice) *
+					   SCALE);
 		}
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;

@@ -167,6 +167,32 @@ static void test_off(void **state)
 	params_free(&p);
 }
 
+/* Duplicates written in whole dedup units validate: the plan is made. */
+static void test_dedup_ok(void **state)
+{
+	struct params *p = NULL;
+	struct plan_phase *ph = NULL;
+	struct proto_plan pl;
+	size_t n;
+
+	(void)state;
+	phases("validate=yes\ndedupratio=2\ndedupunit=16k\n"
+	       "formatxfersize=64k\nsd=sd1,lun=/dev/x,size=1g,offset=32k\n"
+	       "wd=wd1,sd=sd1,xfersize=(16k,50,32k,50)\n"
+	       "rd=rd1,wd=wd1,format=yes,elapsed=1,interval=1\n",
+	       &p, &ph, &n);
+	assert_int_equal(plan_for_slave(p, &ph[n - 1], 1, NULL, 0, 1, "null",
+					&pl, err, sizeof(err)),
+			 0);
+	assert_int_equal(pl.validate, PROTO_VALIDATE_YES);
+	assert_true(pl.dedupratio == 2);
+	assert_int_equal(pl.dedupunit, 16384);
+	free(pl.targets);
+	free(pl.streams);
+	free(ph);
+	params_free(&p);
+}
+
 static void test_refused(void **state)
 {
 	/* parse: the parser refuses it, else the planner. */
@@ -190,9 +216,27 @@ static void test_refused(void **state)
 		  "sd=sd1,lun=/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,validate=only\n",
 		  "3:24: rd=rd1: validate=only needs validate=yes, so that every phase that writes keeps the generation map" },
 		{ 0,
+		  "validate=yes\ndedupratio=2\ndedupunit=6k\nsd=sd1,lun=/x\n"
+		  "wd=wd1,sd=sd1,xfersize=12k\nrd=rd1,wd=wd1\n",
+		  "1:10: validate=yes with dedupratio=2 needs dedupunit= a multiple of 4k, not 6144 bytes (one generation per 4 KiB block)" },
+		{ 0,
 		  "validate=yes\ndedupratio=2\nsd=sd1,lun=/x\nwd=wd1,sd=sd1\n"
 		  "rd=rd1,wd=wd1\n",
-		  "1:10: validate=yes with dedupratio=2: validation headers make every sector unique" },
+		  "4:1: wd=wd1: xfersize 4096 is not a multiple of dedupunit=131072, as validate=yes with dedupratio=2 needs (every write covers whole dedup units, so that the copies of a unit change together)" },
+		{ 0,
+		  "validate=yes\ndedupratio=3\ndedupunit=16k\nsd=sd1,lun=/x\n"
+		  "wd=wd1,sd=sd1,xfersize=16k\nrd=rd1,wd=wd1,forxfersize=(16k,8k)\n",
+		  "6:1: rd=rd1: xfersize 8192 is not a multiple of dedupunit=16384, as validate=yes with dedupratio=3 needs (every write covers whole dedup units, so that the copies of a unit change together)" },
+		{ 0,
+		  "validate=yes\ndedupratio=2\ndedupunit=16k\n"
+		  "sd=sd1,lun=/x,offset=8k\nwd=wd1,sd=sd1,xfersize=16k\n"
+		  "rd=rd1,wd=wd1\n",
+		  "4:1: sd=sd1: offset= and align= must be multiples of dedupunit=16384, as validate=yes with dedupratio=2 needs (every write covers whole dedup units, so that the copies of a unit change together)" },
+		{ 0,
+		  "validate=yes\ndedupratio=2\ndedupunit=16k\nformatxfersize=8k\n"
+		  "sd=sd1,lun=/x\nwd=wd1,sd=sd1,xfersize=16k\n"
+		  "rd=rd1,wd=wd1,format=yes\n",
+		  "7:1: rd=rd1: formatxfersize=8192 is not a multiple of dedupunit=16384, as validate=yes with dedupratio=2 needs (every write covers whole dedup units, so that the copies of a unit change together)" },
 		{ 0,
 		  "validate=yes\nsd=sd1,lun=/x\nsd=sd2,lun=/x\n"
 		  "wd=wd1,sd=(sd1,sd2)\nrd=rd1,wd=wd1\n",
@@ -337,9 +381,10 @@ static void test_val_sds(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_own_cut), cmocka_unit_test(test_order),
-		cmocka_unit_test(test_plans),   cmocka_unit_test(test_off),
-		cmocka_unit_test(test_refused), cmocka_unit_test(test_val_sds),
+		cmocka_unit_test(test_own_cut),  cmocka_unit_test(test_order),
+		cmocka_unit_test(test_plans),    cmocka_unit_test(test_off),
+		cmocka_unit_test(test_refused),  cmocka_unit_test(test_val_sds),
+		cmocka_unit_test(test_dedup_ok),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

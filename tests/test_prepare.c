@@ -570,6 +570,16 @@ static void good_plan(void)
 	plan.nstreams = 1;
 }
 
+/* The good plan validated with dedupratio=2: unit, xfersize, sd offset. */
+static void dedup_val(uint32_t unit, uint32_t xfer, uint64_t offset)
+{
+	plan.validate = PROTO_VALIDATE_YES;
+	plan.dedupratio = 2;
+	plan.dedupunit = unit;
+	streams[0].xfer[0].size = xfer;
+	targets[0].offset = offset;
+}
+
 static void set_u32(uint32_t *f, uint32_t v)
 {
 	*f = v;
@@ -585,7 +595,8 @@ static void test_check_plan(void **state)
 	/* clang-format off */
 	enum { T0TH, T1TH, IN, IN0, NI0, NILONG, WI, IO, IONAN, IOINF, IOTINY,
 	       CO, COMIN, CE, DI, FM, CP, DU, SZ, OS, OSODD, OF, LO, AL, CR,
-	       SQ, FC, NOTG, X0, XBIG, XODD, NOX, EOFF, NAME, PATH, OK };
+	       SQ, FC, NOTG, X0, XBIG, XODD, NOX, EOFF, NAME, PATH, VDU, VDX,
+	       VDOF, VDOK, OK };
 	static const struct {
 		int what;
 		const char *field;
@@ -607,7 +618,9 @@ static void test_check_plan(void **state)
 		{ X0, "st[0].x[0].sz" }, { XBIG, "st[0].x[0].sz" },
 		{ XODD, "st[0].x[0].sz" }, { NOX, "st[0].x" },
 		{ EOFF, "st[0].eof" },  { NAME, "tg[0].nm" },
-		{ PATH, "tg[0].pa" },   { OK, NULL },
+		{ PATH, "tg[0].pa" },   { VDU, "field du:" },
+		{ VDX, "field st:" },   { VDOF, "field tg:" },
+		{ VDOK, NULL },         { OK, NULL },
 	};
 	/* clang-format on */
 	char err[512];
@@ -660,6 +673,11 @@ static void test_check_plan(void **state)
 		case EOFF: streams[0].eof = 5; break;
 		case NAME: targets[0].name[0] = 0; break;
 		case PATH: targets[0].path[0] = 0; break;
+		/* Validated duplicates: whole dedup units of whole blocks. */
+		case VDU: dedup_val(6144, 12288, 0); break;
+		case VDX: dedup_val(16384, 8192, 0); break;
+		case VDOF: dedup_val(16384, 16384, 8192); break;
+		case VDOK: dedup_val(16384, 32768, 16384); break;
 		default: break;
 		}
 		/* clang-format on */

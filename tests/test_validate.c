@@ -278,30 +278,38 @@ static void test_journal_identity(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
-				    dir, "local-1", &m, err, sizeof(err)),
+				    dir, "local-1", 0, &m, err, sizeof(err)),
 			 0);
 	assert_int_equal(valmap_known(m), 0);
 	assert_int_equal(valmap_journal(m, recs, 4), 0);
 	valmap_free_all(&list);
 	/* Replayed by its own slave: the two blocks are expected. */
 	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
-				    dir, "local-1", &m, err, sizeof(err)),
+				    dir, "local-1", 0, &m, err, sizeof(err)),
 			 0);
 	assert_int_equal(valmap_known(m), 2);
 	valmap_free_all(&list);
+	/* Opened by a run with duplicates (or another layout): refused. */
+	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
+				    dir, "local-1", 7, &m, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(
+		strstr(err,
+		       "written without dedupratio=, and this run has duplicates"));
+	assert_null(list);
 	/* Renamed to another slave's or sd's journal: refused, named. */
 	snprintf(a, sizeof(a), "%s/sd1.local-1.jnl", dir);
 	snprintf(b, sizeof(b), "%s/sd1.local-2.jnl", dir);
 	assert_int_equal(rename(a, b), 0);
 	assert_int_equal(valmap_get(&list, "sd1", "/x", 64 * VALIDATE_BLOCK,
-				    dir, "local-2", &m, err, sizeof(err)),
+				    dir, "local-2", 0, &m, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "belongs to slave local-1, not local-2"));
 	assert_non_null(strstr(err, b));
 	snprintf(a, sizeof(a), "%s/sd2.local-2.jnl", dir);
 	assert_int_equal(rename(b, a), 0);
 	assert_int_equal(valmap_get(&list, "sd2", "/x", 64 * VALIDATE_BLOCK,
-				    dir, "local-2", &m, err, sizeof(err)),
+				    dir, "local-2", 0, &m, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "belongs to slave local-1"));
 	assert_null(list);

@@ -335,7 +335,7 @@ static const struct kw general_kws[] = {
 	/* Vdbench's own tracing: nothing for lockstep to do. */
 	KW("debug", NULL, "Vdbench's own tracing: accepted, nothing to do"),
 	KWF("dedupratio", set_ratio, struct params, dedupratio,
-	    "how many written blocks share each content, at least 1 (default 1: every block unique); above 1 refused with validate=yes"),
+	    "how many written blocks share each content, at least 1 (default 1: every block unique); with validate=yes every transfer must be whole dedup units (see DATA VALIDATION)"),
 	KWF("dedupunit", set_xfer_field, struct params, dedupunit,
 	    "the size of the unit dedupratio= counts in (default 128k)"),
 	KWF("formatxfersize", set_xfer_field, struct params, formatxfersize,

@@ -159,9 +159,11 @@ unsigned plan_sd_openflags(const struct params *p, const struct plan_phase *ph,
 /*
  * Data validation (plan_validate.c). plan_validate_check refuses, with
  * "FILE:LINE:COLUMN: message" in err and -EINVAL, what validation cannot
- * keep honest: journal= or rd validate=only without validate=yes,
- * dedupratio= above 1, two sds on one lun (two owners per block), offset=,
- * align=, xfersize= or formatxfersize= not in whole 4 KiB blocks.
+ * keep honest: journal= or rd validate=only without validate=yes, two
+ * sds on one lun (two owners per block), offset=, align=, xfersize= or
+ * formatxfersize= not in whole 4 KiB blocks, or, with dedupratio= above
+ * 1, not in whole dedup units (and a dedupunit= not in whole 4 KiB
+ * blocks).
  * plan_validate_own cuts [lo, hi) among n owners: owner k gets [klo, khi);
  * the cuts of neighbours meet, so every point has exactly one owner.
  */

@@ -107,8 +107,24 @@ static int check_luns(const struct params *p, char *err, size_t errlen)
 	return ret;
 }
 
+/*
+ * What every transfer, offset and alignment must be a multiple of: a 4 KiB
+ * block, or with duplicates a whole dedup unit, so that the members of a
+ * dedup set are always written whole and flip their key together
+ * (slave/dedupval.h).
+ */
+static uint32_t vunit(const struct params *p)
+{
+	return p->dedupratio > 1 ? p->dedupunit : VBLOCK;
+}
+
+/* Why vunit(): dedup's reason, for messages with a dedupratio= above 1. */
+#define DEDUP_WHY \
+	"as validate=yes with dedupratio=%g needs (every write covers whole dedup units, so that the copies of a unit change together)"
 static int check_sds(const struct params *p, char *err, size_t errlen)
 {
+	uint32_t u = vunit(p);
+
 	for (unsigned i = 0; i < p->nsd; i++) {
 		const struct params_sd *sd = &p->sd[i];
 
@@ -116,6 +132,10 @@ static int check_sds(const struct params *p, char *err, size_t errlen)
 			return plan_err(p, sd->pos, err, errlen,
 					"sd=%s: offset= and align= must be multiples of 4k with validate=yes (one generation per 4 KiB block)",
 					sd->name);
+		if (sd->offset % u || sd->align % u)
+			return plan_err(p, sd->pos, err, errlen,
+					"sd=%s: offset= and align= must be multiples of dedupunit=%u, " DEDUP_WHY,
+					sd->name, u, p->dedupratio);
 	}
 	return check_luns(p, err, errlen);
 }
@@ -131,6 +151,11 @@ static int check_phase(const struct params *p, const struct plan_phase *ph,
 			return plan_err(p, rd->pos, err, errlen,
 					"rd=%s: formatxfersize=%u is not a multiple of 4k, as validate=yes needs",
 					rd->name, p->formatxfersize);
+		if (p->formatxfersize % vunit(p))
+			return plan_err(p, rd->pos, err, errlen,
+					"rd=%s: formatxfersize=%u is not a multiple of dedupunit=%u, " DEDUP_WHY,
+					rd->name, p->formatxfersize, vunit(p),
+					p->dedupratio);
 		return 0;
 	}
 	for (size_t w = 0; w < rd->nwd; w++) {
@@ -158,14 +183,22 @@ static int check_phase(const struct params *p, const struct plan_phase *ph,
 		for (size_t x = 0; x < pw.nxfer; x++) {
 			bool loop = ph->loops & (1u << PARAMS_LOOP_XFERSIZE);
 
-			if (pw.xfer[x].size % VBLOCK == 0)
+			if (pw.xfer[x].size % vunit(p) == 0)
 				continue;
+			if (pw.xfer[x].size % VBLOCK)
+				return plan_err(p, loop ? rd->pos : wd->pos,
+						err, errlen,
+						"%s=%s: xfersize %u is not a multiple of 4k, as validate=yes needs (one generation per 4 KiB block)",
+						loop ? "rd" : "wd",
+						loop ? rd->name : wd->name,
+						pw.xfer[x].size);
 			return plan_err(p, loop ? rd->pos : wd->pos, err,
 					errlen,
-					"%s=%s: xfersize %u is not a multiple of 4k, as validate=yes needs (one generation per 4 KiB block)",
+					"%s=%s: xfersize %u is not a multiple of dedupunit=%u, " DEDUP_WHY,
 					loop ? "rd" : "wd",
 					loop ? rd->name : wd->name,
-					pw.xfer[x].size);
+					pw.xfer[x].size, vunit(p),
+					p->dedupratio);
 		}
 	}
 	return 0;
@@ -187,10 +220,10 @@ int plan_validate_check(const struct params *p, const struct plan_phase *ph,
 					p->rd[r].name);
 	if (!p->validate)
 		return 0;
-	if (p->dedupratio > 1)
+	if (p->dedupratio > 1 && p->dedupunit % VBLOCK)
 		return plan_err(p, p->validate_pos, err, errlen,
-				"validate=yes with dedupratio=%g: validation headers make every sector unique",
-				p->dedupratio);
+				"validate=yes with dedupratio=%g needs dedupunit= a multiple of 4k, not %u bytes (one generation per 4 KiB block)",
+				p->dedupratio, p->dedupunit);
 	ret = check_sds(p, err, errlen);
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = check_phase(p, &ph[i], err, errlen);
