@@ -784,6 +784,9 @@ static void test_slaves_concat(void **state)
 		assert_int_equal(pl.targets[2].range_hi, 600000000);
 		assert_int_equal(pl.targets[0].range_lo, 0);
 		assert_int_equal(pl.targets[0].range_hi, 1000000000);
+		/* size= does not create or extend the file (Vdbench's). */
+		assert_int_equal(pl.targets[0].size, 1 << 30);
+		assert_int_equal(pl.targets[0].create, 0);
 		plan_free(&pl);
 	}
 	/* The format phase: each sd on its own, with its own threads. */

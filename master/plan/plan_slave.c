@@ -319,7 +319,8 @@ static void target_common(const struct params *p, const struct plan_phase *ph,
 	snprintf(t->name, sizeof(t->name), "%s", s->name);
 	snprintf(t->path, sizeof(t->path), "%s", s->lun);
 	t->size = s->size;
-	t->create = s->size > 0;
+	/* Vdbench neither creates nor extends the files of a concatenation. */
+	t->create = s->size > 0 && !p->concat;
 	t->openflags = (of & PARAMS_O_DIRECT ? PROTO_O_DIRECT : 0) |
 		       (of & PARAMS_O_DSYNC ? PROTO_O_DSYNC : 0) |
 		       (of & PARAMS_O_SYNC ? PROTO_O_SYNC : 0);
