@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 13
+#define PROTO_VERSION 14
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -277,6 +277,16 @@ struct proto_stream {
 	 * stream's random and sequential I/O stay in it. Else 0, 0.
 	 */
 	uint64_t band_lo, band_hi;
+	/*
+	 * concatenatesds=yes (Vdbench's sd concatenation): 1 when the
+	 * stream's targets, in their order here, are one address space (the
+	 * sizes added); its first target's threads and range are the
+	 * concatenation's (its range in parts per billion of the whole
+	 * space), its other targets have no threads of their own, and every
+	 * I/O goes to the target its offset falls in (slave/concat.h). 0:
+	 * each target on its own.
+	 */
+	uint32_t concat;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

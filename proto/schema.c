@@ -138,6 +138,7 @@ static const struct field stream_fields[] = {
 	MAPS(struct proto_stream, "zn", zones, nzones, zone_tab),
 	BOUNDED(struct proto_stream, "bl", band_lo, RANGE_PPB),
 	BOUNDED(struct proto_stream, "bh", band_hi, RANGE_PPB),
+	BOUNDED(struct proto_stream, "cc", concat, 1),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 

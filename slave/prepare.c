@@ -141,6 +141,31 @@ unsigned prepare_split_slots(const unsigned *slot_target, unsigned depth,
 	return n;
 }
 
+unsigned prepare_split_concat(const struct proto_plan *p, unsigned *targets,
+			      unsigned n)
+{
+	unsigned first = n;
+
+	for (unsigned s = 0; s < p->nstreams; s++) {
+		const struct proto_stream *ps = &p->streams[s];
+		int led = 0;
+
+		if (!ps->concat || !ps->ntargets)
+			continue;
+		for (unsigned j = 0; j < first; j++)
+			led |= targets[j] == ps->targets[0];
+		for (unsigned k = 1; led && k < ps->ntargets; k++) {
+			unsigned j = 0;
+
+			while (j < n && targets[j] != ps->targets[k])
+				j++;
+			if (j == n && ps->targets[k] < p->ntargets)
+				targets[n++] = ps->targets[k];
+		}
+	}
+	return n;
+}
+
 int prepare_split(const struct proto_plan *p, const struct prepare_slots *ps)
 {
 	unsigned pairs = 0;
@@ -152,8 +177,16 @@ int prepare_split(const struct proto_plan *p, const struct prepare_slots *ps)
 		uint64_t seen = 0;
 		unsigned k = 0;
 
+		unsigned t[PROTO_MAX_SD_LATS], n = 0;
+
 		for (unsigned s = 0; s < ps->depth[i]; s++)
 			seen |= UINT64_C(1) << ps->slot_target[i][s];
+		for (unsigned j = 0; j < p->ntargets; j++)
+			if (seen & UINT64_C(1) << j)
+				t[n++] = j;
+		n = prepare_split_concat(p, t, n);
+		for (unsigned j = 0; j < n; j++)
+			seen |= UINT64_C(1) << t[j];
 		k = (unsigned)__builtin_popcountll(seen);
 		pairs += k > 1 ? k : 0;
 	}

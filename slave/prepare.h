@@ -128,6 +128,14 @@ int prepare_split(const struct proto_plan *p, const struct prepare_slots *ps);
  */
 unsigned prepare_split_slots(const unsigned *slot_target, unsigned depth,
 			     unsigned *targets, unsigned *local);
+/*
+ * After targets[0..n): the other targets of each concatenated stream
+ * (proto_stream.concat) one of them leads, once each, since the I/O of a
+ * slot on a leader goes to whichever sd of the concatenation its offset
+ * falls in. targets has room for n + p->ntargets. Returns the new count.
+ */
+unsigned prepare_split_concat(const struct proto_plan *p, unsigned *targets,
+			      unsigned n);
 /* Whether any stream writes to target t (it must be opened read-write). */
 int prepare_target_writes(const struct proto_plan *p, unsigned t);
 /*

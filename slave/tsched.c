@@ -21,6 +21,12 @@ int tsched_shares(const struct proto_plan *p, double *share)
 	for (unsigned s = 0; s < p->nstreams; s++) {
 		const struct proto_stream *ps = &p->streams[s];
 
+		/* A concatenation's I/O all starts on its first target's slots. */
+		if (ps->concat && ps->ntargets &&
+		    ps->targets[0] < p->ntargets) {
+			share[ps->targets[0]] += weight[s];
+			continue;
+		}
 		for (unsigned k = 0; k < ps->ntargets; k++)
 			if (ps->targets[k] < p->ntargets)
 				share[ps->targets[k]] += weight[s] /

@@ -46,9 +46,10 @@ struct slot {
 	uint64_t start; /* issue time, or intended time at a fixed rate */
 	uint64_t offset;
 	uint32_t len;
-	uint32_t done; /* bytes transferred so far (short transfers) */
-	unsigned target;
-	unsigned rec; /* its histograms: interval.rec[rec + write] */
+	uint32_t done;   /* bytes transferred so far (short transfers) */
+	unsigned target; /* the target whose threads the slot is */
+	unsigned iot;    /* the I/O's: target, or a concatenation's sd */
+	unsigned rec;    /* its histograms: interval.rec[rec + write] */
 	int write;
 	int busy; /* in flight (validation's overlap rule) */
 };
@@ -99,6 +100,7 @@ struct worker {
 	struct worker_interval *cur;
 	unsigned *split_target; /* per target split: its plan targets */
 	unsigned nsplit;
+	unsigned *rec_of; /* nfiles: a target's pair of histograms, 2 x j */
 	char desc[128];
 };
 
@@ -160,6 +162,7 @@ static int setup(struct worker *w)
 {
 	const struct worker_cfg *c = &w->cfg;
 	struct engine_cfg ec;
+	unsigned j;
 	int ret;
 
 	ret = workload_init(&w->wl, c->plan, c->target_size, c->seed, w->err,
@@ -179,25 +182,30 @@ static int setup(struct worker *w)
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));
 	w->free = calloc(c->depth, sizeof(*w->free));
 	w->key = calloc(c->nfiles ? c->nfiles : 1, sizeof(*w->key));
-	w->split_target = calloc(c->depth, sizeof(*w->split_target));
+	w->split_target = calloc(c->depth + c->nfiles, sizeof(unsigned));
+	w->rec_of = calloc(c->nfiles + 1, sizeof(*w->rec_of));
 	if (!w->bufs || !w->slots || !w->cqes || !w->free || !w->key ||
-	    !w->split_target)
+	    !w->split_target || !w->rec_of)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->depth; i++) {
 		if (posix_memalign(&w->bufs[i], 4096, w->wl.max_xfer))
 			return -ENOMEM;
 		memset(w->bufs[i], 0, w->wl.max_xfer);
 		w->slots[i].target = c->slot_target[i];
+		w->slots[i].iot = c->slot_target[i];
 	}
 	/*
-	 * Each slot's pair of histograms: its target's among ours (w->free,
+	 * Each I/O's pair of histograms: its target's among ours (w->free,
 	 * filled at the start, serves as the scratch), or lat's.
 	 */
-	if (c->split)
-		w->nsplit = prepare_split_slots(c->slot_target, c->depth,
-						w->split_target, w->free);
-	for (unsigned i = 0; i < c->depth; i++)
-		w->slots[i].rec = w->nsplit > 1 ? 2 * w->free[i] : 0;
+	if (c->split) {
+		j = prepare_split_slots(c->slot_target, c->depth,
+					w->split_target, w->free);
+		w->nsplit = prepare_split_concat(c->plan, w->split_target, j);
+	}
+	for (j = 0; j < w->nsplit; j++)
+		if (w->split_target[j] < c->nfiles)
+			w->rec_of[w->split_target[j]] = 2 * j;
 	w->cur = wival_new(0, c->nfiles, w->nsplit, w->split_target);
 	w->spare = wival_new(0, c->nfiles, w->nsplit, w->split_target);
 	if (!w->cur || !w->spare)
@@ -251,7 +259,7 @@ static int overlaps(const struct worker *w, const struct workload_io *io)
 	for (unsigned j = 0; j < w->cfg.depth; j++) {
 		const struct slot *o = &w->slots[j];
 
-		if (o->busy && o->target == io->target &&
+		if (o->busy && o->iot == io->target &&
 		    o->offset < io->offset + io->len &&
 		    io->offset < o->offset + o->len)
 			return 1;
@@ -302,6 +310,9 @@ static int issue(struct worker *w, unsigned i, uint64_t start)
 		valmap_io_stamp(&w->val, io.target, w->bufs[i], io.offset,
 				io.len, time_real_ns());
 	s->busy = 1;
+	s->iot = io.target;
+	if (w->nsplit > 1)
+		s->rec = w->rec_of[io.target];
 	s->start = start;
 	s->offset = io.offset;
 	s->len = io.len;
@@ -316,7 +327,7 @@ static int reissue(struct worker *w, unsigned i)
 {
 	struct slot *s = &w->slots[i];
 
-	return w->cfg.engine->prep(w->ectx, i, s->target, s->write, s->done,
+	return w->cfg.engine->prep(w->ectx, i, s->iot, s->write, s->done,
 				   s->len - s->done, s->offset + s->done);
 }
 
@@ -325,10 +336,10 @@ static void count_errors(struct worker *w, struct slot *s, int err, uint64_t n)
 	struct worker_interval *iv = w->cur;
 
 	iv->errors += n;
-	iv->target_errors[s->target] += n;
+	iv->target_errors[s->iot] += n;
 	iv->last_errno = err;
 	iv->last_err_offset = s->offset;
-	iv->last_err_target = s->target;
+	iv->last_err_target = s->iot;
 }
 
 static void count_error(struct worker *w, struct slot *s, int err)
@@ -346,17 +357,16 @@ static void validate_done(struct worker *w, struct slot *s, int ok)
 	unsigned bad;
 
 	s->busy = 0;
-	if (!w->validating || !w->cfg.vmap[s->target])
+	if (!w->validating || !w->cfg.vmap[s->iot])
 		return;
 	if (s->write && ok)
-		valmap_io_written(&w->val, s->target, w->bufs[s - w->slots],
+		valmap_io_written(&w->val, s->iot, w->bufs[s - w->slots],
 				  s->offset, s->len);
 	else if (s->write)
-		valmap_io_failed(&w->val, s->target, s->offset, s->len);
+		valmap_io_failed(&w->val, s->iot, s->offset, s->len);
 	else if (ok) {
-		bad = valmap_io_verify(&w->val, s->target,
-				       w->bufs[s - w->slots], s->offset,
-				       s->len);
+		bad = valmap_io_verify(&w->val, s->iot, w->bufs[s - w->slots],
+				       s->offset, s->len);
 		if (bad)
 			count_errors(w, s, WORKER_ERR_MISMATCH, bad);
 	}
@@ -662,6 +672,7 @@ static void worker_free(struct worker *w)
 	valmap_io_free(&w->val);
 	wival_free(w->cur);
 	free(w->split_target);
+	free(w->rec_of);
 	datagen_free(&w->dg);
 	workload_free(&w->wl);
 	pthread_mutex_destroy(&w->lock);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slave/datagen.h"
+#include "slave/concat.h"
 #include "slave/hotband.h"
 #include "slave/workload.h"
 
@@ -469,6 +470,34 @@ static uint64_t range_align(const struct proto_plan *plan)
 	return ALIGN;
 }
 
+/*
+ * A concatenated stream's leader: its range over the sds' sizes added
+ * (*space), and where each sd ends in that space (concat_layout).
+ */
+static int init_concat(struct workload *w, const struct proto_plan *plan,
+		       const struct proto_stream *ps,
+		       const uint64_t *target_size, uint64_t *space, char *err,
+		       size_t errlen)
+{
+	struct workload_target *wt = &w->targets[ps->targets[0]];
+	uint32_t most = stream_max_xfer(&w->streams[ps - plan->streams]);
+
+	wt->cat = calloc(ps->ntargets, sizeof(*wt->cat));
+	wt->cat_end = calloc(ps->ntargets, sizeof(*wt->cat_end));
+	if (!wt->cat || !wt->cat_end)
+		return -ENOMEM;
+	wt->ncat = ps->ntargets;
+	if (concat_layout(plan, ps, target_size, most, wt->cat, wt->cat_end,
+			  err, errlen))
+		return -EINVAL;
+	*space = wt->cat_end[wt->ncat - 1];
+	wt->base = 0;
+	wt->align = 0;
+	target_range(&plan->targets[ps->targets[0]], *space, ALIGN, &wt->lo,
+		     &wt->hi);
+	return 0;
+}
+
 static int init_targets(struct workload *w, const struct proto_plan *plan,
 			const uint64_t *target_size, char *err, size_t errlen)
 {
@@ -483,8 +512,14 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 		struct workload_target *wt = &w->targets[t];
 		double total = 0, acc = 0;
 
+		const struct proto_stream *cs = concat_leads(plan, t);
+		uint64_t usable = target_size[t] - plan->targets[t].offset;
+
 		ret = target_place(wt, &plan->targets[t], target_size[t],
 				   range_align(plan), err, errlen);
+		if (ret == 0 && cs)
+			ret = init_concat(w, plan, cs, target_size, &usable,
+					  err, errlen);
 		if (ret < 0)
 			break;
 		wt->choice = calloc(plan->nstreams ? plan->nstreams : 1,
@@ -536,10 +571,7 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 				cursor_start(wt, &w->streams[s]);
 		ret = check_range(w, plan, t, err, errlen);
 		if (ret == 0)
-			ret = init_access(w, plan, t,
-					  target_size[t] -
-						  plan->targets[t].offset,
-					  err, errlen);
+			ret = init_access(w, plan, t, usable, err, errlen);
 		if (ret == 0)
 			ret = init_seq(w, &plan->targets[t], wt, err, errlen);
 	}
@@ -630,6 +662,8 @@ void workload_free(struct workload *w)
 			free(w->targets[t].choice[c].access);
 		free(w->targets[t].choice);
 		free(w->targets[t].seq_cur);
+		free(w->targets[t].cat);
+		free(w->targets[t].cat_end);
 	}
 	free(w->targets);
 	free(w->streams);
@@ -770,5 +804,13 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 		*cur += io->len;
 	}
 	io->offset += t->base;
+	if (t->ncat) {
+		unsigned k;
+		uint64_t off;
+
+		concat_map(t->cat_end, t->ncat, io->offset, io->len, &k, &off);
+		io->target = t->cat[k];
+		io->offset = w->targets[io->target].base + off;
+	}
 	return 0;
 }

@@ -86,6 +86,15 @@ struct workload_target {
 	unsigned nseq, seq_first, seq_step, seq_rr, seq_live;
 	uint64_t seq_size;
 	uint64_t *seq_cur;
+	/*
+	 * concatenatesds=yes: this target leads a concatenated stream; its
+	 * lo..hi are of the whole space (base 0), whose ncat sds (plan
+	 * targets cat[i], the leader first) end at cat_end[i] (concat.h).
+	 * Each I/O goes to the sd its offset falls in. 0: none.
+	 */
+	unsigned ncat;
+	unsigned *cat;
+	uint64_t *cat_end;
 };
 
 #define WORKLOAD_SEQ_DONE UINT64_MAX
@@ -110,7 +119,11 @@ struct workload {
  * slave was given (the miss area), never a worker's slice of it, so the
  * hot blocks are the same for every worker; a stream with a hot band
  * (Vdbench's hotband=) keeps its random and sequential I/O in its band,
- * whatever the target's range. Returns 0, -EINVAL with a
+ * whatever the target's range. A concatenated stream (proto_stream.concat)
+ * draws on the space of its targets' sizes added, through its first
+ * target's slots, with that target's range of the space; each I/O is
+ * then the sd's its offset falls in (io.target), never across two.
+ * Returns 0, -EINVAL with a
  * message in err (a range smaller than a transfer size, a target no stream
  * uses, an offset past the end, an align that is not a multiple of 512, a
  * hit or miss area under 4 times the largest transfer, a hot band under

@@ -771,6 +771,38 @@ static void test_streams_stride_maxdata(void **state)
 	params_free(&p);
 }
 
+/* concatenatesds=yes and wd threads=, Vdbench's sd concatenation. */
+static void test_concat(void **state)
+{
+	struct params *p;
+
+	(void)state;
+	p = parse_ok(SD1 WD1 RD1);
+	assert_false(p->concat);
+	assert_int_equal(p->wd[0].threads, 0);
+	params_free(&p);
+	p = parse_ok("concatenatesds=yes\n"
+		     "sd=sd1,lun=/dev/x\nsd=sd2,lun=/dev/y\nsd=sd3,lun=/dev/z\n"
+		     "wd=wd1,sd=(sd3,sd1),threads=12,range=(10,90)\n"
+		     "wd=wd2,sd=sd2,threads=2\nwd=wd3,sd=sd2\n"
+		     "rd=rd1,wd=wd1\nrd=rd2,wd=(wd1,wd2)\n"
+		     "rd=rd3,wd=wd3,forthreads=(4,8)\n");
+	assert_true(p->concat);
+	assert_int_equal(p->concat_pos.line, 1);
+	/* The order the wd names them in is the concatenation's. */
+	assert_int_equal(p->wd[0].nsd, 2);
+	assert_int_equal(p->wd[0].sd[0], 2);
+	assert_int_equal(p->wd[0].sd[1], 0);
+	assert_int_equal(p->wd[0].threads, 12);
+	assert_int_equal(p->wd[0].threads_pos.line, 5);
+	assert_int_equal(p->wd[1].threads, 2);
+	assert_int_equal(p->wd[2].threads, 0);
+	params_free(&p);
+	p = parse_ok("concatenatesds=no\n" SD1 WD1 RD1);
+	assert_false(p->concat);
+	params_free(&p);
+}
+
 /* openflags= on wds and rds, and priority=, as parsed (Vdbench's names). */
 static void test_wd_rd_openflags_priority(void **state)
 {
@@ -1484,6 +1516,43 @@ static void test_errors(void **state)
 {
 	/* clang-format off */
 	static const struct err_case cases[] = {
+		/* concatenatesds=yes and wd threads= (Vdbench's rules). */
+		{ SD1 "wd=wd1,sd=sd1,threads=4\n" RD1,
+		  "2:15: wd threads= is only for sd concatenation (concatenatesds=yes, Vdbench's rule): give threads= on the sd= lines" },
+		{ "concatenatesds=maybe\n" SD1 WD1 RD1,
+		  "1:16: concatenatesds=maybe is not supported (use yes or no)" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/dev/x,threads=4\n" WD1 RD1,
+		  "2:19: sd threads= is not supported with concatenatesds=yes (Vdbench's rule: give threads= on the wd)" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/dev/x,hitarea=1m\n" WD1 RD1,
+		  "2:19: sd hitarea= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/dev/x,offset=4k\n" WD1 RD1,
+		  "2:19: sd offset= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/dev/x,range=(0,50)\n" WD1 RD1,
+		  "2:19: sd range= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/dev/x,align=8k\n" WD1 RD1,
+		  "2:19: sd align= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,rhpct=10\n" RD1,
+		  "3:25: wd rhpct= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,whpct=10\n" RD1,
+		  "3:25: wd whpct= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,hotband=(0,10)\n" RD1,
+		  "3:25: wd hotband= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,random_distribution=zipf\n" RD1,
+		  "3:25: wd random_distribution= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,streams=2\n" RD1,
+		  "3:25: wd streams= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=4,stride=(4k,8k)\n" RD1,
+		  "3:25: wd stride= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=0\n" RD1,
+		  "3:23: threads=0 is out of range 1..65536" },
+		{ "concatenatesds=yes\n" SD1 WD1 RD1,
+		  "3:1: wd=wd1: for sd concatenation each wd needs threads= (Vdbench's rule), unless its rd=rd1 gives forthreads=" },
+		{ "concatenatesds=yes\n" SD1 "wd=wd1,sd=sd1,threads=2\nrd=rd1,wd=wd1,forrhpct=(10,20)\n",
+		  "4:15: rd=rd1: forrhpct= is not supported with concatenatesds=yes" },
+		{ "concatenatesds=yes\nsd=sd1,lun=/a\nsd=sd2,lun=/b\n"
+		  "wd=wd1,sd=(sd1,sd2),threads=2\nwd=wd2,sd=sd2,threads=2\n"
+		  "rd=rd1,wd=(wd1,wd2)\n",
+		  "6:8: rd=rd1: sd=sd2 is in the concatenations of wd=wd1 and wd=wd2: lockstep runs an sd in one concatenation per rd" },
 		/* Unknown keywords, with and without a suggestion. */
 		{ SD1 "wd=wd1,sd=sd1,rdpcnt=50\n" RD1,
 		  "2:15: unknown wd parameter 'rdpcnt' (did you mean 'rdpct'?)" },
@@ -2277,6 +2346,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_hits_and_access),
 		cmocka_unit_test(test_streams_stride_maxdata),
+		cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_include),
 		cmocka_unit_test(test_include_untrusted),
 		cmocka_unit_test(test_include_fifo),

@@ -735,6 +735,103 @@ static void test_slaves_access(void **state)
 	unload(&f);
 }
 
+#define HOSTS                                    \
+	"hd=h1\nhd=h2,slaves=2\nhd=h3\n"         \
+	"sd=sd1,lun=/a,host=(h1,h2),threads=6\n" \
+	"sd=sd2,lun=/b,host=h2,threads=4\n"
+
+/*
+ * concatenatesds=yes: a wd's sds, in its order, are one target group on
+ * each slave that has all of them; the first carries the wd's threads
+ * (split over those slaves) and its range= of the whole space (a slice of
+ * it per slave when sequential), the others no threads and all of
+ * themselves; the stream says it is concatenated. A format phase is per
+ * sd as ever. forthreads= replaces the wd's threads; fewer threads than
+ * slaves and validate=yes are refused.
+ */
+static void test_slaves_concat(void **state)
+{
+	static const int hd[] = { 0, 1, 1, 2 };
+	struct proto_plan pl;
+	struct fixture f;
+
+	(void)state;
+	load(&f, "concatenatesds=yes\n"
+		 "sd=sd1,lun=/a,size=1g\nsd=sd2,lun=/b\nsd=sd3,lun=/c\n"
+		 "wd=wd1,sd=(sd3,sd1,sd2),threads=5,range=(20,60)\n"
+		 "wd=wd2,sd=(sd2,sd1),threads=4,seekpct=eof\n"
+		 "rd=r,wd=wd1,elapsed=1,format=yes\n"
+		 "rd=r2,wd=wd2,elapsed=1,forthreads=(2,6)\n");
+	assert_int_equal(f.n, 4);
+	for (unsigned s = 0; s < 2; s++) {
+		slave_plan(&f, 1, NULL, s, 2, &pl);
+		assert_int_equal(pl.ntargets, 3);
+		/* targets in sd order; the stream names them in the wd's. */
+		assert_int_equal(pl.nstreams, 1);
+		assert_int_equal(pl.streams[0].concat, 1);
+		assert_int_equal(pl.streams[0].ntargets, 3);
+		assert_string_equal(pl.targets[pl.streams[0].targets[0]].name,
+				    "sd3");
+		assert_string_equal(pl.targets[pl.streams[0].targets[1]].name,
+				    "sd1");
+		assert_string_equal(pl.targets[pl.streams[0].targets[2]].name,
+				    "sd2");
+		assert_int_equal(pl.targets[2].threads, s ? 2 : 3);
+		assert_int_equal(pl.targets[0].threads, 0);
+		assert_int_equal(pl.targets[1].threads, 0);
+		/* Random: every slave has the whole range of the space. */
+		assert_int_equal(pl.targets[2].range_lo, 200000000);
+		assert_int_equal(pl.targets[2].range_hi, 600000000);
+		assert_int_equal(pl.targets[0].range_lo, 0);
+		assert_int_equal(pl.targets[0].range_hi, 1000000000);
+		/* size= does not create or extend the file (Vdbench's). */
+		assert_int_equal(pl.targets[0].size, 1 << 30);
+		assert_int_equal(pl.targets[0].create, 0);
+		plan_free(&pl);
+	}
+	/* The format phase: each sd on its own, with its own threads. */
+	slave_plan(&f, 0, NULL, 0, 1, &pl);
+	assert_int_equal(pl.targets[0].threads, 8);
+	assert_int_equal(pl.streams[0].concat, 0);
+	plan_free(&pl);
+	/* Sequential, forthreads=6 over 3 slaves: a third each. */
+	for (unsigned s = 0; s < 3; s++) {
+		slave_plan(&f, 3, NULL, s, 3, &pl);
+		assert_string_equal(pl.targets[1].name, "sd2");
+		assert_int_equal(pl.targets[1].threads, 2);
+		assert_int_equal(pl.targets[0].threads, 0);
+		assert_int_equal(pl.targets[1].range_lo, 1000000000ull * s / 3);
+		assert_int_equal(pl.targets[1].range_hi,
+				 1000000000ull * (s + 1) / 3);
+		assert_true(pl.streams[0].eof);
+		plan_free(&pl);
+	}
+	/* forthreads=2 is fewer than 3 slaves. */
+	assert_int_equal(plan_for_slave(f.p, &f.ph[2], 3, NULL, 0, 3, "null",
+					&pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":8:24: wd=wd2: 2 threads in r2 threads=2, fewer than the 3 slaves that run its concatenation (raise threads= or use fewer slaves)");
+	unload(&f);
+
+	/* Hosts: only h2 has both sds, so its two slaves run the wd. */
+	load(&f, "concatenatesds=yes\nhd=h1\nhd=h2,slaves=2\nhd=h3\n"
+		 "sd=sd1,lun=/a,host=(h1,h2)\nsd=sd2,lun=/b,host=h2\n"
+		 "wd=wd1,sd=(sd1,sd2),threads=4\nrd=r,wd=wd1,elapsed=1\n");
+	for (unsigned s = 0; s < 4; s++) {
+		slave_plan(&f, 0, hd, s, 4, &pl);
+		assert_int_equal(pl.ntargets, hd[s] == 1 ? 2 : 0);
+		if (hd[s] == 1)
+			assert_int_equal(pl.targets[0].threads, 2);
+		plan_free(&pl);
+	}
+	unload(&f);
+	plan_err("concatenatesds=yes\nvalidate=yes\nsd=sd1,lun=/a\n"
+		 "wd=wd1,sd=sd1,threads=2\nrd=r,wd=wd1,elapsed=1\n",
+		 &(struct plan_overrides){ -1, -1, -1 },
+		 "2:10: validate=yes with concatenatesds=yes: Vdbench does not validate concatenated sds, and lockstep's one owner per block is per sd");
+}
+
 /* validate=yes gives each slave a cut of an sd: no hits, no skew yet. */
 static void test_hits_validate(void **state)
 {
@@ -804,11 +901,6 @@ static void test_slaves_threads(void **state)
 	plan_free(&pl);
 	unload(&f);
 }
-
-#define HOSTS                                    \
-	"hd=h1\nhd=h2,slaves=2\nhd=h3\n"         \
-	"sd=sd1,lun=/a,host=(h1,h2),threads=6\n" \
-	"sd=sd2,lun=/b,host=h2,threads=4\n"
 
 static void test_slaves_hosts(void **state)
 {
@@ -1145,6 +1237,7 @@ int main(void)
 		cmocka_unit_test(test_slaves_access),
 		cmocka_unit_test(test_hits_validate),
 		cmocka_unit_test(test_slaves_threads),
+		cmocka_unit_test(test_slaves_concat),
 		cmocka_unit_test(test_slaves_hosts),
 		cmocka_unit_test(test_slaves_sequential),
 		cmocka_unit_test(test_slaves_rates),

@@ -186,6 +186,7 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->streams[1].access = PROTO_ACCESS_HOTBAND;
 		p->streams[1].band_lo = 100000000;
 		p->streams[1].band_hi = 123456789;
+		p->streams[1].concat = 1;
 		break;
 	}
 	case PROTO_READY:
@@ -428,6 +429,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		}
 		assert_int_equal(x->band_lo, y->band_lo);
 		assert_int_equal(x->band_hi, y->band_hi);
+		assert_int_equal(x->concat, y->concat);
 	}
 }
 
@@ -885,13 +887,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 14);
+	kuint(&f, "v", 15);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 14 not supported (this "
-	       "lockstep speaks 13)");
+	       "protocol version 15 not supported (this "
+	       "lockstep speaks 14)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -912,7 +914,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 13), "
+	       "protocol version 4 not supported (this lockstep speaks 14), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -920,7 +922,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 13)");
+	expect(&f, -EPROTO, "(this lockstep speaks 14)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -960,8 +962,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 14);
-	expect(&f, -EPROTO, "version 14");
+	kuint(&f, "v", 15);
+	expect(&f, -EPROTO, "version 15");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

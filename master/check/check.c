@@ -379,6 +379,12 @@ static void describe_wd(struct desc *d, const struct params *p,
 	if (pw.rhpct > 0 || pw.whpct > 0)
 		SHOWN(d, " rhpct=%g whpct=%g", pw.rhpct, pw.whpct);
 	describe_access(d, wd, &pw);
+	if (p->concat) {
+		unsigned th = wd->nsd ? plan_sd_threads(p, ph, wd->sd[0]) : 0;
+
+		desc_u64(d, "threads", th);
+		SHOWN(d, " threads=%u (concatenated)", th);
+	}
 	desc_u64(d, "streams", pw.streams);
 	if (pw.streams)
 		SHOWN(d, " streams=%u", pw.streams);
@@ -635,6 +641,9 @@ static int describe(struct desc *d, const struct check *c)
 	SHOWN(d, " dedupunit=%s", size_str(p->dedupunit, sz, sizeof(sz)));
 	desc_boolean(d, "validate", p->validate);
 	SHOWN(d, " validate=%s", p->validate ? "yes" : "no");
+	desc_boolean(d, "concatenatesds", p->concat);
+	if (p->concat)
+		SHOWN(d, " concatenatesds=yes");
 	desc_str(d, "journal", p->journal);
 	if (p->journal[0])
 		SHOWN(d, " journal=%s", p->journal);

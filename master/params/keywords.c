@@ -196,6 +196,18 @@ static int set_yesno(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+/* concatenatesds=yes|no, and where, for later messages. */
+static int set_concat(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params *pa = obj;
+	const struct kw k = { .name = kw->name,
+			      .off = offsetof(struct params, concat) };
+
+	pa->concat_pos = it->kpos;
+	return set_yesno(p, &k, obj, it);
+}
+
 /*
  * range=(lo,hi) in percent into the two doubles at kw->off (range_lo and
  * the range_hi right after it).
@@ -348,7 +360,8 @@ static const struct kw general_kws[] = {
 	    "the network interface every slave samples (bytes and packets each way, per interval), e.g. the one that carries the storage traffic; an hd's nic= overrides it (default: none)"),
 	IGNORED("abort_failed_skew",
 		"lockstep does not abort on a missed skew"),
-	UNSUPPORTED("concatenatesds", "lockstep does not concatenate sds"),
+	KW("concatenatesds", set_concat,
+	   "yes: Vdbench's sd concatenation: the sds of each wd, in the order its sd= names them, are one address space (their sizes added, range= and seekpct= of the wd over the whole of it, a sequential wd walking the first sd, then the next); an I/O that would straddle two sds goes to the start of the next one instead, Vdbench's rule; the wd's threads= (or the rd's forthreads=) are its I/Os in flight, split evenly over the slaves that have every one of its sds. Not with threads=, range=, hitarea=, offset= or align= on the sds, rhpct=/whpct=, hotband=, random_distribution=, streams= or stride= on the wds, forrhpct=/forwhpct=/forhitarea=, validate=yes, or an sd in two wds of one rd; each sd must hold the largest xfersize whole, and size= neither creates nor extends a file (Vdbench's rule). no (default)"),
 	UNSUPPORTED("create_anchors", WHY_FS),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
@@ -473,8 +486,8 @@ static const struct kw wd_kws[] = {
 	   "independent sequential streams, Vdbench's: each sd's range is cut into this many equal parts (2 at least), each read or written sequentially from its start, wrapping at its end (or ending its pass, with seekpct=eof), whatever seekpct= says otherwise; the sd's threads= are shared evenly by the streams and must be a multiple of them, and the wd runs alone in its rd. Streams are cut among slaves whole. Not with stride=, rhpct=/whpct=, a skewed random_distribution= or validate=yes"),
 	KW("stride", wd_set_stride,
 	   "skip-sequential I/O, Vdbench's: (MIN,MAX) sizes such as (4k,64k); each random I/O (seekpct=) starts a random gap of MIN plus a whole number of transfer sizes (of align= when the sd has one) below MAX after the previous I/O's end, the first at the range's start, and back at the start when it would pass the end. Needs random I/O (seekpct above 0); not with streams=, rhpct=/whpct= or a skewed random_distribution="),
-	UNSUPPORTED("threads",
-		    "give threads= on the sd= lines (wd threads= is for sd concatenation)"),
+	KW("threads", wd_set_threads,
+	   "with concatenatesds=yes only (Vdbench's rule): the wd's I/Os in flight on its concatenated sds, 1..65536, split evenly over the slaves that run it; every wd needs one unless its rd gives forthreads=, which replaces it"),
 };
 
 static const struct kw rd_kws[] = {

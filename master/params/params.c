@@ -373,6 +373,39 @@ static int def_finish(struct parser *p)
 	return ret;
 }
 
+/*
+ * What concatenation cannot keep. Vdbench refuses rhpct=, whpct=,
+ * hitarea= and offset= (ConcatSds.abortIf) and uses the wd's threads, not
+ * the sd's; range= and align= of an sd would be of one part of the
+ * space, and hot bands, skewed distributions, streams and strides of a
+ * concatenated space are not Vdbench's (its own list of them is "todo").
+ */
+static int concat_refuse(struct parser *p, const struct kw *kw,
+			 const struct item *it)
+{
+	static const char *const sd_no[] = { "threads", "range", "hitarea",
+					     "offset", "align" };
+	static const char *const wd_no[] = { "rhpct",   "whpct",
+					     "hotband", "random_distribution",
+					     "streams", "stride" };
+	const char *const *no = p->kind == KIND_SD ? sd_no : wd_no;
+	size_t n = p->kind == KIND_SD ? sizeof(sd_no) / sizeof(*sd_no) :
+					sizeof(wd_no) / sizeof(*wd_no);
+
+	if (p->kind != KIND_SD && p->kind != KIND_WD)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(kw->name, no[i]))
+			return perr(p, it->kpos,
+				    "%s %s= is not supported with concatenatesds=yes%s",
+				    p->kind == KIND_SD ? "sd" : "wd", kw->name,
+				    p->kind == KIND_SD && !strcmp(kw->name,
+								  "threads") ?
+					    " (Vdbench's rule: give threads= on the wd)" :
+					    "");
+	return 0;
+}
+
 static int def_apply(struct parser *p, const struct item *it)
 {
 	const struct kw *kw;
@@ -395,6 +428,8 @@ static int def_apply(struct parser *p, const struct item *it)
 		return perr(p, it->kpos, "%s= is given twice (first at %u:%u)",
 			    kw->name, p->seen[i].line, p->seen[i].col);
 	p->seen[i] = p->from[i] = it->kpos;
+	if (p->out->concat && concat_refuse(p, kw, it))
+		return -EINVAL;
 	if (!kw->set)
 		return 0;
 	return kw->set(p, kw,

@@ -213,6 +213,8 @@ struct params_wd {
 	unsigned streams;
 	/* stride=(MIN,MAX): skip-sequential random I/O; max 0 = none */
 	uint64_t stride_min, stride_max;
+	/* threads= (concatenatesds=yes only): I/Os in flight; 0 = none */
+	unsigned threads;
 	size_t nhost;                   /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
@@ -220,6 +222,7 @@ struct params_wd {
 	struct params_pos hit_pos, access_pos;  /* rhpct=/whpct=, the other */
 	struct params_pos streams_pos, stride_pos;
 	struct params_pos priority_pos, openflags_pos;
+	struct params_pos threads_pos;
 };
 
 struct params_loop {
@@ -388,6 +391,12 @@ struct params {
 	uint32_t dedupunit;         /* dedupunit=, default 128k */
 	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
 	bool validate;              /* validate=yes */
+	/*
+	 * concatenatesds=yes (Vdbench's): each wd's sds, in the order it
+	 * names them, are one address space, run with the wd's threads=.
+	 */
+	bool concat;
+	struct params_pos concat_pos;
 	char journal[PARAMS_PATH_MAX]; /* journal=DIR; "" = no journal */
 	char nic[16]; /* nic=: the interface every slave samples; "" none */
 	struct params_pos validate_pos, journal_pos; /* where given */

@@ -351,6 +351,8 @@ int wd_set_hitpct(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
+int wd_set_threads(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it);
 int wd_set_streams(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
 int wd_set_stride(struct parser *p, const struct kw *kw, void *obj,

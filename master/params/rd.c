@@ -379,6 +379,52 @@ static int check_rd_streams(struct parser *p, const struct params_rd *rd)
 }
 
 /*
+ * concatenatesds=yes (Vdbench's ConcatSds.checkForWdThreads): each wd of
+ * the rd needs threads= unless the rd has forthreads=; forrhpct=,
+ * forwhpct= and forhitarea= are refused as their keywords are; and an sd
+ * is in one wd's concatenation of an rd (lockstep's limit: Vdbench gives
+ * each wd a concatenation of its own, threads and all).
+ */
+static int check_rd_concat(struct parser *p, const struct params_rd *rd)
+{
+	const struct params *pa = p->out;
+	bool th = false;
+
+	for (size_t i = 0; pa->concat && i < rd->nloop; i++) {
+		enum params_loop_kind k = rd->loop[i].kind;
+
+		th |= k == PARAMS_LOOP_THREADS;
+		if (k == PARAMS_LOOP_RHPCT || k == PARAMS_LOOP_WHPCT ||
+		    k == PARAMS_LOOP_HITAREA)
+			return perr(p, rd->loop[i].pos,
+				    "rd=%s: %s= is not supported with concatenatesds=yes",
+				    rd->name, params_loop_name(k));
+	}
+	for (size_t i = 0; pa->concat && i < rd->nwd; i++) {
+		const struct params_wd *wd = &pa->wd[rd->wd[i]];
+
+		if (!th && !wd->threads)
+			return perr(p, wd->pos,
+				    "wd=%s: for sd concatenation each wd needs threads= (Vdbench's rule), unless its rd=%s gives forthreads=",
+				    wd->name, rd->name);
+		for (size_t j = 0; j < i; j++) {
+			const struct params_wd *o = &pa->wd[rd->wd[j]];
+
+			for (size_t a = 0; a < wd->nsd; a++)
+				for (size_t b = 0; b < o->nsd; b++)
+					if (wd->sd[a] == o->sd[b])
+						return perr(p, src_pos(p, "wd"),
+							    "rd=%s: sd=%s is in the concatenations of wd=%s and wd=%s: lockstep runs an sd in one concatenation per rd",
+							    rd->name,
+							    pa->sd[wd->sd[a]]
+								    .name,
+							    o->name, wd->name);
+		}
+	}
+	return 0;
+}
+
+/*
  * maxdata= as a multiple of the sds' size needs their size: the master
  * knows a device's or file's size only from size= before the run.
  */
@@ -611,8 +657,7 @@ int rd_finish(struct parser *p)
 		rd->nwd = 1;
 	} else if (!rd->nwd && !p->out->nwd) {
 		return perr(p, p->dpos,
-			    "rd=%s needs wd=, and no wd= is defined",
-			    rd->name);
+			    "rd=%s needs wd=, and no wd= is defined", rd->name);
 	} else if (!rd->nwd) {
 		return perr(p, p->dpos,
 			    "rd=%s needs wd= to say which of the %zu wds it runs",
@@ -641,6 +686,8 @@ int rd_finish(struct parser *p)
 	ret = check_rd_slo(p, rd);
 	if (!ret)
 		ret = check_rd_streams(p, rd);
+	if (!ret)
+		ret = check_rd_concat(p, rd);
 	if (!ret)
 		ret = check_rd_maxdata(p, rd);
 	if (!ret)

@@ -530,3 +530,24 @@ int wd_finish(struct parser *p)
 		ret = default_sd(p, wd);
 	return ret ? ret : check_hotband(p, wd);
 }
+
+/* wd threads=: Vdbench's WD_entry allows it with concatenation alone. */
+int wd_set_threads(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_wd *wd = obj;
+	const struct val *v = values_single(p, kw, it);
+	double d;
+	int ret = v ? 0 : -EINVAL;
+
+	if (!ret && !p->out->concat)
+		return perr(p, it->kpos,
+			    "wd threads= is only for sd concatenation (concatenatesds=yes, Vdbench's rule): give threads= on the sd= lines");
+	if (!ret)
+		ret = values_whole(p, kw, v, 1, THREADS_MAX, &d);
+	if (ret)
+		return ret;
+	wd->threads = (unsigned)d;
+	wd->threads_pos = it->kpos;
+	return 0;
+}

@@ -454,9 +454,20 @@ double plan_curve_rate(double max_iops, double pct)
 unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd)
 {
-	if (ph->kind != PLAN_FORMAT && ph->loops & (1u << PARAMS_LOOP_THREADS))
-		return ph->threads;
-	return p->sd[sd].threads;
+	const struct params_rd *rd = &p->rd[ph->rd];
+	bool loop = ph->loops & (1u << PARAMS_LOOP_THREADS);
+
+	if (ph->kind == PLAN_FORMAT || !p->concat)
+		return ph->kind != PLAN_FORMAT && loop ? ph->threads :
+							 p->sd[sd].threads;
+	/* A concatenation's threads are its wd's, on its first sd. */
+	for (size_t w = 0; w < rd->nwd; w++) {
+		const struct params_wd *wd = &p->wd[rd->wd[w]];
+
+		if (wd->nsd && wd->sd[0] == sd)
+			return loop ? ph->threads : wd->threads;
+	}
+	return 0;
 }
 
 bool plan_host_in(const unsigned *host, size_t nhost, int hd)

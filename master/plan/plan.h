@@ -159,11 +159,11 @@ unsigned plan_sd_openflags(const struct params *p, const struct plan_phase *ph,
 /*
  * Data validation (plan_validate.c). plan_validate_check refuses, with
  * "FILE:LINE:COLUMN: message" in err and -EINVAL, what validation cannot
- * keep honest: journal= or rd validate=only without validate=yes, two
- * sds on one lun (two owners per block), offset=, align=, xfersize= or
- * formatxfersize= not in whole 4 KiB blocks, or, with dedupratio= above
- * 1, not in whole dedup units (and a dedupunit= not in whole 4 KiB
- * blocks).
+ * keep honest: journal= or rd validate=only without validate=yes,
+ * concatenatesds=yes, two sds on one lun (two owners per block), offset=,
+ * align=, xfersize= or formatxfersize= not in whole 4 KiB blocks, or, with
+ * dedupratio= above 1, not in whole dedup units (and a dedupunit= not in
+ * whole 4 KiB blocks).
  * plan_validate_own cuts [lo, hi) among n owners: owner k gets [klo, khi);
  * the cuts of neighbours meet, so every point has exactly one owner.
  */
@@ -179,7 +179,11 @@ void plan_validate_own(uint64_t lo, uint64_t hi, unsigned k, unsigned n,
  */
 int plan_validate_order(const char *const *names, int *hd, unsigned n,
 			unsigned *rank);
-/* The threads sd runs with in phase ph (forthreads= or its threads=). */
+/*
+ * The threads sd runs with in phase ph (forthreads= or its threads=);
+ * with concatenatesds=yes, outside a format phase, the wd's threads= (or
+ * forthreads=) on the first sd of its concatenation and 0 on the others.
+ */
 unsigned plan_sd_threads(const struct params *p, const struct plan_phase *ph,
 			 unsigned sd);
 /* Whether rd (index) runs sd (index) through one of its wds. */

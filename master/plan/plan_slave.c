@@ -46,6 +46,20 @@ static bool cls_allows(const struct layout *l, size_t c, const unsigned *host,
 	       plan_host_in(host, nhost, l->cls_hd[c]);
 }
 
+/*
+ * Whether class c may run every sd of wd: a concatenated wd runs whole
+ * on a slave or not at all (Vdbench runs a concatenation on one host).
+ */
+static bool has_all_sds(const struct params *p, const struct layout *l,
+			size_t c, const struct params_wd *wd)
+{
+	for (size_t k = 0; k < wd->nsd; k++)
+		if (!cls_allows(l, c, p->sd[wd->sd[k]].host,
+				p->sd[wd->sd[k]].nhost))
+			return false;
+	return true;
+}
+
 static int layout_build(const struct params *p, const struct plan_phase *ph,
 			const int *slave_hd, unsigned slave, unsigned nslaves,
 			struct layout *l)
@@ -89,7 +103,8 @@ static int layout_build(const struct params *p, const struct plan_phase *ph,
 			const struct params_wd *wd = &p->wd[rd->wd[w]];
 
 			if (ph->kind != PLAN_FORMAT &&
-			    !cls_allows(l, c, wd->host, wd->nhost))
+			    (!cls_allows(l, c, wd->host, wd->nhost) ||
+			     (p->concat && !has_all_sds(p, l, c, wd))))
 				continue;
 			for (size_t k = 0; k < wd->nsd; k++) {
 				const struct params_sd *sd = &p->sd[wd->sd[k]];
@@ -284,6 +299,89 @@ static int cut_streams(const struct params *p, const struct params_sd *s,
 	return 0;
 }
 
+/* Sequential work reads or writes each block once: slave rank's part. */
+static void seq_slice(uint64_t *lo, uint64_t *hi, unsigned rank, unsigned n)
+{
+	uint64_t span = *hi - *lo;
+
+	*hi = *lo + span * (rank + 1) / n;
+	*lo = *lo + span * rank / n;
+}
+
+/* What every target of sd carries, whatever the phase does with it. */
+static void target_common(const struct params *p, const struct plan_phase *ph,
+			  unsigned sd, struct proto_target *t)
+{
+	const struct params_sd *s = &p->sd[sd];
+	int from;
+	unsigned of = plan_sd_openflags(p, ph, sd, &from);
+
+	snprintf(t->name, sizeof(t->name), "%s", s->name);
+	snprintf(t->path, sizeof(t->path), "%s", s->lun);
+	t->size = s->size;
+	/* Vdbench neither creates nor extends the files of a concatenation. */
+	t->create = s->size > 0 && !p->concat;
+	t->openflags = (of & PARAMS_O_DIRECT ? PROTO_O_DIRECT : 0) |
+		       (of & PARAMS_O_DSYNC ? PROTO_O_DSYNC : 0) |
+		       (of & PARAMS_O_SYNC ? PROTO_O_SYNC : 0);
+	t->offset = s->offset;
+	t->align = s->align;
+	t->sqpoll = s->sqpoll;
+	t->force = s->force;
+}
+
+/*
+ * concatenatesds=yes: sd in the concatenation of the one wd of the rd that
+ * names it (params refuses two). Its first sd carries the concatenation's
+ * threads, the wd's threads= (or forthreads=) split over the slaves that
+ * run it, and its range: the wd's range= of the whole space, each slave's
+ * slice of it when the wd is sequential. The other sds carry no threads
+ * and the whole of themselves.
+ */
+static int add_concat_target(const struct params *p,
+			     const struct plan_phase *ph,
+			     const struct layout *l, unsigned sd,
+			     struct proto_target *t, char *err, size_t errlen)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	const struct params_wd *wd = NULL;
+	unsigned rank, n = sd_runners(l, sd, &rank), threads;
+	uint64_t lo, hi;
+	struct plan_wd pw;
+	size_t w;
+
+	for (w = 0; !wd && w < rd->nwd; w++)
+		for (size_t k = 0; k < p->wd[rd->wd[w]].nsd; k++)
+			if (p->wd[rd->wd[w]].sd[k] == sd)
+				wd = &p->wd[rd->wd[w]];
+	target_common(p, ph, sd, t);
+	t->range_lo = 0;
+	t->range_hi = ppb(100);
+	if (!wd || wd->sd[0] != sd)
+		return 0;
+	plan_wd_resolve(p, ph, w - 1, &pw);
+	threads = plan_sd_threads(p, ph, sd);
+	if (threads < n) {
+		struct params_pos at = wd->threads_pos;
+
+		for (size_t i = 0; i < rd->nloop; i++)
+			if (ph->loops & (1u << PARAMS_LOOP_THREADS) &&
+			    rd->loop[i].kind == PARAMS_LOOP_THREADS)
+				at = rd->loop[i].pos;
+		return plan_err(p, at, err, errlen,
+				"wd=%s: %u threads in %s, fewer than the %u slaves that run its concatenation (raise threads= or use fewer slaves)",
+				wd->name, threads, ph->name, n);
+	}
+	t->threads = share(threads, rank, n);
+	lo = ppb(pw.range_lo);
+	hi = ppb(pw.range_hi);
+	if (pw.seekpct == 0 && n > 1)
+		seq_slice(&lo, &hi, rank, n);
+	t->range_lo = lo;
+	t->range_hi = hi;
+	return 0;
+}
+
 static int add_target(const struct params *p, const struct plan_phase *ph,
 		      const struct layout *l, unsigned sd,
 		      struct proto_target *t, char *err, size_t errlen)
@@ -292,13 +390,13 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 	unsigned rank, n = sd_runners(l, sd, &rank);
 	unsigned threads = plan_sd_threads(p, ph, sd);
 	unsigned streams = sd_streams(p, ph, sd);
-	int from;
-	unsigned of = plan_sd_openflags(p, ph, sd, &from);
-	uint64_t lo, hi, span;
+	uint64_t lo, hi;
 	double plo, phi;
 	bool seq;
 	int ret;
 
+	if (p->concat && ph->kind != PLAN_FORMAT)
+		return add_concat_target(p, ph, l, sd, t, err, errlen);
 	if (threads < n)
 		return plan_err(p, s->pos, err, errlen,
 				"sd=%s has threads=%u, fewer than the %u slaves that run it (raise threads= or use fewer slaves)",
@@ -308,18 +406,8 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 		ret = sd_hitarea(p, ph, sd, &t->hitarea, err, errlen);
 	if (ret)
 		return ret;
-	snprintf(t->name, sizeof(t->name), "%s", s->name);
-	snprintf(t->path, sizeof(t->path), "%s", s->lun);
-	t->size = s->size;
-	t->create = s->size > 0;
-	t->openflags = (of & PARAMS_O_DIRECT ? PROTO_O_DIRECT : 0) |
-		       (of & PARAMS_O_DSYNC ? PROTO_O_DSYNC : 0) |
-		       (of & PARAMS_O_SYNC ? PROTO_O_SYNC : 0);
+	target_common(p, ph, sd, t);
 	t->threads = share(threads, rank, n);
-	t->offset = s->offset;
-	t->align = s->align;
-	t->sqpoll = s->sqpoll;
-	t->force = s->force;
 	lo = ppb(plo);
 	hi = ppb(phi);
 	/* Hits go to the start of the sd's range whichever part is ours. */
@@ -345,10 +433,7 @@ static int add_target(const struct params *p, const struct plan_phase *ph,
 					"sd=%s: with validate=yes each of its %u slaves owns a part of its range, and slave %u's part is outside the range of %s",
 					s->name, n, rank + 1, ph->name);
 	} else if (seq && n > 1) {
-		/* Sequential work reads or writes each block once. */
-		span = hi - lo;
-		hi = lo + span * (rank + 1) / n;
-		lo = lo + span * rank / n;
+		seq_slice(&lo, &hi, rank, n);
 	}
 	t->range_lo = lo;
 	t->range_hi = hi;
@@ -488,6 +573,7 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 			return ret;
 		s->stride_min = pw.stride_min;
 		s->stride_max = pw.stride_max;
+		s->concat = p->concat;
 		s->skew = pw.skew / n;
 		share_pct += s->skew;
 		even &= wd->skew == 0 && wd->iorate == 0 &&

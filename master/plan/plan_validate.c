@@ -220,6 +220,9 @@ int plan_validate_check(const struct params *p, const struct plan_phase *ph,
 					p->rd[r].name);
 	if (!p->validate)
 		return 0;
+	if (p->concat)
+		return plan_err(p, p->validate_pos, err, errlen,
+				"validate=yes with concatenatesds=yes: Vdbench does not validate concatenated sds, and lockstep's one owner per block is per sd");
 	if (p->dedupratio > 1 && p->dedupunit % VBLOCK)
 		return plan_err(p, p->validate_pos, err, errlen,
 				"validate=yes with dedupratio=%g needs dedupunit= a multiple of 4k, not %u bytes (one generation per 4 KiB block)",

@@ -97,6 +97,7 @@ static int fill_plan(struct proto_plan *p)
 		s->band_hi = i ? 200000000 : 0;
 		s->stride_min = i ? 4096 : 0;
 		s->stride_max = i ? 65536 : 0;
+		s->concat = i;
 	}
 	return 0;
 }
