@@ -661,8 +661,10 @@ static void test_slaves_streams(void **state)
 	assert_int_equal(pl.targets[0].range_lo, 0);
 	plan_free(&pl);
 	/* maxdata=2: twice the 1g of the sds the rd uses; 1g: bytes. */
-	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0]), 2ull << 30);
-	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1]), 1ull << 30);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], NULL, NULL),
+			 2ull << 30);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1], NULL, NULL),
+			 1ull << 30);
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 6, "null",
 					&pl, err, sizeof(err)),
 			 -EINVAL);
@@ -991,6 +993,52 @@ static void test_slaves_rates(void **state)
 }
 
 /*
+ * maxdata= as a multiple of the sds' size (Vdbench's getLimit): the sds
+ * the rd's wds use, each whole whatever its range=, its size= first, else
+ * what its slaves reported; the sds with neither are counted.
+ */
+static void test_maxdata_sizes(void **state)
+{
+	/* clang-format off */
+	static const struct {
+		const char *what;
+		uint64_t rep[3]; /* reported bytes of sd1..sd3 */
+		uint64_t want;
+		unsigned unsized;
+	} cases[] = {
+		{ "none reported: sd2's size= only", { 0 }, 2 * (4ull << 20), 1 },
+		{ "reported: sd1 whole, sd3 not the rd's",
+		  { 5 << 20, 4 << 20, 7 << 20 }, 2 * (9ull << 20), 0 },
+		{ "a report never beats size=", { 5 << 20, 9 << 20, 0 },
+		  2 * (9ull << 20), 0 },
+	};
+	/* clang-format on */
+	struct fixture f;
+	unsigned unsized = 99;
+
+	(void)state;
+	load(&f, "sd=sd1,lun=/a,range=(10,20)\nsd=sd2,lun=/b,size=4m\n"
+		 "sd=sd3,lun=/c\nwd=w1,sd=sd1\nwd=w2,sd=sd2\n"
+		 "wd=w3,sd=sd3\nrd=r,wd=(w1,w2),maxdata=2,elapsed=1\n"
+		 "rd=r2,wd=w3,maxdata=1m,elapsed=1\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("%s\n", cases[i].what);
+		assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], cases[i].rep,
+						    &unsized),
+				 cases[i].want);
+		assert_int_equal(unsized, cases[i].unsized);
+	}
+	/* Without reports (lockstep check), and in bytes: none unsized. */
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], NULL, &unsized),
+			 2 * (4ull << 20));
+	assert_int_equal(unsized, 1);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1], NULL, &unsized),
+			 1 << 20);
+	assert_int_equal(unsized, 0);
+	unload(&f);
+}
+
+/*
  * A wd's skew and its fixed iorate= split over the (slave, sd) pairs that
  * run it (Vdbench's HandleSkew.spreadWgSkew), not over its slaves: with
  * host= giving slaves 2, 1 and 0 of the wd's sds, the shares are 2:1:0,
@@ -1221,6 +1269,7 @@ int main(void)
 		cmocka_unit_test(test_slaves_rates),
 		cmocka_unit_test(test_wd_shares),
 		cmocka_unit_test(test_skew_pairs),
+		cmocka_unit_test(test_maxdata_sizes),
 		cmocka_unit_test(test_priority_rates),
 		cmocka_unit_test(test_openflags),
 	};

@@ -197,6 +197,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		strcpy(m->u.ready.forced[0].signature, "ext4");
 		strcpy(m->u.ready.forced[1].sd, "sd12");
 		strcpy(m->u.ready.forced[1].signature, "LVM2_member");
+		m->u.ready.nsizes = 2;
+		m->u.ready.sizes = calloc(2, sizeof(*m->u.ready.sizes));
+		assert_non_null(m->u.ready.sizes);
+		strcpy(m->u.ready.sizes[0].sd, "sd1");
+		m->u.ready.sizes[0].size = 16 << 20;
+		strcpy(m->u.ready.sizes[1].sd, "sd12");
+		m->u.ready.sizes[1].size = PROTO_MAX_SD_BYTES - 1;
 		break;
 	case PROTO_ERROR:
 		m->u.error.phase = 10;
@@ -482,6 +489,12 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 			assert_string_equal(a->u.ready.forced[i].signature,
 					    b->u.ready.forced[i].signature);
 		}
+		assert_int_equal(a->u.ready.nsizes, b->u.ready.nsizes);
+		/* Both zero-filled (calloc), names and sizes alike. */
+		if (a->u.ready.nsizes)
+			assert_memory_equal(a->u.ready.sizes, b->u.ready.sizes,
+					    a->u.ready.nsizes *
+						    sizeof(*a->u.ready.sizes));
 		break;
 	case PROTO_ERROR:
 		assert_int_equal(a->u.error.phase, b->u.error.phase);
@@ -885,13 +898,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 14);
+	kuint(&f, "v", 15);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 14 not supported (this "
-	       "lockstep speaks 13)");
+	       "protocol version 15 not supported (this "
+	       "lockstep speaks 14)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -912,7 +925,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 13), "
+	       "protocol version 4 not supported (this lockstep speaks 14), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -920,7 +933,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 13)");
+	expect(&f, -EPROTO, "(this lockstep speaks 14)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -960,8 +973,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 14);
-	expect(&f, -EPROTO, "version 14");
+	kuint(&f, "v", 15);
+	expect(&f, -EPROTO, "version 15");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
@@ -1941,6 +1954,51 @@ static void test_phase_end_hostile(void **state)
 	edit_finish(&e, -EBADMSG, "vs[1]: sums overflow");
 }
 
+/*
+ * A ready's target sizes (the master's maxdata= as a multiple of the
+ * sds' size): bounded in number and bytes, each a named sd of at least a
+ * byte, no sd twice. Whether the sds are in the slave's plan is the
+ * master's check (maxdata.c).
+ */
+static void test_ready_hostile(void **state)
+{
+	/* clang-format off */
+	static const struct {
+		unsigned i;       /* which size */
+		const char *key;  /* of it */
+		uint64_t v;       /* set to (sd: its name's length) */
+		const char *want; /* NULL: decodes */
+	} cases[] = {
+		{ 0, "sz", 1, NULL },
+		{ 1, "sz", PROTO_MAX_SD_BYTES - 1, NULL },
+		{ 1, "sz", PROTO_MAX_SD_BYTES + 1, "ready.tz[1].sz" },
+		{ 1, "sz", PROTO_MAX_SD_BYTES, "tz[1]: a size of 2^62 bytes or more" },
+		{ 0, "sz", 0, "tz[0]: an empty target" },
+		{ 0, "sd", 0, "tz[0]: no sd name" },
+		{ 1, "sd", 3, "tz[1].sd: sd sd1 twice" }, /* "sd12" cut */
+	};
+	/* clang-format on */
+	static msgpack_object many[PROTO_MAX_TARGETS + 1];
+	msgpack_object *o, *v;
+	struct edit e;
+
+	(void)state;
+	/* None: a slave with no target sized. */
+	o = edit_start(&e, PROTO_READY);
+	get(o, "tz")->via.array.size = 0;
+	edit_finish(&e, 0, NULL);
+	one_too_many(PROTO_READY, "tz", PROTO_MAX_TARGETS, many, "ready.tz");
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		o = edit_start(&e, PROTO_READY);
+		v = get(at(get(o, "tz"), cases[k].i), cases[k].key);
+		if (v->type == MSGPACK_OBJECT_STR)
+			v->via.str.size = (uint32_t)cases[k].v;
+		else
+			v->via.u64 = cases[k].v;
+		edit_finish(&e, cases[k].want ? -EBADMSG : 0, cases[k].want);
+	}
+}
+
 static void test_encode_invalid(void **state)
 {
 	struct proto_target tg;
@@ -2028,6 +2086,7 @@ int main(void)
 		cmocka_unit_test(test_interval_hostile),
 		cmocka_unit_test(test_interval_sds_hostile),
 		cmocka_unit_test(test_phase_end_hostile),
+		cmocka_unit_test(test_ready_hostile),
 		cmocka_unit_test(test_encode_invalid),
 	};
 
