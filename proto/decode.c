@@ -461,6 +461,9 @@ static int decode_root(struct dctx *c, const msgpack_object *o,
 	if (!rc && type == PROTO_INTERVAL &&
 	    schema_interval_check(&m->u.interval, why, sizeof(why)))
 		rc = BAD(c, "%s", why);
+	if (!rc && type == PROTO_READY &&
+	    schema_ready_check(&m->u.ready, why, sizeof(why)))
+		rc = BAD(c, "%s", why);
 	return rc;
 }
 
@@ -533,6 +536,9 @@ void proto_msg_free(struct proto_msg *m)
 		free(m->u.ready.forced);
 		m->u.ready.forced = NULL;
 		m->u.ready.nforced = 0;
+		free(m->u.ready.sizes);
+		m->u.ready.sizes = NULL;
+		m->u.ready.nsizes = 0;
 		break;
 	case PROTO_INTERVAL:
 		free_hists(m->u.interval.lat);

@@ -172,6 +172,9 @@ int proto_encode(const struct proto_msg *m, void **buf, size_t *len)
 	if (m->type == PROTO_INTERVAL &&
 	    schema_interval_check(&m->u.interval, why, sizeof(why)))
 		return -EINVAL;
+	if (m->type == PROTO_READY &&
+	    schema_ready_check(&m->u.ready, why, sizeof(why)))
+		return -EINVAL;
 
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);

@@ -323,14 +323,29 @@ struct proto_forced {
 };
 
 /*
+ * The bytes of an opened target a slave may address: size= when the sd
+ * gives one, else the file's or device's size (maxdata= as a multiple of
+ * the sds' size needs it). Below PROTO_MAX_SD_BYTES.
+ */
+struct proto_tsize {
+	char sd[PROTO_NAME_LEN];
+	uint64_t size;
+};
+
+#define PROTO_MAX_SD_BYTES (UINT64_C(1) << 62)
+
+/*
  * slave -> master: targets are open, buffers allocated. forced lists the
- * targets whose signature force=yes lets this phase overwrite (malloc'd by
- * decode, at most PROTO_MAX_TARGETS).
+ * targets whose signature force=yes lets this phase overwrite, sizes each
+ * opened target's size (both malloc'd by decode, at most
+ * PROTO_MAX_TARGETS).
  */
 struct proto_ready {
 	uint32_t phase;
 	uint32_t nforced;
 	struct proto_forced *forced;
+	uint32_t nsizes;
+	struct proto_tsize *sizes;
 };
 
 /* slave -> master: the phase cannot be prepared or failed. */

@@ -104,6 +104,15 @@ int schema_phase_end_check(const struct proto_phase_end *p, char *why,
 int schema_interval_check(const struct proto_interval *iv, char *why,
 			  size_t whylen);
 
+/*
+ * Whether a ready's target sizes are plausible for any plan: at most
+ * PROTO_MAX_TARGETS, each a named sd of at least one byte (below
+ * PROTO_MAX_SD_BYTES, the field's own bound), no sd twice. Whether the
+ * sds are in the slave's plan, and the sizes its size=, is the master's
+ * check. Returns 0, or -EINVAL with the reason in why.
+ */
+int schema_ready_check(const struct proto_ready *r, char *why, size_t whylen);
+
 /* ---- decode_fail.c ---- */
 
 /*

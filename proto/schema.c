@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "proto/proto_int.h"
 
@@ -175,10 +176,18 @@ static const struct field forced_fields[] = {
 };
 TAB(forced_tab, struct proto_forced, forced_fields);
 
+static const struct field tsize_fields[] = {
+	STRING(struct proto_tsize, "sd", sd),
+	BOUNDED(struct proto_tsize, "sz", size, PROTO_MAX_SD_BYTES),
+};
+TAB(tsize_tab, struct proto_tsize, tsize_fields);
+
 static const struct field ready_fields[] = {
 	SCALAR(struct proto_ready, "p", F_U32, phase),
 	MAPS_PTR(struct proto_ready, "fs", forced, nforced, PROTO_MAX_TARGETS,
 		 forced_tab),
+	MAPS_PTR(struct proto_ready, "tz", sizes, nsizes, PROTO_MAX_TARGETS,
+		 tsize_tab),
 };
 TAB(ready_tab, struct proto_ready, ready_fields);
 
@@ -574,6 +583,33 @@ int schema_interval_check(const struct proto_interval *iv, char *why,
 			 " + %" PRIu64 " I/Os",
 			 n, sum, iv->lat[0].count, iv->lat[1].count);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+int schema_ready_check(const struct proto_ready *r, char *why, size_t whylen)
+{
+	if (r->nsizes > PROTO_MAX_TARGETS || (r->nsizes && !r->sizes)) {
+		snprintf(why, whylen, "bad target size count");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < r->nsizes; i++) {
+		const struct proto_tsize *t = &r->sizes[i];
+
+		if (!t->sd[0] || !t->size || t->size >= PROTO_MAX_SD_BYTES) {
+			snprintf(why, whylen, "tz[%" PRIu32 "]: %s", i,
+				 !t->sd[0] ? "no sd name" :
+				 !t->size  ? "an empty target" :
+					     "a size of 2^62 bytes or more");
+			return -EINVAL;
+		}
+		for (uint32_t k = 0; k < i; k++)
+			if (!strcmp(r->sizes[k].sd, t->sd)) {
+				snprintf(why, whylen,
+					 "tz[%" PRIu32 "].sd: sd %s twice", i,
+					 t->sd);
+				return -EINVAL;
+			}
 	}
 	return 0;
 }

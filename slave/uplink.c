@@ -55,7 +55,24 @@ static void on_plan(struct session *s, struct proto_plan *plan)
 	m.u.ready.phase = phase;
 	m.u.ready.nforced = s->ph.nforced;
 	m.u.ready.forced = s->ph.forced; /* still the phase's */
+	/*
+	 * Each target's bytes, for the master's maxdata= as a multiple of
+	 * the sds' size (the plan is the phase's now, phase_prepare moved it).
+	 */
+	plan = &s->ph.plan;
+	m.u.ready.sizes = calloc(plan->ntargets ? plan->ntargets : 1,
+				 sizeof(*m.u.ready.sizes));
+	for (uint32_t t = 0; m.u.ready.sizes && t < plan->ntargets; t++) {
+		struct proto_tsize *z = &m.u.ready.sizes[m.u.ready.nsizes];
+
+		if (!s->ph.size[t] || s->ph.size[t] >= PROTO_MAX_SD_BYTES)
+			continue;
+		snprintf(z->sd, sizeof(z->sd), "%s", plan->targets[t].name);
+		z->size = s->ph.size[t];
+		m.u.ready.nsizes++;
+	}
 	outbox_send(s, &m);
+	free(m.u.ready.sizes);
 }
 
 void uplink_over(struct session *s, const char *why, int code)

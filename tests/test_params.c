@@ -1693,8 +1693,6 @@ static void test_errors(void **state)
 		  "3:16: maxdata=0 must be more than 0 (up to 100: times the sds' size; above: bytes)" },
 		{ SD1 WD1 "rd=rd1,maxdata=x\n",
 		  "3:16: maxdata=x is not a size (bytes, or a number with k, m, g or t)" },
-		{ SD1 WD1 "rd=rd1,maxdata=2\n",
-		  "3:16: rd=rd1: maxdata=2 is 2 times the size of its sds, and sd=sd1 has no size=: give size= or maxdata= in bytes" },
 		{ SD1 WD1 "rd=rd1,sd=sd1\n",
 		  "3:8: sd= is not supported: name the sds on the wd= lines" },
 		{ "formatsds=yes\n" SD1 WD1 RD1,

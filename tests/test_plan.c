@@ -661,8 +661,10 @@ static void test_slaves_streams(void **state)
 	assert_int_equal(pl.targets[0].range_lo, 0);
 	plan_free(&pl);
 	/* maxdata=2: twice the 1g of the sds the rd uses; 1g: bytes. */
-	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0]), 2ull << 30);
-	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1]), 1ull << 30);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], NULL, NULL),
+			 2ull << 30);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1], NULL, NULL),
+			 1ull << 30);
 	assert_int_equal(plan_for_slave(f.p, &f.ph[0], 1, NULL, 0, 6, "null",
 					&pl, err, sizeof(err)),
 			 -EINVAL);
@@ -924,24 +926,28 @@ static void test_slaves_hosts(void **state)
 	assert_false(plan_sd_on_host(f.p, 1, -1));
 	for (unsigned s = 0; s < 4; s++)
 		slave_plan(&f, 0, hd, s, 4, &pl[s]);
-	/* h1: sd1 only, wd1 only: a third of wd1's 60%. */
+	/*
+	 * wd1 runs on 5 (slave, sd) pairs (h1: sd1; each h2 slave: sd1 and
+	 * sd2), each a fifth of its 60% (Vdbench's HandleSkew.spreadWgSkew).
+	 * h1: sd1 only, wd1 only: one pair, 12%.
+	 */
 	assert_int_equal(pl[0].ntargets, 1);
 	assert_string_equal(pl[0].targets[0].name, "sd1");
 	assert_int_equal(pl[0].targets[0].threads, 2); /* 6 over 3 slaves */
 	assert_int_equal(pl[0].nstreams, 1);
 	assert_int_equal(pl[0].streams[0].ntargets, 1);
-	assert_dbl(pl[0].iorate, 200);
+	assert_dbl(pl[0].iorate, 120);
 	assert_dbl(pl[0].streams[0].skew, 100);
-	/* h2: both sds, both wds: 20% + 20%. */
+	/* h2: both sds, both wds: two pairs of wd1 (24%) + half of wd2's. */
 	for (unsigned s = 1; s < 3; s++) {
 		assert_int_equal(pl[s].ntargets, 2);
 		assert_int_equal(pl[s].targets[0].threads, 2);
 		assert_int_equal(pl[s].targets[1].threads, 2);
 		assert_int_equal(pl[s].nstreams, 2);
 		assert_int_equal(pl[s].streams[0].ntargets, 2);
-		assert_dbl(pl[s].iorate, 400);
-		assert_dbl(pl[s].streams[0].skew, 50);
-		assert_dbl(pl[s].streams[1].skew, 50);
+		assert_dbl(pl[s].iorate, 440);
+		assert_dbl(pl[s].streams[0].skew, 100.0 * 24 / 44);
+		assert_dbl(pl[s].streams[1].skew, 100.0 * 20 / 44);
 	}
 	/* h3 runs none of the sds: it sits the phase out. */
 	assert_int_equal(pl[3].ntargets, 0);
@@ -1076,6 +1082,119 @@ static void test_slaves_rates(void **state)
 	assert_dbl(pl.iorate, 1100);
 	plan_free(&pl);
 	unload(&f);
+}
+
+/*
+ * maxdata= as a multiple of the sds' size (Vdbench's getLimit): the sds
+ * the rd's wds use, each whole whatever its range=, its size= first, else
+ * what its slaves reported; the sds with neither are counted.
+ */
+static void test_maxdata_sizes(void **state)
+{
+	/* clang-format off */
+	static const struct {
+		const char *what;
+		uint64_t rep[3]; /* reported bytes of sd1..sd3 */
+		uint64_t want;
+		unsigned unsized;
+	} cases[] = {
+		{ "none reported: sd2's size= only", { 0 }, 2 * (4ull << 20), 1 },
+		{ "reported: sd1 whole, sd3 not the rd's",
+		  { 5 << 20, 4 << 20, 7 << 20 }, 2 * (9ull << 20), 0 },
+		{ "a report never beats size=", { 5 << 20, 9 << 20, 0 },
+		  2 * (9ull << 20), 0 },
+	};
+	/* clang-format on */
+	struct fixture f;
+	unsigned unsized = 99;
+
+	(void)state;
+	load(&f, "sd=sd1,lun=/a,range=(10,20)\nsd=sd2,lun=/b,size=4m\n"
+		 "sd=sd3,lun=/c\nwd=w1,sd=sd1\nwd=w2,sd=sd2\n"
+		 "wd=w3,sd=sd3\nrd=r,wd=(w1,w2),maxdata=2,elapsed=1\n"
+		 "rd=r2,wd=w3,maxdata=1m,elapsed=1\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("%s\n", cases[i].what);
+		assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], cases[i].rep,
+						    &unsized),
+				 cases[i].want);
+		assert_int_equal(unsized, cases[i].unsized);
+	}
+	/* Without reports (lockstep check), and in bytes: none unsized. */
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[0], NULL, &unsized),
+			 2 * (4ull << 20));
+	assert_int_equal(unsized, 1);
+	assert_int_equal(plan_maxdata_bytes(f.p, &f.ph[1], NULL, &unsized),
+			 1 << 20);
+	assert_int_equal(unsized, 0);
+	unload(&f);
+}
+
+/*
+ * A wd's skew and its fixed iorate= split over the (slave, sd) pairs that
+ * run it (Vdbench's HandleSkew.spreadWgSkew), not over its slaves: with
+ * host= giving slaves 2, 1 and 0 of the wd's sds, the shares are 2:1:0,
+ * and each sd pair gets the same rate.
+ */
+struct pair_case {
+	const char *what, *params;
+	double rate[3];    /* each slave's iorate */
+	double skew[3][2]; /* each slave's streams' skew */
+};
+
+static void test_skew_pairs(void **state)
+{
+	/* clang-format off */
+	static const struct pair_case cases[] = {
+		{ "one wd, rd rate: 2:1:0",
+		  "wd=w1,sd=(sd1,sd2,sd3)\nrd=r,wd=w1,iorate=300,elapsed=1\n",
+		  { 200, 100, 0 }, { { 0 }, { 0 }, { 0 } } },
+		{ "one wd, fixed iorate=: 2:1:0",
+		  "wd=w1,sd=(sd1,sd2,sd3),iorate=600\nrd=r,wd=w1,elapsed=1\n",
+		  { 400, 200, 0 }, { { 100 }, { 100 }, { 0 } } },
+		{ "skew=: w1 on 3 pairs, w2 on one (h2)",
+		  "wd=w1,sd=(sd1,sd2,sd3),skew=60\nwd=w2,sd=sd3,skew=40\n"
+		  "rd=r,wd=(w1,w2),iorate=1000,elapsed=1\n",
+		  { 400, 600, 0 }, { { 100 }, { 100.0 * 20 / 60, 100.0 * 40 / 60 },
+		  { 0 } } },
+		{ "fixed beside shared (priority=)",
+		  "wd=w1,sd=(sd1,sd2,sd3),iorate=300,priority=1\n"
+		  "wd=w2,sd=(sd1,sd3),priority=2\n"
+		  "rd=r,wd=(w1,w2),iorate=700,elapsed=1\n",
+		  { 200 + 200, 100 + 200, 0 },
+		  { { 50, 50 }, { 100.0 / 3, 200.0 / 3 }, { 0 } } },
+	};
+	/* clang-format on */
+	static const int hd[] = { 0, 1, 2 };
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct pair_case *c = &cases[i];
+		double sum = 0, want = 0;
+		struct fixture f;
+
+		print_message("%s\n", c->what);
+		snprintf(text, sizeof(text),
+			 "hd=h1\nhd=h2\nhd=h3\n"
+			 "sd=sd1,lun=/a,host=h1\nsd=sd2,lun=/b,host=h1\n"
+			 "sd=sd3,lun=/c,host=h2\n%s",
+			 c->params);
+		load(&f, text);
+		for (unsigned s = 0; s < 3; s++) {
+			struct proto_plan pl;
+
+			slave_plan(&f, 0, hd, s, 3, &pl);
+			assert_dbl(pl.iorate, c->rate[s]);
+			for (uint32_t k = 0; k < pl.nstreams; k++)
+				assert_dbl(pl.streams[k].skew, c->skew[s][k]);
+			sum += pl.iorate;
+			want += c->rate[s];
+			plan_free(&pl);
+		}
+		assert_dbl(sum, want);
+		unload(&f);
+	}
 }
 
 /*
@@ -1242,6 +1361,8 @@ int main(void)
 		cmocka_unit_test(test_slaves_sequential),
 		cmocka_unit_test(test_slaves_rates),
 		cmocka_unit_test(test_wd_shares),
+		cmocka_unit_test(test_skew_pairs),
+		cmocka_unit_test(test_maxdata_sizes),
 		cmocka_unit_test(test_priority_rates),
 		cmocka_unit_test(test_openflags),
 	};

@@ -198,6 +198,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		strcpy(m->u.ready.forced[0].signature, "ext4");
 		strcpy(m->u.ready.forced[1].sd, "sd12");
 		strcpy(m->u.ready.forced[1].signature, "LVM2_member");
+		m->u.ready.nsizes = 2;
+		m->u.ready.sizes = calloc(2, sizeof(*m->u.ready.sizes));
+		assert_non_null(m->u.ready.sizes);
+		strcpy(m->u.ready.sizes[0].sd, "sd1");
+		m->u.ready.sizes[0].size = 16 << 20;
+		strcpy(m->u.ready.sizes[1].sd, "sd12");
+		m->u.ready.sizes[1].size = PROTO_MAX_SD_BYTES - 1;
 		break;
 	case PROTO_ERROR:
 		m->u.error.phase = 10;
@@ -484,6 +491,12 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 			assert_string_equal(a->u.ready.forced[i].signature,
 					    b->u.ready.forced[i].signature);
 		}
+		assert_int_equal(a->u.ready.nsizes, b->u.ready.nsizes);
+		/* Both zero-filled (calloc), names and sizes alike. */
+		if (a->u.ready.nsizes)
+			assert_memory_equal(a->u.ready.sizes, b->u.ready.sizes,
+					    a->u.ready.nsizes *
+						    sizeof(*a->u.ready.sizes));
 		break;
 	case PROTO_ERROR:
 		assert_int_equal(a->u.error.phase, b->u.error.phase);
@@ -1943,6 +1956,51 @@ static void test_phase_end_hostile(void **state)
 	edit_finish(&e, -EBADMSG, "vs[1]: sums overflow");
 }
 
+/*
+ * A ready's target sizes (the master's maxdata= as a multiple of the
+ * sds' size): bounded in number and bytes, each a named sd of at least a
+ * byte, no sd twice. Whether the sds are in the slave's plan is the
+ * master's check (maxdata.c).
+ */
+static void test_ready_hostile(void **state)
+{
+	/* clang-format off */
+	static const struct {
+		unsigned i;       /* which size */
+		const char *key;  /* of it */
+		uint64_t v;       /* set to (sd: its name's length) */
+		const char *want; /* NULL: decodes */
+	} cases[] = {
+		{ 0, "sz", 1, NULL },
+		{ 1, "sz", PROTO_MAX_SD_BYTES - 1, NULL },
+		{ 1, "sz", PROTO_MAX_SD_BYTES + 1, "ready.tz[1].sz" },
+		{ 1, "sz", PROTO_MAX_SD_BYTES, "tz[1]: a size of 2^62 bytes or more" },
+		{ 0, "sz", 0, "tz[0]: an empty target" },
+		{ 0, "sd", 0, "tz[0]: no sd name" },
+		{ 1, "sd", 3, "tz[1].sd: sd sd1 twice" }, /* "sd12" cut */
+	};
+	/* clang-format on */
+	static msgpack_object many[PROTO_MAX_TARGETS + 1];
+	msgpack_object *o, *v;
+	struct edit e;
+
+	(void)state;
+	/* None: a slave with no target sized. */
+	o = edit_start(&e, PROTO_READY);
+	get(o, "tz")->via.array.size = 0;
+	edit_finish(&e, 0, NULL);
+	one_too_many(PROTO_READY, "tz", PROTO_MAX_TARGETS, many, "ready.tz");
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		o = edit_start(&e, PROTO_READY);
+		v = get(at(get(o, "tz"), cases[k].i), cases[k].key);
+		if (v->type == MSGPACK_OBJECT_STR)
+			v->via.str.size = (uint32_t)cases[k].v;
+		else
+			v->via.u64 = cases[k].v;
+		edit_finish(&e, cases[k].want ? -EBADMSG : 0, cases[k].want);
+	}
+}
+
 static void test_encode_invalid(void **state)
 {
 	struct proto_target tg;
@@ -2030,6 +2088,7 @@ int main(void)
 		cmocka_unit_test(test_interval_hostile),
 		cmocka_unit_test(test_interval_sds_hostile),
 		cmocka_unit_test(test_phase_end_hostile),
+		cmocka_unit_test(test_ready_hostile),
 		cmocka_unit_test(test_encode_invalid),
 	};
 

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -144,6 +145,34 @@ static void test_to_master(void **state)
 	proto_msg_free(&m);
 }
 
+/* A ready with every target forced and sized, each name at its longest. */
+static void test_ready(void **state)
+{
+	struct proto_msg m;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_READY;
+	m.u.ready.phase = UINT32_MAX;
+	m.u.ready.nforced = m.u.ready.nsizes = PROTO_MAX_TARGETS;
+	m.u.ready.forced = calloc(PROTO_MAX_TARGETS, sizeof(*m.u.ready.forced));
+	m.u.ready.sizes = calloc(PROTO_MAX_TARGETS, sizeof(*m.u.ready.sizes));
+	assert_non_null(m.u.ready.forced);
+	assert_non_null(m.u.ready.sizes);
+	for (uint32_t i = 0; i < PROTO_MAX_TARGETS; i++) {
+		struct proto_forced *f = &m.u.ready.forced[i];
+		struct proto_tsize *z = &m.u.ready.sizes[i];
+
+		snprintf(f->sd, sizeof(f->sd), "%0*u", (int)sizeof(f->sd) - 1,
+			 (unsigned)i);
+		memset(f->signature, 's', sizeof(f->signature) - 1);
+		memcpy(z->sd, f->sd, sizeof(z->sd));
+		z->size = PROTO_MAX_SD_BYTES - 1;
+	}
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
+	proto_msg_free(&m);
+}
+
 static void test_small(void **state)
 {
 	struct proto_msg m;
@@ -250,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_to_master),
 		cmocka_unit_test(test_small),
+		cmocka_unit_test(test_ready),
 		cmocka_unit_test(test_to_slave),
 	};
 

@@ -415,6 +415,8 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	const struct params_rd *rd = &p->rd[ph->rd];
 	bool fmt = ph->kind == PLAN_FORMAT;
 	char sz[32];
+	unsigned unsized;
+	uint64_t mdb;
 
 	desc_object(d, NULL);
 	desc_u64(d, "index", i + 1);
@@ -476,13 +478,18 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 		SHOWN(d, " pause=%g", ph->pause_s);
 	/* maxdata=: as given (up to 100 a multiple), and in bytes. */
 	desc_dbl(d, "maxdata", fmt ? 0 : rd->maxdata);
-	desc_u64(d, "maxdata_bytes", plan_maxdata_bytes(p, ph));
-	if (!fmt && rd->maxdata > 0 && rd->maxdata <= PARAMS_MAXDATA_TIMES)
+	/* Without size= an sd's size is known at the run, from its slaves. */
+	mdb = plan_maxdata_bytes(p, ph, NULL, &unsized);
+	desc_u64(d, "maxdata_bytes", unsized ? 0 : mdb);
+	if (!fmt && rd->maxdata > 0 && rd->maxdata <= PARAMS_MAXDATA_TIMES &&
+	    unsized)
+		SHOWN(d, " maxdata=%g (times the sds' size, known at the run)",
+		      rd->maxdata);
+	else if (!fmt && rd->maxdata > 0 && rd->maxdata <= PARAMS_MAXDATA_TIMES)
 		SHOWN(d, " maxdata=%g (%s)", rd->maxdata,
-		      size_str(plan_maxdata_bytes(p, ph), sz, sizeof(sz)));
+		      size_str(mdb, sz, sizeof(sz)));
 	else if (!fmt && rd->maxdata > 0)
-		SHOWN(d, " maxdata=%s",
-		      size_str(plan_maxdata_bytes(p, ph), sz, sizeof(sz)));
+		SHOWN(d, " maxdata=%s", size_str(mdb, sz, sizeof(sz)));
 	desc_dbl(d, "compratio", ph->compratio);
 	if (!fmt)
 		SHOWN(d, " compratio=%g", ph->compratio);

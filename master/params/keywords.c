@@ -543,7 +543,7 @@ static const struct kw rd_kws[] = {
 	LOOP("hitarea", "forhitarea", PARAMS_LOOP_HITAREA, NULL),
 	UNSUPPORTED("sd", "name the sds on the wd= lines"),
 	KW("maxdata", rd_set_maxdata,
-	   "end each phase early after this much data, Vdbench's: bytes with units (such as 10g), or up to 100 a multiple of the total size of the sds the rd uses (2 is twice their size; lockstep needs their size= for it); once the measured reads and writes of the whole cluster pass it at the end of an interval, the phase ends with the next interval, and summary.json's run says \"end\": \"maxdata\""),
+	   "end each phase early after this much data, Vdbench's: bytes with units (such as 10g), or up to 100 a multiple of the total size of the sds the rd uses (2 is twice their size: each sd's size=, else the size of its file or device as its slaves report it, whole whatever its range=); once the measured reads and writes of the whole cluster pass it at the end of an interval, the phase ends with the next interval, and summary.json's run says \"end\": \"maxdata\""),
 	CMD("startcmd", struct params_rd, startcmd,
 	    "a command run before each run of the rd (each phase but a format pass, as Vdbench runs it before each of its runs), and its I/O waits for it: with the word slave (default, Vdbench's) on one slave of each host, which runs it only when started with --allow-commands (see lockstep-slave(1); a slave the master starts itself has it; a refusal stops the run, exit 1), its output sent to the master; with master on the master through /bin/sh -c." DOC_CMD_TAIL),
 	CMD_ALIAS("start_cmd", struct params_rd, startcmd, "startcmd"),

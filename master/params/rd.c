@@ -425,27 +425,6 @@ static int check_rd_concat(struct parser *p, const struct params_rd *rd)
 }
 
 /*
- * maxdata= as a multiple of the sds' size needs their size: the master
- * knows a device's or file's size only from size= before the run.
- */
-static int check_rd_maxdata(struct parser *p, const struct params_rd *rd)
-{
-	if (!rd->maxdata || rd->maxdata > PARAMS_MAXDATA_TIMES)
-		return 0;
-	for (size_t i = 0; i < rd->nwd; i++) {
-		const struct params_wd *wd = &p->out->wd[rd->wd[i]];
-
-		for (size_t k = 0; k < wd->nsd; k++)
-			if (!p->out->sd[wd->sd[k]].size)
-				return perr(p, rd->maxdata_pos,
-					    "rd=%s: maxdata=%g is %g times the size of its sds, and sd=%s has no size=: give size= or maxdata= in bytes",
-					    rd->name, rd->maxdata, rd->maxdata,
-					    p->out->sd[wd->sd[k]].name);
-	}
-	return 0;
-}
-
-/*
  * Vdbench's priority= rules (WD_entry.checkPriorities, and
  * FifoList.countPriorities on the master): once a wd of the rd has a
  * priority=, or fixed-rate wds run beside shared ones, every wd has one,
@@ -688,8 +667,6 @@ int rd_finish(struct parser *p)
 		ret = check_rd_streams(p, rd);
 	if (!ret)
 		ret = check_rd_concat(p, rd);
-	if (!ret)
-		ret = check_rd_maxdata(p, rd);
 	if (!ret)
 		ret = check_rd_openflags(p, rd);
 	return ret ? ret : check_rd_rates(p, rd);

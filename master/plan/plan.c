@@ -155,18 +155,29 @@ bool plan_rd_uses_sd(const struct params *p, unsigned r, unsigned sd)
 	return false;
 }
 
-uint64_t plan_maxdata_bytes(const struct params *p, const struct plan_phase *ph)
+uint64_t plan_maxdata_bytes(const struct params *p, const struct plan_phase *ph,
+			    const uint64_t *sd_bytes, unsigned *unsized)
 {
 	const struct params_rd *rd = &p->rd[ph->rd];
 	double size = 0;
 
+	if (unsized)
+		*unsized = 0;
 	if (!rd->maxdata || ph->kind == PLAN_FORMAT)
 		return 0;
 	if (rd->maxdata > PARAMS_MAXDATA_TIMES)
 		return (uint64_t)rd->maxdata;
-	for (unsigned sd = 0; sd < p->nsd; sd++)
-		if (plan_rd_uses_sd(p, ph->rd, sd))
-			size += (double)p->sd[sd].size;
+	for (unsigned sd = 0; sd < p->nsd; sd++) {
+		uint64_t b = p->sd[sd].size ? p->sd[sd].size :
+			     sd_bytes       ? sd_bytes[sd] :
+					      0;
+
+		if (!plan_rd_uses_sd(p, ph->rd, sd))
+			continue;
+		size += (double)b;
+		if (!b && unsized)
+			(*unsized)++;
+	}
 	return (uint64_t)(rd->maxdata * size);
 }
 

@@ -191,10 +191,13 @@ bool plan_rd_uses_sd(const struct params *p, unsigned rd, unsigned sd);
 /*
  * maxdata= of phase ph in bytes (0: none, and for a format phase): its
  * rd's bytes, or up to PARAMS_MAXDATA_TIMES that many times the summed
- * size= of the sds the rd uses (Vdbench's rule).
+ * size of the sds the rd's wds use, each whole whatever its range=
+ * (Vdbench's CollectSlaveStats.getLimit, the sds' end_lba): its size=,
+ * else sd_bytes[sd] (params nsd of them, the slaves' reports; NULL:
+ * none). *unsized (may be NULL) counts the sds of the rd with neither.
  */
-uint64_t plan_maxdata_bytes(const struct params *p,
-			    const struct plan_phase *ph);
+uint64_t plan_maxdata_bytes(const struct params *p, const struct plan_phase *ph,
+			    const uint64_t *sd_bytes, unsigned *unsized);
 /* Whether sd (index) may run on hd (index; -1 = a slave on no hd). */
 bool plan_sd_on_host(const struct params *p, unsigned sd, int hd);
 

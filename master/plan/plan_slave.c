@@ -143,6 +143,40 @@ static unsigned wd_runners(const struct layout *l, size_t w)
 	return n;
 }
 
+/*
+ * The (slave, sd) pairs of wd w one slave of class c runs: the wd's sds it
+ * may run there, 0 when the wd does not run there.
+ */
+static unsigned wd_pairs(const struct params *p, const struct layout *l,
+			 const struct params_wd *wd, size_t w, size_t c)
+{
+	unsigned n = 0;
+
+	if (!l->wd_on[c * l->nwd + w])
+		return 0;
+	for (size_t k = 0; k < wd->nsd; k++) {
+		const struct params_sd *sd = &p->sd[wd->sd[k]];
+
+		n += cls_allows(l, c, sd->host, sd->nhost);
+	}
+	return n;
+}
+
+/*
+ * Vdbench's split of a wd's skew (HandleSkew.spreadWgSkew): every (slave,
+ * sd) pair that runs the wd gets an even part, so our slave's share is its
+ * pairs over all of them. Pure, from the layout.
+ */
+static double wd_slave_part(const struct params *p, const struct layout *l,
+			    const struct params_wd *wd, size_t w)
+{
+	unsigned all = 0, mine = wd_pairs(p, l, wd, w, l->mine);
+
+	for (size_t c = 0; c < l->ncls; c++)
+		all += l->count[c] * wd_pairs(p, l, wd, w, c);
+	return all ? (double)mine / all : 0;
+}
+
 static unsigned share(unsigned total, unsigned slave, unsigned nslaves)
 {
 	return total / nslaves + (slave < total % nslaves ? 1 : 0);
@@ -524,7 +558,8 @@ static int set_access(const struct params *p, const struct plan_phase *ph,
 
 /*
  * The wd streams this slave runs, with its share of the phase's rate: each
- * wd gets its skew of the rate, split evenly over the slaves that run it.
+ * wd gets its skew of the rate, split evenly over the (slave, sd) pairs
+ * that run it (wd_slave_part), as Vdbench's WG_entry per slave and sd.
  */
 static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		      const struct layout *l, const int *map,
@@ -574,7 +609,7 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		s->stride_min = pw.stride_min;
 		s->stride_max = pw.stride_max;
 		s->concat = p->concat;
-		s->skew = pw.skew / n;
+		s->skew = pw.skew * wd_slave_part(p, l, wd, w);
 		share_pct += s->skew;
 		even &= wd->skew == 0 && wd->iorate == 0 &&
 			s->skew == out->streams[0].skew;

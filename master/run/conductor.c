@@ -250,6 +250,11 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 	m->ph.nended = 0;
 	m->ph.drain_until = 0;
+	if (maxdata_phase_start(m) < 0) {
+		free(rank);
+		free(hd);
+		return -ENOMEM;
+	}
 	/* Kept for the phase: a slave back inside it gets its part again. */
 	free(m->ph.ph_hd);
 	free(m->ph.ph_rank);

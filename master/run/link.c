@@ -408,6 +408,7 @@ static void on_frame(struct master *m, const struct hub_peer *peer,
 		s->ready = 1;
 		for (unsigned i = 0; i < msg.u.ready.nforced; i++)
 			on_forced(m, s, &msg.u.ready.forced[i]);
+		maxdata_ready(m, s, &msg.u.ready);
 		break;
 	case PROTO_ERROR:
 		if (log_bucket_take(&s->logb, time_mono_ns(), &held))

@@ -327,6 +327,7 @@ static void master_free(struct master *m)
 	}
 	free(m->ph.ph_hd);
 	free(m->ph.ph_rank);
+	free(m->ph.sd_bytes);
 	for (size_t i = 0; i < m->ph.nruns; i++) {
 		free(m->ph.runs[i].slave);
 		free(m->ph.runs[i].val_sd);

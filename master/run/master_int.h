@@ -401,6 +401,12 @@ struct phase_state {
 	unsigned *ph_rank; /* NULL without validate=yes */
 	unsigned ph_n;
 	unsigned rejoining; /* slaves whose rejoin is not REJOIN_NONE */
+	/*
+	 * Each sd's bytes as the phase's slaves report them in ready (the
+	 * smallest when several do; 0: none did), params->nsd of them: maxdata=
+	 * as a multiple of the sds' size (maxdata.c).
+	 */
+	uint64_t *sd_bytes;
 	struct merge *merge;
 	struct run_result *cur;
 	struct stats *scratch;
@@ -453,6 +459,15 @@ int warmup_row(struct master *m, const struct merge_row *row);
  * message), else 0.
  */
 int maxdata_row(struct master *m, const struct merge_row *row);
+/* A new phase: forget the sds' reported bytes (-ENOMEM). */
+int maxdata_phase_start(struct master *m);
+/*
+ * A slave's ready says its targets' bytes (hostile: an sd not in its plan
+ * of the phase, or a size that contradicts the sd's size=, is logged and
+ * ignored); each sd keeps the smallest a slave reports.
+ */
+void maxdata_ready(struct master *m, const struct slave_rec *s,
+		   const struct proto_ready *r);
 /* Free the series. */
 void warmup_phase_end(struct master *m);
 

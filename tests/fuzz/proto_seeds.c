@@ -147,6 +147,12 @@ static int fill(struct proto_msg *m, enum proto_type t)
 			return -ENOMEM;
 		strcpy(m->u.ready.forced[0].sd, "sd1");
 		strcpy(m->u.ready.forced[0].signature, "ext4");
+		m->u.ready.nsizes = 1;
+		m->u.ready.sizes = calloc(1, sizeof(*m->u.ready.sizes));
+		if (!m->u.ready.sizes)
+			return -ENOMEM;
+		strcpy(m->u.ready.sizes[0].sd, "sd1");
+		m->u.ready.sizes[0].size = 16 << 20;
 		return 0;
 	case PROTO_ERROR:
 		m->u.error.phase = 2;
