@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slave/hotband.h"
+#include "slave/replay.h"
 #include "slave/workload.h"
 
 #define SCALE 4294967296.0 /* 2^32: shares are compared to 32 random bits */
@@ -499,8 +500,10 @@ static int init_targets(struct workload *w, const struct proto_plan *plan,
 			double part = weight[s] / plan->streams[s].ntargets;
 
 			acc += total > 0 ? part : 1;
-			wt->choice[c].cum = (uint64_t)(
-				acc / (total > 0 ? total : wt->nchoice) * SCALE);
+			wt->choice[c].cum =
+				(uint64_t)(acc /
+					   (total > 0 ? total : wt->nchoice) *
+					   SCALE);
 		}
 		if (wt->nchoice)
 			wt->choice[wt->nchoice - 1].cum = (uint64_t)SCALE;
@@ -613,6 +616,9 @@ void workload_free(struct workload *w)
 			free(w->targets[t].choice[c].access);
 		free(w->targets[t].choice);
 		free(w->targets[t].seq_cur);
+		if (w->targets[t].replay)
+			free(w->targets[t].replay->rec);
+		free(w->targets[t].replay);
 	}
 	free(w->targets);
 	free(w->streams);
@@ -710,6 +716,8 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 	unsigned c = 0, x = 0;
 	uint64_t *cur;
 
+	if (t->replay)
+		return replay_next(t->replay, target, io);
 	while (c + 1 < t->nchoice && r1 >= t->choice[c].cum)
 		c++;
 	io->target = target;

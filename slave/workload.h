@@ -68,6 +68,8 @@ struct workload_choice {
 	struct workload_access *access;
 };
 
+struct replay_part; /* slave/replay.h */
+
 struct workload_target {
 	uint64_t base;   /* offset=: where the sd starts in the lun */
 	uint64_t lo, hi; /* byte range [lo, hi) from base */
@@ -86,6 +88,8 @@ struct workload_target {
 	unsigned nseq, seq_first, seq_step, seq_rr, seq_live;
 	uint64_t seq_size;
 	uint64_t *seq_cur;
+	/* replay=: this generator's records of the target (owned); NULL. */
+	struct replay_part *replay;
 };
 
 #define WORKLOAD_SEQ_DONE UINT64_MAX

@@ -186,6 +186,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->streams[1].access = PROTO_ACCESS_HOTBAND;
 		p->streams[1].band_lo = 100000000;
 		p->streams[1].band_hi = 123456789;
+		/* A replayed trace: its file, device and hash. */
+		p->replay = PROTO_REPLAY_AFAP;
+		snprintf(p->streams[0].replay, sizeof(p->streams[0].replay),
+			 "/var/tmp/trace.blkparse");
+		snprintf(p->streams[0].replay_dev,
+			 sizeof(p->streams[0].replay_dev), "8,16");
+		p->streams[0].replay_hash = 0xcbf29ce484222325ull;
 		break;
 	}
 	case PROTO_READY:
@@ -376,6 +383,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 	assert_int_equal(a->validate, b->validate);
 	assert_string_equal(a->journal, b->journal);
 	assert_string_equal(a->nic, b->nic);
+	assert_int_equal(a->replay, b->replay);
 	assert_int_equal(a->ntargets, b->ntargets);
 	for (uint32_t i = 0; i < a->ntargets; i++) {
 		const struct proto_target *x = &a->targets[i];
@@ -428,6 +436,9 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		}
 		assert_int_equal(x->band_lo, y->band_lo);
 		assert_int_equal(x->band_hi, y->band_hi);
+		assert_string_equal(x->replay, y->replay);
+		assert_string_equal(x->replay_dev, y->replay_dev);
+		assert_true(x->replay_hash == y->replay_hash);
 	}
 }
 
@@ -885,13 +896,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 14);
+	kuint(&f, "v", 15);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 14 not supported (this "
-	       "lockstep speaks 13)");
+	       "protocol version 15 not supported (this "
+	       "lockstep speaks 14)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -912,7 +923,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 13), "
+	       "protocol version 4 not supported (this lockstep speaks 14), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -920,7 +931,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 13)");
+	expect(&f, -EPROTO, "(this lockstep speaks 14)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -960,8 +971,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 14);
-	expect(&f, -EPROTO, "version 14");
+	kuint(&f, "v", 15);
+	expect(&f, -EPROTO, "version 15");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

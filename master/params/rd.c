@@ -611,8 +611,7 @@ int rd_finish(struct parser *p)
 		rd->nwd = 1;
 	} else if (!rd->nwd && !p->out->nwd) {
 		return perr(p, p->dpos,
-			    "rd=%s needs wd=, and no wd= is defined",
-			    rd->name);
+			    "rd=%s needs wd=, and no wd= is defined", rd->name);
 	} else if (!rd->nwd) {
 		return perr(p, p->dpos,
 			    "rd=%s needs wd= to say which of the %zu wds it runs",
@@ -645,5 +644,7 @@ int rd_finish(struct parser *p)
 		ret = check_rd_maxdata(p, rd);
 	if (!ret)
 		ret = check_rd_openflags(p, rd);
+	if (!ret)
+		ret = replay_rd_finish(p, rd);
 	return ret ? ret : check_rd_rates(p, rd);
 }

@@ -528,5 +528,7 @@ int wd_finish(struct parser *p)
 			   wd->name);
 	if (!ret)
 		ret = default_sd(p, wd);
-	return ret ? ret : check_hotband(p, wd);
+	if (!ret)
+		ret = check_hotband(p, wd);
+	return ret ? ret : replay_wd_finish(p, wd);
 }
