@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct rd {
 	/* iolog: each device's state (added, open) */
 	unsigned char state[TRACE_DEV_MAX];
 	uint64_t clock_ns; /* v2: the sum of wait lines */
+	int binary;        /* blktrace: line is an event's byte offset */
 };
 
 #define ST_ADDED 1
@@ -37,7 +39,10 @@ static int fail(struct rd *r, const char *fmt, ...)
 static int fail(struct rd *r, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(r->err, r->errlen, "%s:%u: ", r->name, r->line);
+	int n = r->binary ? snprintf(r->err, r->errlen,
+				     "%s: byte %u: ", r->name, r->line) :
+			    snprintf(r->err, r->errlen, "%s:%u: ", r->name,
+				     r->line);
 
 	if (n < 0 || (size_t)n >= r->errlen)
 		return -EINVAL;
@@ -47,16 +52,23 @@ static int fail(struct rd *r, const char *fmt, ...)
 	return -EINVAL;
 }
 
-uint64_t trace_hash(const void *buf, size_t len)
+#define FNV_START 0xcbf29ce484222325ull
+
+/* FNV-1a 64 of len more bytes after h. */
+static uint64_t fnv(uint64_t h, const void *buf, size_t len)
 {
 	const unsigned char *p = buf;
-	uint64_t h = 0xcbf29ce484222325ull;
 
 	for (size_t i = 0; i < len; i++) {
 		h ^= p[i];
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+uint64_t trace_hash(const void *buf, size_t len)
+{
+	return fnv(FNV_START, buf, len);
 }
 
 const char *trace_format_name(enum trace_format f)
@@ -66,6 +78,8 @@ const char *trace_format_name(enum trace_format f)
 		return "blkparse";
 	case TRACE_IOLOG2:
 		return "fio iolog v2";
+	case TRACE_BLKTRACE:
+		return "blktrace";
 	default:
 		return "fio iolog v3";
 	}
@@ -359,20 +373,8 @@ static int by_time(const void *a, const void *b)
 }
 
 /* The format from the first bytes; -EINVAL with why for the others. */
-static int detect(struct rd *r, const char *buf, size_t len, const char *first)
+static int detect(struct rd *r, const char *first)
 {
-	uint32_t m = 0;
-
-	if (len >= 4) {
-		memcpy(&m, buf, 4);
-		if ((m & 0xffffff00u) == BLKTRACE_MAGIC ||
-		    (__builtin_bswap32(m) & 0xffffff00u) == BLKTRACE_MAGIC) {
-			snprintf(r->err, r->errlen,
-				 "%s: a blktrace binary file: lockstep reads blkparse's text; convert it with `blkparse -i NAME -o NAME.txt` (NAME without .blktrace.N)",
-				 r->name);
-			return -EINVAL;
-		}
-	}
 	if (!strcmp(first, "fio version 2 iolog")) {
 		r->t->format = TRACE_IOLOG2;
 		return 1;
@@ -391,26 +393,117 @@ static int detect(struct rd *r, const char *buf, size_t len, const char *first)
 	return 0;
 }
 
-int trace_parse(struct trace *t, const char *name, const char *buf, size_t len,
-		char *err, size_t errlen)
+/*
+ * blktrace's binary events (struct blk_io_trace of the kernel's
+ * blktrace_api.h, BLK_IO_TRACE_VERSION 7): 48 bytes, then pdu_len bytes
+ * of payload. The action's low 16 bits are what happened (1 queue, 7
+ * issue), its high 16 the categories (read 1, write 2, discard 1 << 13,
+ * notify 1 << 10: not an I/O). Either byte order, told by the magic.
+ */
+#define BLK_EV 48
+#define BLK_VERSION 7
+#define BLK_TA_QUEUE 1
+#define BLK_TA_ISSUE 7
+#define BLK_TC_WRITE (1u << 1)
+#define BLK_TC_NOTIFY (1u << 10)
+#define BLK_TC_DISCARD (1u << 13)
+
+static uint32_t get32(const unsigned char *p, int swap)
 {
-	struct rd r = { .t = t, .name = name, .err = err, .errlen = errlen };
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t get64(const unsigned char *p, int swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static int blktrace_events(struct rd *r, const unsigned char *b, size_t len)
+{
+	uint32_t m0;
+	int swap;
+
+	memcpy(&m0, b, 4);
+	swap = (m0 & 0xffffff00u) != BLKTRACE_MAGIC;
+	r->binary = 1;
+	for (size_t pos = 0; pos < len;) {
+		const unsigned char *e = b + pos;
+		uint32_t magic, bytes, action, dev, what, cat;
+		uint64_t t_ns, sector;
+		uint16_t pdu;
+		char key[32];
+		int d, ret;
+
+		r->line = (unsigned)pos;
+		if (len - pos < BLK_EV)
+			return fail(r, "a truncated event (%zu of %d bytes)",
+				    len - pos, BLK_EV);
+		magic = get32(e, swap);
+		if ((magic & 0xffffff00u) != BLKTRACE_MAGIC)
+			return fail(r, "not a blktrace event (magic 0x%08x)",
+				    magic);
+		if ((magic & 0xff) != BLK_VERSION)
+			return fail(r,
+				    "blktrace version %u (lockstep reads version %d): convert it with blkparse",
+				    magic & 0xff, BLK_VERSION);
+		memcpy(&pdu, e + 46, 2);
+		pdu = swap ? __builtin_bswap16(pdu) : pdu;
+		if (len - pos - BLK_EV < pdu)
+			return fail(r,
+				    "a truncated event (%u payload bytes, %zu left)",
+				    pdu, len - pos - BLK_EV);
+		t_ns = get64(e + 8, swap);
+		sector = get64(e + 16, swap);
+		bytes = get32(e + 24, swap);
+		action = get32(e + 28, swap);
+		dev = get32(e + 36, swap);
+		what = action & 0xffff;
+		cat = action >> 16;
+		pos += BLK_EV + pdu;
+		if ((cat & BLK_TC_NOTIFY) ||
+		    (what != BLK_TA_QUEUE && what != BLK_TA_ISSUE) || !bytes)
+			continue; /* not a queued or issued data transfer */
+		if (cat & BLK_TC_DISCARD)
+			return fail(r,
+				    "a discard: lockstep does not replay discards");
+		if (sector > UINT64_MAX / 512)
+			return fail(r, "sector %llu is too large",
+				    (unsigned long long)sector);
+		snprintf(key, sizeof(key), "%u,%u", dev >> 20, dev & 0xfffff);
+		d = dev_index(r, key);
+		if (d < 0)
+			return d;
+		if (bytes > TRACE_LEN_MAX)
+			return fail(r, "length %u bytes is not within 1 .. %u",
+				    bytes, TRACE_LEN_MAX);
+		ret = add(r, t_ns, d, sector * 512, bytes,
+			  (cat & BLK_TC_WRITE) != 0,
+			  what == BLK_TA_QUEUE ? 'Q' : 'D');
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A text trace (blkparse or iolog) into r's trace, not yet finished. */
+static int parse_text(struct rd *rr, const char *buf, size_t len)
+{
+	struct rd r = *rr;
 	char line[1024], *tok[TOK_MAX];
 	size_t pos = 0;
 	int blk = -1, end = 0, ret = 0, seen = 0;
 
-	t->hash = trace_hash(buf, len);
-	if (memchr(buf, '\0', len) && len >= 4) {
-		uint32_t m;
-
-		memcpy(&m, buf, 4);
-		if ((m & 0xffffff00u) != BLKTRACE_MAGIC &&
-		    (__builtin_bswap32(m) & 0xffffff00u) != BLKTRACE_MAGIC) {
-			snprintf(err, errlen,
-				 "%s: binary data, not a trace lockstep reads (blkparse text, fio iolog v2 or v3)",
-				 name);
-			return -EINVAL;
-		}
+	if (memchr(buf, '\0', len)) {
+		snprintf(r.err, r.errlen,
+			 "%s: binary data, not a trace lockstep reads (blkparse text, fio iolog v2 or v3, blktrace binary)",
+			 r.name);
+		return -EINVAL;
 	}
 	while (pos < len && !end) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
@@ -427,7 +520,7 @@ int trace_parse(struct trace *t, const char *name, const char *buf, size_t len,
 		if (k && line[k - 1] == '\r')
 			line[k - 1] = '\0';
 		if (blk < 0) {
-			ret = detect(&r, buf, len, line);
+			ret = detect(&r, line);
 			if (ret < 0)
 				return ret;
 			blk = !ret;
@@ -451,29 +544,72 @@ int trace_parse(struct trace *t, const char *name, const char *buf, size_t len,
 			return ret;
 	}
 	if (blk < 0 || (!seen && blk)) {
-		snprintf(err, errlen,
-			 "%s: empty: not a trace lockstep reads (blkparse text, fio iolog v2 or v3)",
-			 name);
+		snprintf(r.err, r.errlen,
+			 "%s: empty: not a trace lockstep reads (blkparse text, fio iolog v2 or v3, blktrace binary)",
+			 r.name);
 		return -EINVAL;
 	}
-	if (blk)
+	rr->cap = r.cap;
+	return 0;
+}
+
+/* Of each device Q or D (blkparse, blktrace), then sorted by time. */
+static int finish(struct rd *r)
+{
+	struct trace *t = r->t;
+
+	if (t->format == TRACE_BLKPARSE || t->format == TRACE_BLKTRACE)
 		blkparse_pick(t);
 	if (t->n == 0) {
-		snprintf(err, errlen, "%s: no read or write records (%s)", name,
-			 trace_format_name(t->format));
+		snprintf(r->err, r->errlen, "%s: no read or write records (%s)",
+			 r->name, trace_format_name(t->format));
 		return -EINVAL;
 	}
 	qsort(t->rec, t->n, sizeof(*t->rec), by_time);
 	return 0;
 }
 
-int trace_read(struct trace *t, const char *path, char *err, size_t errlen)
+static int is_blktrace(const char *buf, size_t len)
+{
+	uint32_t m;
+
+	if (len < 4)
+		return 0;
+	memcpy(&m, buf, 4);
+	return (m & 0xffffff00u) == BLKTRACE_MAGIC ||
+	       (__builtin_bswap32(m) & 0xffffff00u) == BLKTRACE_MAGIC;
+}
+
+/* One buffer, text or blktrace binary, into r's trace. */
+static int parse_buf(struct rd *r, const char *buf, size_t len)
+{
+	if (is_blktrace(buf, len)) {
+		r->t->format = TRACE_BLKTRACE;
+		return blktrace_events(r, (const unsigned char *)buf, len);
+	}
+	return parse_text(r, buf, len);
+}
+
+int trace_parse(struct trace *t, const char *name, const char *buf, size_t len,
+		char *err, size_t errlen)
+{
+	struct rd r = { .t = t, .name = name, .err = err, .errlen = errlen };
+	int ret;
+
+	t->hash = trace_hash(buf, len);
+	ret = parse_buf(&r, buf, len);
+	return ret ? ret : finish(&r);
+}
+
+/* The whole file at path in *buf (malloc'd), its size in *len. */
+static int read_file(const char *path, char **buf, size_t *len, char *err,
+		     size_t errlen)
 {
 	struct stat st;
-	char *buf = NULL;
 	size_t got = 0;
 	int fd, ret;
 
+	*buf = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -488,13 +624,13 @@ int trace_read(struct trace *t, const char *path, char *err, size_t errlen)
 		close(fd);
 		return -EINVAL;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
+	*buf = malloc((size_t)st.st_size + 1);
+	if (!*buf) {
 		close(fd);
 		return -ENOMEM;
 	}
 	while (got < (size_t)st.st_size) {
-		ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
+		ssize_t k = read(fd, *buf + got, (size_t)st.st_size - got);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -502,15 +638,93 @@ int trace_read(struct trace *t, const char *path, char *err, size_t errlen)
 			ret = k < 0 ? -errno : -EIO;
 			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
 			close(fd);
-			free(buf);
+			free(*buf);
+			*buf = NULL;
 			return ret;
 		}
 		got += (size_t)k;
 	}
 	close(fd);
-	ret = trace_parse(t, path, buf, got, err, errlen);
+	*len = got;
+	return 0;
+}
+
+/* The length of NAME in "NAME.blktrace.N", or 0 for another path. */
+static size_t blktrace_base(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	const char *suffix = ".blktrace";
+	size_t k = strlen(suffix);
+
+	if (!dot || !dot[1] || dot - path < (ptrdiff_t)k ||
+	    strncmp(dot - k, suffix, k))
+		return 0;
+	for (const char *c = dot + 1; *c; c++)
+		if (*c < '0' || *c > '9')
+			return 0;
+	return (size_t)(dot - k - path);
+}
+
+/*
+ * blktrace's per-CPU files NAME.blktrace.0, .1, ... (until the first
+ * missing one) as one trace; the hash is of their bytes in that order.
+ */
+static int read_cpus(struct rd *r, const char *path, size_t base)
+{
+	char name[4200];
+	uint64_t h = FNV_START;
+	int ret = 0;
+
+	for (unsigned cpu = 0; cpu < 4096; cpu++) {
+		char *buf;
+		size_t len;
+
+		snprintf(name, sizeof(name), "%.*s.blktrace.%u", (int)base,
+			 path, cpu);
+		ret = read_file(name, &buf, &len, r->err, r->errlen);
+		if (ret == -ENOENT && cpu > 0)
+			break;
+		if (ret)
+			return ret;
+		h = fnv(h, buf, len);
+		r->name = name;
+		r->binary = 1;
+		r->line = 0;
+		ret = len ? (is_blktrace(buf, len) ?
+				     blktrace_events(r,
+						     (const unsigned char *)buf,
+						     len) :
+				     fail(r, "not a blktrace binary file")) :
+			    0;
+		free(buf);
+		if (ret)
+			return ret;
+	}
+	r->t->hash = h;
+	r->t->format = TRACE_BLKTRACE;
+	r->name = path;
+	return 0;
+}
+
+int trace_read(struct trace *t, const char *path, char *err, size_t errlen)
+{
+	struct rd r = { .t = t, .name = path, .err = err, .errlen = errlen };
+	size_t len, base = blktrace_base(path);
+	char *buf;
+	int ret;
+
+	ret = read_file(path, &buf, &len, err, errlen);
+	if (ret)
+		return ret;
+	if (base && is_blktrace(buf, len)) {
+		free(buf);
+		ret = read_cpus(&r, path, base);
+		return ret ? ret : finish(&r);
+	}
+	t->hash = trace_hash(buf, len);
+	ret = parse_buf(&r, buf, len);
 	free(buf);
-	return ret;
+	return ret ? ret : finish(&r);
 }
 
 void trace_free(struct trace *t)

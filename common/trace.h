@@ -1,10 +1,10 @@
 /*
  * I/O trace readers for replay= (docs/DESIGN.md §8, "Replay"): blkparse's
- * default text output and fio's iolog versions 2 and 3, told apart by
- * their first line. A blktrace binary file (its magic) and anything else
- * are refused with a message that says what would convert it. The
- * readers are pure: they take the text in memory and return the records
- * or the first malformed line as NAME:LINE: reason. The master reads a
+ * default text output, fio's iolog versions 2 and 3 (told apart by their
+ * first line) and blktrace's binary events (by their magic). Anything else
+ * is refused saying what lockstep reads. The readers are pure: they take
+ * the bytes in memory and return the records or the first malformed line
+ * as NAME:LINE: reason (a binary event as NAME: byte OFFSET: reason). The master reads a
  * trace to check a run's mapping; each slave reads the same file (same
  * path, same bytes: the master sends its hash) to replay its part.
  *
@@ -25,6 +25,14 @@
  *   (nothing lockstep replays) are refused at their line. The device
  *   key is the file name.
  *
+ * - blktrace binary (struct blk_io_trace, BLK_IO_TRACE_VERSION 7, either
+ *   byte order): queue and issue events with data, Q or D as for
+ *   blkparse, R or W from the action's categories; notify events and
+ *   every other action skipped, a discard refused. trace_read of a path
+ *   NAME.blktrace.N reads every per-CPU file NAME.blktrace.0, .1, ...
+ *   (until the first missing one) as one trace. A record's line is its
+ *   event's byte offset in its file. The device key is "MAJ,MIN".
+ *
  * Records come sorted by time (stable: equal times keep file order).
  */
 #ifndef LOCKSTEP_COMMON_TRACE_H
@@ -43,13 +51,14 @@ enum trace_format {
 	TRACE_BLKPARSE,
 	TRACE_IOLOG2,
 	TRACE_IOLOG3,
+	TRACE_BLKTRACE,
 };
 
 struct trace_rec {
 	uint64_t t_ns; /* from the trace's clock origin */
 	uint64_t offset;
 	uint32_t len;
-	uint32_t line; /* in the file, for messages */
+	uint32_t line; /* in the file (blktrace: byte offset), for messages */
 	uint16_t dev;  /* index into trace.key */
 	uint8_t write;
 	uint8_t act; /* blkparse: 'Q' or 'D' while reading */

@@ -26,9 +26,13 @@ static int take(struct replay_part *part, const struct trace *t, int dev,
 		uint64_t hi, char *err, size_t errlen)
 {
 	uint64_t t0 = t->rec[0].t_ns;
-	size_t n = 0;
+	size_t n = 0, mine = 0;
 
-	part->rec = calloc(t->n, sizeof(*part->rec));
+	/* Only this worker's records are kept: count them first. */
+	for (size_t i = 0; i < t->n; i++)
+		mine += t->rec[i].dev == dev && t->rec[i].offset >= lo &&
+			t->rec[i].offset < hi;
+	part->rec = calloc(mine ? mine : 1, sizeof(*part->rec));
 	if (!part->rec)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++) {

