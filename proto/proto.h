@@ -164,6 +164,19 @@ enum proto_dist {
 };
 
 /*
+ * replay= (docs/DESIGN.md §8 "Replay"): a phase whose streams replay a
+ * trace, each record at its recorded time from the phase's start, or as
+ * fast as the target's slots allow.
+ */
+enum proto_replay {
+	PROTO_REPLAY_NONE = 0,
+	PROTO_REPLAY_TIMED = 1,
+	PROTO_REPLAY_AFAP = 2,
+	PROTO_REPLAY_MAX,
+};
+#define PROTO_REPLAY_KEY_LEN 256
+
+/*
  * Data validation of a phase (validate=yes, rd validate=only): written
  * blocks carry headers and a read of a written block is verified; only:
  * the phase reads its ranges once and verifies everything written.
@@ -286,7 +299,16 @@ struct proto_stream {
 	 * I/O goes to the target its offset falls in (slave/concat.h). 0:
 	 * each target on its own.
 	 */
-	uint32_t concat;
+	uint64_t concat;
+	/*
+	 * replay= (plan replay set): the trace's path on the slave, the
+	 * device whose records run on the stream's one target, and the
+	 * FNV-1a 64 hash of the file's bytes the master read (the slave
+	 * refuses a file that differs). "" when the phase does not replay.
+	 */
+	char replay[PROTO_PATH_LEN];
+	char replay_dev[PROTO_REPLAY_KEY_LEN];
+	uint64_t replay_hash;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */
@@ -310,6 +332,7 @@ struct proto_plan {
 	uint32_t validate;  /* enum proto_validate: data validation */
 	char journal[PROTO_PATH_LEN]; /* journal=DIR of the map; "" = none */
 	char nic[PROTO_NIC_LEN];      /* nic=: interface to sample; "" = none */
+	uint32_t replay;              /* enum proto_replay */
 	uint32_t ntargets;
 	struct proto_target *targets;
 	uint32_t nstreams;

@@ -25,9 +25,14 @@
 	{                                                    \
 		.key = k, .kind = kd, .off = offsetof(st, m) \
 	}
-#define BOUNDED(st, k, m, top)                                              \
-	{                                                                   \
-		.key = k, .kind = F_U64, .off = offsetof(st, m), .max = top \
+/* An F_U64 with a ceiling; the member must be 8 bytes (checked here). */
+#define BOUNDED(st, k, m, top)                                      \
+	{                                                           \
+		.key = k, .kind = F_U64, .off = offsetof(st, m),    \
+		.max = (top) + 0 * sizeof(char[sizeof(MEMBER(st, m)) == \
+						       8 ?                  \
+					       1 :                  \
+					       -1])                 \
 	}
 #define STRING(st, k, m)                                         \
 	{                                                        \
@@ -140,6 +145,9 @@ static const struct field stream_fields[] = {
 	BOUNDED(struct proto_stream, "bl", band_lo, RANGE_PPB),
 	BOUNDED(struct proto_stream, "bh", band_hi, RANGE_PPB),
 	BOUNDED(struct proto_stream, "cc", concat, 1),
+	STRING(struct proto_stream, "rp", replay),
+	STRING(struct proto_stream, "rv", replay_dev),
+	SCALAR(struct proto_stream, "rx", F_U64, replay_hash),
 };
 TAB(stream_tab, struct proto_stream, stream_fields);
 
@@ -163,6 +171,7 @@ static const struct field plan_fields[] = {
 	SCALAR(struct proto_plan, "va", F_U32, validate),
 	STRING(struct proto_plan, "jd", journal),
 	STRING(struct proto_plan, "nc", nic),
+	SCALAR(struct proto_plan, "rm", F_U32, replay),
 	MAPS_PTR(struct proto_plan, "tg", targets, ntargets, PROTO_MAX_TARGETS,
 		 target_tab),
 	MAPS_PTR(struct proto_plan, "st", streams, nstreams, PROTO_MAX_STREAMS,
@@ -438,6 +447,11 @@ static int access_check(const struct proto_stream *s, uint32_t i, char *why,
 
 int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 {
+	if (p->replay >= PROTO_REPLAY_MAX) {
+		snprintf(why, whylen, "rm: unknown replay mode %" PRIu32,
+			 p->replay);
+		return -EINVAL;
+	}
 	if (p->ntargets > PROTO_MAX_TARGETS ||
 	    p->nstreams > PROTO_MAX_STREAMS || (p->ntargets && !p->targets) ||
 	    (p->nstreams && !p->streams)) {
@@ -476,6 +490,13 @@ int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen)
 		}
 		if (access_check(s, i, why, whylen))
 			return -EINVAL;
+		if (s->replay[0] && s->ntargets != 1) {
+			snprintf(why, whylen,
+				 "st[%" PRIu32
+				 "].rp: a replay stream runs on one target",
+				 i);
+			return -EINVAL;
+		}
 		for (uint32_t j = 0; j < s->ntargets; j++) {
 			if (s->targets[j] < p->ntargets)
 				continue;

@@ -56,8 +56,8 @@ static double uniform_draw(struct workload_rng *g)
 	       (2.0 / 9007199254740992.0);
 }
 
-int rate_init(struct rate *r, double iops, enum rate_dist d,
-	      uint64_t start_ns, uint64_t seed)
+int rate_init(struct rate *r, double iops, enum rate_dist d, uint64_t start_ns,
+	      uint64_t seed)
 {
 	if (!(iops >= 0) || isinf(iops) ||
 	    (d != RATE_EXPONENTIAL && d != RATE_FIXED && d != RATE_UNIFORM))
@@ -77,6 +77,8 @@ uint64_t rate_next(struct rate *r)
 	if (rate_unlimited(r))
 		return 0;
 	r->n++;
+	if (r->recorded)
+		return t;
 	/*
 	 * Fixed spacing is computed from the count, not summed, so it does
 	 * not drift; exponential gaps are summed in a double, exact to well
@@ -89,6 +91,14 @@ uint64_t rate_next(struct rate *r)
 	else
 		r->elapsed += exp_draw(&r->rng) * r->gap;
 	return t;
+}
+
+void rate_recorded(struct rate *r, const struct trace_rec *rec, uint64_t n)
+{
+	r->recorded = 1;
+	r->rec = rec;
+	r->nrec = n;
+	r->n = 0;
 }
 
 int rate_take(struct rate *r, uint64_t now, uint64_t *start)

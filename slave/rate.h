@@ -13,6 +13,7 @@
 #define LOCKSTEP_SLAVE_RATE_H
 
 #include <stdint.h>
+#include "common/trace.h"
 #include "slave/workload.h"
 
 enum rate_dist {
@@ -22,12 +23,19 @@ enum rate_dist {
 };
 
 struct rate {
-	uint64_t start;      /* ns, first intended time */
-	double gap;          /* mean gap, ns; 0 = unlimited */
-	double elapsed;      /* ns from start to the next intended time */
-	uint64_t n;          /* intended times handed out (fixed spacing) */
+	uint64_t start; /* ns, first intended time */
+	double gap;     /* mean gap, ns; 0 = unlimited */
+	double elapsed; /* ns from start to the next intended time */
+	uint64_t n;     /* intended times handed out (fixed spacing) */
 	enum rate_dist dist;
 	struct workload_rng rng;
+	/*
+	 * A recorded schedule (replay=, rate_recorded): the intended times
+	 * are start plus rec[n].t_ns; after the last, the last (due at once).
+	 */
+	int recorded;
+	const struct trace_rec *rec;
+	uint64_t nrec;
 };
 
 /*
@@ -36,14 +44,21 @@ struct rate {
  * iops == 0 means unlimited: every I/O is due at once. Returns 0, or -EINVAL
  * for a negative or non-finite iops or an unknown distribution.
  */
-int rate_init(struct rate *r, double iops, enum rate_dist d,
-	      uint64_t start_ns, uint64_t seed);
+int rate_init(struct rate *r, double iops, enum rate_dist d, uint64_t start_ns,
+	      uint64_t seed);
 
 /* 1 when unlimited (iops == 0): there is no schedule to keep. */
 static inline int rate_unlimited(const struct rate *r)
 {
-	return r->gap == 0;
+	return r->gap == 0 && !r->recorded;
 }
+
+/*
+ * Make r (set up by rate_init) follow the recorded times of n records
+ * (not owned; sorted by time; outlive r) from its start. n 0: every
+ * intended time is the start.
+ */
+void rate_recorded(struct rate *r, const struct trace_rec *rec, uint64_t n);
 
 /*
  * The next intended time, ns, without advancing. Never decreases. 0 when
@@ -51,6 +66,10 @@ static inline int rate_unlimited(const struct rate *r)
  */
 static inline uint64_t rate_peek(const struct rate *r)
 {
+	if (r->recorded)
+		return r->start + (r->n < r->nrec ? r->rec[r->n].t_ns :
+				   r->nrec        ? r->rec[r->nrec - 1].t_ns :
+						    0);
 	return rate_unlimited(r) ? 0 : r->start + (uint64_t)r->elapsed;
 }
 

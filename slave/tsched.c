@@ -165,7 +165,8 @@ int tsched_init(struct tsched *ts, const struct proto_plan *p,
 	memset(ts, 0, sizeof(*ts));
 	ts->depth = depth;
 	/* A worker with no part of a fixed rate is idle, not at max. */
-	ts->fixed = iops > 0 || p->iorate > 0;
+	ts->fixed = iops > 0 || p->iorate > 0 ||
+		    p->replay == PROTO_REPLAY_TIMED;
 	ts->g = calloc(n, sizeof(*ts->g));
 	ts->group_of = calloc(n, sizeof(*ts->group_of));
 	ts->stack = calloc(n, sizeof(*ts->stack));
@@ -173,7 +174,11 @@ int tsched_init(struct tsched *ts, const struct proto_plan *p,
 	if (!ts->g || !ts->group_of || !ts->stack || !part)
 		goto nomem;
 	group_slots(ts, slot_target);
-	if (ts->fixed) {
+	/* Timed replay: each group's schedule is its records' times. */
+	if (p->replay == PROTO_REPLAY_TIMED) {
+		for (unsigned j = 0; j < ts->n; j++)
+			ts->g[j].idle = 0;
+	} else if (ts->fixed) {
 		if (group_parts(ts, p, slot_target, part) < 0)
 			goto nomem;
 		group_rates(ts, part, iops);

@@ -31,9 +31,11 @@
 #include "common/timeutil.h"
 #include "slave/prio.h"
 #include "slave/datagen.h"
+#include "slave/iotrace.h"
 #include "slave/prepare.h"
 #include "slave/rate.h"
 #include "slave/reap.h"
+#include "slave/replay.h"
 #include "slave/runq.h"
 #include "slave/tsched.h"
 #include "slave/wival.h"
@@ -97,6 +99,7 @@ struct worker {
 	int validating;      /* cfg.vmap given */
 	uint64_t runq_last;  /* runq_thread() at the last interval's start */
 	struct valmap_io val;
+	FILE *iotrace; /* LOCKSTEP_IOTRACE (iotrace.h), or NULL */
 	struct worker_interval *cur;
 	unsigned *split_target; /* per target split: its plan targets */
 	unsigned nsplit;
@@ -177,6 +180,11 @@ static int setup(struct worker *w)
 		if (ret < 0)
 			return ret;
 	}
+	ret = replay_load(&w->wl, c->plan, c->target_size, c->slice, c->nslices,
+			  w->err, w->errlen);
+	if (ret < 0)
+		return ret;
+	w->iotrace = iotrace_open();
 	w->bufs = calloc(c->depth, sizeof(*w->bufs));
 	w->slots = calloc(c->depth, sizeof(*w->slots));
 	w->cqes = calloc(c->depth, sizeof(*w->cqes));
@@ -318,6 +326,7 @@ static int issue(struct worker *w, unsigned i, uint64_t start)
 	s->len = io.len;
 	s->done = 0;
 	s->write = io.write;
+	iotrace_io(w->iotrace, start, &io);
 	return w->cfg.engine->prep(w->ectx, i, io.target, io.write, 0, io.len,
 				   io.offset);
 }
@@ -548,6 +557,7 @@ static int run(struct worker *w)
 	ret = tsched_start(&w->ts, w->dist, start, w->cfg.seed);
 	if (ret < 0)
 		return ret;
+	replay_schedule(&w->ts, &w->wl);
 	now = time_mono_ns();
 	ret = fill(w, now, end);
 	if (ret < 0)
@@ -668,6 +678,7 @@ static void worker_free(struct worker *w)
 	free(w->cqes);
 	free(w->free);
 	tsched_free(&w->ts);
+	iotrace_close(w->iotrace);
 	free(w->key);
 	valmap_io_free(&w->val);
 	wival_free(w->cur);

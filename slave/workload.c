@@ -11,6 +11,7 @@
 #include "slave/datagen.h"
 #include "slave/concat.h"
 #include "slave/hotband.h"
+#include "slave/replay.h"
 #include "slave/workload.h"
 
 #define SCALE 4294967296.0 /* 2^32: shares are compared to 32 random bits */
@@ -664,6 +665,9 @@ void workload_free(struct workload *w)
 		free(w->targets[t].seq_cur);
 		free(w->targets[t].cat);
 		free(w->targets[t].cat_end);
+		if (w->targets[t].replay)
+			free(w->targets[t].replay->rec);
+		free(w->targets[t].replay);
 	}
 	free(w->targets);
 	free(w->streams);
@@ -761,6 +765,8 @@ int workload_next(struct workload *w, unsigned target, struct workload_io *io)
 	unsigned c = 0, x = 0;
 	uint64_t *cur;
 
+	if (t->replay)
+		return replay_next(t->replay, target, io);
 	while (c + 1 < t->nchoice && r1 >= t->choice[c].cum)
 		c++;
 	io->target = target;

@@ -68,6 +68,8 @@ struct workload_choice {
 	struct workload_access *access;
 };
 
+struct replay_part; /* slave/replay.h */
+
 struct workload_target {
 	uint64_t base;   /* offset=: where the sd starts in the lun */
 	uint64_t lo, hi; /* byte range [lo, hi) from base */
@@ -95,6 +97,8 @@ struct workload_target {
 	unsigned ncat;
 	unsigned *cat;
 	uint64_t *cat_end;
+	/* replay=: this generator's records of the target (owned); NULL. */
+	struct replay_part *replay;
 };
 
 #define WORKLOAD_SEQ_DONE UINT64_MAX

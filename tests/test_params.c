@@ -893,6 +893,129 @@ static void unput(const char *dir, const char *name)
 	free(path);
 }
 
+/* tmpl with @T replaced by trace, @C by col and @V by col + 12. */
+static void subst(char *out, size_t len, const char *tmpl, const char *trace,
+		  int col)
+{
+	size_t at = 0;
+
+	for (const char *c = tmpl; *c && at + 1 < len; c++) {
+		if (c[0] == '@' &&
+		    (c[1] == 'T' || c[1] == 'C' || c[1] == 'V')) {
+			int n = c[1] == 'T' ?
+					snprintf(out + at, len - at, "%s",
+						 trace) :
+					snprintf(out + at, len - at, "%d",
+						 col + (c[1] == 'V' ? 12 : 0));
+
+			at += n > 0 ? (size_t)n : 0;
+			c++;
+			continue;
+		}
+		out[at++] = *c;
+	}
+	out[at < len ? at : len - 1] = '\0';
+}
+
+/* replay=: the trace read, its device mapped, and every refusal. */
+static void test_replay(void **state)
+{
+	char dir[] = "/tmp/test_params_rep.XXXXXX", *main_path, *trace;
+	struct params *p = NULL;
+	char text[4096], want[2048];
+	const struct {
+		const char *fmt, *msg;
+	} bad[] = {
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,rdpct=50\n" RD1,
+		  "2:@C: wd=wd1: rdpct= has no meaning with replay= (the trace gives every I/O's offset, size and direction, and its time)" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_mode=fast\n" RD1,
+		  "2:@V: replay_mode=fast: timed (as recorded) or afap (as fast as possible)" },
+		{ "validate=yes\nsd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\n" RD1,
+		  "3:8: wd=wd1: replay= with validate=yes is not supported (a trace's blocks are not owned by one slave)" },
+		{ "sd=sd1,lun=/x\nsd=sd2,lun=/y\nwd=wd1,sd=sd*,replay=@T\n" RD1,
+		  "3:15: wd=wd1: replay= runs on one sd, and it has 2: give each trace device a wd of its own (replay_device=)" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\nrd=rd1,iorate=100\n",
+		  "3:8: rd=rd1: wd=wd1 replays a trace, at its recorded times or as fast as possible (replay_mode=): iorate= must be max" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\nrd=rd1,forxfersize=(4k,8k)\n",
+		  "3:8: rd=rd1: this for-loop has no meaning with wd=wd1's replay= (the trace gives every I/O): only forthreads= and forcompratio= go with it" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\nwd=wd2\nrd=rd1,wd=(wd1,wd2)\n",
+		  "4:1: rd=rd1: wd=wd1 replays a trace, so every wd of the rd must (a generated wd beside it is not supported)" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\nwd=wd2,replay_mode=afap,replay=@T,replay_device=/dev/a\nrd=rd1,wd=(wd1,wd2)\n",
+		  "4:1: rd=rd1: wd=wd1 and wd=wd2 both replay on sd=sd1: one trace device per sd" },
+		{ "sd=sd1,lun=/x,range=(0,50)\nwd=wd1,replay=@T,replay_device=/dev/a\n" RD1,
+		  "2:8: wd=wd1: replay= uses the whole sd, and sd=sd1 has range=(0,50)" },
+		{ "sd=sd1,lun=/x,size=64k\nwd=wd1,replay=@T,replay_device=/dev/a\n" RD1,
+		  "2:8: wd=wd1: device '/dev/a' of the trace reaches byte 73728, past the end of sd=sd1 (size=65536): use a larger sd (Vdbench's rule)" },
+		{ "sd=sd1,lun=/x,openflags=o_direct\nwd=wd1,replay=@T,replay_device=/dev/b\n" RD1,
+		  "2:8: wd=wd1: @T:7: a record not in 512-byte units, and sd=sd1 is opened with o_direct" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/c\n" RD1,
+		  "2:@C: wd=wd1: replay_device=/dev/c is not in @T ('/dev/a', '/dev/b')" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay=@T,replay_device=/dev/a\nrd=rd1,maxdata=1m\n",
+		  "3:16: rd=rd1: maxdata= with replay= is not supported (a replay ends with its trace)" },
+		{ "sd=sd1,lun=/x\nwd=wd1,replay_mode=afap\n" RD1,
+		  "2:8: wd=wd1: replay_mode= without replay=" },
+	};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "t.log",
+	    "fio version 3 iolog\n0 /dev/a add\n0 /dev/b add\n"
+	    "0 /dev/a open\n0 /dev/b open\n"
+	    "3 /dev/a write 65536 8192\n7 /dev/b read 100 512\n"
+	    "12 /dev/a read 0 4096\n");
+	put(dir, "main.vdb",
+	    "sd=sd1,lun=/x\nsd=sd2,lun=/y\n"
+	    "wd=wd1,sd=sd1,replay=t.log,replay_device=/dev/a\n"
+	    "wd=wd2,sd=sd2,replay=t.log,replay_device=/dev/b\n"
+	    "rd=rd1,wd=(wd1,wd2),forthreads=(1,4)\n");
+	main_path = join(dir, "main.vdb");
+	trace = join(dir, "t.log");
+	assert_int_equal(params_parse_file(main_path, &p, err, sizeof(err)), 0);
+	assert_string_equal(p->wd[0].replay, trace);
+	assert_string_equal(p->wd[0].replay_dev, "/dev/a");
+	assert_false(p->wd[0].replay_afap);
+	assert_int_equal(p->wd[0].replay_nrec, 2);
+	assert_int_equal(p->wd[0].replay_end, 73728);
+	assert_int_equal(p->wd[0].replay_maxlen, 8192);
+	assert_int_equal(p->wd[0].replay_span_ns, 9000000);
+	assert_int_equal(p->wd[0].replay_odd_line, 0);
+	assert_int_equal(p->wd[1].replay_nrec, 1);
+	assert_int_equal(p->wd[1].replay_odd_line, 7);
+	assert_true(p->wd[0].replay_hash == p->wd[1].replay_hash);
+	params_free(&p);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int col = 8 + 7 + (int)strlen(trace) + 1;
+
+		char msg[2048];
+
+		subst(text, sizeof(text), bad[i].fmt, trace, col);
+		subst(msg, sizeof(msg), bad[i].msg, trace, col);
+		snprintf(want, sizeof(want), "%s:%s", NAME, msg);
+		parse_err(text, want);
+	}
+	/* A trace it cannot read, and one that is not there. */
+	put(dir, "bad.log", "fio version 9 iolog\n");
+	snprintf(text, sizeof(text),
+		 "sd=sd1,lun=/x\nwd=wd1,replay=%s/bad.log\n" RD1, dir);
+	snprintf(want, sizeof(want),
+		 "%s:2:8: wd=wd1: replay=: %s/bad.log:1: 'fio version 9 iolog': lockstep reads fio iolog versions 2 and 3",
+		 NAME, dir);
+	parse_err(text, want);
+	snprintf(text, sizeof(text),
+		 "sd=sd1,lun=/x\nwd=wd1,replay=%s/none.log\n" RD1, dir);
+	snprintf(want, sizeof(want),
+		 "%s:2:15: replay=%s/none.log: cannot read %s/none.log: No such file or directory",
+		 NAME, dir, dir);
+	parse_err(text, want);
+	unput(dir, "bad.log");
+	unput(dir, "t.log");
+	unput(dir, "main.vdb");
+	rmdir(dir);
+	free(main_path);
+	free(trace);
+}
+
 /* include=FILE: relative to the including file, nested, with errors. */
 static void test_include(void **state)
 {
@@ -2346,6 +2469,7 @@ int main(void)
 		cmocka_unit_test(test_streams_stride_maxdata),
 		cmocka_unit_test(test_concat),
 		cmocka_unit_test(test_include),
+		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_include_untrusted),
 		cmocka_unit_test(test_include_fifo),
 		cmocka_unit_test(test_bom),

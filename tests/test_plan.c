@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "master/params/params.h"
 #include "master/plan/plan.h"
@@ -671,6 +672,49 @@ static void test_slaves_streams(void **state)
 	assert_string_equal(err, NAME
 			    ":1:1: sd=sd1: streams=5 is fewer than the 6 slaves that run it (each takes whole streams)");
 	unload(&f);
+}
+
+/*
+ * replay= reaches each slave's plan: the trace's path, device and hash,
+ * the replay mode, one transfer size (the largest record, rounded up to
+ * 512) for the buffers, and the sd cut among the slaves as sequential
+ * work (each slave replays the records in its part).
+ */
+static void test_slaves_replay(void **state)
+{
+	char path[] = "/tmp/test_plan_replay.XXXXXX", text[512];
+	struct proto_plan pl;
+	struct fixture f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_true(dprintf(fd, "fio version 2 iolog\n/f add\n/f open\n"
+				"/f write 0 4096\n/f read 8192 1000\n") > 0);
+	close(fd);
+	snprintf(text, sizeof(text),
+		 "sd=sd1,lun=/a,threads=8\n"
+		 "wd=wd1,sd=sd1,replay=%s,replay_mode=afap\n"
+		 "rd=r,wd=wd1,elapsed=1\n",
+		 path);
+	load(&f, text);
+	for (unsigned s = 0; s < 2; s++) {
+		slave_plan(&f, 0, NULL, s, 2, &pl);
+		assert_int_equal(pl.replay, PROTO_REPLAY_AFAP);
+		assert_string_equal(pl.streams[0].replay, path);
+		assert_string_equal(pl.streams[0].replay_dev, "/f");
+		assert_true(pl.streams[0].replay_hash ==
+			    f.p->wd[0].replay_hash);
+		assert_int_equal(pl.streams[0].nxfer, 1);
+		assert_int_equal(pl.streams[0].xfer[0].size, 4096);
+		assert_int_equal(pl.targets[0].range_lo, s * 500000000ull);
+		assert_int_equal(pl.targets[0].range_hi,
+				 (s + 1) * 500000000ull);
+		plan_free(&pl);
+	}
+	unload(&f);
+	unlink(path);
 }
 
 /*
@@ -1353,6 +1397,7 @@ int main(void)
 		cmocka_unit_test(test_slaves_local),
 		cmocka_unit_test(test_slaves_hits),
 		cmocka_unit_test(test_slaves_streams),
+		cmocka_unit_test(test_slaves_replay),
 		cmocka_unit_test(test_slaves_access),
 		cmocka_unit_test(test_hits_validate),
 		cmocka_unit_test(test_slaves_threads),

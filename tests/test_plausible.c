@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -462,6 +463,11 @@ static void test_plan_of(void **state)
 	assert_int_equal(out.cores, 7);
 	assert_int_equal(out.interval_ns, 5 * 1000 * MS);
 	assert_true(out.iorate == 250.5);
+	/* A replay's records may be any length up to its transfer size. */
+	snprintf(st[1].replay, sizeof(st[1].replay), "/t.log");
+	plausible_plan_of(&p, 7, &out);
+	assert_int_equal(out.xfer_min, 1);
+	assert_int_equal(out.xfer_max, 8192);
 }
 
 int main(void)

@@ -187,6 +187,13 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		p->streams[1].band_lo = 100000000;
 		p->streams[1].band_hi = 123456789;
 		p->streams[1].concat = 1;
+		/* A replayed trace: its file, device and hash. */
+		p->replay = PROTO_REPLAY_AFAP;
+		snprintf(p->streams[0].replay, sizeof(p->streams[0].replay),
+			 "/var/tmp/trace.blkparse");
+		snprintf(p->streams[0].replay_dev,
+			 sizeof(p->streams[0].replay_dev), "8,16");
+		p->streams[0].replay_hash = 0xcbf29ce484222325ull;
 		break;
 	}
 	case PROTO_READY:
@@ -384,6 +391,7 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 	assert_int_equal(a->validate, b->validate);
 	assert_string_equal(a->journal, b->journal);
 	assert_string_equal(a->nic, b->nic);
+	assert_int_equal(a->replay, b->replay);
 	assert_int_equal(a->ntargets, b->ntargets);
 	for (uint32_t i = 0; i < a->ntargets; i++) {
 		const struct proto_target *x = &a->targets[i];
@@ -437,6 +445,9 @@ static void check_plan(const struct proto_plan *a, const struct proto_plan *b)
 		assert_int_equal(x->band_lo, y->band_lo);
 		assert_int_equal(x->band_hi, y->band_hi);
 		assert_int_equal(x->concat, y->concat);
+		assert_string_equal(x->replay, y->replay);
+		assert_string_equal(x->replay_dev, y->replay_dev);
+		assert_true(x->replay_hash == y->replay_hash);
 	}
 }
 

@@ -30,6 +30,23 @@ int include_add_file(struct params *pa, const char *name)
 	return (int)pa->nfiles++;
 }
 
+int include_path(const struct parser *p, const struct val *v, char *path,
+		 size_t len)
+{
+	const char *cur = p->out->files[v->pos.file],
+		   *slash = strrchr(cur, '/');
+	size_t dlen = 0;
+
+	if (v->s[0] != '/' && slash)
+		dlen = (size_t)(slash - cur) + 1;
+	if (dlen + v->len >= len)
+		return -ENAMETOOLONG;
+	memcpy(path, cur, dlen);
+	memcpy(path + dlen, v->s, v->len);
+	path[dlen + v->len] = '\0';
+	return 0;
+}
+
 /*
  * include=FILE on a line of its own: FILE (relative to the including
  * file's folder) is scanned in its place, then the line after it.
@@ -37,9 +54,8 @@ int include_add_file(struct params *pa, const char *name)
 int include_start(struct parser *p, const struct item *it)
 {
 	const struct val *v = &it->val[0];
-	const char *cur = p->out->files[p->file], *slash = strrchr(cur, '/');
 	char path[PARAMS_PATH_MAX], *text = NULL;
-	size_t dlen = 0, len;
+	size_t len;
 	const char *c;
 	int ret, idx;
 
@@ -58,14 +74,9 @@ int include_start(struct parser *p, const struct item *it)
 		return perr(p, it->kpos,
 			    "include= nested more than %d deep (does a file include itself?)",
 			    PARAMS_INCLUDE_DEPTH);
-	if (v->s[0] != '/' && slash)
-		dlen = (size_t)(slash - cur) + 1;
-	if (dlen + v->len >= sizeof(path))
+	if (include_path(p, v, path, sizeof(path)))
 		return perr(p, v->pos, "include=%.*s: the path is too long",
 			    show(v->len), v->s);
-	memcpy(path, cur, dlen);
-	memcpy(path + dlen, v->s, v->len);
-	path[dlen + v->len] = '\0';
 	ret = include_read_text(path, &text, &len);
 	if (ret == -ENOMEM)
 		return ret;
@@ -86,8 +97,12 @@ int include_start(struct parser *p, const struct item *it)
 		return idx;
 	}
 	p->outer[p->depth++] = (struct source){
-		.s = p->s, .bol = p->bol, .line = p->line, .file = p->file,
-		.at_bol = p->at_bol, .cont_next = p->cont_next,
+		.s = p->s,
+		.bol = p->bol,
+		.line = p->line,
+		.file = p->file,
+		.at_bol = p->at_bol,
+		.cont_next = p->cont_next,
 		.owned = p->owned,
 	};
 	p->outer[p->depth - 1].trusted = p->trusted;

@@ -448,7 +448,8 @@ static const struct kw sd_kws[] = {
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
 	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
-	UNSUPPORTED("replay", "Swat replay is not supported"),
+	UNSUPPORTED("replay",
+		    "Vdbench's replay groups are not supported: give replay=FILE on a wd= (lockstep's form)"),
 	UNSUPPORTED("resetbus", "bus resets are not supported"),
 	UNSUPPORTED("resetlun", "lun resets are not supported"),
 };
@@ -488,6 +489,12 @@ static const struct kw wd_kws[] = {
 	   "skip-sequential I/O, Vdbench's: (MIN,MAX) sizes such as (4k,64k); each random I/O (seekpct=) starts a random gap of MIN plus a whole number of transfer sizes (of align= when the sd has one) below MAX after the previous I/O's end, the first at the range's start, and back at the start when it would pass the end. Needs random I/O (seekpct above 0); not with streams=, rhpct=/whpct= or a skewed random_distribution="),
 	KW("threads", wd_set_threads,
 	   "with concatenatesds=yes only (Vdbench's rule): the wd's I/Os in flight on its concatenated sds, 1..65536, split evenly over the slaves that run it; every wd needs one unless its rd gives forthreads=, which replaces it"),
+	KW("replay", wd_set_replay,
+	   "replay an I/O trace on the wd's sd (lockstep's form of Vdbench's replay): a blkparse text file (blkparse's default output; of each device its queue events Q, or its issue events D when it has no Q), a fio iolog of version 2 or 3, told apart by its first line, or blktrace's binary per-CPU files (NAME.blktrace.N: every CPU's file is read; of each device its Q events, or its D events). A relative path is from the parameter file's folder; the master reads it when the file is parsed, and each slave reads the same path at the start of a phase (the same bytes: the master checks their hash). Each record's offset, length and direction are issued as recorded, at its recorded time from the phase's start (replay_mode=timed; latency counts from that time) or as fast as the sd's threads= allow (afap); the phase ends when every record was issued, or at elapsed=. The wd runs on one sd; a record past the sd's end is refused (Vdbench's rule). Every wd of its rds replays, and xfersize=, rdpct=, seekpct=, range=, skew=, iorate=, hits, random_distribution=, hotband=, streams=, stride=, a fixed or curve iorate= on the rd, and validate=yes are refused with it"),
+	KWS("replay_device", struct params_wd, replay_dev,
+	    "the trace's device replayed on the wd's sd: MAJ,MIN for blkparse or blktrace (quote it, \"8,16\", or write 8:16) or the file name of a fio iolog (default: the trace's only device). Several devices of a trace run as several wds, one sd each"),
+	KW("replay_mode", wd_set_replay_mode,
+	   "timed (default): each record at its recorded time from the phase's start, an open-loop schedule; afap: each record as soon as a slot of the sd's threads= is free, in the trace's order per worker"),
 };
 
 static const struct kw rd_kws[] = {
@@ -552,7 +559,8 @@ static const struct kw rd_kws[] = {
 	CMD_ALIAS("end_cmd", struct params_rd, endcmd, "endcmd"),
 	KW("openflags", rd_set_openflags,
 	   "as the sd's openflags=, for every sd of its phases: it replaces the sds' and the wds' (Vdbench's rule)"),
-	UNSUPPORTED("replay", "Swat replay is not supported"),
+	UNSUPPORTED("replay",
+		    "Vdbench's replay groups are not supported: give replay=FILE on a wd= (lockstep's form)"),
 	UNSUPPORTED("mount", WHY_FS),
 };
 

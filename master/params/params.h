@@ -215,9 +215,26 @@ struct params_wd {
 	uint64_t stride_min, stride_max;
 	/* threads= (concatenatesds=yes only): I/Os in flight; 0 = none */
 	unsigned threads;
-	size_t nhost;                   /* host=: 0 = every host */
+	/*
+	 * replay=FILE (lockstep's form of Vdbench's replay): the trace's
+	 * records of device replay_dev replayed on the wd's one sd, at their
+	 * recorded times (timed) or as fast as its threads= allow (afap).
+	 * replay is the absolute path ("" none), read by the master at parse
+	 * time (the facts below) and by each slave at the start of a phase.
+	 */
+	char replay[PARAMS_PATH_MAX];
+	char replay_dev[256];
+	bool replay_afap;     /* replay_mode=afap; default timed */
+	uint64_t replay_hash; /* the trace's bytes (trace_hash) */
+	uint64_t replay_nrec; /* records of replay_dev */
+	uint64_t replay_end;  /* the highest offset + length of them */
+	uint32_t replay_maxlen;
+	uint64_t replay_span_ns;  /* the first to the last record's time */
+	unsigned replay_odd_line; /* a record not in 512-byte units, or 0 */
+	size_t nhost;             /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	struct params_pos pos;
+	struct params_pos replay_pos, replay_mode_pos;
 	struct params_pos skew_pos, iorate_pos; /* where given, for messages */
 	struct params_pos hit_pos, access_pos;  /* rhpct=/whpct=, the other */
 	struct params_pos streams_pos, stride_pos;

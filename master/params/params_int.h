@@ -244,6 +244,12 @@ struct params_pos scan_end_pos(const char *text);
 
 /* include.c: include=, and reading a parameter file whole. */
 int include_add_file(struct params *pa, const char *name);
+/*
+ * The path of file name v into path (len bytes): as given when absolute,
+ * else from the folder of the file v is written in. -ENAMETOOLONG.
+ */
+int include_path(const struct parser *p, const struct val *v, char *path,
+		 size_t len);
 int include_start(struct parser *p, const struct item *it);
 void include_end(struct parser *p);
 /* The whole regular file at path; -ENOTSUP for anything else. */
@@ -353,6 +359,13 @@ int wd_set_access(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it);
 int wd_set_threads(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
+/* replay.c: replay= on a wd, and its checks on the wd and its rds. */
+int replay_wd_finish(struct parser *p, struct params_wd *wd);
+int replay_rd_finish(struct parser *p, const struct params_rd *rd);
+int wd_set_replay_mode(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it);
+int wd_set_replay(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
 int wd_set_streams(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
 int wd_set_stride(struct parser *p, const struct kw *kw, void *obj,

@@ -669,5 +669,7 @@ int rd_finish(struct parser *p)
 		ret = check_rd_concat(p, rd);
 	if (!ret)
 		ret = check_rd_openflags(p, rd);
+	if (!ret)
+		ret = replay_rd_finish(p, rd);
 	return ret ? ret : check_rd_rates(p, rd);
 }

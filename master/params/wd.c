@@ -528,7 +528,9 @@ int wd_finish(struct parser *p)
 			   wd->name);
 	if (!ret)
 		ret = default_sd(p, wd);
-	return ret ? ret : check_hotband(p, wd);
+	if (!ret)
+		ret = check_hotband(p, wd);
+	return ret ? ret : replay_wd_finish(p, wd);
 }
 
 /* wd threads=: Vdbench's WD_entry allows it with concatenation alone. */

@@ -216,7 +216,8 @@ static int sd_range(const struct params *p, const struct plan_phase *ph,
 		if (!uses)
 			continue;
 		plan_wd_resolve(p, ph, w, &pw);
-		*seq &= pw.seekpct == 0;
+		/* A replay is cut among slaves by offset, as sequential work. */
+		*seq &= pw.seekpct == 0 || wd->replay[0];
 		/* A hot band is its wd's own range, in the whole sd. */
 		if (pw.access == PARAMS_ACCESS_HOTBAND)
 			continue;
@@ -557,6 +558,25 @@ static int set_access(const struct params *p, const struct plan_phase *ph,
 }
 
 /*
+ * A replaying wd's stream: its trace, device and hash, and one transfer
+ * size, the device's largest record (rounded up to 512 bytes), which
+ * sizes the slave's buffers; the records give every I/O.
+ */
+static void set_replay(const struct params_wd *wd, struct proto_stream *s,
+		       struct proto_plan *out)
+{
+	snprintf(s->replay, sizeof(s->replay), "%s", wd->replay);
+	snprintf(s->replay_dev, sizeof(s->replay_dev), "%s", wd->replay_dev);
+	s->replay_hash = wd->replay_hash;
+	s->nxfer = 1;
+	s->xfer[0].size = (wd->replay_maxlen + 511) / 512 * 512;
+	s->xfer[0].pct = 100;
+	s->rdpct = 0;
+	s->seekpct = 0;
+	out->replay = wd->replay_afap ? PROTO_REPLAY_AFAP : PROTO_REPLAY_TIMED;
+}
+
+/*
  * The wd streams this slave runs, with its share of the phase's rate: each
  * wd gets its skew of the rate, split evenly over the (slave, sd) pairs
  * that run it (wd_slave_part), as Vdbench's WG_entry per slave and sd.
@@ -609,6 +629,8 @@ static int wd_streams(const struct params *p, const struct plan_phase *ph,
 		s->stride_min = pw.stride_min;
 		s->stride_max = pw.stride_max;
 		s->concat = p->concat;
+		if (wd->replay[0])
+			set_replay(wd, s, out);
 		s->skew = pw.skew * wd_slave_part(p, l, wd, w);
 		share_pct += s->skew;
 		even &= wd->skew == 0 && wd->iorate == 0 &&

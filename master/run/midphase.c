@@ -59,8 +59,9 @@ static void rules_in(struct master *m, const struct slave_rec *s,
 	in->curve = ph->kind == PLAN_CURVE_MAX ||
 		    ph->kind == PLAN_CURVE_POINT || ph->kind == PLAN_SLO_MAX ||
 		    ph->kind == PLAN_SLO_STEP;
+	/* A replay, like an eof pass, cannot be resumed part way. */
 	for (unsigned i = 0; i < plan->nstreams; i++)
-		in->eof |= plan->streams[i].eof != 0;
+		in->eof |= plan->streams[i].eof != 0 || plan->replay;
 	in->validate = (int)plan->validate;
 	in->journal = plan->journal[0] != 0;
 	in->start_ns = m->ph.cur->start_at;

@@ -38,6 +38,9 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 				out->xfer_min = size;
 			if (size > out->xfer_max)
 				out->xfer_max = size;
+			/* A replay's records: any length up to its size. */
+			if (p->streams[s].replay[0])
+				out->xfer_min = 1;
 		}
 }
 

@@ -98,6 +98,11 @@ static int fill_plan(struct proto_plan *p)
 		s->stride_min = i ? 4096 : 0;
 		s->stride_max = i ? 65536 : 0;
 		s->concat = i;
+		if (!i && s->ntargets == 1) {
+			snprintf(s->replay, sizeof(s->replay), "/tmp/t.log");
+			snprintf(s->replay_dev, sizeof(s->replay_dev), "8,16");
+			s->replay_hash = 42;
+		}
 	}
 	return 0;
 }
