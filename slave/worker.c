@@ -1,4 +1,8 @@
 /*
+ * (Over 800 lines on purpose: the per-I/O path - issue, completion,
+ * accounting and the loop - is one concern, kept in one translation unit
+ * so that the compiler inlines it; the build has no LTO.)
+ *
  * The worker thread: the I/O hot path. One clock read per loop iteration
  * serves as the completion time of everything reaped and the issue time of
  * everything refilled, one submit-and-wait per iteration, no allocation and

@@ -1,4 +1,8 @@
 /*
+ * (Over 800 lines on purpose: every per-I/O offset decision - streams,
+ * hits, bands, distributions, concatenation, replay - is one concern,
+ * workload_next(), kept in one translation unit so that it inlines.)
+ *
  * Workload generator: stream choice by skew, transfer size by distribution,
  * read or write by rdpct, random (seekpct share) or sequential offsets inside
  * each target's range, random ones aligned to the transfer size, and the
