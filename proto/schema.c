@@ -26,13 +26,11 @@
 		.key = k, .kind = kd, .off = offsetof(st, m) \
 	}
 /* An F_U64 with a ceiling; the member must be 8 bytes (checked here). */
-#define BOUNDED(st, k, m, top)                                      \
-	{                                                           \
-		.key = k, .kind = F_U64, .off = offsetof(st, m),    \
-		.max = (top) + 0 * sizeof(char[sizeof(MEMBER(st, m)) == \
-						       8 ?                  \
-					       1 :                  \
-					       -1])                 \
+#define BOUNDED(st, k, m, top)                                               \
+	{                                                                    \
+		.key = k, .kind = F_U64, .off = offsetof(st, m),             \
+		.max = (top) +                                               \
+		       0 * sizeof(char[sizeof(MEMBER(st, m)) == 8 ? 1 : -1]) \
 	}
 #define STRING(st, k, m)                                         \
 	{                                                        \
