@@ -349,6 +349,7 @@ static void describe_wd(struct desc *d, const struct params *p,
 	const struct params_wd *wd = &p->wd[p->rd[ph->rd].wd[i]];
 	struct plan_wd pw;
 	char sz[32];
+	size_t gen;
 
 	plan_wd_resolve(p, ph, i, &pw);
 	desc_object(d, NULL);
@@ -362,6 +363,7 @@ static void describe_wd(struct desc *d, const struct params *p,
 	}
 	desc_end(d);
 	SHOWN(d, ")");
+	gen = d->n;
 	desc_array(d, "xfersize");
 	SHOWN(d, " xfersize=");
 	for (size_t x = 0; x < pw.nxfer; x++) {
@@ -389,6 +391,9 @@ static void describe_wd(struct desc *d, const struct params *p,
 	desc_dbl(d, "skew", pw.skew);
 	SHOWN(d, " skew=%g", pw.skew);
 	TEXT(d, " range=(%g,%g)", pw.range_lo, pw.range_hi);
+	/* A replay's I/O is the trace's: no generator to show in the text. */
+	if (wd->replay[0])
+		desc_text_drop(d, gen);
 	desc_dbl(d, "iorate", pw.iorate);
 	if (pw.iorate > 0)
 		SHOWN(d, " iorate=%g", pw.iorate);

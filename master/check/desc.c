@@ -49,6 +49,14 @@ void desc_text(struct desc *d, int alone, const char *fmt, ...)
 	va_end(ap);
 }
 
+void desc_text_drop(struct desc *d, size_t mark)
+{
+	for (size_t i = mark; i < d->n; i++) {
+		free(d->it[i].text);
+		d->it[i].text = NULL;
+	}
+}
+
 void desc_str(struct desc *d, const char *key, const char *v)
 {
 	struct item *it = add(d, ITEM_STR, key);

@@ -54,6 +54,11 @@ struct desc {
  */
 __attribute__((format(printf, 3, 4))) void desc_text(struct desc *d, int alone,
 						     const char *fmt, ...);
+/*
+ * Drop the text of every item from index mark on (d->n before they were
+ * added), keeping the items: what the JSON has and the text must not show.
+ */
+void desc_text_drop(struct desc *d, size_t mark);
 /* The text of the item just added. */
 #define SHOWN(d, ...) desc_text(d, 0, __VA_ARGS__)
 /* Text alone. */
