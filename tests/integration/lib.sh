@@ -43,11 +43,17 @@ dump_dom() {
 	local chromium prof=$TMP/chr.$$.$RANDOM
 	chromium=$(command -v chromium || true)
 	[ -n "$chromium" ] || return 2
-	run_bounded 90 "$chromium" --headless=new --no-sandbox --disable-gpu \
-		--no-first-run --user-data-dir="$prof" \
-		--virtual-time-budget=3000 --dump-dom "file://$1" > "$2" 2> "$prof.log"
-	for p in $(pgrep -f -- "--user-data-dir=$prof" || true); do
-		kill -9 "$p" 2>/dev/null || true
+	# One more try, in a fresh profile, for a browser that hangs past the
+	# bound (exit 124; see report_html.sh's chrome()).
+	for try in 1 2; do
+		run_bounded 90 "$chromium" --headless=new --no-sandbox --disable-gpu \
+			--no-first-run --user-data-dir="$prof-$try" \
+			--virtual-time-budget=3000 --dump-dom "file://$1" > "$2" 2> "$prof.log"
+		for p in $(pgrep -f -- "--user-data-dir=$prof-$try" || true); do
+			kill -9 "$p" 2>/dev/null || true
+		done
+		[ "$rc" -eq 124 ] && [ "$try" -eq 1 ] || break
+		echo "dump_dom: chromium hung past 90 s on $1: once more" >&2
 	done
 	[ "$rc" -eq 0 ] || { tail -20 "$prof.log"; fail "chromium exited $rc on $1"; }
 }
