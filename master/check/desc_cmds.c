@@ -8,6 +8,7 @@
 #include "master/check/desc.h"
 #include "master/check/desc_cmds.h"
 #include "master/params/params.h"
+#include "common/units.h"
 
 /* One probe= line: what the master samples, how often, its bound. */
 static void describe_probe(struct desc *d, const struct params_probe *pr)
@@ -78,4 +79,25 @@ void describe_probes(struct desc *d, const struct params *p)
 	for (size_t i = 0; i < p->nprobe; i++)
 		describe_probe(d, &p->probe[i]);
 	desc_end(d);
+}
+
+/* replay=: the trace, its device, the mode and what the master read. */
+void describe_replay(struct desc *d, const struct params_wd *wd)
+{
+	char sz[32];
+
+	desc_object(d, "replay");
+	desc_str(d, "file", wd->replay);
+	desc_str(d, "device", wd->replay_dev);
+	desc_str(d, "mode", wd->replay_afap ? "afap" : "timed");
+	desc_u64(d, "records", wd->replay_nrec);
+	desc_u64(d, "span_ns", wd->replay_span_ns);
+	desc_u64(d, "max_len", wd->replay_maxlen);
+	desc_u64(d, "end", wd->replay_end);
+	desc_end(d);
+	SHOWN(d,
+	      " replay=%s replay_device=%s replay_mode=%s (%llu records over %.3f s, up to %s each)",
+	      wd->replay, wd->replay_dev, wd->replay_afap ? "afap" : "timed",
+	      (unsigned long long)wd->replay_nrec, wd->replay_span_ns / 1e9,
+	      units_fmt_size(wd->replay_maxlen, sz, sizeof(sz)));
 }
