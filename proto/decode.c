@@ -531,6 +531,12 @@ void proto_msg_free(struct proto_msg *m)
 		free(m->u.plan.streams);
 		m->u.plan.streams = NULL;
 		m->u.plan.nstreams = 0;
+		free(m->u.plan.fsds);
+		m->u.plan.fsds = NULL;
+		m->u.plan.nfsds = 0;
+		free(m->u.plan.fwds);
+		m->u.plan.fwds = NULL;
+		m->u.plan.nfwds = 0;
 		break;
 	case PROTO_READY:
 		free(m->u.ready.forced);
@@ -548,6 +554,12 @@ void proto_msg_free(struct proto_msg *m)
 		free(m->u.interval.sds);
 		m->u.interval.sds = NULL;
 		m->u.interval.nsds = 0;
+		for (uint32_t i = 0;
+		     m->u.interval.fsops && i < m->u.interval.nfsops; i++)
+			hist_sparse_free(&m->u.interval.fsops[i].lat);
+		free(m->u.interval.fsops);
+		m->u.interval.fsops = NULL;
+		m->u.interval.nfsops = 0;
 		break;
 	case PROTO_PHASE_END:
 		free_hists(m->u.phase_end.lat);

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 14
+#define PROTO_VERSION 15
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -40,6 +40,11 @@
  * slave whose plan has more sends none (see proto_interval.sds).
  */
 #define PROTO_MAX_SD_LATS 64
+
+/* File-system phases (fsd=, fwd=): trees and file workloads in a plan. */
+#define PROTO_MAX_FSDS 64
+#define PROTO_MAX_FWDS 256
+#define PROTO_FSD_SIZES 32 /* sizes= pairs (common/fstree.h's limit) */
 
 /*
  * The largest frame each side can legitimately receive, for ZMQ_MAXMSGSIZE
@@ -69,18 +74,26 @@
 #define PROTO_VAL_SD_MAX_BYTES 64
 #define PROTO_DEV_MAX_BYTES ((size_t)PROTO_DEV_NAME_LEN + 12 * 12 + 16)
 #define PROTO_SD_LAT_MAX_BYTES (PROTO_HIST_MAX_BYTES + 16)
+#define PROTO_FSOP_MAX_BYTES (PROTO_HIST_MAX_BYTES + 48)
 #define PROTO_MAX_TO_MASTER                                   \
 	(2 * PROTO_HIST_MAX_BYTES +                           \
 	 (size_t)PROTO_MAX_TARGETS * PROTO_VAL_SD_MAX_BYTES + \
 	 (size_t)PROTO_MAX_DEVS * PROTO_DEV_MAX_BYTES +       \
-	 (size_t)PROTO_MAX_SD_LATS * PROTO_SD_LAT_MAX_BYTES + PROTO_MAX_SMALL)
+	 (size_t)PROTO_MAX_SD_LATS * PROTO_SD_LAT_MAX_BYTES + \
+	 (size_t)PROTO_FSOP_MAX * PROTO_FSOP_MAX_BYTES + PROTO_MAX_SMALL)
 #define PROTO_TARGET_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_PATH_LEN + 256)
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
 	 PROTO_MAX_XFER * 32 + PROTO_MAX_ZONES * 16 + 256)
+#define PROTO_FSD_MAX_BYTES                                                   \
+	((size_t)2 * PROTO_NAME_LEN + PROTO_PATH_LEN + PROTO_FSD_SIZES * 24 + \
+	 256)
+#define PROTO_FWD_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_MAX_XFER * 32 + 256)
 #define PROTO_MAX_TO_SLAVE                                    \
 	((size_t)PROTO_MAX_TARGETS * PROTO_TARGET_MAX_BYTES + \
-	 (size_t)PROTO_MAX_STREAMS * PROTO_STREAM_MAX_BYTES + PROTO_MAX_SMALL)
+	 (size_t)PROTO_MAX_STREAMS * PROTO_STREAM_MAX_BYTES + \
+	 (size_t)PROTO_MAX_FSDS * PROTO_FSD_MAX_BYTES +       \
+	 (size_t)PROTO_MAX_FWDS * PROTO_FWD_MAX_BYTES + PROTO_MAX_SMALL)
 
 enum proto_type {
 	PROTO_HELLO = 1,
@@ -311,6 +324,99 @@ struct proto_stream {
 	uint64_t replay_hash;
 };
 
+/*
+ * File-system operations (fwd operation=), in Vdbench's order. READ and
+ * WRITE are data transfers: an interval carries them where a block
+ * phase carries its reads and writes (ops, bytes, lat); every other
+ * operation is carried per operation in proto_interval.fsops.
+ */
+enum proto_fsop {
+	PROTO_FSOP_READ = 0,
+	PROTO_FSOP_WRITE = 1,
+	PROTO_FSOP_CREATE = 2,
+	PROTO_FSOP_DELETE = 3,
+	PROTO_FSOP_MKDIR = 4,
+	PROTO_FSOP_RMDIR = 5,
+	PROTO_FSOP_OPEN = 6,
+	PROTO_FSOP_CLOSE = 7,
+	PROTO_FSOP_GETATTR = 8,
+	PROTO_FSOP_SETATTR = 9,
+	PROTO_FSOP_ACCESS = 10,
+	PROTO_FSOP_COPY = 11,
+	PROTO_FSOP_MOVE = 12,
+	PROTO_FSOP_MAX
+};
+
+/* What a phase does to an fsd's tree before (or instead of) its fwds. */
+enum proto_fsformat {
+	PROTO_FSFMT_NONE = 0,    /* use the tree as it is */
+	PROTO_FSFMT_YES = 1,     /* clean what lockstep made, then create */
+	PROTO_FSFMT_RESTART = 2, /* create what is missing, fill short files */
+	PROTO_FSFMT_CLEAN = 3,   /* delete what lockstep made, nothing else */
+	PROTO_FSFMT_MAX
+};
+
+/* One size of an fsd's sizes= (common/fstree.h: size, pct). */
+struct proto_fsize {
+	uint64_t size; /* bytes */
+	uint64_t pct;  /* 0..100; ignored with one size */
+};
+
+/*
+ * One file tree (fsd=) as one slave uses it. The slave's tree is
+ * anchor/subdir when subdir is not "" (each slave its own subtree: the
+ * master puts the slave's name there), else anchor itself. Every path
+ * beneath the anchor is resolved beneath it (slave/anchor.h).
+ */
+struct proto_fsd {
+	char name[PROTO_NAME_LEN];
+	char anchor[PROTO_PATH_LEN];
+	char subdir[PROTO_NAME_LEN];  /* one path component or "" */
+	uint32_t depth, width, files; /* common/fstree.h's shape */
+	uint32_t dist;                /* enum fstree_dist */
+	uint32_t average;             /* sizes=(size,0) */
+	uint32_t nsizes;
+	struct proto_fsize sizes[PROTO_FSD_SIZES];
+	uint64_t seed; /* 0: Vdbench's */
+	/*
+	 * shared=yes: share_count slaves use one tree, this one is number
+	 * share_no and owns the files fstree_iter_share() gives it. A
+	 * share_count of 0 or 1: the tree is this slave's alone.
+	 */
+	uint32_t share_no, share_count;
+	uint32_t openflags; /* PROTO_O_* */
+	uint32_t format;    /* enum proto_fsformat: in a format phase */
+};
+
+enum proto_fileio {
+	PROTO_FILEIO_SEQ = 0,    /* a file from its start to its end */
+	PROTO_FILEIO_RANDOM = 1, /* xfersize-aligned random offsets */
+	PROTO_FILEIO_MAX
+};
+
+enum proto_fselect {
+	PROTO_FSEL_RANDOM = 0, /* any file, drawn at random */
+	PROTO_FSEL_SEQ = 1,    /* the tree's files in order, again and again */
+	PROTO_FSEL_ONCE = 2,   /* in order, once: then the fwd is done */
+	PROTO_FSEL_MAX
+};
+
+/* One file workload (fwd=) as one slave runs it. */
+struct proto_fwd {
+	char name[PROTO_NAME_LEN];
+	uint32_t fsd;   /* index into the plan's fsds */
+	uint32_t op;    /* enum proto_fsop */
+	uint32_t mixed; /* op read or write with rdpct=: a mix of both */
+	double rdpct;   /* with mixed: percent of the transfers read */
+	uint32_t nxfer; /* xfersize= sizes and shares, as a wd's */
+	struct proto_xfer xfer[PROTO_MAX_XFER];
+	uint32_t fileio;     /* enum proto_fileio */
+	uint32_t fileselect; /* enum proto_fselect */
+	uint32_t threads;    /* operations in flight, at least 1 */
+	uint32_t target;     /* copy, move: index of the destination fsd */
+	double rate;         /* this slave's operations per second; 0 = max */
+};
+
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */
 struct proto_plan {
 	uint32_t run;   /* index of the rd */
@@ -337,6 +443,15 @@ struct proto_plan {
 	struct proto_target *targets;
 	uint32_t nstreams;
 	struct proto_stream *streams;
+	/*
+	 * A file-system phase has fsds and no targets or streams. With
+	 * format set it runs each fsd's format (its fwds are none); else its
+	 * fwds run for the phase's intervals.
+	 */
+	uint32_t nfsds;
+	struct proto_fsd *fsds;
+	uint32_t nfwds;
+	struct proto_fwd *fwds;
 };
 
 /* A signature a slave will overwrite because its sd says force=yes. */
@@ -426,6 +541,17 @@ struct proto_sd_lat {
 	struct hist_sparse lat;
 };
 
+/*
+ * One file-system operation other than read and write over an interval,
+ * summed over the slave's fwds: operations done, bytes moved (copy),
+ * errors, and their latency (lat.count == count).
+ */
+struct proto_fsop_stat {
+	uint32_t op; /* enum proto_fsop, PROTO_FSOP_CREATE or above */
+	uint64_t count, bytes, errors;
+	struct hist_sparse lat;
+};
+
 /* slave -> master: one interval's measurements. Histograms are sparse. */
 struct proto_interval {
 	uint32_t phase;
@@ -472,6 +598,13 @@ struct proto_interval {
 	 */
 	uint32_t nsds;
 	struct proto_sd_lat *sds;
+	/*
+	 * A file-system phase's operations other than read and write
+	 * (malloc'd by decode, ops strictly increasing, at most
+	 * PROTO_FSOP_MAX); none in a block phase.
+	 */
+	uint32_t nfsops;
+	struct proto_fsop_stat *fsops;
 };
 
 /* master -> slave: every interval of phase with seq <= this was received. */

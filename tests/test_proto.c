@@ -911,13 +911,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 15);
+	kuint(&f, "v", 16);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 15 not supported (this "
-	       "lockstep speaks 14)");
+	       "protocol version 16 not supported (this "
+	       "lockstep speaks 15)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -938,7 +938,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 14), "
+	       "protocol version 4 not supported (this lockstep speaks 15), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -946,7 +946,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 14)");
+	expect(&f, -EPROTO, "(this lockstep speaks 15)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -986,8 +986,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 15);
-	expect(&f, -EPROTO, "version 15");
+	kuint(&f, "v", 16);
+	expect(&f, -EPROTO, "version 16");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
