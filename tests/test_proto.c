@@ -257,6 +257,18 @@ static void fill(struct proto_msg *m, enum proto_type t)
 		fill_hist(&iv->sds[0].lat, 1, 400);
 		iv->sds[1].target = 5;
 		fill_hist(&iv->sds[1].lat, 2, 250);
+		/* A file-system phase's creates and getattrs. */
+		iv->nfsops = 2;
+		iv->fsops = calloc(2, sizeof(*iv->fsops));
+		assert_non_null(iv->fsops);
+		iv->fsops[0].op = PROTO_FSOP_CREATE;
+		fill_hist(&iv->fsops[0].lat, 3, 120);
+		iv->fsops[0].count = iv->fsops[0].lat.count;
+		iv->fsops[0].errors = 2;
+		iv->fsops[1].op = PROTO_FSOP_COPY;
+		fill_hist(&iv->fsops[1].lat, 4, 30);
+		iv->fsops[1].count = iv->fsops[1].lat.count;
+		iv->fsops[1].bytes = UINT64_C(123456789012);
 		iv->tele = PROTO_TELE_CPU | PROTO_TELE_PSI | PROTO_TELE_NIC;
 		iv->tele_span_ns = UINT64_C(5000123456);
 		for (int i = 0; i < 5; i++)
@@ -577,6 +589,15 @@ static void check_equal(const struct proto_msg *a, const struct proto_msg *b)
 		for (uint32_t i = 0; i < x->nsds; i++) {
 			assert_int_equal(x->sds[i].target, y->sds[i].target);
 			check_hist(&x->sds[i].lat, &y->sds[i].lat);
+		}
+		assert_int_equal(x->nfsops, y->nfsops);
+		for (uint32_t i = 0; i < x->nfsops; i++) {
+			assert_int_equal(x->fsops[i].op, y->fsops[i].op);
+			assert_int_equal(x->fsops[i].count, y->fsops[i].count);
+			assert_int_equal(x->fsops[i].bytes, y->fsops[i].bytes);
+			assert_int_equal(x->fsops[i].errors,
+					 y->fsops[i].errors);
+			check_hist(&x->fsops[i].lat, &y->fsops[i].lat);
 		}
 		break;
 	}
@@ -1918,6 +1939,252 @@ static void test_interval_sds_hostile(void **state)
 }
 
 /*
+ * An interval's file operations other than read and write: bounded, each
+ * operation once and in order, never read or write, and each histogram
+ * counting its operations.
+ */
+static void test_interval_fsops_hostile(void **state)
+{
+	static msgpack_object many[PROTO_FSOP_MAX + 1];
+	msgpack_object *o;
+	struct edit e;
+
+	(void)state;
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(o, "fo")->via.array.size = 0;
+	edit_finish(&e, 0, NULL);
+	one_too_many(PROTO_INTERVAL, "fo", PROTO_FSOP_MAX, many,
+		     "interval.fo: 14 elements, at most 13");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "fo"), 1), "o")->via.u64 = PROTO_FSOP_CREATE;
+	edit_finish(&e, -EBADMSG, "fo[1].o: operation 2 not above");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "fo"), 0), "o")->via.u64 = PROTO_FSOP_WRITE;
+	edit_finish(&e, -EBADMSG,
+		    "fo[0].o: operation 1 not an operation other than read");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "fo"), 1), "o")->via.u64 = PROTO_FSOP_MAX;
+	edit_finish(&e, -EBADMSG, "fo[1].o: operation 13 not an operation");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "fo"), 0), "n")->via.u64 += 1;
+	edit_finish(&e, -EBADMSG, "a latency count other than its count");
+	o = edit_start(&e, PROTO_INTERVAL);
+	get(at(get(o, "fo"), 1), "l")->type = MSGPACK_OBJECT_NIL;
+	edit_finish(&e, -EBADMSG, "interval.fo[1].l: expected a map");
+}
+
+/* A file-system plan: two trees, a workload on each, nothing else. */
+static void fill_fs_plan(struct proto_msg *m)
+{
+	struct proto_plan *p = &m->u.plan;
+
+	memset(m, 0, sizeof(*m));
+	m->type = PROTO_PLAN;
+	p->run = 1;
+	p->phase = 4;
+	strcpy(p->name, "rd1");
+	strcpy(p->engine, "io_uring");
+	p->interval_ns = UINT64_C(1000000000);
+	p->intervals = 30;
+	p->nfsds = 2;
+	p->fsds = calloc(2, sizeof(*p->fsds));
+	p->nfwds = 2;
+	p->fwds = calloc(2, sizeof(*p->fwds));
+	assert_non_null(p->fsds);
+	assert_non_null(p->fwds);
+	for (uint32_t i = 0; i < 2; i++) {
+		struct proto_fsd *f = &p->fsds[i];
+		struct proto_fwd *w = &p->fwds[i];
+
+		snprintf(f->name, sizeof(f->name), "fsd%u", i + 1);
+		snprintf(f->anchor, sizeof(f->anchor), "/mnt/nfs/a%u", i);
+		strcpy(f->subdir, i ? "" : "slave-a.1");
+		f->depth = 2 + i;
+		f->width = 3;
+		f->files = 100;
+		f->dist = i;
+		f->nsizes = 2;
+		f->sizes[0].size = 4096;
+		f->sizes[0].pct = 60;
+		f->sizes[1].size = UINT64_C(1) << 30;
+		f->sizes[1].pct = 40;
+		f->seed = i;
+		f->share_no = i ? 2 : 0;
+		f->share_count = i ? 3 : 0;
+		f->openflags = PROTO_O_DIRECT;
+		f->format = PROTO_FSFMT_RESTART;
+		snprintf(w->name, sizeof(w->name), "fwd%u", i + 1);
+		w->fsd = i;
+		w->op = i ? PROTO_FSOP_MOVE : PROTO_FSOP_READ;
+		w->mixed = !i;
+		w->rdpct = 70;
+		w->nxfer = 1;
+		w->xfer[0].size = 65536;
+		w->xfer[0].pct = 100;
+		w->fileio = PROTO_FILEIO_RANDOM;
+		w->fileselect = i ? PROTO_FSEL_ONCE : PROTO_FSEL_SEQ;
+		w->threads = 8;
+		w->target = 0;
+		w->rate = 250.5;
+	}
+}
+
+static void test_plan_fs(void **state)
+{
+	struct proto_msg a, b;
+	void *buf;
+	size_t len;
+	char err[256];
+
+	(void)state;
+	fill_fs_plan(&a);
+	assert_int_equal(proto_encode(&a, &buf, &len), 0);
+	if (proto_decode(buf, len, &b, err, sizeof(err)))
+		fail_msg("%s", err);
+	free(buf);
+	assert_int_equal(b.u.plan.nfsds, 2);
+	assert_int_equal(b.u.plan.nfwds, 2);
+	/* Both zero-filled (calloc): every field and byte alike. */
+	assert_memory_equal(a.u.plan.fsds, b.u.plan.fsds,
+			    2 * sizeof(*a.u.plan.fsds));
+	assert_memory_equal(a.u.plan.fwds, b.u.plan.fwds,
+			    2 * sizeof(*a.u.plan.fwds));
+	proto_msg_free(&b);
+	proto_msg_free(&a);
+}
+
+/*
+ * One change to a good fs plan: the check both directions run names what,
+ * and the encoder refuses it.
+ */
+static void fs_plan_refused(void (*change)(struct proto_plan *),
+			    const char *what)
+{
+	struct proto_msg m;
+	void *buf = NULL;
+	size_t len;
+	char why[256] = "";
+
+	fill_fs_plan(&m);
+	change(&m.u.plan);
+	assert_int_equal(schema_plan_check(&m.u.plan, why, sizeof(why)),
+			 -EINVAL);
+	if (!strstr(why, what))
+		fail_msg("\"%s\" does not mention \"%s\"", why, what);
+	assert_int_equal(proto_encode(&m, &buf, &len), -EINVAL);
+	assert_null(buf);
+	proto_msg_free(&m);
+}
+
+static void ch_sd_too(struct proto_plan *p)
+{
+	p->ntargets = 1;
+	p->targets = calloc(1, sizeof(*p->targets));
+}
+static void ch_format(struct proto_plan *p)
+{
+	p->format = 1;
+}
+static void ch_fsd_index(struct proto_plan *p)
+{
+	p->fwds[1].fsd = 2;
+}
+static void ch_target(struct proto_plan *p)
+{
+	p->fwds[1].target = 9;
+}
+static void ch_op(struct proto_plan *p)
+{
+	p->fwds[0].op = PROTO_FSOP_MAX;
+}
+static void ch_mixed(struct proto_plan *p)
+{
+	p->fwds[1].mixed = 1;
+}
+static void ch_threads(struct proto_plan *p)
+{
+	p->fwds[0].threads = 0;
+}
+static void ch_shares(struct proto_plan *p)
+{
+	p->fsds[0].sizes[1].pct = 39;
+}
+static void ch_share_no(struct proto_plan *p)
+{
+	p->fsds[1].share_no = 3;
+}
+static void ch_anchor(struct proto_plan *p)
+{
+	strcpy(p->fsds[0].anchor, "a");
+}
+static void ch_subdir(struct proto_plan *p)
+{
+	strcpy(p->fsds[0].subdir, "..");
+}
+static void ch_slash(struct proto_plan *p)
+{
+	strcpy(p->fsds[0].subdir, "a/b");
+}
+static void ch_depth(struct proto_plan *p)
+{
+	p->fsds[1].depth = 0;
+}
+static void ch_fmt(struct proto_plan *p)
+{
+	p->fsds[1].format = 4;
+}
+
+/*
+ * The checks both directions make (the decoder's are the encoder's): a
+ * plan of sds and fsds, fwds in a format phase, indexes past the trees,
+ * shapes and shares that cannot be, a subtree that is not one folder.
+ */
+static void test_plan_fs_hostile(void **state)
+{
+	struct edit e;
+	struct proto_msg m;
+	size_t len, off = 0;
+	msgpack_object *o;
+
+	(void)state;
+	fs_plan_refused(ch_sd_too, "a phase of both sds and fsds");
+	fs_plan_refused(ch_format, "fwds in a format phase");
+	fs_plan_refused(ch_fsd_index, "fd: fsd index out of range");
+	fs_plan_refused(ch_target, "tg: destination fsd index");
+	fs_plan_refused(ch_op, "op: unknown operation");
+	fs_plan_refused(ch_mixed, "mx: a mix");
+	fs_plan_refused(ch_threads, "th: threads");
+	fs_plan_refused(ch_shares, "do not add up to 100");
+	fs_plan_refused(ch_share_no, "sh: share number");
+	fs_plan_refused(ch_anchor, "not an absolute path");
+	fs_plan_refused(ch_subdir, "sb: not one path component");
+	fs_plan_refused(ch_slash, "sb: not one path component");
+	fs_plan_refused(ch_depth, "dp/wd/fl");
+	fs_plan_refused(ch_fmt, "fm: unknown format");
+
+	/* The decoder says which field of which entry. */
+	fill_fs_plan(&m);
+	assert_int_equal(proto_encode(&m, &e.orig, &len), 0);
+	proto_msg_free(&m);
+	msgpack_unpacked_init(&e.u);
+	assert_int_equal(msgpack_unpack_next(&e.u, e.orig, len, &off),
+			 MSGPACK_UNPACK_SUCCESS);
+	o = &e.u.data;
+	get(at(get(o, "fw"), 1), "fd")->via.u64 = 7;
+	edit_finish(&e, -EBADMSG, "fw[1].fd: fsd index out of range");
+
+	fill_fs_plan(&m);
+	off = 0;
+	assert_int_equal(proto_encode(&m, &e.orig, &len), 0);
+	proto_msg_free(&m);
+	msgpack_unpacked_init(&e.u);
+	assert_int_equal(msgpack_unpack_next(&e.u, e.orig, len, &off),
+			 MSGPACK_UNPACK_SUCCESS);
+	get(at(get(at(get(&e.u.data, "fd"), 0), "sz"), 0), "pc")->via.u64 = 101;
+	edit_finish(&e, -EBADMSG, "plan.fd[0].sz[0].pc");
+}
+
+/*
  * A phase_end's per-sd validation counts: bounded, each sd once, no more
  * mismatches than blocks verified, and summing to the totals.
  */
@@ -2098,6 +2365,9 @@ int main(void)
 		cmocka_unit_test(test_hist_bin_differential),
 		cmocka_unit_test(test_interval_hostile),
 		cmocka_unit_test(test_interval_sds_hostile),
+		cmocka_unit_test(test_interval_fsops_hostile),
+		cmocka_unit_test(test_plan_fs),
+		cmocka_unit_test(test_plan_fs_hostile),
 		cmocka_unit_test(test_phase_end_hostile),
 		cmocka_unit_test(test_ready_hostile),
 		cmocka_unit_test(test_encode_invalid),

@@ -117,6 +117,20 @@ static void test_to_master(void **state)
 		full_hist_of(&m.u.interval.lat[d], PROTO_MAX_SD_LATS,
 			     PROTO_MAX_SD_LATS / 2);
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
+	/* And every file operation, each with every bucket, too. */
+	m.u.interval.nfsops = PROTO_FSOP_MAX - PROTO_FSOP_CREATE;
+	m.u.interval.fsops = calloc(m.u.interval.nfsops,
+				    sizeof(*m.u.interval.fsops));
+	assert_non_null(m.u.interval.fsops);
+	for (uint32_t i = 0; i < m.u.interval.nfsops; i++) {
+		struct proto_fsop_stat *o = &m.u.interval.fsops[i];
+
+		o->op = PROTO_FSOP_CREATE + i;
+		full_hist(&o->lat);
+		o->count = o->lat.count;
+		o->bytes = o->errors = UINT64_MAX;
+	}
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_MASTER);
 	proto_msg_free(&m);
 
 	memset(&m, 0, sizeof(m));
@@ -274,6 +288,66 @@ static void test_to_slave(void **state)
 	proto_msg_free(&m);
 }
 
+/* A file-system plan with every tree and workload at its longest. */
+static void test_to_slave_fs(void **state)
+{
+	struct proto_msg m;
+	struct proto_plan *p = &m.u.plan;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.type = PROTO_PLAN;
+	p->run = p->phase = p->intervals = p->warmup_intervals = UINT32_MAX;
+	fill_str(p->name, sizeof(p->name));
+	fill_str(p->engine, sizeof(p->engine));
+	p->nfsds = PROTO_MAX_FSDS;
+	p->fsds = calloc(PROTO_MAX_FSDS, sizeof(*p->fsds));
+	p->nfwds = PROTO_MAX_FWDS;
+	p->fwds = calloc(PROTO_MAX_FWDS, sizeof(*p->fwds));
+	assert_non_null(p->fsds);
+	assert_non_null(p->fwds);
+	for (unsigned i = 0; i < PROTO_MAX_FSDS; i++) {
+		struct proto_fsd *f = &p->fsds[i];
+
+		fill_str(f->name, sizeof(f->name));
+		fill_str(f->anchor, sizeof(f->anchor));
+		f->anchor[0] = '/';
+		fill_str(f->subdir, sizeof(f->subdir));
+		f->depth = f->width = f->files = UINT32_MAX;
+		f->dist = 1;
+		f->average = f->openflags = UINT32_MAX;
+		f->format = PROTO_FSFMT_CLEAN;
+		f->share_count = UINT32_MAX;
+		f->share_no = UINT32_MAX - 1;
+		f->seed = UINT64_MAX;
+		f->nsizes = PROTO_FSD_SIZES;
+		for (unsigned k = 0; k < PROTO_FSD_SIZES; k++) {
+			f->sizes[k].size = UINT64_MAX;
+			f->sizes[k].pct = k < 4 ? 25 : 0;
+		}
+	}
+	for (unsigned i = 0; i < PROTO_MAX_FWDS; i++) {
+		struct proto_fwd *w = &p->fwds[i];
+
+		fill_str(w->name, sizeof(w->name));
+		w->fsd = w->target = PROTO_MAX_FSDS - 1;
+		w->op = PROTO_FSOP_WRITE;
+		w->mixed = UINT32_MAX;
+		w->rdpct = 99.999;
+		w->nxfer = PROTO_MAX_XFER;
+		for (unsigned x = 0; x < PROTO_MAX_XFER; x++) {
+			w->xfer[x].size = UINT32_MAX;
+			w->xfer[x].pct = 99.999;
+		}
+		w->fileio = PROTO_FILEIO_RANDOM;
+		w->fileselect = PROTO_FSEL_ONCE;
+		w->threads = 4096;
+		w->rate = 1e300;
+	}
+	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_SLAVE);
+	proto_msg_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_small),
 		cmocka_unit_test(test_ready),
 		cmocka_unit_test(test_to_slave),
+		cmocka_unit_test(test_to_slave_fs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

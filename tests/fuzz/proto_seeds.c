@@ -226,6 +226,15 @@ static int fill(struct proto_msg *m, enum proto_type t)
 		if (fill_hist(&iv->sds[0].lat, 1) ||
 		    fill_hist(&iv->sds[1].lat, 2))
 			return -ENOMEM;
+		/* A file-system phase's creates (as many as the reads). */
+		iv->fsops = calloc(1, sizeof(*iv->fsops));
+		if (!iv->fsops)
+			return -ENOMEM;
+		iv->nfsops = 1;
+		iv->fsops[0].op = PROTO_FSOP_CREATE;
+		if (fill_hist(&iv->fsops[0].lat, 1))
+			return -ENOMEM;
+		iv->fsops[0].count = iv->fsops[0].lat.count;
 		return 0;
 	}
 	case PROTO_ACK:
@@ -294,6 +303,66 @@ static int fill(struct proto_msg *m, enum proto_type t)
 	}
 }
 
+/* A file-system phase's plan: one tree, one mixed read/write fwd. */
+static int fill_fs_plan(struct proto_msg *m)
+{
+	struct proto_plan *p = &m->u.plan;
+
+	memset(m, 0, sizeof(*m));
+	m->type = PROTO_PLAN;
+	p->phase = 3;
+	snprintf(p->name, sizeof(p->name), "rd1");
+	snprintf(p->engine, sizeof(p->engine), "io_uring");
+	p->interval_ns = 1000000000;
+	p->intervals = 10;
+	p->fsds = calloc(1, sizeof(*p->fsds));
+	p->fwds = calloc(1, sizeof(*p->fwds));
+	if (!p->fsds || !p->fwds)
+		return -ENOMEM;
+	p->nfsds = p->nfwds = 1;
+	snprintf(p->fsds[0].name, sizeof(p->fsds[0].name), "fsd1");
+	snprintf(p->fsds[0].anchor, sizeof(p->fsds[0].anchor), "/mnt/a");
+	snprintf(p->fsds[0].subdir, sizeof(p->fsds[0].subdir), "h1");
+	p->fsds[0].depth = p->fsds[0].width = 2;
+	p->fsds[0].files = 10;
+	p->fsds[0].nsizes = 2;
+	p->fsds[0].sizes[0] = (struct proto_fsize){ 4096, 50 };
+	p->fsds[0].sizes[1] = (struct proto_fsize){ 65536, 50 };
+	snprintf(p->fwds[0].name, sizeof(p->fwds[0].name), "fwd1");
+	p->fwds[0].op = PROTO_FSOP_READ;
+	p->fwds[0].mixed = 1;
+	p->fwds[0].rdpct = 70;
+	p->fwds[0].nxfer = 1;
+	p->fwds[0].xfer[0] = (struct proto_xfer){ 4096, 100 };
+	p->fwds[0].fileio = PROTO_FILEIO_RANDOM;
+	p->fwds[0].threads = 2;
+	return 0;
+}
+
+static int write_seed(const char *dir, const char *name,
+		      const struct proto_msg *m)
+{
+	char path[4096];
+	void *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = proto_encode(m, &buf, &len);
+
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", name, strerror(-rc));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/%s.msgpack", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
+		fprintf(stderr, "%s: %s\n", path, strerror(errno));
+		free(buf);
+		return 1;
+	}
+	free(buf);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -302,30 +371,28 @@ int main(int argc, char **argv)
 	}
 	for (int t = PROTO_HELLO; t < PROTO_TYPE_MAX; t++) {
 		struct proto_msg m;
-		char path[4096];
-		void *buf = NULL;
-		size_t len = 0;
-		FILE *f;
-		int rc;
+		int rc = fill(&m, (enum proto_type)t);
 
-		rc = fill(&m, (enum proto_type)t);
-		if (!rc)
-			rc = proto_encode(&m, &buf, &len);
-		proto_msg_free(&m);
 		if (rc) {
 			fprintf(stderr, "%s: %s\n", proto_type_name(t),
 				strerror(-rc));
+			proto_msg_free(&m);
 			return 1;
 		}
-		snprintf(path, sizeof(path), "%s/%s.msgpack", argv[1],
-			 proto_type_name(t));
-		f = fopen(path, "wb");
-		if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
-			fprintf(stderr, "%s: %s\n", path, strerror(errno));
-			free(buf);
+		rc = write_seed(argv[1], proto_type_name(t), &m);
+		proto_msg_free(&m);
+		if (rc)
 			return 1;
-		}
-		free(buf);
+	}
+	{
+		struct proto_msg m;
+		int rc = fill_fs_plan(&m);
+
+		if (!rc)
+			rc = write_seed(argv[1], "plan_fs", &m);
+		proto_msg_free(&m);
+		if (rc)
+			return 1;
 	}
 	return 0;
 }
