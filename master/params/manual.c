@@ -453,8 +453,15 @@ static const char *const kind_intro[KIND_NR] = {
 		    "A file without `hd=` lines runs on this machine.\n",
 	[KIND_SD] = "## sd=NAME\n"
 		    "A storage definition: one target.\n",
+	[KIND_FSD] = "## fsd=NAME\n"
+		     "A file system definition, Vdbench's: a tree of "
+		     "folders and files under an anchor folder, with the "
+		     "`sd=` lines (see FILE SYSTEM RUNS).\n",
 	[KIND_WD] = "## wd=NAME\n"
 		    "A workload on one or more sds.\n",
+	[KIND_FWD] = "## fwd=NAME\n"
+		     "A file system workload, Vdbench's: one operation on "
+		     "the files of one or more fsds, with the `wd=` lines.\n",
 	[KIND_RD] = "## rd=NAME\n"
 		    "A run: one or more phases of its wds, one after another "
 		    "(see HOW PHASES RUN).\n",
@@ -518,8 +525,7 @@ static int print_skipped(FILE *f)
 		}
 	}
 	if (!ret)
-		ret = man_markup(f, "= `fsd=`, `fwd=`\nrefused: " WHY_FS "\n"
-				    "= `rg=`\nrefused: Swat replay is not "
+		ret = man_markup(f, "= `rg=`\nrefused: Swat replay is not "
 				    "supported\n");
 	return ret;
 }
