@@ -454,7 +454,7 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 		return -EINVAL;
 	if (!(rd->fwdrate > 0) || rd->fwdrate > 1e9)
 		return perr(p, v->pos,
-			    "%s=%.*s is not max or a rate of 0 to 1e9 operations per second",
+			    "%s=%.*s is not max or a rate above 0, at most 1e9 operations per second",
 			    kw->name, show(v->len), v->s);
 	return 0;
 }
