@@ -234,6 +234,9 @@ diag_err(struct parser *p, struct params_pos pos, const char *fmt, ...);
 __attribute__((format(printf, 3, 4))) int
 diag_warn(struct parser *p, struct params_pos pos, const char *fmt, ...);
 
+/* defaults.c: o as kind k before any xx=default line. */
+void params_obj_defaults(union obj *o, enum kind k);
+
 /* params.c: references and definitions. */
 int params_set_refs(struct parser *p, const struct kw *kw,
 		    const struct item *it, enum kind k, unsigned *idx,
