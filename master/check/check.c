@@ -21,6 +21,7 @@
 #include "master/check/check.h"
 #include "master/check/desc.h"
 #include "master/check/desc_cmds.h"
+#include "master/check/desc_fs.h"
 #include "master/plan/plan.h"
 #include "master/plan/slo.h"
 
@@ -425,6 +426,8 @@ static void describe_phase(struct desc *d, const struct check *c, size_t i)
 	unsigned unsized;
 	uint64_t mdb;
 
+	if (ph->fs)
+		return describe_fs_phase(d, p, ph, i);
 	desc_object(d, NULL);
 	desc_u64(d, "index", i + 1);
 	SHOWN(d, "  %zu.", i + 1);
@@ -677,6 +680,7 @@ static int describe(struct desc *d, const struct check *c)
 	desc_end(d);
 	describe_hosts(d, c);
 	describe_sds(d, p);
+	describe_fs(d, p);
 	desc_array(d, "phases");
 	SHOWN(d, "phases:\n");
 	for (size_t i = 0; i < c->nph; i++)

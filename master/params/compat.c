@@ -88,11 +88,6 @@ int compat_unknown(struct parser *p, const struct kind_desc *kinds, enum kind k,
 	const char *best = NULL;
 	size_t bestd = SIZE_MAX;
 
-	if (key_is(it, "fsd") || key_is(it, "fwd"))
-		return perr(p, it->kpos,
-			    "%.*s= is not supported: " WHY_FS
-			    " (lockstep runs sd= workloads)",
-			    (int)it->keylen, it->key);
 	if (key_is(it, "rg"))
 		return perr(p, it->kpos,
 			    "rg= is not supported: Swat replay is not supported");

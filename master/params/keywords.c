@@ -497,8 +497,71 @@ static const struct kw wd_kws[] = {
 	   "timed (default): each record at its recorded time from the phase's start, an open-loop schedule; afap: each record as soon as a slot of the sd's threads= is free, in the trace's order per worker"),
 };
 
+/* fsd=: a file tree (fs.c). */
+#define FS_SHAPE(n, field, d)                                         \
+	{                                                             \
+		.name = (n), .set = fsd_set_shape,                    \
+		.off = offsetof(struct params_fsd, field), .doc = (d) \
+	}
+static const struct kw fsd_kws[] = {
+	KW("anchor", fsd_set_anchor,
+	   "the folder the tree is made in, an absolute path that must exist on the slaves (lockstep does not make it: Vdbench's create_anchors= is refused) and that lockstep-slave(1)'s --allow must allow; each slave an fwd runs on gets its own subtree ANCHOR/SLAVE unless shared=yes"),
+	FS_SHAPE("depth", depth,
+		 "levels of folders below the anchor (default 1), each folder named vdb.LEVEL_INDEX.dir as Vdbench names them"),
+	FS_SHAPE("width", width, "folders in each folder (default 1)"),
+	FS_SHAPE("files", files,
+		 "files in each folder that holds files (default 10, at most 10,000,000), named vdb_fNNNN.file"),
+	KW("sizes", fsd_set_sizes,
+	   "the files' size (default 4k); (SIZE,PCT,SIZE,PCT,...) with whole percentages adding up to 100 for a mix, each file drawing its size as Vdbench does (java.util.Random, seed 0: Vdbench's sizes file for file); (SIZE,0) for sizes averaging SIZE"),
+	{ .name = "size", .set = fsd_set_sizes, .alias_of = "sizes" },
+	KW("distribution", fsd_set_distribution,
+	   "bottom (default): files in the deepest folders only; all: files in every folder"),
+	KWF("shared", set_yesno, struct params_fsd, shared,
+	    "yes: Vdbench's shared anchor: every slave an fwd runs on uses the one tree, each formatting and using every n-th file (n: the slaves on it); no (default): each slave its own subtree, ANCHOR/SLAVE"),
+	KW("openflags", fsd_set_openflags,
+	   "how files are opened: o_direct (or directio), o_dsync, o_sync, one or a list (default: none); an rd's openflags= replaces it"),
+	UNSUPPORTED("totalsize", WHY_FS),
+	UNSUPPORTED("workingsetsize", WHY_FS),
+	UNSUPPORTED("wss", WHY_FS),
+	UNSUPPORTED("count", WHY_FS),
+	UNSUPPORTED("journal", WHY_FS),
+	UNSUPPORTED("dedupratio", WHY_DEDUP),
+	UNSUPPORTED("dedupunit", WHY_DEDUP),
+	UNSUPPORTED("dedupsets", WHY_DEDUP),
+};
+
+/* fwd=: a file workload (fs.c). */
+static const struct kw fwd_kws[] = {
+	KW("fsd", fwd_set_fsd,
+	   "the fsds it runs on: a name, a list or a wildcard (default: the only fsd, when there is one); on each of them"),
+	KW("operation", fwd_set_operation,
+	   "what it does, one of read (default), write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy, move"),
+	KW("rdpct", fwd_set_rdpct,
+	   "with operation=read or write and fileio=random: the percentage of its transfers that read, the rest write (Vdbench's mixed read and write)"),
+	KW("xfersize", fwd_set_xfersize,
+	   "the transfer size of reads and writes (default 4k), or size,percentage pairs adding up to 100"),
+	KW("fileio", fwd_set_fileio,
+	   "sequential (default): a file from its start to its end; random: xfersize-aligned random offsets. Vdbench's (random,shared) and (sequential,delete) are refused"),
+	KW("fileselect", fwd_set_fileselect,
+	   "how files are picked: random (default), sequential (in the tree's order, again and again) or once (each file once, then the fwd is done); Vdbench's poisson and midpoint are refused"),
+	KW("threads", fwd_set_threads,
+	   "operations in flight (default 1), Vdbench's: the fwd's total, split evenly over its fsds and the slaves that run it, at least 1 each"),
+	KW("skew", fwd_set_skew,
+	   "the fwd's share of the rd's fwdrate= in percent; the fwds without one split what the others leave"),
+	KW("host", fwd_set_host,
+	   "the hd= hosts that run the fwd, a name or a list (default: every host)"),
+	KW("target", fwd_set_target,
+	   "operation=copy or move: the fsd copied or moved to, of the same shape as the fwd's fsds (default: within the fwd's own fsd)"),
+	UNSUPPORTED("stopafter", WHY_FS),
+	UNSUPPORTED("openflags", "give openflags= on the fsd or the rd"),
+};
+
 static const struct kw rd_kws[] = {
 	KW("wd", rd_set_wd, "the wds it runs: a name, a list or a wildcard"),
+	KW("fwd", rd_set_fwd,
+	   "the fwds it runs (a file system run, see FILE SYSTEM RUNS): a name, a list or a wildcard (default: the only fwd of a file without wds); not with wd="),
+	KW("fwdrate", rd_set_fwdrate,
+	   "with fwd=: max (default) or the cluster's operations per second, split over the fwds by skew= and over the slaves that run each"),
 	KW("iorate", rd_set_iorate,
 	   "max (default), curve, slo (a max phase, then a search for the highest rate that meets slo=), a rate N (the cluster total, IO/s) or a list of rates (N,M,...): one phase each"),
 	{ .name = "foriorate", .set = rd_set_iorate, .alias_of = "iorate" },
@@ -519,7 +582,7 @@ static const struct kw rd_kws[] = {
 	KWF("pause", set_duration0, struct params_rd, pause_s,
 	    "a pause before each of its phases starts (default 0)"),
 	KW("format", rd_set_format,
-	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default)"),
+	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default). With fwd=: yes cleans and makes every fsd's tree before the run, restart makes only what is missing (short files filled) before it, only makes the trees with no run after, clean deletes them with no run (see FILE SYSTEM RUNS)"),
 	KW("validate", rd_set_validate,
 	   "only: one pass that reads each slave's whole part of the sds and verifies it (needs validate=yes); no"),
 	KW("distribution", rd_set_distribution,
@@ -562,6 +625,14 @@ static const struct kw rd_kws[] = {
 	UNSUPPORTED("replay",
 		    "Vdbench's replay groups are not supported: give replay=FILE on a wd= (lockstep's form)"),
 	UNSUPPORTED("mount", WHY_FS),
+	UNSUPPORTED("operations", WHY_FS),
+	UNSUPPORTED("foroperation", WHY_FS),
+	UNSUPPORTED("fordepth", WHY_FS),
+	UNSUPPORTED("forwidth", WHY_FS),
+	UNSUPPORTED("forfiles", WHY_FS),
+	UNSUPPORTED("forsizes", WHY_FS),
+	UNSUPPORTED("fortotal", WHY_FS),
+	UNSUPPORTED("forwss", WHY_FS),
 };
 
 /* ev=: an event of a failure-and-rebuild run (ev.c). */
@@ -618,7 +689,8 @@ static const struct kw probe_kws[] = {
 _Static_assert(NKW(general_kws) <= KW_MAX && NKW(hd_kws) <= KW_MAX &&
 		       NKW(sd_kws) <= KW_MAX && NKW(wd_kws) <= KW_MAX &&
 		       NKW(rd_kws) <= KW_MAX && NKW(ev_kws) <= KW_MAX &&
-		       NKW(probe_kws) <= KW_MAX,
+		       NKW(probe_kws) <= KW_MAX && NKW(fsd_kws) <= KW_MAX &&
+		       NKW(fwd_kws) <= KW_MAX,
 	       "raise KW_MAX");
 
 #define KIND(n, t, f, r)           \
@@ -629,7 +701,9 @@ const struct kind_desc keywords_kinds[KIND_NR] = {
 	[KIND_GENERAL] = KIND("general", general_kws, NULL, NULL),
 	[KIND_HD] = KIND("hd", hd_kws, hd_finish, NULL),
 	[KIND_SD] = KIND("sd", sd_kws, sd_finish, NULL),
+	[KIND_FSD] = KIND("fsd", fsd_kws, fsd_finish, NULL),
 	[KIND_WD] = KIND("wd", wd_kws, wd_finish, NULL),
+	[KIND_FWD] = KIND("fwd", fwd_kws, fwd_finish, NULL),
 	[KIND_RD] = KIND("rd", rd_kws, rd_finish, NULL),
 	[KIND_PROBE] = KIND("probe", probe_kws, probe_finish, NULL),
 	[KIND_EV] = KIND("ev", ev_kws, ev_finish, ev_resolve),

@@ -109,6 +109,37 @@ static const char params_body[] =
 	"`dedupratio=` ask otherwise (both checked with zlib and hashing "
 	"in the tests).\n"
 	"\n"
+	"# FILE SYSTEM RUNS\n"
+	"An `rd=` with `fwd=` runs file operations on trees of folders and "
+	"files (`fsd=`), Vdbench's file system workloads:\n"
+	"- An `fsd=` names a tree under an `anchor=` folder that must exist "
+	"on every slave that uses it: `depth=` levels of `width=` folders "
+	"(vdb.LEVEL_INDEX.dir), `files=` files (vdb_fNNNN.file) in the "
+	"deepest folders (or in every folder with `distribution=all`), of "
+	"`sizes=`, named and sized as Vdbench names and sizes them.\n"
+	"- Each slave an fwd runs on gets its own tree, ANCHOR/SLAVE (its "
+	"name as it registered), so trees on shared storage (NFS, CephFS) "
+	"never overlap. With `shared=yes` every slave uses the one tree in "
+	"the anchor and owns every n-th file of it (n: the slaves using "
+	"the fsd), as Vdbench's shared anchors.\n"
+	"- An fwd's `threads=` are its total, split evenly over its fsds "
+	"and the slaves that run it, at least 1 each (Vdbench's rule: "
+	"threads=8 on 3 slaves is 2 each). `fwdrate=` is the cluster's: "
+	"split over the fwds by `skew=`, then evenly over each fwd's fsds "
+	"and slaves. An fwd on several fsds runs on each of them.\n"
+	"- `format=yes` first deletes what lockstep's own last format made "
+	"(only with its marker file in the anchor, never a foreign file) "
+	"and makes the trees, `format=restart` makes only what is missing, "
+	"`format=only` makes them with no run after, `format=clean` "
+	"deletes them with no run after. A format phase ends when every "
+	"slave is done.\n"
+	"- Vdbench's `totalsize=`, `workingsetsize=`, `count=`, "
+	"`stopafter=`, `fileio=(random,shared)`, `fileio=(sequential,"
+	"delete)`, `fileselect=poisson` or `midpoint`, `format=once`, "
+	"`format=(yes,complete)`, `fwd=format`, `operations=` and the "
+	"`for...=` loops of file system runs are refused: lockstep does not "
+	"run them yet. An rd runs `wd=` or `fwd=`, not both.\n"
+	"\n"
 	"# DATA VALIDATION\n"
 	"`validate=yes` (a general parameter, as in Vdbench) checks that "
 	"what was written is what is read back:\n"
@@ -453,8 +484,15 @@ static const char *const kind_intro[KIND_NR] = {
 		    "A file without `hd=` lines runs on this machine.\n",
 	[KIND_SD] = "## sd=NAME\n"
 		    "A storage definition: one target.\n",
+	[KIND_FSD] = "## fsd=NAME\n"
+		     "A file system definition, Vdbench's: a tree of "
+		     "folders and files under an anchor folder, with the "
+		     "`sd=` lines (see FILE SYSTEM RUNS).\n",
 	[KIND_WD] = "## wd=NAME\n"
 		    "A workload on one or more sds.\n",
+	[KIND_FWD] = "## fwd=NAME\n"
+		     "A file system workload, Vdbench's: one operation on "
+		     "the files of one or more fsds, with the `wd=` lines.\n",
 	[KIND_RD] = "## rd=NAME\n"
 		    "A run: one or more phases of its wds, one after another "
 		    "(see HOW PHASES RUN).\n",
@@ -518,8 +556,7 @@ static int print_skipped(FILE *f)
 		}
 	}
 	if (!ret)
-		ret = man_markup(f, "= `fsd=`, `fwd=`\nrefused: " WHY_FS "\n"
-				    "= `rg=`\nrefused: Swat replay is not "
+		ret = man_markup(f, "= `rg=`\nrefused: Swat replay is not "
 				    "supported\n");
 	return ret;
 }

@@ -34,6 +34,10 @@ static const char *obj_name(enum kind k, size_t i, const struct params *pa)
 		return pa->sd[i].name;
 	case KIND_WD:
 		return pa->wd[i].name;
+	case KIND_FSD:
+		return pa->fsd[i].name;
+	case KIND_FWD:
+		return pa->fwd[i].name;
 	case KIND_RD:
 		return pa->rd[i].name;
 	case KIND_PROBE:
@@ -54,6 +58,10 @@ static size_t obj_count(enum kind k, const struct params *pa)
 		return pa->nsd;
 	case KIND_WD:
 		return pa->nwd;
+	case KIND_FSD:
+		return pa->nfsd;
+	case KIND_FWD:
+		return pa->nfwd;
 	case KIND_RD:
 		return pa->nrd;
 	case KIND_PROBE:
@@ -145,58 +153,6 @@ int params_set_hosts(struct parser *p, const struct kw *kw,
 
 /* ---- definitions ------------------------------------------------------ */
 
-static void obj_defaults(union obj *o, enum kind k)
-{
-	memset(o, 0, sizeof(*o));
-	switch (k) {
-	case KIND_HD:
-		o->hd.shell = PARAMS_SHELL_SSH;
-		o->hd.slaves = 1;
-		break;
-	case KIND_SD:
-		o->sd.threads = 8;
-		o->sd.range_hi = 100;
-		o->sd.hitarea = 1024 * 1024; /* Vdbench's default */
-		break;
-	case KIND_WD:
-		o->wd.nxfer = 1;
-		o->wd.xfer[0].size = 4096;
-		o->wd.xfer[0].pct = 100;
-		o->wd.rdpct = 100;
-		o->wd.seekpct = 100;
-		o->wd.range_hi = 100;
-		break;
-	case KIND_RD: {
-		static const double curve[] = { 10, 50, 70, 80, 90, 100 };
-
-		o->rd.elapsed_s = 30;
-		o->rd.warmup_s = 0;
-		o->rd.interval_s = 1;
-		o->rd.sloprecision_pct = 5;
-		o->rd.ncurve = sizeof(curve) / sizeof(curve[0]);
-		memcpy(o->rd.curve, curve, sizeof(curve));
-		break;
-	}
-	case KIND_EV:
-		o->ev.host = -1;
-		o->ev.poll_s = 10;
-		o->ev.timeout_s = 3600;
-		o->ev.baseline_s = 60;
-		o->ev.degrade_pct = 90;
-		o->ev.recover_iops_pct = 10;
-		o->ev.recover_p99_pct = 20;
-		o->ev.recover_n = 10;
-		o->ev.ends = -1;
-		break;
-	case KIND_PROBE:
-		/* timeout_s 0: min(every=, 30 s), in probe_finish(). */
-		o->probe.every_s = 10;
-		break;
-	default:
-		break;
-	}
-}
-
 /* Every kind's struct starts with its name. */
 static char *cur_name(struct parser *p)
 {
@@ -212,6 +168,10 @@ static struct params_pos *cur_pos(struct parser *p)
 		return &p->cur.sd.pos;
 	case KIND_WD:
 		return &p->cur.wd.pos;
+	case KIND_FSD:
+		return &p->cur.fsd.pos;
+	case KIND_FWD:
+		return &p->cur.fwd.pos;
 	case KIND_EV:
 		return &p->cur.ev.pos;
 	case KIND_PROBE:
@@ -351,6 +311,16 @@ static int def_finish(struct parser *p)
 		if (!ret)
 			pa->wd[pa->nwd++] = p->cur.wd;
 		break;
+	case KIND_FSD:
+		ret = grow(p, k, (void **)&pa->fsd, pa->nfsd, sizeof(*pa->fsd));
+		if (!ret)
+			pa->fsd[pa->nfsd++] = p->cur.fsd;
+		break;
+	case KIND_FWD:
+		ret = grow(p, k, (void **)&pa->fwd, pa->nfwd, sizeof(*pa->fwd));
+		if (!ret)
+			pa->fwd[pa->nfwd++] = p->cur.fwd;
+		break;
 	case KIND_EV:
 		ret = grow(p, k, (void **)&pa->ev, pa->nev, sizeof(*pa->ev));
 		if (!ret)
@@ -477,22 +447,26 @@ static int check_name(struct parser *p, enum kind k, const struct val *v)
 	}
 	at = name_lookup(p, k, v->s, v->len);
 	if (at >= 0) {
-		const struct params_pos *pos = k == KIND_HD ?
-						       &p->out->hd[at].pos :
-					       k == KIND_SD ?
-						       &p->out->sd[at].pos :
-					       k == KIND_WD ?
-						       &p->out->wd[at].pos :
-					       k == KIND_RD ?
-						       &p->out->rd[at].pos :
-					       k == KIND_PROBE ?
-						       &p->out->probe[at].pos :
-						       &p->out->ev[at].pos;
+		const struct params_pos *pos =
+			k == KIND_HD    ? &p->out->hd[at].pos :
+			k == KIND_SD    ? &p->out->sd[at].pos :
+			k == KIND_WD    ? &p->out->wd[at].pos :
+			k == KIND_FSD   ? &p->out->fsd[at].pos :
+			k == KIND_FWD   ? &p->out->fwd[at].pos :
+			k == KIND_RD    ? &p->out->rd[at].pos :
+			k == KIND_PROBE ? &p->out->probe[at].pos :
+					  &p->out->ev[at].pos;
 
 		return perr(p, v->pos, "%s=%.*s is already defined at line %u",
 			    kn, show(v->len), v->s, pos->line);
 	}
 	return 0;
+}
+
+/* fsd= lines go with the sd= lines, fwd= lines with the wd= lines. */
+static int kind_rank(enum kind k)
+{
+	return k == KIND_FSD ? KIND_SD : k == KIND_FWD ? KIND_WD : (int)k;
 }
 
 /* An item that starts a definition of kind k. */
@@ -503,7 +477,7 @@ static int def_start(struct parser *p, enum kind k, const struct item *it)
 
 	if (ret)
 		return ret;
-	if (k < p->last)
+	if (kind_rank(k) < kind_rank(p->last))
 		return perr(p, it->kpos,
 			    "%.*s=%.*s must come before the %s= definitions (the order is general, hd, sd, wd, rd%s)",
 			    (int)it->keylen, it->key, show(it->rawlen), it->raw,
@@ -595,7 +569,7 @@ static int parse(struct parser *p)
 			k = line_kind(p, &p->it);
 			if ((p->flags & PARAMS_CLUSTER) &&
 			    (k == KIND_WD || k == KIND_RD || k == KIND_EV ||
-			     k == KIND_PROBE))
+			     k == KIND_PROBE || k == KIND_FSD || k == KIND_FWD))
 				return perr(p, p->it.kpos,
 					    "%s= in a cluster file: lockstep easy writes the workloads (run your own with lockstep run)",
 					    keywords_kinds[k].name);
@@ -661,7 +635,7 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	p->kind = KIND_NONE;
 	p->last = KIND_GENERAL;
 	for (int k = 0; k < KIND_NR; k++)
-		obj_defaults(&p->dflt[k], (enum kind)k);
+		params_obj_defaults(&p->dflt[k], (enum kind)k);
 
 	ret = parse(p);
 	while (p->depth)
@@ -742,6 +716,8 @@ void params_free(struct params **p)
 	free((*p)->hd);
 	free((*p)->sd);
 	free((*p)->wd);
+	free((*p)->fsd);
+	free((*p)->fwd);
 	free((*p)->rd);
 	free((*p)->ev);
 	free((*p)->probe);

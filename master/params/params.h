@@ -70,6 +70,9 @@ enum params_format {
 	PARAMS_FORMAT_NO,
 	PARAMS_FORMAT_YES,  /* a format phase, then the measured phases */
 	PARAMS_FORMAT_ONLY, /* the format phase alone */
+	/* fwd= runs only (Vdbench's FileAnchor formats): */
+	PARAMS_FORMAT_RESTART, /* make what is missing, then the run */
+	PARAMS_FORMAT_CLEAN,   /* delete the trees, no run */
 };
 
 /* rd distribution=: I/O inter-arrival times under a fixed iorate. */
@@ -242,6 +245,68 @@ struct params_wd {
 	struct params_pos threads_pos;
 };
 
+/*
+ * fsd= (Vdbench's file system definition): a tree of folders and files
+ * under an anchor (common/fstree.h's shape), checked by fstree_check().
+ */
+#define PARAMS_FSD_SIZES 32
+struct params_fsd {
+	char name[PARAMS_NAME_MAX];
+	char anchor[PARAMS_PATH_MAX]; /* absolute; required */
+	uint32_t depth, width, files; /* default 1, 1, 10 */
+	bool dist_all;                /* distribution=all; default bottom */
+	uint32_t nsizes;              /* sizes=: 1 size, or pairs */
+	uint64_t size[PARAMS_FSD_SIZES];
+	uint32_t pct[PARAMS_FSD_SIZES];
+	bool average;       /* sizes=(size,0): sizes averaging size */
+	bool shared;        /* shared=yes: one tree for every slave on it */
+	unsigned openflags; /* PARAMS_O_* */
+	struct params_pos pos, anchor_pos;
+};
+
+/* fwd operation= (Vdbench's order, proto/proto.h's enum proto_fsop). */
+enum params_fsop {
+	PARAMS_FSOP_READ,
+	PARAMS_FSOP_WRITE,
+	PARAMS_FSOP_CREATE,
+	PARAMS_FSOP_DELETE,
+	PARAMS_FSOP_MKDIR,
+	PARAMS_FSOP_RMDIR,
+	PARAMS_FSOP_OPEN,
+	PARAMS_FSOP_CLOSE,
+	PARAMS_FSOP_GETATTR,
+	PARAMS_FSOP_SETATTR,
+	PARAMS_FSOP_ACCESS,
+	PARAMS_FSOP_COPY,
+	PARAMS_FSOP_MOVE,
+	PARAMS_FSOP_NR,
+};
+
+/* "read", "write", ... ("?" out of range). */
+const char *params_fsop_name(enum params_fsop op);
+
+/*
+ * fwd= (Vdbench's file system workload definition): one operation on
+ * the files of one or more fsds.
+ */
+struct params_fwd {
+	char name[PARAMS_NAME_MAX];
+	size_t nfsd;
+	unsigned fsd[PARAMS_LIST_MAX]; /* indexes into params.fsd */
+	enum params_fsop op;           /* operation=, default read */
+	double rdpct;                  /* with read or write; -1 = none */
+	size_t nxfer;
+	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one, 4k */
+	bool fileio_random;  /* fileio=random; default sequential */
+	unsigned fileselect; /* 0 random (default), 1 sequential, 2 once */
+	unsigned threads;    /* default 1: the total, split (plan_fs.c) */
+	double skew;         /* percent of the rd's fwdrate=; 0 = even */
+	int target;          /* copy, move: target= fsd index; -1 = none */
+	size_t nhost;        /* host=: 0 = every host */
+	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
+	struct params_pos pos, rdpct_pos, target_pos, skew_pos;
+};
+
 struct params_loop {
 	enum params_loop_kind kind;
 	size_t n;
@@ -299,6 +364,14 @@ struct params_rd {
 	struct params_pos openflags_pos;
 	/* startcmd=, endcmd=: around each run of the rd but its format. */
 	struct params_cmd startcmd, endcmd;
+	/*
+	 * fwd= (a file system run; then nwd is 0): the fwds, and fwdrate=,
+	 * the cluster's operations per second (0 = max, the default).
+	 */
+	size_t nfwd;
+	unsigned fwd[PARAMS_LIST_MAX]; /* indexes into params.fwd */
+	double fwdrate;
+	struct params_pos fwd_pos, fwdrate_pos, format_pos;
 };
 
 /* maxdata= up to this is a multiple of the sds' size (Vdbench's rule). */
@@ -426,6 +499,9 @@ struct params {
 	struct params_hd *hd;
 	struct params_sd *sd;
 	struct params_wd *wd;
+	size_t nfsd, nfwd;
+	struct params_fsd *fsd; /* fsd= lines, with the sd= lines */
+	struct params_fwd *fwd; /* fwd= lines, with the wd= lines */
 	struct params_rd *rd;
 	struct params_ev *ev; /* ev= lines, after the rd= lines */
 	size_t nprobe;

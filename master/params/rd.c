@@ -194,18 +194,30 @@ int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {
 	struct params_rd *rd = obj;
-	const struct val *v = values_single(p, kw, it);
+	const struct val *v = &it->val[0];
 
-	if (!v)
-		return -EINVAL;
+	if (it->nval != 1)
+		return perr(p, it->vpos,
+			    "%s=%.*s: lockstep does not run it yet (issue 32; Vdbench's (yes,complete) and such): give one of yes, restart, only, clean or no",
+			    kw->name, show(it->rawlen), it->raw);
+	rd->format_pos = it->kpos;
 	if (val_is(v, "no"))
 		rd->format = PARAMS_FORMAT_NO;
 	else if (val_is(v, "yes"))
 		rd->format = PARAMS_FORMAT_YES;
 	else if (val_is(v, "only"))
 		rd->format = PARAMS_FORMAT_ONLY;
+	else if (val_is(v, "restart"))
+		rd->format = PARAMS_FORMAT_RESTART;
+	else if (val_is(v, "clean"))
+		rd->format = PARAMS_FORMAT_CLEAN;
+	else if (val_is(v, "once"))
+		return perr(p, v->pos,
+			    "%s=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean or no",
+			    kw->name);
 	else
-		return perr(p, v->pos, "%s=%.*s is not yes, only or no",
+		return perr(p, v->pos,
+			    "%s=%.*s is not yes, only or no (or restart or clean with fwd=)",
 			    kw->name, show(v->len), v->s);
 	return 0;
 }
@@ -629,9 +641,13 @@ int rd_finish(struct parser *p)
 	struct params_pos fe = params_from(p, "elapsed");
 	struct params_pos fw = params_from(p, "warmup");
 	double n;
-	int ret;
+	int fs = fs_rd_finish(p, rd), ret;
 
-	if (!rd->nwd && p->out->nwd == 1) {
+	if (fs < 0)
+		return fs;
+	if (fs) {
+		/* An fwd= run: its fwds are checked (fs.c). */
+	} else if (!rd->nwd && p->out->nwd == 1) {
 		rd->wd[0] = 0;
 		rd->nwd = 1;
 	} else if (!rd->nwd && !p->out->nwd) {
@@ -662,6 +678,8 @@ int rd_finish(struct parser *p)
 			    "elapsed=%g and warmup=%g are %.0f intervals of %g s: at most %d fit in a run (use a longer interval=)",
 			    rd->elapsed_s, rd->warmup_s, n, rd->interval_s,
 			    PARAMS_INTERVALS_MAX);
+	if (fs)
+		return 0;
 	ret = check_rd_slo(p, rd);
 	if (!ret)
 		ret = check_rd_streams(p, rd);

@@ -16,6 +16,13 @@ int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
 		    const struct item *it)
 {
 	struct params_wd *wd = obj;
+
+	return wd_parse_xfers(p, kw, it, wd->xfer, &wd->nxfer);
+}
+
+int wd_parse_xfers(struct parser *p, const struct kw *kw, const struct item *it,
+		   struct params_xfer *out, size_t *nout)
+{
 	struct params_xfer x[PARAMS_XFER_MAX];
 	double sum = 0;
 	size_t n = it->nval / 2;
@@ -25,9 +32,9 @@ int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
 		ret = values_xfer_size(p, kw, &it->val[0], &x[0].size);
 		if (ret)
 			return ret;
-		wd->xfer[0].size = x[0].size;
-		wd->xfer[0].pct = 100;
-		wd->nxfer = 1;
+		out[0].size = x[0].size;
+		out[0].pct = 100;
+		*nout = 1;
 		return 0;
 	}
 	if (it->nval % 2)
@@ -56,8 +63,8 @@ int wd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
 		return perr(p, it->vpos,
 			    "%s=%.*s: the percentages add up to %g, not 100",
 			    kw->name, show(it->rawlen), it->raw, sum);
-	memcpy(wd->xfer, x, n * sizeof(x[0]));
-	wd->nxfer = n;
+	memcpy(out, x, n * sizeof(x[0]));
+	*nout = n;
 	return 0;
 }
 

@@ -344,6 +344,42 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 	return 0;
 }
 
+/*
+ * An rd with fwd=: a format phase (format=yes, only and restart make the
+ * trees, clean deletes them), then, but for only and clean, one phase of
+ * the fwds at fwdrate=.
+ */
+static int fs_phases(const struct params *p, const struct params_rd *rd,
+		     struct plan_phase *base, struct phases *a)
+{
+	struct plan_phase *x;
+
+	base->fs = true;
+	if (rd->format != PARAMS_FORMAT_NO) {
+		x = phase_add(a, base);
+		if (!x)
+			return -1;
+		format_phase(p, rd, x);
+		x->fs_format = rd->format == PARAMS_FORMAT_RESTART ?
+				       PROTO_FSFMT_RESTART :
+			       rd->format == PARAMS_FORMAT_CLEAN ?
+				       PROTO_FSFMT_CLEAN :
+				       PROTO_FSFMT_YES;
+		if (rd->format == PARAMS_FORMAT_RESTART)
+			name_add(x->name, "=restart");
+		else if (rd->format == PARAMS_FORMAT_CLEAN)
+			name_add(x->name, "=clean");
+	}
+	if (rd->format == PARAMS_FORMAT_ONLY ||
+	    rd->format == PARAMS_FORMAT_CLEAN)
+		return 0;
+	x = phase_add(a, base);
+	if (!x)
+		return -1;
+	x->iorate = rd->fwdrate;
+	return 0;
+}
+
 static int plan_rd(const struct params *p, const struct plan_overrides *ov,
 		   unsigned r, struct phases *a, char *err, size_t errlen)
 {
@@ -361,6 +397,8 @@ static int plan_rd(const struct params *p, const struct plan_overrides *ov,
 	ret = rd_timing(p, rd, ov, &base, err, errlen);
 	if (ret)
 		return ret;
+	if (rd->nfwd)
+		return fs_phases(p, rd, &base, a) ? -ENOMEM : 0;
 	if (rd->format != PARAMS_FORMAT_NO) {
 		x = phase_add(a, &base);
 		if (!x)

@@ -96,6 +96,16 @@ struct plan_phase {
 	unsigned format_unsized;
 	/* A format phase that reads and verifies instead (validate=only). */
 	bool verify;
+	/*
+	 * A file system phase (an rd with fwd=, plan_fs.c): its plans hold
+	 * fsds and fwds, no targets or streams, and come from
+	 * plan_fs_for_slave(). A PLAN_FORMAT one makes (fs_format
+	 * PROTO_FSFMT_YES or RESTART) or deletes (CLEAN) the rd's trees and
+	 * ends when they are done; a PLAN_MEASURE one runs the fwds at
+	 * iorate, the rd's fwdrate= (0 = max).
+	 */
+	bool fs;
+	uint32_t fs_format; /* enum proto_fsformat */
 };
 
 /* One wd as a phase runs it, every value resolved. */
@@ -242,6 +252,33 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 int plan_check_slaves(const struct params *p, const struct plan_phase *ph,
 		      size_t n, const int *slave_hd, unsigned nslaves,
 		      char *err, size_t errlen);
+
+/*
+ * File system phases (plan_fs.c). The plan slave `slave` (named
+ * slave_name, as it said hello) of `nslaves` runs in fs phase ph; the
+ * arguments are plan_for_slave's. The fsds its fwds use (fwd host=
+ * includes its hd), each with subdir = slave_name (its own subtree of
+ * the anchor), or with shared=yes subdir "" and (share_no, share_count)
+ * its rank and the count of the slaves using the fsd; in a format phase
+ * every fsd's format and no fwds, else one fwd per (fwd, fsd) pair with
+ * threads = max(1, threads / fsds of the fwd / slaves that run it)
+ * (Vdbench's split) and rate = the rd's fwdrate= split over the fwds by
+ * skew= (plan_wd_shares), then evenly over their fsds and slaves. A
+ * slave no fwd runs on gets no fsds (it sits the phase out). out->fsds
+ * and out->fwds are malloc'd (free with proto_msg_free). Returns 0, or
+ * -EINVAL with "FILE:LINE:COL: message" (a slave name that cannot be a
+ * folder name, an fwd no slave runs, too many threads or fsds), or
+ * -ENOMEM. plan_for_slave() refuses an fs phase: it has no name.
+ */
+int plan_fs_for_slave(const struct params *p, const struct plan_phase *ph,
+		      unsigned phase_no, const int *slave_hd, unsigned slave,
+		      unsigned nslaves, const char *slave_name,
+		      const char *engine, struct proto_plan *out, char *err,
+		      size_t errlen);
+/* plan_fs_for_slave for every slave of fs phase ph with stand-in names. */
+int plan_fs_check(const struct params *p, const struct plan_phase *ph,
+		  unsigned phase_no, const int *slave_hd, unsigned nslaves,
+		  char *err, size_t errlen);
 
 /*
  * Total seconds the phases take: warmup, elapsed and pauses; format phases

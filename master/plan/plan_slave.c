@@ -657,6 +657,10 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (ph->fs)
+		return plan_err(p, p->rd[ph->rd].pos, err, errlen,
+				"rd=%s runs fwd=: lockstep cannot run file system workloads yet (issue 32: plan_fs_for_slave is not called by the run)",
+				p->rd[ph->rd].name);
 	ret = layout_build(p, ph, slave_hd, slave, nslaves, &l);
 	if (ret)
 		return ret;
@@ -682,34 +686,12 @@ int plan_for_slave(const struct params *p, const struct plan_phase *ph,
 			       ph->name, nt, PROTO_MAX_TARGETS);
 		goto out;
 	}
-	out->run = ph->rd;
-	out->phase = phase_no;
-	snprintf(out->name, sizeof(out->name), "%s", ph->name);
-	snprintf(out->engine, sizeof(out->engine), "%s", engine);
-	out->interval_ns = ph->interval_ns;
-	out->intervals = ph->intervals;
-	out->warmup_intervals = ph->warmup_intervals;
-	out->data_errors = p->data_errors;
-	out->distribution = ph->distribution == PARAMS_DIST_UNIFORM ?
-				    PROTO_DIST_UNIFORM :
-			    ph->distribution == PARAMS_DIST_DETERMINISTIC ?
-				    PROTO_DIST_FIXED :
-				    PROTO_DIST_EXPONENTIAL;
-	out->format = ph->kind == PLAN_FORMAT;
-	out->compratio = ph->compratio;
-	out->dedupratio = p->dedupratio;
-	out->dedupunit = p->dedupunit;
+	plan_header(p, ph, phase_no, slave_hd, slave, engine, out);
 	out->validate = ph->verify  ? PROTO_VALIDATE_ONLY :
 			p->validate ? PROTO_VALIDATE_YES :
 				      PROTO_VALIDATE_OFF;
 	if (out->validate)
 		snprintf(out->journal, sizeof(out->journal), "%s", p->journal);
-	snprintf(out->nic, sizeof(out->nic), "%s",
-		 slave_hd && slave_hd[slave] >= 0 &&
-				 (size_t)slave_hd[slave] < p->nhd &&
-				 p->hd[slave_hd[slave]].nic[0] ?
-			 p->hd[slave_hd[slave]].nic :
-			 p->nic);
 	out->targets = calloc(nt ? nt : 1, sizeof(*out->targets));
 	if (!out->targets) {
 		ret = -ENOMEM;
@@ -770,7 +752,10 @@ int plan_check_slaves(const struct params *p, const struct plan_phase *ph,
 			x.iorate = plan_curve_rate(1000, x.curve_pct);
 		else if (x.kind == PLAN_SLO_STEP)
 			x.iorate = 1000;
-		for (unsigned s = 0; !ret && s < nslaves; s++) {
+		if (x.fs)
+			ret = plan_fs_check(p, &x, (unsigned)i + 1, slave_hd,
+					    nslaves, err, errlen);
+		for (unsigned s = 0; !ret && !x.fs && s < nslaves; s++) {
 			struct proto_plan pl;
 
 			if (!first_of_host(slave_hd, s))

@@ -1,0 +1,552 @@
+/*
+ * File-system definitions (issue 32), Vdbench's second half: fsd= lines
+ * (a tree of folders and files under an anchor: common/fstree.h's shape,
+ * checked by fstree_check()), fwd= lines (one operation on the files of
+ * one or more fsds) and the rd= keywords of a file-system run (fwd=,
+ * fwdrate=, format=restart|clean). Vdbench keywords of these lines that
+ * lockstep does not run are refused by their rows (keywords.c) or here,
+ * never skipped.
+ */
+#include "master/params/params_int.h"
+#include "common/fstree.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *params_fsop_name(enum params_fsop op)
+{
+	static const char *const names[PARAMS_FSOP_NR] = {
+		"read",   "write", "create", "delete",  "mkdir",
+		"rmdir",  "open",  "close",  "getattr", "setattr",
+		"access", "copy",  "move",
+	};
+
+	return (unsigned)op < PARAMS_FSOP_NR ? names[op] : "?";
+}
+
+/* ---- fsd= ------------------------------------------------------------- */
+
+/* anchor=: an absolute folder on the slaves (Vdbench's may be relative). */
+int fsd_set_anchor(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	fsd->anchor_pos = v->pos;
+	if (!v->len || v->s[0] != '/' || memchr(v->s, '\0', v->len))
+		return perr(p, v->pos,
+			    "anchor=%.*s is not an absolute folder (for example anchor=/mnt/nfs/lockstep): a slave resolves it on its own host",
+			    show(v->len), v->s);
+	if (!cstr(v, fsd->anchor, sizeof(fsd->anchor)))
+		return perr(p, v->pos,
+			    "anchor= is too long (%zu characters, at most %zu)",
+			    v->len, sizeof(fsd->anchor) - 1);
+	/* One spelling per folder: /a/b/ is /a/b (a repeated anchor is found). */
+	for (size_t n = strlen(fsd->anchor); n > 1 && fsd->anchor[n - 1] == '/';
+	     n--)
+		fsd->anchor[n - 1] = '\0';
+	return 0;
+}
+
+/*
+ * depth=, width=, files= (the uint32_t at kw->off): whole numbers from 1.
+ * depth= stops at a path's length (common/fstree.h), files= at Vdbench's
+ * limit; fstree_check() judges the whole tree once the line is read.
+ */
+int fsd_set_shape(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	const struct val *v = values_single(p, kw, it);
+	double hi = !strcmp(kw->name, "depth") ? FSTREE_PATH_MAX / 2 :
+		    !strcmp(kw->name, "files") ? FSTREE_FILES_MAX :
+						 UINT32_MAX;
+	double d;
+	int ret = v ? values_whole(p, kw, v, 1, hi, &d) : -EINVAL;
+
+	if (!ret)
+		*(uint32_t *)((char *)obj + kw->off) = (uint32_t)d;
+	return ret;
+}
+
+/*
+ * sizes=SIZE, sizes=(SIZE,PCT,SIZE,PCT,...) with whole percentages adding
+ * up to 100, or sizes=(SIZE,0): sizes averaging SIZE (Vdbench's forms).
+ */
+int fsd_set_sizes(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+	size_t n = it->nval / 2;
+
+	fsd->average = false;
+	if (it->nval == 1) {
+		fsd->nsizes = 1;
+		fsd->pct[0] = 100;
+		if (values_size(p, kw, &it->val[0], &fsd->size[0]))
+			return -EINVAL;
+		if (!fsd->size[0])
+			return perr(p, it->val[0].pos,
+				    "%s=0: a file size must be at least 1 byte",
+				    kw->name);
+		return 0;
+	}
+	if (it->nval % 2)
+		return perr(p, it->vpos,
+			    "%s= needs one size, size,percentage pairs such as (4k,50,64k,50), or (size,0) for sizes averaging size",
+			    kw->name);
+	if (n > PARAMS_FSD_SIZES)
+		return perr(p, it->vpos,
+			    "%s= has more than %d size,percentage pairs",
+			    kw->name, PARAMS_FSD_SIZES);
+	for (size_t i = 0; i < n; i++) {
+		double pct;
+
+		if (values_size(p, kw, &it->val[2 * i], &fsd->size[i]) ||
+		    values_whole(p, kw, &it->val[2 * i + 1], 0, 100, &pct))
+			return -EINVAL;
+		if (!fsd->size[i])
+			return perr(p, it->val[2 * i].pos,
+				    "%s=: a file size must be at least 1 byte",
+				    kw->name);
+		if (!pct && n > 1)
+			return perr(p, it->val[2 * i + 1].pos,
+				    "%s=: a share of 0 is only for one pair, (size,0): sizes averaging size",
+				    kw->name);
+		fsd->pct[i] = (uint32_t)pct;
+	}
+	fsd->nsizes = (uint32_t)n;
+	fsd->average = n == 1 && fsd->pct[0] == 0;
+	return 0;
+}
+
+int fsd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
+			 const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	if (val_is(v, "bottom"))
+		fsd->dist_all = false;
+	else if (val_is(v, "all"))
+		fsd->dist_all = true;
+	else
+		return perr(p, v->pos, "%s=%.*s is not bottom or all", kw->name,
+			    show(v->len), v->s);
+	return 0;
+}
+
+int fsd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+
+	return sd_parse_openflags(p, kw, it, &fsd->openflags);
+}
+
+/* The shape of fsd, as common/fstree.h takes it. */
+static void fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->depth = fsd->depth;
+	sh->width = fsd->width;
+	sh->files = fsd->files;
+	sh->dist = fsd->dist_all ? FSTREE_DIST_ALL : FSTREE_DIST_BOTTOM;
+	sh->nsizes = fsd->nsizes;
+	sh->average = fsd->average;
+	for (uint32_t i = 0; i < fsd->nsizes && i < FSTREE_SIZES_MAX; i++) {
+		sh->size[i] = fsd->size[i];
+		sh->pct[i] = fsd->pct[i];
+	}
+}
+
+/* The keyword an fstree_check() message names first, if given here. */
+static struct params_pos shape_pos(struct parser *p, const char *msg)
+{
+	static const char *const kws[] = { "depth", "width", "files", "sizes",
+					   "distribution" };
+	const char *first = NULL;
+	struct params_pos pos = p->dpos;
+
+	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++) {
+		char key[32];
+		const char *at;
+
+		snprintf(key, sizeof(key), "%s=", kws[i]);
+		at = strstr(msg, key);
+		if (at && (!first || at < first)) {
+			struct params_pos kp = params_from(p, kws[i]);
+
+			first = at;
+			pos = kp.line ? kp : p->dpos;
+		}
+	}
+	return pos;
+}
+
+int fsd_finish(struct parser *p)
+{
+	struct params_fsd *fsd = &p->cur.fsd;
+	struct fstree_shape sh;
+	char why[256];
+
+	if (!fsd->anchor[0])
+		return perr(p, p->dpos,
+			    "fsd=%s needs anchor= (the folder its tree is made in)",
+			    fsd->name);
+	fsd_shape(fsd, &sh);
+	if (fstree_check(&sh, NULL, why, sizeof(why)))
+		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
+	for (size_t i = 0; i < p->out->nfsd; i++)
+		if (!strcmp(p->out->fsd[i].anchor, fsd->anchor))
+			return perr(p, fsd->anchor_pos,
+				    "fsd=%s: anchor=%s is also fsd=%s's (line %u): two trees in one folder would clean each other away",
+				    fsd->name, fsd->anchor, p->out->fsd[i].name,
+				    p->out->fsd[i].pos.line);
+	return 0;
+}
+
+/* ---- fwd= ------------------------------------------------------------- */
+
+int fwd_set_fsd(struct parser *p, const struct kw *kw, void *obj,
+		const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+
+	return params_set_refs(p, kw, it, KIND_FSD, fwd->fsd, &fwd->nfsd);
+}
+
+int fwd_set_operation(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v;
+
+	if (it->nval != 1)
+		return perr(p, it->vpos,
+			    "%s= takes one operation (one fwd= per operation; Vdbench's rd operations= is not run by lockstep yet)",
+			    kw->name);
+	v = &it->val[0];
+	for (int op = 0; op < PARAMS_FSOP_NR; op++)
+		if (val_is(v, params_fsop_name((enum params_fsop)op))) {
+			fwd->op = (enum params_fsop)op;
+			return 0;
+		}
+	return perr(p, v->pos,
+		    "%s=%.*s is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)",
+		    kw->name, show(v->len), v->s);
+}
+
+int fwd_set_rdpct(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	fwd->rdpct_pos = it->kpos;
+	return values_number_in(p, kw, v, 0, 100, &fwd->rdpct);
+}
+
+int fwd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
+		     const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+
+	return wd_parse_xfers(p, kw, it, fwd->xfer, &fwd->nxfer);
+}
+
+/* fileio=sequential|random; Vdbench's pairs are not run yet. */
+int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = &it->val[0];
+
+	if (it->nval != 1)
+		return perr(p, it->vpos,
+			    "%s=%.*s: lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random",
+			    kw->name, show(it->rawlen), it->raw);
+	if (val_is(v, "sequential") || val_is(v, "seq"))
+		fwd->fileio_random = false;
+	else if (val_is(v, "random"))
+		fwd->fileio_random = true;
+	else
+		return perr(p, v->pos, "%s=%.*s is not sequential or random",
+			    kw->name, show(v->len), v->s);
+	return 0;
+}
+
+/* fileselect=random|sequential|once; poisson and midpoint not yet. */
+int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = &it->val[0];
+
+	if (it->nval == 1 && val_is(v, "random"))
+		fwd->fileselect = 0;
+	else if (it->nval == 1 && (val_is(v, "sequential") || val_is(v, "seq")))
+		fwd->fileselect = 1;
+	else if (it->nval == 1 && val_is(v, "once"))
+		fwd->fileselect = 2;
+	else if (val_is(v, "poisson") || val_is(v, "midpoint") ||
+		 (v->len > 8 && !strncasecmp(v->s, "midpoint", 8)))
+		return perr(p, it->vpos,
+			    "%s=%.*s: lockstep does not run it yet (issue 32): use random, sequential or once",
+			    kw->name, show(it->rawlen), it->raw);
+	else
+		return perr(p, it->vpos,
+			    "%s=%.*s is not random, sequential or once",
+			    kw->name, show(it->rawlen), it->raw);
+	return 0;
+}
+
+int fwd_set_threads(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+	double d;
+	int ret = v ? values_whole(p, kw, v, 1, THREADS_MAX, &d) : -EINVAL;
+
+	if (!ret)
+		fwd->threads = (unsigned)d;
+	return ret;
+}
+
+int fwd_set_skew(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	fwd->skew_pos = it->kpos;
+	return values_number_in(p, kw, v, 0, 100, &fwd->skew);
+}
+
+int fwd_set_host(struct parser *p, const struct kw *kw, void *obj,
+		 const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+
+	return params_set_hosts(p, kw, it, fwd->host, &fwd->nhost);
+}
+
+int fwd_set_target(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+	long at;
+
+	if (!v)
+		return -EINVAL;
+	fwd->target_pos = v->pos;
+	at = params_lookup(p, KIND_FSD, v->s, v->len);
+	if (at < 0)
+		return perr(p, v->pos, "%s=%.*s refers to an undefined fsd",
+			    kw->name, show(v->len), v->s);
+	fwd->target = (int)at;
+	return 0;
+}
+
+/* Whether fsds a and b have one shape (Vdbench's rule for target=). */
+static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
+{
+	if (a->depth != b->depth || a->width != b->width ||
+	    a->files != b->files || a->dist_all != b->dist_all ||
+	    a->nsizes != b->nsizes || a->average != b->average)
+		return false;
+	for (uint32_t i = 0; i < a->nsizes; i++)
+		if (a->size[i] != b->size[i] || a->pct[i] != b->pct[i])
+			return false;
+	return true;
+}
+
+int fwd_finish(struct parser *p)
+{
+	struct params_fwd *fwd = &p->cur.fwd;
+	const struct params *pa = p->out;
+	bool rw = fwd->op == PARAMS_FSOP_READ || fwd->op == PARAMS_FSOP_WRITE;
+
+	if (!strcmp(fwd->name, "format"))
+		return perr(p, p->dpos,
+			    "fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own");
+	if (!fwd->nfsd && pa->nfsd == 1) {
+		fwd->fsd[0] = 0;
+		fwd->nfsd = 1;
+	} else if (!fwd->nfsd) {
+		return perr(p, p->dpos,
+			    "fwd=%s needs fsd= (the fsds it runs on: a name, a list or a wildcard)",
+			    fwd->name);
+	}
+	if (fwd->rdpct_pos.line && !rw)
+		return perr(p, fwd->rdpct_pos,
+			    "fwd=%s: rdpct= mixes reads and writes: it needs operation=read or operation=write, not %s",
+			    fwd->name, params_fsop_name(fwd->op));
+	if (fwd->rdpct_pos.line && !fwd->fileio_random)
+		return perr(p, fwd->rdpct_pos,
+			    "fwd=%s: rdpct= needs fileio=random (Vdbench's rule: fileio=sequential and rdpct= are mutually exclusive)",
+			    fwd->name);
+	if (!fwd->rdpct_pos.line)
+		fwd->rdpct = -1;
+	if (fwd->target >= 0 && fwd->op != PARAMS_FSOP_COPY &&
+	    fwd->op != PARAMS_FSOP_MOVE)
+		return perr(p, fwd->target_pos,
+			    "fwd=%s: target= is for operation=copy or move, not %s",
+			    fwd->name, params_fsop_name(fwd->op));
+	for (size_t i = 0; fwd->target >= 0 && i < fwd->nfsd; i++) {
+		const struct params_fsd *s = &pa->fsd[fwd->fsd[i]];
+		const struct params_fsd *t = &pa->fsd[fwd->target];
+
+		if (fwd->fsd[i] == (unsigned)fwd->target)
+			return perr(p, fwd->target_pos,
+				    "fwd=%s: target=%s is one of its own fsds (leave target= out to copy or move within an fsd)",
+				    fwd->name, t->name);
+		if (!same_shape(s, t))
+			return perr(p, fwd->target_pos,
+				    "fwd=%s: target=%s must have the shape of fsd=%s (depth=, width=, files=, distribution=, sizes=: Vdbench's rule)",
+				    fwd->name, t->name, s->name);
+	}
+	return 0;
+}
+
+/* ---- rd= with fwd= ---------------------------------------------------- */
+
+int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
+	       const struct item *it)
+{
+	struct params_rd *rd = obj;
+
+	rd->fwd_pos = it->kpos;
+	return params_set_refs(p, kw, it, KIND_FWD, rd->fwd, &rd->nfwd);
+}
+
+/* fwdrate=max or a rate: the cluster's operations per second. */
+int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
+		   const struct item *it)
+{
+	struct params_rd *rd = obj;
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	rd->fwdrate_pos = it->kpos;
+	if (val_is(v, "max")) {
+		rd->fwdrate = 0;
+		return 0;
+	}
+	if (val_is(v, "curve"))
+		return perr(p, v->pos,
+			    "%s=curve: lockstep does not run it yet (issue 32): give max or a rate",
+			    kw->name);
+	if (values_number(p, kw, v, &rd->fwdrate))
+		return -EINVAL;
+	if (!(rd->fwdrate > 0) || rd->fwdrate > 1e9)
+		return perr(p, v->pos,
+			    "%s=%.*s is not max or a rate above 0, at most 1e9 operations per second",
+			    kw->name, show(v->len), v->s);
+	return 0;
+}
+
+/* rd keywords of a wd= run that mean nothing to an fwd= run yet. */
+static const char *const not_with_fwd[] = {
+	"iorate",     "curve",        "stopcurve",   "slo",      "sloprecision",
+	"maxdata",    "validate",     "forxfersize", "forrdpct", "forseekpct",
+	"forthreads", "forcompratio", "forrhpct",    "forwhpct", "forhitarea",
+};
+
+/* An rd with wd= keeps the block rules; fs-only keywords are refused. */
+static int block_rd(struct parser *p, const struct params_rd *rd)
+{
+	if (rd->fwdrate_pos.line)
+		return perr(p, rd->fwdrate_pos,
+			    "rd=%s: fwdrate= is for fwd= runs (a wd= run takes iorate=)",
+			    rd->name);
+	if (rd->format == PARAMS_FORMAT_RESTART ||
+	    rd->format == PARAMS_FORMAT_CLEAN)
+		return perr(p, rd->format_pos,
+			    "rd=%s: format=%s is for fwd= runs (a wd= run takes format=yes or only)",
+			    rd->name,
+			    rd->format == PARAMS_FORMAT_CLEAN ? "clean" :
+								"restart");
+	return 0;
+}
+
+/* The fwds' skew= add up to at most 100, and to 100 when all give one. */
+static int check_fwd_skews(struct parser *p, const struct params_rd *rd)
+{
+	const struct params *pa = p->out;
+	double sum = 0;
+	size_t given = 0;
+
+	for (size_t i = 0; i < rd->nfwd; i++) {
+		const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
+
+		given += w->skew_pos.line != 0;
+		sum += w->skew;
+	}
+	if (sum > 100 + 1e-6 ||
+	    (given && given == rd->nfwd && fabs(sum - 100) > 1e-6))
+		return perr(p, rd->fwd_pos.line ? rd->fwd_pos : p->dpos,
+			    "rd=%s: the skew= of its fwds add up to %g: at most 100, and 100 when every fwd gives one",
+			    rd->name, sum);
+	return 0;
+}
+
+/*
+ * 1 when rd runs fwds (after defaulting fwd= to the only fwd of a file
+ * without wds), 0 when it runs wds (block rules left to rd.c), or
+ * -EINVAL.
+ */
+int fs_rd_finish(struct parser *p, struct params_rd *rd)
+{
+	const struct params *pa = p->out;
+
+	if (rd->nfwd && rd->nwd)
+		return perr(p, rd->fwd_pos,
+			    "rd=%s runs wd= or fwd=, not both (one rd= per kind of run)",
+			    rd->name);
+	if (!rd->nfwd && !rd->nwd && !pa->nwd && pa->nfwd == 1) {
+		rd->fwd[0] = 0;
+		rd->nfwd = 1;
+	} else if (!rd->nfwd && !rd->nwd && !pa->nwd && pa->nfwd) {
+		return perr(p, p->dpos,
+			    "rd=%s needs fwd= to say which of the %zu fwds it runs",
+			    rd->name, pa->nfwd);
+	}
+	if (!rd->nfwd)
+		return block_rd(p, rd);
+	for (size_t i = 0; i < sizeof(not_with_fwd) / sizeof(*not_with_fwd);
+	     i++) {
+		struct params_pos at = params_from(p, not_with_fwd[i]);
+
+		if (at.line)
+			return perr(p, at,
+				    "rd=%s: %s= is not run with fwd= yet (issue 32)%s",
+				    rd->name, not_with_fwd[i],
+				    !strcmp(not_with_fwd[i], "iorate") ?
+					    ": give fwdrate=" :
+					    "");
+	}
+	if (rd->warmup_steady)
+		return perr(p, params_from(p, "warmup"),
+			    "rd=%s: warmup=steady is not run with fwd= yet (issue 32): give a time",
+			    rd->name);
+	if (pa->validate)
+		return perr(p,
+			    pa->validate_pos.line ? pa->validate_pos : p->dpos,
+			    "rd=%s: validate=yes is not run with fwd= yet (issue 32)",
+			    rd->name);
+	return check_fwd_skews(p, rd) ? -EINVAL : 1;
+}

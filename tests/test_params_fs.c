@@ -1,0 +1,495 @@
+/*
+ * Unit tests for file system runs on the master (issue 32): fsd= and fwd=
+ * lines and an rd= with fwd= are parsed with Vdbench's defaults, every
+ * error and every refused Vdbench keyword comes with its exact
+ * "NAME:LINE:COLUMN: message", and the planner turns such an rd into its
+ * phases (a format phase, then the run) and each slave's plan of fsds and
+ * fwds: subtrees, shares, threads and rates (plan_fs_for_slave).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "master/params/params.h"
+#include "master/plan/plan.h"
+#include "proto/proto.h"
+
+#define NAME "fs.vdb"
+#define FSD1 "fsd=fsd1,anchor=/mnt/a\n"
+#define FWD1 "fwd=fwd1,fsd=fsd1\n"
+#define RD1 "rd=rd1,fwd=fwd1\n"
+
+static char err[512];
+
+static struct params *parse_ok(const char *text)
+{
+	struct params *p = NULL;
+	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
+
+	if (ret) {
+		print_error("unexpected error %d: %s\nin:\n%.400s\n", ret, err,
+			    text);
+		fail();
+	}
+	assert_non_null(p);
+	return p;
+}
+
+static void parse_err(const char *text, const char *msg)
+{
+	struct params *p = (struct params *)1;
+	char want[512];
+	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
+
+	snprintf(want, sizeof(want), NAME ":%s", msg);
+	if (ret != -EINVAL || strcmp(err, want)) {
+		print_error("expected: %s\n     got: %s (%d)\nin:\n%.400s\n",
+			    want, ret ? err : "success", ret, text);
+		fail();
+	}
+	assert_null(p);
+}
+
+#define assert_dbl(a, b)                                                   \
+	do {                                                               \
+		double a_ = (a), b_ = (b);                                 \
+		if (fabs(a_ - b_) > 1e-9) {                                \
+			print_error("%s = %g, expected %g\n", #a, a_, b_); \
+			fail();                                            \
+		}                                                          \
+	} while (0)
+
+/* ---- the parser ------------------------------------------------------- */
+
+static void test_defaults(void **state)
+{
+	struct params *p = parse_ok(FSD1 FWD1 "rd=rd1\n");
+	const struct params_fsd *d = &p->fsd[0];
+	const struct params_fwd *w = &p->fwd[0];
+	const struct params_rd *r = &p->rd[0];
+
+	(void)state;
+	assert_int_equal(p->nfsd, 1);
+	assert_int_equal(p->nfwd, 1);
+	assert_string_equal(d->anchor, "/mnt/a");
+	assert_int_equal(d->depth, 1);
+	assert_int_equal(d->width, 1);
+	assert_int_equal(d->files, 10);
+	assert_int_equal(d->nsizes, 1);
+	assert_int_equal(d->size[0], 4096);
+	assert_false(d->dist_all);
+	assert_false(d->shared);
+	assert_false(d->average);
+	assert_int_equal(w->nfsd, 1);
+	assert_int_equal(w->fsd[0], 0);
+	assert_int_equal(w->op, PARAMS_FSOP_READ);
+	assert_dbl(w->rdpct, -1);
+	assert_int_equal(w->nxfer, 1);
+	assert_int_equal(w->xfer[0].size, 4096);
+	assert_false(w->fileio_random);
+	assert_int_equal(w->fileselect, 0);
+	assert_int_equal(w->threads, 1);
+	assert_int_equal(w->target, -1);
+	/* The only fwd of a file without wds. */
+	assert_int_equal(r->nwd, 0);
+	assert_int_equal(r->nfwd, 1);
+	assert_dbl(r->fwdrate, 0);
+	assert_int_equal(r->format, PARAMS_FORMAT_NO);
+	assert_dbl(r->elapsed_s, 30);
+	params_free(&p);
+}
+
+static void test_fields(void **state)
+{
+	struct params *p = parse_ok(
+		"fsd=default,depth=2,width=3\n"
+		"fsd=fsd1,anchor=/mnt/a/,files=5,sizes=(4k,50,8k,50),distribution=all,shared=yes,openflags=o_direct\n"
+		"fsd=fsd2,anchor=/mnt/b,files=5,size=(1m,0)\n"
+		"fsd=fsd3,anchor=/mnt/c,files=5,sizes=(4k,50,8k,50),distribution=all\n"
+		"fwd=default,xfersize=(4k,60,64k,40),threads=8\n"
+		"fwd=fw1,fsd=fsd*,operation=write,rdpct=30,fileio=random,fileselect=once,skew=40\n"
+		"fwd=fw2,fsd=fsd1,operation=copy,target=fsd3,fileselect=seq,host=*\n"
+		"rd=rd1,fwd=fw*,fwdrate=500,format=restart,elapsed=20,interval=2,warmup=4\n");
+	const struct params_fwd *w1 = &p->fwd[0], *w2 = &p->fwd[1];
+
+	(void)state;
+	assert_string_equal(p->fsd[0].anchor, "/mnt/a");
+	assert_int_equal(p->fsd[0].depth, 2);
+	assert_int_equal(p->fsd[0].width, 3);
+	assert_int_equal(p->fsd[0].files, 5);
+	assert_int_equal(p->fsd[0].nsizes, 2);
+	assert_int_equal(p->fsd[0].size[1], 8192);
+	assert_int_equal(p->fsd[0].pct[1], 50);
+	assert_true(p->fsd[0].dist_all);
+	assert_true(p->fsd[0].shared);
+	assert_int_equal(p->fsd[0].openflags, PARAMS_O_DIRECT);
+	assert_true(p->fsd[1].average);
+	assert_int_equal(p->fsd[1].size[0], 1024 * 1024);
+	assert_int_equal(w1->nfsd, 3);
+	assert_int_equal(w1->op, PARAMS_FSOP_WRITE);
+	assert_dbl(w1->rdpct, 30);
+	assert_true(w1->fileio_random);
+	assert_int_equal(w1->fileselect, 2);
+	assert_dbl(w1->skew, 40);
+	assert_int_equal(w1->threads, 8);
+	assert_int_equal(w1->nxfer, 2);
+	assert_int_equal(w1->xfer[1].size, 65536);
+	assert_int_equal(w2->op, PARAMS_FSOP_COPY);
+	assert_int_equal(w2->target, 2);
+	assert_int_equal(w2->fileselect, 1);
+	assert_int_equal(p->rd[0].nfwd, 2);
+	assert_dbl(p->rd[0].fwdrate, 500);
+	assert_int_equal(p->rd[0].format, PARAMS_FORMAT_RESTART);
+	params_free(&p);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "fsd=fsd1\n" FWD1 RD1,
+		  "1:1: fsd=fsd1 needs anchor= (the folder its tree is made in)" },
+		{ "fsd=fsd1,anchor=mnt/a\n" FWD1 RD1,
+		  "1:17: anchor=mnt/a is not an absolute folder (for example anchor=/mnt/nfs/lockstep): a slave resolves it on its own host" },
+		{ "fsd=fsd1,anchor=/a,depth=0\n" FWD1 RD1,
+		  "1:26: depth=0 is out of range 1..2048" },
+		{ "fsd=fsd1,anchor=/a,files=10000001\n" FWD1 RD1,
+		  "1:26: files=10000001 is out of range 1..10000000" },
+		{ "fsd=fsd1,anchor=/a,sizes=(4k,50,8k,40)\n" FWD1 RD1,
+		  "1:20: fsd=fsd1: sizes=(size,pct,...): the percentages add up to 90, not 100" },
+		{ "fsd=fsd1,anchor=/a,sizes=(4k,0,8k,100)\n" FWD1 RD1,
+		  "1:30: sizes=: a share of 0 is only for one pair, (size,0): sizes averaging size" },
+		{ "fsd=fsd1,anchor=/a,sizes=(4k,50,8k)\n" FWD1 RD1,
+		  "1:26: sizes= needs one size, size,percentage pairs such as (4k,50,64k,50), or (size,0) for sizes averaging size" },
+		{ "fsd=fsd1,anchor=/a,width=100000,depth=3\n" FWD1 RD1,
+		  "1:33: fsd=fsd1: depth=3,width=100000,files=10: the tree would have more than 2147483647 directories and files" },
+		{ "fsd=fsd1,anchor=/a,distribution=top\n" FWD1 RD1,
+		  "1:33: distribution=top is not bottom or all" },
+		{ "fsd=fsd1,anchor=/a\nfsd=fsd2,anchor=/a/\n" FWD1 RD1,
+		  "2:17: fsd=fsd2: anchor=/a is also fsd=fsd1's (line 1): two trees in one folder would clean each other away" },
+		{ FSD1 "fwd=fwd1,fsd=fsd9\n" RD1,
+		  "2:14: fsd=fsd9 refers to an undefined fsd" },
+		{ FSD1 "fsd=fsd2,anchor=/b\nfwd=fwd1\n" RD1,
+		  "3:1: fwd=fwd1 needs fsd= (the fsds it runs on: a name, a list or a wildcard)" },
+		{ FSD1 "fwd=fwd1,operation=list\n" RD1,
+		  "2:20: operation=list is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)" },
+		{ FSD1 "fwd=fwd1,operation=(read,write)\n" RD1,
+		  "2:20: operation= takes one operation (one fwd= per operation; Vdbench's rd operations= is not run by lockstep yet)" },
+		{ FSD1 "fwd=fwd1,operation=mkdir,rdpct=50\n" RD1,
+		  "2:26: fwd=fwd1: rdpct= mixes reads and writes: it needs operation=read or operation=write, not mkdir" },
+		{ FSD1 "fwd=fwd1,rdpct=50\n" RD1,
+		  "2:10: fwd=fwd1: rdpct= needs fileio=random (Vdbench's rule: fileio=sequential and rdpct= are mutually exclusive)" },
+		{ FSD1 "fwd=fwd1,fileio=backwards\n" RD1,
+		  "2:17: fileio=backwards is not sequential or random" },
+		{ FSD1 "fwd=fwd1,fileselect=sideways\n" RD1,
+		  "2:21: fileselect=sideways is not random, sequential or once" },
+		{ FSD1 "fwd=fwd1,threads=0\n" RD1,
+		  "2:18: threads=0 is out of range 1..65536" },
+		{ FSD1 "fwd=fwd1,operation=read,target=fsd1\n" RD1,
+		  "2:32: fwd=fwd1: target= is for operation=copy or move, not read" },
+		{ FSD1 "fwd=fwd1,operation=copy,target=fsd1\n" RD1,
+		  "2:32: fwd=fwd1: target=fsd1 is one of its own fsds (leave target= out to copy or move within an fsd)" },
+		{ FSD1
+		  "fsd=fsd2,anchor=/b,files=3\nfwd=fwd1,fsd=fsd1,operation=move,target=fsd2\n" RD1,
+		  "3:41: fwd=fwd1: target=fsd2 must have the shape of fsd=fsd1 (depth=, width=, files=, distribution=, sizes=: Vdbench's rule)" },
+		{ FSD1 "fwd=fwd1,operation=move,target=fsd2\n" RD1,
+		  "2:32: target=fsd2 refers to an undefined fsd" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\n" FSD1 FWD1 RD1,
+		  "3:1: fsd=fsd1 must come before the wd= definitions (the order is general, hd, sd, wd, rd)" },
+		{ "sd=sd1,lun=/dev/x\n" FSD1 "wd=wd1,sd=sd1\n" FWD1
+		  "rd=rd1,wd=wd1,fwd=fwd1\n",
+		  "5:15: rd=rd1 runs wd= or fwd=, not both (one rd= per kind of run)" },
+		{ FSD1 FWD1 "fwd=fwd2\nrd=rd1\n",
+		  "4:1: rd=rd1 needs fwd= to say which of the 2 fwds it runs" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=0\n",
+		  "3:16: fwdrate=0 is not max or a rate above 0, at most 1e9 operations per second" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=(10,20)\n",
+		  "3:16: fwdrate= takes one value, not a list" },
+		{ FSD1 FWD1 "rd=rd1,format=sometimes\n",
+		  "3:15: format=sometimes is not yes, only or no (or restart or clean with fwd=)" },
+		{ FSD1 "fwd=fwd1,skew=60\nfwd=fwd2,skew=60\nrd=rd1,fwd=fwd*\n",
+		  "4:8: rd=rd1: the skew= of its fwds add up to 120: at most 100, and 100 when every fwd gives one" },
+		{ FSD1 "fwd=fwd1,skew=60\nfwd=fwd2,skew=30\nrd=rd1,fwd=fwd*\n",
+		  "4:8: rd=rd1: the skew= of its fwds add up to 90: at most 100, and 100 when every fwd gives one" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,fwdrate=5\n",
+		  "3:15: rd=rd1: fwdrate= is for fwd= runs (a wd= run takes iorate=)" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,format=clean\n",
+		  "3:15: rd=rd1: format=clean is for fwd= runs (a wd= run takes format=yes or only)" },
+		{ FSD1 FWD1 "rd=rd1,elapsed=10,interval=3\n",
+		  "3:8: elapsed=10 is not a multiple of interval=3" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		parse_err(cases[i].text, cases[i].msg);
+}
+
+/* Vdbench keywords lockstep does not run: refused, never skipped. */
+static void test_refused(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "fsd=fsd1,anchor=/a,totalsize=1g\n" FWD1 RD1,
+		  "1:20: totalsize= is not supported: lockstep does not run it yet (issue 32)" },
+		{ "fsd=fsd1,anchor=/a,workingsetsize=1g\n" FWD1 RD1,
+		  "1:20: workingsetsize= is not supported: lockstep does not run it yet (issue 32)" },
+		{ "fsd=fsd1,anchor=/a,count=(1,2)\n" FWD1 RD1,
+		  "1:20: count= is not supported: lockstep does not run it yet (issue 32)" },
+		{ FSD1 "fwd=fwd1,stopafter=100\n" RD1,
+		  "2:10: stopafter= is not supported: lockstep does not run it yet (issue 32)" },
+		{ FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
+		  "2:17: fileio=(random,shared): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
+		{ FSD1 "fwd=fwd1,fileio=(sequential,delete)\n" RD1,
+		  "2:17: fileio=(sequential,delete): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
+		{ FSD1 "fwd=fwd1,fileselect=poisson\n" RD1,
+		  "2:21: fileselect=poisson: lockstep does not run it yet (issue 32): use random, sequential or once" },
+		{ FSD1 "fwd=fwd1,fileselect=(midpoint,10)\n" RD1,
+		  "2:21: fileselect=(midpoint,10): lockstep does not run it yet (issue 32): use random, sequential or once" },
+		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
+		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
+		{ FSD1 FWD1 "rd=rd1,format=once\n",
+		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean or no" },
+		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",
+		  "3:15: format=(yes,complete): lockstep does not run it yet (issue 32; Vdbench's (yes,complete) and such): give one of yes, restart, only, clean or no" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=curve\n",
+		  "3:16: fwdrate=curve: lockstep does not run it yet (issue 32): give max or a rate" },
+		{ FSD1 FWD1 "rd=rd1,operations=(read,write)\n",
+		  "3:8: operations= is not supported: lockstep does not run it yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,fordepth=(1,2)\n",
+		  "3:8: fordepth= is not supported: lockstep does not run it yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,iorate=100\n",
+		  "3:8: rd=rd1: iorate= is not run with fwd= yet (issue 32): give fwdrate=" },
+		{ FSD1 FWD1 "rd=rd1,forxfersize=(4k,8k)\n",
+		  "3:8: rd=rd1: forxfersize= is not run with fwd= yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,warmup=(steady,10)\n",
+		  "3:8: rd=rd1: warmup=steady is not run with fwd= yet (issue 32): give a time" },
+		{ "validate=yes\n" FSD1 FWD1 RD1,
+		  "1:10: rd=rd1: validate=yes is not run with fwd= yet (issue 32)" },
+		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
+		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		parse_err(cases[i].text, cases[i].msg);
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+static struct plan_phase *phases_ok(const struct params *p, size_t *n)
+{
+	struct plan_phase *ph = NULL;
+	int ret = plan_phases(p, NULL, &ph, n, err, sizeof(err));
+
+	if (ret) {
+		print_error("plan_phases: %d %s\n", ret, err);
+		fail();
+	}
+	return ph;
+}
+
+static void test_phases(void **state)
+{
+	static const struct {
+		const char *format;
+		size_t n;
+		uint32_t fs_format;
+		const char *name0;
+	} cases[] = {
+		{ "no", 1, 0, "rd1" },
+		{ "yes", 2, PROTO_FSFMT_YES, "rd1 format" },
+		{ "restart", 2, PROTO_FSFMT_RESTART, "rd1 format=restart" },
+		{ "only", 1, PROTO_FSFMT_YES, "rd1 format" },
+		{ "clean", 1, PROTO_FSFMT_CLEAN, "rd1 format=clean" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[256];
+		struct params *p;
+		struct plan_phase *ph;
+		size_t n;
+
+		snprintf(text, sizeof(text),
+			 FSD1 FWD1
+			 "rd=rd1,format=%s,fwdrate=300,elapsed=10,interval=2\n",
+			 cases[i].format);
+		p = parse_ok(text);
+		ph = phases_ok(p, &n);
+		assert_int_equal(n, cases[i].n);
+		assert_true(ph[0].fs);
+		assert_string_equal(ph[0].name, cases[i].name0);
+		if (strcmp(cases[i].format, "no")) {
+			assert_int_equal(ph[0].kind, PLAN_FORMAT);
+			assert_int_equal(ph[0].fs_format, cases[i].fs_format);
+			/* Ended by the slaves when done: a long bound. */
+			assert_int_equal(ph[0].intervals,
+					 (unsigned)(PLAN_FORMAT_BOUND_S / 2));
+		}
+		if (n > 1 || !strcmp(cases[i].format, "no")) {
+			assert_int_equal(ph[n - 1].kind, PLAN_MEASURE);
+			assert_dbl(ph[n - 1].iorate, 300);
+			assert_int_equal(ph[n - 1].intervals, 5);
+		}
+		free(ph);
+		params_free(&p);
+	}
+}
+
+/* Two slaves on two hosts, an fwd on both and one on h2 only. */
+static const char two[] =
+	"hd=h1\nhd=h2\n"
+	"fsd=own,anchor=/mnt/own,depth=2,width=2,files=3\n"
+	"fsd=sh,anchor=/mnt/sh,shared=yes,sizes=(4k,50,8k,50),openflags=o_dsync\n"
+	"fwd=rw,fsd=(own,sh),operation=read,rdpct=70,fileio=random,threads=8,skew=75\n"
+	"fwd=cr,fsd=sh,operation=create,host=h2,threads=3\n"
+	"rd=rd1,fwd=(rw,cr),fwdrate=1000,format=yes,elapsed=10,interval=1\n";
+
+static void plan_ok(const struct params *p, const struct plan_phase *ph,
+		    unsigned s, const char *name, struct proto_plan *pl)
+{
+	static const int hd[2] = { 0, 1 };
+	int ret = plan_fs_for_slave(p, ph, 1, hd, s, 2, name, "uring", pl, err,
+				    sizeof(err));
+
+	if (ret) {
+		print_error("plan_fs_for_slave: %d %s\n", ret, err);
+		fail();
+	}
+}
+
+static void test_plan_two_slaves(void **state)
+{
+	struct params *p = parse_ok(two);
+	struct plan_phase *ph;
+	struct proto_plan a, b;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 2);
+
+	/* The format phase: every fsd a slave uses, no fwds. */
+	plan_ok(p, &ph[0], 0, "h1", &a);
+	plan_ok(p, &ph[0], 1, "h2", &b);
+	assert_int_equal(a.format, 1);
+	assert_int_equal(a.nfwds, 0);
+	assert_int_equal(a.nfsds, 2);
+	assert_string_equal(a.fsds[0].name, "own");
+	assert_string_equal(a.fsds[0].subdir, "h1");
+	assert_int_equal(a.fsds[0].share_count, 0);
+	assert_int_equal(a.fsds[0].format, PROTO_FSFMT_YES);
+	assert_int_equal(a.fsds[0].depth, 2);
+	assert_int_equal(a.fsds[0].width, 2);
+	assert_int_equal(a.fsds[0].files, 3);
+	assert_string_equal(a.fsds[1].name, "sh");
+	assert_string_equal(a.fsds[1].subdir, "");
+	assert_int_equal(a.fsds[1].share_no, 0);
+	assert_int_equal(a.fsds[1].share_count, 2);
+	assert_int_equal(a.fsds[1].openflags, PROTO_O_DSYNC);
+	assert_int_equal(a.fsds[1].nsizes, 2);
+	assert_int_equal(a.fsds[1].sizes[1].size, 8192);
+	assert_int_equal(a.fsds[1].sizes[1].pct, 50);
+	assert_string_equal(b.fsds[0].subdir, "h2");
+	assert_int_equal(b.fsds[1].share_no, 1);
+	assert_int_equal(b.fsds[1].share_count, 2);
+	assert_int_equal(a.intervals, b.intervals);
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = b });
+
+	/* The run: one fwd per (fwd, fsd) the slave runs. */
+	plan_ok(p, &ph[1], 0, "h1", &a);
+	plan_ok(p, &ph[1], 1, "h2", &b);
+	assert_int_equal(a.format, 0);
+	assert_int_equal(a.fsds[0].format, 0);
+	assert_int_equal(a.nfwds, 2);
+	assert_int_equal(b.nfwds, 3);
+	assert_string_equal(a.fwds[0].name, "rw");
+	assert_int_equal(a.fwds[0].fsd, 0);
+	assert_int_equal(a.fwds[1].fsd, 1);
+	assert_int_equal(a.fwds[0].op, PROTO_FSOP_READ);
+	assert_int_equal(a.fwds[0].mixed, 1);
+	assert_dbl(a.fwds[0].rdpct, 70);
+	assert_int_equal(a.fwds[0].fileio, PROTO_FILEIO_RANDOM);
+	assert_int_equal(a.fwds[0].fileselect, PROTO_FSEL_RANDOM);
+	/* threads=8 over 2 fsds and 2 slaves; 3 over 1 fsd and 1 slave. */
+	assert_int_equal(a.fwds[0].threads, 2);
+	assert_string_equal(b.fwds[2].name, "cr");
+	assert_int_equal(b.fwds[2].op, PROTO_FSOP_CREATE);
+	assert_int_equal(b.fwds[2].fsd, 1);
+	assert_int_equal(b.fwds[2].threads, 3);
+	/* 1000/s: rw 75% over 2 fsds x 2 slaves, cr 25% on h2 alone. */
+	assert_dbl(a.fwds[0].rate, 187.5);
+	assert_dbl(a.fwds[1].rate, 187.5);
+	assert_dbl(b.fwds[2].rate, 250);
+	assert_dbl(a.iorate, 375);
+	assert_dbl(b.iorate, 625);
+	assert_int_equal(a.ntargets, 0);
+	assert_int_equal(a.nstreams, 0);
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = b });
+
+	/* Every check passes with stand-in names; block plans refuse it. */
+	assert_int_equal(plan_check_slaves(p, ph, n, (const int[]){ 0, 1 }, 2,
+					   err, sizeof(err)),
+			 0);
+	assert_int_equal(plan_for_slave(p, &ph[1], 2, NULL, 0, 1, "uring", &a,
+					err, sizeof(err)),
+			 -EINVAL);
+	free(ph);
+	params_free(&p);
+}
+
+static void test_plan_errors(void **state)
+{
+	struct params *p = parse_ok(two);
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	/* A slave name that is not one folder name. */
+	assert_int_equal(plan_fs_for_slave(p, &ph[1], 2, (const int[]){ 0, 1 },
+					   0, 2, "../x", "uring", &a, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:1: fsd=own: slave name '../x' cannot name its subtree of anchor=/mnt/own (one folder name: letters, digits, '-', '_' and '.', not starting with '.'); rename the slave or give the fsd shared=yes");
+	/* fwd cr runs on h2 only: a cluster of h1 alone cannot run it. */
+	assert_int_equal(plan_fs_for_slave(p, &ph[1], 2, (const int[]){ 0 }, 0,
+					   1, "h1", "uring", &a, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":6:1: fwd=cr: no slave runs it in rd1 (check its host=)");
+	free(ph);
+	params_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_plan_two_slaves),
+		cmocka_unit_test(test_plan_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
