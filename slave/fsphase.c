@@ -37,6 +37,11 @@ void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
 		seq = fs->sent;
 	if (seq > fs->sent + FS_RING - 1)
 		seq = fs->sent + FS_RING - 1;
+	/* Done after the last interval's end (being stopped): its. */
+	if (seq >= fs->plan->intervals && fs->plan->intervals)
+		seq = fs->plan->intervals - 1 > fs->sent ?
+			      fs->plan->intervals - 1 :
+			      fs->sent;
 	st = &fs->ring[seq % FS_RING];
 	if (!fs->first_io)
 		fs->first_io = t0;
@@ -532,6 +537,8 @@ static void send_next(struct session *s)
 	proto_msg_free(&m);
 }
 
+static void stop_join(struct fsphase *fs);
+
 int fsphase_collect(struct session *s)
 {
 	struct phase *ph = &s->ph;
@@ -546,8 +553,15 @@ int fsphase_collect(struct session *s)
 		return 0;
 	done = atomic_load(&fs->running) == 0;
 	now = time_mono_ns();
-	while (fs->sent < p->intervals && now >= end_of(fs, fs->sent))
+	while (fs->sent < p->intervals && now >= end_of(fs, fs->sent)) {
+		/*
+		 * The last one: the operations in flight end in it (the
+		 * tree then shows every operation an interval counts).
+		 */
+		if (fs->sent + 1 == p->intervals && !done)
+			stop_join(fs);
 		send_next(s);
+	}
 	if (done) {
 		/* Every thread is over: its last interval is partial. */
 		while (fs->sent < p->intervals && now >= end_of(fs, fs->sent) -
@@ -574,10 +588,9 @@ int fsphase_collect(struct session *s)
 	return 1;
 }
 
-void fsphase_free(struct fsphase *fs)
+/* Stop the threads and wait for their operations in flight. */
+static void stop_join(struct fsphase *fs)
 {
-	if (!fs)
-		return;
 	pthread_mutex_lock(&fs->lock);
 	fs->stop = 1;
 	pthread_cond_broadcast(&fs->cond);
@@ -585,8 +598,17 @@ void fsphase_free(struct fsphase *fs)
 	for (unsigned k = 0; fs->th && k < fs->nthreads; k++) {
 		if (fs->th[k].joinable)
 			pthread_join(fs->th[k].tid, NULL);
-		free(fs->th[k].buf);
+		fs->th[k].joinable = 0;
 	}
+}
+
+void fsphase_free(struct fsphase *fs)
+{
+	if (!fs)
+		return;
+	stop_join(fs);
+	for (unsigned k = 0; fs->th && k < fs->nthreads; k++)
+		free(fs->th[k].buf);
 	for (unsigned i = 0; fs->dirfd && i < fs->nfsds; i++) {
 		if (fs->dirfd[i] >= 0)
 			close(fs->dirfd[i]);
