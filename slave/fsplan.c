@@ -54,26 +54,62 @@ static int find_dir(const struct fsplan_tree *t, const char *path,
 	return -EINVAL;
 }
 
-/*
- * Folders come level by level, at level L in order of their own width
- * index, then of their parent's order: the i-th of level L (from 0) has
- * the (i mod width^(L-1))-th folder of level L-1 as parent.
- */
-static int set_parent(struct fsplan_tree *t, uint32_t d, uint32_t level,
-		      uint64_t lstart, uint64_t pstart, uint64_t pcount)
-{
-	const char *p = fsplan_dir_path(t, d), *q;
-	uint64_t up;
+/* Folder indexes sorted by path, for finding a parent by its path. */
+static const struct fsplan_tree *sort_tree;
 
-	if (level == 1) {
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(fsplan_dir_path(sort_tree, *(const uint32_t *)a),
+		      fsplan_dir_path(sort_tree, *(const uint32_t *)b));
+}
+
+struct prefix {
+	const struct fsplan_tree *t;
+	const char *p;
+	size_t n;
+};
+
+static int find_prefix(const void *key, const void *elem)
+{
+	const struct prefix *k = key;
+	const char *q = fsplan_dir_path(k->t, *(const uint32_t *)elem);
+	int c = strncmp(k->p, q, k->n);
+
+	return c ? c : q[k->n] ? -1 : 0;
+}
+
+/*
+ * Every folder's parent, by its path: the walk's order (by level, then
+ * width index, then the depth-first order of the parents) does not give
+ * it by position. Sorted once, O(folders log folders).
+ */
+static int set_parents(struct fsplan_tree *t)
+{
+	uint32_t *idx = malloc(((size_t)t->ndirs + 1) * sizeof(uint32_t));
+
+	if (!idx)
+		return -ENOMEM;
+	for (uint32_t d = 0; d < t->ndirs; d++)
+		idx[d] = d;
+	sort_tree = t; /* the slave builds trees on one thread */
+	qsort(idx, t->ndirs, sizeof(*idx), by_path);
+	for (uint32_t d = 0; d < t->ndirs; d++) {
+		const char *p = fsplan_dir_path(t, d);
+		const char *slash = strrchr(p, '/');
+		struct prefix k = { t, p, slash ? (size_t)(slash - p) : 0 };
+		const uint32_t *up;
+
 		t->dir_up[d] = UINT32_MAX;
-		return strchr(p, '/') ? -EINVAL : 0;
+		if (!slash)
+			continue;
+		up = bsearch(&k, idx, t->ndirs, sizeof(*idx), find_prefix);
+		if (!up) {
+			free(idx);
+			return -EINVAL;
+		}
+		t->dir_up[d] = *up;
 	}
-	up = pstart + (d - lstart) % pcount;
-	q = fsplan_dir_path(t, (uint32_t)up);
-	if (strncmp(p, q, strlen(q)) || p[strlen(q)] != '/')
-		return -EINVAL;
-	t->dir_up[d] = (uint32_t)up;
+	free(idx);
 	return 0;
 }
 
@@ -84,8 +120,7 @@ int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 	struct fstree_iter it;
 	struct fstree_entry *e;
 	size_t len = 0, cap = 0;
-	uint64_t lstart = 0, pstart = 0, pcount = 1, lcount = 0;
-	uint32_t level = 0, d = 0;
+	uint32_t d = 0;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -117,23 +152,11 @@ int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 		goto out;
 	while (fstree_next(&it, e)) {
 		if (e->is_dir) {
-			if (e->level != level) {
-				pstart = lstart;
-				pcount = lcount ? lcount : 1;
-				lstart = t->ndirs;
-				lcount = 0;
-				level = e->level;
-			}
 			t->dir_name[t->ndirs] = (uint32_t)len;
 			ret = add_name(t, &len, &cap, e->path);
 			if (ret < 0)
 				goto out;
-			ret = set_parent(t, t->ndirs, level, lstart, pstart,
-					 pcount);
-			if (ret < 0)
-				goto out;
 			t->ndirs++;
-			lcount++;
 			continue;
 		}
 		ret = find_dir(t, e->path, &d);
@@ -145,6 +168,7 @@ int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 		t->file_size[t->nfiles] = e->size;
 		t->nfiles++;
 	}
+	ret = set_parents(t);
 out:
 	free(e);
 	if (ret < 0)
