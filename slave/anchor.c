@@ -289,7 +289,8 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 
 				if (unlinkat(fd, name, AT_REMOVEDIR)) {
 					ret = -errno;
-					note(s->st, ANCHOR_EV_RMDIR, t0, 0, ret);
+					note(s->st, ANCHOR_EV_RMDIR, t0, 0,
+					     ret);
 					snprintf(s->err, s->errlen, "%s: %s",
 						 path, strerror(-ret));
 				} else if (s->st) {
@@ -543,7 +544,9 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 		t0 = time_mono_ns();
 		w = pwrite(fd, buf, n, (off_t)at);
 		note(st, ANCHOR_EV_WRITE, t0, w > 0 ? (uint64_t)w : 0,
-		     w < 0 ? -errno : w == 0 ? -EIO : 0);
+		     w < 0  ? -errno :
+		     w == 0 ? -EIO :
+			      0);
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
 			goto out;
@@ -591,12 +594,11 @@ static int make_tree(int dirfd, const char *path,
 		return -ENOMEM;
 	fstree_iter_init(&it, shape);
 	if (shared(st))
-		fstree_iter_share(&it, st->run->share_no,
-				  st->run->share_count);
+		fstree_iter_share(&it, st->run->share_no, st->run->share_count);
 	while (fstree_next(&it, e)) {
-		ret = stopped(st)  ? -ECANCELED :
-		      e->is_dir    ? make_dir(dirfd, e, st) :
-				     make_file(dirfd, e, st);
+		ret = stopped(st) ? -ECANCELED :
+		      e->is_dir   ? make_dir(dirfd, e, st) :
+				    make_file(dirfd, e, st);
 		if (ret) {
 			snprintf(err, errlen, "anchor=%s: %s: %s", path,
 				 e->path, why(ret));

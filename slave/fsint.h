@@ -30,10 +30,10 @@ struct fs_stat {
 	unsigned seq;
 	uint64_t ops[2], bytes[2], errors;
 	uint64_t n[PROTO_FSOP_MAX], b[PROTO_FSOP_MAX], e[PROTO_FSOP_MAX];
-	int last_err;        /* the last error's errno, for the log line */
-	uint32_t last_op;    /* and its operation */
-	unsigned last_fsd;   /* and its fsd */
-	struct hist lat[2];  /* reads, writes */
+	int last_err;       /* the last error's errno, for the log line */
+	uint32_t last_op;   /* and its operation */
+	unsigned last_fsd;  /* and its fsd */
+	struct hist lat[2]; /* reads, writes */
 	struct hist flat[PROTO_FSOP_MAX]; /* the others (from CREATE on) */
 };
 

@@ -21,6 +21,52 @@
 #include "slave/anchor.h"
 #include "slave/fsint.h"
 
+void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
+	       uint64_t t1, uint64_t bytes, int err)
+{
+	uint64_t lat = t1 > t0 ? t1 - t0 : 0;
+	struct fs_stat *st;
+	unsigned seq;
+
+	pthread_mutex_lock(&fs->lock);
+	seq = fs->first +
+	      (unsigned)(t1 > fs->mono_start ?
+				 (t1 - fs->mono_start) / fs->interval_ns :
+				 0);
+	if (seq < fs->sent)
+		seq = fs->sent;
+	if (seq > fs->sent + FS_RING - 1)
+		seq = fs->sent + FS_RING - 1;
+	/* Done after the last interval's end (being stopped): its. */
+	if (seq >= fs->plan->intervals && fs->plan->intervals)
+		seq = fs->plan->intervals - 1 > fs->sent ?
+			      fs->plan->intervals - 1 :
+			      fs->sent;
+	st = &fs->ring[seq % FS_RING];
+	if (!fs->first_io)
+		fs->first_io = t0;
+	if (op <= PROTO_FSOP_WRITE) {
+		if (!err) {
+			st->ops[op]++;
+			st->bytes[op] += bytes;
+			hist_add(&st->lat[op], lat);
+		}
+	} else if (op < PROTO_FSOP_MAX) {
+		st->n[op]++;
+		st->b[op] += bytes;
+		hist_add(&st->flat[op], lat);
+		if (err)
+			st->e[op]++;
+	}
+	if (err) {
+		st->errors++;
+		st->last_err = -err;
+		st->last_op = op;
+		st->last_fsd = fsd;
+	}
+	pthread_mutex_unlock(&fs->lock);
+}
+
 static void tell_done(struct fsphase *fs)
 {
 	uint64_t one = 1;

@@ -21,52 +21,6 @@
 #include "slave/outbox.h"
 #include "slave/safety.h"
 
-void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
-	       uint64_t t1, uint64_t bytes, int err)
-{
-	uint64_t lat = t1 > t0 ? t1 - t0 : 0;
-	struct fs_stat *st;
-	unsigned seq;
-
-	pthread_mutex_lock(&fs->lock);
-	seq = fs->first + (unsigned)(t1 > fs->mono_start ?
-					     (t1 - fs->mono_start) /
-						     fs->interval_ns :
-					     0);
-	if (seq < fs->sent)
-		seq = fs->sent;
-	if (seq > fs->sent + FS_RING - 1)
-		seq = fs->sent + FS_RING - 1;
-	/* Done after the last interval's end (being stopped): its. */
-	if (seq >= fs->plan->intervals && fs->plan->intervals)
-		seq = fs->plan->intervals - 1 > fs->sent ?
-			      fs->plan->intervals - 1 :
-			      fs->sent;
-	st = &fs->ring[seq % FS_RING];
-	if (!fs->first_io)
-		fs->first_io = t0;
-	if (op <= PROTO_FSOP_WRITE) {
-		if (!err) {
-			st->ops[op]++;
-			st->bytes[op] += bytes;
-			hist_add(&st->lat[op], lat);
-		}
-	} else if (op < PROTO_FSOP_MAX) {
-		st->n[op]++;
-		st->b[op] += bytes;
-		hist_add(&st->flat[op], lat);
-		if (err)
-			st->e[op]++;
-	}
-	if (err) {
-		st->errors++;
-		st->last_err = -err;
-		st->last_op = op;
-		st->last_fsd = fsd;
-	}
-	pthread_mutex_unlock(&fs->lock);
-}
-
 /* Whether this slave's --allow lets it use anchor path (as a target). */
 static int check_allow(const struct session *s, const struct proto_fsd *f,
 		       char *err, size_t errlen)
@@ -120,8 +74,9 @@ static int open_tree(const struct proto_fsd *f, int make, char **path,
 	close(fd);
 	if (sub < 0)
 		snprintf(err, errlen, "fsd %s: %s: %s%s", f->name, *path,
-			 sub == -ELOOP ? "a symbolic link; lockstep follows none" :
-					 strerror(-sub),
+			 sub == -ELOOP ?
+				 "a symbolic link; lockstep follows none" :
+				 strerror(-sub),
 			 sub == -ENOENT ? " (format the fsd first)" : "");
 	return sub;
 }
@@ -182,17 +137,17 @@ static void scan_tree(struct fsplan_tree *t, int dirfd)
 static const char *op_name(uint32_t op)
 {
 	static const char *const names[PROTO_FSOP_MAX] = {
-		"read",	   "write",   "create", "delete", "mkdir",
-		"rmdir",   "open",    "close",	"getattr", "setattr",
-		"access",  "copy",    "move",
+		"read",   "write", "create", "delete",  "mkdir",
+		"rmdir",  "open",  "close",  "getattr", "setattr",
+		"access", "copy",  "move",
 	};
 
 	return op < PROTO_FSOP_MAX ? names[op] : "?";
 }
 
 /* A run's fwds: what this slave runs, and their threads. */
-static int check_fwds(const struct proto_plan *p, unsigned *threads,
-		      char *err, size_t errlen)
+static int check_fwds(const struct proto_plan *p, unsigned *threads, char *err,
+		      size_t errlen)
 {
 	*threads = 0;
 	if (!p->nfwds) {
@@ -247,8 +202,8 @@ static int alloc_fs(struct fsphase *fs, const struct proto_plan *p)
 	fs->next_due = calloc(nw, sizeof(uint64_t));
 	fs->xfer = calloc(nw, sizeof(*fs->xfer));
 	fs->ring = calloc(FS_RING, sizeof(*fs->ring));
-	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->path ||
-	    !fs->cursor || !fs->next_due || !fs->xfer || !fs->ring)
+	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->path || !fs->cursor ||
+	    !fs->next_due || !fs->xfer || !fs->ring)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		fs->dirfd[i] = -1;
@@ -281,8 +236,8 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 
 			th->fs = fs;
 			th->fwd = p->format ? 0 : i;
-			workload_rng_seed(&th->rng, time_real_ns() ^
-							    ((uint64_t)k << 32));
+			workload_rng_seed(&th->rng,
+					  time_real_ns() ^ ((uint64_t)k << 32));
 			if (len) {
 				size_t sz = (len + 4095u) & ~(size_t)4095u;
 
@@ -291,7 +246,8 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 					return -ENOMEM;
 				/* Not zeros: a file system stores them all. */
 				for (size_t b = 0; b < sz; b += 8) {
-					uint64_t x = workload_rng_next(&th->rng);
+					uint64_t x = workload_rng_next(
+						&th->rng);
 
 					memcpy(th->buf + b, &x, 8);
 				}
@@ -303,7 +259,8 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 					     th);
 			if (ret) {
 				atomic_fetch_sub(&fs->running, 1);
-				snprintf(err, errlen, "cannot start a thread: %s",
+				snprintf(err, errlen,
+					 "cannot start a thread: %s",
 					 strerror(ret));
 				return -ret;
 			}
@@ -406,8 +363,8 @@ uint64_t fsphase_first_io(struct fsphase *fs)
 
 static uint64_t end_of(const struct fsphase *fs, unsigned seq)
 {
-	return fs->mono_start + (uint64_t)(seq - fs->first + 1) *
-					fs->interval_ns;
+	return fs->mono_start +
+	       (uint64_t)(seq - fs->first + 1) * fs->interval_ns;
 }
 
 int fsphase_wait_ms(const struct fsphase *fs, int most)
@@ -564,8 +521,8 @@ int fsphase_collect(struct session *s)
 	}
 	if (done) {
 		/* Every thread is over: its last interval is partial. */
-		while (fs->sent < p->intervals && now >= end_of(fs, fs->sent) -
-								 fs->interval_ns)
+		while (fs->sent < p->intervals &&
+		       now >= end_of(fs, fs->sent) - fs->interval_ns)
 			send_next(s);
 		ph->eof = fs->sent < p->intervals;
 	} else if (fs->sent < p->intervals) {

@@ -39,8 +39,7 @@ static int add_name(struct fsplan_tree *t, size_t *len, size_t *cap,
 }
 
 /* The folder holding path (its prefix before the last '/'), from *d on. */
-static int find_dir(const struct fsplan_tree *t, const char *path,
-		    uint32_t *d)
+static int find_dir(const struct fsplan_tree *t, const char *path, uint32_t *d)
 {
 	const char *slash = strrchr(path, '/');
 	size_t n = slash ? (size_t)(slash - path) : 0;
@@ -163,8 +162,8 @@ int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 		if (ret < 0)
 			goto out;
 		t->file_dir[t->nfiles] = d;
-		t->file_no[t->nfiles] =
-			(uint32_t)strtoul(strrchr(e->path, '/') + 6, NULL, 10);
+		t->file_no[t->nfiles] = (uint32_t)
+			strtoul(strrchr(e->path, '/') + 6, NULL, 10);
 		t->file_size[t->nfiles] = e->size;
 		t->nfiles++;
 	}
@@ -360,8 +359,7 @@ void fsplan_xfer_init(struct fsplan_xfer *x, const struct proto_fwd *w)
 	x->rd = (uint64_t)(w->rdpct / 100.0 * 4294967296.0);
 }
 
-uint32_t fsplan_xfer_size(const struct fsplan_xfer *x,
-			  struct workload_rng *rng)
+uint32_t fsplan_xfer_size(const struct fsplan_xfer *x, struct workload_rng *rng)
 {
 	uint64_t r = workload_rng_next(rng) >> 32;
 

@@ -41,9 +41,9 @@ static void test_tree_matches_walk(void **state)
 	static const struct {
 		uint32_t d, w, f, dist, no, count;
 	} cases[] = {
-		{ 1, 1, 1, 0, 0, 0 },  { 2, 2, 3, 0, 0, 0 },
-		{ 3, 3, 2, 0, 0, 1 },  { 3, 2, 2, 1, 0, 0 },
-		{ 2, 3, 5, 0, 1, 3 },  { 2, 3, 5, 1, 2, 3 },
+		{ 1, 1, 1, 0, 0, 0 }, { 2, 2, 3, 0, 0, 0 },
+		{ 3, 3, 2, 0, 0, 1 }, { 3, 2, 2, 1, 0, 0 },
+		{ 2, 3, 5, 0, 1, 3 }, { 2, 3, 5, 1, 2, 3 },
 		{ 4, 2, 1, 0, 0, 2 },
 	};
 	(void)state;
@@ -70,10 +70,12 @@ static void test_tree_matches_walk(void **state)
 
 				assert_string_equal(p, e.path);
 				if (!slash) {
-					assert_int_equal(t.dir_up[d], UINT32_MAX);
+					assert_int_equal(t.dir_up[d],
+							 UINT32_MAX);
 				} else {
-					const char *up = fsplan_dir_path(
-						&t, t.dir_up[d]);
+					const char *up =
+						fsplan_dir_path(&t,
+								t.dir_up[d]);
 
 					assert_int_equal(strlen(up),
 							 (size_t)(slash - p));
@@ -155,8 +157,8 @@ static void test_pick(void **state)
 	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
 				     &cur, &rng, &i),
 			 FSPLAN_NONE);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE,
-				     &cur, &rng, &i),
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				     &rng, &i),
 			 FSPLAN_DONE);
 	/* One file (5): random finds it, and it is then busy. */
 	fsplan_set_file(&t, 5, 1);
@@ -203,8 +205,8 @@ static void test_pick(void **state)
 		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
 	}
 	assert_int_equal(seen, 0xff);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE,
-				     &cur, &rng, &i),
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				     &rng, &i),
 			 FSPLAN_DONE);
 	fsplan_tree_free(&t);
 }

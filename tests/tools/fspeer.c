@@ -39,8 +39,8 @@ static unsigned char peer_id[256];
 static size_t peer_len;
 
 static const char *const op_names[PROTO_FSOP_MAX] = {
-	"read",	 "write", "create",  "delete",	"mkdir",  "rmdir", "open",
-	"close", "getattr", "setattr", "access", "copy", "move",
+	"read",  "write",   "create",  "delete", "mkdir", "rmdir", "open",
+	"close", "getattr", "setattr", "access", "copy",  "move",
 };
 
 static int send_msg(const struct proto_msg *m)
@@ -106,14 +106,12 @@ static struct proto_fsd fsd;
 static unsigned nintervals = 20, interval_ms = 200;
 
 struct totals {
-	uint64_t ops[2], bytes[2], errors, n[PROTO_FSOP_MAX],
-		e[PROTO_FSOP_MAX];
+	uint64_t ops[2], bytes[2], errors, n[PROTO_FSOP_MAX], e[PROTO_FSOP_MAX];
 	int bad;
 	unsigned intervals, last_seq;
 };
 
-static void check_interval(const struct proto_interval *iv,
-			   struct totals *t)
+static void check_interval(const struct proto_interval *iv, struct totals *t)
 {
 	uint32_t prev = 0;
 
@@ -162,7 +160,8 @@ static void base_plan(struct proto_plan *p, uint32_t phase)
 static int op_of(const char *name, size_t len)
 {
 	for (int o = 0; o < PROTO_FSOP_MAX; o++)
-		if (strlen(op_names[o]) == len && !strncmp(name, op_names[o], len))
+		if (strlen(op_names[o]) == len &&
+		    !strncmp(name, op_names[o], len))
 			return o;
 	return -1;
 }
@@ -245,7 +244,8 @@ static int run_phase(struct proto_plan *p, const char *refuse)
 	if (send_msg(&m) < 0)
 		return 1;
 	while (!ended && recv_msg(&m, wait) == 0) {
-		if (m.type == PROTO_INTERVAL && m.u.interval.phase == p->phase) {
+		if (m.type == PROTO_INTERVAL &&
+		    m.u.interval.phase == p->phase) {
 			struct proto_msg a = { .type = PROTO_ACK };
 
 			a.u.ack.phase = p->phase;
@@ -387,8 +387,9 @@ int main(int argc, char **argv)
 			p.format = 1;
 			fsd.format = !strcmp(a + 7, "restart") ?
 					     PROTO_FSFMT_RESTART :
-				     !strcmp(a + 7, "clean") ? PROTO_FSFMT_CLEAN :
-							       PROTO_FSFMT_YES;
+				     !strcmp(a + 7, "clean") ?
+					     PROTO_FSFMT_CLEAN :
+					     PROTO_FSFMT_YES;
 			bad |= run_phase(&p, a[0] == 'r' ? a + 7 : NULL);
 		} else if (!strncmp(a, "run:", 4)) {
 			int n = parse_fwds(a + 4, fwds, 16);
