@@ -16,12 +16,33 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/timeutil.h"
+
 /* Files are written in chunks of Vdbench's format xfersize (128k). */
 #define ANCHOR_CHUNK (128u * 1024)
 /* The marker is small; a larger one is not ours. */
 #define ANCHOR_MARKER_MAX 4096
 
 static int force_walk;
+
+/* Tell the phase (st->run) about one event that began at t0. */
+static void note(const struct anchor_stats *st, enum anchor_event ev,
+		 uint64_t t0, uint64_t bytes, int err)
+{
+	if (st && st->run && st->run->note)
+		st->run->note(st->run->arg, ev, time_mono_ns() - t0, bytes,
+			      err);
+}
+
+static int stopped(const struct anchor_stats *st)
+{
+	return st && st->run && st->run->stop && *st->run->stop;
+}
+
+static int shared(const struct anchor_stats *st)
+{
+	return st && st->run && st->run->share_count > 1;
+}
 
 void anchor_force_walk(int on)
 {
@@ -237,12 +258,18 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 		} else if (kind == FSTREE_NAME_DIR && !S_ISDIR(st.st_mode)) {
 			note_foreign(s, path, "not a folder");
 		} else if (kind == FSTREE_NAME_FILE) {
-			if (s->remove && unlinkat(fd, name, 0)) {
+			uint64_t t0 = time_mono_ns();
+
+			if (s->remove && stopped(s->st)) {
+				ret = -ECANCELED;
+			} else if (s->remove && unlinkat(fd, name, 0)) {
 				ret = -errno;
+				note(s->st, ANCHOR_EV_DELETE, t0, 0, ret);
 				snprintf(s->err, s->errlen, "%s: %s", path,
 					 strerror(-ret));
 			} else if (s->remove && s->st) {
 				s->st->files_removed++;
+				note(s->st, ANCHOR_EV_DELETE, t0, 0, 0);
 			}
 		} else {
 			int sub = openat(fd, name,
@@ -258,12 +285,17 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 			ret = scan_dir(s, sub, path, level + 1);
 			close(sub);
 			if (!ret && s->remove) {
+				uint64_t t0 = time_mono_ns();
+
 				if (unlinkat(fd, name, AT_REMOVEDIR)) {
 					ret = -errno;
+					note(s->st, ANCHOR_EV_RMDIR, t0, 0,
+					     ret);
 					snprintf(s->err, s->errlen, "%s: %s",
 						 path, strerror(-ret));
 				} else if (s->st) {
 					s->st->dirs_removed++;
+					note(s->st, ANCHOR_EV_RMDIR, t0, 0, 0);
 				}
 			}
 		}
@@ -367,6 +399,14 @@ int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (shared(st)) {
+		/* Another slave's files may still be there: not yet. */
+		snprintf(err, errlen,
+			 "anchor=%s: format=clean of a shared=yes tree is not "
+			 "run by this slave yet; clean it with shared=no",
+			 path);
+		return -EOPNOTSUPP;
+	}
 	ret = marker_read(dirfd, shape);
 	if (ret == 0) {
 		snprintf(err, errlen,
@@ -413,14 +453,19 @@ static int make_dir(int dirfd, const struct fstree_entry *e,
 	struct stat sb;
 	int pfd, ret = 0;
 
+	uint64_t t0;
+
 	pfd = open_parent(dirfd, e->path, &last);
 	if (pfd < 0)
 		return pfd;
+	t0 = time_mono_ns();
 	if (!mkdirat(pfd, last, 0755)) {
+		note(st, ANCHOR_EV_MKDIR, t0, 0, 0);
 		if (st)
 			st->dirs_made++;
 	} else if (errno != EEXIST) {
 		ret = -errno;
+		note(st, ANCHOR_EV_MKDIR, t0, 0, ret);
 	} else if (fstatat(pfd, last, &sb, AT_SYMLINK_NOFOLLOW)) {
 		ret = -errno;
 	} else if (!S_ISDIR(sb.st_mode)) {
@@ -456,10 +501,17 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 {
 	const unsigned char *buf = pattern();
 	struct stat sb;
-	uint64_t at;
-	int fd, ret = 0;
+	uint64_t at, t0 = time_mono_ns();
+	int fd, ret = 0, made = 0;
 
-	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT, 0644);
+	/* O_EXCL first: a create is told only for a file this made. */
+	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd >= 0)
+		made = 1;
+	else if (fd == -EEXIST)
+		fd = anchor_openat(dirfd, e->path, O_WRONLY, 0);
+	if (made || fd < 0)
+		note(st, ANCHOR_EV_CREATE, t0, 0, fd < 0 ? fd : 0);
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &sb)) {
@@ -483,8 +535,18 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 		size_t n = e->size - at < ANCHOR_CHUNK ?
 				   (size_t)(e->size - at) :
 				   ANCHOR_CHUNK;
-		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+		ssize_t w;
 
+		if (stopped(st)) {
+			ret = -ECANCELED;
+			goto out;
+		}
+		t0 = time_mono_ns();
+		w = pwrite(fd, buf, n, (off_t)at);
+		note(st, ANCHOR_EV_WRITE, t0, w > 0 ? (uint64_t)w : 0,
+		     w < 0  ? -errno :
+		     w == 0 ? -EIO :
+			      0);
 		if (w <= 0) {
 			ret = w < 0 ? -errno : -EIO;
 			goto out;
@@ -511,9 +573,72 @@ static const char *why(int ret)
 		return "it exists and is not a folder";
 	case -EINVAL:
 		return "it exists and is not a regular file";
+	case -ECANCELED:
+		return "the phase was stopped";
 	default:
 		return strerror(-ret);
 	}
+}
+
+/* Every folder and this slave's files, in the tree's order. */
+static int make_tree(int dirfd, const char *path,
+		     const struct fstree_shape *shape, struct anchor_stats *st,
+		     char *err, size_t errlen)
+{
+	struct fstree_iter it;
+	struct fstree_entry *e;
+	int ret = 0;
+
+	e = malloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	fstree_iter_init(&it, shape);
+	if (shared(st))
+		fstree_iter_share(&it, st->run->share_no, st->run->share_count);
+	while (fstree_next(&it, e)) {
+		ret = stopped(st) ? -ECANCELED :
+		      e->is_dir   ? make_dir(dirfd, e, st) :
+				    make_file(dirfd, e, st);
+		if (ret) {
+			snprintf(err, errlen, "anchor=%s: %s: %s", path,
+				 e->path, why(ret));
+			break;
+		}
+	}
+	free(e);
+	return ret;
+}
+
+/*
+ * shared=yes: the tree is made by several slaves at once, so none of
+ * them may clean it first or find it empty. Slave 0 checks the marker
+ * (one of another tree is refused) and writes it; every slave refuses a
+ * foreign entry, makes the folders missing (another's EEXIST is fine)
+ * and makes or completes its own files, as format=restart.
+ */
+static int format_shared(int dirfd, const char *path,
+			 const struct fstree_shape *shape,
+			 struct anchor_stats *st, char *err, size_t errlen)
+{
+	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
+	int ret = marker_read(dirfd, shape);
+
+	if (ret < 0)
+		return marker_refused(path, ret, err, errlen);
+	ret = refuse_foreign(&s, dirfd, path,
+			     "lockstep formats only an empty folder or one it "
+			     "formatted");
+	if (ret)
+		return ret;
+	if (st->run->share_no == 0) {
+		ret = marker_write(dirfd, shape);
+		if (ret) {
+			snprintf(err, errlen, "anchor=%s: %s: %s", path,
+				 FSTREE_MARKER, why(ret));
+			return ret;
+		}
+	}
+	return make_tree(dirfd, path, shape, st, err, errlen);
 }
 
 int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
@@ -521,12 +646,12 @@ int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
 		  size_t errlen)
 {
 	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
-	struct fstree_iter it;
-	struct fstree_entry *e;
 	int ret;
 
 	if (err && errlen)
 		err[0] = '\0';
+	if (shared(st))
+		return format_shared(dirfd, path, shape, st, err, errlen);
 	ret = marker_read(dirfd, shape);
 	if (ret < 0)
 		return marker_refused(path, ret, err, errlen);
@@ -566,19 +691,5 @@ int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
 			 why(ret));
 		return ret;
 	}
-	e = malloc(sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	fstree_iter_init(&it, shape);
-	while (fstree_next(&it, e)) {
-		ret = e->is_dir ? make_dir(dirfd, e, st) :
-				  make_file(dirfd, e, st);
-		if (ret) {
-			snprintf(err, errlen, "anchor=%s: %s: %s", path,
-				 e->path, why(ret));
-			break;
-		}
-	}
-	free(e);
-	return ret;
+	return make_tree(dirfd, path, shape, st, err, errlen);
 }

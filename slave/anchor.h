@@ -18,10 +18,37 @@
 
 #include "common/fstree.h"
 
+/* What a format or clean did, told as it happens (anchor_run.note). */
+enum anchor_event {
+	ANCHOR_EV_MKDIR,  /* a folder made */
+	ANCHOR_EV_CREATE, /* a file created (its open with O_CREAT) */
+	ANCHOR_EV_WRITE,  /* one write of a file's data: bytes */
+	ANCHOR_EV_DELETE, /* a file removed */
+	ANCHOR_EV_RMDIR,  /* a folder removed */
+};
+
+/*
+ * How a format or clean runs when it is a phase's (slave/fsphase.c): each
+ * event told to note (its latency in ns, its bytes for a write, 0 or
+ * -errno) as it happens, so that the phase's intervals show progress; the
+ * walk checks *stop between entries and ends with -ECANCELED once it is
+ * set. shared=yes (share_count > 1): only the files of share_no
+ * (fstree_iter_share), folders made by whoever comes first, the marker
+ * written and checked by share_no 0 only, no clean before a format.
+ */
+struct anchor_run {
+	void (*note)(void *arg, enum anchor_event ev, uint64_t lat_ns,
+		     uint64_t bytes, int err);
+	void *arg;
+	const volatile int *stop;
+	uint32_t share_no, share_count;
+};
+
 /* What a format or clean did. */
 struct anchor_stats {
 	uint64_t dirs_made, files_made, files_completed, bytes_written;
 	uint64_t dirs_removed, files_removed;
+	const struct anchor_run *run; /* NULL: no events, no share */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "common/timeutil.h"
 #include "slave/dedupval.h"
 #include "slave/engine.h"
+#include "slave/fsphase.h"
 #include "slave/outbox.h"
 #include "slave/phase.h"
 #include "slave/target.h"
@@ -56,6 +57,7 @@ void phase_reset(struct phase *ph)
 {
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
 		worker_join(&ph->workers[i]);
+	fsphase_free(ph->fs);
 	prepare_slots_free(&ph->slots);
 	if (ph->fds)
 		for (unsigned t = 0; t < ph->plan.ntargets; t++)
@@ -140,6 +142,27 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* A file-system phase: fsphase.c's, with the phase's common parts. */
+static int phase_prepare_fs(struct session *s, char *err, size_t errlen)
+{
+	struct phase *ph = &s->ph;
+	int ret;
+
+	ph->size = calloc(1, sizeof(uint64_t));
+	ph->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (!ph->size || ph->efd < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	hist_init(&ph->tot.meas[0]);
+	hist_init(&ph->tot.meas[1]);
+	ret = fsphase_prepare(s, err, errlen);
+	if (ret < 0)
+		return ret;
+	ph->active = 1;
+	return 0;
+}
+
 int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 		  size_t errlen)
 {
@@ -158,6 +181,8 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	ret = prepare_check_plan(plan, err, errlen);
 	if (ret < 0)
 		return ret;
+	if (plan->nfsds)
+		return phase_prepare_fs(s, err, errlen);
 	if (!eng) {
 		char list[128];
 
@@ -291,6 +316,10 @@ int phase_go(struct session *s, const struct proto_go *go, char *err,
 	delta = slave_start - (int64_t)now_real;
 	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
 	getrusage(RUSAGE_SELF, &ph->ru_last);
+	if (ph->fs) {
+		fsphase_go(ph->fs, mono_start, go->first_interval);
+		return 1;
+	}
 	/* Samples at the intervals' boundaries (phase_collect). */
 	telemetry_start(&ph->tele, mono_start, go->first_interval,
 			ph->plan.interval_ns);
@@ -350,7 +379,8 @@ static uint64_t first_io_master(const struct phase *ph)
 
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
 		first[i] = worker_first_io(ph->workers[i]);
-	f = prepare_first_io(first, ph->slots.nworkers);
+	f = ph->fs ? fsphase_first_io(ph->fs) :
+		     prepare_first_io(first, ph->slots.nworkers);
 	if (!f)
 		return 0;
 	return prepare_mono_to_master(f,
@@ -633,6 +663,8 @@ int phase_wait_ms(const struct session *s, int most)
 {
 	const struct phase *ph = &s->ph;
 
+	if (ph->active && ph->started && ph->fs)
+		return fsphase_wait_ms(ph->fs, most);
 	if (!ph->active || !ph->started || !ph->tele_open)
 		return most;
 	return telemetry_due_ms(&ph->tele, time_mono_ns(), most);
@@ -643,6 +675,12 @@ void phase_collect(struct session *s)
 	struct phase *ph = &s->ph;
 	uint64_t junk;
 	int all_done = 1;
+
+	if (ph->fs) {
+		if (fsphase_collect(s))
+			phase_end(s);
+		return;
+	}
 
 	if (read(ph->efd, &junk, sizeof(junk)) < 0 && errno != EAGAIN)
 		log_warn("eventfd: %s", strerror(errno));

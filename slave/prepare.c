@@ -592,6 +592,8 @@ int prepare_check_plan(const struct proto_plan *p, char *err, size_t errlen)
 		return bad_field(err, errlen, "du",
 				 "dedupunit %u is not a multiple of 512 up to %u",
 				 p->dedupunit, PREPARE_MAX_XFER);
+	if (p->nfsds)
+		return 0; /* a file-system phase: slave/fsphase.c checks it */
 	if (!p->ntargets)
 		return bad_field(err, errlen, "tg", "no targets");
 	ret = check_validate(p, err, errlen);

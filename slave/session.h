@@ -21,6 +21,8 @@
 
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
 
+struct fsphase; /* slave/fsphase.h */
+
 struct phase {
 	int active;  /* a plan is prepared */
 	int started; /* go received */
@@ -51,6 +53,8 @@ struct phase {
 	 * and (validate=only) the blocks the map expects.
 	 */
 	uint64_t (*v0)[5];
+	/* A file-system phase (plan.nfsds > 0): its own side; NULL else. */
+	struct fsphase *fs;
 };
 
 /* A master's command running here (cmd.c), one at a time. */

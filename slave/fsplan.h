@@ -1,0 +1,119 @@
+/*
+ * The decisions of a file-system phase on the slave (fsd=, fwd=), without
+ * threads, clocks or files: the tree as this slave sees it (its folders,
+ * its files with their sizes, shared=yes's share of them), which folders
+ * and files exist or are busy (bit arrays: nothing is allocated per
+ * operation), which file or folder an operation takes next by
+ * fileselect= (and whether it may: a read needs an existing file, a
+ * create a missing one whose folder exists, an rmdir an empty folder),
+ * what the tree looks like after the operation, and each transfer's
+ * direction, size and offset. slave/fsphase.c does the doing.
+ */
+#ifndef LOCKSTEP_SLAVE_FSPLAN_H
+#define LOCKSTEP_SLAVE_FSPLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/fstree.h"
+#include "proto/proto.h"
+#include "slave/workload.h"
+
+/* Random draws before a pick looks at every entry in turn. */
+#define FSPLAN_DRAWS 64
+
+/* One fsd's tree as this slave uses it. Arrays malloc'd, owned. */
+struct fsplan_tree {
+	uint32_t ndirs;
+	uint64_t nfiles;     /* this slave's files (shared=yes: its share) */
+	uint32_t *dir_up;    /* parent folder; UINT32_MAX: the anchor */
+	uint32_t *dir_name;  /* offset of its relative path in names */
+	uint32_t *file_dir;  /* folder of each file */
+	uint32_t *file_no;   /* its N in vdb_fNNNN.file */
+	uint64_t *file_size; /* bytes, as the tree says */
+	char *names;         /* folder paths, NUL-terminated */
+	uint64_t *fexist, *fbusy, *dexist, *dbusy; /* bits */
+	uint32_t *dkids; /* existing entries in each folder */
+};
+
+/* Build t from a checked shape, this slave share_no of share_count. */
+int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
+		      uint32_t share_no, uint32_t share_count);
+void fsplan_tree_free(struct fsplan_tree *t);
+/* The relative path of folder d, or of file f (into buf). */
+const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d);
+int fsplan_file_path(const struct fsplan_tree *t, uint64_t f, char *buf,
+		     size_t len);
+
+static inline int fsplan_bit(const uint64_t *b, uint64_t i)
+{
+	return (int)((b[i >> 6] >> (i & 63)) & 1);
+}
+static inline void fsplan_bit_set(uint64_t *b, uint64_t i, int on)
+{
+	if (on)
+		b[i >> 6] |= UINT64_C(1) << (i & 63);
+	else
+		b[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+}
+
+/* Record what exists (a scan of the anchor): file f, folder d. */
+void fsplan_set_file(struct fsplan_tree *t, uint64_t f, int exists);
+void fsplan_set_dir(struct fsplan_tree *t, uint32_t d, int exists);
+
+/* Whether op works on folders (mkdir, rmdir) rather than files. */
+int fsplan_op_dirs(uint32_t op);
+/*
+ * Whether entry i may take op now: not busy, and for a file: create a
+ * missing one in an existing folder, every other operation an existing
+ * one; for a folder: mkdir a missing one whose parent exists, rmdir an
+ * existing empty one.
+ */
+int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i);
+
+enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
+/*
+ * Pick the entry op works on next by fileselect sel: random (up to
+ * FSPLAN_DRAWS draws, then every entry in turn from a drawn one),
+ * sequential (from *cursor on, wrapping) or once (from *cursor on, never
+ * wrapping: FSPLAN_DONE past the last). *cursor is the fwd's, rng the
+ * thread's. FSPLAN_PICKED with *i (marked busy), or FSPLAN_NONE when no
+ * entry may take op now.
+ */
+int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
+		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
+/*
+ * After op on entry i: not busy, and on success (err 0) the tree as the
+ * op left it; an error that says otherwise (ENOENT, EEXIST) corrects the
+ * bits.
+ */
+void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err);
+
+/* A fwd's transfers: sizes and shares, read share. */
+struct fsplan_xfer {
+	unsigned n;
+	uint32_t size[PROTO_MAX_XFER];
+	uint64_t cum[PROTO_MAX_XFER]; /* cumulative share, scaled 2^32 */
+	uint64_t rd;                  /* with mixed: rdpct scaled 2^32 */
+	int mixed;
+	uint32_t max;
+};
+void fsplan_xfer_init(struct fsplan_xfer *x, const struct proto_fwd *w);
+/* One transfer's size. */
+uint32_t fsplan_xfer_size(const struct fsplan_xfer *x,
+			  struct workload_rng *rng);
+/* 1 when a transfer of a read or write fwd reads (mixed: by rdpct). */
+int fsplan_reads(const struct fsplan_xfer *x, uint32_t op,
+		 struct workload_rng *rng);
+/*
+ * Transfers of one selected file: sequential fileio, every transfer from
+ * 0 to size; random: one per xfersize block of the file, at most
+ * FSPLAN_RANDOM_MAX, at least 1.
+ */
+#define FSPLAN_RANDOM_MAX 100
+uint64_t fsplan_random_count(uint64_t size, uint32_t xfer);
+/* A random transfer's offset: len-aligned, below size (0 if smaller). */
+uint64_t fsplan_random_offset(uint64_t size, uint32_t len,
+			      struct workload_rng *rng);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * Unit tests for slave/fsplan.c, a file-system phase's decisions: the
+ * tree as a slave sees it (every folder's parent, every file's folder,
+ * number and size, shared=yes's share) against common/fstree.c's walk;
+ * which operation may take which entry (the state bits); picks by
+ * fileselect= (random, sequential wrapping, once ending); the state after
+ * each operation; transfer sizes, the rdpct= mix, random offsets.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "slave/fsplan.h"
+
+static struct fstree_shape shape(uint32_t d, uint32_t w, uint32_t f,
+				 enum fstree_dist dist)
+{
+	struct fstree_shape s;
+
+	memset(&s, 0, sizeof(s));
+	s.depth = d;
+	s.width = w;
+	s.files = f;
+	s.dist = dist;
+	s.nsizes = 2;
+	s.size[0] = 4096;
+	s.pct[0] = 50;
+	s.size[1] = 65536;
+	s.pct[1] = 50;
+	return s;
+}
+
+/* The tree matches fstree's walk entry for entry, shared or not. */
+static void test_tree_matches_walk(void **state)
+{
+	static const struct {
+		uint32_t d, w, f, dist, no, count;
+	} cases[] = {
+		{ 1, 1, 1, 0, 0, 0 }, { 2, 2, 3, 0, 0, 0 },
+		{ 3, 3, 2, 0, 0, 1 }, { 3, 2, 2, 1, 0, 0 },
+		{ 2, 3, 5, 0, 1, 3 }, { 2, 3, 5, 1, 2, 3 },
+		{ 4, 2, 1, 0, 0, 2 },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct fstree_shape sh = shape(cases[c].d, cases[c].w,
+					       cases[c].f, cases[c].dist);
+		struct fsplan_tree t;
+		struct fstree_iter it;
+		static struct fstree_entry e;
+		char path[FSTREE_PATH_MAX];
+		uint32_t d = 0;
+		uint64_t f = 0;
+
+		assert_int_equal(fsplan_tree_build(&t, &sh, cases[c].no,
+						   cases[c].count),
+				 0);
+		fstree_iter_init(&it, &sh);
+		if (cases[c].count > 1)
+			fstree_iter_share(&it, cases[c].no, cases[c].count);
+		while (fstree_next(&it, &e)) {
+			if (e.is_dir) {
+				const char *p = fsplan_dir_path(&t, d);
+				const char *slash = strrchr(p, '/');
+
+				assert_string_equal(p, e.path);
+				if (!slash) {
+					assert_int_equal(t.dir_up[d],
+							 UINT32_MAX);
+				} else {
+					const char *up =
+						fsplan_dir_path(&t,
+								t.dir_up[d]);
+
+					assert_int_equal(strlen(up),
+							 (size_t)(slash - p));
+					assert_memory_equal(up, p, strlen(up));
+				}
+				d++;
+				continue;
+			}
+			assert_int_equal(fsplan_file_path(&t, f, path,
+							  sizeof(path)),
+					 0);
+			assert_string_equal(path, e.path);
+			assert_int_equal(t.file_size[f], e.size);
+			f++;
+		}
+		assert_int_equal(t.ndirs, d);
+		assert_int_equal(t.nfiles, f);
+		fsplan_tree_free(&t);
+	}
+}
+
+/* A small tree: depth 2, width 2, 2 files in each of the 4 leaves. */
+static void small(struct fsplan_tree *t)
+{
+	struct fstree_shape sh = shape(2, 2, 2, FSTREE_DIST_BOTTOM);
+
+	assert_int_equal(fsplan_tree_build(t, &sh, 0, 0), 0);
+	assert_int_equal(t->ndirs, 6);
+	assert_int_equal(t->nfiles, 8);
+}
+
+static void test_ok(void **state)
+{
+	struct fsplan_tree t;
+	uint32_t leaf;
+
+	(void)state;
+	small(&t);
+	leaf = t.file_dir[0];
+	/* Nothing exists: only mkdir of a top folder, nothing else. */
+	assert_true(fsplan_ok(&t, PROTO_FSOP_MKDIR, 0));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_MKDIR, leaf));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_RMDIR, 0));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_CREATE, 0));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_READ, 0));
+	/* Folders made: create, mkdir refused, rmdir of an empty one. */
+	for (uint32_t d = 0; d < t.ndirs; d++)
+		fsplan_set_dir(&t, d, 1);
+	assert_true(fsplan_ok(&t, PROTO_FSOP_CREATE, 0));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_MKDIR, 0));
+	assert_false(fsplan_ok(&t, PROTO_FSOP_RMDIR, t.dir_up[leaf]));
+	assert_true(fsplan_ok(&t, PROTO_FSOP_RMDIR, leaf));
+	/* A file: every file op but create; its folder not empty. */
+	fsplan_set_file(&t, 0, 1);
+	assert_int_equal(t.dkids[leaf], 1);
+	for (uint32_t op = 0; op < PROTO_FSOP_MAX; op++)
+		if (!fsplan_op_dirs(op))
+			assert_int_equal(fsplan_ok(&t, op, 0),
+					 op != PROTO_FSOP_CREATE);
+	assert_false(fsplan_ok(&t, PROTO_FSOP_RMDIR, leaf));
+	/* Busy: nothing. */
+	fsplan_bit_set(t.fbusy, 0, 1);
+	assert_false(fsplan_ok(&t, PROTO_FSOP_READ, 0));
+	fsplan_tree_free(&t);
+}
+
+static void test_pick(void **state)
+{
+	struct fsplan_tree t;
+	struct workload_rng rng;
+	uint64_t cur = 0, i, seen = 0;
+
+	(void)state;
+	workload_rng_seed(&rng, 42);
+	small(&t);
+	for (uint32_t d = 0; d < t.ndirs; d++)
+		fsplan_set_dir(&t, d, 1);
+	/* No file: a read finds none, once is done at once. */
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
+				     &cur, &rng, &i),
+			 FSPLAN_NONE);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				     &rng, &i),
+			 FSPLAN_DONE);
+	/* One file (5): random finds it, and it is then busy. */
+	fsplan_set_file(&t, 5, 1);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
+				     &cur, &rng, &i),
+			 FSPLAN_PICKED);
+	assert_int_equal(i, 5);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
+				     &cur, &rng, &i),
+			 FSPLAN_NONE);
+	fsplan_done(&t, PROTO_FSOP_READ, 5, 0);
+	/* Sequential creates go in order and wrap past the missing. */
+	cur = 0;
+	for (uint64_t k = 0; k < 7; k++) {
+		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE,
+					     PROTO_FSEL_SEQ, &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		assert_int_equal(i, k < 5 ? k : k + 1);
+		fsplan_done(&t, PROTO_FSOP_CREATE, i, 0);
+	}
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE, PROTO_FSEL_SEQ,
+				     &cur, &rng, &i),
+			 FSPLAN_NONE);
+	/* Sequential reads wrap; once reads each file once, then done. */
+	cur = 6;
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				     &rng, &i),
+			 FSPLAN_PICKED);
+	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				     &rng, &i),
+			 FSPLAN_PICKED);
+	assert_int_equal(i, 7);
+	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				     &rng, &i),
+			 FSPLAN_PICKED);
+	assert_int_equal(i, 0);
+	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	cur = 0;
+	while (fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur, &rng,
+			   &i) == FSPLAN_PICKED) {
+		seen |= UINT64_C(1) << i;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	assert_int_equal(seen, 0xff);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				     &rng, &i),
+			 FSPLAN_DONE);
+	fsplan_tree_free(&t);
+}
+
+/* Each operation's effect on the bits, and errors that correct them. */
+static void test_done(void **state)
+{
+	struct fsplan_tree t;
+	uint32_t leaf;
+
+	(void)state;
+	small(&t);
+	leaf = t.file_dir[0];
+	fsplan_done(&t, PROTO_FSOP_MKDIR, t.dir_up[leaf], 0);
+	fsplan_done(&t, PROTO_FSOP_MKDIR, leaf, -EEXIST);
+	assert_true(fsplan_bit(t.dexist, leaf));
+	assert_int_equal(t.dkids[t.dir_up[leaf]], 1);
+	fsplan_done(&t, PROTO_FSOP_CREATE, 0, 0);
+	fsplan_done(&t, PROTO_FSOP_CREATE, 1, -EACCES);
+	assert_true(fsplan_bit(t.fexist, 0));
+	assert_false(fsplan_bit(t.fexist, 1));
+	assert_int_equal(t.dkids[leaf], 1);
+	/* A read that finds the file gone: it is gone. */
+	fsplan_done(&t, PROTO_FSOP_READ, 0, -ENOENT);
+	assert_false(fsplan_bit(t.fexist, 0));
+	assert_int_equal(t.dkids[leaf], 0);
+	fsplan_done(&t, PROTO_FSOP_CREATE, 0, 0);
+	fsplan_done(&t, PROTO_FSOP_DELETE, 0, 0);
+	assert_false(fsplan_bit(t.fexist, 0));
+	fsplan_done(&t, PROTO_FSOP_RMDIR, leaf, 0);
+	assert_false(fsplan_bit(t.dexist, leaf));
+	assert_int_equal(t.dkids[t.dir_up[leaf]], 0);
+	fsplan_tree_free(&t);
+}
+
+static void test_xfer(void **state)
+{
+	struct proto_fwd w;
+	struct fsplan_xfer x;
+	struct workload_rng rng;
+	unsigned small = 0, reads = 0, n = 100000;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.op = PROTO_FSOP_READ;
+	w.nxfer = 2;
+	w.xfer[0].size = 4096;
+	w.xfer[0].pct = 25;
+	w.xfer[1].size = 65536;
+	w.xfer[1].pct = 75;
+	w.mixed = 1;
+	w.rdpct = 70;
+	fsplan_xfer_init(&x, &w);
+	assert_int_equal(x.max, 65536);
+	workload_rng_seed(&rng, 7);
+	for (unsigned k = 0; k < n; k++) {
+		small += fsplan_xfer_size(&x, &rng) == 4096;
+		reads += fsplan_reads(&x, w.op, &rng);
+	}
+	assert_true(small > n / 4 - n / 100 && small < n / 4 + n / 100);
+	assert_true(reads > n * 7 / 10 - n / 100 &&
+		    reads < n * 7 / 10 + n / 100);
+	/* Not mixed: the op says. */
+	w.mixed = 0;
+	w.op = PROTO_FSOP_WRITE;
+	fsplan_xfer_init(&x, &w);
+	assert_false(fsplan_reads(&x, w.op, &rng));
+	/* Random transfers: aligned, inside, counted per block. */
+	for (unsigned k = 0; k < 1000; k++) {
+		uint64_t off = fsplan_random_offset(40960, 4096, &rng);
+
+		assert_int_equal(off % 4096, 0);
+		assert_true(off < 40960);
+	}
+	assert_int_equal(fsplan_random_offset(1000, 4096, &rng), 0);
+	assert_int_equal(fsplan_random_count(1000, 4096), 1);
+	assert_int_equal(fsplan_random_count(40960, 4096), 10);
+	assert_int_equal(fsplan_random_count(UINT64_C(1) << 40, 4096),
+			 FSPLAN_RANDOM_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tree_matches_walk),
+		cmocka_unit_test(test_ok),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_done),
+		cmocka_unit_test(test_xfer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
