@@ -395,6 +395,7 @@ static int start_phase(struct master *m, struct run_result *r)
 		for (unsigned i = 0; i < m->roster.nslaves; i++)
 			if (m->roster.slaves[i].in_phase)
 				cfg.fsops |= m->roster.slaves[i].pplan.fsops;
+		r->fsops = cfg.fsops;
 
 		m->ph.merge = merge_new(&cfg);
 		if (!m->ph.merge)

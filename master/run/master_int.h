@@ -279,6 +279,8 @@ struct run_result {
 	 * time (reads and writes as in view), malloc'd; NULL in a block phase.
 	 */
 	struct fsops_view *fs;
+	/* merge_cfg.fsops of its phase: 0 in a block phase. */
+	uint32_t fsops;
 };
 
 /*
