@@ -366,20 +366,20 @@ static void test_config(void **state)
 		struct merge_cfg cfg;
 		int ok;
 	} cases[] = {
-		{ "plain", { 3, 10, 2, T0, SEC, SEC }, 1 },
-		{ "no grace", { 1, 1, 0, 0, 1, 0 }, 1 },
-		{ "all warmup", { 2, 4, 4, T0, SEC, 0 }, 1 },
-		{ "no slaves", { 0, 10, 0, T0, SEC, SEC }, 0 },
-		{ "no intervals", { 3, 0, 0, T0, SEC, SEC }, 0 },
-		{ "warmup too long", { 3, 10, 11, T0, SEC, SEC }, 0 },
-		{ "zero interval", { 3, 10, 0, T0, 0, SEC }, 0 },
+		{ "plain", { 3, 10, 2, T0, SEC, SEC, 0 }, 1 },
+		{ "no grace", { 1, 1, 0, 0, 1, 0, 0 }, 1 },
+		{ "all warmup", { 2, 4, 4, T0, SEC, 0, 0 }, 1 },
+		{ "no slaves", { 0, 10, 0, T0, SEC, SEC, 0 }, 0 },
+		{ "no intervals", { 3, 0, 0, T0, SEC, SEC, 0 }, 0 },
+		{ "warmup too long", { 3, 10, 11, T0, SEC, SEC, 0 }, 0 },
+		{ "zero interval", { 3, 10, 0, T0, 0, SEC, 0 }, 0 },
 		{ "end overflows",
-		  { 1, 10, 0, UINT64_MAX - 5 * SEC, SEC, 0 },
+		  { 1, 10, 0, UINT64_MAX - 5 * SEC, SEC, 0, 0 },
 		  0 },
 		{ "length overflows",
-		  { 1, 1000, 0, 0, UINT64_MAX / 100, 0 },
+		  { 1, 1000, 0, 0, UINT64_MAX / 100, 0, 0 },
 		  0 },
-		{ "grace overflows", { 1, 1, 0, 0, SEC, UINT64_MAX - 1 }, 0 },
+		{ "grace overflows", { 1, 1, 0, 0, SEC, UINT64_MAX - 1, 0 }, 0 },
 	};
 	struct merge *m;
 

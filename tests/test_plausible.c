@@ -470,10 +470,105 @@ static void test_plan_of(void **state)
 	assert_int_equal(out.xfer_max, 8192);
 }
 
+/* A file-system phase's fsops: held against themselves and the plan. */
+static void test_fsops(void **state)
+{
+	struct plausible_plan fs = plan;
+	struct proto_fsop_stat fo[2];
+	struct proto_interval iv;
+	char why[512] = "";
+
+	(void)state;
+	fs.fsops = (1u << PROTO_FSOP_READ) | (1u << PROTO_FSOP_CREATE);
+	good(&iv);
+	memset(fo, 0, sizeof(fo));
+	fo[0].op = PROTO_FSOP_CREATE;
+	fo[0].count = 200;
+	fill(&fo[0].lat, 200, 500 * US, 900 * US);
+	fo[1].op = PROTO_FSOP_DELETE;
+	iv.nfsops = 2;
+	iv.fsops = fo;
+	assert_int_equal(plausible_interval(&fs, &iv, why, sizeof(why)), 0);
+	/* None in a block phase. */
+	assert_int_equal(plausible_interval(&plan, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "without file workloads"));
+	/* Read is l's, not fo's. */
+	fo[1].op = PROTO_FSOP_WRITE;
+	assert_int_equal(plausible_interval(&fs, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "is not one"));
+	fo[1].op = PROTO_FSOP_DELETE;
+	/* A count its histogram does not hold. */
+	fo[0].count = 201;
+	assert_int_equal(plausible_interval(&fs, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "200 latencies for 201"));
+	fo[0].count = 200;
+	/* A histogram that contradicts itself. */
+	fo[0].lat.max = 100 * MS;
+	assert_int_equal(plausible_interval(&fs, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "file operation 2 histogram: buckets"));
+	fo[0].lat.max = 900 * US;
+	/* Their count and latency bound the slots as reads' do. */
+	hist_sparse_free(&fo[0].lat);
+	fo[0].count = 1000000;
+	fill(&fo[0].lat, 1000000, 100 * US, 200 * US);
+	assert_int_equal(plausible_interval(&fs, &iv, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "in flight"));
+	hist_sparse_free(&fo[0].lat);
+	done(&iv);
+}
+
+static void test_plan_of_fs(void **state)
+{
+	struct proto_fsd fsd[2];
+	struct proto_fwd fwd[2];
+	struct proto_plan p = { .interval_ns = 1000 * MS,
+				.nfsds = 2,
+				.fsds = fsd,
+				.nfwds = 2,
+				.fwds = fwd };
+	struct plausible_plan out;
+
+	(void)state;
+	memset(fsd, 0, sizeof(fsd));
+	memset(fwd, 0, sizeof(fwd));
+	fwd[0].op = PROTO_FSOP_READ;
+	fwd[0].mixed = 1;
+	fwd[0].threads = 4;
+	fwd[0].nxfer = 2;
+	fwd[0].xfer[0].size = 4096;
+	fwd[0].xfer[1].size = 65536;
+	fwd[1].op = PROTO_FSOP_CREATE;
+	fwd[1].threads = 2;
+	plausible_plan_of(&p, 4, &out);
+	assert_int_equal(out.fsops, (1u << PROTO_FSOP_READ) |
+					    (1u << PROTO_FSOP_WRITE) |
+					    (1u << PROTO_FSOP_CREATE));
+	assert_int_equal(out.slots, 6);
+	assert_int_equal(out.xfer_min, 1);
+	assert_int_equal(out.xfer_max, 65536);
+	/* A format pass: writes, the loose bounds. */
+	p.nfwds = 0;
+	plausible_plan_of(&p, 4, &out);
+	assert_int_equal(out.fsops, 1u << PROTO_FSOP_WRITE);
+	assert_int_equal(out.slots, 2 * PLAUSIBLE_FS_FORMAT_THREADS);
+	assert_int_equal(out.xfer_max, PLAUSIBLE_FS_FORMAT_XFER);
+	/* A block plan has none. */
+	p.nfsds = 0;
+	plausible_plan_of(&p, 4, &out);
+	assert_int_equal(out.fsops, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_fsops),
+		cmocka_unit_test(test_plan_of_fs),
 		cmocka_unit_test(test_zero_plan),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_times),

@@ -227,9 +227,14 @@ void results_row(const struct run_view *rv, const struct merge_row *row)
 {
 	struct run_result *r = rv->ph->cur;
 	struct sink_row sr = { .row = row, .count = -1 };
+	struct fsops_view fv;
 	size_t used = 0, k = 0;
 
 	stats_view(row->stats, r->ph.interval_s, &sr.v);
+	if (row->fs) {
+		fsops_view(row->fs, row->stats, r->ph.interval_s, &fv);
+		sr.fs = &fv;
+	}
 	snprintf(sr.label, sizeof(sr.label), "%u", row->seq + 1);
 	r->done_bytes += sr.v.bytes;
 	if (row->seq + 1 > r->rows)

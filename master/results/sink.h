@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "master/run/view.h"
+#include "common/fsops.h"
 #include "common/stats.h"
 #include "master/plan/plan.h"
 
@@ -49,6 +50,8 @@ struct sink_row {
 	   things the console's last column counts (-1: no such column). */
 	char cells[SINK_CELL_MAX];
 	int count;
+	/* A file-system phase's operations (common/fsops.h), else NULL. */
+	const struct fsops_view *fs;
 };
 
 /* One slave's interval (on time, or late after its cluster row). */

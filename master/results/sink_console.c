@@ -13,6 +13,7 @@
 #include "master/run/master_int.h"
 #include "master/run/progress.h"
 #include "master/results/fmt.h"
+#include "master/results/fsfmt.h"
 #include "master/results/sink.h"
 
 static void console_phase_start(const struct run_view *rv, void *priv,
@@ -23,6 +24,11 @@ static void console_phase_start(const struct run_view *rv, void *priv,
 	(void)priv;
 	printf("%s %s\n", p->tod, p->line);
 	log_debug("%s", p->line);
+	if (rv->ph->cur->fsops) {
+		fsfmt_console_header(stdout, p->now, rv->ph->cur->fsops,
+				     !rv->opt->vdbench_console);
+		return;
+	}
 	if (rv->opt->vdbench_console) {
 		fmt_vdbench_header(stdout, p->now);
 		return;
@@ -84,7 +90,11 @@ static void console_row(const struct run_view *rv, void *priv,
 		format_progress(r, &s->v, row->seq);
 		return;
 	}
-	if (rv->opt->vdbench_console)
+	if (s->fs)
+		fsfmt_console_row(f, row->end_ns, s->label, s->fs, &s->v,
+				  r->fsops, !rv->opt->vdbench_console,
+				  row->reported, row->expected);
+	else if (rv->opt->vdbench_console)
 		fmt_vdbench_row(f, row->end_ns, s->label, &s->v, 0);
 	else
 		fmt_console_row(f, row->end_ns, s->label, &s->v, row->reported,
@@ -123,7 +133,10 @@ static void console_run_end(const struct run_view *rv, void *priv,
 	f = results_stdout(rv);
 	if (r->ph.kind == PLAN_FORMAT && rv->out->tty)
 		printf("\n");
-	if (rv->opt->vdbench_console)
+	if (r->fs)
+		fsfmt_console_row(f, time_real_ns(), e->label, r->fs, v,
+				  r->fsops, 0, 0, 0);
+	else if (rv->opt->vdbench_console)
 		fmt_vdbench_row(f, time_real_ns(), e->label, v, 1);
 	else
 		fmt_console_avg(f, time_real_ns(), e->label, v);

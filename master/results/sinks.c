@@ -30,6 +30,7 @@
 	X(hosts)        /* hosts/<name>.csv */                                 \
 	X(telemetry)    /* devices.csv, hoststats.csv */                       \
 	X(intervals)    /* intervals.csv */                                    \
+	X(opscsv)       /* ops.csv, the operations of file-system phases */    \
 	X(histmap)      /* histograms.csv (the latency heat map) */            \
 	X(flatfile)     /* flatfile.html */                                    \
 	X(vdbench)      /* summary.html, totals.html (lockstep vdbench) */     \

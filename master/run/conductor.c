@@ -391,6 +391,12 @@ static int start_phase(struct master *m, struct run_result *r)
 			.grace_ns = m->opt->grace_ns,
 		};
 
+		/* A file-system phase: what the slaves' plans ask for. */
+		for (unsigned i = 0; i < m->roster.nslaves; i++)
+			if (m->roster.slaves[i].in_phase)
+				cfg.fsops |= m->roster.slaves[i].pplan.fsops;
+		r->fsops = cfg.fsops;
+
 		m->ph.merge = merge_new(&cfg);
 		if (!m->ph.merge)
 			return -ENOMEM;
@@ -652,6 +658,16 @@ static int run_one(struct master *m, struct run_result *r)
 				     r->ph.interval_s);
 	/* Keep the views: the dense totals go with the merge. */
 	stats_view(merge_totals(m->ph.merge), measured, &r->view);
+	if (merge_fs_totals(m->ph.merge)) {
+		free(r->fs);
+		r->fs = malloc(sizeof(*r->fs));
+		if (r->fs)
+			fsops_view(merge_fs_totals(m->ph.merge),
+				   merge_totals(m->ph.merge), measured, r->fs);
+		else
+			log_error("run %s: out of memory for its file operations' totals",
+				  r->ph.name);
+	}
 	r->slave = calloc(m->roster.nslaves ? m->roster.nslaves : 1,
 			  sizeof(*r->slave));
 	if (r->slave)

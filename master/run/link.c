@@ -259,6 +259,9 @@ static void on_interval(struct master *m, struct slave_rec *s,
 		smp.lat[d] = &iv->lat[d];
 	}
 	smp.lat_valid = 1; /* proto_decode() checked the buckets */
+	/* A file-system phase's operations other than read and write. */
+	smp.nfsops = iv->nfsops;
+	smp.fsops = iv->fsops;
 	smp.errors = iv->errors;
 	smp.cpu_user_ns = iv->cpu_user_ns;
 	smp.cpu_sys_ns = iv->cpu_sys_ns;

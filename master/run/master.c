@@ -332,6 +332,7 @@ static void master_free(struct master *m)
 		free(m->ph.runs[i].slave);
 		free(m->ph.runs[i].val_sd);
 		free(m->ph.runs[i].fio);
+		free(m->ph.runs[i].fs);
 	}
 	free(m->ph.runs);
 	free(m->out.forced);

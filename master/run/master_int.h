@@ -43,6 +43,7 @@
 #include "common/hist.h"
 #include "common/keys.h"
 #include "common/log.h"
+#include "common/fsops.h"
 #include "common/stats.h"
 #include "master/run/decide.h"
 #include "master/export/export.h"
@@ -273,6 +274,13 @@ struct run_result {
 	uint64_t maxdata_limit, maxdata_bytes;
 	unsigned maxdata_cut;
 	struct slo_run slo; /* iorate=slo phases: as measured (slosteps.h) */
+	/*
+	 * A file-system phase: every operation's totals over the measured
+	 * time (reads and writes as in view), malloc'd; NULL in a block phase.
+	 */
+	struct fsops_view *fs;
+	/* merge_cfg.fsops of its phase: 0 in a block phase. */
+	uint32_t fsops;
 };
 
 /*

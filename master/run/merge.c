@@ -24,6 +24,7 @@
 
 struct merge_pending {
 	struct stats st;
+	struct fsops fs;       /* file-system phase: the other operations */
 	unsigned live_reports; /* samples from slaves that are still live */
 	int in_totals;         /* already added to the run totals */
 	struct merge_pending *next_free;
@@ -50,9 +51,16 @@ struct merge {
 	unsigned *missing;               /* nslaves entries */
 	struct stats_sums *slave_totals; /* nslaves entries, no buckets */
 	struct stats totals;
+	struct fsops totals_fs; /* file-system phase (cfg.fsops) */
 	/* What the totals will hold once every pending row is in. */
 	struct stats_sums run;
+	/* The same of the other file operations: count, bytes, errors,
+	   latency count and sum. */
+	uint64_t run_fs[FSOPS_N][5];
 };
+
+_Static_assert((int)PROTO_FSOP_MAX == (int)FSOPS_N,
+	       "common/fsops.h numbers the operations as enum proto_fsop");
 
 static int seen_test(const struct merge *m, unsigned slave, unsigned seq)
 {
@@ -97,6 +105,17 @@ static int cfg_valid(const struct merge_cfg *c)
 	return 1;
 }
 
+/*
+ * A row's histograms of the other file operations stay with it when it is
+ * recycled (a phase has few operations): freed only with the row.
+ */
+static void pending_free(struct merge_pending *p)
+{
+	if (p)
+		fsops_release(&p->fs);
+	free(p);
+}
+
 static struct merge_pending *pending_get(struct merge *m)
 {
 	struct merge_pending *p = m->spare;
@@ -108,8 +127,11 @@ static struct merge_pending *pending_get(struct merge *m)
 		p = malloc(sizeof(*p));
 		if (!p)
 			return NULL;
+		fsops_init(&p->fs, 0);
 	}
 	stats_init(&p->st);
+	fsops_reset(&p->fs); /* a fresh row's are none, a spare's kept */
+	p->fs.requested = m->cfg.fsops;
 	p->live_reports = 0;
 	p->in_totals = 0;
 	p->next_free = NULL;
@@ -119,7 +141,7 @@ static struct merge_pending *pending_get(struct merge *m)
 static void pending_put(struct merge *m, struct merge_pending *p)
 {
 	if (m->nspare >= MERGE_SPARE_ROWS) {
-		free(p);
+		pending_free(p);
 		return;
 	}
 	p->next_free = m->spare;
@@ -157,6 +179,7 @@ struct merge *merge_new(const struct merge_cfg *cfg)
 	if (!m->out)
 		goto fail;
 	stats_init(&m->totals);
+	fsops_init(&m->totals_fs, cfg->fsops);
 	stats_sums_init(&m->run);
 	for (i = 0; i < cfg->nslaves; i++)
 		stats_sums_init(&m->slave_totals[i]);
@@ -177,12 +200,13 @@ void merge_destroy(struct merge **mp)
 	m = *mp;
 	if (m->rows)
 		for (i = m->next; i < m->cfg.intervals; i++)
-			free(m->rows[i]);
+			pending_free(m->rows[i]);
 	while ((p = m->spare)) {
 		m->spare = p->next_free;
-		free(p);
+		pending_free(p);
 	}
-	free(m->out);
+	pending_free(m->out);
+	fsops_release(&m->totals_fs);
 	free(m->rows);
 	free(m->slave_totals);
 	free(m->missing);
@@ -213,6 +237,50 @@ static int lat_valid(const struct merge_sample *s, int d)
 }
 
 /*
+ * The other file operations: only in a file-system phase, each of
+ * create..move once in increasing order, each histogram well formed and
+ * holding the operation's count.
+ */
+static int fsops_valid(const struct merge *m, const struct merge_sample *s)
+{
+	unsigned prev = FSOPS_WRITE;
+
+	if (s->nfsops && !m->cfg.fsops) {
+		log_warn("merge: slave %u interval %u: file operations in a block phase",
+			 s->slave, s->seq);
+		return 0;
+	}
+	if (s->nfsops && !s->fsops) {
+		log_warn("merge: slave %u interval %u: file operations missing",
+			 s->slave, s->seq);
+		return 0;
+	}
+	for (unsigned i = 0; i < s->nfsops; i++) {
+		const struct proto_fsop_stat *o = &s->fsops[i];
+
+		if (o->op <= prev || o->op >= FSOPS_N) {
+			log_warn("merge: slave %u interval %u: file operation %u out of order or unknown",
+				 s->slave, s->seq, o->op);
+			return 0;
+		}
+		prev = o->op;
+		if (!s->lat_valid && hist_sparse_validate(&o->lat) < 0) {
+			log_warn("merge: slave %u interval %u: malformed %s histogram",
+				 s->slave, s->seq, fsops_name(o->op));
+			return 0;
+		}
+		if (o->lat.count != o->count) {
+			log_warn("merge: slave %u interval %u: %" PRIu64
+				 " %s latencies for %" PRIu64 " operations",
+				 s->slave, s->seq, o->lat.count,
+				 fsops_name(o->op), o->count);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
  * Everything a sample carries is checked before any of it is added, and
  * the reason for a refusal is logged here, the only place that knows it.
  */
@@ -228,7 +296,8 @@ static int sample_valid(const struct merge *m, const struct merge_sample *s)
 			 s->slave, s->seq, m->cfg.intervals);
 		return 0;
 	}
-	return lat_valid(s, STATS_READ) && lat_valid(s, STATS_WRITE);
+	return lat_valid(s, STATS_READ) && lat_valid(s, STATS_WRITE) &&
+	       fsops_valid(m, s);
 }
 
 /*
@@ -280,6 +349,55 @@ static int stats_fits(const struct stats *st, const struct merge_sample *s)
 {
 	return hist_fits(&st->lat[0], s->lat[0]) &&
 	       hist_fits(&st->lat[1], s->lat[1]) && COUNTERS_FIT(st, s);
+}
+
+static int fs_fits(const struct fsops *fs, const struct merge_sample *s)
+{
+	for (unsigned i = 0; i < s->nfsops; i++) {
+		const struct proto_fsop_stat *o = &s->fsops[i];
+
+		if (!fsops_fits(fs, o->op, o->count, o->bytes, o->errors,
+				&o->lat))
+			return 0;
+	}
+	return 1;
+}
+
+/* The run's sums of the other operations (run_fs) plus s's. */
+static int run_fs_fits(const struct merge *m, const struct merge_sample *s)
+{
+	for (unsigned i = 0; i < s->nfsops; i++) {
+		const struct proto_fsop_stat *o = &s->fsops[i];
+		const uint64_t *r = m->run_fs[o->op];
+
+		if (!fits4(r[0], o->count, 0, 0) ||
+		    !fits4(r[1], o->bytes, 0, 0) ||
+		    !fits4(r[2], o->errors, 0, 0) ||
+		    !fits4(r[3], o->lat.count, 0, 0) ||
+		    !fits4(r[4], o->lat.sum, 0, 0))
+			return 0;
+	}
+	return 1;
+}
+
+/* s's other operations into fs, which reserved them (fs_reserve). */
+static void fs_add_sample(struct fsops *fs, const struct merge_sample *s)
+{
+	for (unsigned i = 0; i < s->nfsops; i++) {
+		const struct proto_fsop_stat *o = &s->fsops[i];
+
+		fsops_add_sparse(fs, o->op, o->count, o->bytes, o->errors,
+				 &o->lat);
+	}
+}
+
+/* Room in fs for s's other operations: 0 or -ENOMEM (nothing counted). */
+static int fs_reserve(struct fsops *fs, const struct merge_sample *s)
+{
+	for (unsigned i = 0; i < s->nfsops; i++)
+		if (fsops_reserve(fs, s->fsops[i].op) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 static int sums_fit_sample(const struct stats_sums *st,
@@ -347,8 +465,20 @@ static void add_totals(struct merge *m, const struct merge_sample *s,
 		return;
 	sums_add_sample(&m->run, s);
 	sums_add_sample(&m->slave_totals[s->slave], s);
-	if (direct)
+	for (unsigned i = 0; i < s->nfsops; i++) {
+		const struct proto_fsop_stat *o = &s->fsops[i];
+		uint64_t *r = m->run_fs[o->op];
+
+		r[0] += o->count;
+		r[1] += o->bytes;
+		r[2] += o->errors;
+		r[3] += o->lat.count;
+		r[4] += o->lat.sum;
+	}
+	if (direct) {
 		stats_add_sample(&m->totals, s);
+		fs_add_sample(&m->totals_fs, s);
+	}
 }
 
 /* Whether the sample's sums still fit in every total it will enter. */
@@ -357,7 +487,8 @@ static int totals_fit(const struct merge *m, const struct merge_sample *s)
 	if (s->seq < m->cfg.warmup_intervals)
 		return 1;
 	return sums_fit_sample(&m->run, s) &&
-	       sums_fit_sample(&m->slave_totals[s->slave], s);
+	       sums_fit_sample(&m->slave_totals[s->slave], s) &&
+	       run_fs_fits(m, s);
 }
 
 /* A measured row joins the run totals, once. */
@@ -367,6 +498,9 @@ static void row_to_totals(struct merge *m, unsigned seq,
 	if (p->in_totals || seq < m->cfg.warmup_intervals)
 		return;
 	stats_add(&m->totals, &p->st);
+	/* Cannot fail: merge_add() reserved every operation in the totals. */
+	if (m->cfg.fsops && fsops_add(&m->totals_fs, &p->fs) < 0)
+		assert(!"the totals reserved the row's operations");
 	p->in_totals = 1;
 }
 
@@ -382,11 +516,15 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 		return MERGE_DUPLICATE;
 	}
 	p = s->seq < m->next ? NULL : m->rows[s->seq];
-	if (!totals_fit(m, s) || (p && !stats_fits(&p->st, s))) {
+	if (!totals_fit(m, s) ||
+	    (p && (!stats_fits(&p->st, s) || !fs_fits(&p->fs, s)))) {
 		log_warn("merge: slave %u interval %u: its sums would wrap a total",
 			 s->slave, s->seq);
 		return -EINVAL;
 	}
+	/* Before anything is counted: the only step that can fail. */
+	if (fs_reserve(&m->totals_fs, s) < 0)
+		return -ENOMEM;
 	if (s->seq < m->next) {
 		seen_set(m, s->slave, s->seq);
 		add_totals(m, s, 1);
@@ -399,8 +537,11 @@ int merge_add(struct merge *m, const struct merge_sample *s)
 			return -ENOMEM;
 		m->rows[s->seq] = p;
 	}
+	if (fs_reserve(&p->fs, s) < 0)
+		return -ENOMEM; /* p stays, empty: a row without data yet */
 	seen_set(m, s->slave, s->seq);
 	stats_add_sample(&p->st, s);
+	fs_add_sample(&p->fs, s);
 	if (!m->lost[s->slave])
 		p->live_reports++;
 	add_totals(m, s, p->in_totals);
@@ -513,6 +654,7 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
 		m->rows[seq] = NULL;
 	} else {
 		stats_init(&m->out->st);
+		fsops_reset(&m->out->fs);
 	}
 	for (i = 0; i < m->cfg.nslaves; i++) {
 		int seen = seen_test(m, i, seq);
@@ -534,6 +676,7 @@ int merge_next(struct merge *m, uint64_t now_ns, struct merge_row *row)
 	row->nmissing = nmissing;
 	row->missing = m->missing;
 	row->stats = &m->out->st;
+	row->fs = m->cfg.fsops ? &m->out->fs : NULL;
 	return 1;
 }
 
@@ -604,6 +747,11 @@ const struct stats *merge_totals(struct merge *m)
 		if (m->rows[seq])
 			row_to_totals(m, seq, m->rows[seq]);
 	return &m->totals;
+}
+
+const struct fsops *merge_fs_totals(const struct merge *m)
+{
+	return m->cfg.fsops ? &m->totals_fs : NULL;
 }
 
 const struct stats_sums *merge_slave_totals(const struct merge *m,

@@ -14,8 +14,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "common/fsops.h"
 #include "common/hist.h"
 #include "common/stats.h"
+#include "proto/proto.h"
 
 struct merge_cfg {
 	unsigned nslaves;          /* slaves are numbered 0..nslaves-1 */
@@ -24,6 +26,15 @@ struct merge_cfg {
 	uint64_t start_ns;         /* phase start (master clock) */
 	uint64_t interval_ns;
 	uint64_t grace_ns; /* wait after an interval's end */
+	/*
+	 * Not 0 in a file-system phase: a bit per operation the phase asks
+	 * for (1 << FSOPS_*, common/fsops.h: Vdbench's ReqstdOps add them
+	 * up; an fwd with rdpct= asks for read and write, a format pass for
+	 * write). Its rows and totals then carry the operations other than
+	 * read and write (merge_row.fs, merge_fs_totals); a sample with any
+	 * in a block phase (0) is refused.
+	 */
+	uint32_t fsops;
 };
 
 /* One slave's interval as received (decoded from the wire). */
@@ -39,6 +50,13 @@ struct merge_sample {
 	 * makes the same checks): merge_add() then does not walk them again.
 	 */
 	int lat_valid;
+	/*
+	 * A file-system phase's operations other than read and write (the
+	 * interval's fsops, ops strictly increasing, each lat.count equal to
+	 * its count; lat_valid covers their histograms too). Not owned.
+	 */
+	unsigned nfsops;
+	const struct proto_fsop_stat *fsops;
 };
 
 /* A cluster interval; pointers stay valid until the next merge_next(). */
@@ -50,6 +68,8 @@ struct merge_row {
 	unsigned nmissing;
 	const unsigned *missing;   /* slave indexes that did not report */
 	const struct stats *stats; /* cluster sum of this interval */
+	/* Its other file operations (file-system phase), else NULL. */
+	const struct fsops *fs;
 };
 
 enum merge_result {
@@ -67,7 +87,9 @@ void merge_destroy(struct merge **m);
  * Add a sample (copied; the caller keeps ownership of its histograms).
  * Returns enum merge_result, or -EINVAL when the sample is invalid (slave
  * or seq out of range, a histogram missing or malformed or not holding
- * ops[d] values, a count, sum or counter that would wrap its row, its
+ * ops[d] values, fsops in a block phase or not in increasing order of
+ * FSOPS_CREATE..FSOPS_MOVE or whose histogram does not hold count values,
+ * a count, sum or counter that would wrap its row, its
  * slave's totals or the run's), or -ENOMEM;
  * on error nothing was counted. The reason for -EINVAL is logged.
  */
@@ -129,6 +151,11 @@ uint64_t merge_next_deadline(const struct merge *m);
  * the rows emitted so far and those still pending.
  */
 const struct stats *merge_totals(struct merge *m);
+/*
+ * The same totals' operations other than read and write, in a
+ * file-system phase (NULL in a block phase): merge_totals() first.
+ */
+const struct fsops *merge_fs_totals(const struct merge *m);
 /*
  * The same for one slave, as sums without buckets (the slave sends its own
  * histograms at phase_end); NULL if out of range.

@@ -16,6 +16,32 @@ __extension__ typedef __int128 s128;
 
 static const char *const dir_name[2] = { "read", "write" };
 
+/* A file-system phase's operations, threads and transfer sizes. */
+static void fs_plan_of(const struct proto_plan *p, struct plausible_plan *out)
+{
+	if (!p->nfwds) {
+		out->fsops = UINT32_C(1) << PROTO_FSOP_WRITE;
+		out->slots += (uint64_t)p->nfsds * PLAUSIBLE_FS_FORMAT_THREADS;
+		out->xfer_min = 1;
+		out->xfer_max = PLAUSIBLE_FS_FORMAT_XFER;
+		return;
+	}
+	for (uint32_t f = 0; f < p->nfwds; f++) {
+		const struct proto_fwd *w = &p->fwds[f];
+
+		if (w->mixed)
+			out->fsops |= (UINT32_C(1) << PROTO_FSOP_READ) |
+				      (UINT32_C(1) << PROTO_FSOP_WRITE);
+		if (w->op < PROTO_FSOP_MAX)
+			out->fsops |= UINT32_C(1) << w->op;
+		out->slots += w->threads;
+		for (uint32_t x = 0; x < w->nxfer; x++)
+			if (w->xfer[x].size > out->xfer_max)
+				out->xfer_max = w->xfer[x].size;
+	}
+	out->xfer_min = 1;
+}
+
 void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 		       struct plausible_plan *out)
 {
@@ -28,6 +54,8 @@ void plausible_plan_of(const struct proto_plan *p, uint32_t cores,
 	out->ntargets = p->ntargets;
 	for (uint32_t t = 0; t < p->ntargets; t++)
 		out->slots += p->targets[t].threads;
+	if (p->nfsds)
+		fs_plan_of(p, out);
 	for (uint32_t s = 0; s < p->nstreams; s++)
 		for (uint32_t x = 0; x < p->streams[s].nxfer; x++) {
 			uint32_t size = p->streams[s].xfer[x].size;
@@ -113,6 +141,47 @@ static int sds_plausible(const struct plausible_plan *pl,
 		snprintf(what, sizeof(what), "target %u", iv->sds[i].target);
 		if (hist_plausible(&iv->sds[i].lat, what, why, whylen) < 0)
 			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A file-system phase's other operations (fo): none in a block phase,
+ * each histogram holding its count and agreeing with itself (as l's);
+ * their least latency lowers *min_lat and their count adds to *ops (one
+ * thread does one operation at a time, whichever it is).
+ */
+static int fsops_plausible(const struct plausible_plan *pl,
+			   const struct proto_interval *iv, uint64_t *min_lat,
+			   u128 *ops, char *why, size_t whylen)
+{
+	if (iv->nfsops && !pl->fsops) {
+		snprintf(why, whylen,
+			 "%u file operations in a phase without file workloads",
+			 iv->nfsops);
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < iv->nfsops; i++) {
+		const struct proto_fsop_stat *o = &iv->fsops[i];
+		char what[32];
+
+		if (o->op < PROTO_FSOP_CREATE || o->op >= PROTO_FSOP_MAX) {
+			snprintf(why, whylen, "file operation %u is not one",
+				 o->op);
+			return -EINVAL;
+		}
+		snprintf(what, sizeof(what), "file operation %u", o->op);
+		if (o->lat.count != o->count) {
+			snprintf(why, whylen,
+				 "%" PRIu64 " latencies for %" PRIu64 " of %s",
+				 o->lat.count, o->count, what);
+			return -EINVAL;
+		}
+		if (hist_plausible(&o->lat, what, why, whylen) < 0)
+			return -EINVAL;
+		if (o->lat.count && o->lat.min < *min_lat)
+			*min_lat = o->lat.min;
+		*ops += o->count;
 	}
 	return 0;
 }
@@ -383,6 +452,8 @@ int plausible_interval(const struct plausible_plan *pl,
 			min_lat = h->min;
 	}
 	ops = (u128)iv->ops[0] + iv->ops[1];
+	if (fsops_plausible(pl, iv, &min_lat, &ops, why, whylen) < 0)
+		return -EINVAL;
 	if (ops && ops > capacity(pl, iv->seq, min_lat)) {
 		if (pl->iorate > 0)
 			snprintf(why, whylen,

@@ -67,6 +67,15 @@
 #define PLAUSIBLE_DEV_INFLIGHT 1048576ull
 #define PLAUSIBLE_NET_BPS 200000000000ull
 #define PLAUSIBLE_NET_PPS 1000000000ull
+/*
+ * A file-system format pass (a plan with fsds and no fwds): the plan
+ * does not say its threads or transfer size, so these bound them, loosely
+ * (Vdbench formats with 8 threads and 128 KiB writes): threads per fsd,
+ * and the largest write. A file's last transfer is shorter than
+ * xfersize, so any file-system phase's smallest transfer is one byte.
+ */
+#define PLAUSIBLE_FS_FORMAT_THREADS 64
+#define PLAUSIBLE_FS_FORMAT_XFER (1024u * 1024u)
 
 /* What the master keeps of the plan it sent one slave for the phase. */
 struct plausible_plan {
@@ -80,6 +89,13 @@ struct plausible_plan {
 	uint64_t start_at; /* master time of the phase's go; 0 before it */
 	uint32_t intervals;
 	uint32_t ntargets; /* its plan's targets (interval.sl's indexes) */
+	/*
+	 * A file-system phase (the plan has fsds): a bit per operation its
+	 * fwds ask for (1 << enum proto_fsop; an fwd with rdpct= asks for
+	 * read and write, a format pass for write), as merge_cfg.fsops
+	 * wants them; 0 in a block phase, whose intervals carry no fsops.
+	 */
+	uint32_t fsops;
 };
 
 /*

@@ -1,0 +1,58 @@
+/*
+ * The file-system phase's formats: Vdbench's file-system interval line
+ * (FwdStats' layout: ReqstdOps, cpu%, read pct, read and write rate and
+ * resp, mb/sec read, write and total, xfer size, then mkdir, rmdir,
+ * create, open, close and delete rate and resp, and getattr, setattr,
+ * access, copy and move when the phase asks for them), ops.csv's rows and
+ * the summaries' per-operation totals. They only format: every number
+ * comes from a struct fsops_view (common/fsops.h).
+ */
+#ifndef LOCKSTEP_MASTER_RESULTS_FSFMT_H
+#define LOCKSTEP_MASTER_RESULTS_FSFMT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "common/fsops.h"
+#include "common/stats.h"
+
+struct jsonw;
+
+/*
+ * Vdbench's two header lines (the first starting with the date) for a
+ * phase asking for ops (bits 1 << FSOPS_*: getattr, setattr, access, copy
+ * and move get their columns only when asked for); slaves: lockstep's
+ * "slaves seen/want" columns after Vdbench's (`lockstep run`'s console).
+ */
+void fsfmt_console_header(FILE *f, uint64_t real_ns, uint32_t ops, int slaves);
+/*
+ * One line: time of day, label (the interval number or avg_N-M),
+ * Vdbench's columns from fv and the CPU of v, then with slaves >= 0
+ * the slaves reported and expected.
+ */
+void fsfmt_console_row(FILE *f, uint64_t real_ns, const char *label,
+		       const struct fsops_view *fv, const struct stats_view *v,
+		       uint32_t ops, int slaves, unsigned reported,
+		       unsigned expected);
+/*
+ * One value as Vdbench's Format "%W.DF" prints it: D decimals, and when
+ * that is wider than W, decimals dropped (cut, not rounded) until it fits
+ * or none is left; right-aligned in W. Pure.
+ */
+void fsfmt_fit(char *buf, size_t len, double x, int width, int decimals);
+
+/* ops.csv: its header line. */
+void fsfmt_ops_header(FILE *f);
+/*
+ * ops.csv's rows of one span: one per operation the phase asks for (ops)
+ * or that has a count in fv, in FSOPS_* order. interval is "7" or
+ * "avg_2-10", phase "warmup", "measure", "late" or "total"; start_ns and
+ * end_ns 0 leave their cells empty (a total row).
+ */
+void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
+		    const char *phase, uint64_t start_ns, uint64_t end_ns,
+		    const struct fsops_view *fv, uint32_t ops);
+/* summary.json's "operations" object of a run, and summary.txt's lines. */
+void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops);
+void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops);
+
+#endif
