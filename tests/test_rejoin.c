@@ -111,6 +111,10 @@ static void test_empty_part(void **state)
 	expect_wait(&in, "empty");
 	in.ntargets = 3;
 	expect_join(&in, 11);
+	/* A file-system part (no targets) waits for the next phase. */
+	in.ntargets = 0;
+	in.fs = 1;
+	expect_wait(&in, "a file-system phase is not rejoined part way");
 }
 
 /*

@@ -197,6 +197,19 @@ void conductor_reap(struct master *m)
 	}
 }
 
+int conductor_plan_for(const struct master *m, const struct plan_phase *ph,
+		       const int *hd, unsigned slave, unsigned n,
+		       const char *name, struct proto_plan *out, char *err,
+		       size_t errlen)
+{
+	if (ph->fs)
+		return plan_fs_for_slave(m->params, ph, m->ph.phase_no, hd,
+					 slave, n, name, m->opt->engine, out,
+					 err, errlen);
+	return plan_for_slave(m->params, ph, m->ph.phase_no, hd, slave, n,
+			      m->opt->engine, out, err, errlen);
+}
+
 /*
  * Validation: each slave owns the same cut of an sd in every phase and
  * run, so slaves are ranked by name (plan_validate_order), not by when
@@ -288,9 +301,9 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = plan_for_slave(m->params, ph, m->ph.phase_no, hd,
-				     rank ? rank[k] : k, n, m->opt->engine,
-				     &msg.u.plan, err, sizeof(err));
+		ret = conductor_plan_for(m, ph, hd, rank ? rank[k] : k, n,
+					 s->hello.name, &msg.u.plan, err,
+					 sizeof(err));
 		s->ph_k = (int)k++;
 		memcpy(s->ph_id, s->hello.id, sizeof(s->ph_id));
 		memcpy(s->ph_host, s->hello.host, sizeof(s->ph_host));
@@ -310,7 +323,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 		msg.u.plan.clock_offset_ns = s->clk.offset_ns;
 		msg.u.plan.clock_error_ns = s->clk.error_ns;
 		/* Nothing of this phase runs on its host: it sits it out. */
-		if (msg.u.plan.ntargets == 0) {
+		if (msg.u.plan.ntargets == 0 && msg.u.plan.nfsds == 0) {
 			log_debug("slave %s sits phase %s out", s->hello.name,
 				  ph->name);
 			proto_msg_free(&msg);

@@ -640,6 +640,15 @@ void clocks_close(struct master *m);
  * -ECANCELED the run was stopped).
  */
 int conductor_run(struct master *m);
+/*
+ * Slave `slave` of n's part of phase ph (plan_for_slave; in a file-system
+ * phase plan_fs_for_slave, whose trees are the slave's `name` beneath
+ * each anchor).
+ */
+int conductor_plan_for(const struct master *m, const struct plan_phase *ph,
+		       const int *hd, unsigned slave, unsigned n,
+		       const char *name, struct proto_plan *out, char *err,
+		       size_t errlen);
 /* Wait for the slaves we started to exit; kill the ones that do not. */
 void conductor_reap(struct master *m);
 /*

@@ -78,6 +78,7 @@ static void rules_in(struct master *m, const struct slave_rec *s,
 			   strcmp(s->hello.id, s->ph_id) == 0;
 	in->same_host = strcmp(s->hello.host, s->ph_host) == 0;
 	in->ntargets = plan->ntargets;
+	in->fs = plan->nfsds != 0;
 }
 
 static void wait_next(struct master *m, struct slave_rec *s, const char *why)
@@ -123,12 +124,12 @@ static void plan_rejoin(struct master *m, struct slave_rec *s)
 	int ret = 0;
 
 	if (s->ph_k >= 0 && m->ph.ph_hd)
-		ret = plan_for_slave(m->params, &m->ph.cur->ph, m->ph.phase_no,
-				     m->ph.ph_hd,
-				     m->ph.ph_rank ? m->ph.ph_rank[s->ph_k] :
-						     (unsigned)s->ph_k,
-				     m->ph.ph_n, m->opt->engine, &msg.u.plan,
-				     err, sizeof(err));
+		ret = conductor_plan_for(
+			m, &m->ph.cur->ph, m->ph.ph_hd,
+			m->ph.ph_rank ? m->ph.ph_rank[s->ph_k] :
+					(unsigned)s->ph_k,
+			m->ph.ph_n, s->hello.name, &msg.u.plan, err,
+			sizeof(err));
 	if (ret < 0) {
 		proto_msg_free(&msg);
 		wait_next(m, s, err);

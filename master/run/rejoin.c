@@ -53,6 +53,9 @@ int rejoin_decide(const struct rejoin_in *in, struct rejoin_out *out)
 	if (!in->planned)
 		return wait(out,
 			    "it had no part in this phase's plan, and one now would change every other slave's");
+	if (in->fs)
+		return wait(out,
+			    "a file-system phase is not rejoined part way: which of its files exist was known to the process that was lost");
 	if (!in->ntargets)
 		return wait(out, "its part of this phase is empty");
 	if (in->validate == 1 && !in->same_process && !in->journal)

@@ -40,6 +40,7 @@ struct rejoin_in {
 	int same_process;
 	int same_host;     /* on the host its clock offset was measured for */
 	unsigned ntargets; /* targets of its part (0: it sits the phase out) */
+	int fs;            /* a file-system phase (fsds, no targets) */
 	/* When: now, and how long it needs before its first interval. */
 	uint64_t now_ns;  /* master clock */
 	uint64_t lead_ns; /* its plan, ready and go take this long at most */

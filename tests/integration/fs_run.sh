@@ -1,0 +1,206 @@
+#!/bin/bash
+# fsd=/fwd= runs end to end (a master and two local slaves), checked on
+# lockstep's own record (summary.json, ops.csv) against what the test
+# asked and against the trees left on disk, on tmpfs (a folder under
+# /dev/shm) and on an ext4 in a 64 MiB loop file the test mounts:
+# - format=yes makes, beneath each slave's subtree, exactly Vdbench's
+#   tree: depth x width x files files with the sizes Vdbench draws
+#   (check_fstree.py, written from Vdbench's rules);
+# - a read fwd with rdpct=70 reads 70 +- 2 % of its transfers;
+# - deletes then creates: formatted - deletes + creates (from the
+#   summary) = the files on disk, per run and in total;
+# - shared=yes: both slaves on one tree, which is exactly the tree once;
+# - format=clean with a foreign file in a slave's tree refuses, exits
+#   non-0, names the file, and deletes nothing of that tree;
+# - a folder in the tree replaced by a link to a folder outside: the
+#   writes go to the rest of the tree, none through the link (the files
+#   outside are unchanged, the link stays), and a failed write makes the
+#   run exit non-0.
+source "$(dirname "$0")/lib.sh"
+SHM=$(mktemp -d /dev/shm/lockstep-fsrun.XXXXXX)
+FS_LOOP=
+FS_MNT=$TMP/mnt
+fs_down() {
+	mountpoint -q "$FS_MNT" 2>/dev/null && umount "$FS_MNT" || true
+	[ -n "$FS_LOOP" ] && losetup -d "$FS_LOOP" 2>/dev/null || true
+	rm -rf "$SHM"
+}
+trap 'fs_down; cleanup' EXIT
+CHECK="/usr/bin/python3 $HERE/check_fstree.py"
+
+# run NAME: lockstep run $TMP/NAME.vdb into $TMP/NAME; sets rc.
+run() {
+	set +e
+	timeout 120 "$LOCKSTEP" run "$TMP/$1.vdb" -o "$TMP/$1" \
+		--local-slaves 2 > "$TMP/$1.txt" 2>&1
+	rc=$?
+	set -e
+	grep -q "AddressSanitizer\|runtime error" "$TMP/$1.txt" &&
+		fail_show "$TMP/$1.txt" "sanitizer report"
+	return 0
+}
+
+# op RUNDIR RUN OP: the summary's count of operation OP in run RUN.
+op() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+r = [r for r in s["runs"] if r["name"] == sys.argv[2]]
+assert r, "no run %s in %s" % (sys.argv[2], [r["name"] for r in s["runs"]])
+print(r[0]["operations"].get(sys.argv[3], {}).get("count", 0))
+PY
+}
+
+# counts ANCHOR: formatted, deleted and created files end up on disk.
+counts() {
+	local a=$1 name=$2
+	cat > "$TMP/$name.vdb" <<VDB
+fsd=fsd1,anchor=$a,depth=2,width=3,files=4,sizes=(8k,50,16k,50)
+fwd=del,fsd=fsd1,operation=delete,fileselect=random,threads=1
+fwd=cre,fsd=fsd1,operation=create,fileselect=random,threads=1
+rd=rdf,fwd=del,fwdrate=max,format=only,elapsed=1,interval=1
+rd=rdd,fwd=del,fwdrate=10,format=no,elapsed=2,interval=1
+rd=rdc,fwd=cre,fwdrate=6,format=no,elapsed=2,interval=1
+VDB
+	run "$name"
+	[ "$rc" -eq 0 ] || fail_show "$TMP/$name.txt" "$name: exited $rc"
+	local made del cre
+	made=$(op "$TMP/$name" "rdf format" create)
+	del=$(op "$TMP/$name" rdd delete)
+	cre=$(op "$TMP/$name" rdc create)
+	[ "$made" -eq 72 ] || fail_show "$TMP/$name.txt" "$name: format created $made files, not 2 x 36"
+	[ "$del" -gt 0 ] && [ "$cre" -gt 0 ] ||
+		fail_show "$TMP/$name.txt" "$name: $del deletes, $cre creates"
+	local present
+	present=$(find "$a" -name 'vdb_f*.file' -type f | wc -l)
+	[ "$present" -eq $((made - del + cre)) ] ||
+		fail_show "$TMP/$name.txt" "$name: $present files on disk, but $made made - $del deleted + $cre created = $((made - del + cre))"
+	echo "ok: $name: $made formatted - $del deleted + $cre created = $present on disk"
+}
+
+# 1. Format, then a 70/30 mix of random reads and writes.
+A1=$SHM/a1
+mkdir "$A1"
+cat > "$TMP/mix.vdb" <<VDB
+fsd=fsd1,anchor=$A1,depth=2,width=3,files=4,sizes=(8k,50,16k,50)
+fwd=fwd1,fsd=fsd1,operation=read,rdpct=70,xfersize=4k,fileio=random,fileselect=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=2,interval=1
+VDB
+run mix
+[ "$rc" -eq 0 ] || fail_show "$TMP/mix.txt" "mix: exited $rc"
+for s in local-1 local-2; do
+	$CHECK "$A1/$s" 2 3 4 8192:50,16384:50 ||
+		fail_show "$TMP/mix.txt" "the tree of $s is not Vdbench's"
+done
+/usr/bin/python3 - "$TMP/mix" <<'PY' || fail_show "$TMP/mix.txt" "mix: the read share or ops.csv is wrong"
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+r = [r for r in s["runs"] if r["name"] == "rd1"][0]
+o = r["operations"]
+reads, writes = o["read"]["count"], o["write"]["count"]
+assert reads + writes >= 2000, (reads, writes)
+pct = 100.0 * reads / (reads + writes)
+assert abs(pct - 70) <= 2, "read share %.2f%%, asked 70%%" % pct
+assert r["totals"]["read_ops"] == reads and r["totals"]["write_ops"] == writes
+# ops.csv: the intervals of each operation add up to its total row.
+rows = [x for x in csv.DictReader(open(d + "/ops.csv")) if x["run"] == "rd1"]
+for name in ("read", "write"):
+    iv = sum(int(x["count"]) for x in rows
+             if x["operation"] == name and x["phase"] == "measure")
+    tot = [int(x["count"]) for x in rows
+           if x["operation"] == name and x["phase"] == "total"]
+    assert tot == [o[name]["count"]] and iv == tot[0], (name, iv, tot)
+print("ok: mix: %d reads, %d writes: %.2f%% read (asked 70)" % (reads, writes, pct))
+PY
+
+# 2. Counts against the tree, on tmpfs.
+mkdir "$SHM/a2"
+counts "$SHM/a2" counts_tmpfs
+
+# 3. shared=yes: one tree for both slaves, made once.
+A3=$SHM/a3
+mkdir "$A3"
+cat > "$TMP/shared.vdb" <<VDB
+fsd=fsd1,anchor=$A3,depth=2,width=2,files=5,sizes=(4k,30,12k,70),shared=yes
+fwd=fwd1,fsd=fsd1,operation=getattr,fileselect=random,threads=1
+rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=1,interval=1
+VDB
+run shared
+[ "$rc" -eq 0 ] || fail_show "$TMP/shared.txt" "shared: exited $rc"
+$CHECK "$A3" 2 2 5 4096:30,12288:70 || fail_show "$TMP/shared.txt" "shared: the one tree is not Vdbench's"
+made=$(op "$TMP/shared" "rd1 format" create)
+[ "$made" -eq 20 ] || fail_show "$TMP/shared.txt" "shared: $made creates for a tree of 20 files"
+[ "$(op "$TMP/shared" rd1 getattr)" -gt 0 ] || fail_show "$TMP/shared.txt" "shared: no getattr"
+echo "ok: shared=yes: one tree of 20 files made by 2 slaves"
+
+# 4. format=clean refuses a tree holding what lockstep did not make.
+echo foreign > "$A1/local-2/vdb.1_1.dir/notes.txt"
+cat > "$TMP/clean.vdb" <<VDB
+fsd=fsd1,anchor=$A1,depth=2,width=3,files=4,sizes=(8k,50,16k,50)
+fwd=fwd1,fsd=fsd1,operation=getattr,threads=1
+rd=rd1,fwd=fwd1,fwdrate=max,format=clean,elapsed=1,interval=1
+VDB
+run clean
+[ "$rc" -ne 0 ] || fail_show "$TMP/clean.txt" "clean with a foreign file exited 0"
+grep -q "notes.txt" "$TMP/clean.txt" || fail_show "$TMP/clean.txt" "clean's error does not name the foreign file"
+[ "$(cat "$A1/local-2/vdb.1_1.dir/notes.txt")" = foreign ] || fail "clean touched the foreign file"
+rm "$A1/local-2/vdb.1_1.dir/notes.txt"
+$CHECK "$A1/local-2" 2 3 4 8192:50,16384:50 || fail_show "$TMP/clean.txt" "clean deleted part of the tree with the foreign file"
+echo "ok: format=clean refused a foreign file and deleted nothing of its tree"
+
+# 5. A link out of the tree is not followed.
+A5=$SHM/a5
+OUTSIDE=$SHM/outside
+mkdir "$A5" "$OUTSIDE"
+cat > "$TMP/link.vdb" <<VDB
+fsd=fsd1,anchor=$A5,depth=1,width=2,files=3,sizes=8k
+fwd=fwd1,fsd=fsd1,operation=write,xfersize=4k,fileio=random,fileselect=random,threads=1
+VDB
+cp "$TMP/link.vdb" "$TMP/link2.vdb"
+echo "rd=rdf,fwd=fwd1,fwdrate=max,format=only,elapsed=1,interval=1" >> "$TMP/link.vdb"
+echo "rd=rd1,fwd=fwd1,fwdrate=200,format=no,elapsed=2,interval=1" >> "$TMP/link2.vdb"
+# Format first, then swap one folder of each slave for a link outside.
+run link
+[ "$rc" -eq 0 ] || fail_show "$TMP/link.txt" "link: format exited $rc"
+for s in local-1 local-2; do
+	mkdir "$OUTSIDE/$s"
+	for f in 1 2 3; do
+		printf 'outside %s %s\n' "$s" "$f" > "$OUTSIDE/$s/vdb_f000$f.file"
+	done
+	rm -rf "$A5/$s/vdb.1_2.dir"
+	ln -s "$OUTSIDE/$s" "$A5/$s/vdb.1_2.dir"
+done
+sum_before=$(cat "$OUTSIDE"/*/* | md5sum)
+run link2
+[ "$(cat "$OUTSIDE"/*/* | md5sum)" = "$sum_before" ] || fail "a write went through the link to outside the anchor"
+read -r errs writes < <(/usr/bin/python3 -c "
+import json,sys; s=json.load(open('$TMP/link2/summary.json'))
+t=[r for r in s['runs'] if r['name']=='rd1'][0]['totals']
+print(t['errors'], t['write_ops'])")
+[ "$writes" -gt 0 ] || fail_show "$TMP/link2.txt" "no write in the tree with a link"
+# A run with failed writes is incomplete: it must not exit 0.
+[ "$errs" -eq 0 ] || [ "$rc" -ne 0 ] || fail_show "$TMP/link2.txt" "a run with $errs failed writes exited 0"
+for s in local-1 local-2; do
+	[ -L "$A5/$s/vdb.1_2.dir" ] || fail "the link in $s's tree was replaced"
+done
+echo "ok: the link was not followed: $writes writes in the tree, $errs failed, the files outside unchanged"
+
+# 6. The same counts on ext4 in a loop file.
+if command -v mkfs.ext4 > /dev/null && [ "$(id -u)" -eq 0 ]; then
+	truncate -s 64m "$TMP/ext4.img"
+	mkfs.ext4 -q -F "$TMP/ext4.img"
+	FS_LOOP=$(losetup -f --show "$TMP/ext4.img")
+	mkdir "$FS_MNT"
+	mount "$FS_LOOP" "$FS_MNT"
+	mkdir "$FS_MNT/a"
+	counts "$FS_MNT/a" counts_ext4
+	for s in local-1 local-2; do
+		$CHECK "$FS_MNT/a/$s" 2 3 4 8192:50,16384:50 \
+			--files-present "$(find "$FS_MNT/a/$s" -name 'vdb_f*.file' | wc -l)" ||
+			fail "ext4: the tree of $s holds a name Vdbench's has not"
+	done
+else
+	echo "ext4 part skipped: needs root and mkfs.ext4"
+fi
+echo "PASS"
