@@ -81,6 +81,16 @@ enum { HIST_F_BIN = 5 };
  * Returns 0, or -EINVAL with the reason in why.
  */
 int schema_plan_check(const struct proto_plan *p, char *why, size_t whylen);
+/*
+ * schema_fs.c: a plan's fsds and fwds (none beside targets or streams,
+ * none in a format phase, indexes in range, shapes and shares that can
+ * be), and an interval's fsops (each operation other than read and write
+ * at most once, in order, its histogram counting its count). 0 or
+ * -EINVAL with why.
+ */
+int schema_plan_fs_check(const struct proto_plan *p, char *why, size_t whylen);
+int schema_fsops_check(const struct proto_interval *iv, char *why,
+		       size_t whylen);
 
 /*
  * Whether a phase_end's validation counts hang together: vs's targets

@@ -14,7 +14,7 @@ VDB
 MINE=$("$LOCKSTEP" version | cut -d" " -f2)
 [[ "$MINE" =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || fail "lockstep version printed '$MINE'"
 OLDPROTO=$(hello_hex 4 old1 0.1.0)
-OLDVER=$(hello_hex 14 old2 0.0.1)
+OLDVER=$(hello_hex 15 old2 0.0.1)
 
 "$LOCKSTEP" run "$TMP/v.vdb" -o "$TMP/out" --engine null --local-slaves 0 \
 	--expect-slaves 1 --join-timeout 4 --insecure > "$TMP/v.txt" 2> "$TMP/v.err" &
