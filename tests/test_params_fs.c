@@ -97,7 +97,7 @@ static void test_defaults(void **state)
 	assert_int_equal(w->nxfer, 1);
 	assert_int_equal(w->xfer[0].size, 4096);
 	assert_false(w->fileio_random);
-	assert_int_equal(w->fileselect, 0);
+	assert_int_equal(w->fileselect, 1); /* Vdbench's sequential */
 	assert_int_equal(w->threads, 1);
 	assert_int_equal(w->target, -1);
 	/* The only fwd of a file without wds. */
@@ -178,6 +178,8 @@ static void test_errors(void **state)
 		  "1:33: distribution=top is not bottom or all" },
 		{ "fsd=fsd1,anchor=/a\nfsd=fsd2,anchor=/a/\n" FWD1 RD1,
 		  "2:17: fsd=fsd2: anchor=/a is also fsd=fsd1's (line 1): two trees in one folder would clean each other away" },
+		{ FSD1 "fwd=Delete\n" RD1,
+		  "2:1: fwd=Delete: an fwd may not be named after an operation (Vdbench's rule)" },
 		{ FSD1 "fwd=fwd1,fsd=fsd9\n" RD1,
 		  "2:14: fsd=fsd9 refers to an undefined fsd" },
 		{ FSD1 "fsd=fsd2,anchor=/b\nfwd=fwd1\n" RD1,
@@ -353,7 +355,7 @@ static const char two[] =
 	"hd=h1\nhd=h2\n"
 	"fsd=own,anchor=/mnt/own,depth=2,width=2,files=3\n"
 	"fsd=sh,anchor=/mnt/sh,shared=yes,sizes=(4k,50,8k,50),openflags=o_dsync\n"
-	"fwd=rw,fsd=(own,sh),operation=read,rdpct=70,fileio=random,threads=8,skew=75\n"
+	"fwd=rw,fsd=(own,sh),operation=read,rdpct=70,fileio=random,fileselect=random,threads=8,skew=75\n"
 	"fwd=cr,fsd=sh,operation=create,host=h2,threads=3\n"
 	"rd=rd1,fwd=(rw,cr),fwdrate=1000,format=yes,elapsed=10,interval=1\n";
 

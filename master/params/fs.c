@@ -382,6 +382,12 @@ int fwd_finish(struct parser *p)
 	if (!strcmp(fwd->name, "format"))
 		return perr(p, p->dpos,
 			    "fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own");
+	for (int op = 0; op < PARAMS_FSOP_NR; op++)
+		if (!strcasecmp(fwd->name,
+				params_fsop_name((enum params_fsop)op)))
+			return perr(p, p->dpos,
+				    "fwd=%s: an fwd may not be named after an operation (Vdbench's rule)",
+				    fwd->name);
 	if (!fwd->nfsd && pa->nfsd == 1) {
 		fwd->fsd[0] = 0;
 		fwd->nfsd = 1;

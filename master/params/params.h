@@ -298,7 +298,7 @@ struct params_fwd {
 	size_t nxfer;
 	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one, 4k */
 	bool fileio_random;  /* fileio=random; default sequential */
-	unsigned fileselect; /* 0 random (default), 1 sequential, 2 once */
+	unsigned fileselect; /* 0 random, 1 sequential (default), 2 once */
 	unsigned threads;    /* default 1: the total, split (plan_fs.c) */
 	double skew;         /* percent of the rd's fwdrate=; 0 = even */
 	int target;          /* copy, move: target= fsd index; -1 = none */
