@@ -190,6 +190,16 @@ static struct params_pos shape_pos(struct parser *p, const char *msg)
 	return pos;
 }
 
+/* Whether folder in is beneath folder dir ("/" holds every other). */
+static bool nested(const char *dir, const char *in)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1)
+		return in[1] != '\0';
+	return !strncmp(dir, in, n) && in[n] == '/';
+}
+
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
@@ -203,12 +213,21 @@ int fsd_finish(struct parser *p)
 	fsd_shape(fsd, &sh);
 	if (fstree_check(&sh, NULL, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
-	for (size_t i = 0; i < p->out->nfsd; i++)
-		if (!strcmp(p->out->fsd[i].anchor, fsd->anchor))
+	for (size_t i = 0; i < p->out->nfsd; i++) {
+		const struct params_fsd *o = &p->out->fsd[i];
+
+		if (!strcmp(o->anchor, fsd->anchor))
 			return perr(p, fsd->anchor_pos,
 				    "fsd=%s: anchor=%s is also fsd=%s's (line %u): two trees in one folder would clean each other away",
-				    fsd->name, fsd->anchor, p->out->fsd[i].name,
-				    p->out->fsd[i].pos.line);
+				    fsd->name, fsd->anchor, o->name,
+				    o->pos.line);
+		if (nested(o->anchor, fsd->anchor) ||
+		    nested(fsd->anchor, o->anchor))
+			return perr(p, fsd->anchor_pos,
+				    "fsd=%s: anchor=%s and fsd=%s's anchor=%s (line %u) are one inside the other (Vdbench's rule: anchors may not be parents or children of each other)",
+				    fsd->name, fsd->anchor, o->name, o->anchor,
+				    o->pos.line);
+	}
 	return 0;
 }
 

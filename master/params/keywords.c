@@ -520,6 +520,8 @@ static const struct kw fsd_kws[] = {
 	    "yes: Vdbench's shared anchor: every slave an fwd runs on uses the one tree, each formatting and using every n-th file (n: the slaves on it); no (default): each slave its own subtree, ANCHOR/SLAVE"),
 	KW("openflags", fsd_set_openflags,
 	   "how files are opened: o_direct (or directio), o_dsync, o_sync, one or a list (default: none); an rd's openflags= replaces it"),
+	UNSUPPORTED("host",
+		    "give host= on the fwd: an fsd is used where its fwds run (Vdbench's rule)"),
 	UNSUPPORTED("totalsize", WHY_FS),
 	UNSUPPORTED("workingsetsize", WHY_FS),
 	UNSUPPORTED("wss", WHY_FS),
