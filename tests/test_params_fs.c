@@ -266,9 +266,11 @@ static void test_refused(void **state)
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
 		{ FSD1 FWD1 "rd=rd1,format=once\n",
-		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean or no" },
+		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
 		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",
-		  "3:15: format=(yes,complete): lockstep does not run it yet (issue 32; Vdbench's (yes,complete) and such): give one of yes, restart, only, clean or no" },
+		  "3:20: format=complete: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
+		{ FSD1 FWD1 "rd=rd1,format=(clean,restart)\n",
+		  "3:15: format=(clean,restart): clean deletes the trees and stops, restart makes them: give one" },
 		{ FSD1 FWD1 "rd=rd1,fwdrate=curve\n",
 		  "3:16: fwdrate=curve: lockstep does not run it yet (issue 32): give max or a rate" },
 		{ FSD1 FWD1 "rd=rd1,operations=(read,write)\n",
@@ -319,6 +321,11 @@ static void test_phases(void **state)
 		{ "restart", 2, PROTO_FSFMT_RESTART, "rd1 format=restart" },
 		{ "only", 1, PROTO_FSFMT_YES, "rd1 format" },
 		{ "clean", 1, PROTO_FSFMT_CLEAN, "rd1 format=clean" },
+		{ "(restart,only)", 1, PROTO_FSFMT_RESTART,
+		  "rd1 format=restart" },
+		{ "(clean,only)", 1, PROTO_FSFMT_CLEAN, "rd1 format=clean" },
+		{ "(yes,only)", 1, PROTO_FSFMT_YES, "rd1 format" },
+		{ "(yes,no)", 1, 0, "rd1" },
 	};
 
 	(void)state;
@@ -337,14 +344,14 @@ static void test_phases(void **state)
 		assert_int_equal(n, cases[i].n);
 		assert_true(ph[0].fs);
 		assert_string_equal(ph[0].name, cases[i].name0);
-		if (strcmp(cases[i].format, "no")) {
+		if (cases[i].fs_format) {
 			assert_int_equal(ph[0].kind, PLAN_FORMAT);
 			assert_int_equal(ph[0].fs_format, cases[i].fs_format);
 			/* Ended by the slaves when done: a long bound. */
 			assert_int_equal(ph[0].intervals,
 					 (unsigned)(PLAN_FORMAT_BOUND_S / 2));
 		}
-		if (n > 1 || !strcmp(cases[i].format, "no")) {
+		if (n > 1 || !cases[i].fs_format) {
 			assert_int_equal(ph[n - 1].kind, PLAN_MEASURE);
 			assert_dbl(ph[n - 1].iorate, 300);
 			assert_int_equal(ph[n - 1].intervals, 5);

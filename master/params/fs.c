@@ -499,6 +499,7 @@ static int block_rd(struct parser *p, const struct params_rd *rd)
 			    "rd=%s: fwdrate= is for fwd= runs (a wd= run takes iorate=)",
 			    rd->name);
 	if (rd->format == PARAMS_FORMAT_RESTART ||
+	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
 	    rd->format == PARAMS_FORMAT_CLEAN)
 		return perr(p, rd->format_pos,
 			    "rd=%s: format=%s is for fwd= runs (a wd= run takes format=yes or only)",

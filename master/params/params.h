@@ -71,8 +71,9 @@ enum params_format {
 	PARAMS_FORMAT_YES,  /* a format phase, then the measured phases */
 	PARAMS_FORMAT_ONLY, /* the format phase alone */
 	/* fwd= runs only (Vdbench's FileAnchor formats): */
-	PARAMS_FORMAT_RESTART, /* make what is missing, then the run */
-	PARAMS_FORMAT_CLEAN,   /* delete the trees, no run */
+	PARAMS_FORMAT_RESTART,      /* make what is missing, then the run */
+	PARAMS_FORMAT_RESTART_ONLY, /* format=(restart,only): no run */
+	PARAMS_FORMAT_CLEAN, /* delete the trees, no run (Vdbench's: only) */
 };
 
 /* rd distribution=: I/O inter-arrival times under a fixed iorate. */
