@@ -554,6 +554,7 @@ static const struct kw fwd_kws[] = {
 	   "the fwd's share of the rd's fwdrate= in percent; the fwds without one split what the others leave"),
 	KW("host", fwd_set_host,
 	   "the hd= hosts that run the fwd, a name or a list (default: every host)"),
+	{ .name = "hd", .set = fwd_set_host, .alias_of = "host" },
 	KW("target", fwd_set_target,
 	   "operation=copy or move: the fsd copied or moved to, of the same shape as the fwd's fsds (default: within the fwd's own fsd)"),
 	UNSUPPORTED("stopafter", WHY_FS),
