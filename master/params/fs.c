@@ -289,6 +289,8 @@ int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 	const struct val *v = &it->val[0];
 
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
 	if (it->nval != 1)
 		return perr(p, it->vpos,
 			    "%s=%.*s: lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random",
@@ -310,6 +312,8 @@ int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 	const struct val *v = &it->val[0];
 
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
 	if (it->nval == 1 && val_is(v, "random"))
 		fwd->fileselect = 0;
 	else if (it->nval == 1 && (val_is(v, "sequential") || val_is(v, "seq")))

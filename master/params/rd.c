@@ -205,6 +205,8 @@ int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 
 	rd->format_pos = it->kpos;
 	rd->format = PARAMS_FORMAT_NO;
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
 	for (size_t i = 0; i < it->nval; i++)
 		if (val_is(&it->val[i], "no"))
 			return 0;
