@@ -97,7 +97,7 @@ static void test_defaults(void **state)
 	assert_int_equal(w->nxfer, 1);
 	assert_int_equal(w->xfer[0].size, 4096);
 	assert_false(w->fileio_random);
-	assert_int_equal(w->fileselect, 0);
+	assert_int_equal(w->fileselect, 1); /* Vdbench's sequential */
 	assert_int_equal(w->threads, 1);
 	assert_int_equal(w->target, -1);
 	/* The only fwd of a file without wds. */
@@ -178,6 +178,12 @@ static void test_errors(void **state)
 		  "1:33: distribution=top is not bottom or all" },
 		{ "fsd=fsd1,anchor=/a\nfsd=fsd2,anchor=/a/\n" FWD1 RD1,
 		  "2:17: fsd=fsd2: anchor=/a is also fsd=fsd1's (line 1): two trees in one folder would clean each other away" },
+		{ "fsd=fsd1,anchor=/a/b\nfsd=fsd2,anchor=/a\n" FWD1 RD1,
+		  "2:17: fsd=fsd2: anchor=/a and fsd=fsd1's anchor=/a/b (line 1) are one inside the other (Vdbench's rule: anchors may not be parents or children of each other)" },
+		{ "fsd=fsd1,anchor=/a,host=h1\n" FWD1 RD1,
+		  "1:20: host= is not supported: give host= on the fwd: an fsd is used where its fwds run (Vdbench's rule)" },
+		{ FSD1 "fwd=Delete\n" RD1,
+		  "2:1: fwd=Delete: an fwd may not be named after an operation (Vdbench's rule)" },
 		{ FSD1 "fwd=fwd1,fsd=fsd9\n" RD1,
 		  "2:14: fsd=fsd9 refers to an undefined fsd" },
 		{ FSD1 "fsd=fsd2,anchor=/b\nfwd=fwd1\n" RD1,
@@ -260,9 +266,11 @@ static void test_refused(void **state)
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
 		{ FSD1 FWD1 "rd=rd1,format=once\n",
-		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean or no" },
+		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
 		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",
-		  "3:15: format=(yes,complete): lockstep does not run it yet (issue 32; Vdbench's (yes,complete) and such): give one of yes, restart, only, clean or no" },
+		  "3:20: format=complete: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
+		{ FSD1 FWD1 "rd=rd1,format=(clean,restart)\n",
+		  "3:15: format=(clean,restart): clean deletes the trees and stops, restart makes them: give one" },
 		{ FSD1 FWD1 "rd=rd1,fwdrate=curve\n",
 		  "3:16: fwdrate=curve: lockstep does not run it yet (issue 32): give max or a rate" },
 		{ FSD1 FWD1 "rd=rd1,operations=(read,write)\n",
@@ -313,6 +321,11 @@ static void test_phases(void **state)
 		{ "restart", 2, PROTO_FSFMT_RESTART, "rd1 format=restart" },
 		{ "only", 1, PROTO_FSFMT_YES, "rd1 format" },
 		{ "clean", 1, PROTO_FSFMT_CLEAN, "rd1 format=clean" },
+		{ "(restart,only)", 1, PROTO_FSFMT_RESTART,
+		  "rd1 format=restart" },
+		{ "(clean,only)", 1, PROTO_FSFMT_CLEAN, "rd1 format=clean" },
+		{ "(yes,only)", 1, PROTO_FSFMT_YES, "rd1 format" },
+		{ "(yes,no)", 1, 0, "rd1" },
 	};
 
 	(void)state;
@@ -331,14 +344,14 @@ static void test_phases(void **state)
 		assert_int_equal(n, cases[i].n);
 		assert_true(ph[0].fs);
 		assert_string_equal(ph[0].name, cases[i].name0);
-		if (strcmp(cases[i].format, "no")) {
+		if (cases[i].fs_format) {
 			assert_int_equal(ph[0].kind, PLAN_FORMAT);
 			assert_int_equal(ph[0].fs_format, cases[i].fs_format);
 			/* Ended by the slaves when done: a long bound. */
 			assert_int_equal(ph[0].intervals,
 					 (unsigned)(PLAN_FORMAT_BOUND_S / 2));
 		}
-		if (n > 1 || !strcmp(cases[i].format, "no")) {
+		if (n > 1 || !cases[i].fs_format) {
 			assert_int_equal(ph[n - 1].kind, PLAN_MEASURE);
 			assert_dbl(ph[n - 1].iorate, 300);
 			assert_int_equal(ph[n - 1].intervals, 5);
@@ -353,7 +366,7 @@ static const char two[] =
 	"hd=h1\nhd=h2\n"
 	"fsd=own,anchor=/mnt/own,depth=2,width=2,files=3\n"
 	"fsd=sh,anchor=/mnt/sh,shared=yes,sizes=(4k,50,8k,50),openflags=o_dsync\n"
-	"fwd=rw,fsd=(own,sh),operation=read,rdpct=70,fileio=random,threads=8,skew=75\n"
+	"fwd=rw,fsd=(own,sh),operation=read,rdpct=70,fileio=random,fileselect=random,threads=8,skew=75\n"
 	"fwd=cr,fsd=sh,operation=create,host=h2,threads=3\n"
 	"rd=rd1,fwd=(rw,cr),fwdrate=1000,format=yes,elapsed=10,interval=1\n";
 

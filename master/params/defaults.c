@@ -40,6 +40,7 @@ void params_obj_defaults(union obj *o, enum kind k)
 		o->fwd.xfer[0].size = 4096;
 		o->fwd.xfer[0].pct = 100;
 		o->fwd.threads = 1;
+		o->fwd.fileselect = 1; /* sequential: Vdbench's */
 		o->fwd.target = -1;
 		o->fwd.rdpct = -1;
 		break;

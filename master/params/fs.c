@@ -190,6 +190,16 @@ static struct params_pos shape_pos(struct parser *p, const char *msg)
 	return pos;
 }
 
+/* Whether folder in is beneath folder dir ("/" holds every other). */
+static bool nested(const char *dir, const char *in)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1)
+		return in[1] != '\0';
+	return !strncmp(dir, in, n) && in[n] == '/';
+}
+
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
@@ -203,12 +213,21 @@ int fsd_finish(struct parser *p)
 	fsd_shape(fsd, &sh);
 	if (fstree_check(&sh, NULL, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
-	for (size_t i = 0; i < p->out->nfsd; i++)
-		if (!strcmp(p->out->fsd[i].anchor, fsd->anchor))
+	for (size_t i = 0; i < p->out->nfsd; i++) {
+		const struct params_fsd *o = &p->out->fsd[i];
+
+		if (!strcmp(o->anchor, fsd->anchor))
 			return perr(p, fsd->anchor_pos,
 				    "fsd=%s: anchor=%s is also fsd=%s's (line %u): two trees in one folder would clean each other away",
-				    fsd->name, fsd->anchor, p->out->fsd[i].name,
-				    p->out->fsd[i].pos.line);
+				    fsd->name, fsd->anchor, o->name,
+				    o->pos.line);
+		if (nested(o->anchor, fsd->anchor) ||
+		    nested(fsd->anchor, o->anchor))
+			return perr(p, fsd->anchor_pos,
+				    "fsd=%s: anchor=%s and fsd=%s's anchor=%s (line %u) are one inside the other (Vdbench's rule: anchors may not be parents or children of each other)",
+				    fsd->name, fsd->anchor, o->name, o->anchor,
+				    o->pos.line);
+	}
 	return 0;
 }
 
@@ -270,6 +289,8 @@ int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 	const struct val *v = &it->val[0];
 
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
 	if (it->nval != 1)
 		return perr(p, it->vpos,
 			    "%s=%.*s: lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random",
@@ -291,6 +312,8 @@ int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 	const struct val *v = &it->val[0];
 
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
 	if (it->nval == 1 && val_is(v, "random"))
 		fwd->fileselect = 0;
 	else if (it->nval == 1 && (val_is(v, "sequential") || val_is(v, "seq")))
@@ -382,6 +405,12 @@ int fwd_finish(struct parser *p)
 	if (!strcmp(fwd->name, "format"))
 		return perr(p, p->dpos,
 			    "fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own");
+	for (int op = 0; op < PARAMS_FSOP_NR; op++)
+		if (!strcasecmp(fwd->name,
+				params_fsop_name((enum params_fsop)op)))
+			return perr(p, p->dpos,
+				    "fwd=%s: an fwd may not be named after an operation (Vdbench's rule)",
+				    fwd->name);
 	if (!fwd->nfsd && pa->nfsd == 1) {
 		fwd->fsd[0] = 0;
 		fwd->nfsd = 1;
@@ -474,6 +503,7 @@ static int block_rd(struct parser *p, const struct params_rd *rd)
 			    "rd=%s: fwdrate= is for fwd= runs (a wd= run takes iorate=)",
 			    rd->name);
 	if (rd->format == PARAMS_FORMAT_RESTART ||
+	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
 	    rd->format == PARAMS_FORMAT_CLEAN)
 		return perr(p, rd->format_pos,
 			    "rd=%s: format=%s is for fwd= runs (a wd= run takes format=yes or only)",

@@ -71,8 +71,9 @@ enum params_format {
 	PARAMS_FORMAT_YES,  /* a format phase, then the measured phases */
 	PARAMS_FORMAT_ONLY, /* the format phase alone */
 	/* fwd= runs only (Vdbench's FileAnchor formats): */
-	PARAMS_FORMAT_RESTART, /* make what is missing, then the run */
-	PARAMS_FORMAT_CLEAN,   /* delete the trees, no run */
+	PARAMS_FORMAT_RESTART,      /* make what is missing, then the run */
+	PARAMS_FORMAT_RESTART_ONLY, /* format=(restart,only): no run */
+	PARAMS_FORMAT_CLEAN, /* delete the trees, no run (Vdbench's: only) */
 };
 
 /* rd distribution=: I/O inter-arrival times under a fixed iorate. */
@@ -298,7 +299,7 @@ struct params_fwd {
 	size_t nxfer;
 	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one, 4k */
 	bool fileio_random;  /* fileio=random; default sequential */
-	unsigned fileselect; /* 0 random (default), 1 sequential, 2 once */
+	unsigned fileselect; /* 0 random, 1 sequential (default), 2 once */
 	unsigned threads;    /* default 1: the total, split (plan_fs.c) */
 	double skew;         /* percent of the rd's fwdrate=; 0 = even */
 	int target;          /* copy, move: target= fsd index; -1 = none */

@@ -190,35 +190,54 @@ int rd_set_slo(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
+/*
+ * format=: one word or Vdbench's list of them (FormatFlags): no anywhere
+ * means no format; yes, only, restart and clean combine, clean meaning
+ * only (Vdbench's rule): (yes,only) is only, (restart,only) restart with
+ * no run, (clean,only) clean. Vdbench's once, directories, limited and
+ * complete are refused.
+ */
 int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {
 	struct params_rd *rd = obj;
-	const struct val *v = &it->val[0];
+	bool only = false, restart = false, clean = false;
 
-	if (it->nval != 1)
-		return perr(p, it->vpos,
-			    "%s=%.*s: lockstep does not run it yet (issue 32; Vdbench's (yes,complete) and such): give one of yes, restart, only, clean or no",
-			    kw->name, show(it->rawlen), it->raw);
 	rd->format_pos = it->kpos;
-	if (val_is(v, "no"))
-		rd->format = PARAMS_FORMAT_NO;
-	else if (val_is(v, "yes"))
-		rd->format = PARAMS_FORMAT_YES;
-	else if (val_is(v, "only"))
-		rd->format = PARAMS_FORMAT_ONLY;
-	else if (val_is(v, "restart"))
-		rd->format = PARAMS_FORMAT_RESTART;
-	else if (val_is(v, "clean"))
-		rd->format = PARAMS_FORMAT_CLEAN;
-	else if (val_is(v, "once"))
-		return perr(p, v->pos,
-			    "%s=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean or no",
-			    kw->name);
-	else
-		return perr(p, v->pos,
-			    "%s=%.*s is not yes, only or no (or restart or clean with fwd=)",
-			    kw->name, show(v->len), v->s);
+	rd->format = PARAMS_FORMAT_NO;
+	if (!it->nval)
+		return values_single(p, kw, it) ? 0 : -EINVAL;
+	for (size_t i = 0; i < it->nval; i++)
+		if (val_is(&it->val[i], "no"))
+			return 0;
+	for (size_t i = 0; i < it->nval; i++) {
+		const struct val *v = &it->val[i];
+
+		if (val_is(v, "only"))
+			only = true;
+		else if (val_is(v, "restart"))
+			restart = true;
+		else if (val_is(v, "clean"))
+			clean = only = true;
+		else if (val_is(v, "once") || val_is(v, "directories") ||
+			 val_is(v, "limited") || val_is(v, "complete"))
+			return perr(p, v->pos,
+				    "%s=%.*s: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no",
+				    kw->name, show(v->len), v->s);
+		else if (!val_is(v, "yes"))
+			return perr(p, v->pos,
+				    "%s=%.*s is not yes, only or no (or restart or clean with fwd=)",
+				    kw->name, show(v->len), v->s);
+	}
+	if (clean && restart)
+		return perr(p, it->vpos,
+			    "%s=%.*s: clean deletes the trees and stops, restart makes them: give one",
+			    kw->name, show(it->rawlen), it->raw);
+	rd->format = clean           ? PARAMS_FORMAT_CLEAN :
+		     restart && only ? PARAMS_FORMAT_RESTART_ONLY :
+		     restart         ? PARAMS_FORMAT_RESTART :
+		     only            ? PARAMS_FORMAT_ONLY :
+				       PARAMS_FORMAT_YES;
 	return 0;
 }
 

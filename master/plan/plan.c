@@ -360,17 +360,21 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 		if (!x)
 			return -1;
 		format_phase(p, rd, x);
-		x->fs_format = rd->format == PARAMS_FORMAT_RESTART ?
-				       PROTO_FSFMT_RESTART :
-			       rd->format == PARAMS_FORMAT_CLEAN ?
-				       PROTO_FSFMT_CLEAN :
-				       PROTO_FSFMT_YES;
-		if (rd->format == PARAMS_FORMAT_RESTART)
+		x->fs_format =
+			rd->format == PARAMS_FORMAT_RESTART ||
+					rd->format ==
+						PARAMS_FORMAT_RESTART_ONLY ?
+				PROTO_FSFMT_RESTART :
+			rd->format == PARAMS_FORMAT_CLEAN ? PROTO_FSFMT_CLEAN :
+							    PROTO_FSFMT_YES;
+		if (rd->format == PARAMS_FORMAT_RESTART ||
+		    rd->format == PARAMS_FORMAT_RESTART_ONLY)
 			name_add(x->name, "=restart");
 		else if (rd->format == PARAMS_FORMAT_CLEAN)
 			name_add(x->name, "=clean");
 	}
 	if (rd->format == PARAMS_FORMAT_ONLY ||
+	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
 	    rd->format == PARAMS_FORMAT_CLEAN)
 		return 0;
 	x = phase_add(a, base);
