@@ -17,6 +17,7 @@
 #include "common/fsops.h"
 #include "common/jsonw.h"
 #include "master/results/fsfmt.h"
+#include "master/results/vdbench.h"
 
 #define BIT(op) (UINT32_C(1) << (op))
 
@@ -249,13 +250,98 @@ static void test_summary(void **state)
 	unmake(x);
 }
 
+/* Column col of ParseFlat's reading: its value in the data line. */
+static const char *flat_value(char *head, char *row, const char *col, char *out,
+			      size_t len)
+{
+	char hcopy[4096], rcopy[4096], *hs, *rs, *h, *r;
+
+	snprintf(hcopy, sizeof(hcopy), "%s", head);
+	snprintf(rcopy, sizeof(rcopy), "%s", row);
+	h = strtok_r(hcopy, " \n", &hs);
+	r = strtok_r(rcopy, " \n", &rs);
+	while (h && r) {
+		if (!strcmp(h, col)) {
+			snprintf(out, len, "%s", r);
+			return out;
+		}
+		h = strtok_r(NULL, " \n", &hs);
+		r = strtok_r(NULL, " \n", &rs);
+	}
+	return NULL;
+}
+
+static void test_flatfile(void **state)
+{
+	static const struct {
+		const char *col, *want;
+	} t[] = {
+		{ "Run", "fs1" },
+		{ "Interval", "avg_2-3" },
+		{ "reqrate", "max" },
+		{ "rate", "15.0000" },
+		{ "resp", "2.3333" },
+		{ "MB/sec", "0.0469" },
+		{ "Read_rate", "5.0000" },
+		{ "Read_resp", "1.0000" },
+		{ "Write_rate", "2.0000" },
+		{ "Write_resp", "3.0000" },
+		{ "MB_read", "0.0391" },
+		{ "MB_write", "0.0078" },
+		{ "Xfersize", "7021" },
+		{ "Mkdir_rate", "3.0000" },
+		{ "Mkdir_resp", "5.0000" },
+		{ "Rmdir_rate", "0.0000" },
+		{ "Create_rate", "10.0000" },
+		{ "Create_resp", "3.0000" },
+		{ "Move_resp", "0.0000" },
+		{ "compratio", "n/a" },
+		{ "cpu_used", "12.5000" },
+		{ "cpu_kernel", "3.2500" },
+		{ "slaves", "3" },
+		{ "expected", "4" },
+	};
+	struct fixture *x = make();
+	struct vdbench_req rq;
+	char *buf = NULL, *head, *row, val[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	memset(&rq, 0, sizeof(rq));
+	snprintf(rq.run, sizeof(rq.run), "fs1");
+	snprintf(rq.reqrate, sizeof(rq.reqrate), "max");
+	snprintf(rq.compratio, sizeof(rq.compratio), "n/a");
+	snprintf(rq.dedupratio, sizeof(rq.dedupratio), "n/a");
+	fsfmt_flat_header(f);
+	fsfmt_flat_row(f, 0, &rq, "avg_2-3", &x->fv, &x->v, 3, 4);
+	take(f, &buf);
+	/* ParseFlat: the column names are the first line starting blank. */
+	head = strstr(buf, "\n ");
+	assert_non_null(head);
+	head++;
+	row = strchr(head, '\n');
+	assert_non_null(row);
+	*row++ = 0;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		const char *got = flat_value(head, row, t[i].col, val,
+					     sizeof(val));
+
+		if (!got || strcmp(got, t[i].want))
+			fail_msg("column %s: '%s', want '%s'", t[i].col,
+				 got ? got : "(none)", t[i].want);
+	}
+	free(buf);
+	unmake(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit),
-		cmocka_unit_test(test_console),
-		cmocka_unit_test(test_ops_csv),
-		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_fit),      cmocka_unit_test(test_console),
+		cmocka_unit_test(test_ops_csv),  cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_flatfile),
 	};
 
 	return cmocka_run_group_tests(tests, utc, NULL);

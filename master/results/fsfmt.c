@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "common/jsonw.h"
 #include "common/timeutil.h"
 #include "master/results/fsfmt.h"
+#include "master/results/vdbench.h"
 
 /*
  * A column group of Vdbench's line: a title over one value or over two
@@ -261,4 +263,91 @@ void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops)
 			o->resp_ms, o->p50_ms, o->p95_ms, o->p99_ms, o->max_ms,
 			(unsigned long long)o->errors);
 	}
+}
+
+/* Vdbench's fs flatfile operations, in its column order. */
+static const struct {
+	unsigned op;
+	const char *rate, *resp;
+} flat_ops[] = {
+	{ FSOPS_MKDIR, "Mkdir_rate", "Mkdir_resp" },
+	{ FSOPS_RMDIR, "Rmdir_rate", "Rmdir_resp" },
+	{ FSOPS_CREATE, "Create_rate", "Create_resp" },
+	{ FSOPS_OPEN, "Open_rate", "Open_resp" },
+	{ FSOPS_CLOSE, "Close_rate", "Close_resp" },
+	{ FSOPS_DELETE, "Delete_rate", "Delete_resp" },
+	{ FSOPS_GETATTR, "Getattr_rate", "Getattr_resp" },
+	{ FSOPS_SETATTR, "Setattr_rate", "Setattr_resp" },
+	{ FSOPS_ACCESS, "Access_rate", "Access_resp" },
+	{ FSOPS_COPY, "Copy_rate", "Copy_resp" },
+	{ FSOPS_MOVE, "Move_rate", "Move_resp" },
+};
+#define FLAT_OPS (sizeof(flat_ops) / sizeof(flat_ops[0]))
+
+void fsfmt_flat_header(FILE *f)
+{
+	static const char *const head[] = {
+		"Run",     "Interval",  "reqrate",   "rate",       "resp",
+		"MB/sec",  "Read_rate", "Read_resp", "Write_rate", "Write_resp",
+		"MB_read", "MB_write",  "Xfersize",
+	};
+	static const char *const tail[] = {
+		"compratio",  "dedupratio", "cpu_used", "cpu_user",
+		"cpu_kernel", "cpu_wait",   "cpu_idle", "resp_p95",
+		"resp_p99",   "slaves",     "expected",
+	};
+
+	fputs("*\n"
+	      "* flatfile.html written by lockstep in Vdbench's layout for file\n"
+	      "* system runs (fwd=): the first line that starts with a blank\n"
+	      "* names the columns, each data line has one blank-free value per\n"
+	      "* column ('n/a': not available or conflicting), one row per\n"
+	      "* cluster interval and one avg_ row per run (MB = 1024*1024 bytes,\n"
+	      "* times in ms; rate and resp: the operations the run asks for).\n"
+	      "* After Vdbench's columns: resp_p95, resp_p99 (ms, reads and\n"
+	      "* writes), slaves and expected.\n"
+	      "*\n",
+	      f);
+	fprintf(f, "%12s %23s ", "tod", "timestamp");
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		fprintf(f, "%10s ", head[i]);
+	for (size_t i = 0; i < FLAT_OPS; i++)
+		fprintf(f, "%10s %10s ", flat_ops[i].rate, flat_ops[i].resp);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		fprintf(f, "%10s ", tail[i]);
+	fputc('\n', f);
+}
+
+void fsfmt_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
+		    const char *interval, const struct fsops_view *fv,
+		    const struct stats_view *v, unsigned reported,
+		    unsigned expected)
+{
+	const struct fsops_opview *rd = &fv->op[FSOPS_READ],
+				  *wr = &fv->op[FSOPS_WRITE];
+	char tod[32], stamp[48];
+	time_t t = (time_t)(end_ns / 1000000000ULL);
+	struct tm tm;
+
+	time_fmt_tod(end_ns, tod, sizeof(tod));
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%m/%d/%Y-%H:%M:%S-%Z", &tm);
+	fprintf(f, "%12s %23s ", tod, stamp);
+	fprintf(f, "%10s %10s %10s ", rq->run, interval, rq->reqrate);
+	fprintf(f, "%10.4f %10.4f %10.4f ", fv->req_rate, fv->req_resp_ms,
+		rd->mbps + wr->mbps);
+	fprintf(f, "%10.4f %10.4f %10.4f %10.4f %10.4f %10.4f %10.0f ",
+		rd->rate, rd->resp_ms, wr->rate, wr->resp_ms, rd->mbps,
+		wr->mbps, fv->xfer_bytes);
+	for (size_t i = 0; i < FLAT_OPS; i++)
+		fprintf(f, "%10.4f %10.4f ", fv->op[flat_ops[i].op].rate,
+			fv->op[flat_ops[i].op].resp_ms);
+	fprintf(f, "%10s %10s ", rq->compratio, rq->dedupratio);
+	fprintf(f, "%10.4f %10.4f %10.4f %10s %10s ", v->cpu_pct,
+		v->cpu_pct - v->cpu_sys_pct, v->cpu_sys_pct, "n/a", "n/a");
+	fprintf(f, "%10.4f %10.4f ", v->p95_ms, v->p99_ms);
+	if (expected)
+		fprintf(f, "%10u %10u\n", reported, expected);
+	else
+		fprintf(f, "%10s %10s\n", "n/a", "n/a");
 }

@@ -51,6 +51,20 @@ void fsfmt_ops_header(FILE *f);
 void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
 		    const char *phase, uint64_t start_ns, uint64_t end_ns,
 		    const struct fsops_view *fv, uint32_t ops);
+/*
+ * flatfile.html of a run whose first phase is a file-system one, as
+ * Vdbench writes it for fwd= runs (Flat.define_column_headers' fs set:
+ * Run, Interval, reqrate, rate, resp, MB/sec, Read_rate ... Move_resp,
+ * compratio, dedupratio), then the CPU columns and lockstep's, as the
+ * block layout (vdbench.h) has them. A row: the interval's or run's
+ * figures, slaves reported of expected (expected 0: n/a, an avg_ row).
+ */
+struct vdbench_req;
+void fsfmt_flat_header(FILE *f);
+void fsfmt_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
+		    const char *interval, const struct fsops_view *fv,
+		    const struct stats_view *v, unsigned reported,
+		    unsigned expected);
 /* summary.json's "operations" object of a run, and summary.txt's lines. */
 void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops);
 void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops);

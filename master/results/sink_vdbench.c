@@ -2,13 +2,15 @@
  * `lockstep vdbench`: summary.html (Vdbench's console lines: each run's
  * "Starting RD=" line, header, interval rows and avg_ row) and totals.html
  * (the "Starting RD=" lines, headers and avg_ rows), as Vdbench writes
- * them. Nothing without Vdbench's console.
+ * them, a file-system phase's in Vdbench's file-system layout (fsfmt.h).
+ * Nothing without Vdbench's console.
  */
 #include <string.h>
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "master/run/master_int.h"
 #include "master/results/fmt.h"
+#include "master/results/fsfmt.h"
 #include "master/results/sink.h"
 
 struct vdbench_files {
@@ -42,7 +44,11 @@ static void vdbench_phase_start(const struct run_view *rv, void *priv,
 
 		if (f) {
 			fprintf(f, "%s %s\n", p->tod, p->line);
-			fmt_vdbench_header(f, p->now);
+			if (rv->ph->cur->fsops)
+				fsfmt_console_header(f, p->now,
+						     rv->ph->cur->fsops, 0);
+			else
+				fmt_vdbench_header(f, p->now);
 			results_wrote(rv, r);
 		}
 	}
@@ -51,17 +57,21 @@ static void vdbench_phase_start(const struct run_view *rv, void *priv,
 /* A console line in summary.html and, for a run's total, totals.html. */
 static void vdbench_line(const struct run_view *rv, struct vdbench_files *V,
 			 uint64_t real_ns, const char *label,
-			 const struct stats_view *v, int avg)
+			 const struct stats_view *v,
+			 const struct fsops_view *fs, int avg)
 {
-	FILE *f;
+	for (int i = 0; i < 1 + !!avg; i++) {
+		struct rfile *r = i ? &V->tot : &V->sum;
+		FILE *f = results_w(r);
 
-	if ((f = results_w(&V->sum))) {
-		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(rv, &V->sum);
-	}
-	if (avg && (f = results_w(&V->tot))) {
-		fmt_vdbench_row(f, real_ns, label, v, avg);
-		results_wrote(rv, &V->tot);
+		if (!f)
+			continue;
+		if (fs)
+			fsfmt_console_row(f, real_ns, label, fs, v,
+					  rv->ph->cur->fsops, 0, 0, 0);
+		else
+			fmt_vdbench_row(f, real_ns, label, v, avg);
+		results_wrote(rv, r);
 	}
 }
 
@@ -71,7 +81,7 @@ static void vdbench_row(const struct run_view *rv, void *priv,
 	/* A format pass on a terminal has a progress line, not rows. */
 	if (rv->ph->cur->ph.kind == PLAN_FORMAT && rv->out->tty)
 		return;
-	vdbench_line(rv, priv, r->row->end_ns, r->label, &r->v, 0);
+	vdbench_line(rv, priv, r->row->end_ns, r->label, &r->v, r->fs, 0);
 }
 
 static void vdbench_run_end(const struct run_view *rv, void *priv,
@@ -79,7 +89,7 @@ static void vdbench_run_end(const struct run_view *rv, void *priv,
 {
 	if (e->totals)
 		vdbench_line(rv, priv, time_real_ns(), e->label, &e->r->view,
-			     1);
+			     e->r->fs, 1);
 }
 
 static void vdbench_done(const struct run_view *rv, struct vdbench_files *V,
