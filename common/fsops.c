@@ -125,6 +125,26 @@ static void op_view(uint64_t count, uint64_t bytes, uint64_t errors,
 	v->max_ms = (double)h->max / 1e6;
 }
 
+/*
+ * The transfer errors to the read or the write when only one of them
+ * was asked for (or done, when the phase says nothing); else unknown.
+ */
+static void fsops_rw_errors(struct fsops_view *v, uint32_t req)
+{
+	int r = req ? !!(req & (UINT32_C(1) << FSOPS_READ)) :
+		      v->op[FSOPS_READ].count != 0;
+	int w = req ? !!(req & (UINT32_C(1) << FSOPS_WRITE)) :
+		      v->op[FSOPS_WRITE].count != 0;
+
+	if (r && !w)
+		v->op[FSOPS_READ].errors = v->rw_errors;
+	else if (w && !r)
+		v->op[FSOPS_WRITE].errors = v->rw_errors;
+	else if (v->rw_errors)
+		v->op[FSOPS_READ].errors_unknown =
+			v->op[FSOPS_WRITE].errors_unknown = 1;
+}
+
 void fsops_view(const struct fsops *fs, const struct stats *st, double seconds,
 		struct fsops_view *v)
 {
@@ -136,11 +156,15 @@ void fsops_view(const struct fsops *fs, const struct stats *st, double seconds,
 	for (unsigned d = 0; d < 2; d++)
 		op_view(st->ops[d], st->bytes[d], 0, &st->lat[d], seconds,
 			&v->op[d]);
-	/* Errors are not split by direction: the reads carry them. */
-	v->op[FSOPS_READ].errors = st->errors;
-	for (unsigned i = FSOPS_CREATE; fs && i < FSOPS_N; i++)
+	v->rw_errors = st->errors;
+	for (unsigned i = FSOPS_CREATE; fs && i < FSOPS_N; i++) {
 		op_view(fs->op[i].count, fs->op[i].bytes, fs->op[i].errors,
 			fs->op[i].lat, seconds, &v->op[i]);
+		v->rw_errors -= v->rw_errors < fs->op[i].errors ?
+					v->rw_errors :
+					fs->op[i].errors;
+	}
+	fsops_rw_errors(v, req);
 	for (unsigned i = 0; i < FSOPS_N; i++) {
 		const struct hist *h = NULL;
 

@@ -83,6 +83,13 @@ int fsops_add(struct fsops *dst, const struct fsops *src);
 /* One operation's figures over a span; latencies in milliseconds. */
 struct fsops_opview {
 	uint64_t count, bytes, errors;
+	/*
+	 * Reads and writes: an interval's transfer errors are not split by
+	 * direction, so they are the read's when only reads were asked for,
+	 * the write's when only writes were, and unknown (this set, errors
+	 * 0) for both when the phase mixes them: fsops_view.rw_errors.
+	 */
+	int errors_unknown;
 	double rate; /* per second */
 	double mbps; /* MB (1024*1024 bytes) per second */
 	double resp_ms, p50_ms, p95_ms, p99_ms, max_ms;
@@ -91,6 +98,9 @@ struct fsops_opview {
 /* The view of a span: every operation, reads and writes included. */
 struct fsops_view {
 	struct fsops_opview op[FSOPS_N];
+	/* Failed reads and writes together (the interval's errors less the
+	 * other operations'). */
+	uint64_t rw_errors;
 	/* Vdbench's ReqstdOps: the requested operations together. */
 	uint64_t req_count;
 	double req_rate, req_resp_ms;

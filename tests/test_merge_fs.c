@@ -353,6 +353,40 @@ static void test_view(void **state)
 	assert_true(fabs(v.req_resp_ms - (10 + 12 + 60 + 30) / 40.0) < 1e-12);
 	assert_string_equal(fsops_name(FSOPS_GETATTR), "getattr");
 	assert_string_equal(fsops_name(FSOPS_MOVE), "move");
+
+	/*
+	 * 7 errors, 3 of them the creates': 4 failed transfers. Only reads
+	 * asked for: the read's; only writes: the write's; both (rdpct=):
+	 * unknown for each, 4 together; nothing asked and both done: the
+	 * same.
+	 */
+	st.errors = 7;
+	fs.requested = BIT(FSOPS_READ) | BIT(FSOPS_CREATE);
+	fsops_view(&fs, &st, 2.0, &v);
+	assert_int_equal(v.rw_errors, 4);
+	assert_int_equal(v.op[FSOPS_READ].errors, 4);
+	assert_false(v.op[FSOPS_READ].errors_unknown);
+	assert_int_equal(v.op[FSOPS_WRITE].errors, 0);
+	assert_int_equal(v.op[FSOPS_CREATE].errors, 3);
+	fs.requested = BIT(FSOPS_WRITE);
+	fsops_view(&fs, &st, 2.0, &v);
+	assert_int_equal(v.op[FSOPS_READ].errors, 0);
+	assert_int_equal(v.op[FSOPS_WRITE].errors, 4);
+	fs.requested = BIT(FSOPS_READ) | BIT(FSOPS_WRITE);
+	fsops_view(&fs, &st, 2.0, &v);
+	assert_int_equal(v.rw_errors, 4);
+	assert_int_equal(v.op[FSOPS_READ].errors, 0);
+	assert_int_equal(v.op[FSOPS_WRITE].errors, 0);
+	assert_true(v.op[FSOPS_READ].errors_unknown);
+	assert_true(v.op[FSOPS_WRITE].errors_unknown);
+	fs.requested = 0;
+	fsops_view(&fs, &st, 2.0, &v);
+	assert_true(v.op[FSOPS_READ].errors_unknown);
+	/* No failed transfer: nothing unknown. */
+	st.errors = 3;
+	fsops_view(&fs, &st, 2.0, &v);
+	assert_int_equal(v.rw_errors, 0);
+	assert_false(v.op[FSOPS_READ].errors_unknown);
 	fsops_release(&fs);
 }
 

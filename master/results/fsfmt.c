@@ -209,13 +209,17 @@ void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
 
 		if (!op_listed(fv, ops, op))
 			continue;
+		char errs[24] = ""; /* empty: not split between read, write */
+
+		if (!o->errors_unknown)
+			snprintf(errs, sizeof(errs), "%llu",
+				 (unsigned long long)o->errors);
 		fprintf(f,
-			"%s,%s,%s,%s,%s,%llu,%.3f,%llu,%.4f,%llu,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			"%s,%s,%s,%s,%s,%llu,%.3f,%llu,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f\n",
 			run, interval, phase, span, fsops_name(op),
 			(unsigned long long)o->count, o->rate,
-			(unsigned long long)o->bytes, o->mbps,
-			(unsigned long long)o->errors, o->resp_ms, o->p50_ms,
-			o->p95_ms, o->p99_ms, o->max_ms);
+			(unsigned long long)o->bytes, o->mbps, errs, o->resp_ms,
+			o->p50_ms, o->p95_ms, o->p99_ms, o->max_ms);
 	}
 }
 
@@ -225,6 +229,7 @@ void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops)
 	jsonw_u64(w, "requested_count", fv->req_count);
 	jsonw_dbl(w, "requested_rate", fv->req_rate);
 	jsonw_dbl(w, "requested_resp_ms", fv->req_resp_ms);
+	jsonw_u64(w, "read_write_errors", fv->rw_errors);
 	for (unsigned op = 0; op < FSOPS_N; op++) {
 		const struct fsops_opview *o = &fv->op[op];
 
@@ -234,7 +239,10 @@ void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops)
 		jsonw_u64(w, "count", o->count);
 		jsonw_dbl(w, "rate", o->rate);
 		jsonw_u64(w, "bytes", o->bytes);
-		jsonw_u64(w, "errors", o->errors);
+		if (o->errors_unknown)
+			jsonw_dbl(w, "errors", NAN); /* null: read_write_errors */
+		else
+			jsonw_u64(w, "errors", o->errors);
 		jsonw_dbl(w, "resp_ms", o->resp_ms);
 		jsonw_dbl(w, "p50_ms", o->p50_ms);
 		jsonw_dbl(w, "p95_ms", o->p95_ms);
@@ -257,11 +265,16 @@ void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops)
 
 		if (!op_listed(fv, ops, op))
 			continue;
+		char errs[24] = "-"; /* not split between read and write */
+
+		if (!o->errors_unknown)
+			snprintf(errs, sizeof(errs), "%llu",
+				 (unsigned long long)o->errors);
 		fprintf(f,
-			"%-8s %12llu %12.2f %10.4f %10.4f %10.4f %10.4f %10.4f %8llu\n",
+			"%-8s %12llu %12.2f %10.4f %10.4f %10.4f %10.4f %10.4f %8s\n",
 			fsops_name(op), (unsigned long long)o->count, o->rate,
 			o->resp_ms, o->p50_ms, o->p95_ms, o->p99_ms, o->max_ms,
-			(unsigned long long)o->errors);
+			errs);
 	}
 }
 

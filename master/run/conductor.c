@@ -213,7 +213,9 @@ int conductor_plan_for(const struct master *m, const struct plan_phase *ph,
 /*
  * Validation: each slave owns the same cut of an sd in every phase and
  * run, so slaves are ranked by name (plan_validate_order), not by when
- * they registered. Fills rank (n entries) and reorders hd.
+ * they registered; so are the owners of a shared=yes tree's files. Fills
+ * rank (n entries) and reorders hd. Without validation (a file-system
+ * phase) a lost slave's files go to the others.
  */
 static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 {
@@ -228,6 +230,8 @@ static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
 
 		/* Another cut would give its blocks to a slave without their
 		 * generations: false mismatches later. */
+		if (s->state != SLAVE_JOINED && !m->params->validate)
+			continue;
 		if (s->state != SLAVE_JOINED) {
 			log_error("validate=yes: slave %s is gone, so its part of the sds has no owner: the run stops here (run a validate=only pass once it is back)",
 				  s->hello.name);
@@ -251,7 +255,12 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 
 	if (!hd)
 		return -ENOMEM;
-	if (m->params->validate) {
+	/*
+	 * Validation's cuts and a shared=yes tree's files are owned by slave
+	 * number: numbered by name, not by when the slaves registered, so
+	 * that every phase and run agrees on who owns what.
+	 */
+	if (m->params->validate || ph->fs) {
 		rank = malloc(sizeof(*rank) * (n ? n : 1));
 		ret = rank ? validate_ranks(m, hd, n, rank) : -ENOMEM;
 		if (ret < 0) {
