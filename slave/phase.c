@@ -217,6 +217,12 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 	hist_init(&ph->tot.meas[1]);
 	for (unsigned t = 0; t < plan->ntargets; t++)
 		ph->fds[t] = -1;
+	for (unsigned i = 0; i < plan->nstreams; i++) {
+		ret = target_check_replay(&plan->streams[i], &s->policy, err,
+					  errlen);
+		if (ret < 0)
+			return ret;
+	}
 	for (unsigned t = 0; t < plan->ntargets; t++) {
 		struct target_opened o;
 

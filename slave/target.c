@@ -231,6 +231,31 @@ int target_check_journal(const char *dir, const struct target_policy *pol,
 	return ret;
 }
 
+int target_check_replay(const struct proto_stream *st,
+			const struct target_policy *pol, char *err,
+			size_t errlen)
+{
+	struct safety_verdict v;
+	int ret;
+
+	if (!st->replay[0])
+		return 0;
+	if (pol && pol->none) {
+		snprintf(err, errlen,
+			 "replay of wd %s: %s: refused: this slave is a daemon started without --allow, so it reads no trace (restart it with --allow naming the file)",
+			 st->name, st->replay);
+		return -EPERM;
+	}
+	if (!pol || !pol->allow)
+		return 0;
+	ret = safety_allow_check(pol->allow, st->replay, &v);
+	if (ret < 0)
+		snprintf(err, errlen,
+			 "replay of wd %s: %s; this slave's --allow limits what it reads",
+			 st->name, v.reason);
+	return ret;
+}
+
 /*
  * Everything that decides whether this slave may touch t, before anything
  * is opened or created: the policy (--allow, or a daemon without it), the

@@ -57,6 +57,17 @@ int target_check_journal(const char *dir, const struct target_policy *pol,
 			 char *err, size_t errlen);
 
 /*
+ * Whether this slave's policy lets it read a stream's replay= trace (the
+ * master names the file; an error quoting a line of it goes back): as a
+ * target, an --allow glob or --allow-path must name it, and a daemon
+ * without --allow reads none. 0 for a stream without a trace, or -EPERM
+ * (or -errno) with err naming the wd and the file; nothing is opened.
+ */
+int target_check_replay(const struct proto_stream *st,
+			const struct target_policy *pol, char *err,
+			size_t errlen);
+
+/*
  * The access mode and the open flags lockstep sets, of F_GETFL flags, as
  * "O_RDWR|O_DIRECT|O_SYNC" (O_SYNC includes O_DSYNC's bit: said once) into
  * buf; returns buf.

@@ -90,19 +90,28 @@ static int keys_send(const struct launch_keys *keys, int pfd[2], int *keyfd)
 	return ret;
 }
 
+/* Append path to v (n of them) unless it is there. */
+static void allow_once(const char **v, unsigned *n, const char *path)
+{
+	for (unsigned k = 0; k < *n; k++)
+		if (!strcmp(v[k], path))
+			return;
+	v[(*n)++] = path;
+}
+
 const char **launch_allow_luns(const struct params *p, unsigned *n)
 {
-	const char **v = calloc(p->nsd + 1, sizeof(*v));
+	const char **v =
+		calloc(p->nsd + p->nfsd + p->nwd + 1, sizeof(*v));
 
 	*n = 0;
-	for (size_t i = 0; v && i < p->nsd; i++) {
-		unsigned k = 0;
-
-		while (k < *n && strcmp(v[k], p->sd[i].lun))
-			k++;
-		if (k == *n)
-			v[(*n)++] = p->sd[i].lun;
-	}
+	for (size_t i = 0; v && i < p->nsd; i++)
+		allow_once(v, n, p->sd[i].lun);
+	for (size_t i = 0; v && i < p->nfsd; i++)
+		allow_once(v, n, p->fsd[i].anchor);
+	for (size_t i = 0; v && i < p->nwd; i++)
+		if (p->wd[i].replay[0])
+			allow_once(v, n, p->wd[i].replay);
 	if (v && p->journal[0])
 		v[(*n)++] = p->journal;
 	return v;

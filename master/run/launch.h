@@ -111,9 +111,9 @@ void launch_kill_all(struct launch *l);
 
 /*
  * The slaves we start may open the parameter file's luns and nothing else:
- * each distinct lun once, passed as --allow-path (literal, never a glob),
- * and the journal= folder, which a slave checks against its policy too.
- * (malloc'd; the strings are p's).
+ * each distinct lun, fsd anchor and replay= trace once, passed as
+ * --allow-path (literal, never a glob), and the journal= folder, which a
+ * slave checks against its policy too. (malloc'd; the strings are p's).
  */
 const char **launch_allow_luns(const struct params *p, unsigned *n);
 

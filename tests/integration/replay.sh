@@ -191,4 +191,20 @@ sed -e 's/replay_device="8,16"/replay_device=8:0/' "$TMP/t.vdb" > "$TMP/b5.vdb"
 refused "$TMP/b5.vdb" "b5.vdb:3:33: wd=wd1: replay_device=8:0 is not in"
 sed -e "s|replay=t.blkparse|replay=old.blktrace.0|" "$TMP/t.vdb" > "$TMP/b6.vdb"
 refused "$TMP/b6.vdb" "old.blktrace.0: byte 0: blktrace version 6 (lockstep reads version 7): convert it with blkparse"
+
+# A daemon reads only the traces its --allow names: the master names the
+# file, and an error quoting a line of it would go back to the master.
+"$LOCKSTEP" run "$TMP/t.vdb" -o "$TMP/o5" --local-slaves 0 --expect-slaves 1 \
+	--join-timeout 20 --insecure > "$TMP/o5.txt" 2> "$TMP/o5.err" &
+master=$!
+PIDS+=("$master")
+port=$(master_port "$TMP/o5.err")
+"$LOCKSTEP" slave --daemon --name d1 --allow "$TMP/*.dat" --insecure \
+	--master "tcp://127.0.0.1:$port" > "$TMP/d1.log" 2>&1 &
+PIDS+=($!)
+wait_exit "$master" 60
+[ "$rc" -ne 0 ] || fail_show "$TMP/o5.err" "a replay of a trace outside --allow exited 0"
+grep -q "replay of wd wd1: .*t.blkparse.*this slave's --allow limits what it reads" "$TMP/o5.err" ||
+	fail_show "$TMP/o5.err" "the daemon did not refuse the trace outside its --allow"
+echo "ok: a daemon refused a trace its --allow does not name"
 echo "PASS"
