@@ -561,11 +561,20 @@ static void stop_join(struct fsphase *fs)
 
 void fsphase_free(struct fsphase *fs)
 {
+	uint64_t ur = 0, sy = 0;
+
 	if (!fs)
 		return;
 	stop_join(fs);
-	for (unsigned k = 0; fs->th && k < fs->nthreads; k++)
+	for (unsigned k = 0; fs->th && k < fs->nthreads; k++) {
+		ur += fs->th[k].ring.uring_ops;
+		sy += fs->th[k].ring.sys_ops;
 		free(fs->th[k].buf);
+	}
+	if (ur || sy)
+		log_info("phase %u (%s): %llu file operations through io_uring, %llu through system calls",
+			 fs->plan->phase, fs->plan->name,
+			 (unsigned long long)ur, (unsigned long long)sy);
 	for (unsigned i = 0; fs->dirfd && i < fs->nfsds; i++) {
 		if (fs->dirfd[i] >= 0)
 			close(fs->dirfd[i]);
