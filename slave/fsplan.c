@@ -256,7 +256,8 @@ int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i)
 	if (fsplan_bit(t->fbusy, i))
 		return 0;
 	if (op == PROTO_FSOP_CREATE)
-		return !fsplan_bit(t->fexist, i) && up_exists(t, t->file_dir[i]);
+		return !fsplan_bit(t->fexist, i) &&
+		       up_exists(t, t->file_dir[i]);
 	return fsplan_bit(t->fexist, i);
 }
 

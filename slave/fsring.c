@@ -146,8 +146,8 @@ int fsring_mkdirat(struct fsring *r, int dirfd, const char *name, mode_t mode)
 ssize_t fsring_rw(struct fsring *r, int write, int fd, void *buf, size_t len,
 		  uint64_t off)
 {
-	struct io_uring_sqe *sqe =
-		sqe_for(r, write ? FSRING_WRITE : FSRING_READ);
+	struct io_uring_sqe *sqe = sqe_for(r,
+					   write ? FSRING_WRITE : FSRING_READ);
 
 	if (!sqe) {
 		ssize_t n = write ? pwrite(fd, buf, len, (off_t)off) :
