@@ -291,6 +291,15 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	if (p->validate || p->replay || p->iorate != 0) {
+		snprintf(err, errlen,
+			 "phase %s: a file-system phase runs no %s (a fwd's rate is its fw[].ra)",
+			 p->name,
+			 p->validate ? "data validation" :
+			 p->replay   ? "replay" :
+				       "plan iorate");
+		return -EINVAL;
+	}
 	if (!p->format) {
 		ret = check_fwds(p, &threads, err, errlen);
 		if (ret < 0)
