@@ -14,6 +14,7 @@
 #include "common/hist.h"
 #include "proto/proto.h"
 #include "slave/fsplan.h"
+#include "slave/fsring.h"
 #include "slave/workload.h"
 
 /*
@@ -46,6 +47,7 @@ struct fs_thread {
 	unsigned fwd; /* a run thread's fwd */
 	struct workload_rng rng;
 	unsigned char *buf; /* its transfers' data, the fwd's largest */
+	struct fsring ring; /* a run thread's, set up on its thread */
 };
 
 struct fsphase {

@@ -167,7 +167,8 @@ out:
 }
 
 /* The folder of rel opened beneath dirfd (dirfd itself at the top). */
-static int parent_of(int dirfd, const char *rel, const char **last)
+static int parent_of(struct fsring *r, int dirfd, const char *rel,
+		     const char **last)
 {
 	char dir[FSTREE_PATH_MAX];
 	const char *slash = strrchr(rel, '/');
@@ -179,44 +180,49 @@ static int parent_of(int dirfd, const char *rel, const char **last)
 	*last = slash + 1;
 	memcpy(dir, rel, (size_t)(slash - rel));
 	dir[slash - rel] = '\0';
-	return anchor_openat(dirfd, dir, O_PATH | O_DIRECTORY, 0);
+	return fsring_open(r, dirfd, dir, O_PATH | O_DIRECTORY, 0);
 }
 
 /* One operation on the name rel (not a transfer): -errno or 0. */
-static int name_op(int dirfd, uint32_t op, const char *rel)
+static int name_op(struct fsring *r, int dirfd, uint32_t op, const char *rel)
 {
 	const char *last;
 	struct statx sx;
-	int pfd = parent_of(dirfd, rel, &last), ret = 0;
+	int pfd = parent_of(r, dirfd, rel, &last), ret = 0;
 
 	if (pfd < 0)
 		return pfd;
 	switch (op) {
 	case PROTO_FSOP_DELETE:
-		ret = unlinkat(pfd, last, 0);
+		ret = fsring_unlinkat(r, pfd, last, 0);
 		break;
 	case PROTO_FSOP_RMDIR:
-		ret = unlinkat(pfd, last, AT_REMOVEDIR);
+		ret = fsring_unlinkat(r, pfd, last, AT_REMOVEDIR);
 		break;
 	case PROTO_FSOP_MKDIR:
-		ret = mkdirat(pfd, last, 0755);
+		ret = fsring_mkdirat(r, pfd, last, 0755);
 		break;
 	case PROTO_FSOP_GETATTR:
-		ret = statx(pfd, last, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
-			    &sx);
+		ret = fsring_statx(r, pfd, last, AT_SYMLINK_NOFOLLOW, &sx);
 		break;
 	case PROTO_FSOP_SETATTR:
-		ret = utimensat(pfd, last, NULL, AT_SYMLINK_NOFOLLOW);
+		/* No io_uring opcode: the system call. */
+		r->sys_ops++;
+		ret = utimensat(pfd, last, NULL, AT_SYMLINK_NOFOLLOW) < 0 ?
+			      -errno :
+			      0;
 		break;
 	case PROTO_FSOP_ACCESS:
-		ret = faccessat(pfd, last, R_OK, AT_SYMLINK_NOFOLLOW);
+		r->sys_ops++;
+		ret = faccessat(pfd, last, R_OK, AT_SYMLINK_NOFOLLOW) < 0 ?
+			      -errno :
+			      0;
 		break;
 	default:
-		errno = EOPNOTSUPP;
-		ret = -1;
+		ret = -EOPNOTSUPP;
 		break;
 	}
-	ret = ret < 0 ? -errno : 0;
+	ret = ret > 0 ? 0 : ret;
 	if (pfd != dirfd)
 		close(pfd);
 	return ret;
@@ -262,13 +268,12 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 		if (!len)
 			break;
 		t0 = time_mono_ns();
-		got = rd ? pread(fd, th->buf, len, (off_t)at) :
-			   pwrite(fd, th->buf, len, (off_t)at);
+		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at);
 		fs_record(fs, rd ? PROTO_FSOP_READ : PROTO_FSOP_WRITE, fsd, t0,
 			  time_mono_ns(), got > 0 ? (uint64_t)got : 0,
-			  got < 0 ? -errno : 0);
+			  got < 0 ? (int)got : 0);
 		if (got < 0 && !ret)
-			ret = -errno;
+			ret = (int)got;
 		if (got <= 0)
 			break; /* an error, or the end of a shorter file */
 		at += (uint64_t)got;
@@ -295,17 +300,18 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 		fl |= O_WRONLY;
 	else
 		fl |= O_RDONLY;
-	fd = anchor_openat(fs->dirfd[w->fsd], rel, fl, 0644);
+	fd = fsring_open(&th->ring, fs->dirfd[w->fsd], rel, fl, 0644);
 	fs_record(fs, op, w->fsd, t0, time_mono_ns(), 0, fd < 0 ? fd : 0);
 	if (fd < 0)
 		return fd;
 	if (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE || create)
 		ret = transfers(th, w, w->fsd, fd, size, create);
 	t0 = time_mono_ns();
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
+	fd = fsring_close(&th->ring, fd);
 	fs_record(fs, PROTO_FSOP_CLOSE, w->fsd, t0, time_mono_ns(), 0,
-		  ret == -EBADF ? ret : 0);
+		  fd < 0 ? fd : 0);
+	if (fd < 0 && !ret)
+		ret = fd;
 	return ret;
 }
 
@@ -332,7 +338,7 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 		return file_op(th, w, rel, t->file_size[i]);
 	default:
 		t0 = time_mono_ns();
-		ret = name_op(fs->dirfd[w->fsd], w->op, rel);
+		ret = name_op(&th->ring, fs->dirfd[w->fsd], w->op, rel);
 		fs_record(fs, w->op, w->fsd, t0, time_mono_ns(), 0, ret);
 		return ret;
 	}
@@ -365,6 +371,7 @@ void *fs_run_thread(void *arg)
 	uint64_t i;
 	int r, ret;
 
+	fsring_init(&th->ring);
 	if (fs_wait_go(fs) < 0)
 		goto out;
 	while (!fs->stop) {
@@ -387,6 +394,7 @@ void *fs_run_thread(void *arg)
 		pthread_mutex_unlock(&fs->lock);
 	}
 out:
+	fsring_exit(&th->ring);
 	tell_done(fs);
 	return NULL;
 }

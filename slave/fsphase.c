@@ -291,6 +291,15 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	if (p->validate || p->replay || p->iorate != 0) {
+		snprintf(err, errlen,
+			 "phase %s: a file-system phase runs no %s (a fwd's rate is its fw[].ra)",
+			 p->name,
+			 p->validate ? "data validation" :
+			 p->replay   ? "replay" :
+				       "plan iorate");
+		return -EINVAL;
+	}
 	if (!p->format) {
 		ret = check_fwds(p, &threads, err, errlen);
 		if (ret < 0)
@@ -561,11 +570,20 @@ static void stop_join(struct fsphase *fs)
 
 void fsphase_free(struct fsphase *fs)
 {
+	uint64_t ur = 0, sy = 0;
+
 	if (!fs)
 		return;
 	stop_join(fs);
-	for (unsigned k = 0; fs->th && k < fs->nthreads; k++)
+	for (unsigned k = 0; fs->th && k < fs->nthreads; k++) {
+		ur += fs->th[k].ring.uring_ops;
+		sy += fs->th[k].ring.sys_ops;
 		free(fs->th[k].buf);
+	}
+	if (ur || sy)
+		log_info("phase %u (%s): %llu file operations through io_uring, %llu through system calls",
+			 fs->plan->phase, fs->plan->name,
+			 (unsigned long long)ur, (unsigned long long)sy);
 	for (unsigned i = 0; fs->dirfd && i < fs->nfsds; i++) {
 		if (fs->dirfd[i] >= 0)
 			close(fs->dirfd[i]);

@@ -236,9 +236,11 @@ int fsplan_op_dirs(uint32_t op)
 	return op == PROTO_FSOP_MKDIR || op == PROTO_FSOP_RMDIR;
 }
 
+/* A parent that exists and no rmdir is taking now. */
 static int up_exists(const struct fsplan_tree *t, uint32_t up)
 {
-	return up == UINT32_MAX || fsplan_bit(t->dexist, up);
+	return up == UINT32_MAX ||
+	       (fsplan_bit(t->dexist, up) && !fsplan_bit(t->dbusy, up));
 }
 
 int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i)
@@ -255,7 +257,7 @@ int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i)
 		return 0;
 	if (op == PROTO_FSOP_CREATE)
 		return !fsplan_bit(t->fexist, i) &&
-		       fsplan_bit(t->dexist, t->file_dir[i]);
+		       up_exists(t, t->file_dir[i]);
 	return fsplan_bit(t->fexist, i);
 }
 
@@ -305,6 +307,11 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 							FSPLAN_NONE;
 found:
 	busy(t, op, at, 1);
+	/* What a create or mkdir will put in a folder keeps rmdir away. */
+	if (op == PROTO_FSOP_CREATE)
+		kids(t, t->file_dir[at], 1);
+	else if (op == PROTO_FSOP_MKDIR)
+		kids(t, t->dir_up[at], 1);
 	*i = at;
 	return FSPLAN_PICKED;
 }
@@ -312,6 +319,10 @@ found:
 void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)
 {
 	busy(t, op, i, 0);
+	if (op == PROTO_FSOP_CREATE)
+		kids(t, t->file_dir[i], 0);
+	else if (op == PROTO_FSOP_MKDIR)
+		kids(t, t->dir_up[(uint32_t)i], 0);
 	switch (op) {
 	case PROTO_FSOP_MKDIR:
 		if (!err || err == -EEXIST)

@@ -67,7 +67,7 @@ int fsplan_op_dirs(uint32_t op);
  * Whether entry i may take op now: not busy, and for a file: create a
  * missing one in an existing folder, every other operation an existing
  * one; for a folder: mkdir a missing one whose parent exists, rmdir an
- * existing empty one.
+ * existing empty one (a folder an rmdir is taking counts as missing).
  */
 int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i);
 
@@ -78,7 +78,8 @@ enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
  * sequential (from *cursor on, wrapping) or once (from *cursor on, never
  * wrapping: FSPLAN_DONE past the last). *cursor is the fwd's, rng the
  * thread's. FSPLAN_PICKED with *i (marked busy), or FSPLAN_NONE when no
- * entry may take op now.
+ * entry may take op now. A create or mkdir picked counts in its folder's
+ * entries until it is done, so that no rmdir takes that folder meanwhile.
  */
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);

@@ -211,6 +211,19 @@ static void test_pick(void **state)
 	fsplan_tree_free(&t);
 }
 
+/* Pick entry i for op (it must be the next that may take it), do it. */
+static void take_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)
+{
+	struct workload_rng rng;
+	uint64_t cur = i, got = UINT64_MAX;
+
+	workload_rng_seed(&rng, 1);
+	assert_int_equal(fsplan_pick(t, op, PROTO_FSEL_SEQ, &cur, &rng, &got),
+			 FSPLAN_PICKED);
+	assert_int_equal(got, i);
+	fsplan_done(t, op, i, err);
+}
+
 /* Each operation's effect on the bits, and errors that correct them. */
 static void test_done(void **state)
 {
@@ -220,23 +233,38 @@ static void test_done(void **state)
 	(void)state;
 	small(&t);
 	leaf = t.file_dir[0];
-	fsplan_done(&t, PROTO_FSOP_MKDIR, t.dir_up[leaf], 0);
-	fsplan_done(&t, PROTO_FSOP_MKDIR, leaf, -EEXIST);
+	take_done(&t, PROTO_FSOP_MKDIR, t.dir_up[leaf], 0);
+	take_done(&t, PROTO_FSOP_MKDIR, leaf, -EEXIST);
 	assert_true(fsplan_bit(t.dexist, leaf));
 	assert_int_equal(t.dkids[t.dir_up[leaf]], 1);
-	fsplan_done(&t, PROTO_FSOP_CREATE, 0, 0);
-	fsplan_done(&t, PROTO_FSOP_CREATE, 1, -EACCES);
+	take_done(&t, PROTO_FSOP_CREATE, 0, 0);
+	take_done(&t, PROTO_FSOP_CREATE, 1, -EACCES);
 	assert_true(fsplan_bit(t.fexist, 0));
+	/* A create in flight keeps rmdir off its folder. */
+	{
+		struct workload_rng rng;
+		uint64_t cur = 2, got;
+
+		workload_rng_seed(&rng, 1);
+		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE,
+					     PROTO_FSEL_SEQ, &cur, &rng, &got),
+				 FSPLAN_PICKED);
+		fsplan_done(&t, PROTO_FSOP_DELETE, 0, 0);
+		assert_false(fsplan_ok(&t, PROTO_FSOP_RMDIR, leaf));
+		fsplan_done(&t, PROTO_FSOP_CREATE, got, -EACCES);
+		assert_true(fsplan_ok(&t, PROTO_FSOP_RMDIR, leaf));
+		fsplan_set_file(&t, 0, 1);
+	}
 	assert_false(fsplan_bit(t.fexist, 1));
 	assert_int_equal(t.dkids[leaf], 1);
 	/* A read that finds the file gone: it is gone. */
-	fsplan_done(&t, PROTO_FSOP_READ, 0, -ENOENT);
+	take_done(&t, PROTO_FSOP_READ, 0, -ENOENT);
 	assert_false(fsplan_bit(t.fexist, 0));
 	assert_int_equal(t.dkids[leaf], 0);
-	fsplan_done(&t, PROTO_FSOP_CREATE, 0, 0);
-	fsplan_done(&t, PROTO_FSOP_DELETE, 0, 0);
+	take_done(&t, PROTO_FSOP_CREATE, 0, 0);
+	take_done(&t, PROTO_FSOP_DELETE, 0, 0);
 	assert_false(fsplan_bit(t.fexist, 0));
-	fsplan_done(&t, PROTO_FSOP_RMDIR, leaf, 0);
+	take_done(&t, PROTO_FSOP_RMDIR, leaf, 0);
 	assert_false(fsplan_bit(t.dexist, leaf));
 	assert_int_equal(t.dkids[t.dir_up[leaf]], 0);
 	fsplan_tree_free(&t);

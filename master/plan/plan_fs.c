@@ -273,6 +273,7 @@ int plan_fs_for_slave(const struct params *p, const struct plan_phase *ph,
 		      size_t errlen)
 {
 	int *map;
+	double mine = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -288,10 +289,14 @@ int plan_fs_for_slave(const struct params *p, const struct plan_phase *ph,
 	if (!ret && ph->kind != PLAN_FORMAT)
 		ret = plan_fwds(p, ph, slave_hd, slave, nslaves, map, out, err,
 				errlen);
-	/* This slave's share of the cluster's rate (0: as fast as it goes). */
+	/*
+	 * This slave's share of the cluster's rate is its fwds' (0: as fast
+	 * as they go); plan.iorate stays 0, which a slave requires of an fs
+	 * plan (the master's plausibility bounds the I/O of a plan rate).
+	 */
 	for (uint32_t i = 0; !ret && i < out->nfwds; i++)
-		out->iorate += out->fwds[i].rate;
-	if (!ret && ph->iorate > 0 && out->nfwds && !(out->iorate > 0))
+		mine += out->fwds[i].rate;
+	if (!ret && ph->iorate > 0 && out->nfwds && !(mine > 0))
 		ret = plan_err(p, p->rd[ph->rd].pos, err, errlen,
 			       "%s: fwdrate=%g leaves a slave no rate",
 			       ph->name, ph->iorate);

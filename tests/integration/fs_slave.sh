@@ -9,7 +9,8 @@
 # leaves creates - deletes + the formatted files present; a symbolic link
 # in the tree (to a file and to a folder outside) is never followed: the
 # reads and writes through it fail and are counted as errors, and the
-# files outside are unchanged; clean removes the tree; an anchor outside
+# files outside are unchanged; rdpct=50 reads half the transfers (within
+# 2 points); clean removes the tree; an anchor outside
 # --allow is refused, naming it; a subdir= is made beneath the anchor.
 source "$(dirname "$0")/lib.sh"
 FSPEER="$(dirname "$ZSEND")/fspeer"
@@ -77,8 +78,13 @@ run_on() {
 	mkdir -p "$a" "$out/d"
 	# Format, then a run; the tree left must match the counts.
 	peer --allow "$root/*" -- -a "$a" -d $D -w $W -f $F -z $SIZE -n 10 -m 200 \
-		format=yes run:create*2,delete,getattr,read,write*2
+		format=yes run:create*2,delete,getattr,read,write*2 run:rw50*2
 	[ "$prc" -eq 0 ] || fail_show "$TMP/peer.txt" "$label: format + run failed"
+	# rdpct=50: the transfers read within 2 points of half.
+	r=$(field 3 reads) w=$(field 3 writes)
+	[ $((r + w)) -ge 2000 ] || fail_show "$TMP/peer.txt" "$label: too few mixed transfers ($r + $w)"
+	[ $((r * 1000 / (r + w))) -ge 480 ] && [ $((r * 1000 / (r + w))) -le 520 ] ||
+		fail_show "$TMP/peer.txt" "$label: rdpct=50 read $r of $((r + w)) transfers"
 	[ "$(field 1 mkdir)" -eq $DIRS ] || fail_show "$TMP/peer.txt" "$label: format made $(field 1 mkdir) folders, not $DIRS"
 	[ "$(field 1 create)" -eq $FILES ] || fail_show "$TMP/peer.txt" "$label: format created $(field 1 create) files, not $FILES"
 	[ "$(field 1 wbytes)" -eq $((FILES * SIZE)) ] || fail_show "$TMP/peer.txt" "$label: format wrote $(field 1 wbytes) bytes"
@@ -90,7 +96,7 @@ run_on() {
 		fail_show "$TMP/peer.txt" "$label: $FILES + $creates creates - $deletes deletes != $present files present"
 	[ "$(field 2 reads)" -gt 0 ] && [ "$(field 2 getattr)" -gt 0 ] || fail_show "$TMP/peer.txt" "$label: no reads or getattrs"
 	[ "$(find "$a" -type d -name 'vdb.*.dir' | wc -l)" -eq $DIRS ] || fail "$label: folders changed"
-	echo "ok $label: format made $DIRS folders and $FILES files of $SIZE bytes; run: $creates creates - $deletes deletes, $present files present"
+	echo "ok $label: format made $DIRS folders and $FILES files of $SIZE bytes; run: $creates creates - $deletes deletes, $present files present; rdpct=50: $r reads, $w writes"
 
 	# Format again: exactly the tree, each file its size, not sparse.
 	peer --allow "$root/*" -- -a "$a" -d $D -w $W -f $F -z $SIZE -n 10 -m 200 format=yes

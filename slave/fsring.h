@@ -1,0 +1,55 @@
+/*
+ * A file-system thread's operations through its own io_uring, one at a
+ * time (the thread waits for each), where the kernel has the opcode
+ * (IORING_OP_OPENAT2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+ * RESOLVE_NO_MAGICLINKS, CLOSE, STATX, UNLINKAT, MKDIRAT, READ, WRITE, as
+ * the ring's probe says), else the system call (an open then through
+ * slave/anchor.h's anchor_openat, which walks where openat2 is missing).
+ * A ring that cannot be set up (memlock, an old kernel) leaves every
+ * operation to the system calls. Each call returns what the system call
+ * would, as -errno on failure.
+ */
+#ifndef LOCKSTEP_SLAVE_FSRING_H
+#define LOCKSTEP_SLAVE_FSRING_H
+
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+enum fsring_op {
+	FSRING_OPENAT2,
+	FSRING_CLOSE,
+	FSRING_STATX,
+	FSRING_UNLINKAT,
+	FSRING_MKDIRAT,
+	FSRING_READ,
+	FSRING_WRITE,
+	FSRING_NOPS
+};
+
+struct fsring {
+	struct io_uring ring;
+	int up;        /* the ring is set up */
+	uint32_t have; /* bit per enum fsring_op the ring runs */
+	/* Operations through the ring and through system calls. */
+	uint64_t uring_ops, sys_ops;
+};
+
+/* Set up r (its probe decides what goes through it); never fails. */
+void fsring_init(struct fsring *r);
+void fsring_exit(struct fsring *r);
+/* rel beneath dirfd, following no link (anchor_openat's rules). */
+int fsring_open(struct fsring *r, int dirfd, const char *rel, int flags,
+		mode_t mode);
+int fsring_close(struct fsring *r, int fd);
+int fsring_statx(struct fsring *r, int dirfd, const char *name, int flags,
+		 struct statx *sx);
+int fsring_unlinkat(struct fsring *r, int dirfd, const char *name, int flags);
+int fsring_mkdirat(struct fsring *r, int dirfd, const char *name, mode_t mode);
+/* pread or pwrite: bytes moved or -errno. */
+ssize_t fsring_rw(struct fsring *r, int write, int fd, void *buf, size_t len,
+		  uint64_t off);
+
+#endif
