@@ -239,8 +239,9 @@ void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops)
 		jsonw_u64(w, "count", o->count);
 		jsonw_dbl(w, "rate", o->rate);
 		jsonw_u64(w, "bytes", o->bytes);
+		/* null when not split: read_write_errors holds them. */
 		if (o->errors_unknown)
-			jsonw_dbl(w, "errors", NAN); /* null: read_write_errors */
+			jsonw_dbl(w, "errors", NAN);
 		else
 			jsonw_u64(w, "errors", o->errors);
 		jsonw_dbl(w, "resp_ms", o->resp_ms);

@@ -197,55 +197,6 @@ void conductor_reap(struct master *m)
 	}
 }
 
-int conductor_plan_for(const struct master *m, const struct plan_phase *ph,
-		       const int *hd, unsigned slave, unsigned n,
-		       const char *name, struct proto_plan *out, char *err,
-		       size_t errlen)
-{
-	if (ph->fs)
-		return plan_fs_for_slave(m->params, ph, m->ph.phase_no, hd,
-					 slave, n, name, m->opt->engine, out,
-					 err, errlen);
-	return plan_for_slave(m->params, ph, m->ph.phase_no, hd, slave, n,
-			      m->opt->engine, out, err, errlen);
-}
-
-/*
- * Validation: each slave owns the same cut of an sd in every phase and
- * run, so slaves are ranked by name (plan_validate_order), not by when
- * they registered; so are the owners of a shared=yes tree's files. Fills
- * rank (n entries) and reorders hd. Without validation (a file-system
- * phase) a lost slave's files go to the others.
- */
-static int validate_ranks(struct master *m, int *hd, unsigned n, unsigned *rank)
-{
-	const char **names = malloc(sizeof(*names) * (n ? n : 1));
-	unsigned k = 0;
-	int ret;
-
-	if (!names)
-		return -ENOMEM;
-	for (unsigned i = 0; i < m->roster.nslaves; i++) {
-		const struct slave_rec *s = &m->roster.slaves[i];
-
-		/* Another cut would give its blocks to a slave without their
-		 * generations: false mismatches later. */
-		if (s->state != SLAVE_JOINED && !m->params->validate)
-			continue;
-		if (s->state != SLAVE_JOINED) {
-			log_error("validate=yes: slave %s is gone, so its part of the sds has no owner: the run stops here (run a validate=only pass once it is back)",
-				  s->hello.name);
-			free(names);
-			return -ECANCELED;
-		}
-		if (k < n)
-			names[k++] = s->hello.name;
-	}
-	ret = plan_validate_order(names, hd, k, rank);
-	free(names);
-	return ret;
-}
-
 static int send_plans(struct master *m, const struct plan_phase *ph)
 {
 	unsigned n, k = 0, *rank = NULL;
@@ -262,7 +213,7 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 	 */
 	if (m->params->validate || ph->fs) {
 		rank = malloc(sizeof(*rank) * (n ? n : 1));
-		ret = rank ? validate_ranks(m, hd, n, rank) : -ENOMEM;
+		ret = rank ? slaveplan_ranks(m, hd, n, rank) : -ENOMEM;
 		if (ret < 0) {
 			free(rank);
 			free(hd);
@@ -310,9 +261,9 @@ static int send_plans(struct master *m, const struct plan_phase *ph)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = conductor_plan_for(m, ph, hd, rank ? rank[k] : k, n,
-					 s->hello.name, &msg.u.plan, err,
-					 sizeof(err));
+		ret = slaveplan_for(m, ph, hd, rank ? rank[k] : k, n,
+				    s->hello.name, &msg.u.plan, err,
+				    sizeof(err));
 		s->ph_k = (int)k++;
 		memcpy(s->ph_id, s->hello.id, sizeof(s->ph_id));
 		memcpy(s->ph_host, s->hello.host, sizeof(s->ph_host));

@@ -101,8 +101,7 @@ static void allow_once(const char **v, unsigned *n, const char *path)
 
 const char **launch_allow_luns(const struct params *p, unsigned *n)
 {
-	const char **v =
-		calloc(p->nsd + p->nfsd + p->nwd + 1, sizeof(*v));
+	const char **v = calloc(p->nsd + p->nfsd + p->nwd + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; v && i < p->nsd; i++)

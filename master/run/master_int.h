@@ -640,15 +640,20 @@ void clocks_close(struct master *m);
  * -ECANCELED the run was stopped).
  */
 int conductor_run(struct master *m);
+
 /*
- * Slave `slave` of n's part of phase ph (plan_for_slave; in a file-system
- * phase plan_fs_for_slave, whose trees are the slave's `name` beneath
- * each anchor).
+ * slaveplan.c. Slave `slave` of n's part of phase ph (plan_for_slave; in
+ * a file-system phase plan_fs_for_slave, whose trees are the slave's
+ * `name` beneath each anchor). slaveplan_ranks: the n live slaves
+ * numbered by name (plan_validate_order), for validation's cuts and a
+ * shared=yes tree's files: fills rank (n entries) and reorders hd; with
+ * validation a lost slave stops the run (-ECANCELED, said), else its
+ * part goes to the others.
  */
-int conductor_plan_for(const struct master *m, const struct plan_phase *ph,
-		       const int *hd, unsigned slave, unsigned n,
-		       const char *name, struct proto_plan *out, char *err,
-		       size_t errlen);
+int slaveplan_for(const struct master *m, const struct plan_phase *ph,
+		  const int *hd, unsigned slave, unsigned n, const char *name,
+		  struct proto_plan *out, char *err, size_t errlen);
+int slaveplan_ranks(struct master *m, int *hd, unsigned n, unsigned *rank);
 /* Wait for the slaves we started to exit; kill the ones that do not. */
 void conductor_reap(struct master *m);
 /*

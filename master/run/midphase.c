@@ -124,12 +124,11 @@ static void plan_rejoin(struct master *m, struct slave_rec *s)
 	int ret = 0;
 
 	if (s->ph_k >= 0 && m->ph.ph_hd)
-		ret = conductor_plan_for(
-			m, &m->ph.cur->ph, m->ph.ph_hd,
-			m->ph.ph_rank ? m->ph.ph_rank[s->ph_k] :
-					(unsigned)s->ph_k,
-			m->ph.ph_n, s->hello.name, &msg.u.plan, err,
-			sizeof(err));
+		ret = slaveplan_for(m, &m->ph.cur->ph, m->ph.ph_hd,
+				    m->ph.ph_rank ? m->ph.ph_rank[s->ph_k] :
+						    (unsigned)s->ph_k,
+				    m->ph.ph_n, s->hello.name, &msg.u.plan, err,
+				    sizeof(err));
 	if (ret < 0) {
 		proto_msg_free(&msg);
 		wait_next(m, s, err);
