@@ -551,11 +551,11 @@ static void test_plan_of_fs(void **state)
 	assert_int_equal(out.slots, 6);
 	assert_int_equal(out.xfer_min, 1);
 	assert_int_equal(out.xfer_max, 65536);
-	/* A format pass: writes, the loose bounds. */
+	/* A format pass: writes, one thread (the slave's), a loose write. */
 	p.nfwds = 0;
 	plausible_plan_of(&p, 4, &out);
 	assert_int_equal(out.fsops, 1u << PROTO_FSOP_WRITE);
-	assert_int_equal(out.slots, 2 * PLAUSIBLE_FS_FORMAT_THREADS);
+	assert_int_equal(out.slots, 1);
 	assert_int_equal(out.xfer_max, PLAUSIBLE_FS_FORMAT_XFER);
 	/* A block plan has none. */
 	p.nfsds = 0;

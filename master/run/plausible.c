@@ -21,7 +21,7 @@ static void fs_plan_of(const struct proto_plan *p, struct plausible_plan *out)
 {
 	if (!p->nfwds) {
 		out->fsops = UINT32_C(1) << PROTO_FSOP_WRITE;
-		out->slots += (uint64_t)p->nfsds * PLAUSIBLE_FS_FORMAT_THREADS;
+		out->slots += PLAUSIBLE_FS_FORMAT_THREADS;
 		out->xfer_min = 1;
 		out->xfer_max = PLAUSIBLE_FS_FORMAT_XFER;
 		return;

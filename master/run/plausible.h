@@ -69,12 +69,13 @@
 #define PLAUSIBLE_NET_PPS 1000000000ull
 /*
  * A file-system format pass (a plan with fsds and no fwds): the plan
- * does not say its threads or transfer size, so these bound them, loosely
- * (Vdbench formats with 8 threads and 128 KiB writes): threads per fsd,
- * and the largest write. A file's last transfer is shorter than
- * xfersize, so any file-system phase's smallest transfer is one byte.
+ * does not say its threads or transfer size. A slave formats with one
+ * thread, every fsd in turn (slave/fsops.c), writing 128 KiB at most
+ * (slave/anchor.c): one slot per slave, and a loose bound on the write.
+ * A file's last transfer is shorter than xfersize, so any file-system
+ * phase's smallest transfer is one byte.
  */
-#define PLAUSIBLE_FS_FORMAT_THREADS 64
+#define PLAUSIBLE_FS_FORMAT_THREADS 1
 #define PLAUSIBLE_FS_FORMAT_XFER (1024u * 1024u)
 
 /* What the master keeps of the plan it sent one slave for the phase. */
