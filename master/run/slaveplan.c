@@ -11,9 +11,8 @@
 #include "master/run/master_int.h"
 
 int slaveplan_for(const struct master *m, const struct plan_phase *ph,
-		       const int *hd, unsigned slave, unsigned n,
-		       const char *name, struct proto_plan *out, char *err,
-		       size_t errlen)
+		  const int *hd, unsigned slave, unsigned n, const char *name,
+		  struct proto_plan *out, char *err, size_t errlen)
 {
 	if (ph->fs)
 		return plan_fs_for_slave(m->params, ph, m->ph.phase_no, hd,
