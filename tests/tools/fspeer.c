@@ -33,58 +33,25 @@
 #include <zmq.h>
 #include "common/timeutil.h"
 #include "proto/proto.h"
+#include "tests/tools/peer.h"
 
-static void *sock;
-static unsigned char peer_id[256];
-static size_t peer_len;
+static struct peer peer;
 
 static const char *const op_names[PROTO_FSOP_MAX] = {
 	"read",  "write",   "create",  "delete", "mkdir", "rmdir", "open",
 	"close", "getattr", "setattr", "access", "copy",  "move",
 };
 
-static int send_msg(const struct proto_msg *m)
-{
-	void *buf;
-	size_t len;
-	int ret = proto_encode(m, &buf, &len);
-
-	if (ret < 0)
-		return ret;
-	if (zmq_send(sock, peer_id, peer_len, ZMQ_SNDMORE) < 0 ||
-	    zmq_send(sock, buf, len, 0) < 0)
-		ret = -zmq_errno();
-	free(buf);
-	return ret;
-}
-
 /* The next message (logs printed, heartbeats skipped) within wait_ms. */
 static int recv_msg(struct proto_msg *m, uint64_t wait_ms)
 {
 	uint64_t deadline = time_mono_ns() + wait_ms * 1000000;
-	static unsigned char buf[1 << 22];
+	char err[256];
+	int ret;
 
-	while (time_mono_ns() < deadline) {
-		zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
-		unsigned char id[256];
-		char err[256];
-		int n, more;
-		size_t ml = sizeof(more);
-
-		if (zmq_poll(&it, 1, 200) <= 0)
-			continue;
-		n = zmq_recv(sock, id, sizeof(id), 0);
-		if (n < 0)
-			continue;
-		zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &ml);
-		if (!more)
-			continue;
-		peer_len = (size_t)n;
-		memcpy(peer_id, id, peer_len);
-		n = zmq_recv(sock, buf, sizeof(buf), 0);
-		if (n < 0 || (size_t)n > sizeof(buf))
-			continue;
-		if (proto_decode(buf, (size_t)n, m, err, sizeof(err)) < 0) {
+	while ((ret = peer_recv(&peer, m, deadline, err, sizeof(err))) !=
+	       -ETIMEDOUT) {
+		if (ret < 0) {
 			printf("FAIL bad frame: %s\n", err);
 			continue;
 		}
@@ -214,7 +181,7 @@ static int run_phase(struct proto_plan *p, const char *refuse)
 	uint64_t wait = (uint64_t)nintervals * interval_ms + 20000;
 	int status = -1, ended = 0;
 
-	if (send_msg(&m) < 0 || recv_msg(&m, 20000) < 0) {
+	if (peer_send(&peer, &m) < 0 || recv_msg(&m, 20000) < 0) {
 		printf("FAIL phase %u: no answer to the plan\n", p->phase);
 		return 1;
 	}
@@ -241,7 +208,7 @@ static int run_phase(struct proto_plan *p, const char *refuse)
 	m.type = PROTO_GO;
 	m.u.go.phase = p->phase;
 	m.u.go.start_at = time_real_ns() + 100000000ull;
-	if (send_msg(&m) < 0)
+	if (peer_send(&peer, &m) < 0)
 		return 1;
 	while (!ended && recv_msg(&m, wait) == 0) {
 		if (m.type == PROTO_INTERVAL &&
@@ -250,7 +217,7 @@ static int run_phase(struct proto_plan *p, const char *refuse)
 
 			a.u.ack.phase = p->phase;
 			a.u.ack.seq = m.u.interval.seq;
-			send_msg(&a);
+			peer_send(&peer, &a);
 			/* A resend of one already counted is not counted. */
 			if (t.last_seq == UINT32_MAX ||
 			    m.u.interval.seq > t.last_seq) {
@@ -310,7 +277,7 @@ static int welcome(void)
 		 "00000000-0000-0000-0000-000000000000");
 	m.u.welcome.heartbeat_ns = 1000000000ull;
 	m.u.welcome.master_timeout_ns = 60000000000ull;
-	return send_msg(&m);
+	return peer_send(&peer, &m);
 }
 
 int main(int argc, char **argv)
@@ -368,10 +335,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ctx = zmq_ctx_new();
-	sock = zmq_socket(ctx, ZMQ_ROUTER);
-	zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof(linger));
-	if (zmq_bind(sock, "tcp://127.0.0.1:*") < 0 ||
-	    zmq_getsockopt(sock, ZMQ_LAST_ENDPOINT, ep, &len) < 0) {
+	peer.sock = zmq_socket(ctx, ZMQ_ROUTER);
+	zmq_setsockopt(peer.sock, ZMQ_LINGER, &linger, sizeof(linger));
+	if (zmq_bind(peer.sock, "tcp://127.0.0.1:*") < 0 ||
+	    zmq_getsockopt(peer.sock, ZMQ_LAST_ENDPOINT, ep, &len) < 0) {
 		fprintf(stderr, "fspeer: %s\n", zmq_strerror(zmq_errno()));
 		return 2;
 	}
@@ -409,9 +376,9 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	snprintf(m.u.stop.reason, sizeof(m.u.stop.reason), "fspeer done");
-	send_msg(&m);
+	peer_send(&peer, &m);
 	fflush(stdout);
-	zmq_close(sock);
+	zmq_close(peer.sock);
 	zmq_ctx_term(ctx);
 	return bad ? 1 : 0;
 }

@@ -32,13 +32,12 @@
 #include <zmq.h>
 #include "common/timeutil.h"
 #include "proto/proto.h"
+#include "tests/tools/peer.h"
 
 #define WAIT_MS 10000
 
-static void *sock;
+static struct peer peer;
 static int corrupt_ni; /* send plans with "ni" as nil (undecodable) */
-static unsigned char peer_id[256];
-static size_t peer_len;
 
 static int send_msg(const struct proto_msg *m)
 {
@@ -60,9 +59,7 @@ static int send_msg(const struct proto_msg *m)
 				break;
 			}
 	}
-	if (zmq_send(sock, peer_id, peer_len, ZMQ_SNDMORE) < 0 ||
-	    zmq_send(sock, buf, len, 0) < 0)
-		ret = -zmq_errno();
+	ret = peer_send_bytes(&peer, buf, len);
 	free(buf);
 	return ret;
 }
@@ -73,27 +70,12 @@ static int recv_msg(struct proto_msg *m, const enum proto_type *want,
 {
 	uint64_t deadline = time_mono_ns() + (uint64_t)WAIT_MS * 1000000;
 
-	while (time_mono_ns() < deadline) {
-		zmq_pollitem_t it = { sock, 0, ZMQ_POLLIN, 0 };
-		unsigned char id[256], buf[1 << 16];
-		char err[256];
-		int n, more;
-		size_t ml = sizeof(more);
+	char err[256];
+	int ret;
 
-		if (zmq_poll(&it, 1, 200) <= 0)
-			continue;
-		n = zmq_recv(sock, id, sizeof(id), 0);
-		if (n < 0)
-			continue;
-		zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &ml);
-		if (!more)
-			continue;
-		peer_len = (size_t)n;
-		memcpy(peer_id, id, peer_len);
-		n = zmq_recv(sock, buf, sizeof(buf), 0);
-		if (n < 0 || (size_t)n > sizeof(buf))
-			continue;
-		if (proto_decode(buf, (size_t)n, m, err, sizeof(err)) < 0) {
+	while ((ret = peer_recv(&peer, m, deadline, err, sizeof(err))) !=
+	       -ETIMEDOUT) {
+		if (ret < 0) {
 			fprintf(stderr, "planpeer: bad frame: %s\n", err);
 			continue;
 		}
@@ -305,10 +287,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ctx = zmq_ctx_new();
-	sock = zmq_socket(ctx, ZMQ_ROUTER);
-	zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof(linger));
-	if (zmq_bind(sock, "tcp://127.0.0.1:*") < 0 ||
-	    zmq_getsockopt(sock, ZMQ_LAST_ENDPOINT, ep, &len) < 0) {
+	peer.sock = zmq_socket(ctx, ZMQ_ROUTER);
+	zmq_setsockopt(peer.sock, ZMQ_LINGER, &linger, sizeof(linger));
+	if (zmq_bind(peer.sock, "tcp://127.0.0.1:*") < 0 ||
+	    zmq_getsockopt(peer.sock, ZMQ_LAST_ENDPOINT, ep, &len) < 0) {
 		fprintf(stderr, "planpeer: %s\n", zmq_strerror(zmq_errno()));
 		return 2;
 	}
@@ -334,7 +316,7 @@ int main(int argc, char **argv)
 	snprintf(m.u.stop.reason, sizeof(m.u.stop.reason), "planpeer done");
 	send_msg(&m);
 	fflush(stdout);
-	zmq_close(sock);
+	zmq_close(peer.sock);
 	zmq_ctx_term(ctx);
 	return bad ? 1 : 0;
 }
