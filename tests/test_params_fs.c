@@ -29,45 +29,16 @@
 #define FWD1 "fwd=fwd1,fsd=fsd1\n"
 #define RD1 "rd=rd1,fwd=fwd1\n"
 
-static char err[512];
+#include "tests/params_test.h"
 
-static struct params *parse_ok(const char *text)
+/* The parse fails with NAME ":" msg (msg starts at the line number). */
+static void parse_err_at(const char *text, const char *msg)
 {
-	struct params *p = NULL;
-	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
-
-	if (ret) {
-		print_error("unexpected error %d: %s\nin:\n%.400s\n", ret, err,
-			    text);
-		fail();
-	}
-	assert_non_null(p);
-	return p;
-}
-
-static void parse_err(const char *text, const char *msg)
-{
-	struct params *p = (struct params *)1;
 	char want[512];
-	int ret = params_parse_string(NAME, text, &p, err, sizeof(err));
 
 	snprintf(want, sizeof(want), NAME ":%s", msg);
-	if (ret != -EINVAL || strcmp(err, want)) {
-		print_error("expected: %s\n     got: %s (%d)\nin:\n%.400s\n",
-			    want, ret ? err : "success", ret, text);
-		fail();
-	}
-	assert_null(p);
+	parse_err(text, want);
 }
-
-#define assert_dbl(a, b)                                                   \
-	do {                                                               \
-		double a_ = (a), b_ = (b);                                 \
-		if (fabs(a_ - b_) > 1e-9) {                                \
-			print_error("%s = %g, expected %g\n", #a, a_, b_); \
-			fail();                                            \
-		}                                                          \
-	} while (0)
 
 /* ---- the parser ------------------------------------------------------- */
 
@@ -238,7 +209,7 @@ static void test_errors(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		parse_err(cases[i].text, cases[i].msg);
+		parse_err_at(cases[i].text, cases[i].msg);
 }
 
 /* Vdbench keywords lockstep does not run: refused, never skipped. */
@@ -291,7 +262,7 @@ static void test_refused(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		parse_err(cases[i].text, cases[i].msg);
+		parse_err_at(cases[i].text, cases[i].msg);
 }
 
 /* ---- the plan --------------------------------------------------------- */
