@@ -115,4 +115,14 @@ struct fsops_view {
 void fsops_view(const struct fsops *fs, const struct stats *st, double seconds,
 		struct fsops_view *v);
 
+/*
+ * Percentile p (0..100) of every operation of a span together, in ns:
+ * st's reads and writes (NULL: none) and fs's other operations (NULL:
+ * none), as hist_percentile() gives it over their histograms merged
+ * (nothing is allocated). 0 when the span has no latency. What a
+ * failure event's recovery judges a file-system phase's latency on.
+ */
+uint64_t fsops_percentile_all(const struct fsops *fs, const struct stats *st,
+			      double p);
+
 #endif

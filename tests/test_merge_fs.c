@@ -390,6 +390,68 @@ static void test_view(void **state)
 	fsops_release(&fs);
 }
 
+/*
+ * The percentile of every operation together (a failure event's p99 in a
+ * file-system phase) is hist_percentile() of the histograms merged, with
+ * or without reads, writes or other operations.
+ */
+static void test_percentile_all(void **state)
+{
+	static const double ps[] = { 0, 1, 10, 50, 90, 99, 99.9, 100 };
+	/* Which sets hold values: reads, writes, getattrs, creates. */
+	static const struct {
+		int rd, wr, ga, cr;
+	} cases[] = {
+		{ 1, 1, 1, 1 }, { 0, 0, 1, 0 }, { 0, 0, 1, 1 },
+		{ 1, 0, 0, 0 }, { 1, 1, 0, 0 }, { 0, 0, 0, 0 },
+	};
+	struct fsops fs;
+	struct stats st;
+	struct hist ref;
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		stats_init(&st);
+		hist_init(&ref);
+		fsops_init(&fs, 0);
+		assert_int_equal(fsops_reserve(&fs, FSOPS_GETATTR), 0);
+		assert_int_equal(fsops_reserve(&fs, FSOPS_CREATE), 0);
+		for (uint64_t i = 1; i <= 300; i++) {
+			/* Each set its own range: getattrs fast, creates slow. */
+			struct {
+				int on;
+				struct hist *h;
+				uint64_t v;
+			} set[] = {
+				{ cases[c].rd, &st.lat[0], 200000 + 977 * i },
+				{ cases[c].wr, &st.lat[1], 900000 + 3001 * i },
+				{ cases[c].ga, fs.op[FSOPS_GETATTR].lat,
+				  5000 + 37 * i },
+				{ cases[c].cr && i <= 40,
+				  fs.op[FSOPS_CREATE].lat,
+				  4000000 + 50021 * i },
+			};
+
+			for (size_t k = 0; k < 4; k++)
+				if (set[k].on) {
+					hist_add(set[k].h, set[k].v);
+					hist_add(&ref, set[k].v);
+				}
+		}
+		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++)
+			assert_int_equal(fsops_percentile_all(&fs, &st, ps[k]),
+					 hist_percentile(&ref, ps[k]));
+		if (!cases[c].ga && !cases[c].cr)
+			assert_int_equal(fsops_percentile_all(NULL, &st, 99),
+					 hist_percentile(&ref, 99));
+		if (!cases[c].rd && !cases[c].wr)
+			assert_int_equal(fsops_percentile_all(&fs, NULL, 99),
+					 hist_percentile(&ref, 99));
+		fsops_release(&fs);
+	}
+	assert_int_equal(fsops_percentile_all(NULL, NULL, 99), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_block_phase),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_percentile_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

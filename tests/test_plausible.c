@@ -470,6 +470,48 @@ static void test_plan_of(void **state)
 	assert_int_equal(out.xfer_max, 8192);
 }
 
+/*
+ * Every operation of an interval, as the failure events' series and the
+ * warmup count them: reads, writes and each fsop; wrapping stays at the
+ * top.
+ */
+static void test_ops_all(void **state)
+{
+	static const struct {
+		uint64_t rd, wr;
+		uint32_t nfo;
+		uint64_t fo[3];
+		uint64_t want;
+	} cases[] = {
+		{ 7, 3, 0, { 0 }, 10 },
+		{ 0, 0, 1, { 250 }, 250 }, /* a getattr run: no reads */
+		{ 5, 0, 2, { 5, 5 }, 15 }, /* reads and their opens, closes */
+		{ 0, 0, 3, { 1, 2, 3 }, 6 },
+		{ 0, 0, 0, { 0 }, 0 },
+		{ UINT64_MAX, 1, 0, { 0 }, UINT64_MAX },
+		{ UINT64_MAX - 2, 1, 2, { 1, 1 }, UINT64_MAX },
+		{ 1, 0, 2, { UINT64_MAX - 1, 0 }, UINT64_MAX },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct proto_fsop_stat fo[3];
+		struct proto_interval iv;
+
+		memset(&iv, 0, sizeof(iv));
+		memset(fo, 0, sizeof(fo));
+		iv.ops[0] = cases[c].rd;
+		iv.ops[1] = cases[c].wr;
+		for (uint32_t i = 0; i < cases[c].nfo; i++) {
+			fo[i].op = PROTO_FSOP_CREATE + i;
+			fo[i].count = cases[c].fo[i];
+		}
+		iv.nfsops = cases[c].nfo;
+		iv.fsops = fo;
+		assert_true(plausible_ops(&iv) == cases[c].want);
+	}
+}
+
 /* A file-system phase's fsops: held against themselves and the plan. */
 static void test_fsops(void **state)
 {
@@ -568,6 +610,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_fsops),
+		cmocka_unit_test(test_ops_all),
 		cmocka_unit_test(test_plan_of_fs),
 		cmocka_unit_test(test_zero_plan),
 		cmocka_unit_test(test_rate),

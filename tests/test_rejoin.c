@@ -111,10 +111,34 @@ static void test_empty_part(void **state)
 	expect_wait(&in, "empty");
 	in.ntargets = 3;
 	expect_join(&in, 11);
-	/* A file-system part (no targets) waits for the next phase. */
+}
+
+/*
+ * A file-system part (fsds and fwds, no targets) joins as a block part
+ * does; without fwds it is empty; a fileselect=once fwd waits; a format
+ * pass of it waits as a block one.
+ */
+static void test_fs_part(void **state)
+{
+	struct rejoin_in in = good();
+
+	(void)state;
 	in.ntargets = 0;
 	in.fs = 1;
-	expect_wait(&in, "a file-system phase is not rejoined part way");
+	in.nfwds = 2;
+	expect_join(&in, 11);
+	in.nfwds = 0;
+	expect_wait(&in, "empty");
+	in.nfwds = 1;
+	in.once = 1;
+	expect_wait(&in, "fileselect=once");
+	in.once = 0;
+	expect_join(&in, 11);
+	in.format = 1;
+	expect_wait(&in, "format pass");
+	in.format = 0;
+	in.same_host = 0;
+	expect_wait(&in, "another host");
 }
 
 /*
@@ -188,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_joins),
 		cmocka_unit_test(test_each_rule),
 		cmocka_unit_test(test_empty_part),
+		cmocka_unit_test(test_fs_part),
 		cmocka_unit_test(test_validate_yes),
 		cmocka_unit_test(test_phase_end),
 		cmocka_unit_test(test_first_interval),

@@ -56,7 +56,8 @@ struct ev_loss {
 struct ev_sample {
 	uint32_t seq;   /* measured interval, from 0 */
 	uint32_t slave; /* index into rv->roster->slaves */
-	uint64_t ops;
+	uint64_t ops;   /* every operation (plausible_ops): an fs phase's
+			   creates, getattrs, ... as well as its reads */
 };
 
 /*

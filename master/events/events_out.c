@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/fsops.h"
 #include "common/timeutil.h"
 #include "master/events/events.h"
 #include "common/jsonw.h"
@@ -217,6 +218,15 @@ static void json_time(struct jsonw *w, const char *key, uint64_t t)
 		jsonw_str(w, key, time_fmt_iso(t, iso, sizeof(iso)));
 }
 
+/*
+ * Whether e's run is a file-system phase: its figures count every
+ * operation (reads, writes, creates, getattrs, ...), not I/Os.
+ */
+static int fs_run(const struct run_view *rv, const struct ev_state *e)
+{
+	return e->run >= 0 && rv->ph->runs[e->run].ph.fs;
+}
+
 /* "judged on": what the status says recovered, or not. */
 static const char *judged_on(const struct ev_state *e)
 {
@@ -247,6 +257,8 @@ static void json_figures(const struct run_view *rv, struct jsonw *w,
 	jsonw_object(w, "recovery");
 	jsonw_str(w, "status", rec_status_name(f->status));
 	jsonw_str(w, "judged_on", judged_on(e));
+	/* What the *_iops figures and io_* count per second or in all. */
+	jsonw_str(w, "counts", fs_run(rv, e) ? "operations" : "ios");
 	jsonw_dbl(w, "start_s", e->rev.start_s);
 	jsonw_dbl(w, "window_start_s", e->rev.start_s);
 	jsonw_dbl(w, "window_end_s", f->window_end_s);
@@ -335,6 +347,8 @@ static void recovery_lines(const struct run_view *rv, FILE *f,
 	const struct rec_figures *g = figures_of(e);
 	const struct ev_state *by = events_restored_by(rv->events, e);
 	char a[48], b[48], c[48], d[48];
+	/* A file-system phase's figures count all its operations. */
+	const char *rate = fs_run(rv, e) ? "ops/s" : "IO/s";
 
 	if (e->pe->ends >= 0) {
 		fprintf(f, "  %s: restores %s (its figures, above or below)\n",
@@ -354,12 +368,12 @@ static void recovery_lines(const struct run_view *rv, FILE *f,
 	if (g->baseline_iops < 0)
 		return;
 	fprintf(f,
-		"    baseline %.1f IO/s (survivors %.1f), p99 %s over %u intervals\n",
-		g->baseline_iops, g->baseline_survivors_iops,
+		"    baseline %.1f %s (survivors %.1f), p99 %s over %u intervals\n",
+		g->baseline_iops, rate, g->baseline_survivors_iops,
 		txt(a, sizeof(a), g->baseline_p99_us / 1000, 3, " ms"),
 		g->baseline_n);
-	fprintf(f, "    worst %s IO/s at %s, p99 %s at %s\n",
-		txt(a, sizeof(a), g->worst_iops, 1, ""),
+	fprintf(f, "    worst %s %s at %s, p99 %s at %s\n",
+		txt(a, sizeof(a), g->worst_iops, 1, ""), rate,
 		txt(b, sizeof(b), g->worst_iops_at_s, 1, " s"),
 		txt(c, sizeof(c),
 		    g->worst_p99_us < 0 ? -1 : g->worst_p99_us / 1000, 3,
@@ -372,8 +386,9 @@ static void recovery_lines(const struct run_view *rv, FILE *f,
 		txt(c, sizeof(c), g->time_to_recover_survivors_s, 1, " s"),
 		txt(d, sizeof(d), g->rebuild_s, 1, " s"));
 	fprintf(f,
-		"    I/O lost %.0f (%.0f by the expected losses), delayed and caught up %.0f\n",
-		g->io_lost, g->io_lost_expected, g->io_delayed);
+		"    %s lost %.0f (%.0f by the expected losses), delayed and caught up %.0f\n",
+		fs_run(rv, e) ? "operations" : "I/O", g->io_lost,
+		g->io_lost_expected, g->io_delayed);
 }
 
 void events_recovery_text(const struct run_view *rv, FILE *f)
@@ -414,8 +429,20 @@ static void ev_cell(const struct run_view *rv, void *priv,
 static void ev_row(const struct run_view *rv, void *priv,
 		   const struct sink_row *r)
 {
+	double iops = r->v.iops, p99_ms = r->v.p99_ms;
+
 	(void)priv;
-	events_record_row(rv, r->row, r->v.iops, r->v.p99_ms);
+	/* A file-system phase: every operation, as its slaves' series
+	   (events_sample) counts them, and their p99 together. */
+	if (r->fs) {
+		iops = 0;
+		for (unsigned op = 0; op < FSOPS_N; op++)
+			iops += r->fs->op[op].rate;
+		p99_ms = (double)fsops_percentile_all(r->row->fs, r->row->stats,
+						      99) /
+			 1e6;
+	}
+	events_record_row(rv, r->row, iops, p99_ms);
 }
 
 static void ev_slave_cell(const struct run_view *rv, void *priv,
@@ -449,9 +476,14 @@ static void ev_shortfall(const struct run_view *rv, void *priv,
 	double measured = (double)(r->ph.intervals - r->ph.warmup_intervals) *
 			  r->ph.interval_s;
 	double short_ops = (r->ph.iorate - r->view.iops) * measured;
-	double lost = events_loss_explains(rv, r);
+	double lost;
 
 	(void)priv;
+	/* fwdrate= counts an fwd's operations, the events' figures every
+	   operation (a read's open and close too): not one unit. */
+	if (r->ph.fs)
+		return;
+	lost = events_loss_explains(rv, r);
 	if (lost > 0 && short_ops > 0)
 		fprintf(f,
 			"; the expected losses explain %.1f%% of it (their share not done: %.0f I/Os, of %.0f short)",

@@ -33,7 +33,8 @@
 #include <stddef.h>
 
 struct rec_point {
-	double iops;   /* cluster IOPS of the interval, >= 0 */
+	double iops;   /* cluster IOPS of the interval, >= 0 (a
+			  file-system phase's: every operation per second) */
 	double p99_us; /* cluster p99 latency of the interval, microseconds;
 			  < 0 when unknown (no percentiles from the slaves).
 			  Ignored when iops == 0: no I/O completed, so no

@@ -155,7 +155,10 @@ void events_figures(const struct run_view *rv, struct ev_state *e)
 	rev->loss = loss;
 	rev->nloss = e->nloss;
 	rev->expect_back = e->pe->rejoin;
-	rev->planned_iops = r->ph.iorate > 0 ? r->ph.iorate : 0;
+	/* A file-system phase's fwdrate= counts each fwd's operations (a
+	   read fwd's file reads), the series every operation (their opens,
+	   closes and transfers): no cap in the series' unit. */
+	rev->planned_iops = r->ph.iorate > 0 && !r->ph.fs ? r->ph.iorate : 0;
 	recovery_defaults(&p);
 	p.baseline_s = e->pe->baseline_s;
 	p.degrade_frac = e->pe->degrade_pct / 100;
@@ -283,7 +286,9 @@ void events_sample(const struct run_view *rv, const struct slave_rec *s,
 	}
 	S->smp[S->nsmp].seq = iv->seq - warm;
 	S->smp[S->nsmp].slave = (uint32_t)(s - rv->roster->slaves);
-	S->smp[S->nsmp].ops = iv->ops[0] + iv->ops[1];
+	/* A file-system phase's every operation: a getattr run does no
+	   reads, and its damage is in its getattrs. */
+	S->smp[S->nsmp].ops = plausible_ops(iv);
 	S->nsmp++;
 }
 

@@ -286,17 +286,8 @@ static void on_interval(struct master *m, struct slave_rec *s,
 	link_ack(m, s, ret == MERGE_DUPLICATE, s->last_rx);
 	if (ret == MERGE_DUPLICATE)
 		return;
-	{
-		/* A file-system phase's steadiness is of all its operations
-		   (a peer's sum that would wrap stays at the top). */
-		uint64_t ops = iv->ops[0] + iv->ops[1];
-
-		for (uint32_t i = 0; i < iv->nfsops; i++)
-			if (__builtin_add_overflow(ops, iv->fsops[i].count,
-						   &ops))
-				ops = UINT64_MAX;
-		warmup_sample(m, smp.slave, iv->seq, ops);
-	}
+	/* A file-system phase's steadiness is of all its operations. */
+	warmup_sample(m, smp.slave, iv->seq, plausible_ops(iv));
 	if (ret == MERGE_LATE)
 		log_warn("slave %s: interval %u arrived after its cluster line was written; it is counted in the run totals and written as a late row",
 			 s->hello.name, iv->seq + 1);

@@ -78,7 +78,12 @@ static void rules_in(struct master *m, const struct slave_rec *s,
 			   strcmp(s->hello.id, s->ph_id) == 0;
 	in->same_host = strcmp(s->hello.host, s->ph_host) == 0;
 	in->ntargets = plan->ntargets;
+	/* Its tree is on disk: the slave looks at what exists of it when
+	   it prepares (fsphase.c), as every slave does at a phase's start. */
 	in->fs = plan->nfsds != 0;
+	in->nfwds = plan->nfwds;
+	for (unsigned i = 0; i < plan->nfwds; i++)
+		in->once |= plan->fwds[i].fileselect == PROTO_FSEL_ONCE;
 }
 
 static void wait_next(struct master *m, struct slave_rec *s, const char *why)

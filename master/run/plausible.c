@@ -186,6 +186,18 @@ static int fsops_plausible(const struct plausible_plan *pl,
 	return 0;
 }
 
+uint64_t plausible_ops(const struct proto_interval *iv)
+{
+	uint64_t ops;
+
+	if (__builtin_add_overflow(iv->ops[0], iv->ops[1], &ops))
+		return UINT64_MAX;
+	for (uint32_t i = 0; i < iv->nfsops; i++)
+		if (__builtin_add_overflow(ops, iv->fsops[i].count, &ops))
+			return UINT64_MAX;
+	return ops;
+}
+
 /* A kernel name of a block device or an interface: [A-Za-z0-9._!+-]. */
 static int kname_ok(const char *s)
 {

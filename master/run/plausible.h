@@ -122,6 +122,15 @@ int plausible_interval(const struct plausible_plan *pl,
  * the interval check. Before the go (start_at 0) anything passes.
  * Returns 0, or -EINVAL with the reason in why.
  */
+/*
+ * Every operation of interval iv: its reads and writes and, in a
+ * file-system phase, every other operation (create, getattr, ...), as
+ * one count; UINT64_MAX when the sum would wrap. What the figures that
+ * judge a slave's throughput over time count (the warmup's steadiness,
+ * the failure events' series): a metadata workload does no reads.
+ */
+uint64_t plausible_ops(const struct proto_interval *iv);
+
 int plausible_first_io(const struct plausible_plan *pl, uint64_t first_io,
 		       uint32_t by_seq, char *why, size_t whylen);
 

@@ -53,10 +53,10 @@ int rejoin_decide(const struct rejoin_in *in, struct rejoin_out *out)
 	if (!in->planned)
 		return wait(out,
 			    "it had no part in this phase's plan, and one now would change every other slave's");
-	if (in->fs)
+	if (in->fs && in->once)
 		return wait(out,
-			    "a file-system phase is not rejoined part way: which of its files exist was known to the process that was lost");
-	if (!in->ntargets)
+			    "a fileselect=once fwd goes over its files once, and a new process would begin again");
+	if (in->fs ? !in->nfwds : !in->ntargets)
 		return wait(out, "its part of this phase is empty");
 	if (in->validate == 1 && !in->same_process && !in->journal)
 		return wait(out,

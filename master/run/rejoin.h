@@ -7,7 +7,9 @@
  *
  * A joiner runs the part of the phase's plan it had at the phase's start
  * (the same targets, ranges and share of a fixed iorate=, computed from
- * the roster the phase was planned with), from interval `first` on; the
+ * the roster the phase was planned with; in a file-system phase the same
+ * fsds, subtree and fwds, without a format: the slave looks at what
+ * exists of its tree when it prepares), from interval `first` on; the
  * survivors keep their plans, so once it runs the cluster is back at the
  * planned total.
  */
@@ -40,7 +42,14 @@ struct rejoin_in {
 	int same_process;
 	int same_host;     /* on the host its clock offset was measured for */
 	unsigned ntargets; /* targets of its part (0: it sits the phase out) */
-	int fs;            /* a file-system phase (fsds, no targets) */
+	/*
+	 * A file-system phase (fsds, no targets): its part is its fwds
+	 * (0: it sits the phase out), and once: an fwd of it has
+	 * fileselect=once.
+	 */
+	int fs;
+	unsigned nfwds;
+	int once;
 	/* When: now, and how long it needs before its first interval. */
 	uint64_t now_ns;  /* master clock */
 	uint64_t lead_ns; /* its plan, ready and go take this long at most */
@@ -76,7 +85,9 @@ unsigned rejoin_first_interval(uint64_t start_ns, uint64_t interval_ns,
  *     a joiner would change mid-run; a point's rate comes from it);
  *   - it had no part in the phase's plan (its part would change every
  *     other slave's);
- *   - its part is empty;
+ *   - a file-system phase with a fileselect=once fwd (a pass over its
+ *     files: a new process would begin it again);
+ *   - its part is empty (no targets; in a file-system phase, no fwds);
  *   - validate=yes and a new process or session without journal=: the
  *     generations of its blocks were in the old session's map, and its
  *     reads would call them mismatches (its blocks are never given to
