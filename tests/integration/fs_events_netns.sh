@@ -1,8 +1,9 @@
 # A failure run on a file-system workload (issue 32): two test hosts in
-# network namespaces, each a daemon slave, run fwd=getattr at a fixed
-# fwdrate= (each slave its half) on its own subtree of one anchor. A
-# getattr does no read or write: every figure here is of the file-system
-# operations, so a series that counted reads and writes only would be 0.
+# network namespaces, each a daemon slave, run fwd=getattr and
+# fwd=delete at a fixed fwdrate= (skew 90/10, each slave its half) on its
+# own subtree of one anchor. Neither reads or writes: every figure here is
+# of the file-system operations, so a series that counted reads and
+# writes only would be 0.
 # ev=kill kills h2's daemon by pid mid-phase (expect_loss=(h2),
 # rejoin=yes); ev=restart starts it again 9 s later (ends=kill). Checked on
 # lockstep's own record against what was injected, bounds from the
@@ -19,7 +20,13 @@
 #   disk, no format): its rows run from its first one to the phase's end,
 #   numbered and stamped as the cluster's, and the cluster's getattr
 #   counts (ops.csv) are back at the planned rate, so the merged totals
-#   hold its operations (the run's total is the sum of the intervals').
+#   hold its operations (the run's total is the sum of the intervals');
+# - the rejoiner's state is what is on disk: no operation failed (a
+#   delete or getattr of a file the killed process had deleted would fail
+#   with ENOENT), it deleted at its share again, and the files left are
+#   the formatted ones less the deletes counted, but for the killed
+#   process's last deletes it never reported (at most 2 intervals of its
+#   share).
 source "$(dirname "$0")/lib.sh"
 start_cluster 2 lsf
 PORT=$(free_port_pair "$LOCKSTEP_BRIDGE_IP")
@@ -29,9 +36,10 @@ mkdir "$TMP/fs"
 
 cat > "$TMP/f.vdb" <<VDB
 $(cluster_hd_lines 2)
-fsd=fsd1,anchor=$TMP/fs,depth=1,width=2,files=20,sizes=4k
-fwd=fwd1,fsd=fsd1,operation=getattr,fileselect=random,threads=4
-rd=r1,fwd=fwd1,fwdrate=1000,format=yes,elapsed=40,warmup=2,interval=2
+fsd=fsd1,anchor=$TMP/fs,depth=1,width=5,files=500,sizes=4k
+fwd=get,fsd=fsd1,operation=getattr,fileselect=random,threads=4,skew=90
+fwd=del,fsd=fsd1,operation=delete,fileselect=random,threads=2,skew=10
+rd=r1,fwd=(get,del),fwdrate=1000,format=yes,elapsed=40,warmup=2,interval=2
 ev=kill,rd=r1,at=6s,exec="kill -9 ${DPID[2]}",expect_loss=(h2),rejoin=yes,baseline=6s,
    recover_n=3,recover_iops=25,recover_p99=100000
 ev=restart,after=kill+9s,ends=kill,exec="sh $TMP/restart.sh"
@@ -51,11 +59,13 @@ grep -qE "^    baseline [0-9.]+ ops/s \(survivors [0-9.]+\)" "$TMP/console" ||
 grep -qE "^    operations lost [0-9]+ " "$TMP/console" ||
 	{ fail_show "$TMP/console" "the recovery block does not count operations lost"; }
 
-/usr/bin/python3 - "$TMP/out" "$line" <<'PY' || { fail_show "$TMP/err" "results"; }
+left=$(find "$TMP/fs" -name 'vdb_f*.file' -type f | wc -l)
+/usr/bin/python3 - "$TMP/out" "$line" "$left" <<'PY' || { fail_show "$TMP/err" "results"; }
 import csv, json, sys
-d, line = sys.argv[1], sys.argv[2]
+d, line, left = sys.argv[1], sys.argv[2], int(sys.argv[3])
 I = 2_000_000_000  # interval=2
-RATE = 1000        # fwdrate=
+RATE = 1000        # fwdrate=: 900 getattrs and 100 deletes a second
+GET = 900
 s = json.load(open(d + "/summary.json"))
 assert s["status"] == "completed" and s["exit_code"] == 0, s["status"]
 kill, restart = s["events"]
@@ -103,25 +113,36 @@ assert abs(int(back[0]["start_ns"]) - rec["rejoined_ns"]) <= I, (back[0], rec)
 # The cluster's getattrs per interval (ops.csv, late rows added): at the
 # planned rate before the kill, half while h2 was away, the whole rate
 # again after its rejoin; and the run's total is every interval's.
-ops = [r for r in csv.DictReader(open(d + "/ops.csv"))
-       if r["run"] == "r1" and r["operation"] == "getattr"]
-cnt = {}
-for r in ops:
-    if r["phase"] in ("measure", "late"):
-        cnt[int(r["interval"])] = cnt.get(int(r["interval"]), 0) + int(r["count"])
-tot = [r for r in ops if r["phase"] == "total"]
-assert tot and int(tot[0]["count"]) == sum(cnt.values()), (tot, sum(cnt.values()))
-assert run["operations"]["getattr"]["count"] == int(tot[0]["count"]), run["operations"]
+allops = list(csv.DictReader(open(d + "/ops.csv")))
 med = lambda v: sorted(v)[len(v) // 2]
-rate = lambda iv: cnt[iv] / (I / 1e9)
-pre = [rate(i) for i in cnt if int(by_iv[i]["end_ns"]) <= ks]
-alone = [rate(i) for i in cnt if by_iv[i]["slaves_expected"] == "1"]
-after = [rate(i) for i in cnt if i > f]
-assert len(pre) >= 2 and len(alone) >= 2 and len(after) >= 8, (pre, alone, after)
-assert 0.9 * RATE < med(pre) < 1.1 * RATE, pre
-assert 0.42 * RATE < med(alone) < 0.58 * RATE, alone
-assert 0.9 * RATE <= sum(after) / len(after) <= 1.1 * RATE, after
-assert all(by_iv[i]["slaves_expected"] == "2" for i in cnt if i > f), f
+for opname, want in (("getattr", GET), ("delete", RATE - GET)):
+    ops = [r for r in allops if r["run"] == "r1" and r["operation"] == opname]
+    cnt = {}
+    for r in ops:
+        if r["phase"] == "measure" or (r["phase"] == "late" and int(r["interval"]) in by_iv):
+            cnt[int(r["interval"])] = cnt.get(int(r["interval"]), 0) + int(r["count"])
+    tot = [r for r in ops if r["phase"] == "total"]
+    assert tot and int(tot[0]["count"]) == sum(cnt.values()), (opname, tot, sum(cnt.values()))
+    assert run["operations"][opname]["count"] == int(tot[0]["count"]), run["operations"]
+    assert run["operations"][opname]["errors"] == 0, run["operations"]
+    rate = lambda iv: cnt[iv] / (I / 1e9)
+    pre = [rate(i) for i in cnt if int(by_iv[i]["end_ns"]) <= ks]
+    alone = [rate(i) for i in cnt if by_iv[i]["slaves_expected"] == "1"]
+    after = [rate(i) for i in cnt if i > f]
+    assert len(pre) >= 2 and len(alone) >= 2 and len(after) >= 8, (opname, pre, alone, after)
+    assert 0.85 * want < med(pre) < 1.15 * want, (opname, pre)
+    assert 0.40 * want < med(alone) < 0.60 * want, (opname, alone)
+    assert 0.85 * want <= sum(after) / len(after) <= 1.15 * want, (opname, after)
+    assert all(by_iv[i]["slaves_expected"] == "2" for i in cnt if i > f), f
+
+# The files left: formatted less deleted (warmup's deletes are the run's
+# too), less the killed process's unreported last ones.
+fmt = [r for r in s["runs"] if r["name"] != "r1"]
+assert len(fmt) == 1 and fmt[0]["operations"]["create"]["count"] == 5000, fmt
+deleted = sum(int(r["count"]) for r in allops if r["run"] == "r1" and
+              r["operation"] == "delete" and r["phase"] in ("warmup", "measure", "late"))
+unreported = 5000 - deleted - left
+assert 0 <= unreported <= 2 * (RATE - GET) / 2 * (I / 1e9), (deleted, left, unreported)
 
 # The recovery figures, of the operations: no read or write was done.
 assert run["operations"].get("read", {}).get("count", 0) == 0, run["operations"]
@@ -140,6 +161,9 @@ share = fig["baseline_iops"] - fig["baseline_survivors_iops"]
 assert fig["io_lost"] > 0, fig
 assert abs(fig["io_lost"] - share * back_s) <= 1.5 * share * I / 1e9, (fig, share * back_s)
 assert fig["io_lost_expected"] >= 0.8 * fig["io_lost"], fig
+print("deleted %d, %d files left, %d unreported; baseline %.0f ops/s, io_lost %.0f, "
+      "h2 away %.1f s, recovered after %.1f s" % (deleted, left, unreported, fig["baseline_iops"],
+      fig["io_lost"], back_s, fig["time_to_recover_s"]))
 PY
 sed -n '/^Recovery figures/,/^$/p' "$TMP/console"
 echo "ok: a failure run on a getattr workload: figures of its operations, and a rejoin of the fs phase"
