@@ -147,5 +147,11 @@ void results_csv_header(const struct run_view *rv, FILE *f);
  */
 int sink_steady_verdict(const struct run_view *rv, size_t idx,
 			const char **why);
+/*
+ * The measured rate run r's iorate= (fwdrate=) is held against: its I/Os
+ * a second, or in a file-system phase its requested operations' (Vdbench's
+ * ReqstdOps: a getattr fwd's getattrs, which do no I/O) (sink_console.c).
+ */
+double sink_run_rate(const struct run_result *r);
 
 #endif

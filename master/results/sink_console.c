@@ -103,15 +103,23 @@ static void console_row(const struct run_view *rv, void *priv,
 		long_progress(rv, r, row->seq);
 }
 
+double sink_run_rate(const struct run_result *r)
+{
+	return r->fs ? r->fs->req_rate : r->view.iops;
+}
+
 /*
  * iorate= not reached: by how much, and what the sinks that know more
  * (the events: how much of it the slaves they took away explain) add.
  */
-static void iorate_missed(const struct run_view *rv, const struct run_result *r,
-			  const struct stats_view *v)
+static void iorate_missed(const struct run_view *rv, const struct run_result *r)
 {
-	printf("iorate=%g not reached: %.1f IO/s, %.1f%% short", r->ph.iorate,
-	       v->iops, decide_shortfall_pct(r->ph.iorate, v->iops));
+	double rate = sink_run_rate(r);
+
+	printf("%s=%g not reached: %.1f %s, %.1f%% short",
+	       r->fs ? "fwdrate" : "iorate", r->ph.iorate, rate,
+	       r->fs ? "ops/s" : "IO/s",
+	       decide_shortfall_pct(r->ph.iorate, rate));
 	for (size_t i = 0; i < rv->out->nsinks; i++)
 		if (rv->out->sinks[i].ops->shortfall)
 			rv->out->sinks[i].ops->shortfall(rv,
@@ -154,8 +162,8 @@ static void console_run_end(const struct run_view *rv, void *priv,
 	       r->ph.name, (double)r->start_skew_ns / 1e6,
 	       (double)r->start_skew_bound_ns / 1e6,
 	       roster_live_count(rv->roster));
-	if (decide_iorate_missed(r->ph.iorate, v->iops))
-		iorate_missed(rv, r, v);
+	if (decide_iorate_missed(r->ph.iorate, sink_run_rate(r)))
+		iorate_missed(rv, r);
 	fmt_hcibench(stdout, v);
 	printf("\n");
 }

@@ -218,7 +218,7 @@ int results_summary_json(const struct run_view *rv)
 		if (r->ph.iorate > 0)
 			jsonw_dbl(&w, "iorate_shortfall_pct",
 				  decide_shortfall_pct(r->ph.iorate,
-						       r->view.iops));
+						       sink_run_rate(r)));
 		jsonw_u64(&w, "start_ns", r->start_at);
 		jsonw_u64(&w, "start_skew_ns", r->start_skew_ns);
 		jsonw_u64(&w, "start_skew_bound_ns", r->start_skew_bound_ns);

@@ -12,7 +12,8 @@
 #   within an interval of it and its loss is stamped after it;
 # - the recovery figures count operations: a baseline at the planned rate,
 #   the survivors' at half, io_lost about h2's share from the kill to its
-#   rejoin, explained by the loss; the console says ops/s. Recovery is
+#   rejoin, explained by the loss, and the fwdrate= line short by as
+#   much (of the requested operations); the console says ops/s. Recovery is
 #   judged on 3 intervals within 25% (recover_iops=25) and IOPS alone: on
 #   two shared cores a stalled interval and its catch-up are +-15% of the
 #   rate, and a p99 jumps 10x (seen: 0.17 ms, then 1.5 ms);
@@ -58,11 +59,13 @@ grep -qE "^    baseline [0-9.]+ ops/s \(survivors [0-9.]+\)" "$TMP/console" ||
 	{ fail_show "$TMP/console" "the recovery block does not count ops/s"; }
 grep -qE "^    operations lost [0-9]+ " "$TMP/console" ||
 	{ fail_show "$TMP/console" "the recovery block does not count operations lost"; }
+short=$(grep -oE "^fwdrate=1000 not reached: [0-9.]+ ops/s, [0-9.]+% short" "$TMP/console") ||
+	{ fail_show "$TMP/console" "no fwdrate= line for h2's share not done"; }
 
 left=$(find "$TMP/fs" -name 'vdb_f*.file' -type f | wc -l)
-/usr/bin/python3 - "$TMP/out" "$line" "$left" <<'PY' || { fail_show "$TMP/err" "results"; }
+/usr/bin/python3 - "$TMP/out" "$line" "$left" "$short" <<'PY' || { fail_show "$TMP/err" "results"; }
 import csv, json, sys
-d, line, left = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d, line, left, short = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 I = 2_000_000_000  # interval=2
 RATE = 1000        # fwdrate=: 900 getattrs and 100 deletes a second
 GET = 900
@@ -114,7 +117,7 @@ assert abs(int(back[0]["start_ns"]) - rec["rejoined_ns"]) <= I, (back[0], rec)
 # planned rate before the kill, half while h2 was away, the whole rate
 # again after its rejoin; and the run's total is every interval's.
 allops = list(csv.DictReader(open(d + "/ops.csv")))
-med = lambda v: sorted(v)[len(v) // 2]
+mean = lambda v: sum(v) / len(v)
 for opname, want in (("getattr", GET), ("delete", RATE - GET)):
     ops = [r for r in allops if r["run"] == "r1" and r["operation"] == opname]
     cnt = {}
@@ -130,9 +133,11 @@ for opname, want in (("getattr", GET), ("delete", RATE - GET)):
     alone = [rate(i) for i in cnt if by_iv[i]["slaves_expected"] == "1"]
     after = [rate(i) for i in cnt if i > f]
     assert len(pre) >= 2 and len(alone) >= 2 and len(after) >= 8, (opname, pre, alone, after)
-    assert 0.85 * want < med(pre) < 1.15 * want, (opname, pre)
-    assert 0.40 * want < med(alone) < 0.60 * want, (opname, alone)
-    assert 0.85 * want <= sum(after) / len(after) <= 1.15 * want, (opname, after)
+    # Means: the schedule is open loop, so a stalled interval (seen: 59
+    # getattrs in 2 s) is caught up in the next (1560).
+    assert 0.85 * want < mean(pre) < 1.15 * want, (opname, pre)
+    assert 0.40 * want < mean(alone) < 0.60 * want, (opname, alone)
+    assert 0.85 * want <= mean(after) <= 1.15 * want, (opname, after)
     assert all(by_iv[i]["slaves_expected"] == "2" for i in cnt if i > f), f
 
 # The files left: formatted less deleted (warmup's deletes are the run's
@@ -161,6 +166,12 @@ share = fig["baseline_iops"] - fig["baseline_survivors_iops"]
 assert fig["io_lost"] > 0, fig
 assert abs(fig["io_lost"] - share * back_s) <= 1.5 * share * I / 1e9, (fig, share * back_s)
 assert fig["io_lost_expected"] >= 0.8 * fig["io_lost"], fig
+# The fwdrate= line and summary.json: short by what was lost, of the
+# requested operations (getattr and delete), not of reads and writes.
+pct = float(short.split(", ")[1].split("%")[0])
+assert abs(pct - run["iorate_shortfall_pct"]) < 0.1, (short, run["iorate_shortfall_pct"])
+lost_pct = 100 * fig["io_lost"] / (RATE * run["elapsed_s"])
+assert abs(pct - lost_pct) <= 100 * I / 1e9 / run["elapsed_s"], (pct, lost_pct)
 print("deleted %d, %d files left, %d unreported; baseline %.0f ops/s, io_lost %.0f, "
       "h2 away %.1f s, recovered after %.1f s" % (deleted, left, unreported, fig["baseline_iops"],
       fig["io_lost"], back_s, fig["time_to_recover_s"]))
