@@ -6,9 +6,10 @@
 # - clean: format (every block keyed), random reads and writes, then a
 #   sequential read pass: blocks written and verified, no mismatch, exit 0;
 # - the same, with one byte of a known file changed by another process
-#   between the two phases (the read rd's startcmd= on the master):
-#   lockstep reports a corrupt block at exactly that file and offset and
-#   nowhere else, counts it in summary.json, and exits 4 (degraded);
+#   between the two phases (the read rd's startcmd= on the master), and
+#   one file's block copied over another's: lockstep reports a corrupt
+#   block and a misdirected one at exactly those files and offsets and
+#   nowhere else, counts them in summary.json, and exits 4 (degraded);
 # - refused with FILE:LINE:COLUMN: journal= with fwd=, an xfersize that
 #   is not whole 4 KiB blocks, operation=copy.
 source "$(dirname "$0")/lib.sh"
@@ -71,32 +72,40 @@ grep -q "data validation: fsd .* offset" "$TMP/clean.txt" &&
 	fail_show "$TMP/clean.txt" "clean: a mismatch reported"
 echo "ok: clean: format $wf blocks; rd1 $w written, $v verified; rd2 $v2 verified; no mismatch"
 
-# 2. One byte of a known file changed between rd1 and rd2.
+# 2. Between rd1 and rd2, one byte of a known file of local-1 changed,
+# and in local-2's tree the first block of one file copied over the
+# third block of another (a misdirected write).
 mkdir "$SHM/a2"
 VICTIM=vdb.1_2.dir/vdb_f0002.file
 OFF=$((4096 + 777)) # in the file's second 4 KiB block
+MISDIR=vdb.1_1.dir/vdb_f0003.file
 cat > "$TMP/flip.py" <<PY
-import sys
 p = "$SHM/a2/local-1/$VICTIM"
 with open(p, "r+b") as f:
     f.seek($OFF)
     b = f.read(1)
     f.seek($OFF)
     f.write(bytes([b[0] ^ 0x5a]))
+with open("$SHM/a2/local-2/vdb.1_1.dir/vdb_f0001.file", "rb") as f:
+    blk = f.read(4096)
+with open("$SHM/a2/local-2/$MISDIR", "r+b") as f:
+    f.seek(2 * 4096)
+    f.write(blk)
 PY
 vdb corrupt "$SHM/a2" ",startcmd=(\"/usr/bin/python3 $TMP/flip.py\",master)"
 run corrupt
 [ "$rc" -eq 4 ] || fail_show "$TMP/corrupt.txt" "corrupt: exited $rc, expected 4 (degraded)"
 got=$(grep -o 'slave local-[12]: data validation: fsd fsd1 file [^ ]* offset [0-9]*: [a-z-]*' \
 	"$TMP/corrupt.txt" | awk '{print $2, $8, $10, $11}' | sort -u)
-want="local-1: $VICTIM 4096: corrupt"
+want="local-1: $VICTIM 4096: corrupt
+local-2: $MISDIR 8192: misdirected"
 [ "$got" = "$want" ] ||
 	fail_show "$TMP/corrupt.txt" "corrupt: reported [$got], expected [$want]"
 read -r _ v1 x1 < <(figures "$TMP/corrupt" rd1)
 read -r _ v2 x2 < <(figures "$TMP/corrupt" rd2)
 [ "$x1" -eq 0 ] && [ "$x2" -gt 0 ] && [ "$v2" -ge "$x2" ] ||
 	fail_show "$TMP/corrupt.txt" "corrupt: mismatches rd1 $x1, rd2 $x2 of $v2"
-echo "ok: corrupt: exactly $want reported ($x2 reads of it), exit 4"
+echo "ok: corrupt: exactly [$(echo $want)] reported ($x2 mismatches), exit 4"
 
 # 3. What it cannot keep exact is refused where it is written.
 refused() {
