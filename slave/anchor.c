@@ -500,6 +500,9 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 		     struct anchor_stats *st)
 {
 	const unsigned char *buf = pattern();
+	const struct anchor_run *run = st ? st->run : NULL;
+	uint64_t file = st ? st->files_walked++ : 0;
+	unsigned char *own = NULL;
 	struct stat sb;
 	uint64_t at, t0 = time_mono_ns();
 	int fd, ret = 0, made = 0;
@@ -527,6 +530,15 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 		goto out;
 	}
 	at = (uint64_t)sb.st_size;
+	if (run && run->stamp) {
+		own = malloc(ANCHOR_CHUNK); /* each write's headers differ */
+		if (!own) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(own, buf, ANCHOR_CHUNK);
+		buf = own;
+	}
 	if (st && at == 0 && e->size > 0)
 		st->files_made++;
 	else if (st && at < e->size)
@@ -541,8 +553,12 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 			ret = -ECANCELED;
 			goto out;
 		}
+		if (own)
+			run->stamp(run->arg, file, own, at, n);
 		t0 = time_mono_ns();
 		w = pwrite(fd, buf, n, (off_t)at);
+		if (own)
+			run->wrote(run->arg, file, at, n, w < 0 ? -errno : w);
 		note(st, ANCHOR_EV_WRITE, t0, w > 0 ? (uint64_t)w : 0,
 		     w < 0  ? -errno :
 		     w == 0 ? -EIO :
@@ -556,6 +572,7 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 			st->bytes_written += (uint64_t)w;
 	}
 out:
+	free(own);
 	close(fd);
 	return ret;
 }

@@ -42,12 +42,23 @@ struct anchor_run {
 	void *arg;
 	const volatile int *stop;
 	uint32_t share_no, share_count;
+	/*
+	 * validate=yes (slave/fsval.h): stamp is told each write of a file's
+	 * data before it goes out (file: its number in the walk's files,
+	 * buf: n writable bytes for offset at), wrote when it came back
+	 * (got: bytes written or -errno). NULL: the fixed pattern goes out.
+	 */
+	void (*stamp)(void *arg, uint64_t file, void *buf, uint64_t at,
+		      size_t n);
+	void (*wrote)(void *arg, uint64_t file, uint64_t at, size_t n,
+		      int64_t got);
 };
 
 /* What a format or clean did. */
 struct anchor_stats {
 	uint64_t dirs_made, files_made, files_completed, bytes_written;
 	uint64_t dirs_removed, files_removed;
+	uint64_t files_walked; /* make_file calls: the next file's number */
 	const struct anchor_run *run; /* NULL: no events, no share */
 };
 

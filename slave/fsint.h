@@ -71,6 +71,12 @@ struct fsphase {
 	struct fs_thread *th;
 	atomic_uint running;
 	uint64_t first_io;
+	/* validate=yes: each fsd's key map (the session's), else NULL. */
+	struct fsval_map **val;
+	/* validate_id() of this slave's name, in every header it writes. */
+	uint16_t slave_id;
+	/* Per fsd: its map's written, verified, mismatched at prepare. */
+	uint64_t (*v0)[3];
 	int status; /* a format's error, -errno */
 	char err[PROTO_TEXT_LEN];
 	int efd;

@@ -20,15 +20,13 @@
 #include "common/timeutil.h"
 #include "slave/anchor.h"
 #include "slave/fsint.h"
+#include "slave/fsval.h"
 
-void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
-	       uint64_t t1, uint64_t bytes, int err)
+/* The interval an operation that ended at t1 counts in (under the lock). */
+static struct fs_stat *stat_at(struct fsphase *fs, uint64_t t1)
 {
-	uint64_t lat = t1 > t0 ? t1 - t0 : 0;
-	struct fs_stat *st;
 	unsigned seq;
 
-	pthread_mutex_lock(&fs->lock);
 	seq = fs->first +
 	      (unsigned)(t1 > fs->mono_start ?
 				 (t1 - fs->mono_start) / fs->interval_ns :
@@ -42,7 +40,17 @@ void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
 		seq = fs->plan->intervals - 1 > fs->sent ?
 			      fs->plan->intervals - 1 :
 			      fs->sent;
-	st = &fs->ring[seq % FS_RING];
+	return &fs->ring[seq % FS_RING];
+}
+
+void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
+	       uint64_t t1, uint64_t bytes, int err)
+{
+	uint64_t lat = t1 > t0 ? t1 - t0 : 0;
+	struct fs_stat *st;
+
+	pthread_mutex_lock(&fs->lock);
+	st = stat_at(fs, t1);
 	if (!fs->first_io)
 		fs->first_io = t0;
 	if (op <= PROTO_FSOP_WRITE) {
@@ -64,6 +72,24 @@ void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
 		st->last_op = op;
 		st->last_fsd = fsd;
 	}
+	pthread_mutex_unlock(&fs->lock);
+}
+
+/*
+ * A read at t1 of fsd found bad blocks that do not hold what the key map
+ * says: each counts as an error (data_errors=), as a block read's do.
+ */
+static void count_mismatches(struct fsphase *fs, unsigned fsd, uint64_t t1,
+			     unsigned bad)
+{
+	struct fs_stat *st;
+
+	pthread_mutex_lock(&fs->lock);
+	st = stat_at(fs, t1);
+	st->errors += bad;
+	st->last_err = EILSEQ;
+	st->last_op = PROTO_FSOP_READ;
+	st->last_fsd = fsd;
 	pthread_mutex_unlock(&fs->lock);
 }
 
@@ -120,6 +146,24 @@ static void format_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
 	fs_record(th->fs, op[ev], th->fwd, now - lat_ns, now, bytes, err);
 }
 
+/* validate=yes: a format write's headers, and its result in the map. */
+static void format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
+			 size_t n)
+{
+	struct fs_thread *th = arg;
+
+	fsval_stamp(th->fs->val[th->fwd], file, buf, at, n, th->fs->slave_id,
+		    time_real_ns());
+}
+
+static void format_wrote(void *arg, uint64_t file, uint64_t at, size_t n,
+			 int64_t got)
+{
+	struct fs_thread *th = arg;
+
+	fsval_wrote(th->fs->val[th->fwd], file, at, n, got);
+}
+
 /* The format of every fsd in turn (format=yes, restart, clean). */
 void *fs_format_thread(void *arg)
 {
@@ -143,6 +187,13 @@ void *fs_format_thread(void *arg)
 		struct anchor_stats st = { .run = &run };
 
 		th->fwd = i; /* the fsd of its events */
+		if (fs->val) {
+			run.stamp = format_stamp;
+			run.wrote = format_wrote;
+			/* A clean deletes, a format rewrites or keeps. */
+			if (f->format != PROTO_FSFMT_RESTART)
+				fsval_forget_all(fs->val[i]);
+		}
 		if (f->format == PROTO_FSFMT_YES ||
 		    f->format == PROTO_FSFMT_RESTART)
 			ret = anchor_format(fs->dirfd[i], fs->path[i],
@@ -243,8 +294,10 @@ static int open_flags(const struct proto_fsd *f)
 
 /* The transfers of one selected file, on fd; -errno of the first error. */
 static int transfers(struct fs_thread *th, const struct proto_fwd *w,
-		     unsigned fsd, int fd, uint64_t size, int create)
+		     unsigned fsd, int fd, uint64_t f, uint64_t size,
+		     int create)
 {
+	struct fsval_map *vm = th->fs->val ? th->fs->val[fsd] : NULL;
 	struct fsphase *fs = th->fs;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
 	int rnd = !create && w->fileio == PROTO_FILEIO_RANDOM;
@@ -255,7 +308,8 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 	for (uint64_t k = 0; k < n && !fs->stop; k++) {
 		uint32_t len = fsplan_xfer_size(x, &th->rng);
 		int rd = !create && fsplan_reads(x, w->op, &th->rng);
-		uint64_t t0;
+		uint64_t t0, t1;
+		unsigned bad;
 		ssize_t got;
 
 		if (rnd) {
@@ -267,11 +321,21 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 			len = (uint32_t)(size - at);
 		if (!len)
 			break;
+		if (vm && !rd)
+			fsval_stamp(vm, f, th->buf, at, len, fs->slave_id,
+				    time_real_ns());
 		t0 = time_mono_ns();
 		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at);
+		t1 = time_mono_ns();
 		fs_record(fs, rd ? PROTO_FSOP_READ : PROTO_FSOP_WRITE, fsd, t0,
-			  time_mono_ns(), got > 0 ? (uint64_t)got : 0,
+			  t1, got > 0 ? (uint64_t)got : 0,
 			  got < 0 ? (int)got : 0);
+		if (vm && !rd)
+			fsval_wrote(vm, f, at, len, got);
+		else if (vm && got > 0 &&
+			 (bad = fsval_verify(vm, f, th->buf, at,
+					     (uint64_t)got)))
+			count_mismatches(fs, fsd, t1, bad);
 		if (got < 0 && !ret)
 			ret = (int)got;
 		if (got <= 0)
@@ -283,7 +347,7 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 
 /* Open (or create), transfer, close: a read, write or create. */
 static int file_op(struct fs_thread *th, const struct proto_fwd *w,
-		   const char *rel, uint64_t size)
+		   const char *rel, uint64_t fi, uint64_t size)
 {
 	struct fsphase *fs = th->fs;
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
@@ -305,7 +369,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 	if (fd < 0)
 		return fd;
 	if (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE || create)
-		ret = transfers(th, w, w->fsd, fd, size, create);
+		ret = transfers(th, w, w->fsd, fd, fi, size, create);
 	t0 = time_mono_ns();
 	fd = fsring_close(&th->ring, fd);
 	fs_record(fs, PROTO_FSOP_CLOSE, w->fsd, t0, time_mono_ns(), 0,
@@ -329,13 +393,17 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 	} else if (fsplan_file_path(t, i, rel, sizeof(rel)) < 0) {
 		return -ENAMETOOLONG;
 	}
+	/* A file created or deleted holds nothing known (fsval.h). */
+	if (fs->val &&
+	    (w->op == PROTO_FSOP_CREATE || w->op == PROTO_FSOP_DELETE))
+		fsval_forget(fs->val[w->fsd], i);
 	switch (w->op) {
 	case PROTO_FSOP_READ:
 	case PROTO_FSOP_WRITE:
 	case PROTO_FSOP_CREATE:
 	case PROTO_FSOP_OPEN:
 	case PROTO_FSOP_CLOSE:
-		return file_op(th, w, rel, t->file_size[i]);
+		return file_op(th, w, rel, i, t->file_size[i]);
 	default:
 		t0 = time_mono_ns();
 		ret = name_op(&th->ring, fs->dirfd[w->fsd], w->op, rel);

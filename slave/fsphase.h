@@ -38,6 +38,12 @@ int fsphase_collect(struct session *s);
 int fsphase_wait_ms(const struct fsphase *fs, int most);
 /* Monotonic time of the phase's first operation, 0 for none yet. */
 uint64_t fsphase_first_io(struct fsphase *fs);
+/*
+ * validate=yes: the phase's blocks written, verified and mismatched into
+ * pe (totals; an fs plan has no targets to split them by), the
+ * mismatches not yet logged and one line of totals to the master.
+ */
+void fsphase_validate_end(struct session *s, struct proto_phase_end *pe);
 /* Stop and join the threads, close the anchors, free fs (NULL: none). */
 void fsphase_free(struct fsphase *fs);
 

@@ -617,6 +617,7 @@ static void phase_end(struct session *s)
 	struct proto_msg m = { .type = PROTO_PHASE_END };
 
 	validate_end(s, &m.u.phase_end);
+	fsphase_validate_end(s, &m.u.phase_end);
 
 	m.u.phase_end.phase = ph->plan.phase;
 	m.u.phase_end.intervals = ph->next_send;

@@ -21,7 +21,8 @@
 
 #define SESSION_MAX_WORKERS PREPARE_MAX_WORKERS
 
-struct fsphase; /* slave/fsphase.h */
+struct fsphase;   /* slave/fsphase.h */
+struct fsval_map; /* slave/fsval.h */
 
 struct phase {
 	int active;  /* a plan is prepared */
@@ -87,6 +88,8 @@ struct session {
 	struct clockresp *cresp; /* clock datagrams, once a ping asks */
 	struct valmap *vmaps;    /* validated sds of this run (valmap.h) */
 	int allow_cmds;          /* --allow-commands: enum cmd_allow */
+	/* Validated fsds of this run (fsval.h). */
+	struct fsval_map *fsvals;
 	struct slave_cmd cmd;
 	int daemon;
 	int quit;

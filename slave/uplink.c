@@ -15,6 +15,7 @@
 #include "slave/cmd.h"
 #include "slave/conn.h"
 #include "slave/engine.h"
+#include "slave/fsval.h"
 #include "slave/outbox.h"
 #include "slave/uplink.h"
 #include "slave/phase.h"
@@ -87,6 +88,7 @@ void uplink_over(struct session *s, const char *why, int code)
 	cmd_stop(s);
 	spool_free(&s->spool);
 	valmap_free_all(&s->vmaps); /* the journals keep what must outlive */
+	fsval_free_all(&s->fsvals);
 	s->welcomed = 0;
 	if (!s->daemon) {
 		s->quit = 1;

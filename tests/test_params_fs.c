@@ -254,8 +254,14 @@ static void test_refused(void **state)
 		  "3:8: rd=rd1: forxfersize= is not run with fwd= yet (issue 32)" },
 		{ FSD1 FWD1 "rd=rd1,warmup=(steady,10)\n",
 		  "3:8: rd=rd1: warmup=steady is not run with fwd= yet (issue 32): give a time" },
-		{ "validate=yes\n" FSD1 FWD1 RD1,
-		  "1:10: rd=rd1: validate=yes is not run with fwd= yet (issue 32)" },
+		{ "validate=yes\njournal=/var/j\n" FSD1 FWD1 RD1,
+		  "2:9: rd=rd1: journal= keeps block validation across runs; file-system validation (fwd=) keeps its keys in the slaves for one run and takes no journal" },
+		{ "validate=yes\n" FSD1
+		  "fwd=fwd1,fsd=fsd1,xfersize=(4k,50,6k,50)\n" RD1,
+		  "3:1: fwd=fwd1: xfersize 6144 is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)" },
+		{ "validate=yes\n" FSD1 "fsd=fsd2,anchor=/mnt/b\n"
+		  "fwd=fwd1,fsd=fsd1,operation=move,target=fsd2\n" RD1,
+		  "4:1: fwd=fwd1: validate=yes does not follow what operation=move does to a file's contents" },
 		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
 		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
 	};
@@ -423,6 +429,7 @@ static void test_plan_two_slaves(void **state)
 	assert_dbl(b.iorate, 0);
 	assert_int_equal(a.ntargets, 0);
 	assert_int_equal(a.nstreams, 0);
+	assert_int_equal(a.validate, PROTO_VALIDATE_OFF);
 	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
 	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = b });
 
@@ -433,6 +440,30 @@ static void test_plan_two_slaves(void **state)
 	assert_int_equal(plan_for_slave(p, &ph[1], 2, NULL, 0, 1, "uring", &a,
 					err, sizeof(err)),
 			 -EINVAL);
+	free(ph);
+	params_free(&p);
+}
+
+/* validate=yes: every phase's plan says so, the format's too, no journal. */
+static void test_plan_validate(void **state)
+{
+	struct params *p = parse_ok("validate=yes\n" FSD1
+				    "fwd=fwd1,fsd=fsd1,xfersize=(4k,50,8k,50)\n"
+				    "rd=rd1,fwd=fwd1,format=yes\n");
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		plan_ok(p, &ph[i], 0, "h1", &a);
+		assert_int_equal(a.validate, PROTO_VALIDATE_YES);
+		assert_string_equal(a.journal, "");
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	}
 	free(ph);
 	params_free(&p);
 }
@@ -473,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_plan_two_slaves),
+		cmocka_unit_test(test_plan_validate),
 		cmocka_unit_test(test_plan_errors),
 	};
 

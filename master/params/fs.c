@@ -535,6 +535,38 @@ static int check_fwd_skews(struct parser *p, const struct params_rd *rd)
 }
 
 /*
+ * validate=yes with fwd=: what the slaves' key maps (slave/fsval.h) keep
+ * exact. Refused: journal= (the maps live in the slaves for the run),
+ * copy and move (their effect on a file's contents is not followed) and
+ * transfers that are not whole 4 KiB blocks (one key per block).
+ */
+static int fs_validate(struct parser *p, const struct params_rd *rd)
+{
+	const struct params *pa = p->out;
+
+	if (pa->journal[0])
+		return perr(p, pa->journal_pos,
+			    "rd=%s: journal= keeps block validation across runs; file-system validation (fwd=) keeps its keys in the slaves for one run and takes no journal",
+			    rd->name);
+	for (size_t i = 0; i < rd->nfwd; i++) {
+		const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
+
+		if (w->op == PARAMS_FSOP_COPY || w->op == PARAMS_FSOP_MOVE)
+			return perr(p, w->pos,
+				    "fwd=%s: validate=yes does not follow what operation=%s does to a file's contents",
+				    w->name,
+				    w->op == PARAMS_FSOP_COPY ? "copy" :
+								"move");
+		for (size_t k = 0; k < w->nxfer; k++)
+			if (w->xfer[k].size % 4096u)
+				return perr(p, w->pos,
+					    "fwd=%s: xfersize %u is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)",
+					    w->name, w->xfer[k].size);
+	}
+	return 0;
+}
+
+/*
  * 1 when rd runs fwds (after defaulting fwd= to the only fwd of a file
  * without wds), 0 when it runs wds (block rules left to rd.c), or
  * -EINVAL.
@@ -573,10 +605,7 @@ int fs_rd_finish(struct parser *p, struct params_rd *rd)
 		return perr(p, params_from(p, "warmup"),
 			    "rd=%s: warmup=steady is not run with fwd= yet (issue 32): give a time",
 			    rd->name);
-	if (pa->validate)
-		return perr(p,
-			    pa->validate_pos.line ? pa->validate_pos : p->dpos,
-			    "rd=%s: validate=yes is not run with fwd= yet (issue 32)",
-			    rd->name);
+	if (pa->validate && fs_validate(p, rd))
+		return -EINVAL;
 	return check_fwd_skews(p, rd) ? -EINVAL : 1;
 }

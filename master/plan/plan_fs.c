@@ -284,6 +284,8 @@ int plan_fs_for_slave(const struct params *p, const struct plan_phase *ph,
 	if (!map)
 		return -ENOMEM;
 	plan_header(p, ph, phase_no, slave_hd, slave, engine, out);
+	/* The key maps live in the slaves for the run: no journal. */
+	out->validate = p->validate ? PROTO_VALIDATE_YES : PROTO_VALIDATE_OFF;
 	ret = plan_fsds(p, ph, slave_hd, slave, nslaves, slave_name, map, out,
 			err, errlen);
 	if (!ret && ph->kind != PLAN_FORMAT)

@@ -22,6 +22,37 @@ static int validated(const struct run_view *rv, const struct run_result *r)
 	return rv->params->validate || r->ph.verify;
 }
 
+/*
+ * A file-system plan: a slave's validation counts are per fsd of its plan
+ * (slave/fsval.h), each an sd row after the sds' (params.nsd + its
+ * index in params.fsd), which no sd-only consumer takes for an sd.
+ */
+static int fsd_plan(const struct params *p, const struct proto_plan *plan,
+		    unsigned **sd, unsigned **thr, unsigned *nsd)
+{
+	*sd = calloc(2 * (size_t)plan->nfsds, sizeof(**sd));
+	if (!*sd)
+		return -ENOMEM;
+	*thr = *sd + plan->nfsds;
+	for (uint32_t f = 0; f < plan->nfsds; f++) {
+		size_t i = 0;
+
+		while (i < p->nfsd &&
+		       strcmp(p->fsd[i].name, plan->fsds[f].name))
+			i++;
+		assert(i < p->nfsd);
+		(*sd)[f] = (unsigned)(p->nsd + i);
+	}
+	*nsd = plan->nfsds;
+	return 0;
+}
+
+/* Row i's name: an sd's, else (after them) an fsd's. */
+static const char *row_name(const struct params *p, size_t i)
+{
+	return i < p->nsd ? p->sd[i].name : p->fsd[i - p->nsd].name;
+}
+
 int results_validation_plan(const struct params *p,
 			    const struct proto_plan *plan, unsigned **sd,
 			    unsigned **thr, unsigned *nsd)
@@ -29,6 +60,8 @@ int results_validation_plan(const struct params *p,
 	*sd = NULL;
 	*thr = NULL;
 	*nsd = 0;
+	if (!plan->ntargets && plan->nfsds && plan->validate)
+		return fsd_plan(p, plan, sd, thr, nsd);
 	if (!plan->ntargets)
 		return 0;
 	*sd = malloc(sizeof(**sd) * 2 * plan->ntargets);
@@ -75,7 +108,8 @@ int results_validation_end(const struct run_view *rv, struct run_result *r,
 		}
 	}
 	if (r && pe->nval_sds && !r->val_sd) {
-		r->val_sd = calloc(rv->params->nsd, sizeof(*r->val_sd));
+		r->val_sd = calloc(rv->params->nsd + rv->params->nfsd,
+				   sizeof(*r->val_sd));
 		if (!r->val_sd) {
 			snprintf(why, whylen, "out of memory");
 			return -ENOMEM;
@@ -112,13 +146,14 @@ static void validation_run_end(const struct run_view *rv, void *priv,
 	printf("validation %s: %llu blocks written, %llu verified, %llu mismatches\n",
 	       r->ph.name, (unsigned long long)r->val[0],
 	       (unsigned long long)r->val[1], (unsigned long long)r->val[2]);
-	for (size_t i = 0; r->val_sd && i < rv->params->nsd; i++) {
+	for (size_t i = 0; r->val_sd && i < rv->params->nsd + rv->params->nfsd;
+	     i++) {
 		const uint64_t *row = r->val_sd[i];
 
 		if (!row[3])
 			continue;
 		printf("validation %s %s: %llu blocks written, %llu verified, %llu mismatches\n",
-		       r->ph.name, rv->params->sd[i].name,
+		       r->ph.name, row_name(rv->params, i),
 		       (unsigned long long)row[0], (unsigned long long)row[1],
 		       (unsigned long long)row[2]);
 	}
@@ -145,13 +180,15 @@ void results_validation_json(const struct run_view *rv,
 	if (per_sd) {
 		/* Every sd a slave reported, zeros included. */
 		jsonw_array(w, "sds");
-		for (size_t i = 0; r->val_sd && i < rv->params->nsd; i++) {
+		for (size_t i = 0;
+		     r->val_sd && i < rv->params->nsd + rv->params->nfsd; i++) {
 			const uint64_t *row = r->val_sd[i];
 
 			if (!row[3])
 				continue;
 			jsonw_object(w, NULL);
-			jsonw_str(w, "sd", rv->params->sd[i].name);
+			jsonw_str(w, i < rv->params->nsd ? "sd" : "fsd",
+				  row_name(rv->params, i));
 			jsonw_u64(w, "written", row[0]);
 			jsonw_u64(w, "verified", row[1]);
 			jsonw_u64(w, "mismatched", row[2]);

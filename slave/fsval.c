@@ -1,0 +1,212 @@
+/*
+ * The key maps of a file-system phase's data validation (fsval.h).
+ */
+#include "slave/fsval.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t fsval_span(uint64_t at, uint64_t len, uint64_t *first)
+{
+	uint64_t b0 = (at + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
+	uint64_t b1 = (at + len) / VALIDATE_BLOCK;
+
+	*first = b0;
+	return b1 > b0 ? b1 - b0 : 0;
+}
+
+uint32_t fsval_file_id(const char *fsd, const char *rel)
+{
+	char name[PROTO_NAME_LEN + FSTREE_PATH_MAX + 2];
+
+	snprintf(name, sizeof(name), "%s/%s", fsd, rel);
+	return validate_id(name);
+}
+
+/* Whether m was made for this tree: same files, same sizes. */
+static int same_tree(const struct fsval_map *m, const char *fsd,
+		     const char *path, const struct fsplan_tree *t,
+		     uint32_t share_no, uint32_t share_count)
+{
+	if (strcmp(m->fsd, fsd) || strcmp(m->path, path) ||
+	    m->share_no != share_no || m->share_count != share_count ||
+	    m->nfiles != t->nfiles)
+		return 0;
+	for (uint64_t f = 0; f < t->nfiles; f++)
+		if (m->base[f + 1] - m->base[f] !=
+		    (t->file_size[f] + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK)
+			return 0;
+	return 1;
+}
+
+static void map_free(struct fsval_map *m)
+{
+	free(m->base);
+	free(m->id);
+	free(m->gen);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+static struct fsval_map *map_new(const char *fsd, const char *path,
+				 const struct fsplan_tree *t, uint32_t share_no,
+				 uint32_t share_count)
+{
+	struct fsval_map *m = calloc(1, sizeof(*m));
+	char rel[FSTREE_PATH_MAX];
+
+	if (!m)
+		return NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	snprintf(m->fsd, sizeof(m->fsd), "%s", fsd);
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	m->share_no = share_no;
+	m->share_count = share_count;
+	m->nfiles = t->nfiles;
+	m->base = malloc((t->nfiles + 1) * sizeof(*m->base));
+	m->id = malloc((t->nfiles + 1) * sizeof(*m->id));
+	if (!m->base || !m->id) {
+		map_free(m);
+		return NULL;
+	}
+	m->base[0] = 0;
+	for (uint64_t f = 0; f < t->nfiles; f++) {
+		m->base[f + 1] = m->base[f] +
+				 (t->file_size[f] + VALIDATE_BLOCK - 1) /
+					 VALIDATE_BLOCK;
+		m->id[f] = fsplan_file_path(t, f, rel, sizeof(rel)) < 0 ?
+				   0 :
+				   fsval_file_id(fsd, rel);
+	}
+	m->gen = calloc(m->base[t->nfiles] ? m->base[t->nfiles] : 1, 1);
+	if (!m->gen) {
+		map_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
+	      const struct fsplan_tree *t, uint32_t share_no,
+	      uint32_t share_count, struct fsval_map **out)
+{
+	struct fsval_map **at = list, *m;
+
+	for (; *at; at = &(*at)->next)
+		if (!strcmp((*at)->fsd, fsd))
+			break;
+	if (*at && same_tree(*at, fsd, path, t, share_no, share_count)) {
+		*out = *at;
+		return 0;
+	}
+	/* Another tree under that name: nothing of the old one holds. */
+	m = map_new(fsd, path, t, share_no, share_count);
+	if (!m)
+		return -ENOMEM;
+	if (*at) {
+		m->next = (*at)->next;
+		map_free(*at);
+	}
+	*at = m;
+	*out = m;
+	return 0;
+}
+
+void fsval_free_all(struct fsval_map **list)
+{
+	while (*list) {
+		struct fsval_map *next = (*list)->next;
+
+		map_free(*list);
+		*list = next;
+	}
+}
+
+void fsval_forget(struct fsval_map *m, uint64_t f)
+{
+	if (f < m->nfiles)
+		memset(m->gen + m->base[f], 0, m->base[f + 1] - m->base[f]);
+}
+
+void fsval_forget_all(struct fsval_map *m)
+{
+	memset(m->gen, 0, m->base[m->nfiles]);
+}
+
+/* Blocks of file f: how many, and its generations. */
+static uint64_t blocks(const struct fsval_map *m, uint64_t f, uint8_t **gen)
+{
+	if (f >= m->nfiles)
+		return 0;
+	*gen = m->gen + m->base[f];
+	return m->base[f + 1] - m->base[f];
+}
+
+void fsval_stamp(const struct fsval_map *m, uint64_t f, void *buf, uint64_t at,
+		 uint64_t len, uint16_t slave, uint64_t time_ns)
+{
+	uint8_t *gen;
+	uint64_t nb = blocks(m, f, &gen), b0;
+	uint64_t n = fsval_span(at, len, &b0);
+
+	for (uint64_t k = 0; k < n && b0 + k < nb; k++)
+		validate_fill((unsigned char *)buf + (b0 + k) * VALIDATE_BLOCK -
+				      at,
+			      b0 + k, m->id[f], slave,
+			      validate_gen_next(gen[b0 + k]), time_ns);
+}
+
+void fsval_wrote(struct fsval_map *m, uint64_t f, uint64_t at, uint64_t len,
+		 int64_t got)
+{
+	uint8_t *gen;
+	uint64_t nb = blocks(m, f, &gen), w0;
+	uint64_t done = got > 0 ? (uint64_t)got : 0;
+	uint64_t w = fsval_span(at, done, &w0);
+	uint64_t first = at / VALIDATE_BLOCK;
+	uint64_t end = (at + len + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
+
+	for (uint64_t b = first; b < end && b < nb; b++) {
+		if (b >= w0 && b < w0 + w) {
+			gen[b] = validate_gen_next(gen[b]);
+			atomic_fetch_add(&m->written, 1);
+		} else {
+			gen[b] = 0; /* partly written, or not at all */
+		}
+	}
+}
+
+unsigned fsval_verify(struct fsval_map *m, uint64_t f, const void *buf,
+		      uint64_t at, uint64_t got)
+{
+	uint8_t *gen;
+	uint64_t nb = blocks(m, f, &gen), b0;
+	uint64_t n = fsval_span(at, got, &b0);
+	unsigned bad = 0;
+
+	for (uint64_t k = 0; k < n && b0 + k < nb; k++) {
+		uint64_t b = b0 + k;
+		struct fsval_bad x = { .file = f };
+
+		if (!gen[b])
+			continue;
+		atomic_fetch_add(&m->verified, 1);
+		x.kind = validate_check((const unsigned char *)buf +
+						b * VALIDATE_BLOCK - at,
+					b, m->id[f], gen[b], &x.found);
+		if (x.kind == VALIDATE_OK)
+			continue;
+		bad++;
+		x.offset = b * VALIDATE_BLOCK;
+		x.expect = gen[b];
+		atomic_fetch_add(&m->kinds[x.kind], 1);
+		atomic_fetch_add(&m->mismatched, 1);
+		pthread_mutex_lock(&m->lock);
+		if (m->nbad < FSVAL_LOG_MAX)
+			m->bad[m->nbad++] = x;
+		pthread_mutex_unlock(&m->lock);
+	}
+	return bad;
+}
