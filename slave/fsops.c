@@ -344,6 +344,136 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 	}
 }
 
+/*
+ * The data of a copy: the source (file i of fsd sf, rel srel) read and
+ * the destination (made, O_EXCL) written in xfersize= transfers to the
+ * source's size, each counted as a read or a write, between their opens
+ * and closes. Not stopped part way: the tree is left with whole files.
+ * *bytes: written; *dst_now: whether the destination exists now.
+ */
+static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
+		     uint64_t i, const char *srel, const char *drel,
+		     uint64_t *bytes, int *dst_now)
+{
+	struct fsphase *fs = th->fs;
+	struct fsring *r = &th->ring;
+	unsigned sf = w->fsd, df = w->target;
+	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
+	uint64_t size = fs->tree[sf].file_size[i], at = 0, t0;
+	int in, out, ret = 0, c;
+
+	t0 = time_mono_ns();
+	in = fsring_open(r, fs->dirfd[sf], srel,
+			 O_RDONLY | open_flags(&fs->plan->fsds[sf]), 0);
+	fs_record(fs, PROTO_FSOP_OPEN, sf, t0, time_mono_ns(), 0,
+		  in < 0 ? in : 0);
+	if (in < 0)
+		return in;
+	t0 = time_mono_ns();
+	out = fsring_open(r, fs->dirfd[df], drel,
+			  O_WRONLY | O_CREAT | O_EXCL |
+				  open_flags(&fs->plan->fsds[df]),
+			  0644);
+	fs_record(fs, PROTO_FSOP_OPEN, df, t0, time_mono_ns(), 0,
+		  out < 0 ? out : 0);
+	*dst_now = out >= 0 || out == -EEXIST;
+	if (out < 0)
+		ret = out;
+	while (out >= 0 && at < size) {
+		uint32_t len = fsplan_xfer_size(x, &th->rng);
+		ssize_t got, put;
+
+		if (len > size - at)
+			len = (uint32_t)(size - at);
+		t0 = time_mono_ns();
+		got = fsring_rw(r, 0, in, th->buf, len, at);
+		fs_record(fs, PROTO_FSOP_READ, sf, t0, time_mono_ns(),
+			  got > 0 ? (uint64_t)got : 0, got < 0 ? (int)got : 0);
+		if (got <= 0) {
+			ret = (int)got; /* 0: a shorter source, copied */
+			break;
+		}
+		t0 = time_mono_ns();
+		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at);
+		fs_record(fs, PROTO_FSOP_WRITE, df, t0, time_mono_ns(),
+			  put > 0 ? (uint64_t)put : 0, put < 0 ? (int)put : 0);
+		if (put < 0 || put < got) {
+			ret = put < 0 ? (int)put : -EIO;
+			break;
+		}
+		at += (uint64_t)put;
+		*bytes += (uint64_t)put;
+	}
+	if (out >= 0) {
+		t0 = time_mono_ns();
+		c = fsring_close(r, out);
+		fs_record(fs, PROTO_FSOP_CLOSE, df, t0, time_mono_ns(), 0,
+			  c < 0 ? c : 0);
+		if (c < 0 && !ret)
+			ret = c;
+	}
+	t0 = time_mono_ns();
+	c = fsring_close(r, in);
+	fs_record(fs, PROTO_FSOP_CLOSE, sf, t0, time_mono_ns(), 0,
+		  c < 0 ? c : 0);
+	return ret;
+}
+
+/*
+ * A copy or move of file i of w's fsd to file i of its target= fsd (the
+ * file of the same relative name, Vdbench's OpCopy): an existing
+ * destination is deleted first (counted as a delete, as Vdbench's
+ * deleteFile); a copy then copies the data (copy_data), a move renames
+ * the file (IORING_OP_RENAMEAT, or renameat2) from its folder to the
+ * destination's, both opened beneath their anchors. The copy or move is
+ * counted with its latency (a copy's from its first open to its last
+ * close) and a copy with the bytes it wrote. *dst_now: in, whether the
+ * destination existed; out, whether it exists.
+ */
+static int pair_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i,
+		   int *dst_now)
+{
+	struct fsphase *fs = th->fs;
+	unsigned sf = w->fsd, df = w->target;
+	char srel[FSTREE_PATH_MAX], drel[FSTREE_PATH_MAX];
+	const char *slast, *dlast;
+	uint64_t t0, bytes = 0;
+	int sp, dp, ret;
+
+	if (fsplan_file_path(&fs->tree[sf], i, srel, sizeof(srel)) < 0 ||
+	    fsplan_file_path(&fs->tree[df], i, drel, sizeof(drel)) < 0)
+		return -ENAMETOOLONG;
+	if (*dst_now) {
+		t0 = time_mono_ns();
+		ret = name_op(&th->ring, fs->dirfd[df], PROTO_FSOP_DELETE,
+			      drel);
+		fs_record(fs, PROTO_FSOP_DELETE, df, t0, time_mono_ns(), 0,
+			  ret);
+		if (ret < 0 && ret != -ENOENT)
+			return ret;
+		*dst_now = 0;
+	}
+	t0 = time_mono_ns();
+	if (w->op == PROTO_FSOP_COPY) {
+		ret = copy_data(th, w, i, srel, drel, &bytes, dst_now);
+		fs_record(fs, PROTO_FSOP_COPY, sf, t0, time_mono_ns(), bytes,
+			  ret);
+		return ret;
+	}
+	sp = parent_of(&th->ring, fs->dirfd[sf], srel, &slast);
+	dp = sp < 0 ? -1 : parent_of(&th->ring, fs->dirfd[df], drel, &dlast);
+	ret = sp < 0 ? sp : dp < 0 ? dp : 0;
+	if (!ret)
+		ret = fsring_renameat(&th->ring, sp, slast, dp, dlast, 0);
+	*dst_now = !ret;
+	if (sp >= 0 && sp != fs->dirfd[sf])
+		close(sp);
+	if (dp >= 0 && dp != fs->dirfd[df])
+		close(dp);
+	fs_record(fs, PROTO_FSOP_MOVE, sf, t0, time_mono_ns(), 0, ret);
+	return ret;
+}
+
 /* fwd rate=: the thread's next operation waits for its turn. */
 static int pace(struct fsphase *fs, unsigned fwd, double rate)
 {
@@ -367,9 +497,14 @@ void *fs_run_thread(void *arg)
 	struct fsphase *fs = th->fs;
 	const struct proto_fwd *w = &fs->plan->fwds[th->fwd];
 	struct fsplan_tree *t = &fs->tree[w->fsd];
+	/* A copy's or move's destination tree (checked at prepare). */
+	struct fsplan_tree *d = w->op == PROTO_FSOP_COPY ||
+						w->op == PROTO_FSOP_MOVE ?
+					&fs->tree[w->target] :
+					NULL;
 	const struct timespec nap = { 0, 1000000 };
 	uint64_t i;
-	int r, ret;
+	int r, ret, dst_now = 0;
 
 	fsring_init(&th->ring);
 	if (fs_wait_go(fs) < 0)
@@ -378,8 +513,12 @@ void *fs_run_thread(void *arg)
 		if (w->rate > 0 && pace(fs, th->fwd, w->rate) < 0)
 			break;
 		pthread_mutex_lock(&fs->lock);
-		r = fsplan_pick(t, w->op, w->fileselect, &fs->cursor[th->fwd],
-				&th->rng, &i);
+		r = d ? fsplan_pick_pair(t, d, w->op, w->fileselect,
+					 &fs->cursor[th->fwd], &th->rng, &i) :
+			fsplan_pick(t, w->op, w->fileselect,
+				    &fs->cursor[th->fwd], &th->rng, &i);
+		if (d && r == FSPLAN_PICKED)
+			dst_now = fsplan_bit(d->fexist, i);
 		pthread_mutex_unlock(&fs->lock);
 		if (r == FSPLAN_DONE)
 			break;
@@ -388,9 +527,12 @@ void *fs_run_thread(void *arg)
 			nanosleep(&nap, NULL);
 			continue;
 		}
-		ret = do_op(th, w, i);
+		ret = d ? pair_op(th, w, i, &dst_now) : do_op(th, w, i);
 		pthread_mutex_lock(&fs->lock);
-		fsplan_done(t, w->op, i, ret);
+		if (d)
+			fsplan_done_pair(t, d, w->op, i, ret, dst_now);
+		else
+			fsplan_done(t, w->op, i, ret);
 		pthread_mutex_unlock(&fs->lock);
 	}
 out:

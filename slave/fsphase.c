@@ -158,11 +158,15 @@ static int check_fwds(const struct proto_plan *p, unsigned *threads, char *err,
 	for (uint32_t i = 0; i < p->nfwds; i++) {
 		const struct proto_fwd *w = &p->fwds[i];
 
-		if (w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) {
-			snprintf(err, errlen,
-				 "fwd %s: operation=%s is not run by this slave yet (issue 32)",
-				 w->name, op_name(w->op));
-			return -EOPNOTSUPP;
+		if (w->fsd >= p->nfsds ||
+		    ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
+		     (w->target >= p->nfsds || w->target == w->fsd))) {
+			snprintf(err, errlen, "fwd %s: operation=%s needs %s",
+				 w->name, op_name(w->op),
+				 w->fsd >= p->nfsds ?
+					 "an fsd of the plan" :
+					 "a target fsd of the plan other than its own");
+			return -EINVAL;
 		}
 		for (uint32_t k = 0; k < w->nxfer; k++)
 			if (!w->xfer[k].size ||
@@ -335,8 +339,20 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		}
 		scan_tree(&fs->tree[i], fs->dirfd[i]);
 	}
-	for (unsigned i = 0; !p->format && i < p->nfwds; i++)
-		fsplan_xfer_init(&fs->xfer[i], &p->fwds[i]);
+	for (unsigned i = 0; !p->format && i < p->nfwds; i++) {
+		const struct proto_fwd *w = &p->fwds[i];
+
+		fsplan_xfer_init(&fs->xfer[i], w);
+		if ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
+		    fsplan_pair_ok(&fs->tree[w->fsd], &fs->tree[w->target]) <
+			    0) {
+			snprintf(err, errlen,
+				 "fwd %s: operation=%s from fsd %s to fsd %s: this slave's files of the two differ (the same shape, and both shared=yes or neither, as this slave uses them)",
+				 w->name, op_name(w->op), p->fsds[w->fsd].name,
+				 p->fsds[w->target].name);
+			return -EINVAL;
+		}
+	}
 	ret = start_threads(fs, threads, err, errlen);
 	if (ret < 0)
 		return ret;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@ void fsring_init(struct fsring *r)
 		[FSRING_MKDIRAT] = IORING_OP_MKDIRAT,
 		[FSRING_READ] = IORING_OP_READ,
 		[FSRING_WRITE] = IORING_OP_WRITE,
+		[FSRING_RENAMEAT] = IORING_OP_RENAMEAT,
 	};
 	struct io_uring_probe *p;
 
@@ -140,6 +142,17 @@ int fsring_mkdirat(struct fsring *r, int dirfd, const char *name, mode_t mode)
 	if (!sqe)
 		return sys(r, mkdirat(dirfd, name, mode));
 	io_uring_prep_mkdirat(sqe, dirfd, name, mode);
+	return run(r);
+}
+
+int fsring_renameat(struct fsring *r, int from, const char *oldname, int to,
+		    const char *newname, unsigned flags)
+{
+	struct io_uring_sqe *sqe = sqe_for(r, FSRING_RENAMEAT);
+
+	if (!sqe)
+		return sys(r, renameat2(from, oldname, to, newname, flags));
+	io_uring_prep_renameat(sqe, from, oldname, to, newname, flags);
 	return run(r);
 }
 
