@@ -321,8 +321,7 @@ static int marker_refused(const char *path, int ret, char *err, size_t errlen)
 }
 
 /* The marker, removed last. */
-static int marker_remove(int dirfd, const char *path, char *err,
-			 size_t errlen)
+static int marker_remove(int dirfd, const char *path, char *err, size_t errlen)
 {
 	int ret = 0;
 

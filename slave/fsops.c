@@ -166,32 +166,73 @@ out:
 	return NULL;
 }
 
-/* The folder of rel opened beneath dirfd (dirfd itself at the top). */
-static int parent_of(struct fsring *r, int dirfd, const char *rel,
-		     const char **last)
+/*
+ * Folder d of tree fsd (UINT32_MAX: the tree's top) opened beneath it:
+ * from the thread's cache when the fsd's folders stay (fs->dcache), else
+ * opened now (*own: the caller closes it). The open is part of the
+ * operation's latency, as it is of Vdbench's (a path lookup).
+ */
+static int dir_open(struct fs_thread *th, unsigned fsd, uint32_t d, int *own)
 {
-	char dir[FSTREE_PATH_MAX];
-	const char *slash = strrchr(rel, '/');
+	struct fsphase *fs = th->fs;
+	struct fs_dirfd *c = &th->dc[(d * 31u + fsd) % FS_DIRCACHE];
+	int fd;
 
-	if (!slash) {
-		*last = rel;
-		return dirfd;
+	*own = 0;
+	if (d == UINT32_MAX)
+		return fs->dirfd[fsd];
+	if (fs->dcache[fsd] && c->fd >= 0 && c->fsd == fsd && c->dir == d)
+		return c->fd;
+	fd = fsring_open(&th->ring, fs->dirfd[fsd],
+			 fsplan_dir_path(&fs->tree[fsd], d),
+			 O_PATH | O_DIRECTORY, 0);
+	if (fd < 0 || !fs->dcache[fsd]) {
+		*own = fd >= 0;
+		return fd;
 	}
-	*last = slash + 1;
-	memcpy(dir, rel, (size_t)(slash - rel));
-	dir[slash - rel] = '\0';
-	return fsring_open(r, dirfd, dir, O_PATH | O_DIRECTORY, 0);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = fd;
+	c->fsd = fsd;
+	c->dir = d;
+	return fd;
 }
 
-/* One operation on the name rel (not a transfer): -errno or 0. */
-static int name_op(struct fsring *r, int dirfd, uint32_t op, const char *rel)
+void fs_dir_close(struct fs_thread *th)
 {
-	const char *last;
-	struct statx sx;
-	int pfd = parent_of(r, dirfd, rel, &last), ret = 0;
+	for (unsigned c = 0; c < FS_DIRCACHE; c++) {
+		if (th->dc[c].fd >= 0)
+			close(th->dc[c].fd);
+		th->dc[c].fd = -1;
+	}
+}
 
-	if (pfd < 0)
-		return pfd;
+/* The folder and last name of entry i of tree fsd (a file, or a folder). */
+static int entry_at(struct fs_thread *th, unsigned fsd, int dirs, uint64_t i,
+		    char *name, size_t len, int *own)
+{
+	const struct fsplan_tree *t = &th->fs->tree[fsd];
+	uint32_t d;
+
+	if (dirs) {
+		const char *p = fsplan_dir_path(t, (uint32_t)i);
+		const char *slash = strrchr(p, '/');
+
+		snprintf(name, len, "%s", slash ? slash + 1 : p);
+		d = t->dir_up[i];
+	} else {
+		snprintf(name, len, "vdb_f%04u.file", t->file_no[i]);
+		d = t->file_dir[i];
+	}
+	return dir_open(th, fsd, d, own);
+}
+
+/* One operation on the name last in folder pfd (not a transfer). */
+static int name_op(struct fsring *r, int pfd, uint32_t op, const char *last)
+{
+	struct statx sx;
+	int ret = 0;
+
 	switch (op) {
 	case PROTO_FSOP_DELETE:
 		ret = fsring_unlinkat(r, pfd, last, 0);
@@ -222,10 +263,7 @@ static int name_op(struct fsring *r, int dirfd, uint32_t op, const char *rel)
 		ret = -EOPNOTSUPP;
 		break;
 	}
-	ret = ret > 0 ? 0 : ret;
-	if (pfd != dirfd)
-		close(pfd);
-	return ret;
+	return ret > 0 ? 0 : ret;
 }
 
 static int open_flags(const struct proto_fsd *f)
@@ -281,15 +319,17 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 	return ret;
 }
 
-/* Open (or create), transfer, close: a read, write or create. */
-static int file_op(struct fs_thread *th, const struct proto_fwd *w,
-		   const char *rel, uint64_t size)
+/*
+ * Open (or create) the file name in folder pfd (its open began at t0),
+ * transfer, close: a read, write or create.
+ */
+static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
+		   const char *name, uint64_t size, uint64_t t0)
 {
 	struct fsphase *fs = th->fs;
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
 	int create = w->op == PROTO_FSOP_CREATE, fl = open_flags(f);
 	uint32_t op = create ? PROTO_FSOP_CREATE : PROTO_FSOP_OPEN;
-	uint64_t t0 = time_mono_ns();
 	int fd, ret = 0;
 
 	if (create)
@@ -300,7 +340,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 		fl |= O_WRONLY;
 	else
 		fl |= O_RDONLY;
-	fd = fsring_open(&th->ring, fs->dirfd[w->fsd], rel, fl, 0644);
+	fd = pfd < 0 ? pfd : fsring_open(&th->ring, pfd, name, fl, 0644);
 	fs_record(fs, op, w->fsd, t0, time_mono_ns(), 0, fd < 0 ? fd : 0);
 	if (fd < 0)
 		return fd;
@@ -318,42 +358,42 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 {
 	struct fsphase *fs = th->fs;
-	const struct fsplan_tree *t = &fs->tree[w->fsd];
-	char rel[FSTREE_PATH_MAX];
-	uint64_t t0;
-	int ret;
+	char name[FSTREE_PATH_MAX];
+	uint64_t t0 = time_mono_ns();
+	int own, pfd, ret;
 
-	if (fsplan_op_dirs(w->op)) {
-		snprintf(rel, sizeof(rel), "%s",
-			 fsplan_dir_path(t, (uint32_t)i));
-	} else if (fsplan_file_path(t, i, rel, sizeof(rel)) < 0) {
-		return -ENAMETOOLONG;
-	}
+	pfd = entry_at(th, w->fsd, fsplan_op_dirs(w->op), i, name, sizeof(name),
+		       &own);
 	switch (w->op) {
 	case PROTO_FSOP_READ:
 	case PROTO_FSOP_WRITE:
 	case PROTO_FSOP_CREATE:
 	case PROTO_FSOP_OPEN:
 	case PROTO_FSOP_CLOSE:
-		return file_op(th, w, rel, t->file_size[i]);
+		ret = file_op(th, w, pfd, name, fs->tree[w->fsd].file_size[i],
+			      t0);
+		break;
 	default:
-		t0 = time_mono_ns();
-		ret = name_op(&th->ring, fs->dirfd[w->fsd], w->op, rel);
+		ret = pfd < 0 ? pfd : name_op(&th->ring, pfd, w->op, name);
 		fs_record(fs, w->op, w->fsd, t0, time_mono_ns(), 0, ret);
-		return ret;
+		break;
 	}
+	if (own)
+		close(pfd);
+	return ret;
 }
 
 /*
- * The data of a copy: the source (file i of fsd sf, rel srel) read and
+ * The data of a copy: the source (file i of fsd sf, sname in its folder
+ * sp) read and
  * the destination (made, O_EXCL) written in xfersize= transfers to the
  * source's size, each counted as a read or a write, between their opens
  * and closes. Not stopped part way: the tree is left with whole files.
  * *bytes: written; *dst_now: whether the destination exists now.
  */
 static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
-		     uint64_t i, const char *srel, const char *drel,
-		     uint64_t *bytes, int *dst_now)
+		     uint64_t i, int sp, const char *sname, int dp,
+		     const char *dname, uint64_t *bytes, int *dst_now)
 {
 	struct fsphase *fs = th->fs;
 	struct fsring *r = &th->ring;
@@ -363,14 +403,14 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 	int in, out, ret = 0, c;
 
 	t0 = time_mono_ns();
-	in = fsring_open(r, fs->dirfd[sf], srel,
+	in = fsring_open(r, sp, sname,
 			 O_RDONLY | open_flags(&fs->plan->fsds[sf]), 0);
 	fs_record(fs, PROTO_FSOP_OPEN, sf, t0, time_mono_ns(), 0,
 		  in < 0 ? in : 0);
 	if (in < 0)
 		return in;
 	t0 = time_mono_ns();
-	out = fsring_open(r, fs->dirfd[df], drel,
+	out = fsring_open(r, dp, dname,
 			  O_WRONLY | O_CREAT | O_EXCL |
 				  open_flags(&fs->plan->fsds[df]),
 			  0644);
@@ -435,42 +475,35 @@ static int pair_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i,
 {
 	struct fsphase *fs = th->fs;
 	unsigned sf = w->fsd, df = w->target;
-	char srel[FSTREE_PATH_MAX], drel[FSTREE_PATH_MAX];
-	const char *slast, *dlast;
-	uint64_t t0, bytes = 0;
-	int sp, dp, ret;
+	char sname[32], dname[32];
+	uint64_t t0 = time_mono_ns(), bytes = 0;
+	int sown, down, sp, dp, ret;
 
-	if (fsplan_file_path(&fs->tree[sf], i, srel, sizeof(srel)) < 0 ||
-	    fsplan_file_path(&fs->tree[df], i, drel, sizeof(drel)) < 0)
-		return -ENAMETOOLONG;
-	if (*dst_now) {
-		t0 = time_mono_ns();
-		ret = name_op(&th->ring, fs->dirfd[df], PROTO_FSOP_DELETE,
-			      drel);
+	dp = entry_at(th, df, 0, i, dname, sizeof(dname), &down);
+	if (dp >= 0 && *dst_now) {
+		ret = name_op(&th->ring, dp, PROTO_FSOP_DELETE, dname);
 		fs_record(fs, PROTO_FSOP_DELETE, df, t0, time_mono_ns(), 0,
 			  ret);
 		if (ret < 0 && ret != -ENOENT)
-			return ret;
+			goto out_dst;
 		*dst_now = 0;
+		t0 = time_mono_ns();
 	}
-	t0 = time_mono_ns();
-	if (w->op == PROTO_FSOP_COPY) {
-		ret = copy_data(th, w, i, srel, drel, &bytes, dst_now);
-		fs_record(fs, PROTO_FSOP_COPY, sf, t0, time_mono_ns(), bytes,
-			  ret);
-		return ret;
-	}
-	sp = parent_of(&th->ring, fs->dirfd[sf], srel, &slast);
-	dp = sp < 0 ? -1 : parent_of(&th->ring, fs->dirfd[df], drel, &dlast);
+	sp = entry_at(th, sf, 0, i, sname, sizeof(sname), &sown);
 	ret = sp < 0 ? sp : dp < 0 ? dp : 0;
-	if (!ret)
-		ret = fsring_renameat(&th->ring, sp, slast, dp, dlast, 0);
-	*dst_now = !ret;
-	if (sp >= 0 && sp != fs->dirfd[sf])
+	if (!ret && w->op == PROTO_FSOP_COPY) {
+		ret = copy_data(th, w, i, sp, sname, dp, dname, &bytes,
+				dst_now);
+	} else if (!ret) {
+		ret = fsring_renameat(&th->ring, sp, sname, dp, dname, 0);
+		*dst_now = !ret;
+	}
+	fs_record(fs, w->op, sf, t0, time_mono_ns(), bytes, ret);
+	if (sown)
 		close(sp);
-	if (dp >= 0 && dp != fs->dirfd[df])
+out_dst:
+	if (down)
 		close(dp);
-	fs_record(fs, PROTO_FSOP_MOVE, sf, t0, time_mono_ns(), 0, ret);
 	return ret;
 }
 
@@ -536,6 +569,7 @@ void *fs_run_thread(void *arg)
 		pthread_mutex_unlock(&fs->lock);
 	}
 out:
+	fs_dir_close(th);
 	fsring_exit(&th->ring);
 	tell_done(fs);
 	return NULL;

@@ -201,13 +201,14 @@ static int alloc_fs(struct fsphase *fs, const struct proto_plan *p)
 	fs->shape = calloc(n, sizeof(*fs->shape));
 	fs->tree = calloc(n, sizeof(*fs->tree));
 	fs->dirfd = malloc(n * sizeof(int));
+	fs->dcache = calloc(n, 1);
 	fs->path = calloc(n, sizeof(char *));
 	fs->cursor = calloc(nw, sizeof(uint64_t));
 	fs->next_due = calloc(nw, sizeof(uint64_t));
 	fs->xfer = calloc(nw, sizeof(*fs->xfer));
 	fs->ring = calloc(FS_RING, sizeof(*fs->ring));
-	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->path || !fs->cursor ||
-	    !fs->next_due || !fs->xfer || !fs->ring)
+	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->dcache || !fs->path ||
+	    !fs->cursor || !fs->next_due || !fs->xfer || !fs->ring)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		fs->dirfd[i] = -1;
@@ -239,6 +240,8 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 			int ret;
 
 			th->fs = fs;
+			for (unsigned c = 0; c < FS_DIRCACHE; c++)
+				th->dc[c].fd = -1;
 			th->fwd = p->format ? 0 : i;
 			workload_rng_seed(&th->rng,
 					  time_real_ns() ^ ((uint64_t)k << 32));
@@ -339,6 +342,13 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		}
 		scan_tree(&fs->tree[i], fs->dirfd[i]);
 	}
+	/* Folders stay what they were unless an rmdir fwd removes them. */
+	for (unsigned i = 0; !p->format && i < p->nfsds; i++)
+		fs->dcache[i] = 1;
+	for (unsigned i = 0; !p->format && i < p->nfwds; i++)
+		if (p->fwds[i].op == PROTO_FSOP_RMDIR &&
+		    p->fwds[i].fsd < p->nfsds)
+			fs->dcache[p->fwds[i].fsd] = 0;
 	for (unsigned i = 0; !p->format && i < p->nfwds; i++) {
 		const struct proto_fwd *w = &p->fwds[i];
 
@@ -612,6 +622,7 @@ void fsphase_free(struct fsphase *fs)
 	free(fs->shape);
 	free(fs->tree);
 	free(fs->dirfd);
+	free(fs->dcache);
 	free(fs->path);
 	free(fs->cursor);
 	free(fs->next_due);

@@ -2,10 +2,12 @@
  * A file-system thread's operations through its own io_uring, one at a
  * time (the thread waits for each), where the kernel has the opcode
  * (IORING_OP_OPENAT2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
- * RESOLVE_NO_MAGICLINKS, CLOSE, STATX, UNLINKAT, MKDIRAT, READ, WRITE,
- * RENAMEAT, as
- * the ring's probe says), else the system call (an open then through
+ * RESOLVE_NO_MAGICLINKS, CLOSE, UNLINKAT, MKDIRAT, RENAMEAT, READ, WRITE,
+ * as the ring's probe says), else the system call (an open then through
  * slave/anchor.h's anchor_openat, which walks where openat2 is missing).
+ * statx and an open with O_CREAT are always system calls: the kernel
+ * gives those to an io-wq worker, a hand-off that costs more than the
+ * call (docs/PERFORMANCE.md).
  * A ring that cannot be set up (memlock, an old kernel) leaves every
  * operation to the system calls. Each call returns what the system call
  * would, as -errno on failure.
@@ -22,7 +24,6 @@
 enum fsring_op {
 	FSRING_OPENAT2,
 	FSRING_CLOSE,
-	FSRING_STATX,
 	FSRING_UNLINKAT,
 	FSRING_MKDIRAT,
 	FSRING_READ,
