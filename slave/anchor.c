@@ -8,12 +8,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/timeutil.h"
@@ -22,8 +21,6 @@
 #define ANCHOR_CHUNK (128u * 1024)
 /* The marker is small; a larger one is not ours. */
 #define ANCHOR_MARKER_MAX 4096
-
-static int force_walk;
 
 /* Tell the phase (st->run) about one event that began at t0. */
 static void note(const struct anchor_stats *st, enum anchor_event ev,
@@ -42,97 +39,6 @@ static int stopped(const struct anchor_stats *st)
 static int shared(const struct anchor_stats *st)
 {
 	return st && st->run && st->run->share_count > 1;
-}
-
-void anchor_force_walk(int on)
-{
-	force_walk = on;
-}
-
-int anchor_open(const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		e = errno;
-		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, &st) &&
-		    S_ISLNK(st.st_mode))
-			snprintf(err, errlen,
-				 "anchor=%s is a symbolic link; name the folder "
-				 "itself",
-				 path);
-		else
-			snprintf(err, errlen,
-				 "anchor=%s: %s (the anchor folder must exist)",
-				 path, strerror(e));
-		return -e;
-	}
-	return fd;
-}
-
-/* The fallback: one component at a time, O_NOFOLLOW at each. */
-static int walk_open(int dirfd, const char *rel, int flags, mode_t mode)
-{
-	char buf[FSTREE_PATH_MAX], *comp, *next;
-	int cur = dirfd, fd, e;
-
-	if (strlen(rel) >= sizeof(buf))
-		return -ENAMETOOLONG;
-	strcpy(buf, rel);
-	for (comp = buf;; comp = next) {
-		next = strchr(comp, '/');
-		if (next)
-			*next++ = '\0';
-		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, "..")) {
-			e = EXDEV;
-			goto fail;
-		}
-		if (!next) {
-			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC,
-				    mode);
-			e = errno;
-			break;
-		}
-		fd = openat(cur, comp,
-			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0) {
-			/* A link where a folder should be: ELOOP, as openat2. */
-			e = errno == ENOTDIR ? ELOOP : errno;
-			goto fail;
-		}
-		if (cur != dirfd)
-			close(cur);
-		cur = fd;
-	}
-	if (cur != dirfd)
-		close(cur);
-	return fd < 0 ? -e : fd;
-fail:
-	if (cur != dirfd)
-		close(cur);
-	return -e;
-}
-
-int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode)
-{
-	struct open_how how;
-	long fd;
-
-	if (!rel[0] || rel[0] == '/')
-		return -EXDEV;
-	if (force_walk)
-		return walk_open(dirfd, rel, flags, mode);
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_CLOEXEC);
-	how.mode = (flags & O_CREAT) ? mode : 0;
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-		      RESOLVE_NO_MAGICLINKS;
-	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
-	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
-		return walk_open(dirfd, rel, flags, mode);
-	return fd < 0 ? -errno : (int)fd;
 }
 
 /* 1 the marker matches shape, 0 there is none, -ESTALE it differs. */
@@ -204,7 +110,9 @@ struct scan {
 	const struct fstree_shape *shape;
 	char first[FSTREE_PATH_MAX];
 	uint64_t foreign;
-	int remove; /* 0 look, 1 remove */
+	uint64_t ours, ours_files; /* the tree's entries, and its files */
+	int remove;  /* 0 look, 1 remove, 2 only folders that are empty */
+	int gone_ok; /* shared=yes: an entry another slave removed, skipped */
 	struct anchor_stats *st;
 	char *err;
 	size_t errlen;
@@ -243,6 +151,8 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 		snprintf(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "",
 			 name);
 		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (s->gone_ok && errno == ENOENT)
+				continue;
 			ret = -errno;
 			snprintf(s->err, s->errlen, "%s: %s", path,
 				 strerror(-ret));
@@ -260,6 +170,10 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 		} else if (kind == FSTREE_NAME_FILE) {
 			uint64_t t0 = time_mono_ns();
 
+			s->ours++;
+			s->ours_files++;
+			if (s->remove == 2)
+				continue;
 			if (s->remove && stopped(s->st)) {
 				ret = -ECANCELED;
 			} else if (s->remove && unlinkat(fd, name, 0)) {
@@ -276,6 +190,9 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 						 O_CLOEXEC);
 
+			s->ours++;
+			if (sub < 0 && s->gone_ok && errno == ENOENT)
+				continue;
 			if (sub < 0) {
 				ret = -errno;
 				snprintf(s->err, s->errlen, "%s: %s", path,
@@ -286,9 +203,15 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 			close(sub);
 			if (!ret && s->remove) {
 				uint64_t t0 = time_mono_ns();
+				int r = unlinkat(fd, name, AT_REMOVEDIR) ?
+						-errno :
+						0;
 
-				if (unlinkat(fd, name, AT_REMOVEDIR)) {
-					ret = -errno;
+				if (s->remove == 2 &&
+				    (r == -ENOTEMPTY || r == -ENOENT)) {
+					/* Another's entries, or its rmdir. */
+				} else if (r) {
+					ret = r;
 					note(s->st, ANCHOR_EV_RMDIR, t0, 0,
 					     ret);
 					snprintf(s->err, s->errlen, "%s: %s",
@@ -310,6 +233,8 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 static int scan_tree(struct scan *s, int dirfd)
 {
 	s->foreign = 0;
+	s->ours = 0;
+	s->ours_files = 0;
 	s->first[0] = '\0';
 	s->remove = 0;
 	return scan_dir(s, dirfd, "", 0);
@@ -376,6 +301,9 @@ static int remove_tree(int dirfd, const char *path,
 }
 
 static const char *why(int ret);
+static int clean_shared(int dirfd, const char *path,
+			const struct fstree_shape *shape,
+			struct anchor_stats *st, char *err, size_t errlen);
 
 /* The error of a marker that differs (-ESTALE) or cannot be read. */
 static int marker_refused(const char *path, int ret, char *err, size_t errlen)
@@ -392,6 +320,28 @@ static int marker_refused(const char *path, int ret, char *err, size_t errlen)
 	return ret;
 }
 
+/* The marker, removed last. */
+static int marker_remove(int dirfd, const char *path, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (unlinkat(dirfd, FSTREE_MARKER, 0)) {
+		ret = -errno;
+		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
+			 strerror(-ret));
+	}
+	return ret;
+}
+
+static int no_marker(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+		 "anchor=%s has no %s: lockstep cleans only an anchor it "
+		 "formatted",
+		 path, FSTREE_MARKER);
+	return -EPERM;
+}
+
 int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
 		 struct anchor_stats *st, char *err, size_t errlen)
 {
@@ -399,33 +349,17 @@ int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (shared(st)) {
-		/* Another slave's files may still be there: not yet. */
-		snprintf(err, errlen,
-			 "anchor=%s: format=clean of a shared=yes tree is not "
-			 "run by this slave yet; clean it with shared=no",
-			 path);
-		return -EOPNOTSUPP;
-	}
+	if (shared(st))
+		return clean_shared(dirfd, path, shape, st, err, errlen);
 	ret = marker_read(dirfd, shape);
-	if (ret == 0) {
-		snprintf(err, errlen,
-			 "anchor=%s has no %s: lockstep cleans only an anchor it "
-			 "formatted",
-			 path, FSTREE_MARKER);
-		return -EPERM;
-	}
+	if (ret == 0)
+		return no_marker(path, err, errlen);
 	if (ret < 0)
 		return marker_refused(path, ret, err, errlen);
 	ret = remove_tree(dirfd, path, shape, st, err, errlen);
 	if (ret)
 		return ret;
-	if (unlinkat(dirfd, FSTREE_MARKER, 0)) {
-		ret = -errno;
-		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
-			 strerror(-ret));
-	}
-	return ret;
+	return marker_remove(dirfd, path, err, errlen);
 }
 
 /* Split rel into its folder (NULL for the anchor) and last name. */
@@ -656,6 +590,111 @@ static int format_shared(int dirfd, const char *path,
 		}
 	}
 	return make_tree(dirfd, path, shape, st, err, errlen);
+}
+
+/* Remove this slave's files of a shared=yes tree (ENOENT: gone). */
+static int remove_own(int dirfd, const char *path,
+		      const struct fstree_shape *shape, struct anchor_stats *st,
+		      char *err, size_t errlen)
+{
+	struct fstree_iter it;
+	struct fstree_entry *e = malloc(sizeof(*e));
+	int ret = 0;
+
+	if (!e)
+		return -ENOMEM;
+	fstree_iter_init(&it, shape);
+	fstree_iter_share(&it, st->run->share_no, st->run->share_count);
+	while (!ret && fstree_next(&it, e)) {
+		uint64_t t0 = time_mono_ns();
+		const char *last;
+		int pfd;
+
+		if (e->is_dir)
+			continue;
+		if (stopped(st)) {
+			ret = -ECANCELED;
+			break;
+		}
+		pfd = open_parent(dirfd, e->path, &last);
+		ret = pfd < 0 ? pfd : unlinkat(pfd, last, 0) ? -errno : 0;
+		if (pfd >= 0)
+			close(pfd);
+		if (!ret) {
+			st->files_removed++;
+			note(st, ANCHOR_EV_DELETE, t0, 0, 0);
+		} else if (ret == -ENOENT) {
+			ret = 0;
+		} else {
+			note(st, ANCHOR_EV_DELETE, t0, 0, ret);
+			snprintf(err, errlen, "anchor=%s: %s: %s", path,
+				 e->path, why(ret));
+		}
+	}
+	free(e);
+	return ret;
+}
+
+/*
+ * format=clean of a shared=yes tree, run by each sharing slave at once:
+ * refused (nothing removed) with a foreign entry; else each slave removes
+ * its own files, then the folders it can, bottom up (ENOTEMPTY and ENOENT
+ * fine: another's files, another's rmdir). share_no 0 then waits for the
+ * others' files to go (at most ANCHOR_SHARED_WAIT_S without one going),
+ * removes what folders are left and the marker, last. A slave that finds
+ * no marker and nothing of the tree: cleaned already.
+ */
+#define ANCHOR_SHARED_WAIT_S 60
+static int clean_shared(int dirfd, const char *path,
+			const struct fstree_shape *shape,
+			struct anchor_stats *st, char *err, size_t errlen)
+{
+	struct scan s = { .shape = shape,
+			  .st = st,
+			  .err = err,
+			  .errlen = errlen,
+			  .gone_ok = 1 };
+	const struct timespec nap = { 0, 10000000 };
+	uint64_t left = UINT64_MAX, since = time_mono_ns();
+	int marker = marker_read(dirfd, shape), ret;
+
+	if (marker < 0)
+		return marker_refused(path, marker, err, errlen);
+	ret = refuse_foreign(&s, dirfd, path, "nothing was removed");
+	if (ret || (!marker && !s.ours))
+		return ret;
+	if (!marker)
+		return no_marker(path, err, errlen);
+	ret = remove_own(dirfd, path, shape, st, err, errlen);
+	while (!ret) {
+		s.remove = 2;
+		ret = scan_dir(&s, dirfd, "", 0);
+		if (ret || st->run->share_no)
+			break;
+		/* share_no 0: again until nothing of the tree is left. */
+		ret = refuse_foreign(&s, dirfd, path, "the marker stays");
+		if (ret || !s.ours)
+			break;
+		if (s.ours_files < left) {
+			left = s.ours_files;
+			since = time_mono_ns();
+		} else if (time_mono_ns() - since >
+			   ANCHOR_SHARED_WAIT_S * 1000000000ull) {
+			snprintf(err, errlen,
+				 "anchor=%s: %llu files of the other slaves "
+				 "sharing it were still there after %d s "
+				 "without one removed; the marker stays",
+				 path, (unsigned long long)left,
+				 ANCHOR_SHARED_WAIT_S);
+			return -ETIMEDOUT;
+		}
+		if (stopped(st))
+			return -ECANCELED;
+		nanosleep(&nap, NULL);
+	}
+	if (ret || st->run->share_no)
+		return ret;
+	return marker_remove(dirfd, path, err, errlen);
 }
 
 int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,

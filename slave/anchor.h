@@ -101,7 +101,10 @@ int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
  * marker exists and matches shape, and only when every entry is a name
  * the tree has, of its kind (folder or regular file); otherwise nothing
  * is removed and err names the first foreign entry and how many there
- * are. The marker goes last. Returns 0 or -errno.
+ * are. The marker goes last. shared=yes (st->run->share_count > 1): each
+ * sharing slave removes its own files and the folders it can; share_no 0
+ * waits for the others' files to go and removes the marker last.
+ * Returns 0 or -errno.
  */
 int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
 		 struct anchor_stats *st, char *err, size_t errlen);

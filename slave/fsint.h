@@ -40,6 +40,20 @@ struct fs_stat {
 
 struct fsphase;
 
+/*
+ * A run thread's open folders (O_PATH, opened beneath the tree with
+ * anchor_openat, so never through a link), by (fsd, folder), direct
+ * mapped; closed when the thread ends. Only for fsds whose folders no
+ * fwd of the phase removes (fsphase.dcache), so a cached folder is the
+ * tree's folder for the whole phase.
+ */
+#define FS_DIRCACHE 64
+struct fs_dirfd {
+	int fd; /* -1: empty */
+	unsigned fsd;
+	uint32_t dir;
+};
+
 struct fs_thread {
 	pthread_t tid;
 	int joinable;
@@ -48,6 +62,7 @@ struct fs_thread {
 	struct workload_rng rng;
 	unsigned char *buf; /* its transfers' data, the fwd's largest */
 	struct fsring ring; /* a run thread's, set up on its thread */
+	struct fs_dirfd dc[FS_DIRCACHE];
 };
 
 struct fsphase {
@@ -59,6 +74,8 @@ struct fsphase {
 	struct fsplan_tree *tree;
 	int *dirfd;  /* each fsd's tree: the anchor, or its subdir */
 	char **path; /* for messages: anchor[/subdir] */
+	/* Per fsd: no fwd removes its folders (threads cache them). */
+	unsigned char *dcache;
 	uint64_t *cursor, *next_due; /* per fwd */
 	struct fsplan_xfer *xfer;    /* per fwd */
 	struct fs_stat *ring;
@@ -93,5 +110,7 @@ int fs_wait_go(struct fsphase *fs);
 /* The threads' bodies (arg: struct fs_thread). */
 void *fs_format_thread(void *arg);
 void *fs_run_thread(void *arg);
+/* Close a run thread's cached folders (at its end). */
+void fs_dir_close(struct fs_thread *th);
 
 #endif

@@ -217,32 +217,73 @@ out:
 	return NULL;
 }
 
-/* The folder of rel opened beneath dirfd (dirfd itself at the top). */
-static int parent_of(struct fsring *r, int dirfd, const char *rel,
-		     const char **last)
+/*
+ * Folder d of tree fsd (UINT32_MAX: the tree's top) opened beneath it:
+ * from the thread's cache when the fsd's folders stay (fs->dcache), else
+ * opened now (*own: the caller closes it). The open is part of the
+ * operation's latency, as it is of Vdbench's (a path lookup).
+ */
+static int dir_open(struct fs_thread *th, unsigned fsd, uint32_t d, int *own)
 {
-	char dir[FSTREE_PATH_MAX];
-	const char *slash = strrchr(rel, '/');
+	struct fsphase *fs = th->fs;
+	struct fs_dirfd *c = &th->dc[(d * 31u + fsd) % FS_DIRCACHE];
+	int fd;
 
-	if (!slash) {
-		*last = rel;
-		return dirfd;
+	*own = 0;
+	if (d == UINT32_MAX)
+		return fs->dirfd[fsd];
+	if (fs->dcache[fsd] && c->fd >= 0 && c->fsd == fsd && c->dir == d)
+		return c->fd;
+	fd = fsring_open(&th->ring, fs->dirfd[fsd],
+			 fsplan_dir_path(&fs->tree[fsd], d),
+			 O_PATH | O_DIRECTORY, 0);
+	if (fd < 0 || !fs->dcache[fsd]) {
+		*own = fd >= 0;
+		return fd;
 	}
-	*last = slash + 1;
-	memcpy(dir, rel, (size_t)(slash - rel));
-	dir[slash - rel] = '\0';
-	return fsring_open(r, dirfd, dir, O_PATH | O_DIRECTORY, 0);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = fd;
+	c->fsd = fsd;
+	c->dir = d;
+	return fd;
 }
 
-/* One operation on the name rel (not a transfer): -errno or 0. */
-static int name_op(struct fsring *r, int dirfd, uint32_t op, const char *rel)
+void fs_dir_close(struct fs_thread *th)
 {
-	const char *last;
-	struct statx sx;
-	int pfd = parent_of(r, dirfd, rel, &last), ret = 0;
+	for (unsigned c = 0; c < FS_DIRCACHE; c++) {
+		if (th->dc[c].fd >= 0)
+			close(th->dc[c].fd);
+		th->dc[c].fd = -1;
+	}
+}
 
-	if (pfd < 0)
-		return pfd;
+/* The folder and last name of entry i of tree fsd (a file, or a folder). */
+static int entry_at(struct fs_thread *th, unsigned fsd, int dirs, uint64_t i,
+		    char *name, size_t len, int *own)
+{
+	const struct fsplan_tree *t = &th->fs->tree[fsd];
+	uint32_t d;
+
+	if (dirs) {
+		const char *p = fsplan_dir_path(t, (uint32_t)i);
+		const char *slash = strrchr(p, '/');
+
+		snprintf(name, len, "%s", slash ? slash + 1 : p);
+		d = t->dir_up[i];
+	} else {
+		snprintf(name, len, "vdb_f%04u.file", t->file_no[i]);
+		d = t->file_dir[i];
+	}
+	return dir_open(th, fsd, d, own);
+}
+
+/* One operation on the name last in folder pfd (not a transfer). */
+static int name_op(struct fsring *r, int pfd, uint32_t op, const char *last)
+{
+	struct statx sx;
+	int ret = 0;
+
 	switch (op) {
 	case PROTO_FSOP_DELETE:
 		ret = fsring_unlinkat(r, pfd, last, 0);
@@ -273,10 +314,7 @@ static int name_op(struct fsring *r, int dirfd, uint32_t op, const char *rel)
 		ret = -EOPNOTSUPP;
 		break;
 	}
-	ret = ret > 0 ? 0 : ret;
-	if (pfd != dirfd)
-		close(pfd);
-	return ret;
+	return ret > 0 ? 0 : ret;
 }
 
 static int open_flags(const struct proto_fsd *f)
@@ -345,15 +383,17 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 	return ret;
 }
 
-/* Open (or create), transfer, close: a read, write or create. */
-static int file_op(struct fs_thread *th, const struct proto_fwd *w,
-		   const char *rel, uint64_t fi, uint64_t size)
+/*
+ * Open (or create) file fi, named name in folder pfd (its open began at
+ * t0), transfer, close: a read, write or create.
+ */
+static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
+		   const char *name, uint64_t fi, uint64_t size, uint64_t t0)
 {
 	struct fsphase *fs = th->fs;
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
 	int create = w->op == PROTO_FSOP_CREATE, fl = open_flags(f);
 	uint32_t op = create ? PROTO_FSOP_CREATE : PROTO_FSOP_OPEN;
-	uint64_t t0 = time_mono_ns();
 	int fd, ret = 0;
 
 	if (create)
@@ -364,7 +404,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 		fl |= O_WRONLY;
 	else
 		fl |= O_RDONLY;
-	fd = fsring_open(&th->ring, fs->dirfd[w->fsd], rel, fl, 0644);
+	fd = pfd < 0 ? pfd : fsring_open(&th->ring, pfd, name, fl, 0644);
 	fs_record(fs, op, w->fsd, t0, time_mono_ns(), 0, fd < 0 ? fd : 0);
 	if (fd < 0)
 		return fd;
@@ -382,17 +422,12 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 {
 	struct fsphase *fs = th->fs;
-	const struct fsplan_tree *t = &fs->tree[w->fsd];
-	char rel[FSTREE_PATH_MAX];
-	uint64_t t0;
-	int ret;
+	char name[FSTREE_PATH_MAX];
+	uint64_t t0 = time_mono_ns();
+	int own, pfd, ret;
 
-	if (fsplan_op_dirs(w->op)) {
-		snprintf(rel, sizeof(rel), "%s",
-			 fsplan_dir_path(t, (uint32_t)i));
-	} else if (fsplan_file_path(t, i, rel, sizeof(rel)) < 0) {
-		return -ENAMETOOLONG;
-	}
+	pfd = entry_at(th, w->fsd, fsplan_op_dirs(w->op), i, name, sizeof(name),
+		       &own);
 	/* A file created or deleted holds nothing known (fsval.h). */
 	if (fs->val &&
 	    (w->op == PROTO_FSOP_CREATE || w->op == PROTO_FSOP_DELETE))
@@ -403,13 +438,141 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 	case PROTO_FSOP_CREATE:
 	case PROTO_FSOP_OPEN:
 	case PROTO_FSOP_CLOSE:
-		return file_op(th, w, rel, i, t->file_size[i]);
+		ret = file_op(th, w, pfd, name, i,
+			      fs->tree[w->fsd].file_size[i], t0);
+		break;
 	default:
-		t0 = time_mono_ns();
-		ret = name_op(&th->ring, fs->dirfd[w->fsd], w->op, rel);
+		ret = pfd < 0 ? pfd : name_op(&th->ring, pfd, w->op, name);
 		fs_record(fs, w->op, w->fsd, t0, time_mono_ns(), 0, ret);
-		return ret;
+		break;
 	}
+	if (own)
+		close(pfd);
+	return ret;
+}
+
+/*
+ * The data of a copy: the source (file i of fsd sf, sname in its folder
+ * sp) read and
+ * the destination (made, O_EXCL) written in xfersize= transfers to the
+ * source's size, each counted as a read or a write, between their opens
+ * and closes. Not stopped part way: the tree is left with whole files.
+ * *bytes: written; *dst_now: whether the destination exists now.
+ */
+static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
+		     uint64_t i, int sp, const char *sname, int dp,
+		     const char *dname, uint64_t *bytes, int *dst_now)
+{
+	struct fsphase *fs = th->fs;
+	struct fsring *r = &th->ring;
+	unsigned sf = w->fsd, df = w->target;
+	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
+	uint64_t size = fs->tree[sf].file_size[i], at = 0, t0;
+	int in, out, ret = 0, c;
+
+	t0 = time_mono_ns();
+	in = fsring_open(r, sp, sname,
+			 O_RDONLY | open_flags(&fs->plan->fsds[sf]), 0);
+	fs_record(fs, PROTO_FSOP_OPEN, sf, t0, time_mono_ns(), 0,
+		  in < 0 ? in : 0);
+	if (in < 0)
+		return in;
+	t0 = time_mono_ns();
+	out = fsring_open(r, dp, dname,
+			  O_WRONLY | O_CREAT | O_EXCL |
+				  open_flags(&fs->plan->fsds[df]),
+			  0644);
+	fs_record(fs, PROTO_FSOP_OPEN, df, t0, time_mono_ns(), 0,
+		  out < 0 ? out : 0);
+	*dst_now = out >= 0 || out == -EEXIST;
+	if (out < 0)
+		ret = out;
+	while (out >= 0 && at < size) {
+		uint32_t len = fsplan_xfer_size(x, &th->rng);
+		ssize_t got, put;
+
+		if (len > size - at)
+			len = (uint32_t)(size - at);
+		t0 = time_mono_ns();
+		got = fsring_rw(r, 0, in, th->buf, len, at);
+		fs_record(fs, PROTO_FSOP_READ, sf, t0, time_mono_ns(),
+			  got > 0 ? (uint64_t)got : 0, got < 0 ? (int)got : 0);
+		if (got <= 0) {
+			ret = (int)got; /* 0: a shorter source, copied */
+			break;
+		}
+		t0 = time_mono_ns();
+		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at);
+		fs_record(fs, PROTO_FSOP_WRITE, df, t0, time_mono_ns(),
+			  put > 0 ? (uint64_t)put : 0, put < 0 ? (int)put : 0);
+		if (put < 0 || put < got) {
+			ret = put < 0 ? (int)put : -EIO;
+			break;
+		}
+		at += (uint64_t)put;
+		*bytes += (uint64_t)put;
+	}
+	if (out >= 0) {
+		t0 = time_mono_ns();
+		c = fsring_close(r, out);
+		fs_record(fs, PROTO_FSOP_CLOSE, df, t0, time_mono_ns(), 0,
+			  c < 0 ? c : 0);
+		if (c < 0 && !ret)
+			ret = c;
+	}
+	t0 = time_mono_ns();
+	c = fsring_close(r, in);
+	fs_record(fs, PROTO_FSOP_CLOSE, sf, t0, time_mono_ns(), 0,
+		  c < 0 ? c : 0);
+	return ret;
+}
+
+/*
+ * A copy or move of file i of w's fsd to file i of its target= fsd (the
+ * file of the same relative name, Vdbench's OpCopy): an existing
+ * destination is deleted first (counted as a delete, as Vdbench's
+ * deleteFile); a copy then copies the data (copy_data), a move renames
+ * the file (IORING_OP_RENAMEAT, or renameat2) from its folder to the
+ * destination's, both opened beneath their anchors. The copy or move is
+ * counted with its latency (a copy's from its first open to its last
+ * close) and a copy with the bytes it wrote. *dst_now: in, whether the
+ * destination existed; out, whether it exists.
+ */
+static int pair_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i,
+		   int *dst_now)
+{
+	struct fsphase *fs = th->fs;
+	unsigned sf = w->fsd, df = w->target;
+	char sname[32], dname[32];
+	uint64_t t0 = time_mono_ns(), bytes = 0;
+	int sown, down, sp, dp, ret;
+
+	dp = entry_at(th, df, 0, i, dname, sizeof(dname), &down);
+	if (dp >= 0 && *dst_now) {
+		ret = name_op(&th->ring, dp, PROTO_FSOP_DELETE, dname);
+		fs_record(fs, PROTO_FSOP_DELETE, df, t0, time_mono_ns(), 0,
+			  ret);
+		if (ret < 0 && ret != -ENOENT)
+			goto out_dst;
+		*dst_now = 0;
+		t0 = time_mono_ns();
+	}
+	sp = entry_at(th, sf, 0, i, sname, sizeof(sname), &sown);
+	ret = sp < 0 ? sp : dp < 0 ? dp : 0;
+	if (!ret && w->op == PROTO_FSOP_COPY) {
+		ret = copy_data(th, w, i, sp, sname, dp, dname, &bytes,
+				dst_now);
+	} else if (!ret) {
+		ret = fsring_renameat(&th->ring, sp, sname, dp, dname, 0);
+		*dst_now = !ret;
+	}
+	fs_record(fs, w->op, sf, t0, time_mono_ns(), bytes, ret);
+	if (sown)
+		close(sp);
+out_dst:
+	if (down)
+		close(dp);
+	return ret;
 }
 
 /* fwd rate=: the thread's next operation waits for its turn. */
@@ -435,9 +598,14 @@ void *fs_run_thread(void *arg)
 	struct fsphase *fs = th->fs;
 	const struct proto_fwd *w = &fs->plan->fwds[th->fwd];
 	struct fsplan_tree *t = &fs->tree[w->fsd];
+	/* A copy's or move's destination tree (checked at prepare). */
+	struct fsplan_tree *d = w->op == PROTO_FSOP_COPY ||
+						w->op == PROTO_FSOP_MOVE ?
+					&fs->tree[w->target] :
+					NULL;
 	const struct timespec nap = { 0, 1000000 };
 	uint64_t i;
-	int r, ret;
+	int r, ret, dst_now = 0;
 
 	fsring_init(&th->ring);
 	if (fs_wait_go(fs) < 0)
@@ -446,8 +614,12 @@ void *fs_run_thread(void *arg)
 		if (w->rate > 0 && pace(fs, th->fwd, w->rate) < 0)
 			break;
 		pthread_mutex_lock(&fs->lock);
-		r = fsplan_pick(t, w->op, w->fileselect, &fs->cursor[th->fwd],
-				&th->rng, &i);
+		r = d ? fsplan_pick_pair(t, d, w->op, w->fileselect,
+					 &fs->cursor[th->fwd], &th->rng, &i) :
+			fsplan_pick(t, w->op, w->fileselect,
+				    &fs->cursor[th->fwd], &th->rng, &i);
+		if (d && r == FSPLAN_PICKED)
+			dst_now = fsplan_bit(d->fexist, i);
 		pthread_mutex_unlock(&fs->lock);
 		if (r == FSPLAN_DONE)
 			break;
@@ -456,12 +628,16 @@ void *fs_run_thread(void *arg)
 			nanosleep(&nap, NULL);
 			continue;
 		}
-		ret = do_op(th, w, i);
+		ret = d ? pair_op(th, w, i, &dst_now) : do_op(th, w, i);
 		pthread_mutex_lock(&fs->lock);
-		fsplan_done(t, w->op, i, ret);
+		if (d)
+			fsplan_done_pair(t, d, w->op, i, ret, dst_now);
+		else
+			fsplan_done(t, w->op, i, ret);
 		pthread_mutex_unlock(&fs->lock);
 	}
 out:
+	fs_dir_close(th);
 	fsring_exit(&th->ring);
 	tell_done(fs);
 	return NULL;

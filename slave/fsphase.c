@@ -159,11 +159,15 @@ static int check_fwds(const struct proto_plan *p, unsigned *threads, char *err,
 	for (uint32_t i = 0; i < p->nfwds; i++) {
 		const struct proto_fwd *w = &p->fwds[i];
 
-		if (w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) {
-			snprintf(err, errlen,
-				 "fwd %s: operation=%s is not run by this slave yet (issue 32)",
-				 w->name, op_name(w->op));
-			return -EOPNOTSUPP;
+		if (w->fsd >= p->nfsds ||
+		    ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
+		     (w->target >= p->nfsds || w->target == w->fsd))) {
+			snprintf(err, errlen, "fwd %s: operation=%s needs %s",
+				 w->name, op_name(w->op),
+				 w->fsd >= p->nfsds ?
+					 "an fsd of the plan" :
+					 "a target fsd of the plan other than its own");
+			return -EINVAL;
 		}
 		for (uint32_t k = 0; k < w->nxfer; k++)
 			if (!w->xfer[k].size ||
@@ -198,13 +202,14 @@ static int alloc_fs(struct fsphase *fs, const struct proto_plan *p)
 	fs->shape = calloc(n, sizeof(*fs->shape));
 	fs->tree = calloc(n, sizeof(*fs->tree));
 	fs->dirfd = malloc(n * sizeof(int));
+	fs->dcache = calloc(n, 1);
 	fs->path = calloc(n, sizeof(char *));
 	fs->cursor = calloc(nw, sizeof(uint64_t));
 	fs->next_due = calloc(nw, sizeof(uint64_t));
 	fs->xfer = calloc(nw, sizeof(*fs->xfer));
 	fs->ring = calloc(FS_RING, sizeof(*fs->ring));
-	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->path || !fs->cursor ||
-	    !fs->next_due || !fs->xfer || !fs->ring)
+	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->dcache || !fs->path ||
+	    !fs->cursor || !fs->next_due || !fs->xfer || !fs->ring)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		fs->dirfd[i] = -1;
@@ -236,6 +241,8 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 			int ret;
 
 			th->fs = fs;
+			for (unsigned c = 0; c < FS_DIRCACHE; c++)
+				th->dc[c].fd = -1;
 			th->fwd = p->format ? 0 : i;
 			workload_rng_seed(&th->rng,
 					  time_real_ns() ^ ((uint64_t)k << 32));
@@ -475,8 +482,27 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 	ret = val_maps(s, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* Folders stay what they were unless an rmdir fwd removes them. */
+	for (unsigned i = 0; !p->format && i < p->nfsds; i++)
+		fs->dcache[i] = 1;
 	for (unsigned i = 0; !p->format && i < p->nfwds; i++)
-		fsplan_xfer_init(&fs->xfer[i], &p->fwds[i]);
+		if (p->fwds[i].op == PROTO_FSOP_RMDIR &&
+		    p->fwds[i].fsd < p->nfsds)
+			fs->dcache[p->fwds[i].fsd] = 0;
+	for (unsigned i = 0; !p->format && i < p->nfwds; i++) {
+		const struct proto_fwd *w = &p->fwds[i];
+
+		fsplan_xfer_init(&fs->xfer[i], w);
+		if ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
+		    fsplan_pair_ok(&fs->tree[w->fsd], &fs->tree[w->target]) <
+			    0) {
+			snprintf(err, errlen,
+				 "fwd %s: operation=%s from fsd %s to fsd %s: this slave's files of the two differ (the same shape, and both shared=yes or neither, as this slave uses them)",
+				 w->name, op_name(w->op), p->fsds[w->fsd].name,
+				 p->fsds[w->target].name);
+			return -EINVAL;
+		}
+	}
 	ret = start_threads(fs, threads, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -739,6 +765,7 @@ void fsphase_free(struct fsphase *fs)
 	free(fs->shape);
 	free(fs->tree);
 	free(fs->dirfd);
+	free(fs->dcache);
 	free(fs->path);
 	free(fs->cursor);
 	free(fs->next_due);

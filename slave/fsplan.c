@@ -273,8 +273,24 @@ static void busy(struct fsplan_tree *t, uint32_t op, uint64_t i, int on)
 	fsplan_bit_set(fsplan_op_dirs(op) ? t->dbusy : t->fbusy, i, on);
 }
 
-int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
-		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+int fsplan_ok_pair(const struct fsplan_tree *s, const struct fsplan_tree *d,
+		   uint64_t i)
+{
+	return !fsplan_bit(s->fbusy, i) && fsplan_bit(s->fexist, i) &&
+	       !fsplan_bit(d->fbusy, i) && up_exists(d, d->file_dir[i]);
+}
+
+/* Whether i may take op (a copy or move: to file i of d). */
+static int ok_for(const struct fsplan_tree *t, const struct fsplan_tree *d,
+		  uint32_t op, uint64_t i)
+{
+	return d ? fsplan_ok_pair(t, d, i) : fsplan_ok(t, op, i);
+}
+
+/* fsplan_pick, and with d a copy's or move's destination tree. */
+static int pick(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
+		uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
+		uint64_t *i)
 {
 	uint64_t n = fsplan_op_dirs(op) ? t->ndirs : t->nfiles, at;
 
@@ -283,12 +299,12 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 	if (sel == PROTO_FSEL_RANDOM) {
 		for (int k = 0; k < FSPLAN_DRAWS; k++) {
 			at = below(rng, n);
-			if (fsplan_ok(t, op, at))
+			if (ok_for(t, d, op, at))
 				goto found;
 		}
 		at = below(rng, n);
 		for (uint64_t k = 0; k < n; k++, at = at + 1 == n ? 0 : at + 1)
-			if (fsplan_ok(t, op, at))
+			if (ok_for(t, d, op, at))
 				goto found;
 		return FSPLAN_NONE;
 	}
@@ -299,7 +315,7 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 			*cursor = 0;
 		}
 		at = (*cursor)++;
-		if (fsplan_ok(t, op, at))
+		if (ok_for(t, d, op, at))
 			goto found;
 	}
 	/* Once: what was skipped stays skipped; the pass goes on. */
@@ -312,8 +328,50 @@ found:
 		kids(t, t->file_dir[at], 1);
 	else if (op == PROTO_FSOP_MKDIR)
 		kids(t, t->dir_up[at], 1);
+	if (d) {
+		/* The destination's file, and its folder as a create's. */
+		fsplan_bit_set(d->fbusy, at, 1);
+		kids(d, d->file_dir[at], 1);
+	}
 	*i = at;
 	return FSPLAN_PICKED;
+}
+
+int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
+		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+{
+	return pick(t, NULL, op, sel, cursor, rng, i);
+}
+
+int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
+		     uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
+		     uint64_t *i)
+{
+	return pick(s, d, op, sel, cursor, rng, i);
+}
+
+void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
+		      uint64_t i, int err, int dst_now)
+{
+	fsplan_bit_set(s->fbusy, i, 0);
+	fsplan_bit_set(d->fbusy, i, 0);
+	kids(d, d->file_dir[i], 0);
+	if ((op == PROTO_FSOP_MOVE && !err) || err == -ENOENT)
+		fsplan_set_file(s, i, 0);
+	fsplan_set_file(d, i, dst_now);
+}
+
+int fsplan_pair_ok(const struct fsplan_tree *s, const struct fsplan_tree *d)
+{
+	if (s == d)
+		return -EINVAL;
+	if (s->ndirs != d->ndirs || s->nfiles != d->nfiles)
+		return -EINVAL;
+	for (uint64_t f = 0; f < s->nfiles; f++)
+		if (s->file_dir[f] != d->file_dir[f] ||
+		    s->file_no[f] != d->file_no[f])
+			return -EINVAL;
+	return 0;
 }
 
 void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)

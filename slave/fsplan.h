@@ -84,6 +84,28 @@ enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
 /*
+ * copy and move (to the destination tree d, file for file: the file of
+ * the same relative name, Vdbench's getRelativeFile): file i of s may be
+ * taken when it exists and is not busy, file i of d is not busy and its
+ * folder exists (it is replaced when it exists). A pick marks both busy
+ * and counts the destination in its folder (no rmdir meanwhile).
+ */
+int fsplan_ok_pair(const struct fsplan_tree *s, const struct fsplan_tree *d,
+		   uint64_t i);
+int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
+		     uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
+		     uint64_t *i);
+/*
+ * After a copy or move of file i: neither busy; the source gone after a
+ * move that worked or an ENOENT; the destination as the operation left
+ * it (dst_now: the thread knows whether it removed or made it).
+ */
+void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
+		      uint64_t i, int err, int dst_now);
+/* 0 when d holds s's files index for index (the same shape and share). */
+int fsplan_pair_ok(const struct fsplan_tree *s, const struct fsplan_tree *d);
+
+/*
  * After op on entry i: not busy, and on success (err 0) the tree as the
  * op left it; an error that says otherwise (ENOENT, EEXIST) corrects the
  * bits.

@@ -2,9 +2,12 @@
  * A file-system thread's operations through its own io_uring, one at a
  * time (the thread waits for each), where the kernel has the opcode
  * (IORING_OP_OPENAT2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
- * RESOLVE_NO_MAGICLINKS, CLOSE, STATX, UNLINKAT, MKDIRAT, READ, WRITE, as
- * the ring's probe says), else the system call (an open then through
+ * RESOLVE_NO_MAGICLINKS, CLOSE, UNLINKAT, MKDIRAT, RENAMEAT, READ, WRITE,
+ * as the ring's probe says), else the system call (an open then through
  * slave/anchor.h's anchor_openat, which walks where openat2 is missing).
+ * statx and an open with O_CREAT are always system calls: the kernel
+ * gives those to an io-wq worker, a hand-off that costs more than the
+ * call (docs/PERFORMANCE.md).
  * A ring that cannot be set up (memlock, an old kernel) leaves every
  * operation to the system calls. Each call returns what the system call
  * would, as -errno on failure.
@@ -21,11 +24,11 @@
 enum fsring_op {
 	FSRING_OPENAT2,
 	FSRING_CLOSE,
-	FSRING_STATX,
 	FSRING_UNLINKAT,
 	FSRING_MKDIRAT,
 	FSRING_READ,
 	FSRING_WRITE,
+	FSRING_RENAMEAT,
 	FSRING_NOPS
 };
 
@@ -48,6 +51,9 @@ int fsring_statx(struct fsring *r, int dirfd, const char *name, int flags,
 		 struct statx *sx);
 int fsring_unlinkat(struct fsring *r, int dirfd, const char *name, int flags);
 int fsring_mkdirat(struct fsring *r, int dirfd, const char *name, mode_t mode);
+/* Rename name in folder from to name in folder to (renameat2 flags). */
+int fsring_renameat(struct fsring *r, int from, const char *oldname, int to,
+		    const char *newname, unsigned flags);
 /* pread or pwrite: bytes moved or -errno. */
 ssize_t fsring_rw(struct fsring *r, int write, int fd, void *buf, size_t len,
 		  uint64_t off);

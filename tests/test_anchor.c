@@ -296,6 +296,61 @@ static void test_clean_walk(void **state)
 	run_clean(state, 1);
 }
 
+/*
+ * format=clean of a shared=yes tree by two slaves (one after the other
+ * here; share_no 0 waits for the others' files, so 1 goes first): a
+ * foreign file refuses both and removes nothing; then slave 1 removes its
+ * files and leaves the folders holding slave 0's, slave 0 removes the
+ * rest and the marker last; a third look finds nothing left: done.
+ */
+static void test_clean_shared(void **state)
+{
+	struct fx *f = *state;
+	struct fstree_shape s = shape3();
+	volatile int stop = 0;
+	struct anchor_run run[2] = {
+		{ .stop = &stop, .share_no = 0, .share_count = 2 },
+		{ .stop = &stop, .share_no = 1, .share_count = 2 },
+	};
+	struct anchor_stats st[2] = { { .run = &run[0] }, { .run = &run[1] } };
+	char err[512], p[600];
+	uint64_t before;
+	int fd;
+
+	assert_int_equal(anchor_format(f->fd, f->anchor, &s, 0, NULL, err,
+				       sizeof(err)),
+			 0);
+	snprintf(p, sizeof(p), "%s/vdb.1_3.dir/notes.txt", f->anchor);
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	before = count_entries(f->anchor);
+	for (int k = 1; k >= 0; k--) {
+		assert_int_equal(anchor_clean(f->fd, f->anchor, &s, &st[k], err,
+					      sizeof(err)),
+				 -ENOTEMPTY);
+		assert_non_null(strstr(err, "vdb.1_3.dir/notes.txt"));
+		assert_int_equal(count_entries(f->anchor), before);
+	}
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(anchor_clean(f->fd, f->anchor, &s, &st[1], err,
+				      sizeof(err)),
+			 0);
+	assert_int_equal(st[1].files_removed, 18);
+	/* Every folder holds slave 0's files: all stay, and the marker. */
+	assert_int_equal(count_entries(f->anchor), 12 + 18 + 1);
+	assert_int_equal(anchor_clean(f->fd, f->anchor, &s, &st[0], err,
+				      sizeof(err)),
+			 0);
+	assert_int_equal(st[0].files_removed, 18);
+	assert_int_equal(st[0].dirs_removed, 12);
+	assert_int_equal(count_entries(f->anchor), 0);
+	/* A late slave: no marker, nothing of the tree: cleaned. */
+	assert_int_equal(anchor_clean(f->fd, f->anchor, &s, &st[1], err,
+				      sizeof(err)),
+			 0);
+}
+
 /* The outside file and folder are exactly as the test left them. */
 static void assert_outside_untouched(const struct fx *f)
 {
@@ -406,6 +461,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clean, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_clean_walk, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_clean_shared, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink, fx_setup,
 						fx_teardown),

@@ -270,6 +270,83 @@ static void test_done(void **state)
 	fsplan_tree_free(&t);
 }
 
+/*
+ * copy and move: file i of s to file i of d. Each row: whether the source
+ * and destination exist and are busy, whether d's folder exists; what the
+ * pair may do; then an op's result and what exists after.
+ */
+static void test_pair(void **state)
+{
+	static const struct {
+		int sx, sb, dx, db, dir, ok;
+		uint32_t op;
+		int err, dst_now, sx_after, dx_after;
+	} cases[] = {
+		/* A copy onto a missing or an existing file. */
+		{ 1, 0, 0, 0, 1, 1, PROTO_FSOP_COPY, 0, 1, 1, 1 },
+		{ 1, 0, 1, 0, 1, 1, PROTO_FSOP_COPY, 0, 1, 1, 1 },
+		/* A move: the source is gone. */
+		{ 1, 0, 1, 0, 1, 1, PROTO_FSOP_MOVE, 0, 1, 0, 1 },
+		/* A source that vanished (ENOENT), the destination removed. */
+		{ 1, 0, 1, 0, 1, 1, PROTO_FSOP_COPY, -ENOENT, 0, 0, 0 },
+		/* A move that failed otherwise keeps the source. */
+		{ 1, 0, 0, 0, 1, 1, PROTO_FSOP_MOVE, -EXDEV, 0, 1, 0 },
+		/* Not taken: no source, a busy one, a busy destination, no
+		   destination folder. */
+		{ 0, 0, 0, 0, 1, 0, PROTO_FSOP_COPY, 0, 0, 0, 0 },
+		{ 1, 1, 0, 0, 1, 0, PROTO_FSOP_COPY, 0, 0, 1, 0 },
+		{ 1, 0, 0, 1, 1, 0, PROTO_FSOP_MOVE, 0, 0, 1, 0 },
+		{ 1, 0, 0, 0, 0, 0, PROTO_FSOP_COPY, 0, 0, 1, 0 },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct fstree_shape sh = shape(1, 2, 2, FSTREE_DIST_BOTTOM);
+		struct fsplan_tree s, d;
+		struct workload_rng rng;
+		uint64_t cur = 0, i = 99;
+		uint32_t f;
+
+		workload_rng_seed(&rng, c + 1);
+		assert_int_equal(fsplan_tree_build(&s, &sh, 0, 0), 0);
+		assert_int_equal(fsplan_tree_build(&d, &sh, 0, 0), 0);
+		assert_int_equal(fsplan_pair_ok(&s, &d), 0);
+		assert_int_equal(fsplan_pair_ok(&s, &s), -EINVAL);
+		for (uint32_t k = 0; k < s.ndirs; k++) {
+			fsplan_set_dir(&s, k, 1);
+			fsplan_set_dir(&d, k, cases[c].dir);
+		}
+		/* Only file 0 may be taken: every other source is missing. */
+		fsplan_set_file(&s, 0, cases[c].sx);
+		fsplan_set_file(&d, 0, cases[c].dx);
+		fsplan_bit_set(s.fbusy, 0, cases[c].sb);
+		fsplan_bit_set(d.fbusy, 0, cases[c].db);
+		f = d.file_dir[0];
+		assert_int_equal(fsplan_ok_pair(&s, &d, 0), cases[c].ok);
+		assert_int_equal(fsplan_pick_pair(&s, &d, cases[c].op,
+						  PROTO_FSEL_SEQ, &cur, &rng,
+						  &i),
+				 cases[c].ok ? FSPLAN_PICKED : FSPLAN_NONE);
+		if (!cases[c].ok) {
+			fsplan_tree_free(&s);
+			fsplan_tree_free(&d);
+			continue;
+		}
+		assert_int_equal(i, 0);
+		assert_true(fsplan_bit(s.fbusy, 0) && fsplan_bit(d.fbusy, 0));
+		/* The destination's folder holds it meanwhile: no rmdir. */
+		assert_int_equal(d.dkids[f], (uint32_t)cases[c].dx + 1);
+		assert_int_equal(fsplan_ok_pair(&s, &d, 0), 0);
+		fsplan_done_pair(&s, &d, cases[c].op, 0, cases[c].err,
+				 cases[c].dst_now);
+		assert_false(fsplan_bit(s.fbusy, 0) || fsplan_bit(d.fbusy, 0));
+		assert_int_equal(fsplan_bit(s.fexist, 0), cases[c].sx_after);
+		assert_int_equal(fsplan_bit(d.fexist, 0), cases[c].dx_after);
+		assert_int_equal(d.dkids[f], (uint32_t)cases[c].dx_after);
+		fsplan_tree_free(&s);
+		fsplan_tree_free(&d);
+	}
+}
+
 static void test_xfer(void **state)
 {
 	struct proto_fwd w;
@@ -323,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_ok),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_done),
+		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_xfer),
 	};
 

@@ -176,7 +176,9 @@ static void test_errors(void **state)
 		{ FSD1 "fwd=fwd1,operation=read,target=fsd1\n" RD1,
 		  "2:32: fwd=fwd1: target= is for operation=copy or move, not read" },
 		{ FSD1 "fwd=fwd1,operation=copy,target=fsd1\n" RD1,
-		  "2:32: fwd=fwd1: target=fsd1 is one of its own fsds (leave target= out to copy or move within an fsd)" },
+		  "2:32: fwd=fwd1: target=fsd1 is one of its own fsds (a copy or move goes to another fsd)" },
+		{ FSD1 "fwd=fwd1,operation=copy\n" RD1,
+		  "2:1: fwd=fwd1: operation=copy needs target= (the fsd to copy to, of the same shape: Vdbench's rule; a copy within one fsd would be onto the file itself)" },
 		{ FSD1
 		  "fsd=fsd2,anchor=/b,files=3\nfwd=fwd1,fsd=fsd1,operation=move,target=fsd2\n" RD1,
 		  "3:41: fwd=fwd1: target=fsd2 must have the shape of fsd=fsd1 (depth=, width=, files=, distribution=, sizes=: Vdbench's rule)" },

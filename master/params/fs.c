@@ -434,13 +434,19 @@ int fwd_finish(struct parser *p)
 		return perr(p, fwd->target_pos,
 			    "fwd=%s: target= is for operation=copy or move, not %s",
 			    fwd->name, params_fsop_name(fwd->op));
+	if (fwd->target < 0 &&
+	    (fwd->op == PARAMS_FSOP_COPY || fwd->op == PARAMS_FSOP_MOVE))
+		return perr(p, p->dpos,
+			    "fwd=%s: operation=%s needs target= (the fsd to %s to, of the same shape: Vdbench's rule; a copy within one fsd would be onto the file itself)",
+			    fwd->name, params_fsop_name(fwd->op),
+			    params_fsop_name(fwd->op));
 	for (size_t i = 0; fwd->target >= 0 && i < fwd->nfsd; i++) {
 		const struct params_fsd *s = &pa->fsd[fwd->fsd[i]];
 		const struct params_fsd *t = &pa->fsd[fwd->target];
 
 		if (fwd->fsd[i] == (unsigned)fwd->target)
 			return perr(p, fwd->target_pos,
-				    "fwd=%s: target=%s is one of its own fsds (leave target= out to copy or move within an fsd)",
+				    "fwd=%s: target=%s is one of its own fsds (a copy or move goes to another fsd)",
 				    fwd->name, t->name);
 		if (!same_shape(s, t))
 			return perr(p, fwd->target_pos,

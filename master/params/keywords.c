@@ -556,7 +556,7 @@ static const struct kw fwd_kws[] = {
 	   "the hd= hosts that run the fwd, a name or a list (default: every host)"),
 	{ .name = "hd", .set = fwd_set_host, .alias_of = "host" },
 	KW("target", fwd_set_target,
-	   "operation=copy or move: the fsd copied or moved to, of the same shape as the fwd's fsds (default: within the fwd's own fsd)"),
+	   "operation=copy or move (required there, Vdbench's rule): the fsd each file is copied or moved to, as the file of the same relative name; of the same shape as the fwd's fsds, and not one of them"),
 	UNSUPPORTED("stopafter", WHY_FS),
 	UNSUPPORTED("openflags", "give openflags= on the fsd or the rd"),
 };

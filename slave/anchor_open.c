@@ -1,0 +1,108 @@
+/*
+ * Opening an anchor and the paths beneath it (see anchor.h): openat2 with
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS, or a walk
+ * of openat(O_NOFOLLOW) per component where openat2 is missing.
+ */
+#include "slave/anchor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int force_walk;
+
+void anchor_force_walk(int on)
+{
+	force_walk = on;
+}
+
+int anchor_open(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		if ((e == ENOTDIR || e == ELOOP) && !lstat(path, &st) &&
+		    S_ISLNK(st.st_mode))
+			snprintf(err, errlen,
+				 "anchor=%s is a symbolic link; name the folder "
+				 "itself",
+				 path);
+		else
+			snprintf(err, errlen,
+				 "anchor=%s: %s (the anchor folder must exist)",
+				 path, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
+/* The fallback: one component at a time, O_NOFOLLOW at each. */
+static int walk_open(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	char buf[FSTREE_PATH_MAX], *comp, *next;
+	int cur = dirfd, fd, e;
+
+	if (strlen(rel) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, rel);
+	for (comp = buf;; comp = next) {
+		next = strchr(comp, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*comp || !strcmp(comp, ".") || !strcmp(comp, "..")) {
+			e = EXDEV;
+			goto fail;
+		}
+		if (!next) {
+			fd = openat(cur, comp, flags | O_NOFOLLOW | O_CLOEXEC,
+				    mode);
+			e = errno;
+			break;
+		}
+		fd = openat(cur, comp,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			/* A link where a folder should be: ELOOP, as openat2. */
+			e = errno == ENOTDIR ? ELOOP : errno;
+			goto fail;
+		}
+		if (cur != dirfd)
+			close(cur);
+		cur = fd;
+	}
+	if (cur != dirfd)
+		close(cur);
+	return fd < 0 ? -e : fd;
+fail:
+	if (cur != dirfd)
+		close(cur);
+	return -e;
+}
+
+int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode)
+{
+	struct open_how how;
+	long fd;
+
+	if (!rel[0] || rel[0] == '/')
+		return -EXDEV;
+	if (force_walk)
+		return walk_open(dirfd, rel, flags, mode);
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_CLOEXEC);
+	how.mode = (flags & O_CREAT) ? mode : 0;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		      RESOLVE_NO_MAGICLINKS;
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		return walk_open(dirfd, rel, flags, mode);
+	return fd < 0 ? -errno : (int)fd;
+}

@@ -1,0 +1,28 @@
+# Helpers of the file-system run tests (fs_run.sh, fs_copymove.sh,
+# fs_clean_shared.sh), sourced after lib.sh.
+
+# run NAME: lockstep run $TMP/NAME.vdb into $TMP/NAME with two local
+# slaves; sets rc.
+run() {
+	set +e
+	timeout 120 "$LOCKSTEP" run "$TMP/$1.vdb" -o "$TMP/$1" \
+		--local-slaves 2 > "$TMP/$1.txt" 2>&1
+	rc=$?
+	set -e
+	grep -q "AddressSanitizer\|runtime error" "$TMP/$1.txt" &&
+		fail_show "$TMP/$1.txt" "sanitizer report"
+	return 0
+}
+
+# op RUNDIR RUN OP [FIELD]: the summary's FIELD (default count) of
+# operation OP in run RUN (0 when absent).
+op() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+r = [r for r in s["runs"] if r["name"] == sys.argv[2]]
+assert r, "no run %s in %s" % (sys.argv[2], [r["name"] for r in s["runs"]])
+f = sys.argv[4] if len(sys.argv) > 4 else "count"
+print(r[0]["operations"].get(sys.argv[3], {}).get(f, 0) or 0)
+PY
+}
