@@ -350,6 +350,8 @@ static void val_log(struct session *s)
 	for (unsigned i = 0; fs && fs->val && i < fs->nfsds; i++) {
 		struct fsval_map *m = fs->val[i];
 
+		if (!m)
+			continue; /* a prepare that failed part way */
 		pthread_mutex_lock(&m->lock);
 		while (m->nlogged < m->nbad) {
 			const struct fsval_bad *b = &m->bad[m->nlogged++];
@@ -389,7 +391,7 @@ void fsphase_validate_end(struct session *s, struct proto_phase_end *pe)
 			s->ph.status = -ENOMEM;
 		return;
 	}
-	for (unsigned i = 0; i < fs->nfsds; i++) {
+	for (unsigned i = 0; i < fs->nfsds && fs->val[i]; i++) {
 		struct fsval_map *m = fs->val[i];
 		struct proto_val_sd *vs = &pe->val_sds[pe->nval_sds++];
 
