@@ -42,6 +42,9 @@ struct anchor_run {
 	void *arg;
 	const volatile int *stop;
 	uint32_t share_no, share_count;
+	/* totalsize=: bits of this slave's files (in the tree's order) a
+	 * format makes, or NULL: all of them. */
+	const uint64_t *only;
 };
 
 /* What a format or clean did. */

@@ -139,6 +139,7 @@ void *fs_format_thread(void *arg)
 			.stop = &fs->stop,
 			.share_no = f->share_no,
 			.share_count = f->share_count,
+			.only = fs->tree[i].total,
 		};
 		struct anchor_stats st = { .run = &run };
 
@@ -241,23 +242,29 @@ static int open_flags(const struct proto_fsd *f)
 	return fl;
 }
 
-/* The transfers of one selected file, on fd; -errno of the first error. */
+/*
+ * The transfers of one selected file, on fd; -errno of the first error.
+ * *resume (stopafter= with sequential fileio, else NULL): where the last
+ * visit of the file stopped, and where this one stops.
+ */
 static int transfers(struct fs_thread *th, const struct proto_fwd *w,
-		     unsigned fsd, int fd, uint64_t size, int create)
+		     unsigned fsd, int fd, uint64_t size, int create,
+		     uint64_t *resume)
 {
 	struct fsphase *fs = th->fs;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
 	int rnd = !create && w->fileio == PROTO_FILEIO_RANDOM;
-	uint64_t n = rnd ? fsplan_random_count(size, x->max) : UINT64_MAX;
-	uint64_t at = 0;
+	uint64_t at = resume && *resume < size ? *resume : 0, done = 0;
 	int ret = 0;
 
-	for (uint64_t k = 0; k < n && !fs->stop; k++) {
+	for (uint64_t k = 0; !fs->stop; k++) {
 		uint32_t len = fsplan_xfer_size(x, &th->rng);
 		int rd = !create && fsplan_reads(x, w->op, &th->rng);
 		uint64_t t0;
 		ssize_t got;
 
+		if (!create && k && fsplan_enough(w, size, x->max, k, done))
+			break;
 		if (rnd) {
 			at = fsplan_random_offset(size, len, &th->rng);
 		} else if (at >= size) {
@@ -277,13 +284,16 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 		if (got <= 0)
 			break; /* an error, or the end of a shorter file */
 		at += (uint64_t)got;
+		done += (uint64_t)got;
 	}
+	if (resume)
+		*resume = at;
 	return ret;
 }
 
 /* Open (or create), transfer, close: a read, write or create. */
 static int file_op(struct fs_thread *th, const struct proto_fwd *w,
-		   const char *rel, uint64_t size)
+		   const char *rel, uint64_t size, uint64_t *resume)
 {
 	struct fsphase *fs = th->fs;
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
@@ -305,7 +315,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 	if (fd < 0)
 		return fd;
 	if (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE || create)
-		ret = transfers(th, w, w->fsd, fd, size, create);
+		ret = transfers(th, w, w->fsd, fd, size, create, resume);
 	t0 = time_mono_ns();
 	fd = fsring_close(&th->ring, fd);
 	fs_record(fs, PROTO_FSOP_CLOSE, w->fsd, t0, time_mono_ns(), 0,
@@ -313,6 +323,15 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w,
 	if (fd < 0 && !ret)
 		ret = fd;
 	return ret;
+}
+
+/* stopafter= on sequential reads or writes: a file goes on where it
+ * stopped (Vdbench's ActiveFile: an append, from 0 after the end). */
+static int resumes(const struct proto_fwd *w)
+{
+	return (w->stopafter || w->stopafter_pct) &&
+	       w->fileio == PROTO_FILEIO_SEQ &&
+	       (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE);
 }
 
 static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
@@ -335,7 +354,9 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 	case PROTO_FSOP_CREATE:
 	case PROTO_FSOP_OPEN:
 	case PROTO_FSOP_CLOSE:
-		return file_op(th, w, rel, t->file_size[i]);
+		return file_op(th, w, rel, t->file_size[i],
+			       resumes(w) && t->file_at ? &t->file_at[i] :
+							  NULL);
 	default:
 		t0 = time_mono_ns();
 		ret = name_op(&th->ring, fs->dirfd[w->fsd], w->op, rel);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,46 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 	return 0;
 }
 
+/*
+ * fsd i's totalsize= and workingsetsize= subsets (a format makes the one,
+ * the fwds use the other), and where its files go on for a stopafter=.
+ */
+static int tree_subsets(const struct proto_plan *p, unsigned i,
+			struct fsplan_tree *t, char *err, size_t errlen)
+{
+	const struct proto_fsd *f = &p->fsds[i];
+	uint64_t bytes = 0;
+	int ret = fsplan_tree_subsets(t, f->totalsize, p->format ? 0 : f->wss);
+
+	for (uint64_t k = 0; k < t->nfiles; k++)
+		bytes += t->file_size[k];
+	if (ret == -ERANGE) {
+		snprintf(err, errlen,
+			 "fsd %s: totalsize=%" PRIu64
+			 " or workingsetsize=%" PRIu64
+			 " is more than the %" PRIu64
+			 " bytes of this slave's files%s",
+			 f->name, f->totalsize, f->wss, bytes,
+			 f->share_count > 1 ? " (its share of shared=yes)" :
+					      "");
+		return ret;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "fsd %s: its totalsize= subset: %s",
+			 f->name, strerror(-ret));
+		return ret;
+	}
+	for (uint32_t w = 0; !p->format && w < p->nfwds; w++)
+		if (p->fwds[w].fsd == i && !t->file_at &&
+		    (p->fwds[w].stopafter || p->fwds[w].stopafter_pct)) {
+			t->file_at = calloc((size_t)t->nfiles + 1,
+					    sizeof(uint64_t));
+			if (!t->file_at)
+				return -ENOMEM;
+		}
+	return 0;
+}
+
 int fsphase_prepare(struct session *s, char *err, size_t errlen)
 {
 	struct phase *ph = &s->ph;
@@ -324,7 +365,7 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		if (ret < 0)
 			return ret;
 		fs->dirfd[i] = ret;
-		if (p->format)
+		if (p->format && (!make || !f->totalsize))
 			continue;
 		ret = fsplan_tree_build(&fs->tree[i], &fs->shape[i],
 					f->share_no, f->share_count);
@@ -333,7 +374,11 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 				 strerror(-ret));
 			return ret;
 		}
-		scan_tree(&fs->tree[i], fs->dirfd[i]);
+		ret = tree_subsets(p, i, &fs->tree[i], err, errlen);
+		if (ret < 0)
+			return ret;
+		if (!p->format)
+			scan_tree(&fs->tree[i], fs->dirfd[i]);
 	}
 	for (unsigned i = 0; !p->format && i < p->nfwds; i++)
 		fsplan_xfer_init(&fs->xfer[i], &p->fwds[i]);

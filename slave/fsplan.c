@@ -188,7 +188,61 @@ void fsplan_tree_free(struct fsplan_tree *t)
 	free(t->dexist);
 	free(t->dbusy);
 	free(t->dkids);
+	free(t->total);
+	free(t->use);
+	free(t->file_at);
 	memset(t, 0, sizeof(*t));
+}
+
+int fsplan_tree_subsets(struct fsplan_tree *t, uint64_t totalsize, uint64_t wss)
+{
+	uint64_t n = t->nfiles, m = 0, k = 0, picked;
+	uint64_t *idx = NULL, *size = NULL, *in = NULL;
+	int ret = 0;
+
+	if (!totalsize && !wss)
+		return 0;
+	if (totalsize) {
+		t->total = bits(n);
+		if (!t->total)
+			return -ENOMEM;
+		ret = fstree_subset(t->file_size, n, totalsize, t->total,
+				    &picked);
+		if (ret < 0 || !wss) {
+			/* The fwds use the totalsize= files. */
+			wss = 0;
+		}
+	}
+	idx = malloc((size_t)(n + 1) * sizeof(uint64_t));
+	size = malloc((size_t)(n + 1) * sizeof(uint64_t));
+	if (ret < 0 || !idx || !size) {
+		ret = ret < 0 ? ret : -ENOMEM;
+		goto out;
+	}
+	for (uint64_t f = 0; f < n; f++)
+		if (!t->total || fsplan_bit(t->total, f)) {
+			idx[m] = f;
+			size[m++] = t->file_size[f];
+		}
+	if (wss) {
+		/* Drawn from the totalsize= list, with a Random(0) of its own. */
+		in = bits(m);
+		ret = in ? fstree_subset(size, m, wss, in, &picked) : -ENOMEM;
+		if (ret < 0)
+			goto out;
+		for (uint64_t j = 0; j < m; j++)
+			if (fsplan_bit(in, j))
+				idx[k++] = idx[j];
+		m = k;
+	}
+	t->use = idx;
+	t->nuse = m;
+	idx = NULL;
+out:
+	free(idx);
+	free(size);
+	free(in);
+	return ret;
 }
 
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d)
@@ -276,20 +330,25 @@ static void busy(struct fsplan_tree *t, uint32_t op, uint64_t i, int on)
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
 {
-	uint64_t n = fsplan_op_dirs(op) ? t->ndirs : t->nfiles, at;
+	int dirs = fsplan_op_dirs(op);
+	const uint64_t *use = dirs ? NULL : t->use;
+	uint64_t n = dirs ? t->ndirs : use ? t->nuse : t->nfiles, at;
 
 	if (!n)
 		return sel == PROTO_FSEL_ONCE ? FSPLAN_DONE : FSPLAN_NONE;
 	if (sel == PROTO_FSEL_RANDOM) {
 		for (int k = 0; k < FSPLAN_DRAWS; k++) {
 			at = below(rng, n);
+			at = use ? use[at] : at;
 			if (fsplan_ok(t, op, at))
 				goto found;
 		}
 		at = below(rng, n);
 		for (uint64_t k = 0; k < n; k++, at = at + 1 == n ? 0 : at + 1)
-			if (fsplan_ok(t, op, at))
+			if (fsplan_ok(t, op, use ? use[at] : at)) {
+				at = use ? use[at] : at;
 				goto found;
+			}
 		return FSPLAN_NONE;
 	}
 	for (uint64_t k = 0; k < n; k++) {
@@ -299,6 +358,7 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 			*cursor = 0;
 		}
 		at = (*cursor)++;
+		at = use ? use[at] : at;
 		if (fsplan_ok(t, op, at))
 			goto found;
 	}
@@ -393,6 +453,19 @@ uint64_t fsplan_random_count(uint64_t size, uint32_t xfer)
 	uint64_t n = xfer ? size / xfer : 0;
 
 	return n < 1 ? 1 : n > FSPLAN_RANDOM_MAX ? FSPLAN_RANDOM_MAX : n;
+}
+
+int fsplan_enough(const struct proto_fwd *w, uint64_t size, uint32_t xfer,
+		  uint64_t blocks, uint64_t bytes)
+{
+	if (w->stopafter)
+		return blocks >= w->stopafter;
+	if (w->stopafter_pct)
+		return bytes >= (uint64_t)((unsigned __int128)size *
+					   w->stopafter_pct / 100);
+	if (w->fileio == PROTO_FILEIO_RANDOM)
+		return blocks >= fsplan_random_count(size, xfer);
+	return 0;
 }
 
 uint64_t fsplan_random_offset(uint64_t size, uint32_t len,

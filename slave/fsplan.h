@@ -34,12 +34,24 @@ struct fsplan_tree {
 	char *names;         /* folder paths, NUL-terminated */
 	uint64_t *fexist, *fbusy, *dexist, *dbusy; /* bits */
 	uint32_t *dkids; /* existing entries in each folder */
+	uint64_t *total; /* totalsize=: bits of the files formatted, or NULL */
+	uint64_t *use;   /* workingsetsize=, totalsize=: the files picked */
+	uint64_t nuse;   /* from, in order; NULL: every file */
+	uint64_t *file_at; /* stopafter= sequential: where each file goes on */
 };
 
 /* Build t from a checked shape, this slave share_no of share_count. */
 int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 		      uint32_t share_no, uint32_t share_count);
 void fsplan_tree_free(struct fsplan_tree *t);
+/*
+ * totalsize= and workingsetsize= (bytes, 0 = none): t->total, the files
+ * a format makes (fstree_subset() of this slave's files), and t->use, the
+ * files the fwds pick from (fstree_subset() of those, with wss, or all of
+ * them). -ERANGE when a size passes the bytes it is drawn from.
+ */
+int fsplan_tree_subsets(struct fsplan_tree *t, uint64_t totalsize,
+			uint64_t wss);
 /* The relative path of folder d, or of file f (into buf). */
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d);
 int fsplan_file_path(const struct fsplan_tree *t, uint64_t f, char *buf,
@@ -113,6 +125,16 @@ int fsplan_reads(const struct fsplan_xfer *x, uint32_t op,
  */
 #define FSPLAN_RANDOM_MAX 100
 uint64_t fsplan_random_count(uint64_t size, uint32_t xfer);
+/*
+ * Whether a read or write of a file of size bytes did enough after blocks
+ * transfers moving bytes (then it moves to another file): stopafter=N
+ * after N transfers, stopafter=P% after P percent of the file's bytes (at
+ * least one transfer, as Vdbench checks after each); without stopafter=,
+ * random fileio after fsplan_random_count() transfers, sequential never
+ * (the file's end ends it).
+ */
+int fsplan_enough(const struct proto_fwd *w, uint64_t size, uint32_t xfer,
+		  uint64_t blocks, uint64_t bytes);
 /* A random transfer's offset: len-aligned, below size (0 if smaller). */
 uint64_t fsplan_random_offset(uint64_t size, uint32_t len,
 			      struct workload_rng *rng);

@@ -11,6 +11,7 @@
 #include "common/fstree.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,6 +151,70 @@ int fsd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 	return sd_parse_openflags(p, kw, it, &fsd->openflags);
 }
 
+/*
+ * totalsize=, workingsetsize= (wss=): bytes of the tree's files, Vdbench's
+ * subsets (proto.h's ts and ws: each slave draws them from its files).
+ */
+int fsd_set_bytes(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+	bool total = !strcmp(kw->name, "totalsize");
+	const struct val *v;
+	uint64_t b;
+
+	if (it->nval > 1)
+		return perr(p, it->vpos,
+			    "%s= takes one size (Vdbench's (size,divisor) form is not taken)",
+			    kw->name);
+	v = values_single(p, kw, it);
+	if (!v)
+		return -EINVAL;
+	if (v->len && v->s[v->len - 1] == '%')
+		return perr(p, v->pos,
+			    "%s=%.*s: a percentage is not allowed on an fsd (Vdbench's rule); give bytes",
+			    kw->name, show(v->len), v->s);
+	if (values_size(p, kw, v, &b))
+		return -EINVAL;
+	if (!b)
+		return perr(p, v->pos,
+			    "%s=0: give at least 1 byte, or leave it out for every file",
+			    kw->name);
+	if (total) {
+		fsd->totalsize = b;
+		fsd->totalsize_pos = v->pos;
+	} else {
+		fsd->wss = b;
+		fsd->wss_pos = v->pos;
+	}
+	return 0;
+}
+
+/* totalsize= and workingsetsize= within the tree (and each other). */
+static int check_subsets(struct parser *p, const struct params_fsd *fsd,
+			 uint64_t bytes)
+{
+	if (fsd->totalsize > bytes)
+		return perr(p, fsd->totalsize_pos,
+			    "fsd=%s: totalsize=%" PRIu64
+			    " is more than the tree's %" PRIu64
+			    " bytes (Vdbench's rule)",
+			    fsd->name, fsd->totalsize, bytes);
+	if (fsd->totalsize && fsd->wss > fsd->totalsize)
+		return perr(p, fsd->wss_pos,
+			    "fsd=%s: workingsetsize=%" PRIu64
+			    " is more than totalsize=%" PRIu64
+			    " (the working set is drawn from the totalsize= files)",
+			    fsd->name, fsd->wss, fsd->totalsize);
+	if (fsd->wss > bytes)
+		return perr(p, fsd->wss_pos,
+			    "fsd=%s: workingsetsize=%" PRIu64
+			    " is more than the tree's %" PRIu64
+			    " bytes (Vdbench's rule)",
+			    fsd->name, fsd->wss, bytes);
+	return 0;
+}
+
 /* The shape of fsd, as common/fstree.h takes it. */
 static void fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
 {
@@ -203,6 +268,7 @@ static bool nested(const char *dir, const char *in)
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
+	struct fstree_counts counts;
 	struct fstree_shape sh;
 	char why[256];
 
@@ -211,8 +277,10 @@ int fsd_finish(struct parser *p)
 			    "fsd=%s needs anchor= (the folder its tree is made in)",
 			    fsd->name);
 	fsd_shape(fsd, &sh);
-	if (fstree_check(&sh, NULL, why, sizeof(why)))
+	if (fstree_check(&sh, &counts, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
+	if (check_subsets(p, fsd, counts.bytes))
+		return -EINVAL;
 	for (size_t i = 0; i < p->out->nfsd; i++) {
 		const struct params_fsd *o = &p->out->fsd[i];
 
@@ -363,6 +431,36 @@ int fwd_set_host(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 
 	return params_set_hosts(p, kw, it, fwd->host, &fwd->nhost);
+}
+
+/*
+ * stopafter=N (transfers) or stopafter=P% (of a file's bytes): a read or
+ * write moves to another file after that much (Vdbench's ActiveFile).
+ */
+int fwd_set_stopafter(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+	struct val num;
+	double d;
+
+	if (!v)
+		return -EINVAL;
+	fwd->stopafter = 0;
+	fwd->stopafter_pct = 0;
+	if (v->len > 1 && v->s[v->len - 1] == '%') {
+		num = *v;
+		num.len--;
+		if (values_whole(p, kw, &num, 1, 100, &d))
+			return -EINVAL;
+		fwd->stopafter_pct = (unsigned)d;
+		return 0;
+	}
+	if (values_whole(p, kw, v, 1, 1e15, &d))
+		return -EINVAL;
+	fwd->stopafter = (uint64_t)d;
+	return 0;
 }
 
 int fwd_set_target(struct parser *p, const struct kw *kw, void *obj,
