@@ -428,6 +428,11 @@ struct proto_fwd {
 	 */
 	uint64_t stopafter;
 	uint64_t stopafter_pct;
+	/*
+	 * fileselect=poisson (3) or midpoint=N: random picks skewed to the
+	 * start of the file list, Vdbench's distPoisson; 0 = uniform.
+	 */
+	double midpoint;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

@@ -75,6 +75,10 @@ static int fwd_check(const struct proto_plan *p, const struct proto_fwd *w,
 		bad = "x: no transfer size";
 	else if (w->stopafter && w->stopafter_pct)
 		bad = "sa/sp: both a block count and a percentage";
+	else if (!(w->midpoint >= 0 && w->midpoint <= 1e9))
+		bad = "pm: midpoint not within 0..1e9";
+	else if (w->midpoint > 0 && w->fileselect != PROTO_FSEL_RANDOM)
+		bad = "pm: a midpoint without random fileselect";
 	if (!bad)
 		return 0;
 	snprintf(why, whylen, "fw[%" PRIu32 "].%s", i, bad);

@@ -399,8 +399,12 @@ void *fs_run_thread(void *arg)
 		if (w->rate > 0 && pace(fs, th->fwd, w->rate) < 0)
 			break;
 		pthread_mutex_lock(&fs->lock);
-		r = fsplan_pick(t, w->op, w->fileselect, &fs->cursor[th->fwd],
-				&th->rng, &i);
+		r = w->midpoint > 0 ?
+			    fsplan_pick_skewed(t, w->op, w->midpoint,
+					       &fs->cursor[th->fwd], &th->rng,
+					       &i) :
+			    fsplan_pick(t, w->op, w->fileselect,
+					&fs->cursor[th->fwd], &th->rng, &i);
 		pthread_mutex_unlock(&fs->lock);
 		if (r == FSPLAN_DONE)
 			break;

@@ -5,6 +5,7 @@
 #include "slave/fsplan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,19 @@ static void busy(struct fsplan_tree *t, uint32_t op, uint64_t i, int on)
 	fsplan_bit_set(fsplan_op_dirs(op) ? t->dbusy : t->fbusy, i, on);
 }
 
+/* Entry at picked for op: busy, and counted in its folder. */
+static int take(struct fsplan_tree *t, uint32_t op, uint64_t at, uint64_t *i)
+{
+	busy(t, op, at, 1);
+	/* What a create or mkdir will put in a folder keeps rmdir away. */
+	if (op == PROTO_FSOP_CREATE)
+		kids(t, t->file_dir[at], 1);
+	else if (op == PROTO_FSOP_MKDIR)
+		kids(t, t->dir_up[at], 1);
+	*i = at;
+	return FSPLAN_PICKED;
+}
+
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
 {
@@ -366,14 +380,34 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 	return sel == PROTO_FSEL_ONCE && *cursor >= n ? FSPLAN_DONE :
 							FSPLAN_NONE;
 found:
-	busy(t, op, at, 1);
-	/* What a create or mkdir will put in a folder keeps rmdir away. */
-	if (op == PROTO_FSOP_CREATE)
-		kids(t, t->file_dir[at], 1);
-	else if (op == PROTO_FSOP_MKDIR)
-		kids(t, t->dir_up[at], 1);
-	*i = at;
-	return FSPLAN_PICKED;
+	return take(t, op, at, i);
+}
+
+uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint)
+{
+	double u = (double)(workload_rng_next(rng) >> 11) * 0x1.0p-53;
+	double v;
+
+	if (!n || u == 0.0 || !(midpoint > 0))
+		return 0;
+	v = -log(u) * ((double)n / midpoint);
+	return v >= 18446744073709549568.0 ? 0 : (uint64_t)v % n;
+}
+
+int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
+		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+{
+	int dirs = fsplan_op_dirs(op);
+	const uint64_t *use = dirs ? NULL : t->use;
+	uint64_t n = dirs ? t->ndirs : use ? t->nuse : t->nfiles, at;
+
+	for (int k = 0; n && k < FSPLAN_DRAWS; k++) {
+		at = fsplan_poisson(rng, n, midpoint);
+		at = use ? use[at] : at;
+		if (fsplan_ok(t, op, at))
+			return take(t, op, at, i);
+	}
+	return fsplan_pick(t, op, PROTO_FSEL_RANDOM, cursor, rng, i);
 }
 
 void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)

@@ -96,6 +96,19 @@ enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
 /*
+ * fileselect=poisson/midpoint=N (midpoint > 0): Vdbench's distPoisson
+ * over n entries: (uint64)(-ln(u) * n / midpoint) mod n, u uniform in
+ * (0, 1) (u 0: entry 0). Entry k is picked with probability about
+ * (1 - e^(-m/n)) e^(-k m/n) / (1 - e^(-m)), m the midpoint.
+ */
+uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint);
+/*
+ * fsplan_pick()'s random selection skewed by fsplan_poisson(): up to
+ * FSPLAN_DRAWS skewed draws, then fsplan_pick()'s random one.
+ */
+int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
+		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
+/*
  * After op on entry i: not busy, and on success (err 0) the tree as the
  * op left it; an error that says otherwise (ENOENT, EEXIST) corrects the
  * bits.

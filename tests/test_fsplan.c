@@ -10,6 +10,7 @@
  * within them, and stopafter='s switch point.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -469,6 +470,67 @@ static void test_enough(void **state)
 	assert_false(fsplan_enough(&w, 65536, 4096, 1000, 1 << 30));
 }
 
+/*
+ * fileselect=poisson/midpoint=N: Vdbench's distPoisson, an exponential of
+ * mean n/midpoint folded mod n, so P(k < K) = (1 - e^(-K m/n)) /
+ * (1 - e^(-m)): with midpoint 3 about 66% of the picks in the first third
+ * of 100 files, 86% with midpoint 6; a fixed seed, 200,000 draws (the
+ * shares within 1%). Picks stay in the working set.
+ */
+static void test_poisson(void **state)
+{
+	static const struct {
+		double m;
+		uint64_t n, k;
+	} cases[] = { { 3, 100, 33 },
+		      { 6, 100, 33 },
+		      { 3, 1000, 100 },
+		      { 0.5, 100, 50 } };
+	struct workload_rng rng;
+	struct fsplan_tree t;
+	uint64_t cur = 0, i, seen[100] = { 0 };
+
+	(void)state;
+	workload_rng_seed(&rng, 12345);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		double m = cases[c].m, n = (double)cases[c].n, below = 0, want;
+
+		for (int d = 0; d < 200000; d++) {
+			uint64_t v = fsplan_poisson(&rng, cases[c].n, m);
+
+			assert_true(v < cases[c].n);
+			below += v < cases[c].k;
+		}
+		want = (1 - exp(-(double)cases[c].k * m / n)) / (1 - exp(-m));
+		if (fabs(below / 200000 - want) > 0.01)
+			fail_msg("midpoint %g: %.4f below %llu, expected %.4f",
+				 m, below / 200000,
+				 (unsigned long long)cases[c].k, want);
+	}
+	assert_int_equal(fsplan_poisson(&rng, 0, 3), 0);
+	/* Within a working set: its first files most. */
+	flat(&t, 100);
+	assert_int_equal(fsplan_tree_subsets(&t, 0, 10 * 4096), 0);
+	for (uint32_t d = 0; d < t.ndirs; d++)
+		fsplan_set_dir(&t, d, 1);
+	for (uint64_t f = 0; f < t.nfiles; f++)
+		fsplan_set_file(&t, f, 1);
+	for (int k = 0; k < 20000; k++) {
+		assert_int_equal(fsplan_pick_skewed(&t, PROTO_FSOP_READ, 3,
+						    &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		seen[i]++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	/* The set: 24, 33, ... 98 (test_tree_subsets): 24 gets 1-e^-0.3
+	 * over 1-e^-3 of the picks, 27%; 98 e^-2.7 times that, 1.8%. */
+	assert_in_range(seen[24], 5000, 5800);
+	assert_in_range(seen[98], 250, 500);
+	for (int f = 0; f < 24; f++)
+		assert_int_equal(seen[f], 0);
+	fsplan_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -480,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_subset),
 		cmocka_unit_test(test_tree_subsets),
 		cmocka_unit_test(test_enough),
+		cmocka_unit_test(test_poisson),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,6 +151,20 @@ static void test_subsets_stopafter(void **state)
 	assert_int_equal(p->fwd[2].stopafter, 0);
 	assert_int_equal(p->fwd[2].stopafter_pct, 0);
 	params_free(&p);
+	/* fileselect=poisson and midpoint=N: random, skewed (Vdbench's). */
+	p = parse_ok(FSD1 "fwd=fw1,fileselect=poisson\n"
+			  "fwd=fw2,fileselect=midpoint=7.5\n"
+			  "fwd=fw3,fileselect=(random,2)\n"
+			  "fwd=fw4,fileselect=random\n"
+			  "rd=rd1,fwd=fw*\n");
+	assert_int_equal(p->fwd[0].fileselect, 0);
+	assert_dbl(p->fwd[0].midpoint, 3);
+	assert_int_equal(p->fwd[1].fileselect, 0);
+	assert_dbl(p->fwd[1].midpoint, 7.5);
+	assert_dbl(p->fwd[2].midpoint, 2);
+	assert_int_equal(p->fwd[3].fileselect, 0);
+	assert_dbl(p->fwd[3].midpoint, 0);
+	params_free(&p);
 	/* The whole tree is a totalsize= (10 files of 4k). */
 	p = parse_ok("fsd=fsd1,anchor=/mnt/a,totalsize=40k,wss=40k\n" FWD1 RD1);
 	assert_int_equal(p->fsd[0].totalsize, 40960);
@@ -223,7 +237,15 @@ static void test_errors(void **state)
 		{ FSD1 "fwd=fwd1,fileio=backwards\n" RD1,
 		  "2:17: fileio=backwards is not sequential or random" },
 		{ FSD1 "fwd=fwd1,fileselect=sideways\n" RD1,
-		  "2:21: fileselect=sideways is not random, sequential or once" },
+		  "2:21: fileselect=sideways is not random, sequential, once, poisson or midpoint=N" },
+		{ FSD1 "fwd=fwd1,fileselect=(midpoint,10)\n" RD1,
+		  "2:22: fileselect=midpoint is not random, sequential, once, poisson or midpoint=N" },
+		{ FSD1 "fwd=fwd1,fileselect=midpoint=0\n" RD1,
+		  "2:21: fileselect=midpoint=0: the midpoint must be above 0" },
+		{ FSD1 "fwd=fwd1,fileselect=(poisson,sequential)\n" RD1,
+		  "2:21: fileselect=(poisson,sequential): a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
+		{ FSD1 "fwd=fwd1,fileselect=4\n" RD1,
+		  "2:21: fileselect=4: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
 		{ FSD1 "fwd=fwd1,threads=0\n" RD1,
 		  "2:18: threads=0 is out of range 1..65536" },
 		{ FSD1 "fwd=fwd1,operation=read,target=fsd1\n" RD1,
@@ -277,10 +299,8 @@ static void test_refused(void **state)
 		  "2:17: fileio=(random,shared): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
 		{ FSD1 "fwd=fwd1,fileio=(sequential,delete)\n" RD1,
 		  "2:17: fileio=(sequential,delete): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
-		{ FSD1 "fwd=fwd1,fileselect=poisson\n" RD1,
-		  "2:21: fileselect=poisson: lockstep does not run it yet (issue 32): use random, sequential or once" },
-		{ FSD1 "fwd=fwd1,fileselect=(midpoint,10)\n" RD1,
-		  "2:21: fileselect=(midpoint,10): lockstep does not run it yet (issue 32): use random, sequential or once" },
+		{ FSD1 "fwd=fwd1,fileselect=(random,once)\n" RD1,
+		  "2:21: fileselect=(random,once): Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order" },
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
 		{ FSD1 FWD1 "rd=rd1,format=once\n",

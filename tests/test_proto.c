@@ -2030,6 +2030,8 @@ static void fill_fs_plan(struct proto_msg *m)
 		w->rate = 250.5;
 		w->stopafter = i ? 0 : 7;
 		w->stopafter_pct = i ? 50 : 0;
+		w->fileselect = i ? PROTO_FSEL_RANDOM : w->fileselect;
+		w->midpoint = i ? 3.5 : 0;
 	}
 }
 
@@ -2145,6 +2147,10 @@ static void ch_stopafter(struct proto_plan *p)
 {
 	p->fwds[1].stopafter = 3;
 }
+static void ch_midpoint(struct proto_plan *p)
+{
+	p->fwds[0].midpoint = 3;
+}
 
 /* edit_start() of the good fs plan (fill_fs_plan). */
 static msgpack_object *fs_edit_start(struct edit *e)
@@ -2188,6 +2194,7 @@ static void test_plan_fs_hostile(void **state)
 	fs_plan_refused(ch_fmt, "fm: unknown format");
 	fs_plan_refused(ch_wss, "ws: a working set above the total size");
 	fs_plan_refused(ch_stopafter, "sa/sp: both");
+	fs_plan_refused(ch_midpoint, "pm: a midpoint without random");
 
 	/* The decoder says which field of which entry. */
 	o = fs_edit_start(&e);

@@ -341,7 +341,8 @@ static void test_to_slave_fs(void **state)
 			w->xfer[x].pct = 99.999;
 		}
 		w->fileio = PROTO_FILEIO_RANDOM;
-		w->fileselect = PROTO_FSEL_ONCE;
+		w->fileselect = PROTO_FSEL_RANDOM;
+		w->midpoint = 1e9;
 		w->threads = 4096;
 		w->rate = 1e300;
 		w->stopafter = UINT64_MAX;

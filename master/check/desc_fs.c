@@ -156,6 +156,9 @@ static void describe_fwd(struct desc *d, const struct params *p,
 	      w->fileselect == 2 ? "once" :
 	      w->fileselect == 1 ? "sequential" :
 				   "random");
+	desc_dbl(d, "midpoint", w->midpoint);
+	if (w->midpoint > 0)
+		SHOWN(d, " midpoint=%g", w->midpoint);
 	desc_u64(d, "stopafter", w->stopafter);
 	if (w->stopafter)
 		SHOWN(d, " stopafter=%llu", (unsigned long long)w->stopafter);

@@ -10,6 +10,7 @@
 #include "master/params/params_int.h"
 #include "common/fstree.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -373,30 +374,82 @@ int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
-/* fileselect=random|sequential|once; poisson and midpoint not yet. */
+/*
+ * One word of fileselect= (Vdbench's parseFileSelect): random,
+ * sequential, once, poisson (random, midpoint 3), midpoint=N (random,
+ * midpoint N) or a number (midpoint N). *sel: 0 random, 1 sequential,
+ * 2 once.
+ */
+static int fileselect_word(struct parser *p, const struct kw *kw,
+			   const struct val *v, unsigned *sel, double *mid)
+{
+	struct val num;
+
+	if (val_is(v, "random"))
+		*sel = 0;
+	else if (val_is(v, "sequential") || val_is(v, "seq"))
+		*sel = 1;
+	else if (val_is(v, "once"))
+		*sel = 2;
+	else if (val_is(v, "poisson")) {
+		*sel = 0;
+		*mid = 3;
+	} else if (v->len > 9 && !strncasecmp(v->s, "midpoint=", 9)) {
+		num = *v;
+		num.s += 9;
+		num.len -= 9;
+		num.pos.col += 9;
+		if (values_number_in(p, kw, &num, 0, 1e9, mid))
+			return -EINVAL;
+		if (!(*mid > 0))
+			return perr(p, v->pos,
+				    "%s=%.*s: the midpoint must be above 0",
+				    kw->name, show(v->len), v->s);
+		*sel = 0;
+	} else if (v->len &&
+		   (isdigit((unsigned char)v->s[0]) || v->s[0] == '.')) {
+		if (values_number_in(p, kw, v, 0, 1e9, mid))
+			return -EINVAL;
+		if (!(*mid > 0))
+			return perr(p, v->pos,
+				    "%s=%.*s: the midpoint must be above 0",
+				    kw->name, show(v->len), v->s);
+	} else {
+		return perr(p, v->pos,
+			    "%s=%.*s is not random, sequential, once, poisson or midpoint=N",
+			    kw->name, show(v->len), v->s);
+	}
+	return 0;
+}
+
+/*
+ * fileselect=: a word or a list of them, Vdbench's: the last of random,
+ * sequential and once wins; poisson and midpoint=N skew random picks.
+ */
 int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it)
 {
 	struct params_fwd *fwd = obj;
-	const struct val *v = &it->val[0];
+	unsigned sel = fwd->fileselect, seen = 0;
+	double mid = fwd->midpoint;
 
 	if (!it->nval)
 		return values_single(p, kw, it) ? 0 : -EINVAL;
-	if (it->nval == 1 && val_is(v, "random"))
-		fwd->fileselect = 0;
-	else if (it->nval == 1 && (val_is(v, "sequential") || val_is(v, "seq")))
-		fwd->fileselect = 1;
-	else if (it->nval == 1 && val_is(v, "once"))
-		fwd->fileselect = 2;
-	else if (val_is(v, "poisson") || val_is(v, "midpoint") ||
-		 (v->len > 8 && !strncasecmp(v->s, "midpoint", 8)))
+	for (size_t k = 0; k < it->nval; k++) {
+		if (fileselect_word(p, kw, &it->val[k], &sel, &mid))
+			return -EINVAL;
+		seen |= 1u << sel;
+	}
+	if ((seen & 5) == 5)
 		return perr(p, it->vpos,
-			    "%s=%.*s: lockstep does not run it yet (issue 32): use random, sequential or once",
+			    "%s=%.*s: Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order",
 			    kw->name, show(it->rawlen), it->raw);
-	else
+	if (mid > 0 && sel != 0)
 		return perr(p, it->vpos,
-			    "%s=%.*s is not random, sequential or once",
+			    "%s=%.*s: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)",
 			    kw->name, show(it->rawlen), it->raw);
+	fwd->fileselect = sel;
+	fwd->midpoint = mid;
 	return 0;
 }
 

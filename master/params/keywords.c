@@ -549,7 +549,7 @@ static const struct kw fwd_kws[] = {
 	KW("fileio", fwd_set_fileio,
 	   "sequential (default): a file from its start to its end; random: xfersize-aligned random offsets. Vdbench's (random,shared) and (sequential,delete) are refused"),
 	KW("fileselect", fwd_set_fileselect,
-	   "how files are picked: sequential (default, Vdbench's: in the tree's order, again and again), random or once (each file once, then the fwd is done); Vdbench's poisson and midpoint are refused"),
+	   "how files are picked: sequential (default, Vdbench's: in the tree's order, again and again), random, once (each file once, in order, then the fwd is done), poisson (random, skewed to the start of the file list: Vdbench's distPoisson with midpoint 3, about 2/3 of the picks in the first third of the files) or midpoint=N (the same with N: the larger, the more skewed); a list such as (random,midpoint=5) as Vdbench takes it. A skew with sequential or once is refused (Vdbench ignores it there)"),
 	KW("threads", fwd_set_threads,
 	   "operations in flight (default 1), Vdbench's: the fwd's total, split evenly over its fsds and the slaves that run it, at least 1 each"),
 	KW("skew", fwd_set_skew,

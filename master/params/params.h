@@ -309,6 +309,7 @@ struct params_fwd {
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
 	uint64_t stopafter;             /* stopafter=N transfers; 0 = none */
 	unsigned stopafter_pct;         /* stopafter=P%; 0 = none */
+	double midpoint; /* fileselect=poisson (3), midpoint=N; 0 = none */
 	struct params_pos pos, rdpct_pos, target_pos, skew_pos;
 };
 

@@ -189,6 +189,7 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 	o->rate = ph->iorate > 0 ? ph->iorate * pct / 100 / share : 0;
 	o->stopafter = d->stopafter;
 	o->stopafter_pct = d->stopafter_pct;
+	o->midpoint = d->midpoint;
 	return 0;
 }
 
