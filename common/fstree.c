@@ -421,3 +421,37 @@ int fstree_marker_text(const struct fstree_shape *shape, char *buf, size_t len)
 	}
 	return (int)at;
 }
+
+/* Random.nextDouble(): 53 bits, [0, 1). */
+static double jr_next_double(uint64_t *s)
+{
+	int64_t hi = jr_next(s, 26), lo = jr_next(s, 27);
+
+	return (double)((hi << 27) + lo) * 0x1.0p-53;
+}
+
+int fstree_subset(const uint64_t *size, uint64_t n, uint64_t want, uint64_t *in,
+		  uint64_t *picked)
+{
+	uint64_t s = jr_seed(0), total = 0, got = 0, again = 0;
+
+	*picked = 0;
+	for (uint64_t f = 0; f < n; f++)
+		total = total + size[f] < total ? UINT64_MAX : total + size[f];
+	if (want > total)
+		return -ERANGE;
+	while (got < want) {
+		uint64_t f = (uint64_t)(jr_next_double(&s) * (double)n);
+
+		if (f >= n || (in[f >> 6] >> (f & 63)) & 1) {
+			if (++again > FSTREE_SUBSET_TRIES)
+				return -EAGAIN;
+			continue;
+		}
+		again = 0;
+		in[f >> 6] |= UINT64_C(1) << (f & 63);
+		got += size[f];
+		(*picked)++;
+	}
+	return 0;
+}

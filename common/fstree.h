@@ -122,4 +122,18 @@ int fstree_level_has_files(const struct fstree_shape *shape, uint32_t level);
  */
 int fstree_marker_text(const struct fstree_shape *shape, char *buf, size_t len);
 
+/*
+ * Vdbench's totalsize= and workingsetsize= subset (FileAnchor's
+ * createUsedList, createWorkingSetList): of the n files whose sizes are
+ * size[], draw file (int)(nextDouble() * n) with java.util.Random(0),
+ * each file once, until the drawn files' bytes reach want. in[] (n bits,
+ * zeroed by the caller) marks them; *picked counts them. Returns 0,
+ * -ERANGE when want passes the n files' bytes, or -EAGAIN after
+ * FSTREE_SUBSET_TRIES draws in a row of files already drawn (Vdbench
+ * gives up there too).
+ */
+#define FSTREE_SUBSET_TRIES 1000000
+int fstree_subset(const uint64_t *size, uint64_t n, uint64_t want, uint64_t *in,
+		  uint64_t *picked);
+
 #endif

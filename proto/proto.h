@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 15
+#define PROTO_VERSION 16
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -386,6 +386,12 @@ struct proto_fsd {
 	uint32_t share_no, share_count;
 	uint32_t openflags; /* PROTO_O_* */
 	uint32_t format;    /* enum proto_fsformat: in a format phase */
+	/*
+	 * totalsize=, workingsetsize= (bytes, 0 = none): the files this
+	 * slave formats and uses, and those its fwds use, are subsets of
+	 * its files drawn as Vdbench draws them (fstree_subset()).
+	 */
+	uint64_t totalsize, wss;
 };
 
 enum proto_fileio {
@@ -415,6 +421,18 @@ struct proto_fwd {
 	uint32_t threads;    /* operations in flight, at least 1 */
 	uint32_t target;     /* copy, move: index of the destination fsd */
 	double rate;         /* this slave's operations per second; 0 = max */
+	/*
+	 * stopafter=: a read or write moves to another file after this
+	 * many transfers (stopafter blocks) or this percentage of the
+	 * file's bytes (stopafter_pct); both 0: Vdbench's default.
+	 */
+	uint64_t stopafter;
+	uint64_t stopafter_pct;
+	/*
+	 * fileselect=poisson (3) or midpoint=N: random picks skewed to the
+	 * start of the file list, Vdbench's distPoisson; 0 = uniform.
+	 */
+	double midpoint;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

@@ -170,6 +170,8 @@ static const struct field fsd_fields[] = {
 	SCALAR(struct proto_fsd, "sc", F_U32, share_count),
 	SCALAR(struct proto_fsd, "of", F_U32, openflags),
 	SCALAR(struct proto_fsd, "fm", F_U32, format),
+	SCALAR(struct proto_fsd, "ts", F_U64, totalsize),
+	SCALAR(struct proto_fsd, "ws", F_U64, wss),
 };
 TAB(fsd_tab, struct proto_fsd, fsd_fields);
 
@@ -185,6 +187,9 @@ static const struct field fwd_fields[] = {
 	SCALAR(struct proto_fwd, "th", F_U32, threads),
 	SCALAR(struct proto_fwd, "tg", F_U32, target),
 	SCALAR(struct proto_fwd, "ra", F_DBL, rate),
+	SCALAR(struct proto_fwd, "sa", F_U64, stopafter),
+	BOUNDED(struct proto_fwd, "sp", stopafter_pct, 100),
+	SCALAR(struct proto_fwd, "pm", F_DBL, midpoint),
 };
 TAB(fwd_tab, struct proto_fwd, fwd_fields);
 

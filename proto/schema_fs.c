@@ -1,6 +1,6 @@
 /*
  * The checks of the wire protocol's file-system parts (proto/PROTOCOL.md,
- * protocol 15) that no single field can express: a plan's trees (fsd
+ * protocol 16) that no single field can express: a plan's trees (fsd
  * maps) and file workloads (fwd maps), and an interval's operations
  * other than read and write (fsop maps). Both directions run them, as
  * schema.c's other checks.
@@ -36,6 +36,8 @@ static int fsd_check(const struct proto_fsd *f, uint32_t i, char *why,
 		bad = "sh: share number not below the share count";
 	else if (f->format >= PROTO_FSFMT_MAX)
 		bad = "fm: unknown format";
+	else if (f->totalsize && f->wss > f->totalsize)
+		bad = "ws: a working set above the total size";
 	if (!bad && f->nsizes > 1) {
 		for (uint32_t k = 0; k < f->nsizes; k++)
 			pct += f->sizes[k].pct;
@@ -71,6 +73,12 @@ static int fwd_check(const struct proto_plan *p, const struct proto_fwd *w,
 		bad = "tg: destination fsd index out of range";
 	else if (!w->nxfer)
 		bad = "x: no transfer size";
+	else if (w->stopafter && w->stopafter_pct)
+		bad = "sa/sp: both a block count and a percentage";
+	else if (!(w->midpoint >= 0 && w->midpoint <= 1e9))
+		bad = "pm: midpoint not within 0..1e9";
+	else if (w->midpoint > 0 && w->fileselect != PROTO_FSEL_RANDOM)
+		bad = "pm: a midpoint without random fileselect";
 	if (!bad)
 		return 0;
 	snprintf(why, whylen, "fw[%" PRIu32 "].%s", i, bad);

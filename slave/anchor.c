@@ -538,6 +538,8 @@ static int make_tree(int dirfd, const char *path,
 {
 	struct fstree_iter it;
 	struct fstree_entry *e;
+	const uint64_t *only = st && st->run ? st->run->only : NULL;
+	uint64_t k = 0;
 	int ret = 0;
 
 	e = malloc(sizeof(*e));
@@ -547,6 +549,14 @@ static int make_tree(int dirfd, const char *path,
 	if (shared(st))
 		fstree_iter_share(&it, st->run->share_no, st->run->share_count);
 	while (fstree_next(&it, e)) {
+		/* totalsize=: only the files of its subset. */
+		if (!e->is_dir && only && !((only[k >> 6] >> (k & 63)) & 1)) {
+			k++;
+			if (st)
+				st->files_walked++; /* validation's numbering */
+			continue;
+		}
+		k += !e->is_dir;
 		ret = stopped(st) ? -ECANCELED :
 		      e->is_dir   ? make_dir(dirfd, e, st) :
 				    make_file(dirfd, e, st);

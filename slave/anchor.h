@@ -52,6 +52,9 @@ struct anchor_run {
 		      size_t n);
 	void (*wrote)(void *arg, uint64_t file, uint64_t at, size_t n,
 		      int64_t got);
+	/* totalsize=: bits of this slave's files (in the tree's order) a
+	 * format makes, or NULL: all of them. */
+	const uint64_t *only;
 };
 
 /* What a format or clean did. */

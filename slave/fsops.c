@@ -183,6 +183,7 @@ void *fs_format_thread(void *arg)
 			.stop = &fs->stop,
 			.share_no = f->share_no,
 			.share_count = f->share_count,
+			.only = fs->tree[i].total,
 		};
 		struct anchor_stats st = { .run = &run };
 
@@ -330,26 +331,31 @@ static int open_flags(const struct proto_fsd *f)
 	return fl;
 }
 
-/* The transfers of one selected file, on fd; -errno of the first error. */
+/*
+ * The transfers of one selected file, on fd; -errno of the first error.
+ * *resume (stopafter= with sequential fileio, else NULL): where the last
+ * visit of the file stopped, and where this one stops.
+ */
 static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 		     unsigned fsd, int fd, uint64_t f, uint64_t size,
-		     int create)
+		     int create, uint64_t *resume)
 {
 	struct fsval_map *vm = th->fs->val ? th->fs->val[fsd] : NULL;
 	struct fsphase *fs = th->fs;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
 	int rnd = !create && w->fileio == PROTO_FILEIO_RANDOM;
-	uint64_t n = rnd ? fsplan_random_count(size, x->max) : UINT64_MAX;
-	uint64_t at = 0;
+	uint64_t at = resume && *resume < size ? *resume : 0, done = 0;
 	int ret = 0;
 
-	for (uint64_t k = 0; k < n && !fs->stop; k++) {
+	for (uint64_t k = 0; !fs->stop; k++) {
 		uint32_t len = fsplan_xfer_size(x, &th->rng);
 		int rd = !create && fsplan_reads(x, w->op, &th->rng);
 		uint64_t t0, t1;
 		unsigned bad;
 		ssize_t got;
 
+		if (!create && k && fsplan_enough(w, size, x->max, k, done))
+			break;
 		if (rnd) {
 			at = fsplan_random_offset(size, len, &th->rng);
 		} else if (at >= size) {
@@ -379,16 +385,20 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 		if (got <= 0)
 			break; /* an error, or the end of a shorter file */
 		at += (uint64_t)got;
+		done += (uint64_t)got;
 	}
+	if (resume)
+		*resume = at;
 	return ret;
 }
 
 /*
  * Open (or create) file fi, named name in folder pfd (its open began at
- * t0), transfer, close: a read, write or create.
+ * t0), transfer, close: a read, write or create. resume: transfers().
  */
 static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
-		   const char *name, uint64_t fi, uint64_t size, uint64_t t0)
+		   const char *name, uint64_t fi, uint64_t size, uint64_t t0,
+		   uint64_t *resume)
 {
 	struct fsphase *fs = th->fs;
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
@@ -409,7 +419,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 	if (fd < 0)
 		return fd;
 	if (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE || create)
-		ret = transfers(th, w, w->fsd, fd, fi, size, create);
+		ret = transfers(th, w, w->fsd, fd, fi, size, create, resume);
 	t0 = time_mono_ns();
 	fd = fsring_close(&th->ring, fd);
 	fs_record(fs, PROTO_FSOP_CLOSE, w->fsd, t0, time_mono_ns(), 0,
@@ -417,6 +427,15 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 	if (fd < 0 && !ret)
 		ret = fd;
 	return ret;
+}
+
+/* stopafter= on sequential reads or writes: a file goes on where it
+ * stopped (Vdbench's ActiveFile: an append, from 0 after the end). */
+static int resumes(const struct proto_fwd *w)
+{
+	return (w->stopafter || w->stopafter_pct) &&
+	       w->fileio == PROTO_FILEIO_SEQ &&
+	       (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE);
 }
 
 static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
@@ -438,8 +457,8 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 	case PROTO_FSOP_CREATE:
 	case PROTO_FSOP_OPEN:
 	case PROTO_FSOP_CLOSE:
-		ret = file_op(th, w, pfd, name, i,
-			      fs->tree[w->fsd].file_size[i], t0);
+		ret = file_op(th, w, pfd, name, i, t->file_size[i], t0,
+			      resumes(w) && t->file_at ? &t->file_at[i] : NULL);
 		break;
 	default:
 		ret = pfd < 0 ? pfd : name_op(&th->ring, pfd, w->op, name);
@@ -615,7 +634,11 @@ void *fs_run_thread(void *arg)
 			break;
 		pthread_mutex_lock(&fs->lock);
 		r = d ? fsplan_pick_pair(t, d, w->op, w->fileselect,
-					 &fs->cursor[th->fwd], &th->rng, &i) :
+					 w->midpoint, &fs->cursor[th->fwd],
+					 &th->rng, &i) :
+		    w->midpoint > 0 ?
+			fsplan_pick_skewed(t, w->op, w->midpoint,
+					   &fs->cursor[th->fwd], &th->rng, &i) :
 			fsplan_pick(t, w->op, w->fileselect,
 				    &fs->cursor[th->fwd], &th->rng, &i);
 		if (d && r == FSPLAN_PICKED)

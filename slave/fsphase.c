@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,46 @@ static int val_check(const struct proto_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * fsd i's totalsize= and workingsetsize= subsets (a format makes the one,
+ * the fwds use the other), and where its files go on for a stopafter=.
+ */
+static int tree_subsets(const struct proto_plan *p, unsigned i,
+			struct fsplan_tree *t, char *err, size_t errlen)
+{
+	const struct proto_fsd *f = &p->fsds[i];
+	uint64_t bytes = 0;
+	int ret = fsplan_tree_subsets(t, f->totalsize, p->format ? 0 : f->wss);
+
+	for (uint64_t k = 0; k < t->nfiles; k++)
+		bytes += t->file_size[k];
+	if (ret == -ERANGE) {
+		snprintf(err, errlen,
+			 "fsd %s: totalsize=%" PRIu64
+			 " or workingsetsize=%" PRIu64
+			 " is more than the %" PRIu64
+			 " bytes of this slave's files%s",
+			 f->name, f->totalsize, f->wss, bytes,
+			 f->share_count > 1 ? " (its share of shared=yes)" :
+					      "");
+		return ret;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "fsd %s: its totalsize= subset: %s",
+			 f->name, strerror(-ret));
+		return ret;
+	}
+	for (uint32_t w = 0; !p->format && w < p->nfwds; w++)
+		if (p->fwds[w].fsd == i && !t->file_at &&
+		    (p->fwds[w].stopafter || p->fwds[w].stopafter_pct)) {
+			t->file_at = calloc((size_t)t->nfiles + 1,
+					    sizeof(uint64_t));
+			if (!t->file_at)
+				return -ENOMEM;
+		}
+	return 0;
+}
+
 /* validate=yes: each fsd's key map, kept by the session across phases. */
 static int val_maps(struct session *s, char *err, size_t errlen)
 {
@@ -469,7 +510,7 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		if (ret < 0)
 			return ret;
 		fs->dirfd[i] = ret;
-		if (p->format && !p->validate)
+		if (p->format && !p->validate && (!make || !f->totalsize))
 			continue;
 		ret = fsplan_tree_build(&fs->tree[i], &fs->shape[i],
 					f->share_no, f->share_count);
@@ -478,6 +519,9 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 				 strerror(-ret));
 			return ret;
 		}
+		ret = tree_subsets(p, i, &fs->tree[i], err, errlen);
+		if (ret < 0)
+			return ret;
 		if (!p->format)
 			scan_tree(&fs->tree[i], fs->dirfd[i]);
 	}

@@ -5,6 +5,7 @@
 #include "slave/fsplan.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,7 +189,61 @@ void fsplan_tree_free(struct fsplan_tree *t)
 	free(t->dexist);
 	free(t->dbusy);
 	free(t->dkids);
+	free(t->total);
+	free(t->use);
+	free(t->file_at);
 	memset(t, 0, sizeof(*t));
+}
+
+int fsplan_tree_subsets(struct fsplan_tree *t, uint64_t totalsize, uint64_t wss)
+{
+	uint64_t n = t->nfiles, m = 0, k = 0, picked;
+	uint64_t *idx = NULL, *size = NULL, *in = NULL;
+	int ret = 0;
+
+	if (!totalsize && !wss)
+		return 0;
+	if (totalsize) {
+		t->total = bits(n);
+		if (!t->total)
+			return -ENOMEM;
+		ret = fstree_subset(t->file_size, n, totalsize, t->total,
+				    &picked);
+		if (ret < 0 || !wss) {
+			/* The fwds use the totalsize= files. */
+			wss = 0;
+		}
+	}
+	idx = malloc((size_t)(n + 1) * sizeof(uint64_t));
+	size = malloc((size_t)(n + 1) * sizeof(uint64_t));
+	if (ret < 0 || !idx || !size) {
+		ret = ret < 0 ? ret : -ENOMEM;
+		goto out;
+	}
+	for (uint64_t f = 0; f < n; f++)
+		if (!t->total || fsplan_bit(t->total, f)) {
+			idx[m] = f;
+			size[m++] = t->file_size[f];
+		}
+	if (wss) {
+		/* Drawn from the totalsize= list, with a Random(0) of its own. */
+		in = bits(m);
+		ret = in ? fstree_subset(size, m, wss, in, &picked) : -ENOMEM;
+		if (ret < 0)
+			goto out;
+		for (uint64_t j = 0; j < m; j++)
+			if (fsplan_bit(in, j))
+				idx[k++] = idx[j];
+		m = k;
+	}
+	t->use = idx;
+	t->nuse = m;
+	idx = NULL;
+out:
+	free(idx);
+	free(size);
+	free(in);
+	return ret;
 }
 
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d)
@@ -287,41 +342,10 @@ static int ok_for(const struct fsplan_tree *t, const struct fsplan_tree *d,
 	return d ? fsplan_ok_pair(t, d, i) : fsplan_ok(t, op, i);
 }
 
-/* fsplan_pick, and with d a copy's or move's destination tree. */
-static int pick(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
-		uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
-		uint64_t *i)
+/* Entry at picked for op (and file at of d): busy, counted in its folder. */
+static int take(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
+		uint64_t at, uint64_t *i)
 {
-	uint64_t n = fsplan_op_dirs(op) ? t->ndirs : t->nfiles, at;
-
-	if (!n)
-		return sel == PROTO_FSEL_ONCE ? FSPLAN_DONE : FSPLAN_NONE;
-	if (sel == PROTO_FSEL_RANDOM) {
-		for (int k = 0; k < FSPLAN_DRAWS; k++) {
-			at = below(rng, n);
-			if (ok_for(t, d, op, at))
-				goto found;
-		}
-		at = below(rng, n);
-		for (uint64_t k = 0; k < n; k++, at = at + 1 == n ? 0 : at + 1)
-			if (ok_for(t, d, op, at))
-				goto found;
-		return FSPLAN_NONE;
-	}
-	for (uint64_t k = 0; k < n; k++) {
-		if (*cursor >= n) {
-			if (sel == PROTO_FSEL_ONCE)
-				return FSPLAN_DONE;
-			*cursor = 0;
-		}
-		at = (*cursor)++;
-		if (ok_for(t, d, op, at))
-			goto found;
-	}
-	/* Once: what was skipped stays skipped; the pass goes on. */
-	return sel == PROTO_FSEL_ONCE && *cursor >= n ? FSPLAN_DONE :
-							FSPLAN_NONE;
-found:
 	busy(t, op, at, 1);
 	/* What a create or mkdir will put in a folder keeps rmdir away. */
 	if (op == PROTO_FSOP_CREATE)
@@ -337,17 +361,84 @@ found:
 	return FSPLAN_PICKED;
 }
 
+uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint)
+{
+	double u = (double)(workload_rng_next(rng) >> 11) * 0x1.0p-53;
+	double v;
+
+	if (!n || u == 0.0 || !(midpoint > 0))
+		return 0;
+	v = -log(u) * ((double)n / midpoint);
+	return v >= 18446744073709549568.0 ? 0 : (uint64_t)v % n;
+}
+
+/*
+ * fsplan_pick, with d a copy's or move's destination tree (or NULL), and
+ * with midpoint > 0 the random selection skewed by fsplan_poisson(): up
+ * to FSPLAN_DRAWS skewed draws, then the uniform random pick.
+ */
+static int pick(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
+		uint32_t sel, double midpoint, uint64_t *cursor,
+		struct workload_rng *rng, uint64_t *i)
+{
+	int dirs = fsplan_op_dirs(op);
+	const uint64_t *use = dirs ? NULL : t->use;
+	uint64_t n = dirs ? t->ndirs : use ? t->nuse : t->nfiles, at;
+
+	if (!n)
+		return sel == PROTO_FSEL_ONCE ? FSPLAN_DONE : FSPLAN_NONE;
+	for (int k = 0; midpoint > 0 && k < FSPLAN_DRAWS; k++) {
+		at = fsplan_poisson(rng, n, midpoint);
+		at = use ? use[at] : at;
+		if (ok_for(t, d, op, at))
+			return take(t, d, op, at, i);
+	}
+	if (midpoint > 0 || sel == PROTO_FSEL_RANDOM) {
+		for (int k = 0; k < FSPLAN_DRAWS; k++) {
+			at = below(rng, n);
+			at = use ? use[at] : at;
+			if (ok_for(t, d, op, at))
+				return take(t, d, op, at, i);
+		}
+		at = below(rng, n);
+		for (uint64_t k = 0; k < n; k++, at = at + 1 == n ? 0 : at + 1)
+			if (ok_for(t, d, op, use ? use[at] : at))
+				return take(t, d, op, use ? use[at] : at, i);
+		return FSPLAN_NONE;
+	}
+	for (uint64_t k = 0; k < n; k++) {
+		if (*cursor >= n) {
+			if (sel == PROTO_FSEL_ONCE)
+				return FSPLAN_DONE;
+			*cursor = 0;
+		}
+		at = (*cursor)++;
+		at = use ? use[at] : at;
+		if (ok_for(t, d, op, at))
+			return take(t, d, op, at, i);
+	}
+	/* Once: what was skipped stays skipped; the pass goes on. */
+	return sel == PROTO_FSEL_ONCE && *cursor >= n ? FSPLAN_DONE :
+							FSPLAN_NONE;
+}
+
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
 {
-	return pick(t, NULL, op, sel, cursor, rng, i);
+	return pick(t, NULL, op, sel, 0, cursor, rng, i);
+}
+
+int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
+		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+{
+	return pick(t, NULL, op, PROTO_FSEL_RANDOM, midpoint, cursor, rng, i);
 }
 
 int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
-		     uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
-		     uint64_t *i)
+		     uint32_t sel, double midpoint, uint64_t *cursor,
+		     struct workload_rng *rng, uint64_t *i)
 {
-	return pick(s, d, op, sel, cursor, rng, i);
+	return pick(s, d, op, sel, midpoint, cursor, rng, i);
 }
 
 void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
@@ -451,6 +542,19 @@ uint64_t fsplan_random_count(uint64_t size, uint32_t xfer)
 	uint64_t n = xfer ? size / xfer : 0;
 
 	return n < 1 ? 1 : n > FSPLAN_RANDOM_MAX ? FSPLAN_RANDOM_MAX : n;
+}
+
+int fsplan_enough(const struct proto_fwd *w, uint64_t size, uint32_t xfer,
+		  uint64_t blocks, uint64_t bytes)
+{
+	if (w->stopafter)
+		return blocks >= w->stopafter;
+	if (w->stopafter_pct)
+		return bytes >= (uint64_t)((unsigned __int128)size *
+					   w->stopafter_pct / 100);
+	if (w->fileio == PROTO_FILEIO_RANDOM)
+		return blocks >= fsplan_random_count(size, xfer);
+	return 0;
 }
 
 uint64_t fsplan_random_offset(uint64_t size, uint32_t len,

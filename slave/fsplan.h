@@ -34,12 +34,24 @@ struct fsplan_tree {
 	char *names;         /* folder paths, NUL-terminated */
 	uint64_t *fexist, *fbusy, *dexist, *dbusy; /* bits */
 	uint32_t *dkids; /* existing entries in each folder */
+	uint64_t *total; /* totalsize=: bits of the files formatted, or NULL */
+	uint64_t *use;   /* workingsetsize=, totalsize=: the files picked */
+	uint64_t nuse;   /* from, in order; NULL: every file */
+	uint64_t *file_at; /* stopafter= sequential: where each file goes on */
 };
 
 /* Build t from a checked shape, this slave share_no of share_count. */
 int fsplan_tree_build(struct fsplan_tree *t, const struct fstree_shape *shape,
 		      uint32_t share_no, uint32_t share_count);
 void fsplan_tree_free(struct fsplan_tree *t);
+/*
+ * totalsize= and workingsetsize= (bytes, 0 = none): t->total, the files
+ * a format makes (fstree_subset() of this slave's files), and t->use, the
+ * files the fwds pick from (fstree_subset() of those, with wss, or all of
+ * them). -ERANGE when a size passes the bytes it is drawn from.
+ */
+int fsplan_tree_subsets(struct fsplan_tree *t, uint64_t totalsize,
+			uint64_t wss);
 /* The relative path of folder d, or of file f (into buf). */
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d);
 int fsplan_file_path(const struct fsplan_tree *t, uint64_t f, char *buf,
@@ -84,6 +96,19 @@ enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
 /*
+ * fileselect=poisson/midpoint=N (midpoint > 0): Vdbench's distPoisson
+ * over n entries: (uint64)(-ln(u) * n / midpoint) mod n, u uniform in
+ * (0, 1) (u 0: entry 0). Entry k is picked with probability about
+ * (1 - e^(-m/n)) e^(-k m/n) / (1 - e^(-m)), m the midpoint.
+ */
+uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint);
+/*
+ * fsplan_pick()'s random selection skewed by fsplan_poisson(): up to
+ * FSPLAN_DRAWS skewed draws, then fsplan_pick()'s random one.
+ */
+int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
+		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
+/*
  * copy and move (to the destination tree d, file for file: the file of
  * the same relative name, Vdbench's getRelativeFile): file i of s may be
  * taken when it exists and is not busy, file i of d is not busy and its
@@ -93,8 +118,8 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 int fsplan_ok_pair(const struct fsplan_tree *s, const struct fsplan_tree *d,
 		   uint64_t i);
 int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
-		     uint32_t sel, uint64_t *cursor, struct workload_rng *rng,
-		     uint64_t *i);
+		     uint32_t sel, double midpoint, uint64_t *cursor,
+		     struct workload_rng *rng, uint64_t *i);
 /*
  * After a copy or move of file i: neither busy; the source gone after a
  * move that worked or an ENOENT; the destination as the operation left
@@ -104,7 +129,6 @@ void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
 		      uint64_t i, int err, int dst_now);
 /* 0 when d holds s's files index for index (the same shape and share). */
 int fsplan_pair_ok(const struct fsplan_tree *s, const struct fsplan_tree *d);
-
 /*
  * After op on entry i: not busy, and on success (err 0) the tree as the
  * op left it; an error that says otherwise (ENOENT, EEXIST) corrects the
@@ -135,6 +159,16 @@ int fsplan_reads(const struct fsplan_xfer *x, uint32_t op,
  */
 #define FSPLAN_RANDOM_MAX 100
 uint64_t fsplan_random_count(uint64_t size, uint32_t xfer);
+/*
+ * Whether a read or write of a file of size bytes did enough after blocks
+ * transfers moving bytes (then it moves to another file): stopafter=N
+ * after N transfers, stopafter=P% after P percent of the file's bytes (at
+ * least one transfer, as Vdbench checks after each); without stopafter=,
+ * random fileio after fsplan_random_count() transfers, sequential never
+ * (the file's end ends it).
+ */
+int fsplan_enough(const struct proto_fwd *w, uint64_t size, uint32_t xfer,
+		  uint64_t blocks, uint64_t bytes);
 /* A random transfer's offset: len-aligned, below size (0 if smaller). */
 uint64_t fsplan_random_offset(uint64_t size, uint32_t len,
 			      struct workload_rng *rng);

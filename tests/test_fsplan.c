@@ -4,9 +4,13 @@
  * number and size, shared=yes's share) against common/fstree.c's walk;
  * which operation may take which entry (the state bits); picks by
  * fileselect= (random, sequential wrapping, once ending); the state after
- * each operation; transfer sizes, the rdpct= mix, random offsets.
+ * each operation; transfer sizes, the rdpct= mix, random offsets;
+ * totalsize= and workingsetsize= subsets (Vdbench's draws, pinned from a
+ * java.util.Random(0) written apart from lockstep's, in Python), picks
+ * within them, and stopafter='s switch point.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -323,8 +327,8 @@ static void test_pair(void **state)
 		f = d.file_dir[0];
 		assert_int_equal(fsplan_ok_pair(&s, &d, 0), cases[c].ok);
 		assert_int_equal(fsplan_pick_pair(&s, &d, cases[c].op,
-						  PROTO_FSEL_SEQ, &cur, &rng,
-						  &i),
+						  PROTO_FSEL_SEQ, 0, &cur,
+						  &rng, &i),
 				 cases[c].ok ? FSPLAN_PICKED : FSPLAN_NONE);
 		if (!cases[c].ok) {
 			fsplan_tree_free(&s);
@@ -393,6 +397,217 @@ static void test_xfer(void **state)
 			 FSPLAN_RANDOM_MAX);
 }
 
+/* One folder of n files of 4k. */
+static void flat(struct fsplan_tree *t, uint32_t n)
+{
+	struct fstree_shape sh;
+
+	memset(&sh, 0, sizeof(sh));
+	sh.depth = sh.width = 1;
+	sh.files = n;
+	sh.nsizes = 1;
+	sh.size[0] = 4096;
+	sh.pct[0] = 100;
+	assert_int_equal(fsplan_tree_build(t, &sh, 0, 0), 0);
+}
+
+/*
+ * Vdbench's createUsedList draws: (int)(Random(0).nextDouble() * n), each
+ * file once, until the bytes reach the size. The expected files were
+ * computed with a java.util.Random of Python's (its first nextDouble()s
+ * 0.730967787376657, 0.24053641567148587, 0.6374174253501083 are Java's).
+ */
+static void test_subset(void **state)
+{
+	static const uint64_t want100[] = { 24, 33, 38, 55, 59,
+					    63, 73, 87, 94, 98 };
+	uint64_t size[100], in[2], picked;
+
+	(void)state;
+	for (int k = 0; k < 100; k++)
+		size[k] = 4096;
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fstree_subset(size, 100, 10 * 4096, in, &picked), 0);
+	assert_int_equal(picked, 10);
+	for (uint64_t k = 0, j = 0; k < 100; k++) {
+		int on = (int)((in[k >> 6] >> (k & 63)) & 1);
+
+		assert_int_equal(on, j < 10 && want100[j] == k);
+		j += on;
+	}
+	/* A size between files takes the file that passes it. */
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fstree_subset(size, 10, 2 * 4096 + 1, in, &picked), 0);
+	assert_int_equal(picked, 3);
+	assert_int_equal(in[0], (1u << 2) | (1u << 6) | (1u << 7));
+	/* Every byte: every file; one byte more: refused. */
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fstree_subset(size, 10, 10 * 4096, in, &picked), 0);
+	assert_int_equal(in[0], 0x3ff);
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fstree_subset(size, 10, 10 * 4096 + 1, in, &picked),
+			 -ERANGE);
+}
+
+/*
+ * The tree's subsets: totalsize= the files a format makes, wss= drawn
+ * from them with a Random(0) of its own; the fwds pick only within.
+ */
+static void test_tree_subsets(void **state)
+{
+	static const uint64_t total[] = {
+		24, 33, 38, 55, 59, 63, 73, 87, 94, 98
+	};
+	struct fsplan_tree t;
+	struct workload_rng rng;
+	uint64_t cur = 0, i, seen[100] = { 0 };
+
+	(void)state;
+	flat(&t, 100);
+	assert_int_equal(fsplan_tree_subsets(&t, 10 * 4096, 0), 0);
+	assert_int_equal(t.nuse, 10);
+	for (int k = 0; k < 10; k++) {
+		assert_int_equal(t.use[k], total[k]);
+		assert_true(fsplan_bit(t.total, total[k]));
+	}
+	fsplan_tree_free(&t);
+	/* wss=12k of those: positions 2, 6 and 7 of the list (Random(0)). */
+	flat(&t, 100);
+	assert_int_equal(fsplan_tree_subsets(&t, 10 * 4096, 3 * 4096), 0);
+	assert_int_equal(t.nuse, 3);
+	assert_int_equal(t.use[0], 38);
+	assert_int_equal(t.use[1], 73);
+	assert_int_equal(t.use[2], 87);
+	/* Every file exists: reads pick only the working set. */
+	for (uint32_t d = 0; d < t.ndirs; d++)
+		fsplan_set_dir(&t, d, 1);
+	for (uint64_t f = 0; f < t.nfiles; f++)
+		fsplan_set_file(&t, f, 1);
+	workload_rng_seed(&rng, 7);
+	for (int k = 0; k < 3000; k++) {
+		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ,
+					     PROTO_FSEL_RANDOM, &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		seen[i]++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	for (int f = 0; f < 100; f++)
+		if (f == 38 || f == 73 || f == 87)
+			assert_in_range(seen[f], 800, 1200);
+		else
+			assert_int_equal(seen[f], 0);
+	/* Sequential: in the tree's order, wrapping, within the set. */
+	cur = 0;
+	for (int k = 0; k < 7; k++) {
+		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ,
+					     PROTO_FSEL_SEQ, &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		assert_int_equal(i, t.use[k % 3]);
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	fsplan_tree_free(&t);
+	/* wss= alone is drawn from every file; too much is refused. */
+	flat(&t, 100);
+	assert_int_equal(fsplan_tree_subsets(&t, 0, 10 * 4096), 0);
+	assert_null(t.total);
+	assert_int_equal(t.nuse, 10);
+	assert_int_equal(t.use[9], 98);
+	fsplan_tree_free(&t);
+	flat(&t, 10);
+	assert_int_equal(fsplan_tree_subsets(&t, 11 * 4096, 0), -ERANGE);
+	fsplan_tree_free(&t);
+	flat(&t, 10);
+	assert_int_equal(fsplan_tree_subsets(&t, 0, 0), 0);
+	assert_null(t.use);
+	fsplan_tree_free(&t);
+}
+
+/* stopafter='s switch point, and Vdbench's default without it. */
+static void test_enough(void **state)
+{
+	struct proto_fwd w;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.op = PROTO_FSOP_READ;
+	w.stopafter = 3;
+	assert_false(fsplan_enough(&w, 1 << 20, 4096, 2, 8192));
+	assert_true(fsplan_enough(&w, 1 << 20, 4096, 3, 12288));
+	w.fileio = PROTO_FILEIO_RANDOM; /* the same with random offsets */
+	assert_false(fsplan_enough(&w, 1 << 20, 4096, 2, 8192));
+	assert_true(fsplan_enough(&w, 1 << 20, 4096, 3, 12288));
+	w.stopafter = 0;
+	w.stopafter_pct = 25; /* a quarter of 1m: 262144 bytes */
+	assert_false(fsplan_enough(&w, 1 << 20, 4096, 63, 262143));
+	assert_true(fsplan_enough(&w, 1 << 20, 4096, 64, 262144));
+	w.stopafter_pct = 0; /* random: one per xfersize block */
+	assert_false(fsplan_enough(&w, 65536, 4096, 15, 15 * 4096));
+	assert_true(fsplan_enough(&w, 65536, 4096, 16, 16 * 4096));
+	w.fileio = PROTO_FILEIO_SEQ; /* sequential: the file's end */
+	assert_false(fsplan_enough(&w, 65536, 4096, 1000, 1 << 30));
+}
+
+/*
+ * fileselect=poisson/midpoint=N: Vdbench's distPoisson, an exponential of
+ * mean n/midpoint folded mod n, so P(k < K) = (1 - e^(-K m/n)) /
+ * (1 - e^(-m)): with midpoint 3 about 66% of the picks in the first third
+ * of 100 files, 86% with midpoint 6; a fixed seed, 200,000 draws (the
+ * shares within 1%). Picks stay in the working set.
+ */
+static void test_poisson(void **state)
+{
+	static const struct {
+		double m;
+		uint64_t n, k;
+	} cases[] = { { 3, 100, 33 },
+		      { 6, 100, 33 },
+		      { 3, 1000, 100 },
+		      { 0.5, 100, 50 } };
+	struct workload_rng rng;
+	struct fsplan_tree t;
+	uint64_t cur = 0, i, seen[100] = { 0 };
+
+	(void)state;
+	workload_rng_seed(&rng, 12345);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		double m = cases[c].m, n = (double)cases[c].n, below = 0, want;
+
+		for (int d = 0; d < 200000; d++) {
+			uint64_t v = fsplan_poisson(&rng, cases[c].n, m);
+
+			assert_true(v < cases[c].n);
+			below += v < cases[c].k;
+		}
+		want = (1 - exp(-(double)cases[c].k * m / n)) / (1 - exp(-m));
+		if (fabs(below / 200000 - want) > 0.01)
+			fail_msg("midpoint %g: %.4f below %llu, expected %.4f",
+				 m, below / 200000,
+				 (unsigned long long)cases[c].k, want);
+	}
+	assert_int_equal(fsplan_poisson(&rng, 0, 3), 0);
+	/* Within a working set: its first files most. */
+	flat(&t, 100);
+	assert_int_equal(fsplan_tree_subsets(&t, 0, 10 * 4096), 0);
+	for (uint32_t d = 0; d < t.ndirs; d++)
+		fsplan_set_dir(&t, d, 1);
+	for (uint64_t f = 0; f < t.nfiles; f++)
+		fsplan_set_file(&t, f, 1);
+	for (int k = 0; k < 20000; k++) {
+		assert_int_equal(fsplan_pick_skewed(&t, PROTO_FSOP_READ, 3,
+						    &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		seen[i]++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	/* The set: 24, 33, ... 98 (test_tree_subsets): 24 gets 1-e^-0.3
+	 * over 1-e^-3 of the picks, 27%; 98 e^-2.7 times that, 1.8%. */
+	assert_in_range(seen[24], 5000, 5800);
+	assert_in_range(seen[98], 250, 500);
+	for (int f = 0; f < 24; f++)
+		assert_int_equal(seen[f], 0);
+	fsplan_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +617,10 @@ int main(void)
 		cmocka_unit_test(test_done),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_xfer),
+		cmocka_unit_test(test_subset),
+		cmocka_unit_test(test_tree_subsets),
+		cmocka_unit_test(test_enough),
+		cmocka_unit_test(test_poisson),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

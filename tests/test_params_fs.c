@@ -124,6 +124,53 @@ static void test_fields(void **state)
 	params_free(&p);
 }
 
+/*
+ * totalsize=, workingsetsize= (wss=) and stopafter= with Vdbench's
+ * meanings: bytes of the tree's files, transfers or a percentage of a
+ * file; absent, every file and Vdbench's default.
+ */
+static void test_subsets_stopafter(void **state)
+{
+	struct params *p = parse_ok(
+		"fsd=fsd1,anchor=/mnt/a,files=100,size=1m,totalsize=50m,workingsetsize=10m\n"
+		"fsd=fsd2,anchor=/mnt/b,files=100,size=1m,wss=20m\n"
+		"fwd=fw1,fsd=fsd1,stopafter=7\n"
+		"fwd=fw2,fsd=fsd2,fileio=random,stopafter=25%\n"
+		"fwd=fw3,fsd=fsd2\n"
+		"rd=rd1,fwd=fw*\n");
+
+	(void)state;
+	assert_int_equal(p->fsd[0].totalsize, 50 << 20);
+	assert_int_equal(p->fsd[0].wss, 10 << 20);
+	assert_int_equal(p->fsd[1].totalsize, 0);
+	assert_int_equal(p->fsd[1].wss, 20 << 20);
+	assert_int_equal(p->fwd[0].stopafter, 7);
+	assert_int_equal(p->fwd[0].stopafter_pct, 0);
+	assert_int_equal(p->fwd[1].stopafter, 0);
+	assert_int_equal(p->fwd[1].stopafter_pct, 25);
+	assert_int_equal(p->fwd[2].stopafter, 0);
+	assert_int_equal(p->fwd[2].stopafter_pct, 0);
+	params_free(&p);
+	/* fileselect=poisson and midpoint=N: random, skewed (Vdbench's). */
+	p = parse_ok(FSD1 "fwd=fw1,fileselect=poisson\n"
+			  "fwd=fw2,fileselect=midpoint=7.5\n"
+			  "fwd=fw3,fileselect=(random,2)\n"
+			  "fwd=fw4,fileselect=random\n"
+			  "rd=rd1,fwd=fw*\n");
+	assert_int_equal(p->fwd[0].fileselect, 0);
+	assert_dbl(p->fwd[0].midpoint, 3);
+	assert_int_equal(p->fwd[1].fileselect, 0);
+	assert_dbl(p->fwd[1].midpoint, 7.5);
+	assert_dbl(p->fwd[2].midpoint, 2);
+	assert_int_equal(p->fwd[3].fileselect, 0);
+	assert_dbl(p->fwd[3].midpoint, 0);
+	params_free(&p);
+	/* The whole tree is a totalsize= (10 files of 4k). */
+	p = parse_ok("fsd=fsd1,anchor=/mnt/a,totalsize=40k,wss=40k\n" FWD1 RD1);
+	assert_int_equal(p->fsd[0].totalsize, 40960);
+	params_free(&p);
+}
+
 static void test_errors(void **state)
 {
 	static const struct {
@@ -145,6 +192,26 @@ static void test_errors(void **state)
 		  "1:26: sizes= needs one size, size,percentage pairs such as (4k,50,64k,50), or (size,0) for sizes averaging size" },
 		{ "fsd=fsd1,anchor=/a,width=100000,depth=3\n" FWD1 RD1,
 		  "1:33: fsd=fsd1: depth=3,width=100000,files=10: the tree would have more than 2147483647 directories and files" },
+		{ "fsd=fsd1,anchor=/a,totalsize=41k\n" FWD1 RD1,
+		  "1:30: fsd=fsd1: totalsize=41984 is more than the tree's 40960 bytes (Vdbench's rule)" },
+		{ "fsd=fsd1,anchor=/a,wss=1m\n" FWD1 RD1,
+		  "1:24: fsd=fsd1: workingsetsize=1048576 is more than the tree's 40960 bytes (Vdbench's rule)" },
+		{ "fsd=fsd1,anchor=/a,totalsize=8k,wss=12k\n" FWD1 RD1,
+		  "1:37: fsd=fsd1: workingsetsize=12288 is more than totalsize=8192 (the working set is drawn from the totalsize= files)" },
+		{ "fsd=fsd1,anchor=/a,totalsize=50%\n" FWD1 RD1,
+		  "1:30: totalsize=50%: a percentage is not allowed on an fsd (Vdbench's rule); give bytes" },
+		{ "fsd=fsd1,anchor=/a,workingsetsize=0\n" FWD1 RD1,
+		  "1:35: workingsetsize=0: give at least 1 byte, or leave it out for every file" },
+		{ "fsd=fsd1,anchor=/a,totalsize=(1m,2)\n" FWD1 RD1,
+		  "1:30: totalsize= takes one size (Vdbench's (size,divisor) form is not taken)" },
+		{ "fsd=fsd1,anchor=/a,totalsize=lots\n" FWD1 RD1,
+		  "1:30: totalsize=lots is not a size (bytes, or a number with k, m, g or t)" },
+		{ FSD1 "fwd=fwd1,stopafter=0\n" RD1,
+		  "2:20: stopafter=0 is out of range 1..1000000000000000" },
+		{ FSD1 "fwd=fwd1,stopafter=101%\n" RD1,
+		  "2:20: stopafter=101 is out of range 1..100" },
+		{ FSD1 "fwd=fwd1,stopafter=often\n" RD1,
+		  "2:20: stopafter=often is not a number" },
 		{ "fsd=fsd1,anchor=/a,distribution=top\n" FWD1 RD1,
 		  "1:33: distribution=top is not bottom or all" },
 		{ "fsd=fsd1,anchor=/a\nfsd=fsd2,anchor=/a/\n" FWD1 RD1,
@@ -170,7 +237,15 @@ static void test_errors(void **state)
 		{ FSD1 "fwd=fwd1,fileio=backwards\n" RD1,
 		  "2:17: fileio=backwards is not sequential or random" },
 		{ FSD1 "fwd=fwd1,fileselect=sideways\n" RD1,
-		  "2:21: fileselect=sideways is not random, sequential or once" },
+		  "2:21: fileselect=sideways is not random, sequential, once, poisson or midpoint=N" },
+		{ FSD1 "fwd=fwd1,fileselect=(midpoint,10)\n" RD1,
+		  "2:22: fileselect=midpoint is not random, sequential, once, poisson or midpoint=N" },
+		{ FSD1 "fwd=fwd1,fileselect=midpoint=0\n" RD1,
+		  "2:21: fileselect=midpoint=0: the midpoint must be above 0" },
+		{ FSD1 "fwd=fwd1,fileselect=(poisson,sequential)\n" RD1,
+		  "2:21: fileselect=(poisson,sequential): a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
+		{ FSD1 "fwd=fwd1,fileselect=4\n" RD1,
+		  "2:21: fileselect=4: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
 		{ FSD1 "fwd=fwd1,threads=0\n" RD1,
 		  "2:18: threads=0 is out of range 1..65536" },
 		{ FSD1 "fwd=fwd1,operation=read,target=fsd1\n" RD1,
@@ -220,22 +295,14 @@ static void test_refused(void **state)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{ "fsd=fsd1,anchor=/a,totalsize=1g\n" FWD1 RD1,
-		  "1:20: totalsize= is not supported: lockstep does not run it yet (issue 32)" },
-		{ "fsd=fsd1,anchor=/a,workingsetsize=1g\n" FWD1 RD1,
-		  "1:20: workingsetsize= is not supported: lockstep does not run it yet (issue 32)" },
 		{ "fsd=fsd1,anchor=/a,count=(1,2)\n" FWD1 RD1,
 		  "1:20: count= is not supported: lockstep does not run it yet (issue 32)" },
-		{ FSD1 "fwd=fwd1,stopafter=100\n" RD1,
-		  "2:10: stopafter= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
 		  "2:17: fileio=(random,shared): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
 		{ FSD1 "fwd=fwd1,fileio=(sequential,delete)\n" RD1,
 		  "2:17: fileio=(sequential,delete): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
-		{ FSD1 "fwd=fwd1,fileselect=poisson\n" RD1,
-		  "2:21: fileselect=poisson: lockstep does not run it yet (issue 32): use random, sequential or once" },
-		{ FSD1 "fwd=fwd1,fileselect=(midpoint,10)\n" RD1,
-		  "2:21: fileselect=(midpoint,10): lockstep does not run it yet (issue 32): use random, sequential or once" },
+		{ FSD1 "fwd=fwd1,fileselect=(random,once)\n" RD1,
+		  "2:21: fileselect=(random,once): Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order" },
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
 		{ FSD1 FWD1 "rd=rd1,format=once\n",
@@ -502,6 +569,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_subsets_stopafter),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_phases),

@@ -932,13 +932,13 @@ static void test_version(void **state)
 	(void)state;
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 4);
-	kuint(&f, "v", 16);
+	kuint(&f, "v", 17);
 	kstr(&f, "t", "ping");
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 16 not supported (this "
-	       "lockstep speaks 15)");
+	       "protocol version 17 not supported (this "
+	       "lockstep speaks 16)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -959,7 +959,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 15), "
+	       "protocol version 4 not supported (this lockstep speaks 16), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -967,7 +967,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 15)");
+	expect(&f, -EPROTO, "(this lockstep speaks 16)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -1007,8 +1007,8 @@ static void test_version(void **state)
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
-	kuint(&f, "v", 16);
-	expect(&f, -EPROTO, "version 16");
+	kuint(&f, "v", 17);
+	expect(&f, -EPROTO, "version 17");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
@@ -2013,6 +2013,8 @@ static void fill_fs_plan(struct proto_msg *m)
 		f->share_count = i ? 3 : 0;
 		f->openflags = PROTO_O_DIRECT;
 		f->format = PROTO_FSFMT_RESTART;
+		f->totalsize = i ? UINT64_C(1) << 40 : 0;
+		f->wss = i ? UINT64_C(1) << 39 : 12345;
 		snprintf(w->name, sizeof(w->name), "fwd%u", i + 1);
 		w->fsd = i;
 		w->op = i ? PROTO_FSOP_MOVE : PROTO_FSOP_READ;
@@ -2026,6 +2028,10 @@ static void fill_fs_plan(struct proto_msg *m)
 		w->threads = 8;
 		w->target = 0;
 		w->rate = 250.5;
+		w->stopafter = i ? 0 : 7;
+		w->stopafter_pct = i ? 50 : 0;
+		w->fileselect = i ? PROTO_FSEL_RANDOM : w->fileselect;
+		w->midpoint = i ? 3.5 : 0;
 	}
 }
 
@@ -2133,6 +2139,33 @@ static void ch_fmt(struct proto_plan *p)
 {
 	p->fsds[1].format = 4;
 }
+static void ch_wss(struct proto_plan *p)
+{
+	p->fsds[1].wss = p->fsds[1].totalsize + 1;
+}
+static void ch_stopafter(struct proto_plan *p)
+{
+	p->fwds[1].stopafter = 3;
+}
+static void ch_midpoint(struct proto_plan *p)
+{
+	p->fwds[0].midpoint = 3;
+}
+
+/* edit_start() of the good fs plan (fill_fs_plan). */
+static msgpack_object *fs_edit_start(struct edit *e)
+{
+	struct proto_msg m;
+	size_t len, off = 0;
+
+	fill_fs_plan(&m);
+	assert_int_equal(proto_encode(&m, &e->orig, &len), 0);
+	proto_msg_free(&m);
+	msgpack_unpacked_init(&e->u);
+	assert_int_equal(msgpack_unpack_next(&e->u, e->orig, len, &off),
+			 MSGPACK_UNPACK_SUCCESS);
+	return &e->u.data;
+}
 
 /*
  * The checks both directions make (the decoder's are the encoder's): a
@@ -2142,8 +2175,6 @@ static void ch_fmt(struct proto_plan *p)
 static void test_plan_fs_hostile(void **state)
 {
 	struct edit e;
-	struct proto_msg m;
-	size_t len, off = 0;
 	msgpack_object *o;
 
 	(void)state;
@@ -2161,27 +2192,21 @@ static void test_plan_fs_hostile(void **state)
 	fs_plan_refused(ch_slash, "sb: not one path component");
 	fs_plan_refused(ch_depth, "dp/wd/fl");
 	fs_plan_refused(ch_fmt, "fm: unknown format");
+	fs_plan_refused(ch_wss, "ws: a working set above the total size");
+	fs_plan_refused(ch_stopafter, "sa/sp: both");
+	fs_plan_refused(ch_midpoint, "pm: a midpoint without random");
 
 	/* The decoder says which field of which entry. */
-	fill_fs_plan(&m);
-	assert_int_equal(proto_encode(&m, &e.orig, &len), 0);
-	proto_msg_free(&m);
-	msgpack_unpacked_init(&e.u);
-	assert_int_equal(msgpack_unpack_next(&e.u, e.orig, len, &off),
-			 MSGPACK_UNPACK_SUCCESS);
-	o = &e.u.data;
+	o = fs_edit_start(&e);
 	get(at(get(o, "fw"), 1), "fd")->via.u64 = 7;
 	edit_finish(&e, -EBADMSG, "fw[1].fd: fsd index out of range");
-
-	fill_fs_plan(&m);
-	off = 0;
-	assert_int_equal(proto_encode(&m, &e.orig, &len), 0);
-	proto_msg_free(&m);
-	msgpack_unpacked_init(&e.u);
-	assert_int_equal(msgpack_unpack_next(&e.u, e.orig, len, &off),
-			 MSGPACK_UNPACK_SUCCESS);
-	get(at(get(at(get(&e.u.data, "fd"), 0), "sz"), 0), "pc")->via.u64 = 101;
+	o = fs_edit_start(&e);
+	get(at(get(at(get(o, "fd"), 0), "sz"), 0), "pc")->via.u64 = 101;
 	edit_finish(&e, -EBADMSG, "plan.fd[0].sz[0].pc");
+	/* A stopafter percentage above 100. */
+	o = fs_edit_start(&e);
+	get(at(get(o, "fw"), 1), "sp")->via.u64 = 101;
+	edit_finish(&e, -EBADMSG, "plan.fw[1].sp");
 }
 
 /*

@@ -320,6 +320,7 @@ static void test_to_slave_fs(void **state)
 		f->share_count = UINT32_MAX;
 		f->share_no = UINT32_MAX - 1;
 		f->seed = UINT64_MAX;
+		f->totalsize = f->wss = UINT64_MAX;
 		f->nsizes = PROTO_FSD_SIZES;
 		for (unsigned k = 0; k < PROTO_FSD_SIZES; k++) {
 			f->sizes[k].size = UINT64_MAX;
@@ -340,9 +341,11 @@ static void test_to_slave_fs(void **state)
 			w->xfer[x].pct = 99.999;
 		}
 		w->fileio = PROTO_FILEIO_RANDOM;
-		w->fileselect = PROTO_FSEL_ONCE;
+		w->fileselect = PROTO_FSEL_RANDOM;
+		w->midpoint = 1e9;
 		w->threads = 4096;
 		w->rate = 1e300;
+		w->stopafter = UINT64_MAX;
 	}
 	assert_in_range(encoded(&m), PROTO_MAX_SMALL, PROTO_MAX_TO_SLAVE);
 	proto_msg_free(&m);

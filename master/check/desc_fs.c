@@ -84,7 +84,16 @@ static void describe_fsd(struct desc *d, const struct params_fsd *f)
 	desc_str(d, "distribution", f->dist_all ? "all" : "bottom");
 	SHOWN(d, " distribution=%s", f->dist_all ? "all" : "bottom");
 	desc_boolean(d, "shared", f->shared);
-	SHOWN(d, " shared=%s\n", f->shared ? "yes" : "no");
+	SHOWN(d, " shared=%s", f->shared ? "yes" : "no");
+	desc_u64(d, "totalsize", f->totalsize);
+	if (f->totalsize)
+		SHOWN(d, " totalsize=%s",
+		      size_str(f->totalsize, sz, sizeof(sz)));
+	desc_u64(d, "workingsetsize", f->wss);
+	if (f->wss)
+		SHOWN(d, " workingsetsize=%s",
+		      size_str(f->wss, sz, sizeof(sz)));
+	TEXT(d, "\n");
 	desc_u64(d, "tree_dirs", n.dirs);
 	SHOWN(d, "      a tree: %llu folders, %llu files",
 	      (unsigned long long)n.dirs, (unsigned long long)n.files);
@@ -147,6 +156,15 @@ static void describe_fwd(struct desc *d, const struct params *p,
 	      w->fileselect == 2 ? "once" :
 	      w->fileselect == 1 ? "sequential" :
 				   "random");
+	desc_dbl(d, "midpoint", w->midpoint);
+	if (w->midpoint > 0)
+		SHOWN(d, " midpoint=%g", w->midpoint);
+	desc_u64(d, "stopafter", w->stopafter);
+	if (w->stopafter)
+		SHOWN(d, " stopafter=%llu", (unsigned long long)w->stopafter);
+	desc_u64(d, "stopafter_pct", w->stopafter_pct);
+	if (w->stopafter_pct)
+		SHOWN(d, " stopafter=%u%%", w->stopafter_pct);
 	desc_u64(d, "threads", w->threads);
 	SHOWN(d, " threads=%u", w->threads);
 	desc_dbl(d, "skew", w->skew);

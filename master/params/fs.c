@@ -10,7 +10,9 @@
 #include "master/params/params_int.h"
 #include "common/fstree.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,6 +152,70 @@ int fsd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 	return sd_parse_openflags(p, kw, it, &fsd->openflags);
 }
 
+/*
+ * totalsize=, workingsetsize= (wss=): bytes of the tree's files, Vdbench's
+ * subsets (proto.h's ts and ws: each slave draws them from its files).
+ */
+int fsd_set_bytes(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+	bool total = !strcmp(kw->name, "totalsize");
+	const struct val *v;
+	uint64_t b;
+
+	if (it->nval > 1)
+		return perr(p, it->vpos,
+			    "%s= takes one size (Vdbench's (size,divisor) form is not taken)",
+			    kw->name);
+	v = values_single(p, kw, it);
+	if (!v)
+		return -EINVAL;
+	if (v->len && v->s[v->len - 1] == '%')
+		return perr(p, v->pos,
+			    "%s=%.*s: a percentage is not allowed on an fsd (Vdbench's rule); give bytes",
+			    kw->name, show(v->len), v->s);
+	if (values_size(p, kw, v, &b))
+		return -EINVAL;
+	if (!b)
+		return perr(p, v->pos,
+			    "%s=0: give at least 1 byte, or leave it out for every file",
+			    kw->name);
+	if (total) {
+		fsd->totalsize = b;
+		fsd->totalsize_pos = v->pos;
+	} else {
+		fsd->wss = b;
+		fsd->wss_pos = v->pos;
+	}
+	return 0;
+}
+
+/* totalsize= and workingsetsize= within the tree (and each other). */
+static int check_subsets(struct parser *p, const struct params_fsd *fsd,
+			 uint64_t bytes)
+{
+	if (fsd->totalsize > bytes)
+		return perr(p, fsd->totalsize_pos,
+			    "fsd=%s: totalsize=%" PRIu64
+			    " is more than the tree's %" PRIu64
+			    " bytes (Vdbench's rule)",
+			    fsd->name, fsd->totalsize, bytes);
+	if (fsd->totalsize && fsd->wss > fsd->totalsize)
+		return perr(p, fsd->wss_pos,
+			    "fsd=%s: workingsetsize=%" PRIu64
+			    " is more than totalsize=%" PRIu64
+			    " (the working set is drawn from the totalsize= files)",
+			    fsd->name, fsd->wss, fsd->totalsize);
+	if (fsd->wss > bytes)
+		return perr(p, fsd->wss_pos,
+			    "fsd=%s: workingsetsize=%" PRIu64
+			    " is more than the tree's %" PRIu64
+			    " bytes (Vdbench's rule)",
+			    fsd->name, fsd->wss, bytes);
+	return 0;
+}
+
 /* The shape of fsd, as common/fstree.h takes it. */
 static void fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
 {
@@ -203,6 +269,7 @@ static bool nested(const char *dir, const char *in)
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
+	struct fstree_counts counts;
 	struct fstree_shape sh;
 	char why[256];
 
@@ -211,8 +278,10 @@ int fsd_finish(struct parser *p)
 			    "fsd=%s needs anchor= (the folder its tree is made in)",
 			    fsd->name);
 	fsd_shape(fsd, &sh);
-	if (fstree_check(&sh, NULL, why, sizeof(why)))
+	if (fstree_check(&sh, &counts, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
+	if (check_subsets(p, fsd, counts.bytes))
+		return -EINVAL;
 	for (size_t i = 0; i < p->out->nfsd; i++) {
 		const struct params_fsd *o = &p->out->fsd[i];
 
@@ -305,30 +374,82 @@ int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
 	return 0;
 }
 
-/* fileselect=random|sequential|once; poisson and midpoint not yet. */
+/*
+ * One word of fileselect= (Vdbench's parseFileSelect): random,
+ * sequential, once, poisson (random, midpoint 3), midpoint=N (random,
+ * midpoint N) or a number (midpoint N). *sel: 0 random, 1 sequential,
+ * 2 once.
+ */
+static int fileselect_word(struct parser *p, const struct kw *kw,
+			   const struct val *v, unsigned *sel, double *mid)
+{
+	struct val num;
+
+	if (val_is(v, "random"))
+		*sel = 0;
+	else if (val_is(v, "sequential") || val_is(v, "seq"))
+		*sel = 1;
+	else if (val_is(v, "once"))
+		*sel = 2;
+	else if (val_is(v, "poisson")) {
+		*sel = 0;
+		*mid = 3;
+	} else if (v->len > 9 && !strncasecmp(v->s, "midpoint=", 9)) {
+		num = *v;
+		num.s += 9;
+		num.len -= 9;
+		num.pos.col += 9;
+		if (values_number_in(p, kw, &num, 0, 1e9, mid))
+			return -EINVAL;
+		if (!(*mid > 0))
+			return perr(p, v->pos,
+				    "%s=%.*s: the midpoint must be above 0",
+				    kw->name, show(v->len), v->s);
+		*sel = 0;
+	} else if (v->len &&
+		   (isdigit((unsigned char)v->s[0]) || v->s[0] == '.')) {
+		if (values_number_in(p, kw, v, 0, 1e9, mid))
+			return -EINVAL;
+		if (!(*mid > 0))
+			return perr(p, v->pos,
+				    "%s=%.*s: the midpoint must be above 0",
+				    kw->name, show(v->len), v->s);
+	} else {
+		return perr(p, v->pos,
+			    "%s=%.*s is not random, sequential, once, poisson or midpoint=N",
+			    kw->name, show(v->len), v->s);
+	}
+	return 0;
+}
+
+/*
+ * fileselect=: a word or a list of them, Vdbench's: the last of random,
+ * sequential and once wins; poisson and midpoint=N skew random picks.
+ */
 int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it)
 {
 	struct params_fwd *fwd = obj;
-	const struct val *v = &it->val[0];
+	unsigned sel = fwd->fileselect, seen = 0;
+	double mid = fwd->midpoint;
 
 	if (!it->nval)
 		return values_single(p, kw, it) ? 0 : -EINVAL;
-	if (it->nval == 1 && val_is(v, "random"))
-		fwd->fileselect = 0;
-	else if (it->nval == 1 && (val_is(v, "sequential") || val_is(v, "seq")))
-		fwd->fileselect = 1;
-	else if (it->nval == 1 && val_is(v, "once"))
-		fwd->fileselect = 2;
-	else if (val_is(v, "poisson") || val_is(v, "midpoint") ||
-		 (v->len > 8 && !strncasecmp(v->s, "midpoint", 8)))
+	for (size_t k = 0; k < it->nval; k++) {
+		if (fileselect_word(p, kw, &it->val[k], &sel, &mid))
+			return -EINVAL;
+		seen |= 1u << sel;
+	}
+	if ((seen & 5) == 5)
 		return perr(p, it->vpos,
-			    "%s=%.*s: lockstep does not run it yet (issue 32): use random, sequential or once",
+			    "%s=%.*s: Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order",
 			    kw->name, show(it->rawlen), it->raw);
-	else
+	if (mid > 0 && sel != 0)
 		return perr(p, it->vpos,
-			    "%s=%.*s is not random, sequential or once",
+			    "%s=%.*s: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)",
 			    kw->name, show(it->rawlen), it->raw);
+	fwd->fileselect = sel;
+	fwd->midpoint = mid;
 	return 0;
 }
 
@@ -363,6 +484,36 @@ int fwd_set_host(struct parser *p, const struct kw *kw, void *obj,
 	struct params_fwd *fwd = obj;
 
 	return params_set_hosts(p, kw, it, fwd->host, &fwd->nhost);
+}
+
+/*
+ * stopafter=N (transfers) or stopafter=P% (of a file's bytes): a read or
+ * write moves to another file after that much (Vdbench's ActiveFile).
+ */
+int fwd_set_stopafter(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+	const struct val *v = values_single(p, kw, it);
+	struct val num;
+	double d;
+
+	if (!v)
+		return -EINVAL;
+	fwd->stopafter = 0;
+	fwd->stopafter_pct = 0;
+	if (v->len > 1 && v->s[v->len - 1] == '%') {
+		num = *v;
+		num.len--;
+		if (values_whole(p, kw, &num, 1, 100, &d))
+			return -EINVAL;
+		fwd->stopafter_pct = (unsigned)d;
+		return 0;
+	}
+	if (values_whole(p, kw, v, 1, 1e15, &d))
+		return -EINVAL;
+	fwd->stopafter = (uint64_t)d;
+	return 0;
 }
 
 int fwd_set_target(struct parser *p, const struct kw *kw, void *obj,

@@ -262,7 +262,9 @@ struct params_fsd {
 	bool average;       /* sizes=(size,0): sizes averaging size */
 	bool shared;        /* shared=yes: one tree for every slave on it */
 	unsigned openflags; /* PARAMS_O_* */
-	struct params_pos pos, anchor_pos;
+	uint64_t totalsize; /* totalsize= bytes; 0 = the whole tree */
+	uint64_t wss;       /* workingsetsize= bytes; 0 = every file */
+	struct params_pos pos, anchor_pos, totalsize_pos, wss_pos;
 };
 
 /* fwd operation= (Vdbench's order, proto/proto.h's enum proto_fsop). */
@@ -305,6 +307,9 @@ struct params_fwd {
 	int target;          /* copy, move: target= fsd index; -1 = none */
 	size_t nhost;        /* host=: 0 = every host */
 	unsigned host[PARAMS_LIST_MAX]; /* indexes into params.hd */
+	uint64_t stopafter;             /* stopafter=N transfers; 0 = none */
+	unsigned stopafter_pct;         /* stopafter=P%; 0 = none */
+	double midpoint; /* fileselect=poisson (3), midpoint=N; 0 = none */
 	struct params_pos pos, rdpct_pos, target_pos, skew_pos;
 };
 

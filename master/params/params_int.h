@@ -422,6 +422,8 @@ int fsd_set_distribution(struct parser *p, const struct kw *kw, void *obj,
 			 const struct item *it);
 int fsd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 		      const struct item *it);
+int fsd_set_bytes(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
 int fsd_finish(struct parser *p);
 int fwd_set_fsd(struct parser *p, const struct kw *kw, void *obj,
 		const struct item *it);
@@ -443,6 +445,8 @@ int fwd_set_host(struct parser *p, const struct kw *kw, void *obj,
 		 const struct item *it);
 int fwd_set_target(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
+int fwd_set_stopafter(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it);
 int fwd_finish(struct parser *p);
 int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
 	       const struct item *it);

@@ -99,6 +99,9 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	o->openflags = proto_openflags(rd->openflags_set ? rd->openflags :
 							   d->openflags);
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
+	/* Each slave draws its subsets from its own files (Vdbench's). */
+	o->totalsize = d->totalsize;
+	o->wss = d->wss;
 	if (d->shared) {
 		/* Vdbench's shared anchor: every n-th file per slave. */
 		for (unsigned s = 0; s < nslaves; s++) {
@@ -184,6 +187,9 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 				p->fsd[fsd].name, FS_THREADS_MAX);
 	o->target = (uint32_t)map[d->target >= 0 ? (unsigned)d->target : fsd];
 	o->rate = ph->iorate > 0 ? ph->iorate * pct / 100 / share : 0;
+	o->stopafter = d->stopafter;
+	o->stopafter_pct = d->stopafter_pct;
+	o->midpoint = d->midpoint;
 	return 0;
 }
 

@@ -336,6 +336,10 @@ static int fill_fs_plan(struct proto_msg *m)
 	p->fwds[0].xfer[0] = (struct proto_xfer){ 4096, 100 };
 	p->fwds[0].fileio = PROTO_FILEIO_RANDOM;
 	p->fwds[0].threads = 2;
+	p->fwds[0].stopafter = 5;
+	p->fwds[0].midpoint = 3; /* fileselect=poisson (random: 0) */
+	p->fsds[0].totalsize = 65536;
+	p->fsds[0].wss = 32768;
 	return 0;
 }
 

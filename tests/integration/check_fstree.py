@@ -2,7 +2,8 @@
 """Checks a file tree lockstep formatted against Vdbench's rules.
 
 usage: check_fstree.py TREE DEPTH WIDTH FILES SIZES [--dist bottom|all]
-                       [--files-present N]
+                       [--files-present N] [--totalsize BYTES]
+                       [--print-wss BYTES]
 
 SIZES is a size in bytes ("8192") or pairs "8192:50,16384:50" as
 sizes=(8k,50,16k,50). Written from Vdbench's documented rules, not from
@@ -14,6 +15,13 @@ against the running percentages, file after file. The check: exactly
 those folders, exactly those file names (or, with --files-present N,
 N of them), no other entry, no link, and the sizes on disk are the
 sizes drawn (as a multiset, for the files present).
+
+--totalsize: only Vdbench's totalsize= subset of the files is expected
+(FileAnchor.createUsedList: java.util.Random(0), file number
+(int)(nextDouble() * files), each once, until their bytes reach it).
+--print-wss: print the workingsetsize= subset's file names (drawn the
+same way, with a new Random(0), from the totalsize= files or all) and
+check nothing.
 """
 import os
 import stat
@@ -41,6 +49,24 @@ class JavaRandom:
             # Java: u - r + (bound - 1) overflows to negative: draw again.
             if u - r + bound - 1 < 1 << 31:
                 return r
+
+    def next_double(self):
+        hi = self.next(26)
+        lo = self.next(27)
+        return ((hi << 27) + lo) * 2.0 ** -53
+
+
+def subset(sizes, want):
+    """Indexes of Vdbench's subset of files of sizes, in file order."""
+    if want > sum(sizes):
+        sys.exit("a subset of %d bytes of %d" % (want, sum(sizes)))
+    rng, got, picked = JavaRandom(0), 0, set()
+    while got < want:
+        f = int(rng.next_double() * len(sizes))
+        if f not in picked:
+            picked.add(f)
+            got += sizes[f]
+    return sorted(picked)
 
 
 def expected(depth, width, files, sizes, dist):
@@ -82,12 +108,29 @@ def main():
         i = a.index("--files-present")
         present = int(a[i + 1])
         del a[i:i + 2]
+    total = wss = 0
+    if "--totalsize" in a:
+        i = a.index("--totalsize")
+        total = int(a[i + 1])
+        del a[i:i + 2]
+    if "--print-wss" in a:
+        i = a.index("--print-wss")
+        wss = int(a[i + 1])
+        del a[i:i + 2]
     tree, depth, width, files, spec = a[0], int(a[1]), int(a[2]), int(a[3]), a[4]
     sizes = []
     for part in spec.split(","):
         size, _, share = part.partition(":")
         sizes.append((int(size), int(share or 100)))
     dirs, names, drawn = expected(depth, width, files, sizes, dist)
+    if total:
+        keep = subset(drawn, total)
+        names = [names[k] for k in keep]
+        drawn = [drawn[k] for k in keep]
+    if wss:
+        for k in subset(drawn, wss):
+            print(names[k])
+        return
     found_dirs, found_files = set(), {}
     for root, dnames, fnames in os.walk(tree):
         rel = os.path.relpath(root, tree)

@@ -1,8 +1,8 @@
 # Helpers of the file-system run tests (fs_run.sh, fs_copymove.sh,
-# fs_clean_shared.sh), sourced after lib.sh.
+# fs_clean_shared.sh, fs_subsets.sh), sourced after lib.sh.
 
 # run NAME: lockstep run $TMP/NAME.vdb into $TMP/NAME with two local
-# slaves; sets rc.
+# slaves; sets rc; fails on a sanitizer report.
 run() {
 	set +e
 	timeout 120 "$LOCKSTEP" run "$TMP/$1.vdb" -o "$TMP/$1" \
