@@ -441,6 +441,7 @@ static int resumes(const struct proto_fwd *w)
 static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 {
 	struct fsphase *fs = th->fs;
+	struct fsplan_tree *t = &fs->tree[w->fsd];
 	char name[FSTREE_PATH_MAX];
 	uint64_t t0 = time_mono_ns();
 	int own, pfd, ret;
