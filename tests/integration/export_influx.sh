@@ -147,14 +147,8 @@ PY
 # fields equal ops.csv's row.
 FSA=$(mktemp -d /dev/shm/lockstep-expfs.XXXXXX)
 trap 'rm -rf "$FSA"; cleanup_influx' EXIT
-cat > "$TMP/fs.vdb" <<VDB
-fsd=fsd1,anchor=$FSA,depth=1,width=2,files=200,size=4k
-fwd=del,fsd=fsd1,operation=delete,fileselect=random,threads=1
-fwd=cre,fsd=fsd1,operation=create,fileselect=random,threads=1
-fwd=get,fsd=fsd1,operation=getattr,fileselect=random,threads=1
-rd=rd,fwd=del,fwdrate=100,format=yes,elapsed=2,interval=1
-rd=rc,fwd=(cre,get),fwdrate=200,format=no,elapsed=3,warmup=1,interval=1
-VDB
+source "$HERE/fsrun_lib.sh"
+fs_mixed_vdb "$TMP/fs.vdb" "$FSA" ",warmup=1"
 run_bounded 60 "$LOCKSTEP" run "$TMP/fs.vdb" -o "$TMP/fsout" --local-slaves 2 \
 	--no-history --influx "http://127.0.0.1:$IPORT/write?db=ls" > "$TMP/fsout.txt" 2>&1
 [ "$rc" -eq 0 ] || fail_show "$TMP/fsout.txt" "fs run exited $rc"
