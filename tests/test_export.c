@@ -235,6 +235,42 @@ static void test_influx(void **state)
 	assert_int_equal(export_influx_format(&p, buf, 30), 0);
 }
 
+/* A file-system operation's point: its own path, measurement, metrics. */
+static void test_fsop(void **state)
+{
+	const struct export_metric m[] = {
+		{ "ops", 120, 0 },    { "rate", 120, 3 },
+		{ "errors", NAN, 0 }, { "resp_ms", 0.25, 6 },
+		{ "p99_ms", 1.5, 6 }, { "interval", 3, 0 },
+	};
+	struct export_point p = {
+		.kind = EXPORT_FSOP,
+		.obj = "create",
+		.nm = sizeof(m) / sizeof(m[0]),
+		.m = m,
+		.run = "rc 1",
+		.phase = "measure",
+		.interval = 3,
+		.end_ns = 1700000000123456789ull,
+	};
+	char buf[4096];
+
+	(void)state;
+	assert_true(export_graphite_format(&p, buf, sizeof(buf)) > 0);
+	assert_non_null(
+		strstr(buf,
+		       "lockstep.rc_1.op.create.rate 120.000 1700000000\n"));
+	assert_non_null(
+		strstr(buf,
+		       "lockstep.rc_1.op.create.p99_ms 1.500000 1700000000\n"));
+	assert_null(strstr(buf, "errors")); /* unknown: not sent */
+	assert_true(export_influx_format(&p, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf,
+			    "lockstep_op,run=rc\\ 1,phase=measure,operation=create "
+			    "ops=120i,rate=120.000,resp_ms=0.250000,p99_ms=1.500000,"
+			    "interval=3i 1700000000123456789\n");
+}
+
 static void test_prom(void **state)
 {
 	char out[64], err[256], dir[] = "/tmp/test_export.XXXXXX", path[512];
@@ -277,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_graphite_part),
 		cmocka_unit_test(test_graphite_format),
 		cmocka_unit_test(test_influx),
+		cmocka_unit_test(test_fsop),
 		cmocka_unit_test(test_prom),
 	};
 

@@ -33,14 +33,17 @@ enum export_sink_kind {
 /*
  * What a point is: an interval row (its stats view), a block device's
  * figures (obj: the device; the cluster's devices as obj "all" with no
- * slave), a host's telemetry, or a probe's sample (obj: the probe, key:
- * its key; no run). The last three carry their own metrics in m.
+ * slave), a host's telemetry, a probe's sample (obj: the probe, key:
+ * its key; no run), or one operation of a file-system phase's cluster
+ * interval (obj: "create", as ops.csv's rows). All but the first carry
+ * their own metrics in m.
  */
 enum export_kind {
 	EXPORT_INTERVAL = 0,
 	EXPORT_DEVICE,
 	EXPORT_HOSTSTAT,
 	EXPORT_PROBE,
+	EXPORT_FSOP,
 };
 
 /* One metric of a point: a static name, its value, its decimals. */
@@ -54,7 +57,7 @@ struct export_metric {
 /* One interval row: the cluster's (slave NULL) or one slave's. */
 struct export_point {
 	enum export_kind kind;
-	const char *obj, *key; /* EXPORT_DEVICE, EXPORT_PROBE */
+	const char *obj, *key; /* EXPORT_DEVICE, EXPORT_PROBE, EXPORT_FSOP */
 	size_t nm;             /* kinds other than EXPORT_INTERVAL */
 	const struct export_metric *m;
 	const char *run;   /* the run's display name ("r1 xfersize=4k") */
@@ -135,8 +138,9 @@ int export_parse_url(const char *url, char *host, size_t hostlen,
  */
 const char *export_graphite_part(const char *s, char *out, size_t len);
 /*
- * The Graphite plaintext lines of p ("lockstep.RUN.METRIC V T\n" or
- * "lockstep.RUN.host.SLAVE.METRIC V T\n") into buf. Returns the length, or
+ * The Graphite plaintext lines of p ("lockstep.RUN.METRIC V T\n",
+ * "lockstep.RUN.host.SLAVE.METRIC V T\n", an operation's
+ * "lockstep.RUN.op.OP.METRIC V T\n") into buf. Returns the length, or
  * 0 when they do not fit.
  */
 size_t export_graphite_format(const struct export_point *p, char *buf,

@@ -56,6 +56,11 @@ size_t export_graphite_format(const struct export_point *p, char *buf,
 
 		snprintf(prefix + l, sizeof(prefix) - l, "dev.%s.",
 			 export_graphite_part(p->obj, obj, sizeof(obj)));
+	} else if (p->kind == EXPORT_FSOP) {
+		size_t l = strlen(prefix);
+
+		snprintf(prefix + l, sizeof(prefix) - l, "op.%s.",
+			 export_graphite_part(p->obj, obj, sizeof(obj)));
 	} else if (p->kind == EXPORT_HOSTSTAT) {
 		size_t l = strlen(prefix);
 

@@ -67,6 +67,11 @@ size_t export_influx_format(const struct export_point *p, char *buf, size_t len)
 			     export_influx_tag(p->slave ? p->slave : "cluster",
 					       slave, sizeof(slave)),
 			     export_influx_tag(p->obj, obj, sizeof(obj)));
+	else if (p->kind == EXPORT_FSOP)
+		w = snprintf(buf, len,
+			     "lockstep_op,run=%s,phase=%s,operation=%s ", run,
+			     phase,
+			     export_influx_tag(p->obj, obj, sizeof(obj)));
 	else if (p->kind == EXPORT_HOSTSTAT)
 		w = snprintf(buf, len,
 			     "lockstep_host,run=%s,phase=%s,host=%s,slave=%s ",

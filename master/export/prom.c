@@ -90,9 +90,10 @@ struct prom {
 	size_t nslave, capslave;
 	struct export_item *total; /* every finished run's totals */
 	size_t ntotal, captotal;
-	/* The last of each device (slave, device), host (slave), probe key. */
-	struct export_item *dev, *host, *probe;
-	size_t ndev, capdev, nhost, caphost, nprobe, capprobe;
+	/* The last of each device (slave, device), host (slave), probe key,
+	   file-system operation (of the cluster). */
+	struct export_item *dev, *host, *probe, *op;
+	size_t ndev, capdev, nhost, caphost, nprobe, capprobe, nop, capop;
 	int failed; /* a write failure was logged */
 };
 
@@ -199,6 +200,9 @@ static void put_labels(FILE *f, const struct export_item *it)
 	if (it->kind == EXPORT_DEVICE)
 		fprintf(f, ",device=\"%s\"",
 			export_prom_label(it->obj, host, sizeof(host)));
+	if (it->kind == EXPORT_FSOP)
+		fprintf(f, ",operation=\"%s\"",
+			export_prom_label(it->obj, host, sizeof(host)));
 	fputc('}', f);
 }
 
@@ -262,6 +266,9 @@ static void write_all(struct prom *p, FILE *f)
 		   p->host, p->nhost);
 	put_family(f, "lockstep_probe", "of each probe key's last sample",
 		   p->probe, p->nprobe);
+	put_family(f, "lockstep_op",
+		   "of each file-system operation in the cluster's last interval",
+		   p->op, p->nop);
 }
 
 /*
@@ -302,6 +309,12 @@ static size_t prom_deliver(void *state, const struct export_item *it, size_t n)
 		} else if (it[i].kind == EXPORT_PROBE) {
 			keep_row(&p->probe, &p->nprobe, &p->capprobe, &it[i],
 				 1);
+		} else if (it[i].kind == EXPORT_FSOP) {
+			/* A new run's operations replace the last run's:
+			   a format's mkdir is not the next run's. */
+			if (p->nop && strcmp(p->op[0].run, it[i].run))
+				p->nop = 0;
+			keep_row(&p->op, &p->nop, &p->capop, &it[i], 1);
 		} else if (it[i].slave[0]) {
 			keep_row(&p->slave, &p->nslave, &p->capslave, &it[i],
 				 1);
@@ -330,6 +343,7 @@ static void prom_close(void *state)
 	free(p->dev);
 	free(p->host);
 	free(p->probe);
+	free(p->op);
 	free(p);
 }
 

@@ -56,7 +56,8 @@ int history_compare_main(int argc, char **argv)
 			"exit 0, never a regression, unless accepted; never the candidate).\n"
 			"With 5 or more baseline nights each metric is judged night to night\n"
 			"(robust z against their median and MAD), else over the intervals\n"
-			"(Mann-Whitney U widened for lag-1 autocorrelation).\n"
+			"(Mann-Whitney U widened for lag-1 autocorrelation). A file-system\n"
+			"run's operations are judged as runs RUN/OP (rc/create: rate, latency).\n"
 			"Exit 0: no regression, 3: regression, 1: bad input.\n",
 		.width = 20,
 		.defs = defs,

@@ -160,7 +160,10 @@ static void compare_phase(const struct history_phase *a,
 		cm->pct = a->v[m] != 0 && isfinite(a->v[m]) ?
 				  (b->v[m] - a->v[m]) / a->v[m] * 100 :
 				  NAN;
-		cm->judged = t->set[m];
+		/* Nothing measured on either side (a file-system run's
+		   getattr phase has no reads or writes, a create no MB/s of
+		   its own): nothing to judge, not noise. */
+		cm->judged = t->set[m] && (a->v[m] > 0 || b->v[m] > 0);
 		cm->z = cm->r = NAN;
 		if (a->nnight[m] >= HISTORY_MIN_NIGHTS) {
 			/* Enough nights: tonight against their spread. */

@@ -160,6 +160,36 @@ double history_load_col(struct sqlite3_stmt *st, int i);
 void history_load_str(struct sqlite3_stmt *st, int i, char *out, size_t len);
 /* Append one interval (a value per series) to p; 0 or -ENOMEM. */
 int history_load_push(struct history_phase *p, const double *v);
+/*
+ * The whole regular file name in dirfd, NUL-terminated (no link, no
+ * FIFO, at most max bytes): 0 or -errno (-EFBIG over max).
+ */
+int history_load_slurp(int dirfd, const char *name, size_t max, char **out,
+		       size_t *len);
+/* Split a CSV line at commas in place: the field count (f[0..max)). */
+int history_load_split(char *line, char **f, int max);
+/*
+ * A header's columns: col[k] the index of names[k] in f[0..n), -1 when
+ * absent; 0 when every one is there, else -1.
+ */
+int history_load_cols(char *const *f, int n, const char *const *names,
+		      int nnames, int *col);
+/*
+ * A row's numbers v[0..k) of columns col[0..k) (f[0..n)): 0, or 1 + the
+ * first that is missing or not a number.
+ */
+int history_load_nums(char *const *f, int n, const int *col, int k, double *v);
+
+/* ---- loadops.c: a file-system run's operations as phases "RUN/OP" ------- */
+
+struct sqlite3;
+/* Every run's operations (not read, write) of summary doc: 0 or -errno. */
+int history_load_fsops(struct sqlite3 *j, const char *doc,
+		       struct history_run *r);
+/* Their measured intervals from ops.csv (none: fine); 0 or -errno. */
+int history_load_opscsv(int dirfd, const char *dir, struct history_run *r,
+			char *err, size_t errlen);
+
 /* The median run of runs[0..n) (the newest first), per metric, by name. */
 int history_load_median(const struct history_run *runs, size_t n,
 			struct history_run *out);

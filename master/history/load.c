@@ -22,17 +22,6 @@
 
 #define SUMMARY_MAX (64u << 20)
 
-void history_load_hash(const char *s, size_t len, char *out)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
 void history_run_free(struct history_run *r)
 {
 	for (size_t i = 0; i < r->nphases; i++) {
@@ -48,49 +37,6 @@ void history_run_free(struct history_run *r)
 	free(r->param_text);
 	free(r->plan);
 	memset(r, 0, sizeof(*r));
-}
-
-/*
- * The whole of the regular file name in the folder dirfd, NUL-terminated,
- * read as lockstep report reads it (fsutil_read_at: no symbolic link, no
- * FIFO, at most max bytes); -errno (-EFBIG over max).
- */
-static int slurp(int dirfd, const char *name, size_t max, char **out,
-		 size_t *len)
-{
-	int truncated,
-		ret = fsutil_read_at(dirfd, name, max, out, len, &truncated);
-
-	if (ret == 0 && truncated) {
-		free(*out);
-		*out = NULL;
-		ret = -EFBIG;
-	}
-	return ret;
-}
-
-/* A column as a number: NULL, text or a blob are NaN, never 0. */
-double history_load_col(sqlite3_stmt *st, int i)
-{
-	int t = sqlite3_column_type(st, i);
-
-	return t == SQLITE_INTEGER || t == SQLITE_FLOAT ?
-		       sqlite3_column_double(st, i) :
-		       NAN;
-}
-
-void history_load_str(sqlite3_stmt *st, int i, char *out, size_t len)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	snprintf(out, len, "%s",
-		 sqlite3_column_type(st, i) == SQLITE_TEXT && s ?
-			 (const char *)s :
-			 "");
-	/* Names from a file go to terminals: no control characters. */
-	for (char *p = out; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
 }
 
 static const char *const top_keys[] = {
@@ -303,39 +249,10 @@ static int read_phases(sqlite3 *j, const char *doc, struct history_run *r)
 
 /* ---- intervals.csv ------------------------------------------------------- */
 
-static const char *const csv_cols[HISTORY_NSERIES] = {
-	"iops", "mbps", "resp_ms", "p95_ms", "p99_ms",
+/* The series' columns in enum history_series order, then run and phase. */
+static const char *const csv_cols[HISTORY_NSERIES + 2] = {
+	"iops", "mbps", "resp_ms", "p95_ms", "p99_ms", "run", "phase",
 };
-
-static int split_csv(char *line, char **f, int max)
-{
-	int n = 0;
-
-	for (char *p = line;; p++) {
-		if (n < max)
-			f[n] = p;
-		n++;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = 0;
-	}
-	return n;
-}
-
-int history_load_push(struct history_phase *p, const double *v)
-{
-	for (int s = 0; s < HISTORY_NSERIES; s++) {
-		double *ns = realloc(p->series[s], (p->n + 1) * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		ns[p->n] = v[s];
-		p->series[s] = ns;
-	}
-	p->n++;
-	return 0;
-}
 
 static struct history_phase *phase_by_name(struct history_run *r,
 					   const char *name)
@@ -356,45 +273,35 @@ static int read_intervals(int dirfd, const char *dir, struct history_run *r,
 			  char *err, size_t errlen)
 {
 	char path[PATH_MAX], *text, *line, *save = NULL, *f[64];
-	int col[HISTORY_NSERIES], crun = -1, cphase = -1, ret = 0;
+	int col[HISTORY_NSERIES + 2], crun = -1, cphase = -1, ret = 0, bad;
 	unsigned lineno = 0;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/intervals.csv", dir);
-	ret = slurp(dirfd, "intervals.csv", SUMMARY_MAX * 4u, &text, &len);
+	ret = history_load_slurp(dirfd, "intervals.csv", SUMMARY_MAX * 4u,
+				 &text, &len);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", path, fsutil_read_why(ret));
 		return ret;
 	}
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		int n = split_csv(line, f, 64);
+		int n = history_load_split(line, f, 64);
 		double v[HISTORY_NSERIES];
 		struct history_phase *p;
 
 		lineno++;
 		if (lineno == 1) {
-			for (int s = 0; s < HISTORY_NSERIES; s++)
-				col[s] = -1;
-			for (int i = 0; i < n && i < 64; i++) {
-				if (!strcmp(f[i], "run"))
-					crun = i;
-				if (!strcmp(f[i], "phase"))
-					cphase = i;
-				for (int s = 0; s < HISTORY_NSERIES; s++)
-					if (!strcmp(f[i], csv_cols[s]))
-						col[s] = i;
-			}
-			for (int s = 0; s < HISTORY_NSERIES; s++)
-				if (col[s] < 0)
-					crun = -1;
-			if (crun < 0 || cphase < 0) {
+			if (history_load_cols(f, n < 64 ? n : 64, csv_cols,
+					      HISTORY_NSERIES + 2, col) < 0) {
 				snprintf(err, errlen,
 					 "%s:1:1: not a lockstep intervals.csv header",
 					 path);
 				ret = -EBADMSG;
 				break;
 			}
+			crun = col[HISTORY_NSERIES];
+			cphase = col[HISTORY_NSERIES + 1];
 			continue;
 		}
 		if (n > 64 || n <= crun || n <= cphase) {
@@ -403,17 +310,13 @@ static int read_intervals(int dirfd, const char *dir, struct history_run *r,
 			ret = -EBADMSG;
 			break;
 		}
-		for (int s = 0; s < HISTORY_NSERIES; s++) {
-			char *end;
-
-			v[s] = col[s] < n ? strtod(f[col[s]], &end) : NAN;
-			if (col[s] >= n || end == f[col[s]] || *end) {
-				snprintf(err, errlen,
-					 "%s:%u: column %s is not a number",
-					 path, lineno, csv_cols[s]);
-				ret = -EBADMSG;
-				goto out;
-			}
+		bad = history_load_nums(f, n, col, HISTORY_NSERIES, v);
+		if (bad) {
+			snprintf(err, errlen,
+				 "%s:%u: column %s is not a number", path,
+				 lineno, csv_cols[bad - 1]);
+			ret = -EBADMSG;
+			break;
 		}
 		p = phase_by_name(r, f[crun]);
 		if (!p) /* a run the summary does not list (aborted) */
@@ -427,7 +330,6 @@ static int read_intervals(int dirfd, const char *dir, struct history_run *r,
 			p->series[HISTORY_S_MBPS][p->n - 1] += v[HISTORY_S_MBPS];
 		}
 	}
-out:
 	free(text);
 	return ret;
 }
@@ -524,6 +426,8 @@ static int make_plan(struct history_run *r)
 	for (size_t i = 0; i < r->nphases; i++) {
 		const struct history_phase *p = &r->ph[i];
 
+		if (!strcmp(p->kind, "fsop"))
+			continue; /* its run's line says it */
 		used += (size_t)
 			snprintf(r->plan + used, cap - used,
 				 "%s %s elapsed=%g warmup=%g interval=%g iorate=%g\n",
@@ -545,7 +449,7 @@ static int read_param(int dirfd, const char *dir, const char *pfile,
 	snprintf(r->param_name, sizeof(r->param_name), "%s", base);
 	if (!*base || *base == '.' || strchr(base, '/'))
 		return 0;
-	ret = slurp(dirfd, base, 16u << 20, &r->param_text, &len);
+	ret = history_load_slurp(dirfd, base, 16u << 20, &r->param_text, &len);
 	if (ret == 0)
 		history_load_hash(r->param_text, len, r->param_hash);
 	if (ret == -ENOENT)
@@ -575,7 +479,8 @@ int history_load_dir(const char *dir, struct history_run *r, char *err,
 					  strerror(-ret));
 		return ret;
 	}
-	ret = slurp(dirfd, "summary.json", SUMMARY_MAX, &doc, &len);
+	ret = history_load_slurp(dirfd, "summary.json", SUMMARY_MAX, &doc,
+				 &len);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: %s", path,
 			 ret == -ENOENT ?
@@ -595,6 +500,8 @@ int history_load_dir(const char *dir, struct history_run *r, char *err,
 		ret = read_slaves(j, doc, r);
 	if (ret == 0)
 		ret = read_phases(j, doc, r);
+	if (ret == 0)
+		ret = history_load_fsops(j, doc, r);
 	if (ret < 0) {
 		snprintf(err, errlen,
 			 "%s: not a lockstep summary (malformed JSON, or no run_id, status or runs)",
@@ -602,6 +509,8 @@ int history_load_dir(const char *dir, struct history_run *r, char *err,
 		goto out;
 	}
 	ret = read_intervals(dirfd, dir, r, err, errlen);
+	if (ret == 0)
+		ret = history_load_opscsv(dirfd, dir, r, err, errlen);
 	if (ret == 0)
 		ret = check_totals(dir, r, err, errlen);
 	if (ret < 0)

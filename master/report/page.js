@@ -912,6 +912,55 @@
 		["CPU sys %", "cpu_sys_pct", 1],
 	];
 
+	/*
+	 * A file-system run's operations (summary.json's "operations", as
+	 * ops.csv's total rows): one row each, and the baseline's rate.
+	 */
+	function opsTable(box, r, b, idx) {
+		var o = r.operations;
+		if (!o || typeof o !== "object")
+			return;
+		var bo = b && b.operations && typeof b.operations === "object" ?
+			b.operations : null;
+		var names = Object.keys(o).filter(function (k) {
+			return o[k] && typeof o[k] === "object";
+		});
+		if (!names.length)
+			return;
+		var head = ["operation", "count", "rate/s", "resp ms", "p50 ms",
+			"p95 ms", "p99 ms", "max ms", "MB/s", "errors"];
+		if (bo)
+			head.push("baseline rate/s");
+		box.appendChild(el("h3", {}, "Operations"));
+		box.appendChild(el("p", { "class": "meta" }, "requested " +
+			fmt(o.requested_rate, 2) + " ops/s, " +
+			fmt(o.requested_resp_ms, 4) + " ms"));
+		var rows = names.map(function (k) {
+			var x = o[k];
+			var cells = [k].concat([["count", 0], ["rate", 2],
+				["resp_ms", 4], ["p50_ms", 4], ["p95_ms", 4],
+				["p99_ms", 4], ["max_ms", 4]].map(function (m) {
+				return el("td", { "class": "num", "data-key": m[0] },
+					fmt(x[m[0]], m[1]));
+			}));
+			cells.push(el("td", { "class": "num" }, fmt(isNum(x.bytes) &&
+				isNum(x.rate) && x.count > 0 ? x.bytes / x.count *
+				x.rate / 1048576 : null, 4)));
+			cells.push(el("td", { "class": "num", "data-key": "errors" },
+				isNum(x.errors) ? String(x.errors) : "\u2014"));
+			if (bo)
+				cells.push(el("td", { "class": "num base" },
+					fmt(bo[k] && bo[k].rate, 2)));
+			var tr = row(cells);
+			tr.setAttribute("data-op", k);
+			return tr;
+		});
+		var tab = table(head, rows, "operations");
+		tab.setAttribute("data-run", str(r.name));
+		tab.id = "ops-" + idx;
+		box.appendChild(tab);
+	}
+
 	function totalsTable(r, b, idx) {
 		var t = r.totals || {};
 		var bt = b ? b.totals || {} : null;
@@ -1791,6 +1840,7 @@
 			left.appendChild(el("h3", {}, "Totals"));
 			if (r.totals)
 				left.appendChild(totalsTable(r, b, idx));
+			opsTable(left, r, b, idx);
 			sec.appendChild(grid);
 			grid.appendChild(left);
 			root.appendChild(sec);

@@ -188,7 +188,7 @@ void fsfmt_ops_header(FILE *f)
 	      f);
 }
 
-static int op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op)
+int fsfmt_op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op)
 {
 	return (ops & (UINT32_C(1) << op)) || fv->op[op].count ||
 	       fv->op[op].errors;
@@ -207,7 +207,7 @@ void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
 	for (unsigned op = 0; op < FSOPS_N; op++) {
 		const struct fsops_opview *o = &fv->op[op];
 
-		if (!op_listed(fv, ops, op))
+		if (!fsfmt_op_listed(fv, ops, op))
 			continue;
 		char errs[24] = ""; /* empty: not split between read, write */
 
@@ -233,7 +233,7 @@ void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops)
 	for (unsigned op = 0; op < FSOPS_N; op++) {
 		const struct fsops_opview *o = &fv->op[op];
 
-		if (!op_listed(fv, ops, op))
+		if (!fsfmt_op_listed(fv, ops, op))
 			continue;
 		jsonw_object(w, fsops_name(op));
 		jsonw_u64(w, "count", o->count);
@@ -264,7 +264,7 @@ void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops)
 	for (unsigned op = 0; op < FSOPS_N; op++) {
 		const struct fsops_opview *o = &fv->op[op];
 
-		if (!op_listed(fv, ops, op))
+		if (!fsfmt_op_listed(fv, ops, op))
 			continue;
 		char errs[24] = "-"; /* not split between read and write */
 

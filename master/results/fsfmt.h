@@ -40,6 +40,11 @@ void fsfmt_console_row(FILE *f, uint64_t real_ns, const char *label,
  */
 void fsfmt_fit(char *buf, size_t len, double x, int width, int decimals);
 
+/*
+ * Whether ops.csv, the summaries and the live export list op: the phase
+ * asks for it (ops) or it has a count or errors in fv.
+ */
+int fsfmt_op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op);
 /* ops.csv: its header line. */
 void fsfmt_ops_header(FILE *f);
 /*

@@ -6,11 +6,13 @@
  * It is a sink of the results table (sinks.c); only its start is called
  * by name (master.c, once the master listens).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "common/log.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
+#include "master/results/fsfmt.h"
 #include "master/results/sink.h"
 
 int results_export_open(const struct run_view *rv)
@@ -22,6 +24,43 @@ int results_export_open(const struct run_view *rv)
 	if (ret < 0)
 		log_error("%s", err);
 	return ret;
+}
+
+/*
+ * A file-system phase's cluster interval: a point per operation ops.csv
+ * lists (errors NaN where reads and writes do not split them).
+ */
+static void export_ops(const struct run_view *rv, const struct sink_row *r,
+		       const struct export_point *row)
+{
+	for (unsigned op = 0; op < FSOPS_N; op++) {
+		const struct fsops_opview *o = &r->fs->op[op];
+
+		if (!fsfmt_op_listed(r->fs, rv->ph->cur->fsops, op))
+			continue;
+		const struct export_metric m[] = {
+			{ "ops", (double)o->count, 0 },
+			{ "rate", o->rate, 3 },
+			{ "bytes", (double)o->bytes, 0 },
+			{ "mbps", o->mbps, 4 },
+			{ "errors", o->errors_unknown ? NAN : (double)o->errors,
+			  0 },
+			{ "resp_ms", o->resp_ms, 6 },
+			{ "p50_ms", o->p50_ms, 6 },
+			{ "p95_ms", o->p95_ms, 6 },
+			{ "p99_ms", o->p99_ms, 6 },
+			{ "max_ms", o->max_ms, 6 },
+			{ "interval", row->interval, 0 },
+		};
+		struct export_point p = *row;
+
+		p.kind = EXPORT_FSOP;
+		p.obj = fsops_name(op);
+		p.nm = sizeof(m) / sizeof(m[0]);
+		p.m = m;
+		p.v = NULL;
+		export_point(rv->out->exp, &p);
+	}
 }
 
 static void export_row(const struct run_view *rv, void *priv,
@@ -40,6 +79,8 @@ static void export_row(const struct run_view *rv, void *priv,
 
 	(void)priv;
 	export_point(rv->out->exp, &p);
+	if (r->fs && rv->out->exp)
+		export_ops(rv, r, &p);
 }
 
 static void export_slave_row(const struct run_view *rv, void *priv,

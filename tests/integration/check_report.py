@@ -1112,6 +1112,44 @@ def check_pdf(path, dom=None):
     print(f"pdf: {pages} pages, each rendered and not blank")
 
 
+def check_ops(dom, d):
+    """A file-system run's Operations table: a row per operation of its
+    summary.json "operations", each figure as the page writes it."""
+    root = parse(dom)
+    summ = json.load(open(os.path.join(d, "summary.json")))
+    tabs = {n.attrs.get("data-run"): n for n in root.all()
+            if n.tag == "table" and "operations" in n.cls()}
+    nops = 0
+    for run in summ["runs"]:
+        ops = {k: v for k, v in (run.get("operations") or {}).items()
+               if isinstance(v, dict)}
+        tab = tabs.get(run["name"])
+        if not ops:
+            if tab is not None:
+                fail("run %s has no operations but a table" % run["name"])
+            continue
+        if tab is None:
+            fail("run %s: no Operations table" % run["name"])
+        rows = {n.attrs.get("data-op"): n for n in tab.all() if n.tag == "tr"
+                and n.attrs.get("data-op")}
+        if set(rows) != set(ops):
+            fail("run %s: rows %s, summary %s" % (run["name"], sorted(rows),
+                                                 sorted(ops)))
+        for op, v in ops.items():
+            cells = {c.attrs.get("data-key"): c.alltext().strip()
+                     for c in rows[op].all() if c.tag == "td"}
+            for k, dec in (("count", 0), ("rate", 2), ("resp_ms", 4),
+                           ("p99_ms", 4), ("max_ms", 4)):
+                want = "\u2014" if v.get(k) is None else jsfixed(v[k], dec)
+                if cells.get(k) != want:
+                    fail("run %s %s %s: page %r, summary %r" % (
+                        run["name"], op, k, cells.get(k), want))
+            nops += 1
+    if not nops:
+        fail("no operation in the folder's summary")
+    print("ops: %d operations shown as summary.json has them" % nops)
+
+
 def main(a):
     if a[0] == "dom":
         base, nch, ncurves, nbad, nknees = None, 1, 0, 0, 0
@@ -1143,6 +1181,8 @@ def main(a):
         check_clock(a[1], a[2])
     elif a[0] == "hosts":
         check_hosts(a[1], a[2], int(a[3]), a[4])
+    elif a[0] == "ops":
+        check_ops(a[1], a[2])
     elif a[0] == "hostile":
         check_hostile(a[1])
     elif a[0] == "telemetry":

@@ -142,6 +142,48 @@ assert s["sent"] == 15 + tele and s["dropped"] == 0, s
 print("ok: 15 interval and %d telemetry points in InfluxDB equal the results" % tele)
 PY
 
+# A file-system run (create and getattr on tmpfs): every operation of
+# every cluster interval is a lockstep_op point (tag operation) whose
+# fields equal ops.csv's row.
+FSA=$(mktemp -d /dev/shm/lockstep-expfs.XXXXXX)
+trap 'rm -rf "$FSA"; cleanup_influx' EXIT
+source "$HERE/fsrun_lib.sh"
+fs_mixed_vdb "$TMP/fs.vdb" "$FSA" ",warmup=1"
+run_bounded 60 "$LOCKSTEP" run "$TMP/fs.vdb" -o "$TMP/fsout" --local-slaves 2 \
+	--no-history --influx "http://127.0.0.1:$IPORT/write?db=ls" > "$TMP/fsout.txt" 2>&1
+[ "$rc" -eq 0 ] || fail_show "$TMP/fsout.txt" "fs run exited $rc"
+grep -q "^export influx: [0-9]* points sent, 0 dropped" "$TMP/fsout.txt" ||
+	fail_show "$TMP/fsout.txt" "fs run: points dropped"
+python3 - "$TMP/fsout" "$IPORT" <<'PY' || fail "the operations in InfluxDB differ from ops.csv"
+import csv, json, sys, urllib.parse, urllib.request
+out, port = sys.argv[1], sys.argv[2]
+u = "http://127.0.0.1:%s/query?db=ls&epoch=ns&q=%s" % (
+    port, urllib.parse.quote("SELECT * FROM lockstep_op"))
+r = json.load(urllib.request.urlopen(u, timeout=10))["results"][0]
+got = {}
+for ser in r.get("series", []):
+    for v in ser["values"]:
+        d = dict(zip(ser["columns"], v))
+        got[(d["run"], d["operation"], d["time"])] = d
+rows = [r for r in csv.DictReader(open(out + "/ops.csv"))
+        if r["phase"] in ("warmup", "measure")]
+ops = {r["operation"] for r in rows if r["run"] == "rc"}
+assert {"create", "getattr"} <= ops, ops
+assert len(got) == len(rows) > 0, (len(got), len(rows))
+for r in rows:
+    p = got[(r["run"], r["operation"], int(r["end_ns"]))]
+    assert p["phase"] == r["phase"], (p, r)
+    assert p["ops"] == int(r["count"]) and p["bytes"] == int(r["bytes"]), (p, r)
+    assert (p["errors"] is None) == (r["errors"] == ""), (p, r)
+    if r["errors"]:
+        assert p["errors"] == int(r["errors"]), (p, r)
+    for f, c in (("rate", "rate"), ("mbps", "mbps"), ("resp_ms", "resp_ms"),
+                 ("p50_ms", "p50_ms"), ("p95_ms", "p95_ms"),
+                 ("p99_ms", "p99_ms"), ("max_ms", "max_ms")):
+        assert abs(p[f] - float(r[c])) <= 1e-6 * max(1, abs(float(r[c]))), (f, p[f], r[c])
+print("ok: %d operation points in InfluxDB equal ops.csv (%s)" % (len(rows), ",".join(sorted(ops))))
+PY
+
 # influxd killed in the middle of a run.
 start_influx "$TMP/i2"
 run_killed "$TMP/out2" influx "$IPID" --influx "http://127.0.0.1:$IPORT/write?db=ls"
