@@ -327,8 +327,8 @@ static void test_pair(void **state)
 		f = d.file_dir[0];
 		assert_int_equal(fsplan_ok_pair(&s, &d, 0), cases[c].ok);
 		assert_int_equal(fsplan_pick_pair(&s, &d, cases[c].op,
-						  PROTO_FSEL_SEQ, 0, &cur,
-						  &rng, &i),
+						  PROTO_FSEL_SEQ, 0, &cur, &rng,
+						  &i),
 				 cases[c].ok ? FSPLAN_PICKED : FSPLAN_NONE);
 		if (!cases[c].ok) {
 			fsplan_tree_free(&s);
