@@ -319,8 +319,12 @@ static void test_refused(void **state)
 		  "3:8: fordepth= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 FWD1 "rd=rd1,iorate=100\n",
 		  "3:8: rd=rd1: iorate= is not run with fwd= yet (issue 32): give fwdrate=" },
-		{ FSD1 FWD1 "rd=rd1,forxfersize=(4k,8k)\n",
-		  "3:8: rd=rd1: forxfersize= is not run with fwd= yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,forseekpct=(0,100)\n",
+		  "3:8: rd=rd1: forseekpct= is not run with fwd= yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,forrdpct=(0,50)\n",
+		  "3:8: rd=rd1: forrdpct= mixes reads and writes in every fwd, and fwd=fwd1 is not operation=read or write with fileio=random (Vdbench's rdpct= rule)" },
+		{ "validate=yes\n" FSD1 FWD1 "rd=rd1,forxfersize=(4k,6k)\n",
+		  "4:8: rd=rd1: forxfersize 6144 is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)" },
 		{ FSD1 FWD1 "rd=rd1,warmup=(steady,10)\n",
 		  "3:8: rd=rd1: warmup=steady is not run with fwd= yet (issue 32): give a time" },
 		{ "validate=yes\njournal=/var/j\n" FSD1 FWD1 RD1,
@@ -513,6 +517,51 @@ static void test_plan_two_slaves(void **state)
 	params_free(&p);
 }
 
+/*
+ * forxfersize=, forthreads= and forrdpct= with fwd=: after the one format
+ * phase, a run phase per combination (the last loop turning fastest),
+ * each value standing for every fwd's own on every slave.
+ */
+static void test_plan_loops(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=h1\nhd=h2\n"
+		"fsd=fsd1,anchor=/mnt/a,depth=1,width=2,files=4\n"
+		"fwd=rw,fsd=fsd1,operation=read,fileio=random,xfersize=(4k,50,8k,50),threads=4\n"
+		"rd=rd1,fwd=rw,format=yes,elapsed=4,interval=1,forxfersize=(16k,32k),forthreads=(2,8),forrdpct=(100,70)\n");
+	static const uint32_t xfer[] = { 16384, 32768 };
+	static const unsigned threads[] = { 2, 8 };
+	static const double rdpct[] = { 100, 70 };
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 1 + 2 * 2 * 2);
+	assert_int_equal(ph[0].fs_format, PROTO_FSFMT_YES);
+	for (size_t k = 1; k < n; k++) {
+		size_t c = k - 1; /* the odometer: forrdpct turns fastest */
+
+		plan_ok(p, &ph[k], 1, "h2", &a);
+		assert_int_equal(a.format, 0);
+		assert_int_equal(a.nfwds, 1);
+		assert_int_equal(a.fwds[0].nxfer, 1);
+		assert_int_equal(a.fwds[0].xfer[0].size, xfer[c / 4]);
+		/* threads= is the fwd's total over its slaves: half each. */
+		assert_int_equal(a.fwds[0].threads, threads[c / 2 % 2] / 2);
+		assert_int_equal(a.fwds[0].mixed, 1);
+		assert_true(a.fwds[0].rdpct == rdpct[c % 2]);
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	}
+	assert_non_null(strstr(ph[8].name, "xfersize=32k"));
+	assert_non_null(strstr(ph[8].name, "threads=8"));
+	assert_non_null(strstr(ph[8].name, "rdpct=70"));
+	free(ph);
+	params_free(&p);
+}
+
 /* validate=yes: every phase's plan says so, the format's too, no journal. */
 static void test_plan_validate(void **state)
 {
@@ -574,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_plan_two_slaves),
+		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_plan_validate),
 		cmocka_unit_test(test_plan_errors),
 	};

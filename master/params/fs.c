@@ -647,10 +647,47 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 
 /* rd keywords of a wd= run that mean nothing to an fwd= run yet. */
 static const char *const not_with_fwd[] = {
-	"iorate",     "curve",        "stopcurve",   "slo",      "sloprecision",
-	"maxdata",    "validate",     "forxfersize", "forrdpct", "forseekpct",
-	"forthreads", "forcompratio", "forrhpct",    "forwhpct", "forhitarea",
+	"iorate",       "curve",    "stopcurve", "slo",
+	"sloprecision", "maxdata",  "validate",  "forseekpct",
+	"forcompratio", "forrhpct", "forwhpct",  "forhitarea",
 };
+
+/*
+ * forxfersize=, forthreads= and forrdpct= with fwd=: a run phase per
+ * value (plan_fs.c puts it in every fwd, as Vdbench's RD_entry does).
+ * forrdpct= mixes reads and writes, so every fwd must take rdpct= (read
+ * or write, fileio=random); with validate=yes every size of
+ * forxfersize= is whole 4 KiB blocks.
+ */
+static int fs_loops(struct parser *p, const struct params_rd *rd)
+{
+	const struct params *pa = p->out;
+
+	for (size_t l = 0; l < rd->nloop; l++) {
+		const struct params_loop *lp = &rd->loop[l];
+
+		for (size_t i = 0;
+		     lp->kind == PARAMS_LOOP_RDPCT && i < rd->nfwd; i++) {
+			const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
+
+			if ((w->op != PARAMS_FSOP_READ &&
+			     w->op != PARAMS_FSOP_WRITE) ||
+			    !w->fileio_random)
+				return perr(p, lp->pos,
+					    "rd=%s: forrdpct= mixes reads and writes in every fwd, and fwd=%s is not operation=read or write with fileio=random (Vdbench's rdpct= rule)",
+					    rd->name, w->name);
+		}
+		for (size_t i = 0;
+		     pa->validate && lp->kind == PARAMS_LOOP_XFERSIZE &&
+		     i < lp->n;
+		     i++)
+			if ((uint64_t)lp->val[i] % 4096u)
+				return perr(p, lp->pos,
+					    "rd=%s: forxfersize %g is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)",
+					    rd->name, lp->val[i]);
+	}
+	return 0;
+}
 
 /* An rd with wd= keeps the block rules; fs-only keywords are refused. */
 static int block_rd(struct parser *p, const struct params_rd *rd)
@@ -763,6 +800,8 @@ int fs_rd_finish(struct parser *p, struct params_rd *rd)
 			    "rd=%s: warmup=steady is not run with fwd= yet (issue 32): give a time",
 			    rd->name);
 	if (pa->validate && fs_validate(p, rd))
+		return -EINVAL;
+	if (fs_loops(p, rd))
 		return -EINVAL;
 	return check_fwd_skews(p, rd) ? -EINVAL : 1;
 }

@@ -141,6 +141,28 @@ static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 	}
 }
 
+/* The loops' values at odometer position idx, into x. */
+static void loops_apply(const struct params_rd *rd, const size_t *idx,
+			struct plan_phase *x)
+{
+	for (size_t l = 0; l < rd->nloop; l++)
+		loop_apply(x, rd->loop[l].kind, rd->loop[l].val[idx[l]]);
+}
+
+/*
+ * An odometer over the loops, the last one given turning fastest: 1 with
+ * idx at the next position, 0 past the last.
+ */
+static int loops_next(const struct params_rd *rd, size_t *idx)
+{
+	for (size_t l = rd->nloop; l > 0; l--) {
+		if (++idx[l - 1] < rd->loop[l - 1].n)
+			return 1;
+		idx[l - 1] = 0;
+	}
+	return 0;
+}
+
 bool plan_rd_uses_sd(const struct params *p, unsigned r, unsigned sd)
 {
 	const struct params_rd *rd = &p->rd[r];
@@ -346,12 +368,14 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 
 /*
  * An rd with fwd=: a format phase (format=yes, only and restart make the
- * trees, clean deletes them), then, but for only and clean, one phase of
- * the fwds at fwdrate=.
+ * trees, clean deletes them), then, but for only and clean, the phases of
+ * the fwds at fwdrate=: one, or one per value of its for-loops (an
+ * odometer, the last loop given turning fastest, as for wds).
  */
 static int fs_phases(const struct params *p, const struct params_rd *rd,
 		     struct plan_phase *base, struct phases *a)
 {
+	size_t idx[PARAMS_LOOP_NR] = { 0 };
 	struct plan_phase *x;
 
 	base->fs = true;
@@ -377,10 +401,16 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
 	    rd->format == PARAMS_FORMAT_CLEAN)
 		return 0;
-	x = phase_add(a, base);
-	if (!x)
-		return -1;
-	x->iorate = rd->fwdrate;
+	/* forxfersize=, forthreads=, forrdpct=: a run phase per value. */
+	do {
+		struct plan_phase combo = *base;
+
+		loops_apply(rd, idx, &combo);
+		x = phase_add(a, &combo);
+		if (!x)
+			return -1;
+		x->iorate = rd->fwdrate;
+	} while (loops_next(rd, idx));
 	return 0;
 }
 
@@ -424,24 +454,14 @@ static int plan_rd(const struct params *p, const struct plan_overrides *ov,
 	}
 	if (rd->format == PARAMS_FORMAT_ONLY)
 		return 0;
-	/* An odometer over the loops; the last one given turns fastest. */
-	for (;;) {
+	do {
 		struct plan_phase combo = base;
-		size_t l;
 
-		for (l = 0; l < rd->nloop; l++)
-			loop_apply(&combo, rd->loop[l].kind,
-				   rd->loop[l].val[idx[l]]);
+		loops_apply(rd, idx, &combo);
 		if (rate_phases(p, rd, &combo, a))
 			goto full;
-		for (l = rd->nloop; l > 0; l--) {
-			if (++idx[l - 1] < rd->loop[l - 1].n)
-				break;
-			idx[l - 1] = 0;
-		}
-		if (l == 0)
-			return 0;
-	}
+	} while (loops_next(rd, idx));
+	return 0;
 full:
 	if (a->n == PLAN_PHASES_MAX)
 		return plan_err(p, rd->pos, err, errlen,

@@ -164,7 +164,11 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 {
 	const struct params_fwd *d = &p->fwd[w];
 	unsigned share = (unsigned)d->nfsd * runners;
-	unsigned th = d->threads / share;
+	/* forthreads= stands for every fwd's threads= (Vdbench's rule). */
+	unsigned threads = ph->loops & (1u << PARAMS_LOOP_THREADS) ?
+				   ph->threads :
+				   d->threads;
+	unsigned th = threads / share;
 
 	snprintf(o->name, sizeof(o->name), "%s", d->name);
 	o->fsd = (uint32_t)map[fsd];
@@ -176,6 +180,16 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 		o->xfer[i].size = d->xfer[i].size;
 		o->xfer[i].pct = d->xfer[i].pct;
 	}
+	/* forxfersize= and forrdpct= stand for the fwd's own. */
+	if (ph->loops & (1u << PARAMS_LOOP_XFERSIZE)) {
+		o->nxfer = 1;
+		o->xfer[0].size = ph->xfersize;
+		o->xfer[0].pct = 100;
+	}
+	if (ph->loops & (1u << PARAMS_LOOP_RDPCT)) {
+		o->mixed = 1;
+		o->rdpct = ph->rdpct;
+	}
 	o->fileio = d->fileio_random ? PROTO_FILEIO_RANDOM : PROTO_FILEIO_SEQ;
 	o->fileselect = d->fileselect;
 	/* Vdbench's split, rounded down, at least 1 (fwd_thread_adjust). */
@@ -183,8 +197,8 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 	if (o->threads > FS_THREADS_MAX)
 		return plan_err(p, d->pos, err, errlen,
 				"fwd=%s: threads=%u gives a slave %u operations in flight on fsd=%s, more than %d (threads= is the fwd's total over its fsds and slaves)",
-				d->name, d->threads, o->threads,
-				p->fsd[fsd].name, FS_THREADS_MAX);
+				d->name, threads, o->threads, p->fsd[fsd].name,
+				FS_THREADS_MAX);
 	o->target = (uint32_t)map[d->target >= 0 ? (unsigned)d->target : fsd];
 	o->rate = ph->iorate > 0 ? ph->iorate * pct / 100 / share : 0;
 	o->stopafter = d->stopafter;

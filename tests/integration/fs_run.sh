@@ -92,6 +92,34 @@ for name in ("read", "write"):
 print("ok: mix: %d reads, %d writes: %.2f%% read (asked 70)" % (reads, writes, pct))
 PY
 
+# 1b. The fs for-loops on the same tree: a run phase per combination of
+# forxfersize= and forrdpct= (the last turning fastest), each with every
+# transfer of its size (the files are whole multiples of it) and its read
+# share.
+cat > "$TMP/loops.vdb" <<VDB
+fsd=fsd1,anchor=$A1,depth=2,width=3,files=4,sizes=(8k,50,16k,50)
+fwd=fwd1,fsd=fsd1,operation=read,xfersize=4k,fileio=random,fileselect=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=max,format=no,elapsed=1,interval=1,forxfersize=(4k,8k),forrdpct=(100,50)
+VDB
+run loops
+[ "$rc" -eq 0 ] || fail_show "$TMP/loops.txt" "loops: exited $rc"
+/usr/bin/python3 - "$TMP/loops" <<'PY' || fail_show "$TMP/loops.txt" "loops: a phase's transfers are not its loop values"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+runs = [r for r in s["runs"] if r["name"].startswith("rd1")]
+want = [(4096, 100), (4096, 50), (8192, 100), (8192, 50)]
+assert len(runs) == 4, [r["name"] for r in runs]
+for r, (xfer, rdpct) in zip(runs, want):
+    t = r["totals"]
+    n = t["read_ops"] + t["write_ops"]
+    assert n >= 500, (r["name"], n)
+    assert t["read_bytes"] == xfer * t["read_ops"], (r["name"], t)
+    assert t["write_bytes"] == xfer * t["write_ops"], (r["name"], t)
+    pct = 100.0 * t["read_ops"] / n
+    assert abs(pct - rdpct) <= 2, (r["name"], pct)
+    print("ok: %s: %d transfers of %d bytes, %.2f%% read" % (r["name"], n, xfer, pct))
+PY
+
 # 2. Counts against the tree, on tmpfs.
 mkdir "$SHM/a2"
 counts "$SHM/a2" counts_tmpfs
