@@ -108,6 +108,11 @@ void fs_record(struct fsphase *fs, uint32_t op, unsigned fsd, uint64_t t0,
 /* Wait for go and its start time: 0, or -1 when stopped first. */
 int fs_wait_go(struct fsphase *fs);
 /* The threads' bodies (arg: struct fs_thread). */
+/* slave/fsphase_val.c: validate=yes in a file-system phase. */
+struct session;
+int fs_val_check(const struct proto_plan *p, char *err, size_t errlen);
+int fs_val_maps(struct session *s, char *err, size_t errlen);
+void fs_val_log(struct session *s);
 void *fs_format_thread(void *arg);
 void *fs_run_thread(void *arg);
 /* Close a run thread's cached folders (at its end). */

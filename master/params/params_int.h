@@ -454,6 +454,9 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
 /* The checks of an rd= with fwd= (rd_finish calls it first). */
 int fs_rd_finish(struct parser *p, struct params_rd *rd);
+/* fs_rd.c: validate=yes and the for-loops of an fwd= rd; 0 or -EINVAL. */
+int fs_validate(struct parser *p, const struct params_rd *rd);
+int fs_loops(struct parser *p, const struct params_rd *rd);
 
 /* ev.c: ev= lines; ev_resolve() checks after= chains once all are read. */
 int ev_set_rd(struct parser *p, const struct kw *kw, void *obj,
