@@ -228,7 +228,7 @@ static void test_nights(void **state)
 		assert_int_equal(night(hist, n, 350, "median:5"),
 				 LS_EXIT_REGRESSION);
 		assert_non_null(
-			strstr(verdict, "REGRESSION: rc/create IOPS -"));
+			strstr(verdict, "REGRESSION: rc/create ops/s -"));
 		assert_null(strstr(verdict, "getattr"));
 	}
 	/* Fixed: judged against the clean nights, no change. */

@@ -29,6 +29,16 @@ static const struct {
 	[HISTORY_READ_PCT] = { "read_pct", "read %", 0, -1 },
 };
 
+/*
+ * A metric's label for run name: a file-system operation's run (RUN/OP,
+ * loadops.c) counts operations, not I/Os.
+ */
+static const char *metric_label(int m, const char *name)
+{
+	return m == HISTORY_IOPS && strchr(name, '/') ? "ops/s" :
+							metrics[m].label;
+}
+
 const char *history_metric_name(enum history_metric m)
 {
 	return metrics[m].name;
@@ -385,7 +395,9 @@ void history_compare_line(const struct history_run *a,
 						 "%s %s %s %+.1f%%",
 						 listed ? "," : "",
 						 c->runs[i].name,
-						 metrics[m].label, cm->pct);
+						 metric_label(m,
+							      c->runs[i].name),
+						 cm->pct);
 			if (used < len && cm->tested)
 				used += (size_t)snprintf(buf + used, len - used,
 							 cm->p < 1e-16 ?
@@ -425,7 +437,7 @@ void history_compare_print(FILE *f, const struct history_run *a,
 
 			fragile |= cm->judged && cm->fragile &&
 				   cm->v == HISTORY_NOISE;
-			fprintf(f, "  %-9s", metrics[m].label);
+			fprintf(f, "  %-9s", metric_label(m, cr->name));
 			print_num(f, cm->a, 0, 12, 3, "");
 			print_num(f, cm->b, 0, 12, 3, "");
 			print_num(f, cm->b - cm->a, 1, 12, 3, "");
