@@ -111,39 +111,16 @@ uint64_t fsops_percentile_all(const struct fsops *fs, const struct stats *st,
 			      double p)
 {
 	const struct hist *h[FSOPS_N];
-	uint64_t count = 0, min = UINT64_MAX, max = 0, target, cum = 0;
-	unsigned n = 0, i;
+	unsigned n = 0;
 
 	for (unsigned op = 0; op < FSOPS_N; op++) {
 		const struct hist *x = op < 2 ? (st ? &st->lat[op] : NULL) :
 						(fs ? fs->op[op].lat : NULL);
 
-		if (!x || !x->count)
-			continue;
-		h[n++] = x;
-		count += x->count;
-		min = x->min < min ? x->min : min;
-		max = x->max > max ? x->max : max;
+		if (x)
+			h[n++] = x;
 	}
-	if (!count)
-		return 0;
-	if (!(p > 0.0))
-		return min;
-	if (p >= 100.0)
-		return max;
-	target = hist_rank(p, count);
-	for (i = 0; i < HIST_BUCKETS && cum < target; i++)
-		for (unsigned k = 0; k < n; k++)
-			cum += h[k]->buckets[i];
-	if (cum < target)
-		return max; /* only if buckets disagree with counts */
-	i--;
-	{
-		uint64_t lo = hist_bucket_lo(i), hi = hist_bucket_hi(i);
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		return mid < min ? min : mid > max ? max : mid;
-	}
+	return hist_percentile_of(h, n, p);
 }
 
 static void op_view(uint64_t count, uint64_t bytes, uint64_t errors,

@@ -96,34 +96,46 @@ uint64_t hist_rank(double p, uint64_t count)
 	return rank >= (double)count ? count : (uint64_t)rank;
 }
 
-uint64_t hist_percentile(const struct hist *h, double p)
+uint64_t hist_percentile_of(const struct hist *const *h, unsigned n, double p)
 {
-	if (h->count == 0)
+	uint64_t count = 0, min = UINT64_MAX, max = 0, target, cum = 0;
+	unsigned i;
+
+	for (unsigned k = 0; k < n; k++) {
+		if (!h[k]->count)
+			continue;
+		count += h[k]->count;
+		min = h[k]->min < min ? h[k]->min : min;
+		max = h[k]->max > max ? h[k]->max : max;
+	}
+	if (count == 0)
 		return 0;
 	if (!(p > 0.0))
-		return h->min;
+		return min;
 	if (p >= 100.0)
-		return h->max;
-
-	uint64_t target = hist_rank(p, h->count);
-
-	uint64_t cum = 0;
-	unsigned i;
+		return max;
+	target = hist_rank(p, count);
 	for (i = 0; i < HIST_BUCKETS; i++) {
-		cum += h->buckets[i];
+		for (unsigned k = 0; k < n; k++)
+			cum += h[k]->buckets[i];
 		if (cum >= target)
 			break;
 	}
 	if (i == HIST_BUCKETS)
-		return h->max; /* only if buckets disagree with count */
+		return max; /* only if buckets disagree with count */
 
 	uint64_t lo = hist_bucket_lo(i), hi = hist_bucket_hi(i);
 	uint64_t mid = lo + (hi - lo) / 2;
-	if (mid < h->min)
-		mid = h->min;
-	if (mid > h->max)
-		mid = h->max;
+	if (mid < min)
+		mid = min;
+	if (mid > max)
+		mid = max;
 	return mid;
+}
+
+uint64_t hist_percentile(const struct hist *h, double p)
+{
+	return hist_percentile_of(&h, 1, p);
 }
 
 double hist_mean(const struct hist *h)

@@ -93,6 +93,11 @@ uint64_t hist_rank(double p, uint64_t count);
  * [min, max]. 0 when empty.
  */
 uint64_t hist_percentile(const struct hist *h, double p);
+/*
+ * The percentile of n histograms taken together, without merging them:
+ * hist_percentile() of their merge (empty ones are skipped).
+ */
+uint64_t hist_percentile_of(const struct hist *const *h, unsigned n, double p);
 double hist_mean(const struct hist *h);   /* ns, 0 when empty */
 double hist_stddev(const struct hist *h); /* ns, population stddev */
 

@@ -80,6 +80,12 @@ int anchor_open(const char *path, char *err, size_t errlen);
  * the way, -EXDEV for a path that would leave the anchor.
  */
 int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode);
+/*
+ * The open_how of anchor_openat(): flags with O_CLOEXEC, mode with
+ * O_CREAT, resolved beneath dirfd with no symlink (fsring.c's ring open).
+ */
+struct open_how;
+void anchor_how(struct open_how *how, int flags, mode_t mode);
 
 /* Tests: 1 makes anchor_openat() walk even where openat2 exists. */
 void anchor_force_walk(int on);

@@ -87,6 +87,15 @@ fail:
 	return -e;
 }
 
+void anchor_how(struct open_how *how, int flags, mode_t mode)
+{
+	memset(how, 0, sizeof(*how));
+	how->flags = (uint64_t)(flags | O_CLOEXEC);
+	how->mode = (flags & O_CREAT) ? mode : 0;
+	how->resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		       RESOLVE_NO_MAGICLINKS;
+}
+
 int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode)
 {
 	struct open_how how;
@@ -96,11 +105,7 @@ int anchor_openat(int dirfd, const char *rel, int flags, mode_t mode)
 		return -EXDEV;
 	if (force_walk)
 		return walk_open(dirfd, rel, flags, mode);
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_CLOEXEC);
-	how.mode = (flags & O_CREAT) ? mode : 0;
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-		      RESOLVE_NO_MAGICLINKS;
+	anchor_how(&how, flags, mode);
 	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
 	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
 		return walk_open(dirfd, rel, flags, mode);

@@ -473,10 +473,9 @@ static int do_op(struct fs_thread *th, const struct proto_fwd *w, uint64_t i)
 
 /*
  * The data of a copy: the source (file i of fsd sf, sname in its folder
- * sp) read and
- * the destination (made, O_EXCL) written in xfersize= transfers to the
- * source's size, each counted as a read or a write, between their opens
- * and closes. Not stopped part way: the tree is left with whole files.
+ * sp) read and the destination (made, O_EXCL) written in xfersize=
+ * transfers to the source's size, each counted as a read or a write,
+ * between their opens and closes. Not stopped part way: the tree is left with whole files.
  * *bytes: written; *dst_now: whether the destination exists now.
  */
 static int copy_data(struct fs_thread *th, const struct proto_fwd *w,

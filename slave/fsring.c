@@ -95,11 +95,7 @@ int fsring_open(struct fsring *r, int dirfd, const char *rel, int flags,
 		r->sys_ops++;
 		return anchor_openat(dirfd, rel, flags, mode);
 	}
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_CLOEXEC);
-	how.mode = (flags & O_CREAT) ? mode : 0;
-	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-		      RESOLVE_NO_MAGICLINKS;
+	anchor_how(&how, flags, mode);
 	io_uring_prep_openat2(sqe, dirfd, rel, &how);
 	return run(r);
 }
