@@ -130,6 +130,34 @@ int fs_wait_go(struct fsphase *fs)
 	return sleep_until(fs, fs->mono_start);
 }
 
+/*
+ * fwd rate=: the thread's next operation waits for its turn. A turn is
+ * what Vdbench's FwgThread takes one permit for: one transfer of a read
+ * or write fwd (its file stays open across them), one whole operation
+ * of every other (a create's open, writes and close are one).
+ */
+static int pace(struct fsphase *fs, unsigned fwd, double rate)
+{
+	uint64_t period = (uint64_t)(1e9 / rate), due;
+
+	if (!period)
+		return 0;
+	pthread_mutex_lock(&fs->lock);
+	if (!fs->next_due[fwd])
+		fs->next_due[fwd] = fs->mono_start;
+	due = fs->next_due[fwd];
+	fs->next_due[fwd] += period;
+	pthread_mutex_unlock(&fs->lock);
+	return sleep_until(fs, due);
+}
+
+/* Whether the fwd's turns are its transfers rather than its picks. */
+static int paces_transfers(const struct proto_fwd *w)
+{
+	return w->rate > 0 &&
+	       (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE);
+}
+
 static void format_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
 			uint64_t bytes, int err)
 {
@@ -365,6 +393,8 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 			len = (uint32_t)(size - at);
 		if (!len)
 			break;
+		if (paces_transfers(w) && pace(fs, th->fwd, w->rate) < 0)
+			break;
 		if (vm && !rd)
 			fsval_stamp(vm, f, th->buf, at, len, fs->slave_id,
 				    time_real_ns());
@@ -594,22 +624,6 @@ out_dst:
 	return ret;
 }
 
-/* fwd rate=: the thread's next operation waits for its turn. */
-static int pace(struct fsphase *fs, unsigned fwd, double rate)
-{
-	uint64_t period = (uint64_t)(1e9 / rate), due;
-
-	if (!period)
-		return 0;
-	pthread_mutex_lock(&fs->lock);
-	if (!fs->next_due[fwd])
-		fs->next_due[fwd] = fs->mono_start;
-	due = fs->next_due[fwd];
-	fs->next_due[fwd] += period;
-	pthread_mutex_unlock(&fs->lock);
-	return sleep_until(fs, due);
-}
-
 /* One thread of a fwd: pick, operate, until the phase stops. */
 void *fs_run_thread(void *arg)
 {
@@ -630,7 +644,8 @@ void *fs_run_thread(void *arg)
 	if (fs_wait_go(fs) < 0)
 		goto out;
 	while (!fs->stop) {
-		if (w->rate > 0 && pace(fs, th->fwd, w->rate) < 0)
+		if (w->rate > 0 && !paces_transfers(w) &&
+		    pace(fs, th->fwd, w->rate) < 0)
 			break;
 		pthread_mutex_lock(&fs->lock);
 		r = d ? fsplan_pick_pair(t, d, w->op, w->fileselect,

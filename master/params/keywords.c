@@ -569,7 +569,7 @@ static const struct kw rd_kws[] = {
 	KW("fwd", rd_set_fwd,
 	   "the fwds it runs (a file system run, see FILE SYSTEM RUNS): a name, a list or a wildcard (default: the only fwd of a file without wds); not with wd="),
 	KW("fwdrate", rd_set_fwdrate,
-	   "with fwd=: max (default) or the cluster's operations per second, split over the fwds by skew= and over the slaves that run each"),
+	   "with fwd=: max (default) or the cluster's operations per second, split over the fwds by skew= and over the slaves that run each; an operation of a read or write fwd is one transfer, of a create the whole file"),
 	KW("iorate", rd_set_iorate,
 	   "max (default), curve, slo (a max phase, then a search for the highest rate that meets slo=), a rate N (the cluster total, IO/s) or a list of rates (N,M,...): one phase each"),
 	{ .name = "foriorate", .set = rd_set_iorate, .alias_of = "iorate" },
