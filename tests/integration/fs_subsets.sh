@@ -72,7 +72,8 @@ for s in local-1 local-2; do
 done
 echo "ok: workingsetsize=12k: $writes writes, to exactly Vdbench's 3 files in each subtree"
 
-# 2. stopafter=: sequential reads of 48k files (12 blocks of 4k).
+# 2. stopafter=: sequential reads of 48k files (12 blocks of 4k), 480
+# transfers a second (fwdrate= paces transfers: 40 or more opens).
 A2=$SHM/a2
 mkdir "$A2"
 cat > "$TMP/stop.vdb" <<VDB
@@ -80,9 +81,9 @@ fsd=fsd1,anchor=$A2,depth=1,width=1,files=4,sizes=48k
 fwd=whole,fsd=fsd1,operation=read,xfersize=4k,threads=2
 fwd=s5,fsd=fsd1,operation=read,xfersize=4k,stopafter=5,threads=2
 fwd=sp,fsd=fsd1,operation=read,xfersize=4k,stopafter=25%,threads=2
-rd=rw,fwd=whole,fwdrate=40,format=yes,elapsed=2,interval=1
-rd=r5,fwd=s5,fwdrate=40,format=no,elapsed=2,interval=1
-rd=rp,fwd=sp,fwdrate=40,format=no,elapsed=2,interval=1
+rd=rw,fwd=whole,fwdrate=480,format=yes,elapsed=2,interval=1
+rd=r5,fwd=s5,fwdrate=480,format=no,elapsed=2,interval=1
+rd=rp,fwd=sp,fwdrate=480,format=no,elapsed=2,interval=1
 VDB
 ok stop
 # reads RUN LOW HIGH: LOW <= reads - PER x opens <= HIGH, PER the mean.
