@@ -38,6 +38,15 @@ enum {
 /* An operation's name as Vdbench's operation= spells it ("create"). */
 const char *fsops_name(unsigned op);
 
+/* An operation's sums without its histogram (a slave's run totals). */
+enum {
+	FSOPS_SUM_COUNT,
+	FSOPS_SUM_BYTES,
+	FSOPS_SUM_ERRORS,
+	FSOPS_SUM_LAT, /* latency, ns */
+	FSOPS_SUMS
+};
+
 /* One operation other than read and write (op[0], op[1] stay empty). */
 struct fsops_op {
 	uint64_t count, bytes, errors;

@@ -2,7 +2,8 @@
  * Unit tests of the merge's file-system operations (merge.h, fsops.h):
  * known per-operation counts, bytes, errors and latencies from several
  * slaves, one of them late and one lost, are merged into rows and totals
- * checked against sums and histograms built here from the same values;
+ * checked against sums and histograms built here from the same values,
+ * each slave's sums against its own;
  * a block phase keeps none and refuses them; the view's rates and means.
  */
 #include <setjmp.h>
@@ -235,6 +236,33 @@ static void test_merge_cluster(void **state)
 	/* Rows 1..3 (slaves 0-2, 0-1 and the late 2, 0 and 2): k + seq + 1. */
 	assert_int_equal(tcnt[FSOPS_CREATE], 2 + 3 + 4 + 3 + 4 + 5 + 4 + 6);
 	assert_int_equal(merge_late_count(m), 1);
+	/* Each slave's own sums: its measured samples, the late one too
+	   (slave 2's interval 2), never a warmup one nor slave 1's lost 3. */
+	for (unsigned k = 0; k < NSL; k++) {
+		const uint64_t(*own)[FSOPS_SUMS] = merge_slave_fs(m, k);
+		uint64_t want[FSOPS_N][FSOPS_SUMS] = { { 0 } };
+
+		assert_non_null(own);
+		for (unsigned seq = WARM; seq < NIV; seq++) {
+			if (k == 1 && seq == 3)
+				continue;
+			for (unsigned op = FSOPS_CREATE; op <= FSOPS_DELETE;
+			     op++) {
+				uint64_t n = op == FSOPS_CREATE ?
+						     n_create(k, seq) :
+						     n_delete(k, seq);
+
+				want[op][FSOPS_SUM_COUNT] += n;
+				want[op][FSOPS_SUM_ERRORS] +=
+					op == FSOPS_DELETE ? n / 2 : 0;
+				for (unsigned i = 0; i < n; i++)
+					want[op][FSOPS_SUM_LAT] += lat_of(op, k,
+									  i);
+			}
+		}
+		assert_memory_equal(own, want, sizeof(want));
+	}
+	assert_null(merge_slave_fs(m, NSL));
 	merge_destroy(&m);
 	free(row_ref);
 	free(tot);
@@ -258,6 +286,7 @@ static void test_block_phase(void **state)
 	assert_int_equal(merge_next(m, UINT64_MAX, &row), 1);
 	assert_null(row.fs);
 	assert_null(merge_fs_totals(m));
+	assert_null(merge_slave_fs(m, 0));
 	merge_destroy(&m);
 }
 

@@ -223,6 +223,53 @@ void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
 	}
 }
 
+static void slave_op(struct jsonw *w, unsigned op, uint64_t count,
+		     uint64_t bytes, double resp_ms, double seconds)
+{
+	jsonw_object(w, fsops_name(op));
+	jsonw_u64(w, "count", count);
+	jsonw_dbl(w, "rate", seconds > 0 ? (double)count / seconds : 0);
+	jsonw_u64(w, "bytes", bytes);
+	jsonw_dbl(w, "resp_ms", resp_ms);
+}
+
+void fsfmt_slave_json(struct jsonw *w, const uint64_t (*sums)[FSOPS_SUMS],
+		      const struct stats_view *v, const struct fsops_view *fv,
+		      uint32_t ops, double seconds)
+{
+	uint64_t other_errors = 0;
+
+	jsonw_object(w, "operations");
+	for (unsigned op = 0; op < FSOPS_N; op++) {
+		const uint64_t *s = sums[op];
+
+		if (!fsfmt_op_listed(fv, ops, op))
+			continue;
+		if (op == FSOPS_READ || op == FSOPS_WRITE) {
+			int rd = op == FSOPS_READ;
+
+			slave_op(w, op, rd ? v->read_ops : v->write_ops,
+				 rd ? v->read_bytes : v->write_bytes,
+				 rd ? v->read_resp_ms : v->write_resp_ms,
+				 seconds);
+		} else {
+			slave_op(w, op, s[FSOPS_SUM_COUNT], s[FSOPS_SUM_BYTES],
+				 s[FSOPS_SUM_COUNT] ?
+					 (double)s[FSOPS_SUM_LAT] /
+						 (double)s[FSOPS_SUM_COUNT] /
+						 1e6 :
+					 0,
+				 seconds);
+			jsonw_u64(w, "errors", s[FSOPS_SUM_ERRORS]);
+			other_errors += s[FSOPS_SUM_ERRORS];
+		}
+		jsonw_end(w);
+	}
+	jsonw_u64(w, "read_write_errors",
+		  v->errors > other_errors ? v->errors - other_errors : 0);
+	jsonw_end(w);
+}
+
 void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops)
 {
 	jsonw_object(w, "operations");

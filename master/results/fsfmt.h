@@ -72,6 +72,16 @@ void fsfmt_flat_row(FILE *f, uint64_t end_ns, const struct vdbench_req *rq,
 		    unsigned expected);
 /* summary.json's "operations" object of a run, and summary.txt's lines. */
 void fsfmt_json(struct jsonw *w, const struct fsops_view *fv, uint32_t ops);
+/*
+ * summary.json's per-slave "operations": one slave's counts, rates over
+ * seconds, bytes and mean response of each operation the run's cluster
+ * view fv lists: reads and writes from v (the slave's totals), the
+ * others from sums (FSOPS_SUM_* of each operation); the errors of the
+ * others each, of reads and writes together as read_write_errors.
+ */
+void fsfmt_slave_json(struct jsonw *w, const uint64_t (*sums)[FSOPS_SUMS],
+		      const struct stats_view *v, const struct fsops_view *fv,
+		      uint32_t ops, double seconds);
 void fsfmt_txt(FILE *f, const struct fsops_view *fv, uint32_t ops);
 
 #endif

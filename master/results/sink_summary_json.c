@@ -14,6 +14,7 @@
 #include "common/timeutil.h"
 #include "common/jsonw.h"
 #include "master/run/master_int.h"
+#include "master/results/fsfmt.h"
 #include "master/results/sink.h"
 #include "lockstep_version.h"
 
@@ -251,6 +252,13 @@ int results_summary_json(const struct run_view *rv)
 			jsonw_u64(&w, "clock_error_ns",
 				  r->slave[k].clock_error_ns);
 			json_totals(&w, "totals", &r->slave[k].v);
+			if (r->fs && r->slave[k].has_fs)
+				fsfmt_slave_json(&w, r->slave[k].fs,
+						 &r->slave[k].v, r->fs,
+						 r->fsops,
+						 decide_measured_s(r->ph.intervals,
+								   r->ph.warmup_intervals,
+								   r->ph.interval_s));
 			results_validation_json(rv, r, &w, r->slave[k].val, 0);
 			if (r->slave[k].no_pct)
 				jsonw_str(&w, "percentiles_unknown",

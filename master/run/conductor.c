@@ -655,6 +655,11 @@ static int run_one(struct master *m, struct run_result *r)
 		if (!r->slave[i].ran)
 			continue;
 		r->slave[i].first_io_ns = s->first_io;
+		if (merge_slave_fs(m->ph.merge, i)) {
+			memcpy(r->slave[i].fs, merge_slave_fs(m->ph.merge, i),
+			       sizeof(r->slave[i].fs));
+			r->slave[i].has_fs = 1;
+		}
 		r->slave[i].clock_offset_ns = s->clk.offset_ns;
 		r->slave[i].clock_error_ns = s->clk.error_ns;
 		r->slave[i].no_pct = decide_end_lat_mismatch(s->ended,

@@ -225,6 +225,9 @@ struct slave_total {
 	uint64_t clock_error_ns; /* and that offset's error bound */
 	uint64_t val[3];         /* validation: written, verified, mismatched */
 	double slo_ms; /* iorate=slo: its own value of the objective, NaN */
+	/* A file-system phase's other operations (has_fs): merge_slave_fs. */
+	int has_fs;
+	uint64_t fs[FSOPS_N][FSOPS_SUMS];
 };
 
 struct fiojson_run;

@@ -57,6 +57,9 @@ struct merge {
 	/* The same of the other file operations: count, bytes, errors,
 	   latency count and sum. */
 	uint64_t run_fs[FSOPS_N][5];
+	/* Each slave's of the other file operations (cfg.fsops; else
+	   NULL): count, bytes, errors and latency sum, measured only. */
+	uint64_t (*slave_fs)[FSOPS_N][FSOPS_SUMS];
 };
 
 _Static_assert((int)PROTO_FSOP_MAX == (int)FSOPS_N,
@@ -171,8 +174,10 @@ struct merge *merge_new(const struct merge_cfg *cfg)
 	m->rows = calloc(cfg->intervals, sizeof(*m->rows));
 	m->missing = calloc(cfg->nslaves, sizeof(*m->missing));
 	m->slave_totals = calloc(cfg->nslaves, sizeof(*m->slave_totals));
+	if (cfg->fsops)
+		m->slave_fs = calloc(cfg->nslaves, sizeof(*m->slave_fs));
 	if (!m->lost || !m->back_at || !m->seen || !m->rows || !m->missing ||
-	    !m->slave_totals)
+	    !m->slave_totals || (cfg->fsops && !m->slave_fs))
 		goto fail;
 	/* Allocated here so that emitting an empty row cannot fail. */
 	m->out = pending_get(m);
@@ -209,6 +214,7 @@ void merge_destroy(struct merge **mp)
 	fsops_release(&m->totals_fs);
 	free(m->rows);
 	free(m->slave_totals);
+	free(m->slave_fs);
 	free(m->missing);
 	free(m->seen);
 	free(m->lost);
@@ -474,6 +480,15 @@ static void add_totals(struct merge *m, const struct merge_sample *s,
 		r[2] += o->errors;
 		r[3] += o->lat.count;
 		r[4] += o->lat.sum;
+		if (m->slave_fs) {
+			/* At most the run's sums, which fit (totals_fit). */
+			uint64_t *t = m->slave_fs[s->slave][o->op];
+
+			t[FSOPS_SUM_COUNT] += o->count;
+			t[FSOPS_SUM_BYTES] += o->bytes;
+			t[FSOPS_SUM_ERRORS] += o->errors;
+			t[FSOPS_SUM_LAT] += o->lat.sum;
+		}
 	}
 	if (direct) {
 		stats_add_sample(&m->totals, s);
@@ -760,6 +775,14 @@ const struct stats_sums *merge_slave_totals(const struct merge *m,
 	if (slave >= m->cfg.nslaves)
 		return NULL;
 	return &m->slave_totals[slave];
+}
+
+const uint64_t (*merge_slave_fs(const struct merge *m,
+				unsigned slave))[FSOPS_SUMS]
+{
+	if (!m->slave_fs || slave >= m->cfg.nslaves)
+		return NULL;
+	return (const uint64_t(*)[FSOPS_SUMS])m->slave_fs[slave];
 }
 
 unsigned merge_late_count(const struct merge *m)

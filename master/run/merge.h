@@ -162,6 +162,13 @@ const struct fsops *merge_fs_totals(const struct merge *m);
  */
 const struct stats_sums *merge_slave_totals(const struct merge *m,
 					    unsigned slave);
+/*
+ * A file-system phase's operations other than read and write of one
+ * slave, measured intervals only: [op][MERGE_FS_*] for each enum
+ * proto_fsop; NULL in a block phase or out of range.
+ */
+const uint64_t (*merge_slave_fs(const struct merge *m,
+				unsigned slave))[FSOPS_SUMS];
 /* Samples counted late / dropped as duplicates so far. */
 unsigned merge_late_count(const struct merge *m);
 unsigned merge_duplicate_count(const struct merge *m);

@@ -8,7 +8,8 @@
 #   (check_fstree.py, written from Vdbench's rules);
 # - a read fwd with rdpct=70 reads 70 +- 2 % of its transfers;
 # - deletes then creates: formatted - deletes + creates (from the
-#   summary) = the files on disk, per run and in total;
+#   summary) = the files on disk, per run and in total, and each
+#   slave's own (summary.json per_slave) = the files of its subtree;
 # - shared=yes: both slaves on one tree, which is exactly the tree once;
 # - format=clean with a foreign file in a slave's tree refuses, exits
 #   non-0, names the file, and deletes nothing of that tree;
@@ -54,6 +55,30 @@ VDB
 	[ "$present" -eq $((made - del + cre)) ] ||
 		fail_show "$TMP/$name.txt" "$name: $present files on disk, but $made made - $del deleted + $cre created = $((made - del + cre))"
 	echo "ok: $name: $made formatted - $del deleted + $cre created = $present on disk"
+	# Each slave's own operations (summary.json per_slave) are its
+	# subtree's files, and add up to the cluster's.
+	/usr/bin/python3 - "$TMP/$name" "$a" <<'PY' ||
+import json, os, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+for r in s["runs"]:
+    for op, o in r["operations"].items():
+        if isinstance(o, dict):
+            n = sum(p["operations"][op]["count"] for p in r["per_slave"])
+            assert n == o["count"], (r["name"], op, n, o["count"])
+def own(run, slave, op):
+    r = [r for r in s["runs"] if r["name"] == run][0]
+    p = [p for p in r["per_slave"] if p["slave"] == slave][0]
+    return p["operations"].get(op, {}).get("count", 0)
+for slave in ("local-1", "local-2"):
+    files = sum(f.startswith("vdb_f") for _, _, fs in
+                os.walk(os.path.join(sys.argv[2], slave)) for f in fs)
+    want = (own("rdf format", slave, "create") - own("rdd", slave, "delete")
+            + own("rdc", slave, "create"))
+    assert files == want, (slave, files, want)
+    print("ok: %s: its own operations leave %d files in its subtree" %
+          (slave, files))
+PY
+		fail_show "$TMP/$name.txt" "$name: per-slave operations do not match the trees"
 }
 
 # 1. Format, then a 70/30 mix of random reads and writes.
