@@ -401,6 +401,14 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 		t0 = time_mono_ns();
 		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at);
 		t1 = time_mono_ns();
+		/* Nothing at the offset: the file is shorter than its size
+		   (a create cut short). Vdbench reads a file only to its
+		   current size: a read that moved nothing is no read, and
+		   a stopafter= visit goes on from the start next time. */
+		if (!got && rd) {
+			at = size;
+			break;
+		}
 		fs_record(fs, rd ? PROTO_FSOP_READ : PROTO_FSOP_WRITE, fsd, t0,
 			  t1, got > 0 ? (uint64_t)got : 0,
 			  got < 0 ? (int)got : 0);

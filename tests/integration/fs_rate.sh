@@ -8,7 +8,9 @@
 #   most the file each thread holds at the end);
 # - a create fwd at fwdrate=N makes N files a second, each its 16 writes
 #   (a create's open, writes and close are one turn), less the writes of
-#   a create the end of the run cut.
+#   a create the end of the run cut;
+# - a file shorter than its size is read to its end only: with one
+#   slave's files emptied, that slave counts opens and no reads.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fs_lib.sh"
 SHM=$(mktemp -d /dev/shm/lockstep-fsrate.XXXXXX)
@@ -56,5 +58,28 @@ w = r["operations"]["write"]["count"]
 assert BLOCKS * (cre - SLAVES) <= w <= BLOCKS * cre, \
     "%d creates wrote %d blocks, not %d each" % (cre, w, BLOCKS)
 print("ok: rdc: %d creates at fwdrate=10, %d writes" % (cre, w))
+PY
+
+# A file shorter than its size (a create the end of a run cut) is read to
+# its end only: local-1's files all emptied, its reads are none (a read
+# that moves nothing is no read), local-2's are paced as before.
+find "$SHM/local-1" -name 'vdb_f*.file' -type f -exec truncate -s 0 {} +
+cat > "$TMP/empty.vdb" <<VDB
+fsd=fsd1,anchor=$SHM,depth=1,width=2,files=20,size=64k
+fwd=rd,fsd=fsd1,operation=read,xfersize=4k,fileio=sequential,fileselect=sequential,threads=2
+rd=rde,fwd=rd,fwdrate=200,format=no,elapsed=2,interval=1
+VDB
+run empty
+[ "$rc" -eq 0 ] || fail_show "$TMP/empty.txt" "empty: exited $rc"
+/usr/bin/python3 - "$TMP/empty" <<'PY' || fail_show "$TMP/empty.txt" "reads of empty files were counted"
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+r = s["runs"][0]
+own = {p["slave"]: p["operations"] for p in r["per_slave"]}
+e, f = own["local-1"], own["local-2"]
+assert e["open"]["count"] > 0 and e.get("read", {}).get("count", 0) == 0, e
+assert f["read"]["count"] > 0 and f["read"]["bytes"] == 4096 * f["read"]["count"], f
+print("ok: empty files: %d opens, no reads; local-2: %d reads of 4096 bytes" %
+      (e["open"]["count"], f["read"]["count"]))
 PY
 echo "PASS"
