@@ -589,6 +589,7 @@ int data_write_set(struct jsonw *w, const char *key, const char *dir,
 		    &cluster, warns);
 	write_telem(w, dirfd, "probes.csv", "probes", telem_probes, &cluster,
 		    warns);
+	write_telem(w, dirfd, "ops.csv", "ops", telem_ops, &cluster, warns);
 	write_telem(w, dirfd, "histograms.csv", "heatmap", telem_heatmap,
 		    &cluster, warns);
 	jsonw_array(w, "hgrm");

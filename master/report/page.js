@@ -1533,6 +1533,40 @@
 	}
 
 	/*
+	 * A file-system run's operations per interval (ops.csv): each
+	 * operation's rate, and its mean response time on a log axis, one
+	 * colour an operation in both charts, on the run's time axis.
+	 */
+	function opsPanel(sec, name, idx, ax) {
+		var d = byRun(main.ops, name);
+		if (!d || !arr(d.ops).length)
+			return;
+		var box = panel(sec, "ops", idx, name, "Operations per interval");
+		var ops = arr(d.ops);
+		var series = function (unit) {
+			return ops.map(function (o, i) {
+				return { label: str(o.op) + " " + unit,
+					color: PALETTE[i % PALETTE.length] };
+			});
+		};
+		var common = function (title, ylabel, ylog) {
+			return { title: title, xlabel: "seconds", ylabel: ylabel,
+				ylog: ylog, from0: true, xmax: ax.xmax, warm: ax.warm,
+				events: ax.events };
+		};
+		panelChart(box, "ops-rate-" + idx, series("ops/s"),
+			ops.map(function (o) { return [o.t, o.rate]; }),
+			common("Operations per second", "ops/s", false));
+		panelChart(box, "ops-resp-" + idx, series("ms"),
+			ops.map(function (o) {
+				/* A log axis: an interval without one is a gap. */
+				return [o.t, arr(o.resp_ms).map(function (v) {
+					return isNum(v) && v > 0 ? v : null;
+				})];
+			}), common("Operations' mean response time", "ms", true));
+	}
+
+	/*
 	 * Probes: each key a probe gave, a chart of its own (its own y axis)
 	 * on the run's time axis, under the IOPS chart; a sample that was not
 	 * ok is counted in the table, not drawn.
@@ -1845,6 +1879,7 @@
 			grid.appendChild(left);
 			root.appendChild(sec);
 			clusterCharts(sec, name, idx, r.interval_s);
+			opsPanel(sec, name, idx, runAxis(name));
 			var hm = byRun(main.heatmap, name);
 			if (hm && window.lsHeatmap)
 				window.lsHeatmap(sec, hm, "hm" + idx, { el: el,

@@ -1,7 +1,9 @@
 /*
- * What the devices, the hosts and the probes did, for the report: the
- * results folder's devices.csv, hoststats.csv and probes.csv (written by
- * master/results/sink_telemetry.c and sink_probes.c) parsed from their
+ * What the devices, the hosts, the probes and a file-system run's
+ * operations did, for the report: the results folder's devices.csv,
+ * hoststats.csv, probes.csv and ops.csv (written by
+ * master/results/sink_telemetry.c, sink_probes.c and sink_opscsv.c)
+ * parsed from their
  * text and written as JSON for the page, on the time axis of the run's
  * intervals. Pure: data.c reads the files and says what went wrong.
  */
@@ -64,6 +66,14 @@ int telem_hoststats(struct jsonw *w, const char *key, char *text, size_t len,
 int telem_probes(struct jsonw *w, const char *key, char *text, size_t len,
 		 int truncated, const struct telem_ref *ref, size_t nref,
 		 struct telem_stats *st);
+
+/*
+ * ops.csv: per run, per file-system operation its rate and mean response
+ * time per interval (late rows added into their interval).
+ */
+int telem_ops(struct jsonw *w, const char *key, char *text, size_t len,
+	      int truncated, const struct telem_ref *ref, size_t nref,
+	      struct telem_stats *st);
 
 /* Shared by telem.c and telem_probes.c: run's time origin from ref, else
    fallback. */

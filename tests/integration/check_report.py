@@ -42,12 +42,18 @@
       range), host SLOW first and the only one marked an outlier, the
       overlay toggle; VIEW (multiples or overlay) is what shows, the
       overlay with one series a host
+  check_report.py ops DOM DIR
+      a file-system folder: each run's Operations table as summary.json's
+      operations, and its operations panel's rate chart as ops.csv's rows
+      (late rows into their interval), its measured points x the interval
+      summary.json's count
   check_report.py clock DOM WANT
       the time axes in seconds labelled with the run's UTC start (WANT
       run) or in UTC time of day (utc), the toggle in that state, each
       run's UTC start in its line
 Exits non-zero with the reason on the first failed check.
 """
+import csv
 import json
 import os
 import sys
@@ -1148,6 +1154,60 @@ def check_ops(dom, d):
     if not nops:
         fail("no operation in the folder's summary")
     print("ops: %d operations shown as summary.json has them" % nops)
+    check_ops_charts(root, d, summ)
+
+
+def check_ops_charts(root, d, summ):
+    """Each run's operations charts: each operation's rate series sums
+    to ops.csv's interval rows (late ones added into their interval),
+    and its points after the warmup times the interval give the run's
+    count in summary.json (a rate is count / interval)."""
+    rows = {}
+    with open(os.path.join(d, "ops.csv")) as f:
+        for r in csv.DictReader(f):
+            if r["phase"] == "total":
+                continue
+            k = (r["run"], r["operation"])
+            rows.setdefault(k, {})
+            rows[k][r["interval"]] = rows[k].get(r["interval"], 0) + \
+                float(r["rate"])
+    panels = {n.attrs.get("data-run"): n for n in root.all()
+              if n.tag == "div" and "ops" in n.cls() and "panel" in n.cls()}
+    nser = 0
+    for run in summ["runs"]:
+        ops = {k: v for k, v in (run.get("operations") or {}).items()
+               if isinstance(v, dict)}
+        if not ops:
+            continue
+        box = panels.get(run["name"])
+        if box is None:
+            fail("run %s: no operations panel" % run["name"])
+        rate = [c for c in charts(box)
+                if c.attrs.get("data-title") == "Operations per second"]
+        if not rate:
+            fail("run %s: no operations rate chart" % run["name"])
+        stats = {x["label"]: x for x in json.loads(rate[0].attrs["data-stats"])}
+        for op, v in ops.items():
+            want = rows.get((run["name"], op))
+            st = stats.get(op + " ops/s")
+            if not want:
+                if st and st["n"]:
+                    fail("run %s %s: drawn without ops.csv rows" % (
+                        run["name"], op))
+                continue
+            if st is None or st["n"] != len(want) or \
+                    abs(st["sum"] - sum(want.values())) > 1e-6 * max(1, st["sum"]):
+                fail("run %s %s: chart %s, ops.csv %d intervals summing %.3f" % (
+                    run["name"], op, st, len(want), sum(want.values())))
+            got = st["msum"] * run["interval_s"]
+            if abs(got - v["count"]) > max(2, 0.005 * v["count"]):
+                fail("run %s %s: the chart's measured points draw %.1f "
+                     "operations, summary.json counts %d" % (
+                         run["name"], op, got, v["count"]))
+            nser += 1
+    if not nser:
+        fail("no operation drawn")
+    print("ops: %d operations drawn as ops.csv has them" % nser)
 
 
 def main(a):

@@ -2,7 +2,8 @@
 # deletes, then creates and getattrs on tmpfs with two local slaves,
 # written with `run --report`; the page loads without a console message
 # and each run's Operations table shows summary.json's operations (count,
-# rate, mean, p99, max per operation).
+# rate, mean, p99, max per operation), and its operations panel draws
+# each operation's rate per interval as ops.csv has it.
 source "$(dirname "$0")/lib.sh"
 
 CHROMIUM=$(command -v chromium || true)
