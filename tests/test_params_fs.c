@@ -311,8 +311,16 @@ static void test_refused(void **state)
 		  "3:20: format=complete: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
 		{ FSD1 FWD1 "rd=rd1,format=(clean,restart)\n",
 		  "3:15: format=(clean,restart): clean deletes the trees and stops, restart makes them: give one" },
-		{ FSD1 FWD1 "rd=rd1,fwdrate=curve\n",
-		  "3:16: fwdrate=curve: lockstep does not run it yet (issue 32): give max or a rate" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=100,curve=(10,50)\n",
+		  "3:20: rd=rd1: curve= goes with fwdrate=curve (Vdbench ignores it at another fwdrate=)" },
+		{ FSD1 FWD1 "rd=rd1,stopcurve=5\n",
+		  "3:8: rd=rd1: stopcurve= goes with fwdrate=curve (Vdbench ignores it at another fwdrate=)" },
+		{ FSD1 FWD1 "rd=default,curve=(10,50)\nrd=rd1,fwdrate=max\n",
+		  "3:12: rd=rd1: curve= goes with fwdrate=curve (Vdbench ignores it at another fwdrate=)" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=curve,iorate=curve\n",
+		  "3:22: rd=rd1: iorate= is not run with fwd= yet (issue 32): give fwdrate=" },
+		{ FSD1 FWD1 "rd=rd1,fwdrate=curve,curve=(10,0)\n",
+		  "3:32: curve=0 is out of range (0..100]" },
 		{ FSD1 FWD1 "rd=rd1,operations=(read,write)\n",
 		  "3:8: operations= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 FWD1 "rd=rd1,fordepth=(1,2)\n",
@@ -562,6 +570,71 @@ static void test_plan_loops(void **state)
 	params_free(&p);
 }
 
+/*
+ * fwdrate=curve: per loop combination a curve-max phase, then a point per
+ * curve= percentage (default Vdbench's 10,50,70,80,90,100); a point's
+ * rate, set by the master from the max phase, is split as any fwdrate=.
+ */
+static void test_curve_phases(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=h1\nhd=h2\n" FSD1
+		"fwd=fwd1,fsd=fsd1,operation=getattr,threads=4\n"
+		"rd=r0,fwd=fwd1,fwdrate=100,format=no,elapsed=1\n"
+		"rd=rd1,fwd=fwd1,fwdrate=curve,curve=(20,50),stopcurve=5,format=yes,forthreads=(2,4),elapsed=2,interval=1\n"
+		"rd=rd2,fwd=fwd1,fwdrate=curve,format=no,elapsed=1\n");
+	static const double dflt[] = { 10, 50, 70, 80, 90, 100 };
+	struct plan_phase *ph;
+	struct proto_plan a, b;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 1 + 1 + 2 * 3 + 1 + 6);
+	assert_int_equal(ph[0].kind, PLAN_MEASURE);
+	assert_dbl(ph[0].iorate, 100);
+	assert_int_equal(ph[1].kind, PLAN_FORMAT);
+	for (size_t c = 0; c < 2; c++) {
+		size_t max = 2 + 3 * c;
+
+		assert_true(ph[max].fs);
+		assert_int_equal(ph[max].kind, PLAN_CURVE_MAX);
+		assert_dbl(ph[max].iorate, 0);
+		assert_dbl(ph[max].stopcurve_ms, 5);
+		assert_non_null(strstr(ph[max].name, " curve=max"));
+		assert_non_null(
+			strstr(ph[max].name, c ? "threads=4" : "threads=2"));
+		for (size_t i = 1; i <= 2; i++) {
+			assert_true(ph[max + i].fs);
+			assert_int_equal(ph[max + i].kind, PLAN_CURVE_POINT);
+			assert_int_equal(ph[max + i].curve_max, max);
+			assert_dbl(ph[max + i].curve_pct, i == 1 ? 20 : 50);
+			assert_dbl(ph[max + i].iorate, 0); /* the master's */
+			assert_dbl(ph[max + i].stopcurve_ms, 5);
+			assert_int_equal(ph[max + i].intervals, 2);
+		}
+	}
+	assert_string_equal(ph[3].name, "rd1 threads=2 curve=20%");
+	assert_int_equal(ph[8].kind, PLAN_CURVE_MAX);
+	assert_string_equal(ph[8].name, "rd2 curve=max");
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(ph[9 + i].curve_max, 8);
+		assert_dbl(ph[9 + i].curve_pct, dflt[i]);
+		assert_dbl(ph[9 + i].stopcurve_ms, 0);
+	}
+	/* 20% of a max run's 12345 ops/s: 2469, up to 2500, half a slave. */
+	ph[3].iorate = plan_curve_rate(12345, ph[3].curve_pct);
+	plan_ok(p, &ph[3], 0, "h1", &a);
+	plan_ok(p, &ph[3], 1, "h2", &b);
+	assert_int_equal(a.nfwds, 1);
+	assert_dbl(a.fwds[0].rate, 1250);
+	assert_dbl(b.fwds[0].rate, 1250);
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = b });
+	free(ph);
+	params_free(&p);
+}
+
 /* validate=yes: every phase's plan says so, the format's too, no journal. */
 static void test_plan_validate(void **state)
 {
@@ -624,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_plan_two_slaves),
 		cmocka_unit_test(test_plan_loops),
+		cmocka_unit_test(test_curve_phases),
 		cmocka_unit_test(test_plan_validate),
 		cmocka_unit_test(test_plan_errors),
 	};

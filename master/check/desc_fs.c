@@ -202,6 +202,24 @@ void describe_fs(struct desc *d, const struct params *p)
 	desc_end(d);
 }
 
+/* The phase's fwdrate=: a curve point's is its share of its max phase. */
+static void fs_curve_desc(struct desc *d, const struct plan_phase *ph)
+{
+	if (ph->kind == PLAN_CURVE_POINT) {
+		desc_dbl(d, "curve_pct", ph->curve_pct);
+		desc_u64(d, "curve_max", ph->curve_max + 1);
+		TEXT(d,
+		     " fwdrate=%g%% of phase %u's requested operations' rate",
+		     ph->curve_pct, ph->curve_max + 1);
+	} else if (ph->iorate > 0) {
+		TEXT(d, " fwdrate=%g", ph->iorate);
+	} else {
+		TEXT(d, " fwdrate=max");
+	}
+	if (ph->kind == PLAN_CURVE_MAX || ph->kind == PLAN_CURVE_POINT)
+		desc_dbl(d, "stopcurve_ms", ph->stopcurve_ms);
+}
+
 void describe_fs_phase(struct desc *d, const struct params *p,
 		       const struct plan_phase *ph, size_t i)
 {
@@ -244,10 +262,7 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 	} else {
 		desc_dbl(d, "elapsed", ph->elapsed_s);
 		desc_dbl(d, "warmup", ph->warmup_s);
-		if (ph->iorate > 0)
-			TEXT(d, " fwdrate=%g", ph->iorate);
-		else
-			TEXT(d, " fwdrate=max");
+		fs_curve_desc(d, ph);
 		TEXT(d, " elapsed=%g warmup=%g interval=%g", ph->elapsed_s,
 		     ph->warmup_s, ph->interval_s);
 		if (ph->pause_s > 0)

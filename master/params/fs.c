@@ -618,7 +618,10 @@ int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
 	return params_set_refs(p, kw, it, KIND_FWD, rd->fwd, &rd->nfwd);
 }
 
-/* fwdrate=max or a rate: the cluster's operations per second. */
+/*
+ * fwdrate=max, curve (Vdbench's RD_entry: a max run, then the curve=
+ * points) or a rate: the cluster's operations per second.
+ */
 int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it)
 {
@@ -628,14 +631,11 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 	if (!v)
 		return -EINVAL;
 	rd->fwdrate_pos = it->kpos;
-	if (val_is(v, "max")) {
+	rd->fwdrate_curve = val_is(v, "curve");
+	if (val_is(v, "max") || rd->fwdrate_curve) {
 		rd->fwdrate = 0;
 		return 0;
 	}
-	if (val_is(v, "curve"))
-		return perr(p, v->pos,
-			    "%s=curve: lockstep does not run it yet (issue 32): give max or a rate",
-			    kw->name);
 	if (values_number(p, kw, v, &rd->fwdrate))
 		return -EINVAL;
 	if (!(rd->fwdrate > 0) || rd->fwdrate > 1e9)
@@ -647,10 +647,28 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 
 /* rd keywords of a wd= run that mean nothing to an fwd= run yet. */
 static const char *const not_with_fwd[] = {
-	"iorate",       "curve",    "stopcurve", "slo",
-	"sloprecision", "maxdata",  "validate",  "forseekpct",
-	"forcompratio", "forrhpct", "forwhpct",  "forhitarea",
+	"iorate",     "slo",          "sloprecision", "maxdata",  "validate",
+	"forseekpct", "forcompratio", "forrhpct",     "forwhpct", "forhitarea",
 };
+
+/*
+ * curve= and stopcurve= go with fwdrate=curve (Vdbench reads them only for
+ * its curve runs: without one they would be ignored, so they are refused).
+ */
+static int fwd_curve_keys(struct parser *p, const struct params_rd *rd)
+{
+	static const char *const keys[] = { "curve", "stopcurve" };
+
+	for (size_t i = 0; !rd->fwdrate_curve && i < 2; i++) {
+		struct params_pos at = params_from(p, keys[i]);
+
+		if (at.line)
+			return perr(p, at,
+				    "rd=%s: %s= goes with fwdrate=curve (Vdbench ignores it at another fwdrate=)",
+				    rd->name, keys[i]);
+	}
+	return 0;
+}
 
 /* An rd with wd= keeps the block rules; fs-only keywords are refused. */
 static int block_rd(struct parser *p, const struct params_rd *rd)
@@ -726,6 +744,8 @@ int fs_rd_finish(struct parser *p, struct params_rd *rd)
 					    ": give fwdrate=" :
 					    "");
 	}
+	if (fwd_curve_keys(p, rd))
+		return -EINVAL;
 	if (rd->warmup_steady)
 		return perr(p, params_from(p, "warmup"),
 			    "rd=%s: warmup=steady is not run with fwd= yet (issue 32): give a time",

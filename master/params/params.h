@@ -372,11 +372,14 @@ struct params_rd {
 	struct params_cmd startcmd, endcmd;
 	/*
 	 * fwd= (a file system run; then nwd is 0): the fwds, and fwdrate=,
-	 * the cluster's operations per second (0 = max, the default).
+	 * the cluster's operations per second (0 = max, the default), or
+	 * fwdrate=curve: a max phase, then one per curve= point (ncurve,
+	 * curve, stopcurve_ms above).
 	 */
 	size_t nfwd;
 	unsigned fwd[PARAMS_LIST_MAX]; /* indexes into params.fwd */
 	double fwdrate;
+	bool fwdrate_curve;
 	struct params_pos fwd_pos, fwdrate_pos, format_pos;
 };
 

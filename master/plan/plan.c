@@ -306,6 +306,35 @@ static int slo_phases(const struct params_rd *rd,
 	return 0;
 }
 
+/*
+ * iorate=curve or fwdrate=curve: the max phase, then a point per curve=
+ * percentage (Vdbench's RD_entry.insertCurveRuns); the conductor gives a
+ * point its share of the max phase's measured rate.
+ */
+static int curve_phases(const struct params_rd *rd,
+			const struct plan_phase *combo, struct phases *a)
+{
+	size_t max = a->n;
+	struct plan_phase *x = phase_add(a, combo);
+
+	if (!x)
+		return -ENOMEM;
+	x->kind = PLAN_CURVE_MAX;
+	x->stopcurve_ms = rd->stopcurve_ms;
+	name_add(x->name, " curve=max");
+	for (size_t i = 0; i < rd->ncurve; i++) {
+		x = phase_add(a, combo);
+		if (!x)
+			return -ENOMEM;
+		x->kind = PLAN_CURVE_POINT;
+		x->curve_pct = rd->curve[i];
+		x->curve_max = (unsigned)max;
+		x->stopcurve_ms = rd->stopcurve_ms;
+		name_add(x->name, " curve=%g%%", rd->curve[i]);
+	}
+	return 0;
+}
+
 /* The phases of one loop combination: per rate, or a whole curve. */
 static int rate_phases(const struct params *p, const struct params_rd *rd,
 		       const struct plan_phase *combo, struct phases *a)
@@ -324,27 +353,8 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 	for (size_t w = 0; w < rd->nwd; w++)
 		if (!(p->wd[rd->wd[w]].iorate > 0))
 			fixed = 0;
-	if (rd->iorate_kind == PARAMS_IORATE_CURVE && !fixed) {
-		size_t max = a->n;
-
-		x = phase_add(a, combo);
-		if (!x)
-			return -ENOMEM;
-		x->kind = PLAN_CURVE_MAX;
-		x->stopcurve_ms = rd->stopcurve_ms;
-		name_add(x->name, " curve=max");
-		for (size_t i = 0; i < rd->ncurve; i++) {
-			x = phase_add(a, combo);
-			if (!x)
-				return -ENOMEM;
-			x->kind = PLAN_CURVE_POINT;
-			x->curve_pct = rd->curve[i];
-			x->curve_max = (unsigned)max;
-			x->stopcurve_ms = rd->stopcurve_ms;
-			name_add(x->name, " curve=%g%%", rd->curve[i]);
-		}
-		return 0;
-	}
+	if (rd->iorate_kind == PARAMS_IORATE_CURVE && !fixed)
+		return curve_phases(rd, combo, a);
 	if (rd->iorate_kind == PARAMS_IORATE_SLO && !fixed)
 		return slo_phases(rd, combo, a);
 	if (fixed) {
@@ -363,6 +373,25 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 		else if (nrates > 1)
 			name_add(x->name, " iorate=max");
 	}
+	return 0;
+}
+
+/*
+ * The run phases of an fwd= rd's loop combination: one at fwdrate= (0 =
+ * max), or fwdrate=curve's (curve_phases; the point's rate is its share
+ * of the max phase's requested operations' rate, master/run/skip.c).
+ */
+static int fs_rate_phases(const struct params_rd *rd,
+			  const struct plan_phase *combo, struct phases *a)
+{
+	struct plan_phase *x;
+
+	if (rd->fwdrate_curve)
+		return curve_phases(rd, combo, a);
+	x = phase_add(a, combo);
+	if (!x)
+		return -ENOMEM;
+	x->iorate = rd->fwdrate;
 	return 0;
 }
 
@@ -406,10 +435,8 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 		struct plan_phase combo = *base;
 
 		loops_apply(rd, idx, &combo);
-		x = phase_add(a, &combo);
-		if (!x)
+		if (fs_rate_phases(rd, &combo, a))
 			return -1;
-		x->iorate = rd->fwdrate;
 	} while (loops_next(rd, idx));
 	return 0;
 }

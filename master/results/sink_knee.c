@@ -58,8 +58,9 @@ static void gather(const struct run_view *rv, const struct knee_sink *S,
 		}
 		c->run[c->n] = i;
 		c->p[c->n++] = (struct knee_point){ r->ph.curve_pct,
-						    r->view.iops,
-						    r->view.resp_ms };
+						    sink_run_rate(r),
+						    r->fs ? r->fs->req_resp_ms :
+							    r->view.resp_ms };
 	}
 	knee_find(c->p, c->n, &c->k);
 }

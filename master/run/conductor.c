@@ -738,9 +738,9 @@ static int run_next(struct master *m, struct run_result *r)
 	if (ret == 0)
 		ret = cmdrun_phase(m, r, 1);
 	if (ret == 0 && r->ph.kind == PLAN_CURVE_POINT &&
-	    decide_curve_stop(r->ph.stopcurve_ms, r->view.resp_ms)) {
+	    decide_curve_stop(r->ph.stopcurve_ms, run_curve_resp_ms(r))) {
 		log_info("%s: response time %.3f ms is above stopcurve=%g ms: the rest of the curve is skipped",
-			 r->ph.name, r->view.resp_ms, r->ph.stopcurve_ms);
+			 r->ph.name, run_curve_resp_ms(r), r->ph.stopcurve_ms);
 		m->ph.runs[r->ph.curve_max].curve_stopped = 1;
 	}
 	return ret;

@@ -706,6 +706,14 @@ void midphase_end(struct master *m);
  */
 int skip_run(struct master *m, struct run_result *r);
 
+/*
+ * What a curve goes by, of a run that is done: a file-system run's
+ * requested operations (fsops_view's req_rate and req_resp_ms, Vdbench's
+ * ReqstdOps: FwdStats.getTotalRate/getTotalResp), a block run's I/O.
+ */
+double run_curve_rate(const struct run_result *r);
+double run_curve_resp_ms(const struct run_result *r);
+
 /* ---- cmdrun.c: startcmd= and endcmd= around the runs ---- */
 
 /*
