@@ -397,6 +397,10 @@ struct proto_fsd {
 enum proto_fileio {
 	PROTO_FILEIO_SEQ = 0,    /* a file from its start to its end */
 	PROTO_FILEIO_RANDOM = 1, /* xfersize-aligned random offsets */
+	/* sequential; a write deletes a full file, then creates it anew */
+	PROTO_FILEIO_SEQ_DELETE = 2,
+	/* random; the fwd's threads may use one file at once */
+	PROTO_FILEIO_RANDOM_SHARED = 3,
 	PROTO_FILEIO_MAX
 };
 
@@ -404,6 +408,7 @@ enum proto_fselect {
 	PROTO_FSEL_RANDOM = 0, /* any file, drawn at random */
 	PROTO_FSEL_SEQ = 1,    /* the tree's files in order, again and again */
 	PROTO_FSEL_ONCE = 2,   /* in order, once: then the fwd is done */
+	PROTO_FSEL_RANDOM_ONCE = 3, /* each once, in random order: then done */
 	PROTO_FSEL_MAX
 };
 

@@ -66,6 +66,13 @@ static int fwd_check(const struct proto_plan *p, const struct proto_fwd *w,
 		bad = "fi: unknown fileio";
 	else if (w->fileselect >= PROTO_FSEL_MAX)
 		bad = "fs: unknown fileselect";
+	else if (w->fileio == PROTO_FILEIO_SEQ_DELETE &&
+		 (w->op != PROTO_FSOP_WRITE || w->mixed))
+		bad = "fi: delete before write on another operation than write";
+	else if (w->fileio == PROTO_FILEIO_RANDOM_SHARED &&
+		 (w->fileselect == PROTO_FSEL_RANDOM ||
+		  w->fileselect == PROTO_FSEL_RANDOM_ONCE))
+		bad = "fi: shared files with random fileselect";
 	else if (!w->threads || w->threads > 4096)
 		bad = "th: threads not in 1..4096";
 	else if ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&

@@ -77,7 +77,9 @@ struct fsphase {
 	/* Per fsd: no fwd removes its folders (threads cache them). */
 	unsigned char *dcache;
 	uint64_t *cursor, *next_due; /* per fwd */
-	struct fsplan_xfer *xfer;    /* per fwd */
+	/* Per fwd: fileselect=(random,once)'s drawn bits, else NULL. */
+	uint64_t **seen;
+	struct fsplan_xfer *xfer; /* per fwd */
 	struct fs_stat *ring;
 	unsigned sent; /* the next interval to send */
 	int go;

@@ -371,7 +371,7 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 	struct fsval_map *vm = th->fs->val ? th->fs->val[fsd] : NULL;
 	struct fsphase *fs = th->fs;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
-	int rnd = !create && w->fileio == PROTO_FILEIO_RANDOM;
+	int rnd = !create && fsplan_random_io(w->fileio);
 	uint64_t at = resume && *resume < size ? *resume : 0, done = 0;
 	int ret = 0;
 
@@ -431,8 +431,32 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 }
 
 /*
+ * fileio=(sequential,delete): file fi (name in folder pfd, the operation
+ * began at *t0) deleted before its write, counted as a delete (Vdbench's
+ * FileEntry.deleteFile); *t0 then the open's start. 0 (or -ENOENT: gone
+ * already), else -errno: the file is still there.
+ */
+static int delete_first(struct fs_thread *th, const struct proto_fwd *w,
+			int pfd, const char *name, uint64_t fi, uint64_t *t0)
+{
+	struct fsphase *fs = th->fs;
+	int ret = pfd < 0 ? pfd :
+			    name_op(&th->ring, pfd, PROTO_FSOP_DELETE, name);
+
+	fs_record(fs, PROTO_FSOP_DELETE, w->fsd, *t0, time_mono_ns(), 0, ret);
+	if (!ret && fs->val)
+		fsval_forget(fs->val[w->fsd], fi);
+	*t0 = time_mono_ns();
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/*
  * Open (or create) file fi, named name in folder pfd (its open began at
  * t0), transfer, close: a read, write or create. resume: transfers().
+ * A write of fileio=(sequential,delete) deletes a whole file first
+ * (delete_first), then creates it (O_CREAT | O_EXCL), counted as an open
+ * and a create (Vdbench's openForWrite counts both, from one start); a
+ * create that fails after the delete returns -ENOENT: the file is gone.
  */
 static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 		   const char *name, uint64_t fi, uint64_t size, uint64_t t0,
@@ -442,9 +466,12 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
 	int create = w->op == PROTO_FSOP_CREATE, fl = open_flags(f);
 	uint32_t op = create ? PROTO_FSOP_CREATE : PROTO_FSOP_OPEN;
+	int anew = fsplan_delete_first(w, resume, size);
 	int fd, ret = 0;
 
-	if (create)
+	if (anew && (ret = delete_first(th, w, pfd, name, fi, &t0)) < 0)
+		return ret;
+	if (create || anew)
 		fl |= O_WRONLY | O_CREAT | O_EXCL;
 	else if (w->mixed)
 		fl |= O_RDWR;
@@ -454,8 +481,11 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 		fl |= O_RDONLY;
 	fd = pfd < 0 ? pfd : fsring_open(&th->ring, pfd, name, fl, 0644);
 	fs_record(fs, op, w->fsd, t0, time_mono_ns(), 0, fd < 0 ? fd : 0);
+	if (anew)
+		fs_record(fs, PROTO_FSOP_CREATE, w->fsd, t0, time_mono_ns(), 0,
+			  fd < 0 ? fd : 0);
 	if (fd < 0)
-		return fd;
+		return anew ? -ENOENT : fd;
 	if (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE || create)
 		ret = transfers(th, w, w->fsd, fd, fi, size, create, resume);
 	t0 = time_mono_ns();
@@ -472,7 +502,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 static int resumes(const struct proto_fwd *w)
 {
 	return (w->stopafter || w->stopafter_pct) &&
-	       w->fileio == PROTO_FILEIO_SEQ &&
+	       !fsplan_random_io(w->fileio) &&
 	       (w->op == PROTO_FSOP_READ || w->op == PROTO_FSOP_WRITE);
 }
 
@@ -645,6 +675,13 @@ void *fs_run_thread(void *arg)
 					&fs->tree[w->target] :
 					NULL;
 	const struct timespec nap = { 0, 1000000 };
+	const struct fsplan_how how = {
+		.op = w->op,
+		.sel = w->fileselect,
+		.midpoint = w->midpoint,
+		.shared = w->fileio == PROTO_FILEIO_RANDOM_SHARED,
+		.seen = fs->seen ? fs->seen[th->fwd] : NULL,
+	};
 	uint64_t i;
 	int r, ret, dst_now = 0;
 
@@ -656,14 +693,8 @@ void *fs_run_thread(void *arg)
 		    pace(fs, th->fwd, w->rate) < 0)
 			break;
 		pthread_mutex_lock(&fs->lock);
-		r = d ? fsplan_pick_pair(t, d, w->op, w->fileselect,
-					 w->midpoint, &fs->cursor[th->fwd],
-					 &th->rng, &i) :
-		    w->midpoint > 0 ?
-			fsplan_pick_skewed(t, w->op, w->midpoint,
-					   &fs->cursor[th->fwd], &th->rng, &i) :
-			fsplan_pick(t, w->op, w->fileselect,
-				    &fs->cursor[th->fwd], &th->rng, &i);
+		r = fsplan_pick_how(t, d, &how, &fs->cursor[th->fwd], &th->rng,
+				    &i);
 		if (d && r == FSPLAN_PICKED)
 			dst_now = fsplan_bit(d->fexist, i);
 		pthread_mutex_unlock(&fs->lock);

@@ -206,11 +206,12 @@ static int alloc_fs(struct fsphase *fs, const struct proto_plan *p)
 	fs->dcache = calloc(n, 1);
 	fs->path = calloc(n, sizeof(char *));
 	fs->cursor = calloc(nw, sizeof(uint64_t));
+	fs->seen = calloc(nw, sizeof(uint64_t *));
 	fs->next_due = calloc(nw, sizeof(uint64_t));
 	fs->xfer = calloc(nw, sizeof(*fs->xfer));
 	fs->ring = calloc(FS_RING, sizeof(*fs->ring));
 	if (!fs->shape || !fs->tree || !fs->dirfd || !fs->dcache || !fs->path ||
-	    !fs->cursor || !fs->next_due || !fs->xfer || !fs->ring)
+	    !fs->cursor || !fs->seen || !fs->next_due || !fs->xfer || !fs->ring)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		fs->dirfd[i] = -1;
@@ -317,6 +318,11 @@ static int tree_subsets(const struct proto_plan *p, unsigned i,
 			if (!t->file_at)
 				return -ENOMEM;
 		}
+	for (uint32_t w = 0; !p->format && w < p->nfwds; w++)
+		if (p->fwds[w].fsd == i &&
+		    p->fwds[w].fileio == PROTO_FILEIO_RANDOM_SHARED &&
+		    fsplan_tree_sharing(t) < 0)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -402,6 +408,15 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		const struct proto_fwd *w = &p->fwds[i];
 
 		fsplan_xfer_init(&fs->xfer[i], w);
+		if (w->fileselect == PROTO_FSEL_RANDOM_ONCE) {
+			uint64_t n = fsplan_entries(&fs->tree[w->fsd], w->op);
+
+			fs->seen[i] = calloc((size_t)(n / 64 + 1), 8);
+			if (!fs->seen[i]) {
+				snprintf(err, errlen, "out of memory");
+				return -ENOMEM;
+			}
+		}
 		if ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
 		    fsplan_pair_ok(&fs->tree[w->fsd], &fs->tree[w->target]) <
 			    0) {
@@ -676,6 +691,9 @@ void fsphase_free(struct fsphase *fs)
 	free(fs->dirfd);
 	free(fs->dcache);
 	free(fs->path);
+	for (unsigned i = 0; fs->seen && i < fs->plan->nfwds; i++)
+		free(fs->seen[i]);
+	free(fs->seen);
 	free(fs->cursor);
 	free(fs->next_due);
 	free(fs->xfer);

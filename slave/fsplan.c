@@ -192,6 +192,7 @@ void fsplan_tree_free(struct fsplan_tree *t)
 	free(t->total);
 	free(t->use);
 	free(t->file_at);
+	free(t->fshare);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -244,6 +245,13 @@ out:
 	free(size);
 	free(in);
 	return ret;
+}
+
+int fsplan_tree_sharing(struct fsplan_tree *t)
+{
+	if (!t->fshare)
+		t->fshare = calloc((size_t)t->nfiles + 1, sizeof(uint32_t));
+	return t->fshare ? 0 : -ENOMEM;
 }
 
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d)
@@ -335,17 +343,28 @@ int fsplan_ok_pair(const struct fsplan_tree *s, const struct fsplan_tree *d,
 	       !fsplan_bit(d->fbusy, i) && up_exists(d, d->file_dir[i]);
 }
 
-/* Whether i may take op (a copy or move: to file i of d). */
+/*
+ * Whether i may take op (a copy or move: to file i of d); shared: also
+ * an existing file that only shared picks hold.
+ */
 static int ok_for(const struct fsplan_tree *t, const struct fsplan_tree *d,
-		  uint32_t op, uint64_t i)
+		  uint32_t op, int shared, uint64_t i)
 {
+	if (shared && !d && !fsplan_op_dirs(op) && t->fshare &&
+	    fsplan_bit(t->fbusy, i))
+		return t->fshare[i] && fsplan_bit(t->fexist, i);
 	return d ? fsplan_ok_pair(t, d, i) : fsplan_ok(t, op, i);
 }
 
-/* Entry at picked for op (and file at of d): busy, counted in its folder. */
+/*
+ * Entry at picked for op (and file at of d): busy, counted in its folder;
+ * shared: counted among the file's shared holders.
+ */
 static int take(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
-		uint64_t at, uint64_t *i)
+		int shared, uint64_t at, uint64_t *i)
 {
+	if (shared && !d && !fsplan_op_dirs(op) && t->fshare)
+		t->fshare[at]++;
 	busy(t, op, at, 1);
 	/* What a create or mkdir will put in a folder keeps rmdir away. */
 	if (op == PROTO_FSOP_CREATE)
@@ -372,38 +391,75 @@ uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint)
 	return v >= 18446744073709549568.0 ? 0 : (uint64_t)v % n;
 }
 
+uint64_t fsplan_entries(const struct fsplan_tree *t, uint32_t op)
+{
+	return fsplan_op_dirs(op) ? t->ndirs : t->use ? t->nuse : t->nfiles;
+}
+
+/* An entry of n not in seen: a drawn one, or the next after one. */
+static uint64_t draw_unseen(const uint64_t *seen, uint64_t n,
+			    struct workload_rng *rng)
+{
+	uint64_t at = below(rng, n);
+
+	for (int k = 0; k < FSPLAN_DRAWS && fsplan_bit(seen, at); k++)
+		at = below(rng, n);
+	while (fsplan_bit(seen, at)) {
+		if (!(at & 63) && seen[at >> 6] == UINT64_MAX)
+			at += 63; /* a word all seen */
+		at = at + 1 >= n ? 0 : at + 1;
+	}
+	return at;
+}
+
 /*
- * fsplan_pick, with d a copy's or move's destination tree (or NULL), and
- * with midpoint > 0 the random selection skewed by fsplan_poisson(): up
- * to FSPLAN_DRAWS skewed draws, then the uniform random pick.
+ * fsplan_pick_how; d a copy's or move's destination tree (or NULL); with
+ * a midpoint the random selection skewed by fsplan_poisson(): up to
+ * FSPLAN_DRAWS skewed draws, then the uniform random pick.
  */
-static int pick(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
-		uint32_t sel, double midpoint, uint64_t *cursor,
+static int pick(struct fsplan_tree *t, struct fsplan_tree *d,
+		const struct fsplan_how *h, uint64_t *cursor,
 		struct workload_rng *rng, uint64_t *i)
 {
-	int dirs = fsplan_op_dirs(op);
-	const uint64_t *use = dirs ? NULL : t->use;
-	uint64_t n = dirs ? t->ndirs : use ? t->nuse : t->nfiles, at;
+	uint32_t op = h->op, sel = h->sel;
+	double midpoint = h->midpoint;
+	int sh = h->shared;
+	const uint64_t *use = fsplan_op_dirs(op) ? NULL : t->use;
+	uint64_t n = fsplan_entries(t, op), at;
+	int once = sel == PROTO_FSEL_ONCE || sel == PROTO_FSEL_RANDOM_ONCE;
 
 	if (!n)
-		return sel == PROTO_FSEL_ONCE ? FSPLAN_DONE : FSPLAN_NONE;
+		return once ? FSPLAN_DONE : FSPLAN_NONE;
+	if (sel == PROTO_FSEL_RANDOM_ONCE) {
+		/* What was drawn stays drawn, taken or skipped. */
+		while (h->seen && *cursor < n) {
+			at = draw_unseen(h->seen, n, rng);
+			fsplan_bit_set(h->seen, at, 1);
+			(*cursor)++;
+			at = use ? use[at] : at;
+			if (ok_for(t, d, op, sh, at))
+				return take(t, d, op, sh, at, i);
+		}
+		return FSPLAN_DONE;
+	}
 	for (int k = 0; midpoint > 0 && k < FSPLAN_DRAWS; k++) {
 		at = fsplan_poisson(rng, n, midpoint);
 		at = use ? use[at] : at;
-		if (ok_for(t, d, op, at))
-			return take(t, d, op, at, i);
+		if (ok_for(t, d, op, sh, at))
+			return take(t, d, op, sh, at, i);
 	}
 	if (midpoint > 0 || sel == PROTO_FSEL_RANDOM) {
 		for (int k = 0; k < FSPLAN_DRAWS; k++) {
 			at = below(rng, n);
 			at = use ? use[at] : at;
-			if (ok_for(t, d, op, at))
-				return take(t, d, op, at, i);
+			if (ok_for(t, d, op, sh, at))
+				return take(t, d, op, sh, at, i);
 		}
 		at = below(rng, n);
 		for (uint64_t k = 0; k < n; k++, at = at + 1 == n ? 0 : at + 1)
-			if (ok_for(t, d, op, use ? use[at] : at))
-				return take(t, d, op, use ? use[at] : at, i);
+			if (ok_for(t, d, op, sh, use ? use[at] : at))
+				return take(t, d, op, sh, use ? use[at] : at,
+					    i);
 		return FSPLAN_NONE;
 	}
 	for (uint64_t k = 0; k < n; k++) {
@@ -414,31 +470,46 @@ static int pick(struct fsplan_tree *t, struct fsplan_tree *d, uint32_t op,
 		}
 		at = (*cursor)++;
 		at = use ? use[at] : at;
-		if (ok_for(t, d, op, at))
-			return take(t, d, op, at, i);
+		if (ok_for(t, d, op, sh, at))
+			return take(t, d, op, sh, at, i);
 	}
 	/* Once: what was skipped stays skipped; the pass goes on. */
 	return sel == PROTO_FSEL_ONCE && *cursor >= n ? FSPLAN_DONE :
 							FSPLAN_NONE;
 }
 
+int fsplan_pick_how(struct fsplan_tree *t, struct fsplan_tree *d,
+		    const struct fsplan_how *h, uint64_t *cursor,
+		    struct workload_rng *rng, uint64_t *i)
+{
+	return pick(t, d, h, cursor, rng, i);
+}
+
 int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
 {
-	return pick(t, NULL, op, sel, 0, cursor, rng, i);
+	struct fsplan_how h = { .op = op, .sel = sel };
+
+	return pick(t, NULL, &h, cursor, rng, i);
 }
 
 int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
 		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
 {
-	return pick(t, NULL, op, PROTO_FSEL_RANDOM, midpoint, cursor, rng, i);
+	struct fsplan_how h = { .op = op,
+				.sel = PROTO_FSEL_RANDOM,
+				.midpoint = midpoint };
+
+	return pick(t, NULL, &h, cursor, rng, i);
 }
 
 int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
 		     uint32_t sel, double midpoint, uint64_t *cursor,
 		     struct workload_rng *rng, uint64_t *i)
 {
-	return pick(s, d, op, sel, midpoint, cursor, rng, i);
+	struct fsplan_how h = { .op = op, .sel = sel, .midpoint = midpoint };
+
+	return pick(s, d, &h, cursor, rng, i);
 }
 
 void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
@@ -467,7 +538,10 @@ int fsplan_pair_ok(const struct fsplan_tree *s, const struct fsplan_tree *d)
 
 void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)
 {
-	busy(t, op, i, 0);
+	/* A file other shared picks still hold stays busy. */
+	if (fsplan_op_dirs(op) || !t->fshare || !t->fshare[i] ||
+	    !--t->fshare[i])
+		busy(t, op, i, 0);
 	if (op == PROTO_FSOP_CREATE)
 		kids(t, t->file_dir[i], 0);
 	else if (op == PROTO_FSOP_MKDIR)
@@ -552,7 +626,7 @@ int fsplan_enough(const struct proto_fwd *w, uint64_t size, uint32_t xfer,
 	if (w->stopafter_pct)
 		return bytes >= (uint64_t)((unsigned __int128)size *
 					   w->stopafter_pct / 100);
-	if (w->fileio == PROTO_FILEIO_RANDOM)
+	if (fsplan_random_io(w->fileio))
 		return blocks >= fsplan_random_count(size, xfer);
 	return 0;
 }
@@ -563,4 +637,13 @@ uint64_t fsplan_random_offset(uint64_t size, uint32_t len,
 	uint64_t blocks = len ? size / len : 0;
 
 	return blocks ? below(rng, blocks) * len : 0;
+}
+
+int fsplan_delete_first(const struct proto_fwd *w, const uint64_t *at,
+			uint64_t size)
+{
+	if (w->fileio != PROTO_FILEIO_SEQ_DELETE || w->op != PROTO_FSOP_WRITE ||
+	    w->mixed)
+		return 0;
+	return !at || !*at || *at >= size;
 }

@@ -38,6 +38,11 @@ struct fsplan_tree {
 	uint64_t *use;   /* workingsetsize=, totalsize=: the files picked */
 	uint64_t nuse;   /* from, in order; NULL: every file */
 	uint64_t *file_at; /* stopafter= sequential: where each file goes on */
+	/*
+	 * fileio=(random,shared): how many shared picks hold each file (a
+	 * busy file with 0 is held alone); NULL when no fwd shares.
+	 */
+	uint32_t *fshare;
 };
 
 /* Build t from a checked shape, this slave share_no of share_count. */
@@ -52,6 +57,8 @@ void fsplan_tree_free(struct fsplan_tree *t);
  */
 int fsplan_tree_subsets(struct fsplan_tree *t, uint64_t totalsize,
 			uint64_t wss);
+/* t->fshare for a fwd with fileio=(random,shared): 0 or -ENOMEM. */
+int fsplan_tree_sharing(struct fsplan_tree *t);
 /* The relative path of folder d, or of file f (into buf). */
 const char *fsplan_dir_path(const struct fsplan_tree *t, uint32_t d);
 int fsplan_file_path(const struct fsplan_tree *t, uint64_t f, char *buf,
@@ -103,6 +110,35 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
  */
 uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint);
 /*
+ * How a fwd picks (fsplan_pick_how): its operation, fileselect sel,
+ * midpoint (> 0: fsplan_pick_skewed()'s skew), shared (fileio=(random,
+ * shared), Vdbench's FileEntry.setFileBusy with file sharing: a file
+ * that only shared picks hold busy may be taken again, counted in
+ * fsplan_tree.fshare; one held alone may not) and, with
+ * PROTO_FSEL_RANDOM_ONCE, seen: fsplan_entries() bits, zeroed, the
+ * fwd's own (Vdbench's FileEntry.isSelected).
+ */
+struct fsplan_how {
+	uint32_t op, sel;
+	double midpoint;
+	int shared;
+	uint64_t *seen;
+};
+/* The entries a pick for op draws from: folders, or the files used. */
+uint64_t fsplan_entries(const struct fsplan_tree *t, uint32_t op);
+/*
+ * fsplan_pick() as h says, d a copy's or move's destination tree (or
+ * NULL). PROTO_FSEL_RANDOM_ONCE (Vdbench's FileAnchor.getFile with
+ * select_random and select_once): an entry not drawn yet, at random
+ * (FSPLAN_DRAWS draws, then the next one not drawn after a drawn one),
+ * marked drawn and counted in *cursor whether or not it may take op (a
+ * busy or unfit one stays skipped, as Vdbench's); FSPLAN_DONE once every
+ * entry was drawn.
+ */
+int fsplan_pick_how(struct fsplan_tree *t, struct fsplan_tree *d,
+		    const struct fsplan_how *h, uint64_t *cursor,
+		    struct workload_rng *rng, uint64_t *i);
+/*
  * fsplan_pick()'s random selection skewed by fsplan_poisson(): up to
  * FSPLAN_DRAWS skewed draws, then fsplan_pick()'s random one.
  */
@@ -130,12 +166,29 @@ void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
 /* 0 when d holds s's files index for index (the same shape and share). */
 int fsplan_pair_ok(const struct fsplan_tree *s, const struct fsplan_tree *d);
 /*
- * After op on entry i: not busy, and on success (err 0) the tree as the
+ * After op on entry i: not busy (a file shared picks hold: one fewer,
+ * busy until the last is done), and on success (err 0) the tree as the
  * op left it; an error that says otherwise (ENOENT, EEXIST) corrects the
  * bits.
  */
 void fsplan_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err);
 
+/* Whether fileio is random (random, or (random,shared)). */
+static inline int fsplan_random_io(uint32_t fileio)
+{
+	return fileio == PROTO_FILEIO_RANDOM ||
+	       fileio == PROTO_FILEIO_RANDOM_SHARED;
+}
+/*
+ * fileio=(sequential,delete) (Vdbench's FwgThread.openForWrite): whether
+ * a write of file f (size bytes) deletes it first, then creates it: when
+ * the file is whole. at: where the fwd's stopafter= visits go on in it
+ * (fsplan_tree.file_at), or NULL: every visit writes the whole file.
+ * With at, the file is whole when its next visit would start at 0 (0,
+ * or at its end); a file part written since its delete is appended to.
+ */
+int fsplan_delete_first(const struct proto_fwd *w, const uint64_t *at,
+			uint64_t size);
 /* A fwd's transfers: sizes and shares, read share. */
 struct fsplan_xfer {
 	unsigned n;

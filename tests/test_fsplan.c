@@ -7,7 +7,8 @@
  * each operation; transfer sizes, the rdpct= mix, random offsets;
  * totalsize= and workingsetsize= subsets (Vdbench's draws, pinned from a
  * java.util.Random(0) written apart from lockstep's, in Python), picks
- * within them, and stopafter='s switch point.
+ * within them, and stopafter='s switch point; fileselect=(random,once),
+ * fileio=(random,shared)'s busy counts and (sequential,delete)'s choice.
  */
 #include <errno.h>
 #include <math.h>
@@ -608,6 +609,220 @@ static void test_poisson(void **state)
 	fsplan_tree_free(&t);
 }
 
+/* A tree of shape(2, 3, 50): 9 leaves of 50 files, all existing. */
+static void wide(struct fsplan_tree *t)
+{
+	struct fstree_shape sh = shape(2, 3, 50, FSTREE_DIST_BOTTOM);
+
+	assert_int_equal(fsplan_tree_build(t, &sh, 0, 0), 0);
+	assert_int_equal(t->nfiles, 450);
+	for (uint32_t d = 0; d < t->ndirs; d++)
+		fsplan_set_dir(t, d, 1);
+	for (uint64_t f = 0; f < t->nfiles; f++)
+		fsplan_set_file(t, f, 1);
+}
+
+/*
+ * fileselect=(random,once): every file exactly once, not in the tree's
+ * order, then done (and done again); a file busy when drawn is skipped
+ * for good (Vdbench's isSelected), counted in the pass; within a working
+ * set only its files.
+ */
+static void test_random_once(void **state)
+{
+	struct fsplan_tree t;
+	struct workload_rng rng;
+	uint64_t cur = 0, c2 = 0, i, n, picks = 0, inorder = 0, prev = 0;
+	uint64_t *seen;
+	unsigned char *got;
+	struct fsplan_how h = { .op = PROTO_FSOP_READ,
+				.sel = PROTO_FSEL_RANDOM_ONCE };
+
+	(void)state;
+	workload_rng_seed(&rng, 7);
+	wide(&t);
+	n = fsplan_entries(&t, PROTO_FSOP_READ);
+	assert_int_equal(n, 450);
+	seen = calloc(n / 64 + 1, 8);
+	got = calloc(n, 1);
+	assert_non_null(seen);
+	assert_non_null(got);
+	h.seen = seen;
+	while (fsplan_pick_how(&t, NULL, &h, &cur, &rng, &i) == FSPLAN_PICKED) {
+		assert_true(i < n);
+		assert_int_equal(got[i], 0);
+		got[i] = 1;
+		inorder += picks && i == prev + 1;
+		prev = i;
+		picks++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	assert_int_equal(picks, n);
+	assert_int_equal(cur, n);
+	/* Random, not the sequential pass: few neighbours in a row. */
+	assert_true(inorder < 20);
+	assert_int_equal(fsplan_pick_how(&t, NULL, &h, &cur, &rng, &i),
+			 FSPLAN_DONE);
+
+	/* A busy file drawn is skipped, and the pass still ends. */
+	memset(seen, 0, (n / 64 + 1) * 8);
+	cur = 0;
+	picks = 0;
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &c2,
+				     &rng, &i),
+			 FSPLAN_PICKED); /* file 0, held */
+	assert_int_equal(i, 0);
+	while (fsplan_pick_how(&t, NULL, &h, &cur, &rng, &i) == FSPLAN_PICKED) {
+		assert_true(i != 0);
+		picks++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	assert_int_equal(picks, n - 1);
+	assert_int_equal(cur, n);
+	fsplan_done(&t, PROTO_FSOP_READ, 0, 0);
+	fsplan_tree_free(&t);
+	free(seen);
+	free(got);
+
+	/* Within a working set: each of its files once, no other. */
+	wide(&t);
+	assert_int_equal(fsplan_tree_subsets(&t, 0, 40 * 4096), 0);
+	n = fsplan_entries(&t, PROTO_FSOP_READ);
+	assert_int_equal(n, t.nuse);
+	assert_true(n > 0 && n < t.nfiles);
+	seen = calloc(n / 64 + 1, 8);
+	got = calloc(t.nfiles, 1);
+	assert_non_null(seen);
+	assert_non_null(got);
+	h.seen = seen;
+	cur = 0;
+	picks = 0;
+	while (fsplan_pick_how(&t, NULL, &h, &cur, &rng, &i) == FSPLAN_PICKED) {
+		assert_int_equal(got[i], 0);
+		got[i] = 1;
+		picks++;
+		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
+	}
+	assert_int_equal(picks, n);
+	for (uint64_t k = 0; k < n; k++)
+		assert_int_equal(got[t.use[k]], 1);
+	fsplan_tree_free(&t);
+	free(seen);
+	free(got);
+}
+
+/*
+ * fileio=(random,shared): a second shared pick takes a file shared picks
+ * hold (one file, four holders: busy until the last is done); a pick
+ * that does not share does not, nor does a shared one take a file held
+ * alone (a delete's).
+ */
+static void test_shared(void **state)
+{
+	struct fsplan_tree t;
+	struct workload_rng rng;
+	uint64_t cur = 0, i;
+	struct fsplan_how sh = { .op = PROTO_FSOP_READ,
+				 .sel = PROTO_FSEL_SEQ,
+				 .shared = 1 };
+	struct fsplan_how alone = { .op = PROTO_FSOP_READ,
+				    .sel = PROTO_FSEL_SEQ };
+	struct fstree_shape one = shape(1, 1, 1, FSTREE_DIST_BOTTOM);
+
+	(void)state;
+	workload_rng_seed(&rng, 3);
+	assert_int_equal(fsplan_tree_build(&t, &one, 0, 0), 0);
+	assert_int_equal(t.nfiles, 1);
+	fsplan_set_dir(&t, 0, 1);
+	fsplan_set_file(&t, 0, 1);
+	assert_int_equal(fsplan_tree_sharing(&t), 0);
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
+				 FSPLAN_PICKED);
+		assert_int_equal(i, 0);
+	}
+	assert_int_equal(t.fshare[0], 4);
+	/* Not shared: the busy file is not for it. */
+	assert_int_equal(fsplan_pick_how(&t, NULL, &alone, &cur, &rng, &i),
+			 FSPLAN_NONE);
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ,
+				     &cur, &rng, &i),
+			 FSPLAN_NONE);
+	for (int k = 0; k < 3; k++) {
+		fsplan_done(&t, PROTO_FSOP_READ, 0, 0);
+		assert_true(fsplan_bit(t.fbusy, 0));
+	}
+	fsplan_done(&t, PROTO_FSOP_READ, 0, 0);
+	assert_false(fsplan_bit(t.fbusy, 0));
+	assert_int_equal(t.fshare[0], 0);
+	/* Held alone (a delete): a shared pick waits too. */
+	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ,
+				     &cur, &rng, &i),
+			 FSPLAN_PICKED);
+	assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
+			 FSPLAN_NONE);
+	fsplan_done(&t, PROTO_FSOP_DELETE, 0, 0);
+	assert_false(fsplan_bit(t.fexist, 0));
+	assert_false(fsplan_bit(t.fbusy, 0));
+	/* Missing: a shared read takes nothing. */
+	assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
+			 FSPLAN_NONE);
+	/* A shared write and a shared read hold one file together. */
+	fsplan_set_file(&t, 0, 1);
+	sh.op = PROTO_FSOP_WRITE;
+	assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
+			 FSPLAN_PICKED);
+	sh.op = PROTO_FSOP_READ;
+	assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
+			 FSPLAN_PICKED);
+	/* A write that found the file gone: missing once both are done. */
+	fsplan_done(&t, PROTO_FSOP_WRITE, 0, -ENOENT);
+	assert_true(fsplan_bit(t.fbusy, 0));
+	fsplan_done(&t, PROTO_FSOP_READ, 0, 0);
+	assert_false(fsplan_bit(t.fbusy, 0));
+	assert_false(fsplan_bit(t.fexist, 0));
+	fsplan_tree_free(&t);
+}
+
+/*
+ * fileio=(sequential,delete): a write deletes a whole file first; with
+ * stopafter='s resume, a file part written since is appended to; no
+ * other fileio, operation or mix deletes.
+ */
+static void test_delete_first(void **state)
+{
+	struct proto_fwd w;
+	uint64_t at;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.op = PROTO_FSOP_WRITE;
+	w.fileio = PROTO_FILEIO_SEQ_DELETE;
+	assert_true(fsplan_delete_first(&w, NULL, 65536));
+	at = 0;
+	assert_true(fsplan_delete_first(&w, &at, 65536));
+	at = 65536;
+	assert_true(fsplan_delete_first(&w, &at, 65536));
+	at = 8192;
+	assert_false(fsplan_delete_first(&w, &at, 65536));
+	w.fileio = PROTO_FILEIO_SEQ;
+	assert_false(fsplan_delete_first(&w, NULL, 65536));
+	w.fileio = PROTO_FILEIO_SEQ_DELETE;
+	w.op = PROTO_FSOP_READ;
+	assert_false(fsplan_delete_first(&w, NULL, 65536));
+	w.op = PROTO_FSOP_WRITE;
+	w.mixed = 1;
+	assert_false(fsplan_delete_first(&w, NULL, 65536));
+	/* (random,shared) is random io: stopafter's default count. */
+	memset(&w, 0, sizeof(w));
+	w.op = PROTO_FSOP_READ;
+	w.fileio = PROTO_FILEIO_RANDOM_SHARED;
+	assert_true(fsplan_random_io(w.fileio));
+	assert_false(fsplan_random_io(PROTO_FILEIO_SEQ_DELETE));
+	assert_false(fsplan_enough(&w, 65536, 4096, 15, 15 * 4096));
+	assert_true(fsplan_enough(&w, 65536, 4096, 16, 16 * 4096));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -621,6 +836,9 @@ int main(void)
 		cmocka_unit_test(test_tree_subsets),
 		cmocka_unit_test(test_enough),
 		cmocka_unit_test(test_poisson),
+		cmocka_unit_test(test_random_once),
+		cmocka_unit_test(test_shared),
+		cmocka_unit_test(test_delete_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

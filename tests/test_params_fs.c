@@ -165,6 +165,26 @@ static void test_subsets_stopafter(void **state)
 	assert_int_equal(p->fwd[3].fileselect, 0);
 	assert_dbl(p->fwd[3].midpoint, 0);
 	params_free(&p);
+	/* Vdbench's fileio= pairs and random once (its two flags). */
+	p = parse_ok(FSD1 "fwd=fw1,operation=write,fileio=(sequential,delete)\n"
+			  "fwd=fw2,fileio=(random,shared),threads=4\n"
+			  "fwd=fw3,fileselect=(random,once)\n"
+			  "fwd=fw4,fileselect=(once,random)\n"
+			  "fwd=fw5,fileio=(random,shared),fileselect=once\n"
+			  "fwd=fw6,fileselect=(once,sequential)\n"
+			  "rd=rd1,fwd=fw*\n");
+	assert_true(p->fwd[0].fileio_delete);
+	assert_false(p->fwd[0].fileio_random);
+	assert_false(p->fwd[0].fileio_shared);
+	assert_true(p->fwd[1].fileio_shared);
+	assert_true(p->fwd[1].fileio_random);
+	assert_int_equal(p->fwd[1].fileselect, 1);
+	assert_int_equal(p->fwd[2].fileselect, 3);
+	assert_int_equal(p->fwd[3].fileselect, 3);
+	assert_int_equal(p->fwd[4].fileselect, 2);
+	assert_true(p->fwd[4].fileio_shared);
+	assert_int_equal(p->fwd[5].fileselect, 2);
+	params_free(&p);
 	/* The whole tree is a totalsize= (10 files of 4k). */
 	p = parse_ok("fsd=fsd1,anchor=/mnt/a,totalsize=40k,wss=40k\n" FWD1 RD1);
 	assert_int_equal(p->fsd[0].totalsize, 40960);
@@ -244,6 +264,28 @@ static void test_errors(void **state)
 		  "2:21: fileselect=midpoint=0: the midpoint must be above 0" },
 		{ FSD1 "fwd=fwd1,fileselect=(poisson,sequential)\n" RD1,
 		  "2:21: fileselect=(poisson,sequential): a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
+		{ FSD1
+		  "fwd=fwd1,operation=read,fileio=(sequential,delete)\n" RD1,
+		  "2:25: fwd=fwd1: fileio=(sequential,delete) deletes a file before a write rewrites it (Vdbench's openForWrite): it needs operation=write, not read" },
+		{ FSD1
+		  "fwd=fwd1,operation=write,fileio=(sequential,delete),rdpct=50\n" RD1,
+		  "2:53: fwd=fwd1: rdpct= needs fileio=random (Vdbench's rule: fileio=sequential and rdpct= are mutually exclusive)" },
+		{ FSD1
+		  "fwd=fwd1,fileio=(random,shared),fileselect=random\n" RD1,
+		  "2:10: fwd=fwd1: fileio=(random,shared) and fileselect=random are mutually exclusive (Vdbench's rule): give fileselect=sequential or once" },
+		{ FSD1
+		  "fwd=fwd1,fileio=(random,shared),fileselect=(random,once)\n" RD1,
+		  "2:10: fwd=fwd1: fileio=(random,shared) and fileselect=random are mutually exclusive (Vdbench's rule): give fileselect=sequential or once" },
+		{ FSD1 "fwd=fwd1,operation=create,fileio=(random,shared)\n" RD1,
+		  "2:27: fwd=fwd1: fileio=(random,shared) lets threads use a file at once; operation=create takes its entry alone (read, write, open, close, getattr, setattr and access share)" },
+		{ FSD1 "fwd=fwd1,fileio=(random,delete)\n" RD1,
+		  "2:25: fileio=(random,delete): with random Vdbench takes shared, not delete" },
+		{ FSD1 "fwd=fwd1,fileio=(sequential,shared)\n" RD1,
+		  "2:29: fileio=(sequential,shared): with sequential Vdbench takes delete, not shared" },
+		{ FSD1 "fwd=fwd1,fileio=(random,shared,x)\n" RD1,
+		  "2:17: fileio=(random,shared,x): give sequential, random, (random,shared) or (sequential,delete)" },
+		{ FSD1 "fwd=fwd1,fileselect=(random,once,midpoint=5)\n" RD1,
+		  "2:21: fileselect=(random,once,midpoint=5): a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
 		{ FSD1 "fwd=fwd1,fileselect=4\n" RD1,
 		  "2:21: fileselect=4: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)" },
 		{ FSD1 "fwd=fwd1,threads=0\n" RD1,
@@ -297,12 +339,6 @@ static void test_refused(void **state)
 	} cases[] = {
 		{ "fsd=fsd1,anchor=/a,count=(1,2)\n" FWD1 RD1,
 		  "1:20: count= is not supported: lockstep does not run it yet (issue 32)" },
-		{ FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
-		  "2:17: fileio=(random,shared): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
-		{ FSD1 "fwd=fwd1,fileio=(sequential,delete)\n" RD1,
-		  "2:17: fileio=(sequential,delete): lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random" },
-		{ FSD1 "fwd=fwd1,fileselect=(random,once)\n" RD1,
-		  "2:21: fileselect=(random,once): Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order" },
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
 		{ FSD1 FWD1 "rd=rd1,format=once\n",
@@ -343,6 +379,8 @@ static void test_refused(void **state)
 		{ "validate=yes\n" FSD1 "fsd=fsd2,anchor=/mnt/b\n"
 		  "fwd=fwd1,fsd=fsd1,operation=move,target=fsd2\n" RD1,
 		  "4:1: fwd=fwd1: validate=yes does not follow what operation=move does to a file's contents" },
+		{ "validate=yes\n" FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
+		  "3:10: fwd=fwd1: fileio=(random,shared) may not be used with validate=yes (Vdbench's rule: threads writing one file at once leave no key to follow)" },
 		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
 		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
 	};

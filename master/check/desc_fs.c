@@ -115,6 +115,7 @@ static void describe_fsd(struct desc *d, const struct params_fsd *f)
 static void describe_fwd(struct desc *d, const struct params *p,
 			 const struct params_fwd *w)
 {
+	const char *fio, *fsel;
 	char sz[32];
 
 	desc_object(d, NULL);
@@ -146,16 +147,18 @@ static void describe_fwd(struct desc *d, const struct params *p,
 	}
 	desc_end(d);
 	TEXT(d, "%s", w->nxfer > 1 ? ")" : "");
-	desc_str(d, "fileio", w->fileio_random ? "random" : "sequential");
-	SHOWN(d, " fileio=%s", w->fileio_random ? "random" : "sequential");
-	desc_str(d, "fileselect",
-		 w->fileselect == 2 ? "once" :
-		 w->fileselect == 1 ? "sequential" :
-				      "random");
-	SHOWN(d, " fileselect=%s",
-	      w->fileselect == 2 ? "once" :
-	      w->fileselect == 1 ? "sequential" :
-				   "random");
+	fio = w->fileio_shared ? "(random,shared)" :
+	      w->fileio_delete ? "(sequential,delete)" :
+	      w->fileio_random ? "random" :
+				 "sequential";
+	fsel = w->fileselect == 3 ? "(random,once)" :
+	       w->fileselect == 2 ? "once" :
+	       w->fileselect == 1 ? "sequential" :
+				    "random";
+	desc_str(d, "fileio", fio);
+	SHOWN(d, " fileio=%s", fio);
+	desc_str(d, "fileselect", fsel);
+	SHOWN(d, " fileselect=%s", fsel);
 	desc_dbl(d, "midpoint", w->midpoint);
 	if (w->midpoint > 0)
 		SHOWN(d, " midpoint=%g", w->midpoint);

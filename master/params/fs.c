@@ -351,48 +351,71 @@ int fwd_set_xfersize(struct parser *p, const struct kw *kw, void *obj,
 	return wd_parse_xfers(p, kw, it, fwd->xfer, &fwd->nxfer);
 }
 
-/* fileio=sequential|random; Vdbench's pairs are not run yet. */
+/*
+ * fileio=sequential|random, or Vdbench's pairs (FwdEntry.fileIoParameters):
+ * (random,shared), several threads on one file at once, and
+ * (sequential,delete), a write deleting the file before it rewrites it.
+ */
 int fwd_set_fileio(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it)
 {
 	struct params_fwd *fwd = obj;
 	const struct val *v = &it->val[0];
+	bool random;
 
 	if (!it->nval)
 		return values_single(p, kw, it) ? 0 : -EINVAL;
-	if (it->nval != 1)
+	if (it->nval > 2)
 		return perr(p, it->vpos,
-			    "%s=%.*s: lockstep does not run it yet (shared files and delete-before-write are Vdbench's; issue 32): use sequential or random",
+			    "%s=%.*s: give sequential, random, (random,shared) or (sequential,delete)",
 			    kw->name, show(it->rawlen), it->raw);
 	if (val_is(v, "sequential") || val_is(v, "seq"))
-		fwd->fileio_random = false;
+		random = false;
 	else if (val_is(v, "random"))
-		fwd->fileio_random = true;
+		random = true;
 	else
 		return perr(p, v->pos, "%s=%.*s is not sequential or random",
 			    kw->name, show(v->len), v->s);
+	fwd->fileio_random = random;
+	fwd->fileio_shared = false;
+	fwd->fileio_delete = false;
+	fwd->fileio_pos = it->kpos;
+	if (it->nval == 1)
+		return 0;
+	v = &it->val[1];
+	if (random && val_is(v, "shared"))
+		fwd->fileio_shared = true;
+	else if (!random && val_is(v, "delete"))
+		fwd->fileio_delete = true;
+	else
+		return perr(p, v->pos,
+			    "%s=%.*s: with %s Vdbench takes %s, not %.*s",
+			    kw->name, show(it->rawlen), it->raw,
+			    random ? "random" : "sequential",
+			    random ? "shared" : "delete", show(v->len), v->s);
 	return 0;
 }
 
 /*
  * One word of fileselect= (Vdbench's parseFileSelect): random,
  * sequential, once, poisson (random, midpoint 3), midpoint=N (random,
- * midpoint N) or a number (midpoint N). *sel: 0 random, 1 sequential,
- * 2 once.
+ * midpoint N) or a number (midpoint N). Two flags, as Vdbench's:
+ * *random (select_random) and *once (select_once).
  */
 static int fileselect_word(struct parser *p, const struct kw *kw,
-			   const struct val *v, unsigned *sel, double *mid)
+			   const struct val *v, bool *random, bool *once,
+			   double *mid)
 {
 	struct val num;
 
 	if (val_is(v, "random"))
-		*sel = 0;
+		*random = true;
 	else if (val_is(v, "sequential") || val_is(v, "seq"))
-		*sel = 1;
+		*random = false;
 	else if (val_is(v, "once"))
-		*sel = 2;
+		*once = true;
 	else if (val_is(v, "poisson")) {
-		*sel = 0;
+		*random = true;
 		*mid = 3;
 	} else if (v->len > 9 && !strncasecmp(v->s, "midpoint=", 9)) {
 		num = *v;
@@ -405,7 +428,7 @@ static int fileselect_word(struct parser *p, const struct kw *kw,
 			return perr(p, v->pos,
 				    "%s=%.*s: the midpoint must be above 0",
 				    kw->name, show(v->len), v->s);
-		*sel = 0;
+		*random = true;
 	} else if (v->len &&
 		   (isdigit((unsigned char)v->s[0]) || v->s[0] == '.')) {
 		if (values_number_in(p, kw, v, 0, 1e9, mid))
@@ -423,27 +446,26 @@ static int fileselect_word(struct parser *p, const struct kw *kw,
 }
 
 /*
- * fileselect=: a word or a list of them, Vdbench's: the last of random,
- * sequential and once wins; poisson and midpoint=N skew random picks.
+ * fileselect=: a word or a list of them, Vdbench's: random and
+ * sequential set how (the last wins), once makes it one pass (random
+ * once: each file once in random order); poisson and midpoint=N skew
+ * random picks.
  */
 int fwd_set_fileselect(struct parser *p, const struct kw *kw, void *obj,
 		       const struct item *it)
 {
 	struct params_fwd *fwd = obj;
-	unsigned sel = fwd->fileselect, seen = 0;
+	bool random = fwd->fileselect == 0 || fwd->fileselect == 3;
+	bool once = fwd->fileselect == 2 || fwd->fileselect == 3;
 	double mid = fwd->midpoint;
+	unsigned sel;
 
 	if (!it->nval)
 		return values_single(p, kw, it) ? 0 : -EINVAL;
-	for (size_t k = 0; k < it->nval; k++) {
-		if (fileselect_word(p, kw, &it->val[k], &sel, &mid))
+	for (size_t k = 0; k < it->nval; k++)
+		if (fileselect_word(p, kw, &it->val[k], &random, &once, &mid))
 			return -EINVAL;
-		seen |= 1u << sel;
-	}
-	if ((seen & 5) == 5)
-		return perr(p, it->vpos,
-			    "%s=%.*s: Vdbench's random once is not run by lockstep yet (issue 32): once takes each file once in order",
-			    kw->name, show(it->rawlen), it->raw);
+	sel = once ? (random ? 3 : 2) : (random ? 0 : 1);
 	if (mid > 0 && sel != 0)
 		return perr(p, it->vpos,
 			    "%s=%.*s: a poisson or midpoint= skew is for random selection (Vdbench skews only random picks; with once, none)",
@@ -580,6 +602,22 @@ int fwd_finish(struct parser *p)
 			    fwd->name);
 	if (!fwd->rdpct_pos.line)
 		fwd->rdpct = -1;
+	if (fwd->fileio_delete && fwd->op != PARAMS_FSOP_WRITE)
+		return perr(p, fwd->fileio_pos,
+			    "fwd=%s: fileio=(sequential,delete) deletes a file before a write rewrites it (Vdbench's openForWrite): it needs operation=write, not %s",
+			    fwd->name, params_fsop_name(fwd->op));
+	if (fwd->fileio_shared &&
+	    (fwd->fileselect == 0 || fwd->fileselect == 3))
+		return perr(p, fwd->fileio_pos,
+			    "fwd=%s: fileio=(random,shared) and fileselect=random are mutually exclusive (Vdbench's rule): give fileselect=sequential or once",
+			    fwd->name);
+	if (fwd->fileio_shared &&
+	    (fwd->op == PARAMS_FSOP_CREATE || fwd->op == PARAMS_FSOP_DELETE ||
+	     fwd->op == PARAMS_FSOP_MKDIR || fwd->op == PARAMS_FSOP_RMDIR ||
+	     fwd->op == PARAMS_FSOP_COPY || fwd->op == PARAMS_FSOP_MOVE))
+		return perr(p, fwd->fileio_pos,
+			    "fwd=%s: fileio=(random,shared) lets threads use a file at once; operation=%s takes its entry alone (read, write, open, close, getattr, setattr and access share)",
+			    fwd->name, params_fsop_name(fwd->op));
 	if (fwd->target >= 0 && fwd->op != PARAMS_FSOP_COPY &&
 	    fwd->op != PARAMS_FSOP_MOVE)
 		return perr(p, fwd->target_pos,

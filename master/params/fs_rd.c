@@ -11,7 +11,8 @@
 /*
  * validate=yes with fwd=: what the slaves' key maps (slave/fsval.h) keep
  * exact. Refused: journal= (the maps live in the slaves for the run),
- * copy and move (their effect on a file's contents is not followed) and
+ * copy and move (their effect on a file's contents is not followed),
+ * fileio=(random,shared) (Vdbench's rule) and
  * transfers that are not whole 4 KiB blocks (one key per block).
  */
 int fs_validate(struct parser *p, const struct params_rd *rd)
@@ -31,6 +32,10 @@ int fs_validate(struct parser *p, const struct params_rd *rd)
 				    w->name,
 				    w->op == PARAMS_FSOP_COPY ? "copy" :
 								"move");
+		if (w->fileio_shared)
+			return perr(p, w->fileio_pos,
+				    "fwd=%s: fileio=(random,shared) may not be used with validate=yes (Vdbench's rule: threads writing one file at once leave no key to follow)",
+				    w->name);
 		for (size_t k = 0; k < w->nxfer; k++)
 			if (w->xfer[k].size % 4096u)
 				return perr(p, w->pos,

@@ -301,7 +301,9 @@ struct params_fwd {
 	size_t nxfer;
 	struct params_xfer xfer[PARAMS_XFER_MAX]; /* default one, 4k */
 	bool fileio_random;  /* fileio=random; default sequential */
-	unsigned fileselect; /* 0 random, 1 sequential (default), 2 once */
+	bool fileio_shared;  /* fileio=(random,shared) */
+	bool fileio_delete;  /* fileio=(sequential,delete) */
+	unsigned fileselect; /* 0 random, 1 sequential, 2 once, 3 random once */
 	unsigned threads;    /* default 1: the total, split (plan_fs.c) */
 	double skew;         /* percent of the rd's fwdrate=; 0 = even */
 	int target;          /* copy, move: target= fsd index; -1 = none */
@@ -310,7 +312,7 @@ struct params_fwd {
 	uint64_t stopafter;             /* stopafter=N transfers; 0 = none */
 	unsigned stopafter_pct;         /* stopafter=P%; 0 = none */
 	double midpoint; /* fileselect=poisson (3), midpoint=N; 0 = none */
-	struct params_pos pos, rdpct_pos, target_pos, skew_pos;
+	struct params_pos pos, rdpct_pos, target_pos, skew_pos, fileio_pos;
 };
 
 struct params_loop {

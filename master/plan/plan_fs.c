@@ -190,7 +190,10 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 		o->mixed = 1;
 		o->rdpct = ph->rdpct;
 	}
-	o->fileio = d->fileio_random ? PROTO_FILEIO_RANDOM : PROTO_FILEIO_SEQ;
+	o->fileio = d->fileio_shared ? PROTO_FILEIO_RANDOM_SHARED :
+		    d->fileio_random ? PROTO_FILEIO_RANDOM :
+		    d->fileio_delete ? PROTO_FILEIO_SEQ_DELETE :
+				       PROTO_FILEIO_SEQ;
 	o->fileselect = d->fileselect;
 	/* Vdbench's split, rounded down, at least 1 (fwd_thread_adjust). */
 	o->threads = th ? th : 1;

@@ -83,7 +83,8 @@ static void rules_in(struct master *m, const struct slave_rec *s,
 	in->fs = plan->nfsds != 0;
 	in->nfwds = plan->nfwds;
 	for (unsigned i = 0; i < plan->nfwds; i++)
-		in->once |= plan->fwds[i].fileselect == PROTO_FSEL_ONCE;
+		in->once |= plan->fwds[i].fileselect == PROTO_FSEL_ONCE ||
+			    plan->fwds[i].fileselect == PROTO_FSEL_RANDOM_ONCE;
 }
 
 static void wait_next(struct master *m, struct slave_rec *s, const char *why)

@@ -45,7 +45,7 @@ struct rejoin_in {
 	/*
 	 * A file-system phase (fsds, no targets): its part is its fwds
 	 * (0: it sits the phase out), and once: an fwd of it has
-	 * fileselect=once.
+	 * fileselect=once or (random,once).
 	 */
 	int fs;
 	unsigned nfwds;
@@ -85,8 +85,8 @@ unsigned rejoin_first_interval(uint64_t start_ns, uint64_t interval_ns,
  *     a joiner would change mid-run; a point's rate comes from it);
  *   - it had no part in the phase's plan (its part would change every
  *     other slave's);
- *   - a file-system phase with a fileselect=once fwd (a pass over its
- *     files: a new process would begin it again);
+ *   - a file-system phase with a fileselect=once or (random,once) fwd
+ *     (a pass over its files: a new process would begin it again);
  *   - its part is empty (no targets; in a file-system phase, no fwds);
  *   - validate=yes and a new process or session without journal=: the
  *     generations of its blocks were in the old session's map, and its
