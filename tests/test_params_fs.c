@@ -310,6 +310,8 @@ static void test_refused(void **state)
 		  "2:13: fwd=format threads=2: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
 		{ FSD1 "fwd=format,xfersize=32m\n" FWD1 RD1,
 		  "2:21: xfersize=32m is out of range 512..1m" },
+		{ FSD1 "fwd=format,fsd=fsd1,operation=write\n" FWD1 RD1,
+		  "2:12: fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): fsd= means nothing there" },
 		{ FSD1 "fwd=format\nfwd=format\n" FWD1 RD1,
 		  "3:1: fwd=format is given twice" },
 		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",

@@ -558,11 +558,23 @@ static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
  */
 static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 {
+	static const char *const not_format[] = {
+		"fsd",  "operation", "rdpct",  "fileio",    "fileselect",
+		"skew", "host",      "target", "stopafter",
+	};
 	struct params *pa = p->out;
 	struct params_pos at = params_seen(p, "xfersize");
 
 	if (pa->format_fwd)
 		return perr(p, p->dpos, "fwd=format is given twice");
+	for (size_t i = 0; i < sizeof(not_format) / sizeof(*not_format); i++) {
+		struct params_pos kp = params_seen(p, not_format[i]);
+
+		if (kp.line)
+			return perr(p, kp,
+				    "fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): %s= means nothing there",
+				    not_format[i]);
+	}
 	if (fwd->threads != 1) {
 		struct params_pos tp = params_from(p, "threads");
 

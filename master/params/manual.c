@@ -553,7 +553,8 @@ static const char *const kind_intro[KIND_NR] = {
 		     "A file system workload, Vdbench's: one operation on "
 		     "the files of one or more fsds, with the `wd=` lines. "
 		     "`fwd=format` is not a workload: its `xfersize=` is "
-		     "every format's write size.\n",
+		     "every format's write size, and it takes `threads=1` "
+		     "and nothing else.\n",
 	[KIND_RD] = "## rd=NAME\n"
 		    "A run: one or more phases of its wds, one after another "
 		    "(see HOW PHASES RUN).\n",
