@@ -356,6 +356,14 @@ enum proto_fsformat {
 	PROTO_FSFMT_MAX
 };
 
+/* proto_fsd.format_flags: Vdbench's format= words beside the kind. */
+#define PROTO_FSFMT_DIRS 1u     /* a format makes the folders, no files */
+#define PROTO_FSFMT_LIMITED 2u  /* a format stopped at its end is done */
+#define PROTO_FSFMT_COMPLETE 4u /* a run takes the tree as complete */
+#define PROTO_FSFMT_FLAGS 7u
+/* proto_fsd.format_xfer: the largest format write (PARAMS' too). */
+#define PROTO_FSFMT_XFER_MAX (16u * 1024 * 1024)
+
 /* One size of an fsd's sizes= (common/fstree.h: size, pct). */
 struct proto_fsize {
 	uint64_t size; /* bytes */
@@ -392,6 +400,14 @@ struct proto_fsd {
 	 * its files drawn as Vdbench draws them (fstree_subset()).
 	 */
 	uint64_t totalsize, wss;
+	/*
+	 * format_flags (PROTO_FSFMT_DIRS, LIMITED: in a format phase;
+	 * COMPLETE: in a run phase, every folder and file taken as there
+	 * and full, not looked at) and format_xfer, the bytes of a format's
+	 * writes (fwd=format xfersize=; 0 = 128k).
+	 */
+	uint32_t format_flags;
+	uint32_t format_xfer;
 };
 
 enum proto_fileio {

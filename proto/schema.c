@@ -172,6 +172,8 @@ static const struct field fsd_fields[] = {
 	SCALAR(struct proto_fsd, "fm", F_U32, format),
 	SCALAR(struct proto_fsd, "ts", F_U64, totalsize),
 	SCALAR(struct proto_fsd, "ws", F_U64, wss),
+	SCALAR(struct proto_fsd, "ff", F_U32, format_flags),
+	SCALAR(struct proto_fsd, "fx", F_U32, format_xfer),
 };
 TAB(fsd_tab, struct proto_fsd, fsd_fields);
 

@@ -38,6 +38,10 @@ static int fsd_check(const struct proto_fsd *f, uint32_t i, char *why,
 		bad = "fm: unknown format";
 	else if (f->totalsize && f->wss > f->totalsize)
 		bad = "ws: a working set above the total size";
+	else if (f->format_flags & ~PROTO_FSFMT_FLAGS)
+		bad = "ff: unknown format flags";
+	else if (f->format_xfer > PROTO_FSFMT_XFER_MAX)
+		bad = "fx: a format write above 16 MiB";
 	if (!bad && f->nsizes > 1) {
 		for (uint32_t k = 0; k < f->nsizes; k++)
 			pct += f->sizes[k].pct;

@@ -17,8 +17,8 @@
 
 #include "common/timeutil.h"
 
-/* Files are written in chunks of Vdbench's format xfersize (128k). */
-#define ANCHOR_CHUNK (128u * 1024)
+/* The pattern's bytes: Vdbench's format xfersize (128k). */
+#define ANCHOR_CHUNK ANCHOR_FORMAT_XFER
 /* The marker is small; a larger one is not ours. */
 #define ANCHOR_MARKER_MAX 4096
 
@@ -62,6 +62,11 @@ static int marker_read(int dirfd, const struct fstree_shape *shape)
 		at += (size_t)n;
 	close(fd);
 	return at == (size_t)len && !memcmp(got, want, at) ? 1 : -ESTALE;
+}
+
+int anchor_marker(int dirfd, const struct fstree_shape *shape)
+{
+	return marker_read(dirfd, shape);
 }
 
 static int marker_write(int dirfd, const struct fstree_shape *shape)
@@ -436,6 +441,7 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 	const unsigned char *buf = pattern();
 	const struct anchor_run *run = st ? st->run : NULL;
 	uint64_t file = st ? st->files_walked++ : 0;
+	size_t chunk = run && run->xfer ? run->xfer : ANCHOR_CHUNK;
 	unsigned char *own = NULL;
 	struct stat sb;
 	uint64_t at, t0 = time_mono_ns();
@@ -464,13 +470,17 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 		goto out;
 	}
 	at = (uint64_t)sb.st_size;
-	if (run && run->stamp) {
-		own = malloc(ANCHOR_CHUNK); /* each write's headers differ */
+	/* Each write's headers differ; a larger write repeats the pattern. */
+	if ((run && run->stamp) || chunk > ANCHOR_CHUNK) {
+		own = malloc(chunk);
 		if (!own) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		memcpy(own, buf, ANCHOR_CHUNK);
+		for (size_t k = 0; k < chunk; k += ANCHOR_CHUNK)
+			memcpy(own + k, buf,
+			       chunk - k < ANCHOR_CHUNK ? chunk - k :
+							  ANCHOR_CHUNK);
 		buf = own;
 	}
 	if (st && at == 0 && e->size > 0)
@@ -478,20 +488,19 @@ static int make_file(int dirfd, const struct fstree_entry *e,
 	else if (st && at < e->size)
 		st->files_completed++;
 	while (at < e->size) {
-		size_t n = e->size - at < ANCHOR_CHUNK ?
-				   (size_t)(e->size - at) :
-				   ANCHOR_CHUNK;
+		size_t n = e->size - at < chunk ? (size_t)(e->size - at) :
+						  chunk;
 		ssize_t w;
 
 		if (stopped(st)) {
 			ret = -ECANCELED;
 			goto out;
 		}
-		if (own)
+		if (run && run->stamp)
 			run->stamp(run->arg, file, own, at, n);
 		t0 = time_mono_ns();
 		w = pwrite(fd, buf, n, (off_t)at);
-		if (own)
+		if (run && run->stamp)
 			run->wrote(run->arg, file, at, n, w < 0 ? -errno : w);
 		note(st, ANCHOR_EV_WRITE, t0, w > 0 ? (uint64_t)w : 0,
 		     w < 0  ? -errno :
@@ -549,6 +558,9 @@ static int make_tree(int dirfd, const char *path,
 	if (shared(st))
 		fstree_iter_share(&it, st->run->share_no, st->run->share_count);
 	while (fstree_next(&it, e)) {
+		/* format=directories: the folders only. */
+		if (!e->is_dir && st && st->run && st->run->dirs_only)
+			continue;
 		/* totalsize=: only the files of its subset. */
 		if (!e->is_dir && only && !((only[k >> 6] >> (k & 63)) & 1)) {
 			k++;

@@ -55,7 +55,14 @@ struct anchor_run {
 	/* totalsize=: bits of this slave's files (in the tree's order) a
 	 * format makes, or NULL: all of them. */
 	const uint64_t *only;
+	/* format=directories: the folders only, no file made or written. */
+	int dirs_only;
+	/* fwd=format xfersize=: bytes a write (0: ANCHOR_FORMAT_XFER). */
+	uint32_t xfer;
 };
+
+/* A format's writes without fwd=format xfersize= (Vdbench's 128k). */
+#define ANCHOR_FORMAT_XFER (128u * 1024)
 
 /* What a format or clean did. */
 struct anchor_stats {
@@ -104,6 +111,12 @@ void anchor_force_walk(int on);
 int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
 		  int restart, struct anchor_stats *st, char *err,
 		  size_t errlen);
+
+/*
+ * Whether the anchor dirfd holds lockstep's marker for shape: 1 it does,
+ * 0 there is none, -ESTALE it describes another tree, or -errno.
+ */
+int anchor_marker(int dirfd, const struct fstree_shape *shape);
 
 /*
  * Remove the tree of shape from the anchor (format=clean): only when its

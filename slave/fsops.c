@@ -212,6 +212,8 @@ void *fs_format_thread(void *arg)
 			.share_no = f->share_no,
 			.share_count = f->share_count,
 			.only = fs->tree[i].total,
+			.dirs_only = (f->format_flags & PROTO_FSFMT_DIRS) != 0,
+			.xfer = f->format_xfer,
 		};
 		struct anchor_stats st = { .run = &run };
 

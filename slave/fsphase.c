@@ -136,6 +136,36 @@ static void scan_tree(struct fsplan_tree *t, int dirfd)
 		close(cur);
 }
 
+/*
+ * format=(no,complete): the tree is taken as there and full without
+ * looking (Vdbench's FileEntry with format_complete_used), once its
+ * marker says lockstep formatted this shape here.
+ */
+static int take_complete(const struct proto_fsd *f, struct fsplan_tree *t,
+			 int dirfd, const char *path, char *err, size_t errlen)
+{
+	struct fstree_shape sh;
+	int ret;
+
+	fsd_shape(f, &sh);
+	ret = anchor_marker(dirfd, &sh);
+	if (ret == 1) {
+		for (uint32_t d = 0; d < t->ndirs; d++)
+			fsplan_set_dir(t, d, 1);
+		for (uint64_t k = 0; k < t->nfiles; k++)
+			fsplan_set_file(t, k, 1);
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "fsd %s: format=(no,complete) takes the tree at %s as formatted, but %s: format it first",
+		 f->name, path,
+		 ret == 0 ? "it holds no " FSTREE_MARKER " of lockstep's" :
+		 ret == -ESTALE ? "its " FSTREE_MARKER
+				  " describes another tree" :
+				  strerror(-ret));
+	return ret == 0 || ret == -ESTALE ? -EINVAL : ret;
+}
+
 static const char *op_name(uint32_t op)
 {
 	static const char *const names[PROTO_FSOP_MAX] = {
@@ -391,8 +421,14 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		ret = tree_subsets(p, i, &fs->tree[i], err, errlen);
 		if (ret < 0)
 			return ret;
-		if (!p->format)
+		if (!p->format && (f->format_flags & PROTO_FSFMT_COMPLETE)) {
+			ret = take_complete(f, &fs->tree[i], fs->dirfd[i],
+					    fs->path[i], err, errlen);
+			if (ret < 0)
+				return ret;
+		} else if (!p->format) {
 			scan_tree(&fs->tree[i], fs->dirfd[i]);
+		}
 	}
 	ret = fs_val_maps(s, err, errlen);
 	if (ret < 0)
@@ -596,6 +632,15 @@ static void send_next(struct session *s)
 
 static void stop_join(struct fsphase *fs);
 
+/* format=limited: every fsd's format stops at the phase's end. */
+static int format_limited(const struct proto_plan *p)
+{
+	for (uint32_t i = 0; i < p->nfsds; i++)
+		if (!(p->fsds[i].format_flags & PROTO_FSFMT_LIMITED))
+			return 0;
+	return p->nfsds > 0;
+}
+
 int fsphase_collect(struct session *s)
 {
 	struct phase *ph = &s->ph;
@@ -633,14 +678,19 @@ int fsphase_collect(struct session *s)
 		outbox_log(s, LOG_ERROR, fs->err);
 		ph->status = fs->status;
 	} else if (p->format && !done && !ph->status) {
+		/* format=limited: stopped at elapsed= is done (Vdbench's). */
+		int limited = format_limited(p);
 		char text[PROTO_TEXT_LEN];
 
 		snprintf(text, sizeof(text),
-			 "phase %s: the format was not done in its %u intervals",
+			 limited ?
+				 "phase %s: format=limited: the format stopped at elapsed= (%u intervals), the trees left partial" :
+				 "phase %s: the format was not done in its %u intervals",
 			 p->name, p->intervals);
-		log_error("%s", text);
-		outbox_log(s, LOG_ERROR, text);
-		ph->status = -ETIMEDOUT;
+		log_msg(limited ? LOG_INFO : LOG_ERROR, "%s", text);
+		outbox_log(s, limited ? LOG_INFO : LOG_ERROR, text);
+		if (!limited)
+			ph->status = -ETIMEDOUT;
 	}
 	return 1;
 }

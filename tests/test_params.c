@@ -2028,7 +2028,7 @@ static void test_errors(void **state)
 		{ SD1 WD1 "rd=rd1,sloprecision=10\n",
 		  "3:8: rd=rd1: sloprecision= is for iorate=slo, and its iorate= is not slo" },
 		{ SD1 WD1 "rd=rd1,format=maybe\n",
-		  "3:15: format=maybe is not yes, only or no (or restart or clean with fwd=)" },
+		  "3:15: format=maybe is not yes, only or no (or restart, clean, once, directories, limited or complete with fwd=)" },
 		{ SD1 WD1 "rd=rd1,distribution=variable\n",
 		  "3:21: distribution=variable is not supported: lockstep runs one rate per phase (use iorate=(a,b,...))" },
 		{ SD1 WD1 "rd=rd1,distribution=poisson\n",

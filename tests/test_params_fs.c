@@ -313,7 +313,7 @@ static void test_errors(void **state)
 		{ FSD1 FWD1 "rd=rd1,fwdrate=(10,20)\n",
 		  "3:16: fwdrate= takes one value, not a list" },
 		{ FSD1 FWD1 "rd=rd1,format=sometimes\n",
-		  "3:15: format=sometimes is not yes, only or no (or restart or clean with fwd=)" },
+		  "3:15: format=sometimes is not yes, only or no (or restart, clean, once, directories, limited or complete with fwd=)" },
 		{ FSD1 "fwd=fwd1,skew=60\nfwd=fwd2,skew=60\nrd=rd1,fwd=fwd*\n",
 		  "4:8: rd=rd1: the skew= of its fwds add up to 120: at most 100, and 100 when every fwd gives one" },
 		{ FSD1 "fwd=fwd1,skew=60\nfwd=fwd2,skew=30\nrd=rd1,fwd=fwd*\n",
@@ -340,11 +340,30 @@ static void test_refused(void **state)
 		{ "fsd=fsd1,anchor=/a,count=(1,2)\n" FWD1 RD1,
 		  "1:20: count= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
-		  "2:1: fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own" },
-		{ FSD1 FWD1 "rd=rd1,format=once\n",
-		  "3:15: format=once: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
+		  "2:12: fwd=format threads=4: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
+		{ FSD1
+		  "fwd=default,threads=2\nfwd=format,xfersize=8k\n" FWD1 RD1,
+		  "2:13: fwd=format threads=2: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
+		{ FSD1 "fwd=format,xfersize=32m\n" FWD1 RD1,
+		  "2:21: xfersize=32m is out of range 512..1m" },
+		{ FSD1 "fwd=format,fsd=fsd1,operation=write\n" FWD1 RD1,
+		  "2:12: fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): fsd= means nothing there" },
+		{ FSD1 "fwd=format\nfwd=format\n" FWD1 RD1,
+		  "3:1: fwd=format is given twice" },
 		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",
-		  "3:20: format=complete: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no" },
+		  "3:20: format=(yes,complete): complete says the trees are already formatted, so it goes with no: give format=(no,complete) (Vdbench's rule: format=yes and format=complete are mutually exclusive)" },
+		{ FSD1 FWD1 "rd=rd1,format=complete\n",
+		  "3:15: format=complete: complete says the trees are already formatted, so it goes with no: give format=(no,complete) (Vdbench's rule: format=yes and format=complete are mutually exclusive)" },
+		{ FSD1 FWD1 "rd=rd1,format=limited\n",
+		  "3:15: format=limited: limited needs only: give format=(only,limited) (Vdbench's rule; the format stops at elapsed= and nothing runs after it)" },
+		{ FSD1 FWD1 "rd=rd1,format=(yes,limited)\n",
+		  "3:20: format=(yes,limited): limited needs only: give format=(only,limited) (Vdbench's rule; the format stops at elapsed= and nothing runs after it)" },
+		{ FSD1 FWD1 "rd=rd1,format=(clean,directories)\n",
+		  "3:22: format=(clean,directories): clean deletes the trees and makes nothing: directories means nothing with it" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,format=once\n",
+		  "3:15: rd=rd1: format=once is for fwd= runs (a wd= run takes format=yes or only)" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,format=(no,complete)\n",
+		  "3:15: rd=rd1: format=complete is for fwd= runs (a wd= run takes format=yes or only)" },
 		{ FSD1 FWD1 "rd=rd1,format=(clean,restart)\n",
 		  "3:15: format=(clean,restart): clean deletes the trees and stops, restart makes them: give one" },
 		{ FSD1 FWD1 "rd=rd1,fwdrate=100,curve=(10,50)\n",
@@ -565,7 +584,7 @@ static void test_plan_two_slaves(void **state)
 
 /*
  * forxfersize=, forthreads= and forrdpct= with fwd=: after the one format
- * phase, a run phase per combination (the last loop turning fastest),
+ * phase (format=once), a run phase per combination (the last loop turning fastest),
  * each value standing for every fwd's own on every slave.
  */
 static void test_plan_loops(void **state)
@@ -574,7 +593,7 @@ static void test_plan_loops(void **state)
 		"hd=h1\nhd=h2\n"
 		"fsd=fsd1,anchor=/mnt/a,depth=1,width=2,files=4\n"
 		"fwd=rw,fsd=fsd1,operation=read,fileio=random,xfersize=(4k,50,8k,50),threads=4\n"
-		"rd=rd1,fwd=rw,format=yes,elapsed=4,interval=1,forxfersize=(16k,32k),forthreads=(2,8),forrdpct=(100,70)\n");
+		"rd=rd1,fwd=rw,format=once,elapsed=4,interval=1,forxfersize=(16k,32k),forthreads=(2,8),forrdpct=(100,70)\n");
 	static const uint32_t xfer[] = { 16384, 32768 };
 	static const unsigned threads[] = { 2, 8 };
 	static const double rdpct[] = { 100, 70 };
@@ -697,6 +716,99 @@ static void test_plan_validate(void **state)
 	params_free(&p);
 }
 
+/*
+ * Vdbench's format= words with fwd= (FormatFlags, RD_entry's
+ * buildNewRdListForFwd): a format before every combination of the
+ * for-loops, once only before the first (a clean only once: a second
+ * deletes nothing); directories, limited (sized by elapsed=) and
+ * (no,complete) carried to each slave's fsds; fwd=format's first
+ * xfersize= is every fsd's format_xfer and it is no workload.
+ */
+static void test_format_words(void **state)
+{
+	static const struct {
+		const char *format;
+		const char *kinds; /* F format, M measure */
+		uint32_t fs_format, flags;
+		const char *name0;
+	} cases[] = {
+		{ "yes", "FMFM", PROTO_FSFMT_YES, 0, "rd1 xfersize=4k format" },
+		{ "once", "FMM", PROTO_FSFMT_YES, 0, "rd1 format" },
+		{ "(once,restart)", "FMM", PROTO_FSFMT_RESTART, 0,
+		  "rd1 format=restart" },
+		{ "only", "FF", PROTO_FSFMT_YES, 0, "rd1 xfersize=4k format" },
+		{ "clean", "F", PROTO_FSFMT_CLEAN, 0,
+		  "rd1 xfersize=4k format=clean" },
+		{ "(once,directories)", "FMM", PROTO_FSFMT_YES,
+		  PROTO_FSFMT_DIRS, "rd1 format=directories" },
+		{ "(restart,directories,only,once)", "F", PROTO_FSFMT_RESTART,
+		  PROTO_FSFMT_DIRS, "rd1 format=(restart,directories)" },
+		{ "(only,limited,once)", "F", PROTO_FSFMT_YES,
+		  PROTO_FSFMT_LIMITED, "rd1 format=limited" },
+		{ "(no,complete)", "MM", 0, PROTO_FSFMT_COMPLETE,
+		  "rd1 xfersize=4k" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+		struct params *p;
+		struct plan_phase *ph;
+		struct proto_plan a;
+		size_t n;
+
+		snprintf(text, sizeof(text),
+			 FSD1
+			 "fwd=format,xfersize=(16k,50,32k,50)\n" FWD1
+			 "rd=rd1,format=%s,elapsed=6,interval=2,forxfersize=(4k,8k)\n",
+			 cases[i].format);
+		p = parse_ok(text);
+		assert_int_equal(p->nfwd, 1); /* fwd=format is no workload */
+		assert_int_equal(p->fs_format_xfer, 16384);
+		ph = phases_ok(p, &n);
+		assert_int_equal(n, strlen(cases[i].kinds));
+		assert_string_equal(ph[0].name, cases[i].name0);
+		for (size_t k = 0; k < n; k++) {
+			bool fmt = cases[i].kinds[k] == 'F';
+
+			assert_int_equal(ph[k].kind,
+					 fmt ? PLAN_FORMAT : PLAN_MEASURE);
+			plan_ok(p, &ph[k], 0, "h1", &a);
+			assert_int_equal(a.nfsds, 1);
+			assert_int_equal(a.format, fmt);
+			assert_int_equal(a.fsds[0].format,
+					 fmt ? cases[i].fs_format : 0);
+			assert_int_equal(a.fsds[0].format_xfer, 16384);
+			/* Format words on formats, complete on runs. */
+			assert_int_equal(a.fsds[0].format_flags,
+					 (cases[i].flags ==
+					  PROTO_FSFMT_COMPLETE) == !fmt ?
+						 cases[i].flags :
+						 0);
+			/* limited: the rd's elapsed=, else a long bound. */
+			if (fmt)
+				assert_int_equal(ph[k].intervals,
+						 cases[i].flags &
+								 PROTO_FSFMT_LIMITED ?
+							 3 :
+							 (unsigned)(PLAN_FORMAT_BOUND_S /
+								    2));
+			proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
+							    .u.plan = a });
+		}
+		free(ph);
+		params_free(&p);
+	}
+	/* Without fwd=format: Vdbench's 128k. */
+	{
+		struct params *p = parse_ok(FSD1 FWD1 RD1);
+
+		assert_int_equal(p->fs_format_xfer, 128 * 1024);
+		assert_false(p->format_fwd);
+		params_free(&p);
+	}
+}
+
 static void test_plan_errors(void **state)
 {
 	struct params *p = parse_ok(two);
@@ -737,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_curve_phases),
 		cmocka_unit_test(test_plan_validate),
+		cmocka_unit_test(test_format_words),
 		cmocka_unit_test(test_plan_errors),
 	};
 

@@ -258,11 +258,23 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 			 ph->fs_format == PROTO_FSFMT_CLEAN   ? "clean" :
 			 ph->fs_format == PROTO_FSFMT_RESTART ? "restart" :
 								"yes");
-		SHOWN(d, " %s of:",
+		SHOWN(d, " %s%s of:",
 		      ph->fs_format < PROTO_FSFMT_MAX ?
 			      fmt_does[ph->fs_format] :
-			      "?");
+			      "?",
+		      ph->fs_format_flags & PROTO_FSFMT_DIRS ?
+			      " (folders only, no files)" :
+			      "");
+		desc_boolean(d, "directories",
+			     (ph->fs_format_flags & PROTO_FSFMT_DIRS) != 0);
+		desc_boolean(d, "limited",
+			     (ph->fs_format_flags & PROTO_FSFMT_LIMITED) != 0);
+		desc_u64(d, "format_xfersize", p->fs_format_xfer);
 	} else {
+		desc_boolean(d, "complete",
+			     (ph->fs_format_flags & PROTO_FSFMT_COMPLETE) != 0);
+		if (ph->fs_format_flags & PROTO_FSFMT_COMPLETE)
+			TEXT(d, " (trees taken as complete, not looked at)");
 		desc_dbl(d, "elapsed", ph->elapsed_s);
 		desc_dbl(d, "warmup", ph->warmup_s);
 		fs_curve_desc(d, ph);
@@ -289,7 +301,13 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 			SHOWN(d, " %s", p->fsd[f].name);
 	}
 	desc_end(d);
-	if (fmt)
+	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN &&
+	    !(ph->fs_format_flags & PROTO_FSFMT_DIRS))
+		TEXT(d, ", %g KiB writes", p->fs_format_xfer / 1024.0);
+	if (fmt && (ph->fs_format_flags & PROTO_FSFMT_LIMITED))
+		TEXT(d, ", interval=%g, until done or elapsed=%g\n",
+		     ph->interval_s, ph->elapsed_s);
+	else if (fmt)
 		TEXT(d, ", interval=%g, until done\n", ph->interval_s);
 	else
 		TEXT(d, "\n");

@@ -569,6 +569,46 @@ static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
 	return true;
 }
 
+/*
+ * fwd=format (Vdbench's FwdEntry): not a workload but the settings of
+ * every fs format: "only the threads=, openflags= and the first
+ * xfersize= are used". Its xfersize= defaults to 128k (Vdbench resets it
+ * from fwd=default's); lockstep formats with one thread a slave, so
+ * threads= other than 1 is refused, and openflags= are an fwd's
+ * (refused: give them on the fsd or rd). Returns 1: kept in params, not
+ * stored as an fwd.
+ */
+static int format_fwd(struct parser *p, const struct params_fwd *fwd)
+{
+	static const char *const not_format[] = {
+		"fsd",  "operation", "rdpct",  "fileio",    "fileselect",
+		"skew", "host",      "target", "stopafter",
+	};
+	struct params *pa = p->out;
+	struct params_pos at = params_seen(p, "xfersize");
+
+	if (pa->format_fwd)
+		return perr(p, p->dpos, "fwd=format is given twice");
+	for (size_t i = 0; i < sizeof(not_format) / sizeof(*not_format); i++) {
+		struct params_pos kp = params_seen(p, not_format[i]);
+
+		if (kp.line)
+			return perr(p, kp,
+				    "fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): %s= means nothing there",
+				    not_format[i]);
+	}
+	if (fwd->threads != 1) {
+		struct params_pos tp = params_from(p, "threads");
+
+		return perr(p, tp.line ? tp : p->dpos,
+			    "fwd=format threads=%u: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out",
+			    fwd->threads);
+	}
+	pa->format_fwd = true;
+	pa->fs_format_xfer = at.line ? fwd->xfer[0].size : 128 * 1024;
+	return 1;
+}
+
 int fwd_finish(struct parser *p)
 {
 	struct params_fwd *fwd = &p->cur.fwd;
@@ -576,8 +616,7 @@ int fwd_finish(struct parser *p)
 	bool rw = fwd->op == PARAMS_FSOP_READ || fwd->op == PARAMS_FSOP_WRITE;
 
 	if (!strcmp(fwd->name, "format"))
-		return perr(p, p->dpos,
-			    "fwd=format (the threads= and xfersize= of Vdbench's format) is not supported: lockstep does not run it yet (issue 32); lockstep formats with its own");
+		return format_fwd(p, fwd);
 	for (int op = 0; op < PARAMS_FSOP_NR; op++)
 		if (!strcasecmp(fwd->name,
 				params_fsop_name((enum params_fsop)op)))
@@ -717,12 +756,20 @@ static int block_rd(struct parser *p, const struct params_rd *rd)
 			    rd->name);
 	if (rd->format == PARAMS_FORMAT_RESTART ||
 	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
-	    rd->format == PARAMS_FORMAT_CLEAN)
+	    rd->format == PARAMS_FORMAT_CLEAN || rd->format_once ||
+	    rd->format_dirs || rd->format_limited || rd->format_complete)
 		return perr(p, rd->format_pos,
 			    "rd=%s: format=%s is for fwd= runs (a wd= run takes format=yes or only)",
 			    rd->name,
 			    rd->format == PARAMS_FORMAT_CLEAN ? "clean" :
-								"restart");
+			    rd->format == PARAMS_FORMAT_RESTART ||
+					    rd->format ==
+						    PARAMS_FORMAT_RESTART_ONLY ?
+								"restart" :
+			    rd->format_once    ? "once" :
+			    rd->format_dirs    ? "directories" :
+			    rd->format_limited ? "limited" :
+						 "complete");
 	return 0;
 }
 

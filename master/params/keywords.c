@@ -590,7 +590,7 @@ static const struct kw rd_kws[] = {
 	KWF("pause", set_duration0, struct params_rd, pause_s,
 	    "a pause before each of its phases starts (default 0)"),
 	KW("format", rd_set_format,
-	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default). With fwd=: yes cleans and makes every fsd's tree before the run, restart makes only what is missing (short files filled) before it, only makes the trees with no run after, clean deletes them with no run (see FILE SYSTEM RUNS). Vdbench's lists combine them: (restart,only) makes what is missing with no run, (clean,only) is clean, (yes,only) only, and no anywhere in the list means no format"),
+	   "yes: write every sd's working set once, sequentially, before the phases; only: the format pass alone; no (default). With fwd=: yes cleans and makes every fsd's tree before the run, restart makes only what is missing (short files filled) before it, only makes the trees with no run after, clean deletes them with no run (see FILE SYSTEM RUNS). Vdbench's lists combine them: (restart,only) makes what is missing with no run, (clean,only) is clean, (yes,only) only, and no anywhere in the list means no format. With fwd= also: once (with for-loops, format only before the first combination; without it, before each, Vdbench's), directories (the folders only, no files), limited (with only: the format stops at elapsed=, leaving a partial tree) and (no,complete) (no format; the run takes every folder and file as there and full without looking, when the tree's marker matches)"),
 	KW("validate", rd_set_validate,
 	   "only: one pass that reads each slave's whole part of the sds and verifies it (needs validate=yes); no"),
 	KW("distribution", rd_set_distribution,

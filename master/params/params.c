@@ -225,6 +225,11 @@ struct params_pos params_from(const struct parser *p, const char *name)
 	return p->from[keywords_index(p->kind, name)];
 }
 
+struct params_pos params_seen(const struct parser *p, const char *name)
+{
+	return p->seen[keywords_index(p->kind, name)];
+}
+
 static void name_put(struct name_index *ix, const char *name, unsigned idx)
 {
 	size_t i = name_hash(name, strlen(name)) & (ix->cap - 1);
@@ -294,7 +299,7 @@ static int def_finish(struct parser *p)
 	ret = keywords_kinds[k].finish(p);
 	p->kind = KIND_NONE;
 	if (ret)
-		return ret;
+		return ret < 0 ? ret : 0; /* 1: kept elsewhere (fwd=format) */
 	switch (k) {
 	case KIND_HD:
 		ret = grow(p, k, (void **)&pa->hd, pa->nhd, sizeof(*pa->hd));
@@ -623,6 +628,7 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	p->out->dedupratio = 1;
 	p->out->dedupunit = 128 * 1024;
 	p->out->formatxfersize = 1024 * 1024;
+	p->out->fs_format_xfer = 128 * 1024; /* Vdbench's format xfersize */
 	p->flags = flags;
 	/* A file saved with a UTF-8 byte-order mark (Windows editors). */
 	p->text = p->s = p->bol = include_skip_bom(text);

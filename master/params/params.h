@@ -345,6 +345,14 @@ struct params_rd {
 	double warmup_round_s;
 	double pause_s; /* sleep before each phase but the file's first */
 	enum params_format format;
+	/*
+	 * format= words of fwd= runs besides the kind (Vdbench's FormatFlags):
+	 * once: with for-loops, format only before the first combination
+	 * (else before each); directories: make the folders, no files;
+	 * limited: with only, the format stops at elapsed=; complete (given
+	 * as (no,complete)): no format, the run takes the tree as complete.
+	 */
+	bool format_once, format_dirs, format_limited, format_complete;
 	bool validate_only; /* validate=only: read the ranges once, verify */
 	struct params_pos validate_pos;
 	enum params_dist distribution;
@@ -491,6 +499,13 @@ struct params {
 	double dedupratio;          /* dedupratio=, default 1 (no duplicates) */
 	uint32_t dedupunit;         /* dedupunit=, default 128k */
 	uint32_t formatxfersize;    /* formatxfersize=, default 1m */
+	/*
+	 * fwd=format (Vdbench's): not a workload; its xfersize= (the first
+	 * size) is the size of an fs format's writes (default 128k), its
+	 * threads= must be 1 (lockstep formats with one thread a slave).
+	 */
+	bool format_fwd;
+	uint32_t fs_format_xfer;
 	bool validate;              /* validate=yes */
 	/*
 	 * concatenatesds=yes (Vdbench's): each wd's sds, in the order it

@@ -498,5 +498,8 @@ long params_lookup(const struct parser *p, enum kind k, const char *s,
  * given in the current definition or its xx=default line; line 0 if not.
  */
 struct params_pos params_from(const struct parser *p, const char *name);
+/* Where keyword name was given in the definition being read (line 0: not
+ * given there, maybe inherited from the kind's default). */
+struct params_pos params_seen(const struct parser *p, const char *name);
 
 #endif

@@ -194,45 +194,72 @@ int rd_set_slo(struct parser *p, const struct kw *kw, void *obj,
  * format=: one word or Vdbench's list of them (FormatFlags): no anywhere
  * means no format; yes, only, restart and clean combine, clean meaning
  * only (Vdbench's rule): (yes,only) is only, (restart,only) restart with
- * no run, (clean,only) clean. Vdbench's once, directories, limited and
- * complete are refused.
+ * no run, (clean,only) clean. once, directories and limited add to the
+ * format asked (fwd= runs, fs.c checks); complete goes with no, as
+ * Vdbench's (no,complete): complete with a format is refused (Vdbench's
+ * "'format=yes' and 'format=complete' are mutually exclusive"), and so is
+ * limited without only (Vdbench's rule).
  */
 int rd_set_format(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {
 	struct params_rd *rd = obj;
-	bool only = false, restart = false, clean = false;
+	bool only = false, restart = false, clean = false, no = false;
+	const struct val *limited = NULL, *dirs = NULL, *complete = NULL;
 
 	rd->format_pos = it->kpos;
 	rd->format = PARAMS_FORMAT_NO;
+	rd->format_once = rd->format_dirs = false;
+	rd->format_limited = rd->format_complete = false;
 	if (!it->nval)
 		return values_single(p, kw, it) ? 0 : -EINVAL;
-	for (size_t i = 0; i < it->nval; i++)
-		if (val_is(&it->val[i], "no"))
-			return 0;
 	for (size_t i = 0; i < it->nval; i++) {
 		const struct val *v = &it->val[i];
 
-		if (val_is(v, "only"))
+		if (val_is(v, "no"))
+			no = true;
+		else if (val_is(v, "only"))
 			only = true;
 		else if (val_is(v, "restart"))
 			restart = true;
 		else if (val_is(v, "clean"))
 			clean = only = true;
-		else if (val_is(v, "once") || val_is(v, "directories") ||
-			 val_is(v, "limited") || val_is(v, "complete"))
-			return perr(p, v->pos,
-				    "%s=%.*s: lockstep does not run it yet (issue 32): give yes, restart, only, clean, (restart,only) or no",
-				    kw->name, show(v->len), v->s);
+		else if (val_is(v, "once"))
+			rd->format_once = true;
+		else if (val_is(v, "directories"))
+			dirs = v;
+		else if (val_is(v, "limited"))
+			limited = v;
+		else if (val_is(v, "complete"))
+			complete = v;
 		else if (!val_is(v, "yes"))
 			return perr(p, v->pos,
-				    "%s=%.*s is not yes, only or no (or restart or clean with fwd=)",
+				    "%s=%.*s is not yes, only or no (or restart, clean, once, directories, limited or complete with fwd=)",
 				    kw->name, show(v->len), v->s);
 	}
+	rd->format_complete = complete != NULL;
+	if (no) {
+		rd->format_once = false;
+		return 0;
+	}
+	if (complete)
+		return perr(p, complete->pos,
+			    "%s=%.*s: complete says the trees are already formatted, so it goes with no: give format=(no,complete) (Vdbench's rule: format=yes and format=complete are mutually exclusive)",
+			    kw->name, show(it->rawlen), it->raw);
+	if (limited && !only)
+		return perr(p, limited->pos,
+			    "%s=%.*s: limited needs only: give format=(only,limited) (Vdbench's rule; the format stops at elapsed= and nothing runs after it)",
+			    kw->name, show(it->rawlen), it->raw);
 	if (clean && restart)
 		return perr(p, it->vpos,
 			    "%s=%.*s: clean deletes the trees and stops, restart makes them: give one",
 			    kw->name, show(it->rawlen), it->raw);
+	if (clean && dirs)
+		return perr(p, dirs->pos,
+			    "%s=%.*s: clean deletes the trees and makes nothing: directories means nothing with it",
+			    kw->name, show(it->rawlen), it->raw);
+	rd->format_dirs = dirs != NULL;
+	rd->format_limited = limited != NULL;
 	rd->format = clean           ? PARAMS_FORMAT_CLEAN :
 		     restart && only ? PARAMS_FORMAT_RESTART_ONLY :
 		     restart         ? PARAMS_FORMAT_RESTART :

@@ -376,6 +376,29 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 	return 0;
 }
 
+/* " format" then "", "=restart", "=(restart,directories)", ... */
+static void fs_format_name(const struct params_rd *rd, char *name)
+{
+	const char *w[3];
+	int n = 0;
+
+	if (rd->format == PARAMS_FORMAT_RESTART ||
+	    rd->format == PARAMS_FORMAT_RESTART_ONLY)
+		w[n++] = "restart";
+	else if (rd->format == PARAMS_FORMAT_CLEAN)
+		w[n++] = "clean";
+	if (rd->format_dirs)
+		w[n++] = "directories";
+	if (rd->format_limited)
+		w[n++] = "limited";
+	if (n == 1)
+		name_add(name, "=%s", w[0]);
+	else if (n == 2)
+		name_add(name, "=(%s,%s)", w[0], w[1]);
+	else if (n == 3)
+		name_add(name, "=(%s,%s,%s)", w[0], w[1], w[2]);
+}
+
 /*
  * The run phases of an fwd= rd's loop combination: one at fwdrate= (0 =
  * max), or fwdrate=curve's (curve_phases; the point's rate is its share
@@ -396,47 +419,75 @@ static int fs_rate_phases(const struct params_rd *rd,
 }
 
 /*
- * An rd with fwd=: a format phase (format=yes, only and restart make the
- * trees, clean deletes them), then, but for only and clean, the phases of
- * the fwds at fwdrate=: one, or one per value of its for-loops (an
- * odometer, the last loop given turning fastest, as for wds).
+ * The format phase of an rd with fwd=: format=yes, only and restart make
+ * the trees (directories: the folders only), clean deletes them. Sized
+ * as a block format phase, but format=(only,limited): the rd's elapsed=
+ * (Vdbench's setFormatOperation gives a limited format the rd's elapsed,
+ * any other none), the slave's format stopped at its end being done.
+ */
+static int fs_format_phase(const struct params *p, const struct params_rd *rd,
+			   const struct plan_phase *base, struct phases *a)
+{
+	struct plan_phase *x = phase_add(a, base);
+
+	if (!x)
+		return -1;
+	format_phase(p, rd, x);
+	x->fs_format_flags = 0;
+	if (rd->format_dirs)
+		x->fs_format_flags |= PROTO_FSFMT_DIRS;
+	if (rd->format_limited) {
+		x->fs_format_flags |= PROTO_FSFMT_LIMITED;
+		x->intervals = base->intervals - base->warmup_intervals;
+		x->elapsed_s = base->elapsed_s;
+	}
+	x->fs_format = rd->format == PARAMS_FORMAT_RESTART ||
+				       rd->format ==
+					       PARAMS_FORMAT_RESTART_ONLY ?
+			       PROTO_FSFMT_RESTART :
+		       rd->format == PARAMS_FORMAT_CLEAN ? PROTO_FSFMT_CLEAN :
+							   PROTO_FSFMT_YES;
+	fs_format_name(rd, x->name);
+	return 0;
+}
+
+/*
+ * An rd with fwd=: for each combination of its for-loops (an odometer,
+ * the last loop given turning fastest, as for wds; one without loops) a
+ * format phase when format= asks for one, then, but for only and clean,
+ * the fwds at fwdrate=. Vdbench's buildNewRdListForFwd inserts the
+ * format before every combination; format=once (FormatFlags'
+ * one_format_done) only before the first. (no,complete): no format, the
+ * runs take the trees as complete.
  */
 static int fs_phases(const struct params *p, const struct params_rd *rd,
 		     struct plan_phase *base, struct phases *a)
 {
-	size_t idx[PARAMS_LOOP_NR] = { 0 };
-	struct plan_phase *x;
+	size_t idx[PARAMS_LOOP_NR] = { 0 }, n0;
+	bool first = true;
 
 	base->fs = true;
-	if (rd->format != PARAMS_FORMAT_NO) {
-		x = phase_add(a, base);
-		if (!x)
-			return -1;
-		format_phase(p, rd, x);
-		x->fs_format =
-			rd->format == PARAMS_FORMAT_RESTART ||
-					rd->format ==
-						PARAMS_FORMAT_RESTART_ONLY ?
-				PROTO_FSFMT_RESTART :
-			rd->format == PARAMS_FORMAT_CLEAN ? PROTO_FSFMT_CLEAN :
-							    PROTO_FSFMT_YES;
-		if (rd->format == PARAMS_FORMAT_RESTART ||
-		    rd->format == PARAMS_FORMAT_RESTART_ONLY)
-			name_add(x->name, "=restart");
-		else if (rd->format == PARAMS_FORMAT_CLEAN)
-			name_add(x->name, "=clean");
-	}
-	if (rd->format == PARAMS_FORMAT_ONLY ||
-	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
-	    rd->format == PARAMS_FORMAT_CLEAN)
-		return 0;
 	/* forxfersize=, forthreads=, forrdpct=: a run phase per value. */
 	do {
 		struct plan_phase combo = *base;
 
 		loops_apply(rd, idx, &combo);
+		/* A clean after a clean has nothing left to delete. */
+		if (rd->format != PARAMS_FORMAT_NO &&
+		    (first ||
+		     (!rd->format_once && rd->format != PARAMS_FORMAT_CLEAN)) &&
+		    fs_format_phase(p, rd, rd->format_once ? base : &combo, a))
+			return -1;
+		first = false;
+		if (rd->format == PARAMS_FORMAT_ONLY ||
+		    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
+		    rd->format == PARAMS_FORMAT_CLEAN)
+			continue;
+		n0 = a->n;
 		if (fs_rate_phases(rd, &combo, a))
 			return -1;
+		for (size_t i = n0; rd->format_complete && i < a->n; i++)
+			a->ph[i].fs_format_flags = PROTO_FSFMT_COMPLETE;
 	} while (loops_next(rd, idx));
 	return 0;
 }

@@ -106,6 +106,8 @@ struct plan_phase {
 	 */
 	bool fs;
 	uint32_t fs_format; /* enum proto_fsformat */
+	/* PROTO_FSFMT_DIRS, LIMITED (format phases), COMPLETE (runs). */
+	uint32_t fs_format_flags;
 };
 
 /* One wd as a phase runs it, every value resolved. */

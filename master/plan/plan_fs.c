@@ -99,6 +99,8 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	o->openflags = proto_openflags(rd->openflags_set ? rd->openflags :
 							   d->openflags);
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
+	o->format_flags = ph->fs_format_flags;
+	o->format_xfer = p->fs_format_xfer;
 	/* Each slave draws its subsets from its own files (Vdbench's). */
 	o->totalsize = d->totalsize;
 	o->wss = d->wss;

@@ -24,6 +24,10 @@ static void fs_plan_of(const struct proto_plan *p, struct plausible_plan *out)
 		out->slots += PLAUSIBLE_FS_FORMAT_THREADS;
 		out->xfer_min = 1;
 		out->xfer_max = PLAUSIBLE_FS_FORMAT_XFER;
+		/* fwd=format xfersize= may write more at a time. */
+		for (uint32_t f = 0; f < p->nfsds; f++)
+			if (p->fsds[f].format_xfer > out->xfer_max)
+				out->xfer_max = p->fsds[f].format_xfer;
 		return;
 	}
 	for (uint32_t f = 0; f < p->nfwds; f++) {
