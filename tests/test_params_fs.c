@@ -628,8 +628,9 @@ static void test_plan_loops(void **state)
 }
 
 /*
- * fwdrate=curve: per loop combination a curve-max phase, then a point per
- * curve= percentage (default Vdbench's 10,50,70,80,90,100); a point's
+ * fwdrate=curve: per loop combination (one format: once) a curve-max
+ * phase, then a point per curve= percentage (default Vdbench's
+ * 10,50,70,80,90,100); a point's
  * rate, set by the master from the max phase, is split as any fwdrate=.
  */
 static void test_curve_phases(void **state)
@@ -638,7 +639,7 @@ static void test_curve_phases(void **state)
 		"hd=h1\nhd=h2\n" FSD1
 		"fwd=fwd1,fsd=fsd1,operation=getattr,threads=4\n"
 		"rd=r0,fwd=fwd1,fwdrate=100,format=no,elapsed=1\n"
-		"rd=rd1,fwd=fwd1,fwdrate=curve,curve=(20,50),stopcurve=5,format=yes,forthreads=(2,4),elapsed=2,interval=1\n"
+		"rd=rd1,fwd=fwd1,fwdrate=curve,curve=(20,50),stopcurve=5,format=once,forthreads=(2,4),elapsed=2,interval=1\n"
 		"rd=rd2,fwd=fwd1,fwdrate=curve,format=no,elapsed=1\n");
 	static const double dflt[] = { 10, 50, 70, 80, 90, 100 };
 	struct plan_phase *ph;
