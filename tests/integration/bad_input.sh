@@ -48,7 +48,7 @@ done
 [ -n "$port" ] || fail "master did not say its port"
 sleep 2
 # Not msgpack; a msgpack map with another major version; a truncated map.
-"$ZSEND" "tcp://127.0.0.1:$port" deadbeef 82a17611a174a568656c6c6f 83a176 || fail "zsend failed"
+"$ZSEND" "tcp://127.0.0.1:$port" deadbeef 82a17663a174a568656c6c6f 83a176 || fail "zsend failed"
 set +e
 timeout 60 tail --pid=$master -f /dev/null
 wait $master
@@ -56,5 +56,5 @@ rc=$?
 set -e
 [ "$rc" -eq 0 ] || { fail_show "$TMP/g.err" "run with garbage frames exited $rc"; }
 grep -q "dropped a bad frame" "$TMP/g/lockstep.log" || fail "garbage frame not logged"
-grep -q "version 17 not supported" "$TMP/g/lockstep.log" || fail "other protocol version not named in the log"
+grep -q "version 99 not supported" "$TMP/g/lockstep.log" || fail "other protocol version not named in the log"
 echo "PASS"

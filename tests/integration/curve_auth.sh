@@ -87,7 +87,7 @@ start_daemon ext1 ext1
 start_daemon ext2 bad
 EXT2=$!
 # The hello of engine_refused.sh (engines [null], pid 4242) renamed local-1.
-HELLO=$(hello_hex 16 local-1 "$("$LOCKSTEP" version | cut -d" " -f2)")
+HELLO=$(hello_hex "$PROTO_V" local-1 "$("$LOCKSTEP" version | cut -d" " -f2)")
 "$LOCKSTEP" run "$TMP/c.vdb" -o "$TMP/out" --engine null --key "$K/master.key" \
 	--authorized-slaves "$TMP/authorized" --port "$PORT" --local-slaves 2 \
 	--expect-slaves 1 --join-timeout 20 > "$TMP/out.txt" 2> "$TMP/out.err" &

@@ -11,7 +11,7 @@ sd=sd1,lun=$TMP/e.dat,size=1m,threads=1
 wd=wd1,sd=sd1,xfersize=4k,rdpct=100
 rd=r1,wd=wd1,elapsed=1,interval=1
 VDB
-HELLO=$(hello_hex 16 nullonly "$("$LOCKSTEP" version | cut -d" " -f2)")
+HELLO=$(hello_hex "$PROTO_V" nullonly "$("$LOCKSTEP" version | cut -d" " -f2)")
 
 "$LOCKSTEP" run "$TMP/e.vdb" -o "$TMP/out" --engine io_uring --local-slaves 0 \
 	--expect-slaves 1 --join-timeout 4 --insecure > "$TMP/e.txt" 2> "$TMP/e.err" &

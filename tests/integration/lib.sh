@@ -140,6 +140,10 @@ cleanup_cluster() {
 # protocol and lockstep version would send it (engines [null], pid 4242,
 # host testhost, one core), hand-encoded so that it stays what an old or
 # foreign slave sends whatever this build's encoder does.
+# The protocol version this source speaks (proto/proto.h), for frames a
+# test writes itself.
+PROTO_V=$(sed -n 's/^#define PROTO_VERSION \([0-9]*\)$/\1/p' "$HERE/../../proto/proto.h")
+
 hello_hex() {
 	python3 - "$@" <<'PY'
 import sys
