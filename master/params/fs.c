@@ -17,17 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *params_fsop_name(enum params_fsop op)
-{
-	static const char *const names[PARAMS_FSOP_NR] = {
-		"read",   "write", "create", "delete",  "mkdir",
-		"rmdir",  "open",  "close",  "getattr", "setattr",
-		"access", "copy",  "move",
-	};
-
-	return (unsigned)op < PARAMS_FSOP_NR ? names[op] : "?";
-}
-
 /* ---- fsd= ------------------------------------------------------------- */
 
 /* anchor=: an absolute folder on the slaves (Vdbench's may be relative). */
@@ -40,6 +29,7 @@ int fsd_set_anchor(struct parser *p, const struct kw *kw, void *obj,
 	if (!v)
 		return -EINVAL;
 	fsd->anchor_pos = v->pos;
+	fsd->anchor_slash = v->len > 1 && v->s[v->len - 1] == '/';
 	if (!v->len || v->s[0] != '/' || memchr(v->s, '\0', v->len))
 		return perr(p, v->pos,
 			    "anchor=%.*s is not an absolute folder (for example anchor=/mnt/nfs/lockstep): a slave resolves it on its own host",
@@ -216,8 +206,7 @@ static int check_subsets(struct parser *p, const struct params_fsd *fsd,
 	return 0;
 }
 
-/* The shape of fsd, as common/fstree.h takes it. */
-static void fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
+void params_fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
 {
 	memset(sh, 0, sizeof(*sh));
 	sh->depth = fsd->depth;
@@ -256,16 +245,6 @@ static struct params_pos shape_pos(struct parser *p, const char *msg)
 	return pos;
 }
 
-/* Whether folder in is beneath folder dir ("/" holds every other). */
-static bool nested(const char *dir, const char *in)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return in[1] != '\0';
-	return !strncmp(dir, in, n) && in[n] == '/';
-}
-
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
@@ -277,27 +256,13 @@ int fsd_finish(struct parser *p)
 		return perr(p, p->dpos,
 			    "fsd=%s needs anchor= (the folder its tree is made in)",
 			    fsd->name);
-	fsd_shape(fsd, &sh);
+	params_fsd_shape(fsd, &sh);
 	if (fstree_check(&sh, &counts, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
 	if (check_subsets(p, fsd, counts.bytes))
 		return -EINVAL;
-	for (size_t i = 0; i < p->out->nfsd; i++) {
-		const struct params_fsd *o = &p->out->fsd[i];
-
-		if (!strcmp(o->anchor, fsd->anchor))
-			return perr(p, fsd->anchor_pos,
-				    "fsd=%s: anchor=%s is also fsd=%s's (line %u): two trees in one folder would clean each other away",
-				    fsd->name, fsd->anchor, o->name,
-				    o->pos.line);
-		if (nested(o->anchor, fsd->anchor) ||
-		    nested(fsd->anchor, o->anchor))
-			return perr(p, fsd->anchor_pos,
-				    "fsd=%s: anchor=%s and fsd=%s's anchor=%s (line %u) are one inside the other (Vdbench's rule: anchors may not be parents or children of each other)",
-				    fsd->name, fsd->anchor, o->name, o->anchor,
-				    o->pos.line);
-	}
-	return 0;
+	/* count=: the line's fsds, each anchor checked as it is made. */
+	return fsd->count_n ? fsd_count_expand(p) : fsd_check_anchor(p, fsd);
 }
 
 /* ---- fwd= ------------------------------------------------------------- */
@@ -318,14 +283,13 @@ int fwd_set_operation(struct parser *p, const struct kw *kw, void *obj,
 
 	if (it->nval != 1)
 		return perr(p, it->vpos,
-			    "%s= takes one operation (one fwd= per operation; Vdbench's rd operations= is not run by lockstep yet)",
+			    "%s= takes one operation (one fwd= per operation, or the rd's operations= list)",
 			    kw->name);
 	v = &it->val[0];
-	for (int op = 0; op < PARAMS_FSOP_NR; op++)
-		if (val_is(v, params_fsop_name((enum params_fsop)op))) {
-			fwd->op = (enum params_fsop)op;
-			return 0;
-		}
+	if (fsop_parse(v) >= 0) {
+		fwd->op = (enum params_fsop)fsop_parse(v);
+		return 0;
+	}
 	return perr(p, v->pos,
 		    "%s=%.*s is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)",
 		    kw->name, show(v->len), v->s);
@@ -655,6 +619,14 @@ static const char *const not_with_fwd[] = {
 /* An rd with wd= keeps the block rules; fs-only keywords are refused. */
 static int block_rd(struct parser *p, const struct params_rd *rd)
 {
+	if (rd->nops)
+		return perr(p, rd->ops_pos,
+			    "rd=%s: operations= is for fwd= runs", rd->name);
+	for (size_t l = 0; l < rd->nloop; l++)
+		if (rd->loop[l].kind >= PARAMS_LOOP_OPERATION)
+			return perr(p, rd->loop[l].pos,
+				    "rd=%s: %s= is for fwd= runs", rd->name,
+				    params_loop_name(rd->loop[l].kind));
 	if (rd->fwdrate_pos.line)
 		return perr(p, rd->fwdrate_pos,
 			    "rd=%s: fwdrate= is for fwd= runs (a wd= run takes iorate=)",

@@ -92,6 +92,47 @@ __attribute__((format(printf, 2, 3))) static void name_add(char *name,
 	va_end(ap);
 }
 
+/* The fwd= loops (foroperation=, the tree loops) of loop_apply(). */
+static void fs_loop_apply(struct plan_phase *x, enum params_loop_kind k,
+			  double v)
+{
+	char sz[32];
+	uint32_t *n;
+	uint64_t *b;
+
+	switch (k) {
+	case PARAMS_LOOP_OPERATION:
+		x->fsop = (unsigned)v;
+		name_add(x->name, " operation=%s",
+			 params_fsop_name((enum params_fsop)x->fsop));
+		break;
+	case PARAMS_LOOP_DEPTH:
+	case PARAMS_LOOP_WIDTH:
+	case PARAMS_LOOP_FILES:
+		n = k == PARAMS_LOOP_DEPTH ? &x->depth :
+		    k == PARAMS_LOOP_WIDTH ? &x->width :
+					     &x->files;
+		*n = (uint32_t)v;
+		/* "fordepth" says depth=: Vdbench's names without "for". */
+		name_add(x->name, " %s=%u", params_loop_name(k) + 3, *n);
+		break;
+	case PARAMS_LOOP_SIZES:
+	case PARAMS_LOOP_TOTAL:
+	case PARAMS_LOOP_WSS:
+		b = k == PARAMS_LOOP_SIZES ? &x->fsize :
+		    k == PARAMS_LOOP_TOTAL ? &x->totalsize :
+					     &x->wss;
+		*b = (uint64_t)v;
+		name_add(x->name, " %s=%s",
+			 k == PARAMS_LOOP_TOTAL ? "totalsize" :
+						  params_loop_name(k) + 3,
+			 units_fmt_size(*b, sz, sizeof(sz)));
+		break;
+	default:
+		break;
+	}
+}
+
 /* Set loop k's value v in phase x, and say so in its name. */
 static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 {
@@ -137,6 +178,7 @@ static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 			 units_fmt_size(x->hitarea, sz, sizeof(sz)));
 		break;
 	default:
+		fs_loop_apply(x, k, v);
 		break;
 	}
 }
@@ -366,11 +408,96 @@ static int rate_phases(const struct params *p, const struct params_rd *rd,
 	return 0;
 }
 
+/* Whether rd formats a tree per value of a tree loop (fs_tree_phases). */
+static bool fs_tree_formats(const struct params_rd *rd)
+{
+	if (rd->format != PARAMS_FORMAT_YES && rd->format != PARAMS_FORMAT_ONLY)
+		return false;
+	for (size_t l = 0; l < rd->nloop; l++)
+		if (rd->loop[l].kind >= PARAMS_LOOP_DEPTH &&
+		    rd->loop[l].kind <= PARAMS_LOOP_TOTAL)
+			return true;
+	return false;
+}
+
+/* Whether phases a and b of one rd make trees of one shape (the marker's). */
+static bool fs_same_shape(const struct plan_phase *a,
+			  const struct plan_phase *b)
+{
+	return a->depth == b->depth && a->width == b->width &&
+	       a->files == b->files && a->fsize == b->fsize;
+}
+
+/* A format phase of the trees combo's values say, into a. */
+static int fs_format_add(const struct params *p, const struct params_rd *rd,
+			 const struct plan_phase *combo, uint32_t how,
+			 struct phases *a)
+{
+	struct plan_phase *x = phase_add(a, combo);
+
+	if (!x)
+		return -1;
+	format_phase(p, rd, x);
+	x->fs_format = how;
+	if (how == PROTO_FSFMT_CLEAN)
+		name_add(x->name, "=clean");
+	return 0;
+}
+
+/*
+ * format=yes or only with a tree loop (fordepth=, forwidth=, forfiles=,
+ * forsizes=, fortotal=): Vdbench's buildNewRdListForFwd formats before
+ * each combination (insertFwdFormatIfNeeded, with the combination's
+ * values). Lockstep formats before the first and before each whose tree
+ * differs from the last one formatted (another shape, or another
+ * fortotal=: the files a format makes), so the same tree is not made
+ * twice in a row. A tree of another shape is first cleaned as the last
+ * one was made (a format=clean phase with its values): the slave's
+ * format refuses a marker of another shape, and its clean removes only
+ * what that marker's tree names (slave/anchor.c), never anything else.
+ */
+static int fs_tree_phases(const struct params *p, const struct params_rd *rd,
+			  const struct plan_phase *base, struct phases *a)
+{
+	size_t idx[PARAMS_LOOP_NR] = { 0 };
+	struct plan_phase last;
+	bool made = false;
+
+	do {
+		struct plan_phase combo = *base, tree = *base, *x;
+
+		loops_apply(rd, idx, &combo);
+		/* A format phase is named by the tree's values alone. */
+		for (size_t l = 0; l < rd->nloop; l++)
+			if (rd->loop[l].kind >= PARAMS_LOOP_DEPTH &&
+			    rd->loop[l].kind <= PARAMS_LOOP_TOTAL)
+				loop_apply(&tree, rd->loop[l].kind,
+					   rd->loop[l].val[idx[l]]);
+		if (made && !fs_same_shape(&last, &tree) &&
+		    fs_format_add(p, rd, &last, PROTO_FSFMT_CLEAN, a))
+			return -1;
+		if ((!made || !fs_same_shape(&last, &tree) ||
+		     last.totalsize != tree.totalsize) &&
+		    fs_format_add(p, rd, &tree, PROTO_FSFMT_YES, a))
+			return -1;
+		last = tree;
+		made = true;
+		if (rd->format == PARAMS_FORMAT_ONLY)
+			continue;
+		x = phase_add(a, &combo);
+		if (!x)
+			return -1;
+		x->iorate = rd->fwdrate;
+	} while (loops_next(rd, idx));
+	return 0;
+}
+
 /*
  * An rd with fwd=: a format phase (format=yes, only and restart make the
  * trees, clean deletes them), then, but for only and clean, the phases of
  * the fwds at fwdrate=: one, or one per value of its for-loops (an
- * odometer, the last loop given turning fastest, as for wds).
+ * odometer, the last loop given turning fastest, as for wds). With a
+ * tree loop and format=yes or only, fs_tree_phases.
  */
 static int fs_phases(const struct params *p, const struct params_rd *rd,
 		     struct plan_phase *base, struct phases *a)
@@ -379,6 +506,8 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 	struct plan_phase *x;
 
 	base->fs = true;
+	if (fs_tree_formats(rd))
+		return fs_tree_phases(p, rd, base, a);
 	if (rd->format != PARAMS_FORMAT_NO) {
 		x = phase_add(a, base);
 		if (!x)
@@ -401,7 +530,7 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
 	    rd->format == PARAMS_FORMAT_CLEAN)
 		return 0;
-	/* forxfersize=, forthreads=, forrdpct=: a run phase per value. */
+	/* The for-loops (fs_rd.c fs_loops): a run phase per value. */
 	do {
 		struct plan_phase combo = *base;
 
