@@ -753,22 +753,26 @@ static void test_plan_tree_loops(void **state)
 		uint32_t format, width;
 		uint64_t size, wss;
 	} want[] = {
-		{ "t width=2 sizes=8k format", PROTO_FSFMT_YES, 2, 8192, 0 },
+		{ "t width=2 sizes=8k wss=8k format", PROTO_FSFMT_YES, 2, 8192,
+		  8192 },
 		{ "t width=2 sizes=8k wss=8k", 0, 2, 8192, 8192 },
 		{ "t width=2 sizes=8k wss=16k", 0, 2, 8192, 16384 },
-		{ "t width=2 sizes=8k format=clean", PROTO_FSFMT_CLEAN, 2, 8192,
-		  0 },
-		{ "t width=2 sizes=16k format", PROTO_FSFMT_YES, 2, 16384, 0 },
+		{ "t width=2 sizes=8k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  2, 8192, 16384 },
+		{ "t width=2 sizes=16k wss=8k format", PROTO_FSFMT_YES, 2,
+		  16384, 8192 },
 		{ "t width=2 sizes=16k wss=8k", 0, 2, 16384, 8192 },
 		{ "t width=2 sizes=16k wss=16k", 0, 2, 16384, 16384 },
-		{ "t width=2 sizes=16k format=clean", PROTO_FSFMT_CLEAN, 2,
-		  16384, 0 },
-		{ "t width=3 sizes=8k format", PROTO_FSFMT_YES, 3, 8192, 0 },
+		{ "t width=2 sizes=16k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  2, 16384, 16384 },
+		{ "t width=3 sizes=8k wss=8k format", PROTO_FSFMT_YES, 3, 8192,
+		  8192 },
 		{ "t width=3 sizes=8k wss=8k", 0, 3, 8192, 8192 },
 		{ "t width=3 sizes=8k wss=16k", 0, 3, 8192, 16384 },
-		{ "t width=3 sizes=8k format=clean", PROTO_FSFMT_CLEAN, 3, 8192,
-		  0 },
-		{ "t width=3 sizes=16k format", PROTO_FSFMT_YES, 3, 16384, 0 },
+		{ "t width=3 sizes=8k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  3, 8192, 16384 },
+		{ "t width=3 sizes=16k wss=8k format", PROTO_FSFMT_YES, 3,
+		  16384, 8192 },
 		{ "t width=3 sizes=16k wss=8k", 0, 3, 16384, 8192 },
 		{ "t width=3 sizes=16k wss=16k", 0, 3, 16384, 16384 },
 		/* format=only: a format per tree, the shape's clean between. */
@@ -815,6 +819,40 @@ static void test_plan_tree_loops(void **state)
 	params_free(&p);
 }
 
+/*
+ * A tree loop inside another: the same tree comes again, each format
+ * and clean phase keeps a name of its own (named as the run next to it).
+ */
+static void test_plan_tree_names(void **state)
+{
+	struct params *p = parse_ok(
+		FSD1 FWD1
+		"rd=u,fwd=fwd1,format=yes,forxfersize=(4k,8k),forwidth=(1,2)\n");
+	static const char *const want[] = {
+		"u xfersize=4k width=1 format",
+		"u xfersize=4k width=1",
+		"u xfersize=4k width=1 format=clean",
+		"u xfersize=4k width=2 format",
+		"u xfersize=4k width=2",
+		"u xfersize=4k width=2 format=clean",
+		"u xfersize=8k width=1 format",
+		"u xfersize=8k width=1",
+		"u xfersize=8k width=1 format=clean",
+		"u xfersize=8k width=2 format",
+		"u xfersize=8k width=2",
+	};
+	struct plan_phase *ph;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < n; k++)
+		assert_string_equal(ph[k].name, want[k]);
+	free(ph);
+	params_free(&p);
+}
+
 /* A loop value that makes a tree the parser would refuse: the plan says. */
 static void test_plan_tree_errors(void **state)
 {
@@ -857,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_plan_operations),
 		cmocka_unit_test(test_plan_tree_loops),
 		cmocka_unit_test(test_plan_tree_errors),
+		cmocka_unit_test(test_plan_tree_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

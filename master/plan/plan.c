@@ -464,23 +464,22 @@ static int fs_tree_phases(const struct params *p, const struct params_rd *rd,
 	bool made = false;
 
 	do {
-		struct plan_phase combo = *base, tree = *base, *x;
+		struct plan_phase combo = *base, *x;
 
+		/*
+		 * A format phase is named as the run it comes before (and a
+		 * clean as the run after the tree it cleans): with a tree
+		 * loop inside another, the tree's values alone come again.
+		 */
 		loops_apply(rd, idx, &combo);
-		/* A format phase is named by the tree's values alone. */
-		for (size_t l = 0; l < rd->nloop; l++)
-			if (rd->loop[l].kind >= PARAMS_LOOP_DEPTH &&
-			    rd->loop[l].kind <= PARAMS_LOOP_TOTAL)
-				loop_apply(&tree, rd->loop[l].kind,
-					   rd->loop[l].val[idx[l]]);
-		if (made && !fs_same_shape(&last, &tree) &&
+		if (made && !fs_same_shape(&last, &combo) &&
 		    fs_format_add(p, rd, &last, PROTO_FSFMT_CLEAN, a))
 			return -1;
-		if ((!made || !fs_same_shape(&last, &tree) ||
-		     last.totalsize != tree.totalsize) &&
-		    fs_format_add(p, rd, &tree, PROTO_FSFMT_YES, a))
+		if ((!made || !fs_same_shape(&last, &combo) ||
+		     last.totalsize != combo.totalsize) &&
+		    fs_format_add(p, rd, &combo, PROTO_FSFMT_YES, a))
 			return -1;
-		last = tree;
+		last = combo;
 		made = true;
 		if (rd->format == PARAMS_FORMAT_ONLY)
 			continue;

@@ -38,7 +38,7 @@ for w in 2 3; do
 		fail_show "$TMP/loops.txt" "width=$w read run: $r reads, $g getattrs"
 	echo "ok: width=$w: the getattr run only getattrs, the read run only reads"
 done
-d=$(op "$TMP/loops" "wl width=2 format=clean" delete)
+d=$(op "$TMP/loops" "wl width=2 operation=read format=clean" delete)
 [ "$d" -eq 12 ] ||
 	fail_show "$TMP/loops.txt" "the clean of the width=2 trees deleted $d files, not 2 x 6"
 for s in local-1 local-2; do
