@@ -249,7 +249,7 @@ static void test_errors(void **state)
 		{ FSD1 "fwd=fwd1,operation=list\n" RD1,
 		  "2:20: operation=list is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)" },
 		{ FSD1 "fwd=fwd1,operation=(read,write)\n" RD1,
-		  "2:20: operation= takes one operation (one fwd= per operation; Vdbench's rd operations= is not run by lockstep yet)" },
+		  "2:20: operation= takes one operation (one fwd= per operation, or the rd's operations= list)" },
 		{ FSD1 "fwd=fwd1,operation=mkdir,rdpct=50\n" RD1,
 		  "2:26: fwd=fwd1: rdpct= mixes reads and writes: it needs operation=read or operation=write, not mkdir" },
 		{ FSD1 "fwd=fwd1,rdpct=50\n" RD1,
@@ -337,8 +337,6 @@ static void test_refused(void **state)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{ "fsd=fsd1,anchor=/a,count=(1,2)\n" FWD1 RD1,
-		  "1:20: count= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
 		  "2:12: fwd=format threads=4: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
 		{ FSD1
@@ -376,10 +374,6 @@ static void test_refused(void **state)
 		  "3:22: rd=rd1: iorate= is not run with fwd= yet (issue 32): give fwdrate=" },
 		{ FSD1 FWD1 "rd=rd1,fwdrate=curve,curve=(10,0)\n",
 		  "3:32: curve=0 is out of range (0..100]" },
-		{ FSD1 FWD1 "rd=rd1,operations=(read,write)\n",
-		  "3:8: operations= is not supported: lockstep does not run it yet (issue 32)" },
-		{ FSD1 FWD1 "rd=rd1,fordepth=(1,2)\n",
-		  "3:8: fordepth= is not supported: lockstep does not run it yet (issue 32)" },
 		{ FSD1 FWD1 "rd=rd1,iorate=100\n",
 		  "3:8: rd=rd1: iorate= is not run with fwd= yet (issue 32): give fwdrate=" },
 		{ FSD1 FWD1 "rd=rd1,forseekpct=(0,100)\n",
@@ -837,6 +831,286 @@ static void test_plan_errors(void **state)
 	params_free(&p);
 }
 
+/* The rd loops of fwd= runs and count=, refused in their bad forms. */
+static void test_loop_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ FSD1 FWD1 "rd=rd1,operations=(read,bogus)\n",
+		  "3:25: operations=bogus is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)" },
+		{ FSD1 FWD1 "rd=rd1,operations=(read,getattr,read)\n",
+		  "3:33: operations= names read twice (each fwd runs each operation once)" },
+		{ FSD1 FWD1
+		  "rd=rd1,operations=read,foroperation=(read,write)\n",
+		  "3:24: rd=rd1: operations= and foroperation= are mutually exclusive (Vdbench's rule)" },
+		{ FSD1 FWD1 "rd=rd1,foroperation=(read,move)\n",
+		  "3:8: rd=rd1: copy and move need a target=, and fwd=fwd1 has none (Vdbench's rule)" },
+		{ FSD1 "fwd=fwd1,rdpct=50,fileio=random\n"
+		       "rd=rd1,operations=(read,write)\n",
+		  "3:8: rd=rd1: fwd=fwd1 has rdpct=, so it runs read or write alone (Vdbench's rule)" },
+		{ FSD1 "fwd=fwd1,fileio=random\n"
+		       "rd=rd1,foroperation=(read,getattr),forrdpct=(50,70)\n",
+		  "3:36: rd=rd1: forrdpct= mixes reads and writes in every fwd, and fwd=fwd1 is not operation=read or write with fileio=random (Vdbench's rdpct= rule)" },
+		{ FSD1 FWD1 "rd=rd1,foroperation=(read,sideways)\n",
+		  "3:27: foroperation=sideways is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)" },
+		{ FSD1 FWD1 "rd=rd1,forwidth=(2,3)\n",
+		  "3:8: rd=rd1: forwidth= changes the tree's shape, which needs format=yes or only (Vdbench refuses a run on a tree of another shape than its control file's)" },
+		{ FSD1 FWD1 "rd=rd1,format=restart,fordepth=(1,2)\n",
+		  "3:23: rd=rd1: fordepth= changes the tree's shape, which needs format=yes or only (Vdbench refuses a run on a tree of another shape than its control file's)" },
+		{ FSD1 FWD1 "rd=rd1,format=once,forwidth=(2,3)\n",
+		  "3:20: rd=rd1: forwidth= with format=once: each value makes another tree, which needs its own format (give format=yes)" },
+		{ FSD1 FWD1 "rd=rd1,format=clean,fortotal=(1m,2m)\n",
+		  "3:21: rd=rd1: fortotal= with format=clean: clean deletes the trees and runs nothing to loop over" },
+		{ FSD1 FWD1 "rd=rd1,format=yes,forfiles=(0,2)\n",
+		  "3:29: forfiles=0 is out of range 1..10000000" },
+		{ FSD1 FWD1 "rd=rd1,forwss=10%\n",
+		  "3:15: forwss=10% is not a size (bytes, or a number with k, m, g or t)" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,forwidth=(1,2)\n",
+		  "3:15: rd=rd1: forwidth= is for fwd= runs" },
+		{ "sd=sd1,lun=/dev/x\nwd=wd1,sd=sd1\nrd=rd1,wd=wd1,operations=read\n",
+		  "3:15: rd=rd1: operations= is for fwd= runs" },
+		{ "fsd=f,anchor=/a,count=(1)\n" FWD1 RD1,
+		  "1:23: count= takes two values, (start,count) (Vdbench's rule)" },
+		{ "fsd=f,anchor=/a,count=(1,0)\n" FWD1 RD1,
+		  "1:26: count=0 is out of range 1..10000" },
+		{ "fsd=f2,anchor=/b\nfsd=f,anchor=/a,count=(1,2)\n" FWD1 RD1,
+		  "2:1: fsd=f: count= makes fsd=f2, which is defined already" },
+		{ "fsd=g,anchor=/a2\nfsd=f,anchor=/a,count=(1,2)\n" FWD1 RD1,
+		  "2:14: fsd=f2: anchor=/a2 is also fsd=g's (line 1): two trees in one folder would clean each other away" },
+		{ "fsd=f,anchor=/a,count=(1,2)\nfwd=fwd1,fsd=f\n" RD1,
+		  "2:14: fsd=f refers to an undefined fsd" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		parse_err_at(cases[i].text, cases[i].msg);
+}
+
+/* count=(start,n): n fsds, names and anchors numbered from start. */
+static void test_count(void **state)
+{
+	struct params *p = parse_ok(
+		"fsd=f,anchor=/mnt/a,width=3,count=(0,3)\n"
+		"fsd=g,anchor=/mnt/b/,count=(7,1)\n"
+		"fwd=fwd1,fsd=f*\nfwd=fwd2,fsd=g7\nrd=rd1,fwd=fwd1\n");
+	static const char *const names[] = { "f0", "f1", "f2", "g7" };
+	static const char *const anchors[] = { "/mnt/a0", "/mnt/a1", "/mnt/a2",
+					       "/mnt/b/7" };
+
+	(void)state;
+	assert_int_equal(p->nfsd, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(p->fsd[i].name, names[i]);
+		assert_string_equal(p->fsd[i].anchor, anchors[i]);
+		assert_int_equal(p->fsd[i].width, i < 3 ? 3 : 1);
+	}
+	assert_int_equal(p->fwd[0].nfsd, 3);
+	assert_int_equal(p->fwd[1].fsd[0], 3);
+	params_free(&p);
+}
+
+/*
+ * operations=: each fwd runs each operation on each fsd, its threads
+ * and rate split over them (Vdbench's createFwgListForOneRd);
+ * foroperation=: a run per operation, standing for every fwd's.
+ */
+static void test_plan_operations(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=h1\nhd=h2\n"
+		"fsd=fsd1,anchor=/mnt/a\nfsd=fsd2,anchor=/mnt/b\n"
+		"fwd=w,fsd=(fsd1,fsd2),operation=read,threads=16\n"
+		"rd=ops,fwd=w,fwdrate=800,operations=(getattr,access)\n"
+		"rd=for,fwd=w,fwdrate=800,foroperation=(delete,read)\n");
+	static const uint32_t ops[] = { PROTO_FSOP_GETATTR, PROTO_FSOP_ACCESS };
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 3);
+	plan_ok(p, &ph[0], 1, "h2", &a);
+	assert_int_equal(a.nfwds, 4);
+	for (uint32_t i = 0; i < 4; i++) {
+		assert_int_equal(a.fwds[i].fsd, i / 2);
+		assert_int_equal(a.fwds[i].op, ops[i % 2]);
+		/* 16 threads over 2 fsds, 2 operations and 2 slaves. */
+		assert_int_equal(a.fwds[i].threads, 2);
+		assert_true(a.fwds[i].rate == 100);
+	}
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	assert_string_equal(ph[1].name, "for operation=delete");
+	assert_string_equal(ph[2].name, "for operation=read");
+	for (size_t k = 1; k < 3; k++) {
+		plan_ok(p, &ph[k], 0, "h1", &a);
+		assert_int_equal(a.nfwds, 2);
+		for (uint32_t i = 0; i < 2; i++) {
+			assert_int_equal(a.fwds[i].op,
+					 k == 1 ? PROTO_FSOP_DELETE :
+						  PROTO_FSOP_READ);
+			assert_int_equal(a.fwds[i].threads, 4);
+			assert_true(a.fwds[i].rate == 200);
+		}
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	}
+	free(ph);
+	params_free(&p);
+}
+
+/*
+ * The tree loops with format=yes: a format before each combination
+ * (Vdbench's buildNewRdListForFwd), the last shape cleaned as it was
+ * made before a new shape; each slave's fsds carry the phase's values;
+ * format=only runs nothing.
+ */
+static void test_plan_tree_loops(void **state)
+{
+	struct params *p = parse_ok(
+		"hd=h1\nhd=h2\n"
+		"fsd=fsd1,anchor=/mnt/a,depth=1,width=2,files=4,sizes=(4k,50,8k,50)\n"
+		"fwd=w,fsd=fsd1,operation=read,threads=2\n"
+		"rd=t,fwd=w,format=yes,forwidth=(2,3),forsizes=(8k,16k),forwss=(8k,16k)\n"
+		"rd=o,fwd=w,format=only,fordepth=(1,2),fortotal=(16k,32k)\n");
+	static const struct {
+		const char *name;
+		uint32_t format, width;
+		uint64_t size, wss;
+	} want[] = {
+		{ "t width=2 sizes=8k wss=8k format", PROTO_FSFMT_YES, 2, 8192,
+		  8192 },
+		{ "t width=2 sizes=8k wss=8k", 0, 2, 8192, 8192 },
+		{ "t width=2 sizes=8k wss=16k format", PROTO_FSFMT_YES, 2, 8192,
+		  16384 },
+		{ "t width=2 sizes=8k wss=16k", 0, 2, 8192, 16384 },
+		{ "t width=2 sizes=8k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  2, 8192, 16384 },
+		{ "t width=2 sizes=16k wss=8k format", PROTO_FSFMT_YES, 2,
+		  16384, 8192 },
+		{ "t width=2 sizes=16k wss=8k", 0, 2, 16384, 8192 },
+		{ "t width=2 sizes=16k wss=16k format", PROTO_FSFMT_YES, 2,
+		  16384, 16384 },
+		{ "t width=2 sizes=16k wss=16k", 0, 2, 16384, 16384 },
+		{ "t width=2 sizes=16k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  2, 16384, 16384 },
+		{ "t width=3 sizes=8k wss=8k format", PROTO_FSFMT_YES, 3, 8192,
+		  8192 },
+		{ "t width=3 sizes=8k wss=8k", 0, 3, 8192, 8192 },
+		{ "t width=3 sizes=8k wss=16k format", PROTO_FSFMT_YES, 3, 8192,
+		  16384 },
+		{ "t width=3 sizes=8k wss=16k", 0, 3, 8192, 16384 },
+		{ "t width=3 sizes=8k wss=16k format=clean", PROTO_FSFMT_CLEAN,
+		  3, 8192, 16384 },
+		{ "t width=3 sizes=16k wss=8k format", PROTO_FSFMT_YES, 3,
+		  16384, 8192 },
+		{ "t width=3 sizes=16k wss=8k", 0, 3, 16384, 8192 },
+		{ "t width=3 sizes=16k wss=16k format", PROTO_FSFMT_YES, 3,
+		  16384, 16384 },
+		{ "t width=3 sizes=16k wss=16k", 0, 3, 16384, 16384 },
+		/* format=only: a format per tree, the shape's clean between. */
+		{ "o depth=1 totalsize=16k format", PROTO_FSFMT_YES, 2, 0, 0 },
+		{ "o depth=1 totalsize=32k format", PROTO_FSFMT_YES, 2, 0, 0 },
+		{ "o depth=1 totalsize=32k format=clean", PROTO_FSFMT_CLEAN, 2,
+		  0, 0 },
+		{ "o depth=2 totalsize=16k format", PROTO_FSFMT_YES, 2, 0, 0 },
+		{ "o depth=2 totalsize=32k format", PROTO_FSFMT_YES, 2, 0, 0 },
+	};
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < n; k++) {
+		const struct proto_fsd *f;
+
+		assert_string_equal(ph[k].name, want[k].name);
+		assert_int_equal(ph[k].kind,
+				 want[k].format ? PLAN_FORMAT : PLAN_MEASURE);
+		plan_ok(p, &ph[k], 1, "h2", &a);
+		assert_int_equal(a.nfsds, 1);
+		f = &a.fsds[0];
+		assert_int_equal(f->format, want[k].format);
+		assert_int_equal(f->width, want[k].width);
+		assert_int_equal(a.nfwds, want[k].format ? 0 : 1);
+		if (want[k].size) {
+			assert_int_equal(f->nsizes, 1);
+			assert_int_equal(f->sizes[0].size, want[k].size);
+			assert_int_equal(f->sizes[0].pct, 100);
+			assert_int_equal(f->wss, want[k].wss);
+		} else {
+			assert_int_equal(f->depth, ph[k].depth);
+			assert_int_equal(f->totalsize, ph[k].totalsize);
+			assert_int_equal(f->nsizes, 2);
+		}
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	}
+	free(ph);
+	params_free(&p);
+}
+
+/*
+ * A tree loop inside another: the same tree comes again, each format
+ * and clean phase keeps a name of its own (named as the run next to it).
+ */
+static void test_plan_tree_names(void **state)
+{
+	struct params *p = parse_ok(
+		FSD1 FWD1
+		"rd=u,fwd=fwd1,format=yes,forxfersize=(4k,8k),forwidth=(1,2)\n");
+	static const char *const want[] = {
+		"u xfersize=4k width=1 format",
+		"u xfersize=4k width=1",
+		"u xfersize=4k width=1 format=clean",
+		"u xfersize=4k width=2 format",
+		"u xfersize=4k width=2",
+		"u xfersize=4k width=2 format=clean",
+		"u xfersize=8k width=1 format",
+		"u xfersize=8k width=1",
+		"u xfersize=8k width=1 format=clean",
+		"u xfersize=8k width=2 format",
+		"u xfersize=8k width=2",
+	};
+	struct plan_phase *ph;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (size_t k = 0; k < n; k++)
+		assert_string_equal(ph[k].name, want[k]);
+	free(ph);
+	params_free(&p);
+}
+
+/* A loop value that makes a tree the parser would refuse: the plan says. */
+static void test_plan_tree_errors(void **state)
+{
+	struct params *p = parse_ok(
+		"fsd=fsd1,anchor=/mnt/a,files=2,sizes=4k,totalsize=8k\n"
+		"fwd=w,fsd=fsd1\n"
+		"rd=t,fwd=w,format=yes,forfiles=(2,1)\n");
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 5);
+	assert_int_equal(plan_fs_for_slave(p, &ph[4], 4, (const int[]){ -1 }, 0,
+					   1, "s", "uring", &a, err,
+					   sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, NAME
+			    ":3:23: t files=1: fsd=fsd1: totalsize=8192 and workingsetsize=0 must be within the tree's 4096 bytes, the working set within totalsize= (Vdbench's rule)");
+	free(ph);
+	params_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +1126,12 @@ int main(void)
 		cmocka_unit_test(test_plan_validate),
 		cmocka_unit_test(test_format_words),
 		cmocka_unit_test(test_plan_errors),
+		cmocka_unit_test(test_loop_errors),
+		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_plan_operations),
+		cmocka_unit_test(test_plan_tree_loops),
+		cmocka_unit_test(test_plan_tree_errors),
+		cmocka_unit_test(test_plan_tree_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,7 +211,7 @@ static void test_loop_values(void **state)
 	     "rd=r,wd=wd1,forxfersize=64k,forrdpct=(0,100),forseekpct=eof,forthreads=2,forcompratio=3,"
 	     "forrhpct=50,forwhpct=10,forhitarea=256k,elapsed=1\n");
 	assert_int_equal(f.n, 2);
-	assert_int_equal(f.ph[1].loops, (1u << PARAMS_LOOP_NR) - 1);
+	assert_int_equal(f.ph[1].loops, (1u << (PARAMS_LOOP_HITAREA + 1)) - 1);
 	assert_int_equal(f.ph[1].xfersize, 65536);
 	assert_dbl(f.ph[1].rdpct, 100);
 	assert_dbl(f.ph[1].compratio, 3);

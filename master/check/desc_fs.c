@@ -34,16 +34,7 @@ static void fsd_counts(const struct params_fsd *f, struct fstree_counts *n)
 	n->files = holders * f->files;
 	if (n->files > COUNT_FILES_MAX)
 		return;
-	sh.depth = f->depth;
-	sh.width = f->width;
-	sh.files = f->files;
-	sh.dist = f->dist_all ? FSTREE_DIST_ALL : FSTREE_DIST_BOTTOM;
-	sh.nsizes = f->nsizes;
-	sh.average = f->average;
-	for (uint32_t i = 0; i < f->nsizes && i < FSTREE_SIZES_MAX; i++) {
-		sh.size[i] = f->size[i];
-		sh.pct[i] = f->pct[i];
-	}
+	params_fsd_shape(f, &sh);
 	if (fstree_check(&sh, n, NULL, 0))
 		n->bytes = 0;
 }
@@ -326,9 +317,15 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 		desc_dbl(d, "rate", ph->iorate * pct[k] / 100);
 		if (ph->iorate > 0)
 			SHOWN(d, " (%g/s)", ph->iorate * pct[k] / 100);
+		TEXT(d, ", split evenly over its %zu fsd%s", w->nfsd,
+		     w->nfsd == 1 ? "" : "s");
+		/* operations=: an FwgEntry per operation (Vdbench's). */
+		for (size_t o = 0; o < rd->nops; o++)
+			TEXT(d, "%s%s", o ? "," : ", the operations ",
+			     params_fsop_name(rd->ops[o]));
 		TEXT(d,
-		     ", split evenly over its %zu fsd%s and the slaves that run it; threads=%u split so too, at least 1 each\n",
-		     w->nfsd, w->nfsd == 1 ? "" : "s", w->threads);
+		     " and the slaves that run it; threads=%u split so too, at least 1 each\n",
+		     w->threads);
 		desc_end(d);
 	}
 	desc_end(d);

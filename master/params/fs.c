@@ -2,8 +2,8 @@
  * File-system definitions (issue 32), Vdbench's second half: fsd= lines
  * (a tree of folders and files under an anchor: common/fstree.h's shape,
  * checked by fstree_check()), fwd= lines (one operation on the files of
- * one or more fsds) and the rd= keywords of a file-system run (fwd=,
- * fwdrate=, format=restart|clean). Vdbench keywords of these lines that
+ * one or more fsds); the rd= keywords of a file-system run are fs_rd.c's.
+ * Vdbench keywords of these lines that
  * lockstep does not run are refused by their rows (keywords.c) or here,
  * never skipped.
  */
@@ -17,17 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *params_fsop_name(enum params_fsop op)
-{
-	static const char *const names[PARAMS_FSOP_NR] = {
-		"read",   "write", "create", "delete",  "mkdir",
-		"rmdir",  "open",  "close",  "getattr", "setattr",
-		"access", "copy",  "move",
-	};
-
-	return (unsigned)op < PARAMS_FSOP_NR ? names[op] : "?";
-}
-
 /* ---- fsd= ------------------------------------------------------------- */
 
 /* anchor=: an absolute folder on the slaves (Vdbench's may be relative). */
@@ -40,6 +29,7 @@ int fsd_set_anchor(struct parser *p, const struct kw *kw, void *obj,
 	if (!v)
 		return -EINVAL;
 	fsd->anchor_pos = v->pos;
+	fsd->anchor_slash = v->len > 1 && v->s[v->len - 1] == '/';
 	if (!v->len || v->s[0] != '/' || memchr(v->s, '\0', v->len))
 		return perr(p, v->pos,
 			    "anchor=%.*s is not an absolute folder (for example anchor=/mnt/nfs/lockstep): a slave resolves it on its own host",
@@ -216,8 +206,7 @@ static int check_subsets(struct parser *p, const struct params_fsd *fsd,
 	return 0;
 }
 
-/* The shape of fsd, as common/fstree.h takes it. */
-static void fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
+void params_fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh)
 {
 	memset(sh, 0, sizeof(*sh));
 	sh->depth = fsd->depth;
@@ -256,16 +245,6 @@ static struct params_pos shape_pos(struct parser *p, const char *msg)
 	return pos;
 }
 
-/* Whether folder in is beneath folder dir ("/" holds every other). */
-static bool nested(const char *dir, const char *in)
-{
-	size_t n = strlen(dir);
-
-	if (n == 1)
-		return in[1] != '\0';
-	return !strncmp(dir, in, n) && in[n] == '/';
-}
-
 int fsd_finish(struct parser *p)
 {
 	struct params_fsd *fsd = &p->cur.fsd;
@@ -277,27 +256,13 @@ int fsd_finish(struct parser *p)
 		return perr(p, p->dpos,
 			    "fsd=%s needs anchor= (the folder its tree is made in)",
 			    fsd->name);
-	fsd_shape(fsd, &sh);
+	params_fsd_shape(fsd, &sh);
 	if (fstree_check(&sh, &counts, why, sizeof(why)))
 		return perr(p, shape_pos(p, why), "fsd=%s: %s", fsd->name, why);
 	if (check_subsets(p, fsd, counts.bytes))
 		return -EINVAL;
-	for (size_t i = 0; i < p->out->nfsd; i++) {
-		const struct params_fsd *o = &p->out->fsd[i];
-
-		if (!strcmp(o->anchor, fsd->anchor))
-			return perr(p, fsd->anchor_pos,
-				    "fsd=%s: anchor=%s is also fsd=%s's (line %u): two trees in one folder would clean each other away",
-				    fsd->name, fsd->anchor, o->name,
-				    o->pos.line);
-		if (nested(o->anchor, fsd->anchor) ||
-		    nested(fsd->anchor, o->anchor))
-			return perr(p, fsd->anchor_pos,
-				    "fsd=%s: anchor=%s and fsd=%s's anchor=%s (line %u) are one inside the other (Vdbench's rule: anchors may not be parents or children of each other)",
-				    fsd->name, fsd->anchor, o->name, o->anchor,
-				    o->pos.line);
-	}
-	return 0;
+	/* count=: the line's fsds, each anchor checked as it is made. */
+	return fsd->count_n ? fsd_count_expand(p) : fsd_check_anchor(p, fsd);
 }
 
 /* ---- fwd= ------------------------------------------------------------- */
@@ -318,14 +283,13 @@ int fwd_set_operation(struct parser *p, const struct kw *kw, void *obj,
 
 	if (it->nval != 1)
 		return perr(p, it->vpos,
-			    "%s= takes one operation (one fwd= per operation; Vdbench's rd operations= is not run by lockstep yet)",
+			    "%s= takes one operation (one fwd= per operation, or the rd's operations= list)",
 			    kw->name);
 	v = &it->val[0];
-	for (int op = 0; op < PARAMS_FSOP_NR; op++)
-		if (val_is(v, params_fsop_name((enum params_fsop)op))) {
-			fwd->op = (enum params_fsop)op;
-			return 0;
-		}
+	if (fsop_parse(v) >= 0) {
+		fwd->op = (enum params_fsop)fsop_parse(v);
+		return 0;
+	}
 	return perr(p, v->pos,
 		    "%s=%.*s is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)",
 		    kw->name, show(v->len), v->s);
@@ -682,162 +646,4 @@ int fwd_finish(struct parser *p)
 				    fwd->name, t->name, s->name);
 	}
 	return 0;
-}
-
-/* ---- rd= with fwd= ---------------------------------------------------- */
-
-int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
-	       const struct item *it)
-{
-	struct params_rd *rd = obj;
-
-	rd->fwd_pos = it->kpos;
-	return params_set_refs(p, kw, it, KIND_FWD, rd->fwd, &rd->nfwd);
-}
-
-/*
- * fwdrate=max, curve (Vdbench's RD_entry: a max run, then the curve=
- * points) or a rate: the cluster's operations per second.
- */
-int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
-		   const struct item *it)
-{
-	struct params_rd *rd = obj;
-	const struct val *v = values_single(p, kw, it);
-
-	if (!v)
-		return -EINVAL;
-	rd->fwdrate_pos = it->kpos;
-	rd->fwdrate_curve = val_is(v, "curve");
-	if (val_is(v, "max") || rd->fwdrate_curve) {
-		rd->fwdrate = 0;
-		return 0;
-	}
-	if (values_number(p, kw, v, &rd->fwdrate))
-		return -EINVAL;
-	if (!(rd->fwdrate > 0) || rd->fwdrate > 1e9)
-		return perr(p, v->pos,
-			    "%s=%.*s is not max or a rate above 0, at most 1e9 operations per second",
-			    kw->name, show(v->len), v->s);
-	return 0;
-}
-
-/* rd keywords of a wd= run that mean nothing to an fwd= run yet. */
-static const char *const not_with_fwd[] = {
-	"iorate",     "slo",          "sloprecision", "maxdata",  "validate",
-	"forseekpct", "forcompratio", "forrhpct",     "forwhpct", "forhitarea",
-};
-
-/*
- * curve= and stopcurve= go with fwdrate=curve (Vdbench reads them only for
- * its curve runs: without one they would be ignored, so they are refused).
- */
-static int fwd_curve_keys(struct parser *p, const struct params_rd *rd)
-{
-	static const char *const keys[] = { "curve", "stopcurve" };
-
-	for (size_t i = 0; !rd->fwdrate_curve && i < 2; i++) {
-		struct params_pos at = params_from(p, keys[i]);
-
-		if (at.line)
-			return perr(p, at,
-				    "rd=%s: %s= goes with fwdrate=curve (Vdbench ignores it at another fwdrate=)",
-				    rd->name, keys[i]);
-	}
-	return 0;
-}
-
-/* An rd with wd= keeps the block rules; fs-only keywords are refused. */
-static int block_rd(struct parser *p, const struct params_rd *rd)
-{
-	if (rd->fwdrate_pos.line)
-		return perr(p, rd->fwdrate_pos,
-			    "rd=%s: fwdrate= is for fwd= runs (a wd= run takes iorate=)",
-			    rd->name);
-	if (rd->format == PARAMS_FORMAT_RESTART ||
-	    rd->format == PARAMS_FORMAT_RESTART_ONLY ||
-	    rd->format == PARAMS_FORMAT_CLEAN || rd->format_once ||
-	    rd->format_dirs || rd->format_limited || rd->format_complete)
-		return perr(p, rd->format_pos,
-			    "rd=%s: format=%s is for fwd= runs (a wd= run takes format=yes or only)",
-			    rd->name,
-			    rd->format == PARAMS_FORMAT_CLEAN ? "clean" :
-			    rd->format == PARAMS_FORMAT_RESTART ||
-					    rd->format ==
-						    PARAMS_FORMAT_RESTART_ONLY ?
-								"restart" :
-			    rd->format_once    ? "once" :
-			    rd->format_dirs    ? "directories" :
-			    rd->format_limited ? "limited" :
-						 "complete");
-	return 0;
-}
-
-/* The fwds' skew= add up to at most 100, and to 100 when all give one. */
-static int check_fwd_skews(struct parser *p, const struct params_rd *rd)
-{
-	const struct params *pa = p->out;
-	double sum = 0;
-	size_t given = 0;
-
-	for (size_t i = 0; i < rd->nfwd; i++) {
-		const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
-
-		given += w->skew_pos.line != 0;
-		sum += w->skew;
-	}
-	if (sum > 100 + 1e-6 ||
-	    (given && given == rd->nfwd && fabs(sum - 100) > 1e-6))
-		return perr(p, rd->fwd_pos.line ? rd->fwd_pos : p->dpos,
-			    "rd=%s: the skew= of its fwds add up to %g: at most 100, and 100 when every fwd gives one",
-			    rd->name, sum);
-	return 0;
-}
-
-/*
- * 1 when rd runs fwds (after defaulting fwd= to the only fwd of a file
- * without wds), 0 when it runs wds (block rules left to rd.c), or
- * -EINVAL.
- */
-int fs_rd_finish(struct parser *p, struct params_rd *rd)
-{
-	const struct params *pa = p->out;
-
-	if (rd->nfwd && rd->nwd)
-		return perr(p, rd->fwd_pos,
-			    "rd=%s runs wd= or fwd=, not both (one rd= per kind of run)",
-			    rd->name);
-	if (!rd->nfwd && !rd->nwd && !pa->nwd && pa->nfwd == 1) {
-		rd->fwd[0] = 0;
-		rd->nfwd = 1;
-	} else if (!rd->nfwd && !rd->nwd && !pa->nwd && pa->nfwd) {
-		return perr(p, p->dpos,
-			    "rd=%s needs fwd= to say which of the %zu fwds it runs",
-			    rd->name, pa->nfwd);
-	}
-	if (!rd->nfwd)
-		return block_rd(p, rd);
-	for (size_t i = 0; i < sizeof(not_with_fwd) / sizeof(*not_with_fwd);
-	     i++) {
-		struct params_pos at = params_from(p, not_with_fwd[i]);
-
-		if (at.line)
-			return perr(p, at,
-				    "rd=%s: %s= is not run with fwd= yet (issue 32)%s",
-				    rd->name, not_with_fwd[i],
-				    !strcmp(not_with_fwd[i], "iorate") ?
-					    ": give fwdrate=" :
-					    "");
-	}
-	if (fwd_curve_keys(p, rd))
-		return -EINVAL;
-	if (rd->warmup_steady)
-		return perr(p, params_from(p, "warmup"),
-			    "rd=%s: warmup=steady is not run with fwd= yet (issue 32): give a time",
-			    rd->name);
-	if (pa->validate && fs_validate(p, rd))
-		return -EINVAL;
-	if (fs_loops(p, rd))
-		return -EINVAL;
-	return check_fwd_skews(p, rd) ? -EINVAL : 1;
 }

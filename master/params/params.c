@@ -264,7 +264,7 @@ static int name_add(struct parser *p, enum kind k, unsigned idx)
 	return 0;
 }
 
-static int grow(struct parser *p, enum kind k, void **arr, size_t n,
+int params_grow(struct parser *p, enum kind k, void **arr, size_t n,
 		size_t elem)
 {
 	size_t cap = p->cap[k] ? 2 * p->cap[k] : 8;
@@ -302,43 +302,50 @@ static int def_finish(struct parser *p)
 		return ret < 0 ? ret : 0; /* 1: kept elsewhere (fwd=format) */
 	switch (k) {
 	case KIND_HD:
-		ret = grow(p, k, (void **)&pa->hd, pa->nhd, sizeof(*pa->hd));
+		ret = params_grow(p, k, (void **)&pa->hd, pa->nhd,
+				  sizeof(*pa->hd));
 		if (!ret)
 			pa->hd[pa->nhd++] = p->cur.hd;
 		break;
 	case KIND_SD:
-		ret = grow(p, k, (void **)&pa->sd, pa->nsd, sizeof(*pa->sd));
+		ret = params_grow(p, k, (void **)&pa->sd, pa->nsd,
+				  sizeof(*pa->sd));
 		if (!ret)
 			pa->sd[pa->nsd++] = p->cur.sd;
 		break;
 	case KIND_WD:
-		ret = grow(p, k, (void **)&pa->wd, pa->nwd, sizeof(*pa->wd));
+		ret = params_grow(p, k, (void **)&pa->wd, pa->nwd,
+				  sizeof(*pa->wd));
 		if (!ret)
 			pa->wd[pa->nwd++] = p->cur.wd;
 		break;
 	case KIND_FSD:
-		ret = grow(p, k, (void **)&pa->fsd, pa->nfsd, sizeof(*pa->fsd));
+		ret = params_grow(p, k, (void **)&pa->fsd, pa->nfsd,
+				  sizeof(*pa->fsd));
 		if (!ret)
 			pa->fsd[pa->nfsd++] = p->cur.fsd;
 		break;
 	case KIND_FWD:
-		ret = grow(p, k, (void **)&pa->fwd, pa->nfwd, sizeof(*pa->fwd));
+		ret = params_grow(p, k, (void **)&pa->fwd, pa->nfwd,
+				  sizeof(*pa->fwd));
 		if (!ret)
 			pa->fwd[pa->nfwd++] = p->cur.fwd;
 		break;
 	case KIND_EV:
-		ret = grow(p, k, (void **)&pa->ev, pa->nev, sizeof(*pa->ev));
+		ret = params_grow(p, k, (void **)&pa->ev, pa->nev,
+				  sizeof(*pa->ev));
 		if (!ret)
 			pa->ev[pa->nev++] = p->cur.ev;
 		break;
 	case KIND_PROBE:
-		ret = grow(p, k, (void **)&pa->probe, pa->nprobe,
-			   sizeof(*pa->probe));
+		ret = params_grow(p, k, (void **)&pa->probe, pa->nprobe,
+				  sizeof(*pa->probe));
 		if (!ret)
 			pa->probe[pa->nprobe++] = p->cur.probe;
 		break;
 	default:
-		ret = grow(p, k, (void **)&pa->rd, pa->nrd, sizeof(*pa->rd));
+		ret = params_grow(p, k, (void **)&pa->rd, pa->nrd,
+				  sizeof(*pa->rd));
 		if (!ret)
 			pa->rd[pa->nrd++] = p->cur.rd;
 		break;
@@ -745,6 +752,13 @@ const char *params_loop_name(enum params_loop_kind k)
 		[PARAMS_LOOP_RHPCT] = "forrhpct",
 		[PARAMS_LOOP_WHPCT] = "forwhpct",
 		[PARAMS_LOOP_HITAREA] = "forhitarea",
+		[PARAMS_LOOP_OPERATION] = "foroperation",
+		[PARAMS_LOOP_DEPTH] = "fordepth",
+		[PARAMS_LOOP_WIDTH] = "forwidth",
+		[PARAMS_LOOP_FILES] = "forfiles",
+		[PARAMS_LOOP_SIZES] = "forsizes",
+		[PARAMS_LOOP_TOTAL] = "fortotal",
+		[PARAMS_LOOP_WSS] = "forwss",
 	};
 
 	return (unsigned)k < PARAMS_LOOP_NR ? names[k] : "?";

@@ -93,6 +93,14 @@ enum params_loop_kind {
 	PARAMS_LOOP_RHPCT,     /* 0..100: every wd's rhpct= */
 	PARAMS_LOOP_WHPCT,     /* 0..100: every wd's whpct= */
 	PARAMS_LOOP_HITAREA,   /* bytes: every sd's hitarea= */
+	/* fwd= runs only (Vdbench's For_loop.forLoopOverrideFwd): */
+	PARAMS_LOOP_OPERATION, /* enum params_fsop: every fwd's operation= */
+	PARAMS_LOOP_DEPTH,     /* every fsd's depth= */
+	PARAMS_LOOP_WIDTH,     /* every fsd's width= */
+	PARAMS_LOOP_FILES,     /* every fsd's files= */
+	PARAMS_LOOP_SIZES,     /* bytes: every fsd's sizes=, one size */
+	PARAMS_LOOP_TOTAL,     /* bytes: every fsd's totalsize= */
+	PARAMS_LOOP_WSS,       /* bytes: every fsd's workingsetsize= */
 	PARAMS_LOOP_NR,
 };
 
@@ -259,13 +267,20 @@ struct params_fsd {
 	uint32_t nsizes;              /* sizes=: 1 size, or pairs */
 	uint64_t size[PARAMS_FSD_SIZES];
 	uint32_t pct[PARAMS_FSD_SIZES];
-	bool average;       /* sizes=(size,0): sizes averaging size */
-	bool shared;        /* shared=yes: one tree for every slave on it */
+	bool average; /* sizes=(size,0): sizes averaging size */
+	bool shared;  /* shared=yes: one tree for every slave on it */
+	/* count=(start,n): the line is n fsds, NAMEstart.. on ANCHORstart.. */
+	uint32_t count_start, count_n;
+	bool anchor_slash;  /* anchor= ended in '/': numbers go after it */
 	unsigned openflags; /* PARAMS_O_* */
 	uint64_t totalsize; /* totalsize= bytes; 0 = the whole tree */
 	uint64_t wss;       /* workingsetsize= bytes; 0 = every file */
 	struct params_pos pos, anchor_pos, totalsize_pos, wss_pos;
 };
+
+/* The shape of fsd as common/fstree.h takes it (fstree_check's). */
+struct fstree_shape;
+void params_fsd_shape(const struct params_fsd *fsd, struct fstree_shape *sh);
 
 /* fwd operation= (Vdbench's order, proto/proto.h's enum proto_fsop). */
 enum params_fsop {
@@ -390,7 +405,10 @@ struct params_rd {
 	unsigned fwd[PARAMS_LIST_MAX]; /* indexes into params.fwd */
 	double fwdrate;
 	bool fwdrate_curve;
-	struct params_pos fwd_pos, fwdrate_pos, format_pos;
+	/* operations= (Vdbench's): each fwd runs each of them; 0: its own */
+	size_t nops;
+	enum params_fsop ops[PARAMS_FSOP_NR];
+	struct params_pos fwd_pos, fwdrate_pos, format_pos, ops_pos;
 };
 
 /* maxdata= up to this is a multiple of the sds' size (Vdbench's rule). */

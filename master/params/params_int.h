@@ -457,6 +457,30 @@ int fs_rd_finish(struct parser *p, struct params_rd *rd);
 /* fs_rd.c: validate=yes and the for-loops of an fwd= rd; 0 or -EINVAL. */
 int fs_validate(struct parser *p, const struct params_rd *rd);
 int fs_loops(struct parser *p, const struct params_rd *rd);
+int rd_set_operations(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it);
+/* count=(start,n) on an fsd: at most this many fsds from one line. */
+#define PARAMS_FSD_COUNT_MAX 10000
+int fsd_set_count(struct parser *p, const struct kw *kw, void *obj,
+		  const struct item *it);
+/*
+ * count=(start,n) of the finished fsd line p->cur.fsd: its fsds, the
+ * name and anchor= with start, start+1, ... appended (after a '/' the
+ * anchor ended in), each checked as a line's fsd (a name not defined
+ * yet, fsd_check_anchor); all but the last appended to p->out->fsd, the
+ * last left in p->cur.fsd for the parser to store. 0, -EINVAL, -ENOMEM.
+ */
+int fsd_count_expand(struct parser *p);
+/* fsop.c: the enum params_fsop v names, or -1. */
+int fsop_parse(const struct val *v);
+/*
+ * Room for one more in *arr of n elements of elem bytes (kind k's
+ * capacity in p->cap): 0 or -ENOMEM (params.c).
+ */
+int params_grow(struct parser *p, enum kind k, void **arr, size_t n,
+		size_t elem);
+/* fsd's anchor= is neither another fsd's nor in or above one (fs_rd.c). */
+int fsd_check_anchor(struct parser *p, const struct params_fsd *fsd);
 
 /* ev.c: ev= lines; ev_resolve() checks after= chains once all are read. */
 int ev_set_rd(struct parser *p, const struct kw *kw, void *obj,

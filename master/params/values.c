@@ -6,6 +6,7 @@
  */
 #include "master/params/params_int.h"
 
+#include "common/fstree.h"
 #include "common/units.h"
 
 #include <ctype.h>
@@ -60,8 +61,8 @@ static int check_whole(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
-int values_number_in(struct parser *p, const struct kw *kw,
-		     const struct val *v, double lo, double hi, double *out)
+int values_number_in(struct parser *p, const struct kw *kw, const struct val *v,
+		     double lo, double hi, double *out)
 {
 	char b[SHOW_MAX + 1];
 	int ret = values_number(p, kw, v, out);
@@ -107,8 +108,8 @@ int values_size(struct parser *p, const struct kw *kw, const struct val *v,
 }
 
 /* x, read from v, must be more than 0; unit ends the message. */
-int values_positive(struct parser *p, const struct kw *kw,
-		    const struct val *v, double x, const char *unit)
+int values_positive(struct parser *p, const struct kw *kw, const struct val *v,
+		    double x, const char *unit)
 {
 	if (x > 0)
 		return 0;
@@ -252,6 +253,57 @@ static int check_curve(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
+/* foroperation=: an operation's name, as its enum params_fsop. */
+static int parse_operation(struct parser *p, const struct kw *kw,
+			   const struct val *v, double *out)
+{
+	int op = fsop_parse(v);
+
+	if (op >= 0) {
+		*out = op;
+		return 0;
+	}
+	return perr(p, v->pos,
+		    "%s=%.*s is not an operation (read, write, create, delete, mkdir, rmdir, open, close, getattr, setattr, access, copy or move)",
+		    kw->name, show(v->len), v->s);
+}
+
+static int check_any(struct parser *p, const struct kw *kw,
+		     struct params_pos pos, const char *sh, double x)
+{
+	(void)p, (void)kw, (void)pos, (void)sh, (void)x;
+	return 0;
+}
+
+/* fordepth=: as an fsd's depth= (common/fstree.h bounds a path). */
+static int check_depth(struct parser *p, const struct kw *kw,
+		       struct params_pos pos, const char *sh, double x)
+{
+	return check_whole(p, kw, pos, sh, x, 1, FSTREE_PATH_MAX / 2);
+}
+
+static int check_width(struct parser *p, const struct kw *kw,
+		       struct params_pos pos, const char *sh, double x)
+{
+	return check_whole(p, kw, pos, sh, x, 1, UINT32_MAX);
+}
+
+static int check_files(struct parser *p, const struct kw *kw,
+		       struct params_pos pos, const char *sh, double x)
+{
+	return check_whole(p, kw, pos, sh, x, 1, FSTREE_FILES_MAX);
+}
+
+/* forsizes=, fortotal=, forwss=: at least a byte (no percentages). */
+static int check_bytes(struct parser *p, const struct kw *kw,
+		       struct params_pos pos, const char *sh, double x)
+{
+	if (x < 1)
+		return perr(p, pos, "%s=%s: give at least 1 byte", kw->name,
+			    sh);
+	return 0;
+}
+
 const struct numkind values_num_iorate = { parse_iorate, check_iorate };
 const struct numkind values_num_curve = { values_number, check_curve };
 const struct numkind values_num_loop[PARAMS_LOOP_NR] = {
@@ -263,12 +315,19 @@ const struct numkind values_num_loop[PARAMS_LOOP_NR] = {
 	[PARAMS_LOOP_RHPCT] = { values_number, check_pct },
 	[PARAMS_LOOP_WHPCT] = { values_number, check_pct },
 	[PARAMS_LOOP_HITAREA] = { parse_size, values_check_hitarea },
+	[PARAMS_LOOP_OPERATION] = { parse_operation, check_any },
+	[PARAMS_LOOP_DEPTH] = { values_number, check_depth },
+	[PARAMS_LOOP_WIDTH] = { values_number, check_width },
+	[PARAMS_LOOP_FILES] = { values_number, check_files },
+	[PARAMS_LOOP_SIZES] = { parse_size, check_bytes },
+	[PARAMS_LOOP_TOTAL] = { parse_size, check_bytes },
+	[PARAMS_LOOP_WSS] = { parse_size, check_bytes },
 };
 
 /* One value, read and judged, appended to out. */
 static int add_value(struct parser *p, const struct kw *kw,
-		     const struct numkind *nk, const struct val *v,
-		     double *out, size_t *n)
+		     const struct numkind *nk, const struct val *v, double *out,
+		     size_t *n)
 {
 	char b[SHOW_MAX + 1];
 	double x;
@@ -297,8 +356,8 @@ static const char *range_dash(const struct val *v)
  */
 static int add_range(struct parser *p, const struct kw *kw,
 		     const struct numkind *nk, const struct val *a,
-		     const struct val *b, const struct val *step,
-		     double *out, size_t *n)
+		     const struct val *b, const struct val *step, double *out,
+		     size_t *n)
 {
 	bool dbl = val_is(step, "d");
 	double xa, xb, st = 0, eps, x;
@@ -386,8 +445,8 @@ out:
 	return 0;
 }
 
-int values_xfer_size(struct parser *p, const struct kw *kw,
-		     const struct val *v, uint32_t *out)
+int values_xfer_size(struct parser *p, const struct kw *kw, const struct val *v,
+		     uint32_t *out)
 {
 	char b[SHOW_MAX + 1];
 	double x;

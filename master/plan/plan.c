@@ -92,6 +92,47 @@ __attribute__((format(printf, 2, 3))) static void name_add(char *name,
 	va_end(ap);
 }
 
+/* The fwd= loops (foroperation=, the tree loops) of loop_apply(). */
+static void fs_loop_apply(struct plan_phase *x, enum params_loop_kind k,
+			  double v)
+{
+	char sz[32];
+	uint32_t *n;
+	uint64_t *b;
+
+	switch (k) {
+	case PARAMS_LOOP_OPERATION:
+		x->fsop = (unsigned)v;
+		name_add(x->name, " operation=%s",
+			 params_fsop_name((enum params_fsop)x->fsop));
+		break;
+	case PARAMS_LOOP_DEPTH:
+	case PARAMS_LOOP_WIDTH:
+	case PARAMS_LOOP_FILES:
+		n = k == PARAMS_LOOP_DEPTH ? &x->depth :
+		    k == PARAMS_LOOP_WIDTH ? &x->width :
+					     &x->files;
+		*n = (uint32_t)v;
+		/* "fordepth" says depth=: Vdbench's names without "for". */
+		name_add(x->name, " %s=%u", params_loop_name(k) + 3, *n);
+		break;
+	case PARAMS_LOOP_SIZES:
+	case PARAMS_LOOP_TOTAL:
+	case PARAMS_LOOP_WSS:
+		b = k == PARAMS_LOOP_SIZES ? &x->fsize :
+		    k == PARAMS_LOOP_TOTAL ? &x->totalsize :
+					     &x->wss;
+		*b = (uint64_t)v;
+		name_add(x->name, " %s=%s",
+			 k == PARAMS_LOOP_TOTAL ? "totalsize" :
+						  params_loop_name(k) + 3,
+			 units_fmt_size(*b, sz, sizeof(sz)));
+		break;
+	default:
+		break;
+	}
+}
+
 /* Set loop k's value v in phase x, and say so in its name. */
 static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 {
@@ -137,6 +178,7 @@ static void loop_apply(struct plan_phase *x, enum params_loop_kind k, double v)
 			 units_fmt_size(x->hitarea, sz, sizeof(sz)));
 		break;
 	default:
+		fs_loop_apply(x, k, v);
 		break;
 	}
 }
@@ -451,6 +493,83 @@ static int fs_format_phase(const struct params *p, const struct params_rd *rd,
 	return 0;
 }
 
+/* Whether rd formats a tree per value of a tree loop (fs_tree_phases). */
+static bool fs_tree_formats(const struct params_rd *rd)
+{
+	if (rd->format != PARAMS_FORMAT_YES && rd->format != PARAMS_FORMAT_ONLY)
+		return false;
+	for (size_t l = 0; l < rd->nloop; l++)
+		if (rd->loop[l].kind >= PARAMS_LOOP_DEPTH &&
+		    rd->loop[l].kind <= PARAMS_LOOP_TOTAL)
+			return true;
+	return false;
+}
+
+/* Whether phases a and b of one rd make trees of one shape (the marker's). */
+static bool fs_same_shape(const struct plan_phase *a,
+			  const struct plan_phase *b)
+{
+	return a->depth == b->depth && a->width == b->width &&
+	       a->files == b->files && a->fsize == b->fsize;
+}
+
+/* A format=clean phase of the trees combo's values say, into a. */
+static int fs_clean_add(const struct params *p, const struct params_rd *rd,
+			const struct plan_phase *combo, struct phases *a)
+{
+	struct plan_phase *x = phase_add(a, combo);
+
+	if (!x)
+		return -1;
+	format_phase(p, rd, x);
+	x->fs_format = PROTO_FSFMT_CLEAN;
+	x->fs_format_flags = 0;
+	name_add(x->name, "=clean");
+	return 0;
+}
+
+/*
+ * format=yes or only with a tree loop (fordepth=, forwidth=, forfiles=,
+ * forsizes=, fortotal=): Vdbench's buildNewRdListForFwd formats before
+ * each combination (insertFwdFormatIfNeeded, with the combination's
+ * values), and so does lockstep (fs_format_phase; format=once is
+ * refused with a tree loop: each tree needs its format). A tree of
+ * another shape is first cleaned as the last
+ * one was made (a format=clean phase with its values): the slave's
+ * format refuses a marker of another shape, and its clean removes only
+ * what that marker's tree names (slave/anchor.c), never anything else.
+ */
+static int fs_tree_phases(const struct params *p, const struct params_rd *rd,
+			  const struct plan_phase *base, struct phases *a)
+{
+	size_t idx[PARAMS_LOOP_NR] = { 0 };
+	struct plan_phase last;
+	bool made = false;
+
+	do {
+		struct plan_phase combo = *base;
+
+		/*
+		 * A format phase is named as the run it comes before (and a
+		 * clean as the run after the tree it cleans): with a tree
+		 * loop inside another, the tree's values alone come again.
+		 */
+		loops_apply(rd, idx, &combo);
+		if (made && !fs_same_shape(&last, &combo) &&
+		    fs_clean_add(p, rd, &last, a))
+			return -1;
+		if (fs_format_phase(p, rd, &combo, a))
+			return -1;
+		last = combo;
+		made = true;
+		if (rd->format == PARAMS_FORMAT_ONLY)
+			continue;
+		if (fs_rate_phases(rd, &combo, a))
+			return -1;
+	} while (loops_next(rd, idx));
+	return 0;
+}
+
 /*
  * An rd with fwd=: for each combination of its for-loops (an odometer,
  * the last loop given turning fastest, as for wds; one without loops) a
@@ -458,7 +577,8 @@ static int fs_format_phase(const struct params *p, const struct params_rd *rd,
  * the fwds at fwdrate=. Vdbench's buildNewRdListForFwd inserts the
  * format before every combination; format=once (FormatFlags'
  * one_format_done) only before the first. (no,complete): no format, the
- * runs take the trees as complete.
+ * runs take the trees as complete. With a tree loop and format=yes or
+ * only, fs_tree_phases.
  */
 static int fs_phases(const struct params *p, const struct params_rd *rd,
 		     struct plan_phase *base, struct phases *a)
@@ -467,7 +587,9 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 	bool first = true;
 
 	base->fs = true;
-	/* forxfersize=, forthreads=, forrdpct=: a run phase per value. */
+	if (fs_tree_formats(rd))
+		return fs_tree_phases(p, rd, base, a);
+	/* The for-loops (fs_rd.c fs_loops): a run phase per value. */
 	do {
 		struct plan_phase combo = *base;
 

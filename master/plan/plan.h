@@ -89,6 +89,11 @@ struct plan_phase {
 	double rhpct;      /* forrhpct: every wd's rhpct= */
 	double whpct;      /* forwhpct: every wd's whpct= */
 	uint64_t hitarea;  /* forhitarea: every sd's hitarea=, bytes */
+	/* fwd= runs: foroperation= (enum params_fsop) and the tree loops,
+	   each standing for every fwd's operation= or every fsd's value. */
+	unsigned fsop;
+	uint32_t depth, width, files;
+	uint64_t fsize, totalsize, wss; /* bytes */
 	enum params_dist distribution;
 	/* Format: bytes written, and the sds whose size is known only once
 	 * opened (not counted in format_bytes). */

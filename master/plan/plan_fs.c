@@ -11,10 +11,12 @@
  *   slaves (Vdbench divides it by the slaves).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/fsutil.h"
+#include "common/fstree.h"
 #include "master/plan/plan.h"
 #include "master/plan/plan_int.h"
 
@@ -75,13 +77,76 @@ static uint32_t proto_openflags(unsigned f)
 	       (f & PARAMS_O_SYNC ? PROTO_O_SYNC : 0);
 }
 
+/* The first of rd's tree loops (fordepth=, ...), for messages. */
+static struct params_pos tree_loop_pos(const struct params_rd *rd)
+{
+	for (size_t l = 0; l < rd->nloop; l++)
+		if (rd->loop[l].kind >= PARAMS_LOOP_DEPTH)
+			return rd->loop[l].pos;
+	return rd->pos;
+}
+
+/*
+ * fsd f as phase ph's tree loops make it (Vdbench's forLoopOverrideFwd:
+ * each value stands for every fsd's own; forsizes= is one size), into
+ * out, checked as the parser checks an fsd line (fstree_check, and
+ * totalsize= and workingsetsize= within the tree and each other).
+ */
+static int tree_of(const struct params *p, const struct plan_phase *ph,
+		   unsigned f, struct params_fsd *out, char *err, size_t errlen)
+{
+	const struct params_rd *rd = &p->rd[ph->rd];
+	struct fstree_counts counts;
+	struct fstree_shape sh;
+	char why[256];
+
+	*out = p->fsd[f];
+	if (ph->loops & (1u << PARAMS_LOOP_DEPTH))
+		out->depth = ph->depth;
+	if (ph->loops & (1u << PARAMS_LOOP_WIDTH))
+		out->width = ph->width;
+	if (ph->loops & (1u << PARAMS_LOOP_FILES))
+		out->files = ph->files;
+	if (ph->loops & (1u << PARAMS_LOOP_SIZES)) {
+		out->nsizes = 1;
+		out->size[0] = ph->fsize;
+		out->pct[0] = 100;
+		out->average = false;
+	}
+	if (ph->loops & (1u << PARAMS_LOOP_TOTAL))
+		out->totalsize = ph->totalsize;
+	if (ph->loops & (1u << PARAMS_LOOP_WSS))
+		out->wss = ph->wss;
+	if (!(ph->loops & ~((1u << PARAMS_LOOP_DEPTH) - 1)))
+		return 0;
+	params_fsd_shape(out, &sh);
+	if (fstree_check(&sh, &counts, why, sizeof(why)))
+		return plan_err(p, tree_loop_pos(rd), err, errlen,
+				"%s: fsd=%s: %s", ph->name, out->name, why);
+	if (out->totalsize > counts.bytes || out->wss > counts.bytes ||
+	    (out->totalsize && out->wss > out->totalsize))
+		return plan_err(p, tree_loop_pos(rd), err, errlen,
+				"%s: fsd=%s: totalsize=%" PRIu64
+				" and workingsetsize=%" PRIu64
+				" must be within the tree's %" PRIu64
+				" bytes, the working set within totalsize= (Vdbench's rule)",
+				ph->name, out->name, out->totalsize, out->wss,
+				counts.bytes);
+	return 0;
+}
+
 static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 		    unsigned f, const int *slave_hd, unsigned slave,
 		    unsigned nslaves, const char *slave_name,
 		    struct proto_fsd *o, char *err, size_t errlen)
 {
 	const struct params_rd *rd = &p->rd[ph->rd];
-	const struct params_fsd *d = &p->fsd[f];
+	struct params_fsd tree;
+	const struct params_fsd *d = &tree;
+	int ret = tree_of(p, ph, f, &tree, err, errlen);
+
+	if (ret)
+		return ret;
 
 	snprintf(o->name, sizeof(o->name), "%s", d->name);
 	snprintf(o->anchor, sizeof(o->anchor), "%s", d->anchor);
@@ -159,13 +224,21 @@ static int plan_fsds(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
-/* One fwd on one of its fsds, as this slave runs it. */
+/*
+ * One fwd on one of its fsds, as this slave runs it: op is its k-th
+ * operation of the rd's operations= (Vdbench's createFwgListForOneRd:
+ * an FwgEntry per operation, threads and rate split evenly over them),
+ * else foroperation='s value, else its own.
+ */
 static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 		    unsigned w, unsigned runners, double pct, const int *map,
-		    unsigned fsd, struct proto_fwd *o, char *err, size_t errlen)
+		    unsigned fsd, size_t k, struct proto_fwd *o, char *err,
+		    size_t errlen)
 {
+	const struct params_rd *rd = &p->rd[ph->rd];
 	const struct params_fwd *d = &p->fwd[w];
-	unsigned share = (unsigned)d->nfsd * runners;
+	unsigned share = (unsigned)d->nfsd * runners *
+			 (unsigned)(rd->nops ? rd->nops : 1);
 	/* forthreads= stands for every fwd's threads= (Vdbench's rule). */
 	unsigned threads = ph->loops & (1u << PARAMS_LOOP_THREADS) ?
 				   ph->threads :
@@ -174,7 +247,10 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 
 	snprintf(o->name, sizeof(o->name), "%s", d->name);
 	o->fsd = (uint32_t)map[fsd];
-	o->op = (uint32_t)d->op;
+	o->op = (uint32_t)(rd->nops ? rd->ops[k] :
+			   ph->loops & (1u << PARAMS_LOOP_OPERATION) ?
+				      (enum params_fsop)ph->fsop :
+				      d->op);
 	o->mixed = d->rdpct >= 0;
 	o->rdpct = o->mixed ? d->rdpct : 0;
 	o->nxfer = (uint32_t)d->nxfer;
@@ -222,6 +298,7 @@ static int plan_fwds(const struct params *p, const struct plan_phase *ph,
 	double fixed[PARAMS_LIST_MAX] = { 0 }, skew[PARAMS_LIST_MAX] = { 0 };
 	double pct[PARAMS_LIST_MAX];
 	unsigned n = 0, k = 0;
+	size_t nops = rd->nops ? rd->nops : 1;
 
 	for (size_t i = 0; i < rd->nfwd; i++) {
 		const struct params_fwd *d = &p->fwd[rd->fwd[i]];
@@ -232,7 +309,7 @@ static int plan_fwds(const struct params *p, const struct plan_phase *ph,
 					"fwd=%s: no slave runs it in %s (check its host=)",
 					d->name, ph->name);
 		if (fwd_on(p, rd->fwd[i], slave_hd, slave))
-			n += (unsigned)d->nfsd;
+			n += (unsigned)d->nfsd * (unsigned)nops;
 	}
 	plan_wd_shares(rd->nfwd, fixed, skew, ph->iorate, pct);
 	if (n > PROTO_MAX_FWDS)
@@ -250,10 +327,10 @@ static int plan_fwds(const struct params *p, const struct plan_phase *ph,
 
 		if (!fwd_on(p, rd->fwd[i], slave_hd, slave))
 			continue;
-		for (size_t j = 0; j < d->nfsd; j++) {
+		for (size_t j = 0; j < d->nfsd * nops; j++) {
 			int ret = fill_fwd(p, ph, rd->fwd[i], runners, pct[i],
-					   map, d->fsd[j], &out->fwds[k++], err,
-					   errlen);
+					   map, d->fsd[j / nops], j % nops,
+					   &out->fwds[k++], err, errlen);
 
 			if (ret)
 				return ret;
