@@ -56,7 +56,8 @@ VDB
 		fail_show "$TMP/$name.txt" "$name: $present files on disk, but $made made - $del deleted + $cre created = $((made - del + cre))"
 	echo "ok: $name: $made formatted - $del deleted + $cre created = $present on disk"
 	# Each slave's own operations (summary.json per_slave) are its
-	# subtree's files, and add up to the cluster's.
+	# subtree's files, and their counts, bytes and rates (over the
+	# run's seconds) add up to the cluster's.
 	/usr/bin/python3 - "$TMP/$name" "$a" <<'PY' ||
 import json, os, sys
 s = json.load(open(sys.argv[1] + "/summary.json"))
@@ -65,6 +66,11 @@ for r in s["runs"]:
         if isinstance(o, dict):
             n = sum(p["operations"][op]["count"] for p in r["per_slave"])
             assert n == o["count"], (r["name"], op, n, o["count"])
+            b = sum(p["operations"][op]["bytes"] for p in r["per_slave"])
+            assert b == o["bytes"], (r["name"], op, b, o["bytes"])
+            t = sum(p["operations"][op]["rate"] for p in r["per_slave"])
+            assert abs(t - o["rate"]) <= 1e-6 * max(1, o["rate"]), \
+                (r["name"], op, t, o["rate"])
 def own(run, slave, op):
     r = [r for r in s["runs"] if r["name"] == run][0]
     p = [p for p in r["per_slave"] if p["slave"] == slave][0]
