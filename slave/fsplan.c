@@ -413,13 +413,12 @@ static uint64_t draw_unseen(const uint64_t *seen, uint64_t n,
 }
 
 /*
- * fsplan_pick_how; d a copy's or move's destination tree (or NULL); with
- * a midpoint the random selection skewed by fsplan_poisson(): up to
- * FSPLAN_DRAWS skewed draws, then the uniform random pick.
+ * With a midpoint the random selection is skewed by fsplan_poisson(): up
+ * to FSPLAN_DRAWS skewed draws, then the uniform random pick.
  */
-static int pick(struct fsplan_tree *t, struct fsplan_tree *d,
-		const struct fsplan_how *h, uint64_t *cursor,
-		struct workload_rng *rng, uint64_t *i)
+int fsplan_pick_how(struct fsplan_tree *t, struct fsplan_tree *d,
+		    const struct fsplan_how *h, uint64_t *cursor,
+		    struct workload_rng *rng, uint64_t *i)
 {
 	uint32_t op = h->op, sel = h->sel;
 	double midpoint = h->midpoint;
@@ -476,40 +475,6 @@ static int pick(struct fsplan_tree *t, struct fsplan_tree *d,
 	/* Once: what was skipped stays skipped; the pass goes on. */
 	return sel == PROTO_FSEL_ONCE && *cursor >= n ? FSPLAN_DONE :
 							FSPLAN_NONE;
-}
-
-int fsplan_pick_how(struct fsplan_tree *t, struct fsplan_tree *d,
-		    const struct fsplan_how *h, uint64_t *cursor,
-		    struct workload_rng *rng, uint64_t *i)
-{
-	return pick(t, d, h, cursor, rng, i);
-}
-
-int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
-		uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
-{
-	struct fsplan_how h = { .op = op, .sel = sel };
-
-	return pick(t, NULL, &h, cursor, rng, i);
-}
-
-int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
-		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
-{
-	struct fsplan_how h = { .op = op,
-				.sel = PROTO_FSEL_RANDOM,
-				.midpoint = midpoint };
-
-	return pick(t, NULL, &h, cursor, rng, i);
-}
-
-int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
-		     uint32_t sel, double midpoint, uint64_t *cursor,
-		     struct workload_rng *rng, uint64_t *i)
-{
-	struct fsplan_how h = { .op = op, .sel = sel, .midpoint = midpoint };
-
-	return pick(s, d, &h, cursor, rng, i);
 }
 
 void fsplan_done_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,

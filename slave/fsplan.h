@@ -92,17 +92,6 @@ int fsplan_ok(const struct fsplan_tree *t, uint32_t op, uint64_t i);
 
 enum { FSPLAN_PICKED = 0, FSPLAN_NONE = 1, FSPLAN_DONE = 2 };
 /*
- * Pick the entry op works on next by fileselect sel: random (up to
- * FSPLAN_DRAWS draws, then every entry in turn from a drawn one),
- * sequential (from *cursor on, wrapping) or once (from *cursor on, never
- * wrapping: FSPLAN_DONE past the last). *cursor is the fwd's, rng the
- * thread's. FSPLAN_PICKED with *i (marked busy), or FSPLAN_NONE when no
- * entry may take op now. A create or mkdir picked counts in its folder's
- * entries until it is done, so that no rmdir takes that folder meanwhile.
- */
-int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
-		uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
-/*
  * fileselect=poisson/midpoint=N (midpoint > 0): Vdbench's distPoisson
  * over n entries: (uint64)(-ln(u) * n / midpoint) mod n, u uniform in
  * (0, 1) (u 0: entry 0). Entry k is picked with probability about
@@ -111,7 +100,7 @@ int fsplan_pick(struct fsplan_tree *t, uint32_t op, uint32_t sel,
 uint64_t fsplan_poisson(struct workload_rng *rng, uint64_t n, double midpoint);
 /*
  * How a fwd picks (fsplan_pick_how): its operation, fileselect sel,
- * midpoint (> 0: fsplan_pick_skewed()'s skew), shared (fileio=(random,
+ * midpoint (> 0: random picks skewed by fsplan_poisson()), shared (fileio=(random,
  * shared), Vdbench's FileEntry.setFileBusy with file sharing: a file
  * that only shared picks hold busy may be taken again, counted in
  * fsplan_tree.fshare; one held alone may not) and, with
@@ -127,8 +116,16 @@ struct fsplan_how {
 /* The entries a pick for op draws from: folders, or the files used. */
 uint64_t fsplan_entries(const struct fsplan_tree *t, uint32_t op);
 /*
- * fsplan_pick() as h says, d a copy's or move's destination tree (or
- * NULL). PROTO_FSEL_RANDOM_ONCE (Vdbench's FileAnchor.getFile with
+ * Pick the entry h->op works on next by fileselect h->sel: random (up to
+ * FSPLAN_DRAWS draws, then every entry in turn from a drawn one; with a
+ * midpoint first FSPLAN_DRAWS draws of fsplan_poisson()), sequential
+ * (from *cursor on, wrapping) or once (from *cursor on, never wrapping:
+ * FSPLAN_DONE past the last). *cursor is the fwd's, rng the thread's.
+ * FSPLAN_PICKED with *i (marked busy), or FSPLAN_NONE when no entry may
+ * take op now. A create or mkdir picked counts in its folder's entries
+ * until it is done, so that no rmdir takes that folder meanwhile. d is a
+ * copy's or move's destination tree (fsplan_ok_pair), or NULL.
+ * PROTO_FSEL_RANDOM_ONCE (Vdbench's FileAnchor.getFile with
  * select_random and select_once): an entry not drawn yet, at random
  * (FSPLAN_DRAWS draws, then the next one not drawn after a drawn one),
  * marked drawn and counted in *cursor whether or not it may take op (a
@@ -139,12 +136,6 @@ int fsplan_pick_how(struct fsplan_tree *t, struct fsplan_tree *d,
 		    const struct fsplan_how *h, uint64_t *cursor,
 		    struct workload_rng *rng, uint64_t *i);
 /*
- * fsplan_pick()'s random selection skewed by fsplan_poisson(): up to
- * FSPLAN_DRAWS skewed draws, then fsplan_pick()'s random one.
- */
-int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
-		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i);
-/*
  * copy and move (to the destination tree d, file for file: the file of
  * the same relative name, Vdbench's getRelativeFile): file i of s may be
  * taken when it exists and is not busy, file i of d is not busy and its
@@ -153,9 +144,6 @@ int fsplan_pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
  */
 int fsplan_ok_pair(const struct fsplan_tree *s, const struct fsplan_tree *d,
 		   uint64_t i);
-int fsplan_pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
-		     uint32_t sel, double midpoint, uint64_t *cursor,
-		     struct workload_rng *rng, uint64_t *i);
 /*
  * After a copy or move of file i: neither busy; the source gone after a
  * move that worked or an ENOENT; the destination as the operation left

@@ -22,6 +22,34 @@
 #include <cmocka.h>
 #include "slave/fsplan.h"
 
+/* fsplan_pick_how() for one fileselect, a skew, a pair's destination. */
+static int pick_sel(struct fsplan_tree *t, uint32_t op, uint32_t sel,
+		    uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+{
+	struct fsplan_how h = { .op = op, .sel = sel };
+
+	return fsplan_pick_how(t, NULL, &h, cursor, rng, i);
+}
+
+static int pick_skewed(struct fsplan_tree *t, uint32_t op, double midpoint,
+		       uint64_t *cursor, struct workload_rng *rng, uint64_t *i)
+{
+	struct fsplan_how h = { .op = op,
+				.sel = PROTO_FSEL_RANDOM,
+				.midpoint = midpoint };
+
+	return fsplan_pick_how(t, NULL, &h, cursor, rng, i);
+}
+
+static int pick_pair(struct fsplan_tree *s, struct fsplan_tree *d, uint32_t op,
+		     uint32_t sel, double midpoint, uint64_t *cursor,
+		     struct workload_rng *rng, uint64_t *i)
+{
+	struct fsplan_how h = { .op = op, .sel = sel, .midpoint = midpoint };
+
+	return fsplan_pick_how(s, d, &h, cursor, rng, i);
+}
+
 static struct fstree_shape shape(uint32_t d, uint32_t w, uint32_t f,
 				 enum fstree_dist dist)
 {
@@ -159,59 +187,59 @@ static void test_pick(void **state)
 	for (uint32_t d = 0; d < t.ndirs; d++)
 		fsplan_set_dir(&t, d, 1);
 	/* No file: a read finds none, once is done at once. */
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM, &cur,
+				  &rng, &i),
 			 FSPLAN_NONE);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				  &rng, &i),
 			 FSPLAN_DONE);
 	/* One file (5): random finds it, and it is then busy. */
 	fsplan_set_file(&t, 5, 1);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM, &cur,
+				  &rng, &i),
 			 FSPLAN_PICKED);
 	assert_int_equal(i, 5);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_RANDOM, &cur,
+				  &rng, &i),
 			 FSPLAN_NONE);
 	fsplan_done(&t, PROTO_FSOP_READ, 5, 0);
 	/* Sequential creates go in order and wrap past the missing. */
 	cur = 0;
 	for (uint64_t k = 0; k < 7; k++) {
-		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE,
-					     PROTO_FSEL_SEQ, &cur, &rng, &i),
+		assert_int_equal(pick_sel(&t, PROTO_FSOP_CREATE, PROTO_FSEL_SEQ,
+					  &cur, &rng, &i),
 				 FSPLAN_PICKED);
 		assert_int_equal(i, k < 5 ? k : k + 1);
 		fsplan_done(&t, PROTO_FSOP_CREATE, i, 0);
 	}
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE, PROTO_FSEL_SEQ,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_CREATE, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_NONE);
 	/* Sequential reads wrap; once reads each file once, then done. */
 	cur = 6;
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_PICKED);
 	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_PICKED);
 	assert_int_equal(i, 7);
 	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_PICKED);
 	assert_int_equal(i, 0);
 	fsplan_done(&t, PROTO_FSOP_READ, i, 0);
 	cur = 0;
-	while (fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur, &rng,
-			   &i) == FSPLAN_PICKED) {
+	while (pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur, &rng, &i) ==
+	       FSPLAN_PICKED) {
 		seen |= UINT64_C(1) << i;
 		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
 	}
 	assert_int_equal(seen, 0xff);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_ONCE, &cur,
+				  &rng, &i),
 			 FSPLAN_DONE);
 	fsplan_tree_free(&t);
 }
@@ -223,7 +251,7 @@ static void take_done(struct fsplan_tree *t, uint32_t op, uint64_t i, int err)
 	uint64_t cur = i, got = UINT64_MAX;
 
 	workload_rng_seed(&rng, 1);
-	assert_int_equal(fsplan_pick(t, op, PROTO_FSEL_SEQ, &cur, &rng, &got),
+	assert_int_equal(pick_sel(t, op, PROTO_FSEL_SEQ, &cur, &rng, &got),
 			 FSPLAN_PICKED);
 	assert_int_equal(got, i);
 	fsplan_done(t, op, i, err);
@@ -251,8 +279,8 @@ static void test_done(void **state)
 		uint64_t cur = 2, got;
 
 		workload_rng_seed(&rng, 1);
-		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_CREATE,
-					     PROTO_FSEL_SEQ, &cur, &rng, &got),
+		assert_int_equal(pick_sel(&t, PROTO_FSOP_CREATE, PROTO_FSEL_SEQ,
+					  &cur, &rng, &got),
 				 FSPLAN_PICKED);
 		fsplan_done(&t, PROTO_FSOP_DELETE, 0, 0);
 		assert_false(fsplan_ok(&t, PROTO_FSOP_RMDIR, leaf));
@@ -327,9 +355,8 @@ static void test_pair(void **state)
 		fsplan_bit_set(d.fbusy, 0, cases[c].db);
 		f = d.file_dir[0];
 		assert_int_equal(fsplan_ok_pair(&s, &d, 0), cases[c].ok);
-		assert_int_equal(fsplan_pick_pair(&s, &d, cases[c].op,
-						  PROTO_FSEL_SEQ, 0, &cur, &rng,
-						  &i),
+		assert_int_equal(pick_pair(&s, &d, cases[c].op, PROTO_FSEL_SEQ,
+					   0, &cur, &rng, &i),
 				 cases[c].ok ? FSPLAN_PICKED : FSPLAN_NONE);
 		if (!cases[c].ok) {
 			fsplan_tree_free(&s);
@@ -486,8 +513,8 @@ static void test_tree_subsets(void **state)
 		fsplan_set_file(&t, f, 1);
 	workload_rng_seed(&rng, 7);
 	for (int k = 0; k < 3000; k++) {
-		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ,
-					     PROTO_FSEL_RANDOM, &cur, &rng, &i),
+		assert_int_equal(pick_sel(&t, PROTO_FSOP_READ,
+					  PROTO_FSEL_RANDOM, &cur, &rng, &i),
 				 FSPLAN_PICKED);
 		seen[i]++;
 		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
@@ -500,8 +527,8 @@ static void test_tree_subsets(void **state)
 	/* Sequential: in the tree's order, wrapping, within the set. */
 	cur = 0;
 	for (int k = 0; k < 7; k++) {
-		assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ,
-					     PROTO_FSEL_SEQ, &cur, &rng, &i),
+		assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ,
+					  &cur, &rng, &i),
 				 FSPLAN_PICKED);
 		assert_int_equal(i, t.use[k % 3]);
 		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
@@ -594,8 +621,8 @@ static void test_poisson(void **state)
 	for (uint64_t f = 0; f < t.nfiles; f++)
 		fsplan_set_file(&t, f, 1);
 	for (int k = 0; k < 20000; k++) {
-		assert_int_equal(fsplan_pick_skewed(&t, PROTO_FSOP_READ, 3,
-						    &cur, &rng, &i),
+		assert_int_equal(pick_skewed(&t, PROTO_FSOP_READ, 3, &cur, &rng,
+					     &i),
 				 FSPLAN_PICKED);
 		seen[i]++;
 		fsplan_done(&t, PROTO_FSOP_READ, i, 0);
@@ -668,8 +695,8 @@ static void test_random_once(void **state)
 	memset(seen, 0, (n / 64 + 1) * 8);
 	cur = 0;
 	picks = 0;
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &c2,
-				     &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_READ, PROTO_FSEL_SEQ, &c2,
+				  &rng, &i),
 			 FSPLAN_PICKED); /* file 0, held */
 	assert_int_equal(i, 0);
 	while (fsplan_pick_how(&t, NULL, &h, &cur, &rng, &i) == FSPLAN_PICKED) {
@@ -745,8 +772,8 @@ static void test_shared(void **state)
 	/* Not shared: the busy file is not for it. */
 	assert_int_equal(fsplan_pick_how(&t, NULL, &alone, &cur, &rng, &i),
 			 FSPLAN_NONE);
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_NONE);
 	for (int k = 0; k < 3; k++) {
 		fsplan_done(&t, PROTO_FSOP_READ, 0, 0);
@@ -756,8 +783,8 @@ static void test_shared(void **state)
 	assert_false(fsplan_bit(t.fbusy, 0));
 	assert_int_equal(t.fshare[0], 0);
 	/* Held alone (a delete): a shared pick waits too. */
-	assert_int_equal(fsplan_pick(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ,
-				     &cur, &rng, &i),
+	assert_int_equal(pick_sel(&t, PROTO_FSOP_DELETE, PROTO_FSEL_SEQ, &cur,
+				  &rng, &i),
 			 FSPLAN_PICKED);
 	assert_int_equal(fsplan_pick_how(&t, NULL, &sh, &cur, &rng, &i),
 			 FSPLAN_NONE);
