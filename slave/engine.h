@@ -18,6 +18,13 @@ struct engine_cfg {
 	unsigned depth;      /* slots (I/Os in flight at most) */
 	unsigned nfiles;
 	const int *fds;      /* file i of prep() is fds[i]; not owned */
+	/*
+	 * Per file, NULL for none: 1 when the file cannot take I/O without
+	 * blocking (target_nowait()), so that io_uring would hand each of its
+	 * requests to an io-wq thread after a failed inline try; the engine
+	 * queues them there at once. Not owned; outlives the engine.
+	 */
+	const unsigned char *async;
 	void *const *bufs;   /* slot i's buffer, depth entries; not owned */
 	size_t buf_len;      /* every buffer's length */
 	unsigned flags;      /* ENGINE_* */

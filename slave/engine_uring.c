@@ -27,6 +27,7 @@
 #include "slave/engine.h"
 
 #define IOWQ_PER_CPU 2 /* io-wq workers per core for blocking devices */
+#define IOWQ_ASYNC_PER_CPU 1 /* the same when requests are queued there */
 /* user_data of the ring's own timeout request; slots are below it. */
 #define TIMEOUT_TAG UINT64_MAX
 
@@ -34,6 +35,7 @@ struct uring_ctx {
 	struct io_uring ring;
 	unsigned depth;
 	const int *fds;
+	const unsigned char *async; /* per file: IOSQE_ASYNC; NULL: none */
 	void *const *bufs;
 	int fixed_files;
 	int fixed_bufs;
@@ -87,6 +89,9 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 	u->depth = cfg->depth;
 	u->fds = cfg->fds;
 	u->bufs = cfg->bufs;
+	for (unsigned i = 0; cfg->async && i < cfg->nfiles; i++)
+		if (cfg->async[i] && (cfg->flags & ENGINE_DIRECT))
+			u->async = cfg->async;
 	u->cqes = calloc(cfg->depth, sizeof(*u->cqes));
 	if (!u->cqes) {
 		ret = -ENOMEM;
@@ -117,10 +122,20 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 	 * blocks while it is submitted, not until it completes, so the queue
 	 * depth stays what was asked; buffered I/O can block for the whole
 	 * read, so it keeps the kernel's default.
+	 *
+	 * A file that cannot take I/O without blocking at all (cfg->async:
+	 * zram, brd, tmpfs) has every request punted after a failed inline
+	 * try, and io-wq adds a thread for a punted request only when none of
+	 * its threads is running: one thread does all the device's work while
+	 * the submitter waits (zram QD32: one core busy of two, 0.68x fio's
+	 * IOPS). Queued with IOSQE_ASYNC the requests skip the failed try and
+	 * io-wq runs them on a thread per core (docs/PERFORMANCE.md).
 	 */
 	if (cfg->flags & ENGINE_DIRECT) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		unsigned vals[2] = { (unsigned)(cpus > 0 ? cpus : 1) * IOWQ_PER_CPU,
+		unsigned vals[2] = { (unsigned)(cpus > 0 ? cpus : 1) *
+					     (u->async ? IOWQ_ASYNC_PER_CPU :
+							 IOWQ_PER_CPU),
 				     0 };
 
 		io_uring_register_iowq_max_workers(&u->ring, vals);
@@ -130,14 +145,14 @@ static int uring_open(const struct engine_cfg *cfg, void **ctx)
 		u->fixed_bufs = 1;
 	free(iov);
 
-	snprintf(u->desc, sizeof(u->desc), "%s%s%s",
-		 u->setup_flags & IORING_SETUP_SQPOLL ? "sqpoll" :
-		 u->setup_flags & IORING_SETUP_DEFER_TASKRUN ?
-			 "defer-taskrun" :
-		 u->setup_flags & IORING_SETUP_COOP_TASKRUN ? "coop-taskrun" :
+	snprintf(u->desc, sizeof(u->desc), "%s%s%s%s",
+		 u->setup_flags & IORING_SETUP_SQPOLL        ? "sqpoll" :
+		 u->setup_flags & IORING_SETUP_DEFER_TASKRUN ? "defer-taskrun" :
+		 u->setup_flags & IORING_SETUP_COOP_TASKRUN  ? "coop-taskrun" :
 							       "plain-ring",
 		 u->fixed_files ? ",fixed-files" : "",
-		 u->fixed_bufs ? ",fixed-buffers" : "");
+		 u->fixed_bufs ? ",fixed-buffers" : "",
+		 u->async ? ",io-wq-direct" : "");
 	*ctx = u;
 	return 0;
 
@@ -174,6 +189,8 @@ static int uring_prep(void *ctx, unsigned slot, unsigned file, int write,
 	}
 	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	if (u->async && u->async[file])
+		sqe->flags |= IOSQE_ASYNC;
 	io_uring_sqe_set_data64(sqe, slot);
 	return 0;
 }

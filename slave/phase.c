@@ -43,12 +43,14 @@ static void tele_warn_once(struct session *s, const char *text)
  * (F_GETFL): into lockstep.log through the master, each phase.
  */
 static void say_flags(struct session *s, const struct proto_target *t,
-		      int flags)
+		      int flags, int async)
 {
-	char text[PROTO_PATH_LEN + 128], fl[64];
+	char text[PROTO_PATH_LEN + 192], fl[64];
 
-	snprintf(text, sizeof(text), "sd %s: %s opened %s", t->name, t->path,
-		 target_flags_text(flags, fl, sizeof(fl)));
+	snprintf(text, sizeof(text), "sd %s: %s opened %s%s", t->name, t->path,
+		 target_flags_text(flags, fl, sizeof(fl)),
+		 async ? " (it cannot take I/O without blocking: its requests go to io_uring's io-wq threads at once)" :
+			 "");
 	log_info("%s", text);
 	outbox_log(s, LOG_INFO, text);
 }
@@ -71,6 +73,7 @@ void phase_reset(struct phase *ph)
 	free(ph->fds);
 	free(ph->size);
 	free(ph->forced);
+	free(ph->async);
 	free(ph->vmap);
 	free(ph->v0);
 	if (ph->efd >= 0)
@@ -203,13 +206,14 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			  sizeof(uint64_t));
 	ph->forced = calloc(plan->ntargets ? plan->ntargets : 1,
 			    sizeof(*ph->forced));
+	ph->async = calloc(plan->ntargets ? plan->ntargets : 1, 1);
 	ph->acc = calloc(plan->intervals ? plan->intervals : 1,
 			 sizeof(*ph->acc));
 	ph->accn = calloc(plan->intervals ? plan->intervals : 1,
 			  sizeof(*ph->accn));
 	ph->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!ph->fds || !ph->size || !ph->forced || !ph->acc || !ph->accn ||
-	    ph->efd < 0) {
+	if (!ph->fds || !ph->size || !ph->forced || !ph->async || !ph->acc ||
+	    !ph->accn || ph->efd < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -232,8 +236,9 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			return ret;
 		ph->fds[t] = o.fd;
 		ph->size[t] = o.size;
+		ph->async[t] = (unsigned char)o.async;
 		if (plan->targets[t].openflags)
-			say_flags(s, &plan->targets[t], o.flags);
+			say_flags(s, &plan->targets[t], o.flags, o.async);
 		if (o.forced[0]) {
 			struct proto_forced *f = &ph->forced[ph->nforced++];
 
@@ -268,6 +273,7 @@ int phase_prepare(struct session *s, struct proto_plan *plan, char *err,
 			.engine = eng,
 			.nfiles = plan->ntargets,
 			.fds = ph->fds,
+			.async = ph->async,
 			.depth = ps->depth[i],
 			.slot_target = ps->slot_target[i],
 			.plan = plan,

@@ -45,6 +45,7 @@ struct phase {
 	struct prepare_totals tot;
 	int status;                  /* -EIO once data_errors was exceeded */
 	struct proto_forced *forced; /* per target at most; sent in ready */
+	unsigned char *async;        /* per target: target_opened.async */
 	unsigned nforced;
 	int eof; /* every worker ended with its eof pass done */
 	/* Validation: each target's map (NULL: off) and its counters then. */

@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "common/fsutil.h"
@@ -185,6 +186,32 @@ unsigned target_direct_align(int fd)
 	    (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align)
 		return stx.stx_dio_offset_align;
 	return 512;
+}
+
+int target_nowait_of(ssize_t r, int err)
+{
+	if (r > 0)
+		return 1;
+	if (r == 0)
+		return -ENODATA;
+	return err == EOPNOTSUPP ? 0 : -(err ? err : EIO);
+}
+
+int target_nowait(int fd)
+{
+	struct iovec iov;
+	void *buf;
+	ssize_t r;
+	int ret;
+
+	if (posix_memalign(&buf, 4096, 4096))
+		return -ENOMEM;
+	iov.iov_base = buf;
+	iov.iov_len = 4096;
+	r = preadv2(fd, &iov, 1, 0, RWF_NOWAIT);
+	ret = target_nowait_of(r, r < 0 ? errno : 0);
+	free(buf);
+	return ret;
 }
 
 int target_check_align(const struct proto_plan *p, unsigned t, unsigned align,
@@ -422,6 +449,7 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
 	o->size = 0;
 	o->flags = 0;
 	o->forced[0] = 0;
+	o->async = 0;
 	ret = open_fd(&p->targets[t], need_write, pol, o, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -433,6 +461,7 @@ int target_open(const struct proto_plan *p, unsigned t, int need_write,
 			o->fd = -1;
 			return ret;
 		}
+		o->async = target_nowait(o->fd) == 0;
 	}
 	return 0;
 }

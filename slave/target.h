@@ -29,6 +29,12 @@ struct target_opened {
 	uint64_t size;
 	int flags;
 	char forced[PROTO_SIG_LEN];
+	/*
+	 * O_DIRECT on a file or device that cannot take I/O without
+	 * blocking (target_nowait() 0): io_uring hands each of its requests
+	 * to an io-wq thread anyway, so the engine queues them there at once.
+	 */
+	int async;
 };
 
 /*
@@ -46,6 +52,20 @@ struct target_opened {
 int target_open(const struct proto_plan *p, unsigned t, int need_write,
 		const struct target_policy *pol, struct target_opened *o,
 		char *err, size_t errlen);
+
+/*
+ * Whether an O_DIRECT fd can take I/O without blocking (the kernel's
+ * bdev_nowait() for a device, FMODE_NOWAIT for a file), the test io_uring
+ * makes before it tries a request inline: one read of the first 4 KiB
+ * with RWF_NOWAIT, which the kernel refuses with EOPNOTSUPP when it cannot
+ * (zram, brd, tmpfs files). Read only; fd open for reading with O_DIRECT.
+ * 1: it can; 0: it cannot (every io_uring request goes to io-wq); -errno:
+ * not known (a file shorter than a block, an alignment the device
+ * refuses, a read that would have blocked).
+ */
+int target_nowait(int fd);
+/* target_nowait()'s verdict from the read's result r and its errno. */
+int target_nowait_of(ssize_t r, int err);
 
 /*
  * Whether this slave's policy lets a plan's journal=dir be made and

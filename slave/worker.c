@@ -248,6 +248,7 @@ static int setup(struct worker *w)
 	ec.depth = c->depth;
 	ec.nfiles = c->nfiles;
 	ec.fds = c->fds;
+	ec.async = c->async;
 	ec.bufs = w->bufs;
 	ec.buf_len = w->wl.max_xfer;
 	ec.flags = c->engine_flags;

@@ -65,9 +65,10 @@ struct worker_interval {
 struct worker_cfg {
 	const struct engine_ops *engine;
 	unsigned nfiles;
-	const int *fds;                /* not owned; stay open while it runs */
-	unsigned depth;                /* slots */
-	const unsigned *slot_target;   /* depth entries */
+	const int *fds;              /* not owned; stay open while it runs */
+	const unsigned char *async;  /* per file: engine_cfg.async; not owned */
+	unsigned depth;              /* slots */
+	const unsigned *slot_target; /* depth entries */
 	const struct proto_plan *plan; /* read during worker_start only */
 	const uint64_t *target_size;
 	/*

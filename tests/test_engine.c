@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -61,6 +63,7 @@ struct tgt {
 	const struct engine_ops *e;
 	void *ctx;
 	int fd;
+	unsigned char async; /* target_nowait() said 0: IOSQE_ASYNC */
 	void *bufs[DEPTH];
 	void *check;       /* BUF_LEN, aligned: for pread/pwrite */
 };
@@ -313,6 +316,9 @@ static void env_open(struct tgt *t, const char *name)
 	cfg.depth = DEPTH;
 	cfg.nfiles = 1;
 	cfg.fds = &t->fd;
+	/* As slave/phase.c does: O_DIRECT on a target that cannot wait. */
+	t->async = t->direct && target_nowait(t->fd) == 0;
+	cfg.async = &t->async;
 	cfg.bufs = t->bufs;
 	cfg.buf_len = BUF_LEN;
 	cfg.flags = t->direct ? ENGINE_DIRECT : 0;
@@ -320,6 +326,11 @@ static void env_open(struct tgt *t, const char *name)
 	if (ret < 0)
 		fail_msg("engine %s: open on %s: %s", name, tgt_path(t),
 			 strerror(-ret));
+	/* io_uring says when its requests go to io-wq at once. */
+	if (!strcmp(name, "io_uring"))
+		assert_int_equal(strstr(t->e->describe(t->ctx),
+					"io-wq-direct") != NULL,
+				 t->async);
 }
 
 /* Submit what is queued and collect n completions, res[] by slot. */
@@ -466,6 +477,105 @@ static void skip_if(const struct tgt *t)
 		print_message("skipped: %s\n", t->skip);
 		skip();
 	}
+}
+
+/*
+ * target_nowait(): whether the kernel takes O_DIRECT I/O on the target
+ * without blocking, as io_uring asks before it tries a request inline.
+ * zram cannot (every request goes to io-wq: the engine queues them there
+ * at once, and test_rw on zram runs that way); a loop device and a file
+ * on this machine's root file system (ext4) can. want: the verdict.
+ */
+static void check_nowait(void **state, int want)
+{
+	struct tgt *t = *state;
+	int fd;
+
+	skip_if(t);
+	fd = open(tgt_path(t), O_RDONLY | O_DIRECT | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(target_nowait(fd), want);
+	close(fd);
+}
+
+static void test_nowait_zram(void **state)
+{
+	check_nowait(state, 0);
+}
+
+static void test_nowait_can(void **state)
+{
+	check_nowait(state, 1);
+}
+
+/* A file on /dev/shm (tmpfs) cannot: it has no FMODE_NOWAIT. */
+static void check_shm(void)
+{
+	char path[] = "/dev/shm/ls_nowait.XXXXXX";
+	struct statfs sf;
+	int fd = mkstemp(path), v;
+
+	if (fd < 0 || statfs(path, &sf) || sf.f_type != TMPFS_MAGIC) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		return; /* no tmpfs there: nothing to check */
+	}
+	assert_int_equal(ftruncate(fd, 65536), 0);
+	close(fd);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	v = fd >= 0 ? target_nowait(fd) : -errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	assert_int_equal(v, 0);
+}
+
+/*
+ * A file: ext4 (this machine's /tmp) takes O_DIRECT without blocking,
+ * tmpfs cannot (checked on /dev/shm too); another file system may say
+ * either.
+ */
+static void test_nowait_file(void **state)
+{
+	struct tgt *t = *state;
+	struct statfs sf;
+	int fd, v;
+
+	assert_int_equal(statfs(t->file, &sf), 0);
+	fd = open(t->file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	assert_true(fd >= 0);
+	v = target_nowait(fd);
+	close(fd);
+	if (sf.f_type == EXT4_SUPER_MAGIC)
+		assert_int_equal(v, 1);
+	else if (sf.f_type == TMPFS_MAGIC)
+		assert_int_equal(v, 0);
+	else
+		assert_true(v == 0 || v == 1);
+	check_shm();
+}
+
+/* A file shorter than the probe's block, and the verdicts of results. */
+static void test_nowait_of(void **state)
+{
+	struct tgt *t = *state;
+	int fd;
+
+	assert_int_equal(target_nowait_of(4096, 0), 1);
+	assert_int_equal(target_nowait_of(512, 0), 1);
+	assert_int_equal(target_nowait_of(-1, EOPNOTSUPP), 0);
+	assert_int_equal(target_nowait_of(-1, EAGAIN), -EAGAIN);
+	assert_int_equal(target_nowait_of(-1, EINVAL), -EINVAL);
+	assert_int_equal(target_nowait_of(-1, 0), -EIO);
+	assert_int_equal(target_nowait_of(0, 0), -ENODATA);
+	/* An empty file: nothing to read, so not known. */
+	assert_int_equal(truncate(t->file, 0), 0);
+	fd = open(t->file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(target_nowait(fd), -ENODATA);
+	close(fd);
 }
 
 static void test_rw(void **state)
@@ -921,6 +1031,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_align_refused, setup_loop,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rw, setup_zram, teardown),
+		cmocka_unit_test_setup_teardown(test_nowait_zram, setup_zram,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nowait_can, setup_loop,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nowait_file, setup_file,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nowait_of, setup_file,
+						teardown),
 	};
 
 	return ls_run_group(tests, NULL, NULL);
