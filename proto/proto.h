@@ -363,6 +363,8 @@ enum proto_fsformat {
 #define PROTO_FSFMT_FLAGS 7u
 /* proto_fsd.format_xfer: the largest format write (PARAMS' too). */
 #define PROTO_FSFMT_XFER_MAX (16u * 1024 * 1024)
+/* proto_fsd.format_threads: the most threads of a slave's format. */
+#define PROTO_FSFMT_THREADS_MAX 64u
 
 /* One size of an fsd's sizes= (common/fstree.h: size, pct). */
 struct proto_fsize {
@@ -404,10 +406,13 @@ struct proto_fsd {
 	 * format_flags (PROTO_FSFMT_DIRS, LIMITED: in a format phase;
 	 * COMPLETE: in a run phase, every folder and file taken as there
 	 * and full, not looked at) and format_xfer, the bytes of a format's
-	 * writes (fwd=format xfersize=; 0 = 128k).
+	 * writes (fwd=format xfersize=; 0 = 128k); format_threads, the
+	 * threads that format the tree on this slave (fwd=format threads=,
+	 * 1..PROTO_FSFMT_THREADS_MAX; 0 = 1).
 	 */
 	uint32_t format_flags;
 	uint32_t format_xfer;
+	uint32_t format_threads;
 };
 
 enum proto_fileio {

@@ -42,6 +42,8 @@ static int fsd_check(const struct proto_fsd *f, uint32_t i, char *why,
 		bad = "ff: unknown format flags";
 	else if (f->format_xfer > PROTO_FSFMT_XFER_MAX)
 		bad = "fx: a format write above 16 MiB";
+	else if (f->format_threads > PROTO_FSFMT_THREADS_MAX)
+		bad = "ft: more than 64 format threads";
 	if (!bad && f->nsizes > 1) {
 		for (uint32_t k = 0; k < f->nsizes; k++)
 			pct += f->sizes[k].pct;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/timeutil.h"
+#include "slave/fmtq.h"
 
 /* The pattern's bytes: Vdbench's format xfersize (128k). */
 #define ANCHOR_CHUNK ANCHOR_FORMAT_XFER
@@ -415,32 +417,36 @@ static int make_dir(int dirfd, const struct fstree_entry *e,
 	return ret;
 }
 
-static const unsigned char *pattern(void)
+static unsigned char pattern_buf[ANCHOR_CHUNK];
+
+static void pattern_fill(void)
 {
-	static unsigned char buf[ANCHOR_CHUNK];
-	static int ready;
+	uint64_t x = 0x9E3779B97F4A7C15ull;
 
-	if (!ready) {
-		uint64_t x = 0x9E3779B97F4A7C15ull;
-
-		/* Not zeros: a file system must store every block. */
-		for (size_t i = 0; i < sizeof(buf); i += 8) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			memcpy(buf + i, &x, 8);
-		}
-		ready = 1;
+	/* Not zeros: a file system must store every block. */
+	for (size_t i = 0; i < sizeof(pattern_buf); i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(pattern_buf + i, &x, 8);
 	}
-	return buf;
 }
 
-static int make_file(int dirfd, const struct fstree_entry *e,
+/* Filled once, whichever format thread comes first. */
+static const unsigned char *pattern(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, pattern_fill);
+	return pattern_buf;
+}
+
+/* File number file of the walk (validation's key): made, or completed. */
+static int make_file(int dirfd, const struct fstree_entry *e, uint64_t file,
 		     struct anchor_stats *st)
 {
 	const unsigned char *buf = pattern();
 	const struct anchor_run *run = st ? st->run : NULL;
-	uint64_t file = st ? st->files_walked++ : 0;
 	size_t chunk = run && run->xfer ? run->xfer : ANCHOR_CHUNK;
 	unsigned char *own = NULL;
 	struct stat sb;
@@ -540,45 +546,65 @@ static const char *why(int ret)
 	}
 }
 
-/* Every folder and this slave's files, in the tree's order. */
+/* One format thread: its descriptor and its own counts. */
+struct maker {
+	int dirfd;
+	struct anchor_stats st;
+};
+
+static int make_one(void *ctx, const struct fstree_entry *e, uint64_t file)
+{
+	struct maker *m = ctx;
+
+	return stopped(&m->st) ? -ECANCELED :
+	       e->is_dir       ? make_dir(m->dirfd, e, &m->st) :
+				 make_file(m->dirfd, e, file, &m->st);
+}
+
+/*
+ * Every folder and this slave's files, in the tree's order, by
+ * run->threads threads sharing the walk (fmtq.h): each file keeps its
+ * number in the walk whichever thread makes it.
+ */
 static int make_tree(int dirfd, const char *path,
 		     const struct fstree_shape *shape, struct anchor_stats *st,
 		     char *err, size_t errlen)
 {
-	struct fstree_iter it;
-	struct fstree_entry *e;
-	const uint64_t *only = st && st->run ? st->run->only : NULL;
-	uint64_t k = 0;
-	int ret = 0;
+	const struct anchor_run *run = st ? st->run : NULL;
+	unsigned n = run && run->threads > 1 ? run->threads : 1;
+	char bad[FSTREE_PATH_MAX];
+	struct maker *m;
+	struct fmtq q;
+	int ret;
 
-	e = malloc(sizeof(*e));
-	if (!e)
+	if (n > FMTQ_THREADS_MAX)
+		n = FMTQ_THREADS_MAX;
+	m = calloc(n, sizeof(*m));
+	if (!m)
 		return -ENOMEM;
-	fstree_iter_init(&it, shape);
-	if (shared(st))
-		fstree_iter_share(&it, st->run->share_no, st->run->share_count);
-	while (fstree_next(&it, e)) {
-		/* format=directories: the folders only. */
-		if (!e->is_dir && st && st->run && st->run->dirs_only)
-			continue;
-		/* totalsize=: only the files of its subset. */
-		if (!e->is_dir && only && !((only[k >> 6] >> (k & 63)) & 1)) {
-			k++;
-			if (st)
-				st->files_walked++; /* validation's numbering */
-			continue;
-		}
-		k += !e->is_dir;
-		ret = stopped(st) ? -ECANCELED :
-		      e->is_dir   ? make_dir(dirfd, e, st) :
-				    make_file(dirfd, e, st);
-		if (ret) {
-			snprintf(err, errlen, "anchor=%s: %s: %s", path,
-				 e->path, why(ret));
-			break;
-		}
+	for (unsigned i = 0; i < n; i++) {
+		m[i].dirfd = dirfd;
+		m[i].st.run = run;
 	}
-	free(e);
+	fmtq_init(&q, shape, shared(st) ? run->share_no : 0,
+		  shared(st) ? run->share_count : 0, run ? run->only : NULL,
+		  run && run->dirs_only);
+	ret = fmtq_run(&q, n, make_one, m, sizeof(*m), bad, sizeof(bad));
+	for (unsigned i = 0; st && i < n; i++) {
+		st->dirs_made += m[i].st.dirs_made;
+		st->files_made += m[i].st.files_made;
+		st->files_completed += m[i].st.files_completed;
+		st->bytes_written += m[i].st.bytes_written;
+	}
+	if (st)
+		st->files_walked += q.files;
+	if (ret && *bad)
+		snprintf(err, errlen, "anchor=%s: %s: %s", path, bad, why(ret));
+	else if (ret)
+		snprintf(err, errlen, "anchor=%s: a format thread: %s", path,
+			 why(ret));
+	fmtq_destroy(&q);
+	free(m);
 	return ret;
 }
 

@@ -59,6 +59,14 @@ struct anchor_run {
 	int dirs_only;
 	/* fwd=format xfersize=: bytes a write (0: ANCHOR_FORMAT_XFER). */
 	uint32_t xfer;
+	/*
+	 * fwd=format threads=: the threads that make the tree at once (0 or
+	 * 1: the caller alone; at most FMTQ_THREADS_MAX), sharing its walk
+	 * (slave/fmtq.h): folders level by level, then files, each file
+	 * with its number in the walk whichever thread makes it. note,
+	 * stamp and wrote are called from each of them.
+	 */
+	uint32_t threads;
 };
 
 /* A format's writes without fwd=format xfersize= (Vdbench's 128k). */
@@ -68,7 +76,7 @@ struct anchor_run {
 struct anchor_stats {
 	uint64_t dirs_made, files_made, files_completed, bytes_written;
 	uint64_t dirs_removed, files_removed;
-	uint64_t files_walked; /* make_file calls: the next file's number */
+	uint64_t files_walked;        /* files walked: the next file's number */
 	const struct anchor_run *run; /* NULL: no events, no share */
 };
 

@@ -214,6 +214,7 @@ void *fs_format_thread(void *arg)
 			.only = fs->tree[i].total,
 			.dirs_only = (f->format_flags & PROTO_FSFMT_DIRS) != 0,
 			.xfer = f->format_xfer,
+			.threads = f->format_threads,
 		};
 		struct anchor_stats st = { .run = &run };
 

@@ -15,6 +15,7 @@
 #include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -174,6 +175,106 @@ static void test_format(void **state)
 static void test_format_walk(void **state)
 {
 	run_format(state, 1);
+}
+
+/* What the threads told: events by kind, bytes by file number. */
+static atomic_ullong told[ANCHOR_EV_RMDIR + 1], told_bytes;
+static atomic_ullong file_bytes[36];
+
+static void count_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
+		       uint64_t bytes, int err)
+{
+	(void)arg;
+	(void)lat_ns;
+	if (!err)
+		atomic_fetch_add(&told[ev], 1);
+	atomic_fetch_add(&told_bytes, bytes);
+}
+
+static void count_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
+			size_t n)
+{
+	(void)arg;
+	(void)buf;
+	(void)at;
+	if (file < 36)
+		atomic_fetch_add(&file_bytes[file], n);
+}
+
+static void count_wrote(void *arg, uint64_t file, uint64_t at, size_t n,
+			int64_t got)
+{
+	(void)arg;
+	(void)file;
+	(void)at;
+	(void)n;
+	(void)got;
+}
+
+/*
+ * fwd=format threads=4: the same tree, counts and events as one thread,
+ * and each write told with its file's number in the walk (the n-th
+ * file's bytes are the n-th size); a restart with 4 threads completes.
+ */
+static void test_format_threads(void **state)
+{
+	struct fx *f = *state;
+	struct fstree_shape s = shape3();
+	volatile int stop = 0;
+	struct anchor_run run = { .note = count_note,
+				  .stop = &stop,
+				  .stamp = count_stamp,
+				  .wrote = count_wrote,
+				  .threads = 4 };
+	struct anchor_stats st = { .run = &run };
+	struct fstree_iter it;
+	struct fstree_entry e;
+	uint64_t k = 0, bytes = 0;
+	char err[512], p[600];
+
+	assert_int_equal(anchor_format(f->fd, f->anchor, &s, 0, &st, err,
+				       sizeof(err)),
+			 0);
+	assert_tree(f, &s);
+	assert_int_equal(st.dirs_made, 12);
+	assert_int_equal(st.files_made, 36);
+	assert_int_equal(st.files_walked, 36);
+	assert_int_equal(atomic_load(&told[ANCHOR_EV_MKDIR]), 12);
+	assert_int_equal(atomic_load(&told[ANCHOR_EV_CREATE]), 36);
+	fstree_iter_init(&it, &s);
+	while (fstree_next(&it, &e)) {
+		if (e.is_dir)
+			continue;
+		assert_int_equal(atomic_load(&file_bytes[k]), e.size);
+		bytes += e.size;
+		k++;
+	}
+	assert_int_equal(st.bytes_written, bytes);
+	assert_int_equal(atomic_load(&told_bytes), bytes);
+	/* Restart: a file gone, one short; 4 threads complete them. */
+	snprintf(p, sizeof(p), "%s/vdb.1_1.dir/vdb.2_1.dir/vdb_f0002.file",
+		 f->anchor);
+	assert_int_equal(unlink(p), 0);
+	snprintf(p, sizeof(p), "%s/vdb.1_3.dir/vdb.2_2.dir/vdb_f0001.file",
+		 f->anchor);
+	assert_int_equal(truncate(p, 10), 0);
+	memset(&st, 0, sizeof(st));
+	st.run = &run;
+	assert_int_equal(anchor_format(f->fd, f->anchor, &s, 1, &st, err,
+				       sizeof(err)),
+			 0);
+	assert_int_equal(st.dirs_made, 0);
+	assert_int_equal(st.files_made, 1);
+	assert_int_equal(st.files_completed, 1);
+	assert_tree(f, &s);
+	/* Stopped: every thread ends, the error names an entry. */
+	stop = 1;
+	memset(&st, 0, sizeof(st));
+	st.run = &run;
+	assert_int_equal(anchor_format(f->fd, f->anchor, &s, 1, &st, err,
+				       sizeof(err)),
+			 -ECANCELED);
+	assert_non_null(strstr(err, "the phase was stopped"));
 }
 
 static void run_restart(void **state, int walk)
@@ -453,6 +554,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_format, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_format_walk, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_format_threads, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_restart, fx_setup,
 						fx_teardown),

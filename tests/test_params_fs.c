@@ -337,11 +337,14 @@ static void test_refused(void **state)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{ FSD1 "fwd=format,threads=4\n" FWD1 RD1,
-		  "2:12: fwd=format threads=4: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
+		{ FSD1 "fwd=format,threads=1000\n" FWD1 RD1,
+		  "2:12: fwd=format threads=1000: a format runs 1..64 threads on each slave for each fsd" },
+		{ FSD1 "fwd=format,threads=0\n" FWD1 RD1,
+		  "2:20: threads=0 is out of range 1..65536" },
+		/* fwd=format clones fwd=default (Vdbench's), threads= too. */
 		{ FSD1
-		  "fwd=default,threads=2\nfwd=format,xfersize=8k\n" FWD1 RD1,
-		  "2:13: fwd=format threads=2: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out" },
+		  "fwd=default,threads=65\nfwd=format,xfersize=8k\n" FWD1 RD1,
+		  "2:13: fwd=format threads=65: a format runs 1..64 threads on each slave for each fsd" },
 		{ FSD1 "fwd=format,xfersize=32m\n" FWD1 RD1,
 		  "2:21: xfersize=32m is out of range 512..1m" },
 		{ FSD1 "fwd=format,fsd=fsd1,operation=write\n" FWD1 RD1,
@@ -794,13 +797,56 @@ static void test_format_words(void **state)
 		free(ph);
 		params_free(&p);
 	}
-	/* Without fwd=format: Vdbench's 128k. */
+	/* Without fwd=format: Vdbench's 128k and 8 threads. */
 	{
 		struct params *p = parse_ok(FSD1 FWD1 RD1);
 
 		assert_int_equal(p->fs_format_xfer, 128 * 1024);
+		assert_int_equal(p->fs_format_threads, 8);
 		assert_false(p->format_fwd);
 		params_free(&p);
+	}
+	/*
+	 * fwd=format threads=: each slave's threads, on each fsd of the
+	 * plan; without threads= fwd=default's (1 unless it gives some),
+	 * as Vdbench clones fwd=default into fwd=format.
+	 */
+	{
+		static const struct {
+			const char *fwd;
+			uint32_t threads;
+		} tcase[] = {
+			{ "fwd=format,threads=4\n", 4 },
+			{ "fwd=format,threads=64\n", 64 },
+			{ "fwd=format,xfersize=8k\n", 1 },
+			{ "fwd=default,threads=3\nfwd=format\n", 3 },
+		};
+
+		for (size_t i = 0; i < sizeof(tcase) / sizeof(*tcase); i++) {
+			char text[512];
+			struct params *p;
+			struct plan_phase *ph;
+			struct proto_plan a;
+			size_t n;
+
+			snprintf(text, sizeof(text),
+				 FSD1
+				 "%s" FWD1
+				 "rd=rd1,format=yes,elapsed=6,interval=2\n",
+				 tcase[i].fwd);
+			p = parse_ok(text);
+			assert_int_equal(p->fs_format_threads,
+					 tcase[i].threads);
+			ph = phases_ok(p, &n);
+			plan_ok(p, &ph[0], 0, "h1", &a);
+			assert_int_equal(a.format, 1);
+			assert_int_equal(a.fsds[0].format_threads,
+					 tcase[i].threads);
+			proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
+							    .u.plan = a });
+			free(ph);
+			params_free(&p);
+		}
 	}
 }
 

@@ -599,6 +599,13 @@ static void test_plan_of_fs(void **state)
 	assert_int_equal(out.fsops, 1u << PROTO_FSOP_WRITE);
 	assert_int_equal(out.slots, 1);
 	assert_int_equal(out.xfer_max, PLAUSIBLE_FS_FORMAT_XFER);
+	/* fwd=format threads=: the fsds in turn, the most threads. */
+	fsd[0].format_threads = 8;
+	fsd[1].format_threads = 3;
+	plausible_plan_of(&p, 4, &out);
+	assert_int_equal(out.slots, 8);
+	fsd[0].format_threads = 0;
+	fsd[1].format_threads = 0;
 	/* A block plan has none. */
 	p.nfsds = 0;
 	plausible_plan_of(&p, 4, &out);

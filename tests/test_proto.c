@@ -2013,6 +2013,7 @@ static void fill_fs_plan(struct proto_msg *m)
 		f->share_count = i ? 3 : 0;
 		f->openflags = PROTO_O_DIRECT;
 		f->format = PROTO_FSFMT_RESTART;
+		f->format_threads = i ? PROTO_FSFMT_THREADS_MAX : 8;
 		f->totalsize = i ? UINT64_C(1) << 40 : 0;
 		f->wss = i ? UINT64_C(1) << 39 : 12345;
 		snprintf(w->name, sizeof(w->name), "fwd%u", i + 1);
@@ -2139,6 +2140,11 @@ static void ch_fmt(struct proto_plan *p)
 {
 	p->fsds[1].format = 4;
 }
+/* A hostile peer's format threads: bounded at 64. */
+static void ch_fmt_threads(struct proto_plan *p)
+{
+	p->fsds[1].format_threads = PROTO_FSFMT_THREADS_MAX + 1;
+}
 static void ch_wss(struct proto_plan *p)
 {
 	p->fsds[1].wss = p->fsds[1].totalsize + 1;
@@ -2193,6 +2199,7 @@ static void test_plan_fs_hostile(void **state)
 	fs_plan_refused(ch_depth, "dp/wd/fl");
 	fs_plan_refused(ch_fmt, "fm: unknown format");
 	fs_plan_refused(ch_wss, "ws: a working set above the total size");
+	fs_plan_refused(ch_fmt_threads, "ft: more than 64 format threads");
 	fs_plan_refused(ch_stopafter, "sa/sp: both");
 	fs_plan_refused(ch_midpoint, "pm: a midpoint without random");
 
@@ -2203,6 +2210,13 @@ static void test_plan_fs_hostile(void **state)
 	o = fs_edit_start(&e);
 	get(at(get(at(get(o, "fd"), 0), "sz"), 0), "pc")->via.u64 = 101;
 	edit_finish(&e, -EBADMSG, "plan.fd[0].sz[0].pc");
+	/* 64 format threads pass, 65 do not. */
+	o = fs_edit_start(&e);
+	get(at(get(o, "fd"), 0), "ft")->via.u64 = 64;
+	edit_finish(&e, 0, NULL);
+	o = fs_edit_start(&e);
+	get(at(get(o, "fd"), 0), "ft")->via.u64 = 65;
+	edit_finish(&e, -EBADMSG, "fd[0].ft: more than 64 format threads");
 	/* A stopafter percentage above 100. */
 	o = fs_edit_start(&e);
 	get(at(get(o, "fw"), 1), "sp")->via.u64 = 101;

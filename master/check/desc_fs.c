@@ -261,6 +261,7 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 		desc_boolean(d, "limited",
 			     (ph->fs_format_flags & PROTO_FSFMT_LIMITED) != 0);
 		desc_u64(d, "format_xfersize", p->fs_format_xfer);
+		desc_u64(d, "format_threads", p->fs_format_threads);
 	} else {
 		desc_boolean(d, "complete",
 			     (ph->fs_format_flags & PROTO_FSFMT_COMPLETE) != 0);
@@ -295,6 +296,10 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN &&
 	    !(ph->fs_format_flags & PROTO_FSFMT_DIRS))
 		TEXT(d, ", %g KiB writes", p->fs_format_xfer / 1024.0);
+	/* A clean is one thread (Vdbench's cleanupOldFiles too). */
+	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN)
+		TEXT(d, ", %u thread%s a slave", p->fs_format_threads,
+		     p->fs_format_threads == 1 ? "" : "s");
 	if (fmt && (ph->fs_format_flags & PROTO_FSFMT_LIMITED))
 		TEXT(d, ", interval=%g, until done or elapsed=%g\n",
 		     ph->interval_s, ph->elapsed_s);

@@ -537,10 +537,11 @@ static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
  * fwd=format (Vdbench's FwdEntry): not a workload but the settings of
  * every fs format: "only the threads=, openflags= and the first
  * xfersize= are used". Its xfersize= defaults to 128k (Vdbench resets it
- * from fwd=default's); lockstep formats with one thread a slave, so
- * threads= other than 1 is refused, and openflags= are an fwd's
- * (refused: give them on the fsd or rd). Returns 1: kept in params, not
- * stored as an fwd.
+ * from fwd=default's); its threads= (fwd=default's when not given, as
+ * Vdbench clones fwd=default) are the threads that format each tree on
+ * each slave, at most FORMAT_THREADS_MAX; without fwd=format
+ * Vdbench's 8. openflags= are an fwd's (refused: give them on the fsd
+ * or rd). Returns 1: kept in params, not stored as an fwd.
  */
 static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 {
@@ -561,15 +562,16 @@ static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 				    "fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): %s= means nothing there",
 				    not_format[i]);
 	}
-	if (fwd->threads != 1) {
+	if (fwd->threads < 1 || fwd->threads > FORMAT_THREADS_MAX) {
 		struct params_pos tp = params_from(p, "threads");
 
 		return perr(p, tp.line ? tp : p->dpos,
-			    "fwd=format threads=%u: lockstep formats with one thread a slave (Vdbench's 8 are not run yet, issue 32): give threads=1 or leave it out",
-			    fwd->threads);
+			    "fwd=format threads=%u: a format runs 1..%u threads on each slave for each fsd",
+			    fwd->threads, FORMAT_THREADS_MAX);
 	}
 	pa->format_fwd = true;
 	pa->fs_format_xfer = at.line ? fwd->xfer[0].size : 128 * 1024;
+	pa->fs_format_threads = fwd->threads;
 	return 1;
 }
 

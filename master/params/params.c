@@ -636,6 +636,7 @@ int params_parse_text(const char *name, const char *text, unsigned flags,
 	p->out->dedupunit = 128 * 1024;
 	p->out->formatxfersize = 1024 * 1024;
 	p->out->fs_format_xfer = 128 * 1024; /* Vdbench's format xfersize */
+	p->out->fs_format_threads = 8;       /* Vdbench's format_fwd.threads */
 	p->flags = flags;
 	/* A file saved with a UTF-8 byte-order mark (Windows editors). */
 	p->text = p->s = p->bol = include_skip_bom(text);

@@ -520,10 +520,12 @@ struct params {
 	/*
 	 * fwd=format (Vdbench's): not a workload; its xfersize= (the first
 	 * size) is the size of an fs format's writes (default 128k), its
-	 * threads= must be 1 (lockstep formats with one thread a slave).
+	 * threads= the threads that format each tree on each slave (1..64;
+	 * Vdbench's 8 without fwd=format, fwd=default's threads= with it).
 	 */
 	bool format_fwd;
 	uint32_t fs_format_xfer;
+	uint32_t fs_format_threads;
 	bool validate;              /* validate=yes */
 	/*
 	 * concatenatesds=yes (Vdbench's): each wd's sds, in the order it

@@ -19,6 +19,8 @@
 
 /* Upper bounds that keep values sane; the engine has its own limits. */
 #define THREADS_MAX 65536
+/* fwd=format threads=: a slave's format threads (PROTO_FSFMT_THREADS_MAX). */
+#define FORMAT_THREADS_MAX 64u
 #define SLAVES_MAX 1024
 #define XFER_MIN 512
 #define XFER_MAX (1024 * 1024)

@@ -166,6 +166,8 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
 	o->format_flags = ph->fs_format_flags;
 	o->format_xfer = p->fs_format_xfer;
+	/* params bounds it by 64, the bound the slave enforces. */
+	o->format_threads = p->fs_format_threads;
 	/* Each slave draws its subsets from its own files (Vdbench's). */
 	o->totalsize = d->totalsize;
 	o->wss = d->wss;

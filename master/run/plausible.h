@@ -68,10 +68,11 @@
 #define PLAUSIBLE_NET_BPS 200000000000ull
 #define PLAUSIBLE_NET_PPS 1000000000ull
 /*
- * A file-system format pass (a plan with fsds and no fwds): the plan
- * does not say its threads or transfer size. A slave formats with one
- * thread, every fsd in turn (slave/fsops.c), writing 128 KiB at most
- * (slave/anchor.c): one slot per slave, and a loose bound on the write.
+ * A file-system format pass (a plan with fsds and no fwds): a slave
+ * formats every fsd in turn (slave/fsops.c), each with its fd[].ft
+ * threads (0: PLAUSIBLE_FS_FORMAT_THREADS), so its slots are the most
+ * of them; it writes 128 KiB at a time, or fd[].fx: a loose bound on
+ * the write.
  * A file's last transfer is shorter than xfersize, so any file-system
  * phase's smallest transfer is one byte.
  */

@@ -1,5 +1,6 @@
 # Helpers of the file-system run tests (fs_run.sh, fs_copymove.sh,
-# fs_clean_shared.sh, fs_subsets.sh), sourced after lib.sh.
+# fs_clean_shared.sh, fs_subsets.sh, fs_validate.sh, fs_format_threads.sh),
+# sourced after lib.sh.
 
 # run NAME: lockstep run $TMP/NAME.vdb into $TMP/NAME with two local
 # slaves; sets rc; fails on a sanitizer report.
@@ -25,4 +26,20 @@ assert r, "no run %s in %s" % (sys.argv[2], [r["name"] for r in s["runs"]])
 f = sys.argv[4] if len(sys.argv) > 4 else "count"
 print(r[0]["operations"].get(sys.argv[3], {}).get(f, 0) or 0)
 PY
+}
+
+# refused NAME WHERE LINE...: the parameter file of LINEs is refused by
+# lockstep check at WHERE ("LINE:COL:" and the message's start).
+refused() {
+	local name=$1 want=$2
+	shift 2
+	printf '%s\n' "$@" > "$TMP/$name.vdb"
+	set +e
+	"$LOCKSTEP" check "$TMP/$name.vdb" > "$TMP/$name.txt" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -ne 0 ] || fail_show "$TMP/$name.txt" "$name: accepted"
+	grep -q "$TMP/$name.vdb:$want" "$TMP/$name.txt" ||
+		fail_show "$TMP/$name.txt" "$name: not refused at $want"
+	echo "ok: $name refused at $want"
 }
