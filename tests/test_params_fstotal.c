@@ -141,6 +141,9 @@ static void test_errors(void **state)
 		{ "fsd=fsd1,anchor=/a,totalsize=40k\n" FWD1
 		  "rd=rd1,fortotal=-5%\n",
 		  "3:17: fortotal=-5%: a percentage from 1%" },
+		{ "fsd=fsd1,anchor=/a,totalsize=40k\n" FWD1
+		  "rd=rd1,fortotal=(50%,20k,50%)\n",
+		  "3:17: fortotal=(50%,20k,50%) has the value 50% twice" },
 		{ FSD1 FWD1 "rd=rd1,fortotal=(1m,50%)\n",
 		  "3:8: rd=rd1: fortotal=50% is a percentage of the fsd's totalsize=, and fsd=fsd1 has none (Vdbench's rule)" },
 		{ FSD1 "fsd=fsd2,anchor=/b,totalsize=8k\n"

@@ -455,6 +455,20 @@ static int add_range(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
+/* A list's value x given twice (a fortotal= percentage is kept as -N). */
+static int twice(struct parser *p, const struct kw *kw, const struct item *it,
+		 const struct numkind *nk, double x)
+{
+	bool pct = nk == &values_num_loop[PARAMS_LOOP_TOTAL] && x < 0;
+
+	return perr(p, it->vpos, "%s=%.*s has the value %g%s twice", kw->name,
+		    show(it->rawlen), it->raw,
+		    x == IORATE_MAX_MARK ? 0 :
+		    pct                  ? -x :
+					   x,
+		    pct ? "%" : "");
+}
+
 /*
  * A list of numbers with Vdbench's ranges expanded: "lo-hi,step" (the next
  * value is the step, or d to double) and "(from,to,d)". A value may not
@@ -499,11 +513,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
 			if (out[i] == out[j])
-				return perr(p, it->vpos,
-					    "%s=%.*s has the value %g twice",
-					    kw->name, show(it->rawlen), it->raw,
-					    out[i] == IORATE_MAX_MARK ? 0 :
-									out[i]);
+				return twice(p, kw, it, nk, out[i]);
 	*nout = n;
 	return 0;
 }

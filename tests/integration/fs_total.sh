@@ -29,6 +29,23 @@ ok() {
 files() { find "$1" -type f -name 'vdb_f*.file' | wc -l; }
 bytes() { find "$1" -type f -name 'vdb_f*.file' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
+# subset RUN TREE WIDTH SIZE TOTAL N: each slave's subtree of TREE
+# (depth 1, WIDTH folders of 20 files of SIZE) holds exactly Vdbench's
+# TOTAL-byte subset, N files; sets sum to the bytes on disk of both.
+subset() {
+	local s n
+	sum=0
+	for s in local-1 local-2; do
+		$CHECK "$2/$s" 1 "$3" 20 "$4" --totalsize "$5" ||
+			fail_show "$TMP/$1.txt" "$1: the files of $s are not Vdbench's $5-byte subset"
+		n=$(files "$2/$s")
+		[ "$n" -eq "$6" ] || fail_show "$TMP/$1.txt" "$1: $n files in $s, not $6"
+		sum=$((sum + $(bytes "$2/$s")))
+	done
+	[ "$sum" -eq $((2 * $5)) ] ||
+		fail_show "$TMP/$1.txt" "$1: $sum bytes on disk, not 2 x $5"
+}
+
 # expect RUNDIR RUN OP FIELD WANT
 expect() {
 	local got
@@ -66,19 +83,10 @@ fwd=fwd1,fsd=fsd1,operation=read,xfersize=4k,threads=2
 rd=rd1,fwd=fwd1,fwdrate=max,format=only,elapsed=1,interval=1,fortotal=50%
 VDB
 ok half
-total=0
-for s in local-1 local-2; do
-	$CHECK "$A/$s" 1 2 20 4096 --totalsize 81920 ||
-		fail_show "$TMP/half.txt" "fortotal=50%: the files of $s are not Vdbench's 80k subset"
-	n=$(files "$A/$s")
-	[ "$n" -eq 20 ] || fail_show "$TMP/half.txt" "fortotal=50%: $n files in $s, not 20"
-	total=$((total + $(bytes "$A/$s")))
-done
+subset half "$A" 2 4096 81920 20
 expect "$TMP/half" "rd1 totalsize=50% format" create count 40
-expect "$TMP/half" "rd1 totalsize=50% format" write bytes "$total"
-[ "$total" -eq $((2 * 81920)) ] ||
-	fail_show "$TMP/half.txt" "fortotal=50%: $total bytes on disk, not 2 x 80k"
-echo "ok: fortotal=50%: Vdbench's subset of 20 of 40 files in each subtree, $total bytes"
+expect "$TMP/half" "rd1 totalsize=50% format" write bytes "$sum"
+echo "ok: fortotal=50%: Vdbench's subset of 20 of 40 files in each subtree, $sum bytes"
 
 # 3. fsd totalsize=(1m,2) = 512k of a 640k tree (20 files of 32k).
 B=$SHM/b
@@ -89,19 +97,12 @@ fwd=fwd1,fsd=fsd1,operation=read,xfersize=4k,threads=2
 rd=rd1,fwd=fwd1,fwdrate=max,format=only,elapsed=1,interval=1
 VDB
 ok div
-total=0
+subset div "$B" 1 32768 524288 16
 for s in local-1 local-2; do
-	$CHECK "$B/$s" 1 1 20 32768 --totalsize 524288 ||
-		fail_show "$TMP/div.txt" "totalsize=(1m,2): the files of $s are not Vdbench's 512k subset"
-	n=$(files "$B/$s")
-	[ "$n" -eq 16 ] || fail_show "$TMP/div.txt" "totalsize=(1m,2): $n files in $s, not 16"
 	w=$($CHECK "$B/$s" 1 1 20 32768 --totalsize 524288 --print-wss 65536 | wc -l)
 	[ "$w" -eq 2 ] || fail "workingsetsize=(64k,1): Vdbench's set of $s is $w files, not 2"
-	total=$((total + $(bytes "$B/$s")))
 done
-[ "$total" -eq $((2 * 524288)) ] ||
-	fail_show "$TMP/div.txt" "totalsize=(1m,2): $total bytes on disk, not 2 x 512k"
 expect "$TMP/div" "rd1 format" create count 32
-expect "$TMP/div" "rd1 format" write bytes "$total"
+expect "$TMP/div" "rd1 format" write bytes "$sum"
 echo "ok: totalsize=(1m,2): 16 files of 32k (512k) in each subtree"
 echo "PASS"
