@@ -145,34 +145,53 @@ int fsd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 /*
  * totalsize=, workingsetsize= (wss=): bytes of the tree's files, Vdbench's
  * subsets (proto.h's ts and ws: each slave draws them from its files).
+ * Vdbench's FsdEntry.readParms: one size, or (size,divisor), the size
+ * divided by the divisor in long arithmetic (truncated). 0 is no subset
+ * (FileAnchor.createUsedList and createWorkingSetList draw nothing for
+ * 0: the whole tree, every file). A percentage: Vdbench's parser makes
+ * it a negative number, which its totalsize= refuses ("only for an RD")
+ * and its workingsetsize= takes as a working set that draws no file
+ * (the run fails, "Subset creation failed").
  */
 int fsd_set_bytes(struct parser *p, const struct kw *kw, void *obj,
 		  const struct item *it)
 {
 	struct params_fsd *fsd = obj;
 	bool total = !strcmp(kw->name, "totalsize");
-	const struct val *v;
+	const struct val *v = &it->val[0];
+	double div = 1;
 	uint64_t b;
 
-	if (it->nval > 1)
+	if (it->nval < 1 || it->nval > 2)
 		return perr(p, it->vpos,
-			    "%s= takes one size (Vdbench's (size,divisor) form is not taken)",
+			    "%s= takes one size or Vdbench's (size,divisor)",
 			    kw->name);
-	v = values_single(p, kw, it);
-	if (!v)
-		return -EINVAL;
-	if (v->len && v->s[v->len - 1] == '%')
-		return perr(p, v->pos,
-			    "%s=%.*s: a percentage is not allowed on an fsd (Vdbench's rule); give bytes",
-			    kw->name, show(v->len), v->s);
+	for (size_t i = 0; i < it->nval; i++) {
+		const struct val *x = &it->val[i];
+
+		if (!x->len || x->s[x->len - 1] != '%')
+			continue;
+		if (total)
+			return perr(p, x->pos,
+				    "%s=%.*s: a percentage is not allowed on an fsd, only as an rd's fortotal= (Vdbench's rule); give bytes",
+				    kw->name, show(x->len), x->s);
+		return perr(p, x->pos,
+			    "%s=%.*s: a percentage is not a working set (Vdbench draws no file for it and the run fails); give bytes",
+			    kw->name, show(x->len), x->s);
+	}
 	if (values_size(p, kw, v, &b))
 		return -EINVAL;
-	if (!b)
-		return perr(p, v->pos,
-			    "%s=0: give at least 1 byte, or leave it out for every file",
-			    kw->name);
+	if (it->nval == 2 && values_whole(p, kw, &it->val[1], 1, 1e15, &div))
+		return -EINVAL;
+	if (b && !(b / (uint64_t)div))
+		return perr(p, it->val[1].pos,
+			    "%s=(%.*s,%.*s) is 0 bytes, which Vdbench takes as no subset; give 0 for that",
+			    kw->name, show(v->len), v->s, show(it->val[1].len),
+			    it->val[1].s);
+	b /= (uint64_t)div;
 	if (total) {
 		fsd->totalsize = b;
+		fsd->totalsize_given = true;
 		fsd->totalsize_pos = v->pos;
 	} else {
 		fsd->wss = b;

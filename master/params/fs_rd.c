@@ -12,6 +12,7 @@
 #include "master/params/params_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -254,6 +255,59 @@ static bool shape_loop(enum params_loop_kind k)
 	       k == PARAMS_LOOP_FILES || k == PARAMS_LOOP_SIZES;
 }
 
+int params_total_pct(const struct params_fsd *fsd, double pct, uint64_t *out,
+		     char *why, size_t whylen)
+{
+	double b;
+
+	if (!fsd->totalsize_given) {
+		snprintf(why, whylen,
+			 "fortotal=%g%% is a percentage of the fsd's totalsize=, and fsd=%s has none (Vdbench's rule)",
+			 pct, fsd->name);
+		return -EINVAL;
+	}
+	b = (double)fsd->totalsize * pct / 100.;
+	if (!(b < 18446744073709551616.0)) {
+		snprintf(why, whylen,
+			 "fortotal=%g%% of fsd=%s's totalsize=%" PRIu64
+			 " is more than 2^64 bytes",
+			 pct, fsd->name, fsd->totalsize);
+		return -EINVAL;
+	}
+	*out = (uint64_t)b;
+	return 0;
+}
+
+/*
+ * fortotal=N% (a value below 0, as Vdbench's parser makes it): N percent
+ * of each fsd's own totalsize= (For_loop.forLoopOverrideFwd), so every
+ * fsd the rd's fwds use must have one; the planner resolves the bytes
+ * (params_total_pct) and checks them against each phase's tree.
+ */
+static int fs_total_pct(struct parser *p, const struct params_rd *rd,
+			const struct params_loop *lp)
+{
+	const struct params *pa = p->out;
+	char why[256];
+	uint64_t b;
+
+	for (size_t v = 0; v < lp->n; v++) {
+		if (lp->val[v] >= 0)
+			continue;
+		for (size_t i = 0; i < rd->nfwd; i++) {
+			const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
+
+			for (size_t j = 0; j < w->nfsd; j++)
+				if (params_total_pct(&pa->fsd[w->fsd[j]],
+						     -lp->val[v], &b, why,
+						     sizeof(why)))
+					return perr(p, lp->pos, "rd=%s: %s",
+						    rd->name, why);
+		}
+	}
+	return 0;
+}
+
 /*
  * The tree loops: a tree of another shape than the last run's is
  * refused by Vdbench without a format (ControlFile.readControlFile), so
@@ -282,7 +336,7 @@ static int fs_tree_loops(struct parser *p, const struct params_rd *rd,
 		return perr(p, lp->pos,
 			    "rd=%s: %s= changes the tree's shape, which needs format=yes or only (Vdbench refuses a run on a tree of another shape than its control file's)",
 			    rd->name, params_loop_name(lp->kind));
-	return 0;
+	return lp->kind == PARAMS_LOOP_TOTAL ? fs_total_pct(p, rd, lp) : 0;
 }
 
 /*

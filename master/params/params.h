@@ -275,8 +275,20 @@ struct params_fsd {
 	unsigned openflags; /* PARAMS_O_* */
 	uint64_t totalsize; /* totalsize= bytes; 0 = the whole tree */
 	uint64_t wss;       /* workingsetsize= bytes; 0 = every file */
+	/* totalsize= was given (0 too): an rd's fortotal=N% takes N% of it */
+	bool totalsize_given;
 	struct params_pos pos, anchor_pos, totalsize_pos, wss_pos;
 };
+
+/*
+ * rd fortotal=N% for an fsd (Vdbench's For_loop.forLoopOverrideFwd): N
+ * percent of the fsd's own totalsize=, in Vdbench's double arithmetic,
+ * truncated. -EINVAL when the fsd has no totalsize= (Vdbench's failure
+ * "without a totalsize= value specified for the FSD") or the bytes would
+ * not fit in 64 bits; why says so.
+ */
+int params_total_pct(const struct params_fsd *fsd, double pct, uint64_t *out,
+		     char *why, size_t whylen);
 
 /* The shape of fsd as common/fstree.h takes it (fstree_check's). */
 struct fstree_shape;

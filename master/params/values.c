@@ -294,7 +294,70 @@ static int check_files(struct parser *p, const struct kw *kw,
 	return check_whole(p, kw, pos, sh, x, 1, FSTREE_FILES_MAX);
 }
 
-/* forsizes=, fortotal=, forwss=: at least a byte (no percentages). */
+/* v ends in '%'. */
+static bool is_pct(const struct val *v)
+{
+	return v->len > 1 && v->s[v->len - 1] == '%';
+}
+
+/*
+ * fortotal= (totalsize= on an rd): bytes, or N% (Vdbench's parser makes
+ * it -N, as here; For_loop.forLoopOverrideFwd takes N percent of each
+ * fsd's totalsize=, resolved by the planner, params_total_pct).
+ */
+static int parse_total(struct parser *p, const struct kw *kw,
+		       const struct val *v, double *out)
+{
+	struct val n = *v;
+
+	if (!is_pct(v))
+		return parse_size(p, kw, v, out);
+	n.len--;
+	if (v->s[0] == '-')
+		return perr(p, v->pos, "%s=%.*s: a percentage from 1%%",
+			    kw->name, show(v->len), v->s);
+	if (values_number(p, kw, &n, out))
+		return -EINVAL;
+	if (*out == 0)
+		return perr(p, v->pos,
+			    "%s=%.*s: Vdbench reads 0%% as 0, each fsd's own totalsize=; give 0 for that",
+			    kw->name, show(v->len), v->s);
+	*out = -*out;
+	return 0;
+}
+
+/*
+ * Bytes from 0 (fortotal=0: each fsd's own totalsize=, Vdbench's; forwss=0:
+ * no working set, every file), or a whole percentage from 1 (fortotal=:
+ * Vdbench's (long) cast drops a fraction, and 0% would be its 0).
+ */
+static int check_total(struct parser *p, const struct kw *kw,
+		       struct params_pos pos, const char *sh, double x)
+{
+	if (x >= 0)
+		return 0;
+	if (x != floor(x))
+		return perr(p, pos,
+			    "%s=%s: give a whole percentage (Vdbench drops the fraction)",
+			    kw->name, sh);
+	if (x < -1e9)
+		return perr(p, pos, "%s=%s is out of range 1%%..1000000000%%",
+			    kw->name, sh);
+	return 0;
+}
+
+/* forwss=, forsizes=: bytes; a percentage has no meaning in Vdbench. */
+static int parse_bytes(struct parser *p, const struct kw *kw,
+		       const struct val *v, double *out)
+{
+	if (is_pct(v))
+		return perr(p, v->pos,
+			    "%s=%.*s: a percentage is only for fortotal= (Vdbench's For_loop resolves no other); give bytes",
+			    kw->name, show(v->len), v->s);
+	return parse_size(p, kw, v, out);
+}
+
+/* forsizes=: at least a byte, as an fsd's sizes=. */
 static int check_bytes(struct parser *p, const struct kw *kw,
 		       struct params_pos pos, const char *sh, double x)
 {
@@ -319,9 +382,9 @@ const struct numkind values_num_loop[PARAMS_LOOP_NR] = {
 	[PARAMS_LOOP_DEPTH] = { values_number, check_depth },
 	[PARAMS_LOOP_WIDTH] = { values_number, check_width },
 	[PARAMS_LOOP_FILES] = { values_number, check_files },
-	[PARAMS_LOOP_SIZES] = { parse_size, check_bytes },
-	[PARAMS_LOOP_TOTAL] = { parse_size, check_bytes },
-	[PARAMS_LOOP_WSS] = { parse_size, check_bytes },
+	[PARAMS_LOOP_SIZES] = { parse_bytes, check_bytes },
+	[PARAMS_LOOP_TOTAL] = { parse_total, check_total },
+	[PARAMS_LOOP_WSS] = { parse_bytes, check_any },
 };
 
 /* One value, read and judged, appended to out. */
@@ -392,6 +455,20 @@ static int add_range(struct parser *p, const struct kw *kw,
 	return 0;
 }
 
+/* A list's value x given twice (a fortotal= percentage is kept as -N). */
+static int twice(struct parser *p, const struct kw *kw, const struct item *it,
+		 const struct numkind *nk, double x)
+{
+	bool pct = nk == &values_num_loop[PARAMS_LOOP_TOTAL] && x < 0;
+
+	return perr(p, it->vpos, "%s=%.*s has the value %g%s twice", kw->name,
+		    show(it->rawlen), it->raw,
+		    x == IORATE_MAX_MARK ? 0 :
+		    pct                  ? -x :
+					   x,
+		    pct ? "%" : "");
+}
+
 /*
  * A list of numbers with Vdbench's ranges expanded: "lo-hi,step" (the next
  * value is the step, or d to double) and "(from,to,d)". A value may not
@@ -436,11 +513,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
 			if (out[i] == out[j])
-				return perr(p, it->vpos,
-					    "%s=%.*s has the value %g twice",
-					    kw->name, show(it->rawlen), it->raw,
-					    out[i] == IORATE_MAX_MARK ? 0 :
-									out[i]);
+				return twice(p, kw, it, nk, out[i]);
 	*nout = n;
 	return 0;
 }

@@ -122,6 +122,15 @@ static void fs_loop_apply(struct plan_phase *x, enum params_loop_kind k,
 		b = k == PARAMS_LOOP_SIZES ? &x->fsize :
 		    k == PARAMS_LOOP_TOTAL ? &x->totalsize :
 					     &x->wss;
+		if (k == PARAMS_LOOP_TOTAL && v < 0) {
+			/* fortotal=N%: Vdbench's display, "totalsize=N%". */
+			x->totalsize_pct = -v;
+			x->totalsize = 0;
+			name_add(x->name, " totalsize=%g%%", -v);
+			break;
+		}
+		if (k == PARAMS_LOOP_TOTAL)
+			x->totalsize_pct = 0;
 		*b = (uint64_t)v;
 		name_add(x->name, " %s=%s",
 			 k == PARAMS_LOOP_TOTAL ? "totalsize" :

@@ -94,6 +94,9 @@ struct plan_phase {
 	unsigned fsop;
 	uint32_t depth, width, files;
 	uint64_t fsize, totalsize, wss; /* bytes */
+	/* fortotal=N%: N, each fsd's totalsize= share (totalsize unused);
+	   0: totalsize is bytes, 0 bytes each fsd's own totalsize=. */
+	double totalsize_pct;
 	enum params_dist distribution;
 	/* Format: bytes written, and the sds whose size is known only once
 	 * opened (not counted in format_bytes). */

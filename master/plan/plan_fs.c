@@ -86,6 +86,16 @@ static struct params_pos tree_loop_pos(const struct params_rd *rd)
 	return rd->pos;
 }
 
+/* rd's loop of kind k, for messages (rd= when it has none). */
+static struct params_pos loop_pos(const struct params_rd *rd,
+				  enum params_loop_kind k)
+{
+	for (size_t l = 0; l < rd->nloop; l++)
+		if (rd->loop[l].kind == k)
+			return rd->loop[l].pos;
+	return rd->pos;
+}
+
 /*
  * fsd f as phase ph's tree loops make it (Vdbench's forLoopOverrideFwd:
  * each value stands for every fsd's own; forsizes= is one size), into
@@ -113,8 +123,15 @@ static int tree_of(const struct params *p, const struct plan_phase *ph,
 		out->pct[0] = 100;
 		out->average = false;
 	}
-	if (ph->loops & (1u << PARAMS_LOOP_TOTAL))
+	/* fortotal=: bytes; N% of the fsd's own; 0 the fsd's own (Vdbench's). */
+	if ((ph->loops & (1u << PARAMS_LOOP_TOTAL)) && ph->totalsize_pct) {
+		if (params_total_pct(&p->fsd[f], ph->totalsize_pct,
+				     &out->totalsize, why, sizeof(why)))
+			return plan_err(p, loop_pos(rd, PARAMS_LOOP_TOTAL), err,
+					errlen, "%s: %s", ph->name, why);
+	} else if ((ph->loops & (1u << PARAMS_LOOP_TOTAL)) && ph->totalsize) {
 		out->totalsize = ph->totalsize;
+	}
 	if (ph->loops & (1u << PARAMS_LOOP_WSS))
 		out->wss = ph->wss;
 	if (!(ph->loops & ~((1u << PARAMS_LOOP_DEPTH) - 1)))
