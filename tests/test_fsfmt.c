@@ -166,10 +166,10 @@ static void test_ops_csv(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	fsfmt_ops_header(f);
-	fsfmt_ops_rows(f, "rd1", "3", "measure", 100, 200, &x->fv,
+	fsfmt_ops_header(f, "");
+	fsfmt_ops_rows(f, "", "rd1", "3", "measure", 100, 200, &x->fv,
 		       x->fs.requested);
-	fsfmt_ops_rows(f, "rd1", "avg_2-3", "total", 0, 0, &x->fv,
+	fsfmt_ops_rows(f, "", "rd1", "avg_2-3", "total", 0, 0, &x->fv,
 		       x->fs.requested);
 	used += (size_t)
 		snprintf(want + used, sizeof(want) - used, "%s",

@@ -181,11 +181,12 @@ void fsfmt_console_row(FILE *f, uint64_t real_ns, const char *label,
 	fflush(f);
 }
 
-void fsfmt_ops_header(FILE *f)
+void fsfmt_ops_header(FILE *f, const char *lead)
 {
-	fputs("run,interval,phase,start_ns,end_ns,operation,count,rate,bytes,"
-	      "mbps,errors,resp_ms,p50_ms,p95_ms,p99_ms,max_ms\n",
-	      f);
+	fprintf(f,
+		"%srun,interval,phase,start_ns,end_ns,operation,count,rate,"
+		"bytes,mbps,errors,resp_ms,p50_ms,p95_ms,p99_ms,max_ms\n",
+		lead);
 }
 
 int fsfmt_op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op)
@@ -194,9 +195,9 @@ int fsfmt_op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op)
 	       fv->op[op].errors;
 }
 
-void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
-		    const char *phase, uint64_t start_ns, uint64_t end_ns,
-		    const struct fsops_view *fv, uint32_t ops)
+void fsfmt_ops_rows(FILE *f, const char *lead, const char *run,
+		    const char *interval, const char *phase, uint64_t start_ns,
+		    uint64_t end_ns, const struct fsops_view *fv, uint32_t ops)
 {
 	char span[64] = ",";
 
@@ -215,8 +216,8 @@ void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
 			snprintf(errs, sizeof(errs), "%llu",
 				 (unsigned long long)o->errors);
 		fprintf(f,
-			"%s,%s,%s,%s,%s,%llu,%.3f,%llu,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f\n",
-			run, interval, phase, span, fsops_name(op),
+			"%s%s,%s,%s,%s,%s,%llu,%.3f,%llu,%.4f,%s,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			lead, run, interval, phase, span, fsops_name(op),
 			(unsigned long long)o->count, o->rate,
 			(unsigned long long)o->bytes, o->mbps, errs, o->resp_ms,
 			o->p50_ms, o->p95_ms, o->p99_ms, o->max_ms);

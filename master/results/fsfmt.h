@@ -45,17 +45,21 @@ void fsfmt_fit(char *buf, size_t len, double x, int width, int decimals);
  * asks for it (ops) or it has a count or errors in fv.
  */
 int fsfmt_op_listed(const struct fsops_view *fv, uint32_t ops, unsigned op);
-/* ops.csv: its header line. */
-void fsfmt_ops_header(FILE *f);
+/*
+ * ops.csv's header line, after lead (slave_ops.csv's "slave,late,"; ""
+ * for ops.csv).
+ */
+void fsfmt_ops_header(FILE *f, const char *lead);
 /*
  * ops.csv's rows of one span: one per operation the phase asks for (ops)
- * or that has a count in fv, in FSOPS_* order. interval is "7" or
+ * or that has a count in fv, in FSOPS_* order, each after lead (the
+ * cells of fsfmt_ops_header's, "" for none). interval is "7" or
  * "avg_2-10", phase "warmup", "measure", "late" or "total"; start_ns and
  * end_ns 0 leave their cells empty (a total row).
  */
-void fsfmt_ops_rows(FILE *f, const char *run, const char *interval,
-		    const char *phase, uint64_t start_ns, uint64_t end_ns,
-		    const struct fsops_view *fv, uint32_t ops);
+void fsfmt_ops_rows(FILE *f, const char *lead, const char *run,
+		    const char *interval, const char *phase, uint64_t start_ns,
+		    uint64_t end_ns, const struct fsops_view *fv, uint32_t ops);
 /*
  * flatfile.html of a run whose first phase is a file-system one, as
  * Vdbench writes it for fwd= runs (Flat.define_column_headers' fs set:

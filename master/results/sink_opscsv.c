@@ -3,9 +3,13 @@
  * (cluster interval, operation) as the interval is merged, a slave's
  * interval that came after its cluster row as `late` rows (as
  * intervals.csv), and a run's totals as `total` rows; summary.json's
- * run gets "operations" and summary.txt's run a table of them. The file
- * is created at the first file-system phase: a run of block phases only
- * has none.
+ * run gets "operations" and summary.txt's run a table of them.
+ * slave_ops.csv: each slave's own intervals as they arrive, one row per
+ * operation, the same columns after `slave` and `late` (1: it came after
+ * its cluster row, whose late rows in ops.csv it is): for each interval
+ * and operation its slaves' rows add up to ops.csv's. The files are
+ * created at the first file-system phase: a run of block phases only has
+ * none.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,39 +20,64 @@
 #include "master/results/sink.h"
 
 struct ops_sink {
-	struct rfile f;
+	struct rfile f, sf; /* ops.csv, slave_ops.csv */
 	int opened, failed;
+	int sopened, sfailed;
 	/* A late slave interval's sums (dense), made at the first one. */
 	struct stats *st;
 	struct fsops fs;
 };
 
-static FILE *ops_file(const struct run_view *rv, struct ops_sink *o)
+/* One of the sink's files, made with its header at the first use. */
+struct csv {
+	struct rfile *f;
+	int *opened, *failed;
+	const char *name, *lead;
+};
+
+static FILE *csv_file(const struct run_view *rv, const struct csv *c)
 {
 	int ret;
 
-	if (!o->opened && !o->failed) {
-		ret = results_file_open(rv, "ops.csv", &o->f);
+	if (!*c->opened && !*c->failed) {
+		ret = results_file_open(rv, c->name, c->f);
 		if (ret < 0) {
-			log_error("cannot write %s/ops.csv: %s", rv->out->dir,
-				  strerror(-ret));
-			results_incomplete(rv, "ops.csv", ret);
-			o->failed = 1;
+			log_error("cannot write %s/%s: %s", rv->out->dir,
+				  c->name, strerror(-ret));
+			results_incomplete(rv, c->name, ret);
+			*c->failed = 1;
 			return NULL;
 		}
-		o->opened = 1;
-		fsfmt_ops_header(o->f.f);
-		results_wrote(rv, &o->f);
+		*c->opened = 1;
+		fsfmt_ops_header(c->f->f, c->lead);
+		results_wrote(rv, c->f);
 	}
-	return o->opened ? results_w(&o->f) : NULL;
+	return *c->opened ? results_w(c->f) : NULL;
+}
+
+static FILE *ops_file(const struct run_view *rv, struct ops_sink *o)
+{
+	const struct csv c = { &o->f, &o->opened, &o->failed, "ops.csv", "" };
+
+	return csv_file(rv, &c);
+}
+
+static FILE *slave_file(const struct run_view *rv, struct ops_sink *o)
+{
+	const struct csv c = { &o->sf, &o->sopened, &o->sfailed,
+			       "slave_ops.csv", "slave,late," };
+
+	return csv_file(rv, &c);
 }
 
 static void ops_phase_start(const struct run_view *rv, void *priv,
 			    const struct sink_phase *p)
 {
 	(void)p;
-	if (rv->ph->cur->fsops)
+	if (rv->ph->cur->fsops) {
 		ops_file(rv, priv);
+		slave_file(rv, priv);
+	}
 }
 
 static void ops_row(const struct run_view *rv, void *priv,
@@ -60,7 +89,7 @@ static void ops_row(const struct run_view *rv, void *priv,
 
 	if (!r->fs || !(f = ops_file(rv, o)))
 		return;
-	fsfmt_ops_rows(f, rv->ph->cur->ph.name, r->label,
+	fsfmt_ops_rows(f, "", rv->ph->cur->ph.name, r->label,
 		       row->warmup ? "warmup" : "measure", row->start_ns,
 		       row->end_ns, r->fs, rv->ph->cur->fsops);
 	results_wrote(rv, &o->f);
@@ -68,7 +97,7 @@ static void ops_row(const struct run_view *rv, void *priv,
 }
 
 /* iv's sums into o->st and o->fs (validated by decode and the merge). */
-static int late_sums(struct ops_sink *o, const struct proto_interval *iv)
+static int slave_sums(struct ops_sink *o, const struct proto_interval *iv)
 {
 	if (!o->st && !(o->st = malloc(sizeof(*o->st))))
 		return -1;
@@ -92,29 +121,48 @@ static int late_sums(struct ops_sink *o, const struct proto_interval *iv)
 	return 0;
 }
 
+/*
+ * A slave's interval: its rows in slave_ops.csv, and when it came after
+ * its cluster row, ops.csv's late rows. (Slave names are [A-Za-z0-9._-]:
+ * fsutil_name_ok, checked at hello; nothing to quote.)
+ */
 static void ops_slave_row(const struct run_view *rv, void *priv,
 			  const struct sink_slave_row *r)
 {
 	struct ops_sink *o = priv;
 	const struct run_result *cur = rv->ph->cur;
 	struct fsops_view fv;
-	char label[16];
-	FILE *f;
+	char label[16], lead[PROTO_NAME_LEN + 8];
+	FILE *f, *sf;
 
-	if (!r->late || !cur->fsops || !(f = ops_file(rv, o)))
+	if (!cur->fsops)
 		return;
-	if (late_sums(o, r->iv) < 0) {
-		log_warn("ops.csv: no late rows of slave %s's interval %u: out of memory",
+	f = r->late ? ops_file(rv, o) : NULL;
+	sf = slave_file(rv, o);
+	if (!f && !sf)
+		return;
+	if (slave_sums(o, r->iv) < 0) {
+		log_warn("ops.csv: no rows of slave %s's interval %u: out of memory",
 			 r->s->hello.name, r->iv->seq + 1);
 		return;
 	}
 	o->fs.requested = cur->fsops;
 	fsops_view(&o->fs, o->st, cur->ph.interval_s, &fv);
 	snprintf(label, sizeof(label), "%u", r->iv->seq + 1);
-	fsfmt_ops_rows(f, cur->ph.name, label, "late", r->iv->start_ns,
-		       r->iv->end_ns, &fv, cur->fsops);
-	results_wrote(rv, &o->f);
-	results_flush(rv, &o->f);
+	if (f) {
+		fsfmt_ops_rows(f, "", cur->ph.name, label, "late",
+			       r->iv->start_ns, r->iv->end_ns, &fv, cur->fsops);
+		results_wrote(rv, &o->f);
+		results_flush(rv, &o->f);
+	}
+	if (sf) {
+		snprintf(lead, sizeof(lead), "%s,%d,", r->s->hello.name,
+			 r->late ? 1 : 0);
+		fsfmt_ops_rows(sf, lead, cur->ph.name, label, r->note,
+			       r->iv->start_ns, r->iv->end_ns, &fv, cur->fsops);
+		results_wrote(rv, &o->sf);
+		results_flush(rv, &o->sf);
+	}
 }
 
 static void ops_run_end(const struct run_view *rv, void *priv,
@@ -125,7 +173,7 @@ static void ops_run_end(const struct run_view *rv, void *priv,
 
 	if (!e->totals || !e->r->fs || !(f = ops_file(rv, o)))
 		return;
-	fsfmt_ops_rows(f, e->r->ph.name, e->label, "total", 0, 0, e->r->fs,
+	fsfmt_ops_rows(f, "", e->r->ph.name, e->label, "total", 0, 0, e->r->fs,
 		       e->r->fsops);
 	results_wrote(rv, &o->f);
 	results_flush(rv, &o->f);
@@ -162,8 +210,11 @@ static void ops_end(const struct run_view *rv, void *priv)
 
 	if (o->opened)
 		results_file_close(rv, &o->f, 1);
-	o->opened = 0;
-	o->failed = 1; /* closed for good: not opened (emptied) again */
+	if (o->sopened)
+		results_file_close(rv, &o->sf, 1);
+	o->opened = o->sopened = 0;
+	/* closed for good: not opened (emptied) again */
+	o->failed = o->sfailed = 1;
 	ops_free(o);
 }
 
@@ -173,7 +224,9 @@ static void ops_close(const struct run_view *rv, void *priv)
 
 	if (o->opened)
 		results_file_close(rv, &o->f, 0);
-	o->opened = 0;
+	if (o->sopened)
+		results_file_close(rv, &o->sf, 0);
+	o->opened = o->sopened = 0;
 	ops_free(o);
 }
 

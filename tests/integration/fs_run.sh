@@ -10,6 +10,9 @@
 # - deletes then creates: formatted - deletes + creates (from the
 #   summary) = the files on disk, per run and in total, and each
 #   slave's own (summary.json per_slave) = the files of its subtree;
+# - slave_ops.csv: each slave's interval rows add up to ops.csv's
+#   intervals (late rows included) and to its per_slave counts
+#   (check_slave_ops.py);
 # - shared=yes: both slaves on one tree, which is exactly the tree once;
 # - format=clean with a foreign file in a slave's tree refuses, exits
 #   non-0, names the file, and deletes nothing of that tree;
@@ -85,6 +88,8 @@ for slave in ("local-1", "local-2"):
           (slave, files))
 PY
 		fail_show "$TMP/$name.txt" "$name: per-slave operations do not match the trees"
+	/usr/bin/python3 "$HERE/check_slave_ops.py" "$TMP/$name" ||
+		fail_show "$TMP/$name.txt" "$name: slave_ops.csv does not add up"
 }
 
 # 1. Format, then a 70/30 mix of random reads and writes.
@@ -112,16 +117,20 @@ assert reads + writes >= 2000, (reads, writes)
 pct = 100.0 * reads / (reads + writes)
 assert abs(pct - 70) <= 2, "read share %.2f%%, asked 70%%" % pct
 assert r["totals"]["read_ops"] == reads and r["totals"]["write_ops"] == writes
-# ops.csv: the intervals of each operation add up to its total row.
+# ops.csv: the intervals of each operation add up to its total row (a
+# slave's interval that came after its cluster row is a late row; rd1
+# has no warmup, so every late row is measured).
 rows = [x for x in csv.DictReader(open(d + "/ops.csv")) if x["run"] == "rd1"]
 for name in ("read", "write"):
     iv = sum(int(x["count"]) for x in rows
-             if x["operation"] == name and x["phase"] == "measure")
+             if x["operation"] == name and x["phase"] in ("measure", "late"))
     tot = [int(x["count"]) for x in rows
            if x["operation"] == name and x["phase"] == "total"]
     assert tot == [o[name]["count"]] and iv == tot[0], (name, iv, tot)
 print("ok: mix: %d reads, %d writes: %.2f%% read (asked 70)" % (reads, writes, pct))
 PY
+/usr/bin/python3 "$HERE/check_slave_ops.py" "$TMP/mix" ||
+	fail_show "$TMP/mix.txt" "mix: slave_ops.csv does not add up"
 
 # 1b. The fs for-loops on the same tree: a run phase per combination of
 # forxfersize= and forrdpct= (the last turning fastest), each with every
