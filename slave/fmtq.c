@@ -64,17 +64,28 @@ int fmtq_take(struct fmtq *q, struct fstree_entry *e, uint64_t *file)
 	int got = 0;
 
 	pthread_mutex_lock(&q->lock);
-	if (!q->ret && fmtq_next(q, e, file)) {
-		level = fmtq_level(e);
-		/* The walk's levels only grow: wait for the lower ones. */
-		while (!q->ret && !fmtq_may_start(q->level, q->busy, level))
+	while (!q->ret) {
+		if (!q->have_next &&
+		    !(q->have_next = fmtq_next(q, &q->next, &q->next_file)))
+			break;
+		/*
+		 * The walk's levels only grow: the next entry waits in the
+		 * queue for the lower ones; what is busy is all that is
+		 * drawn and not done, and all of one level.
+		 */
+		level = fmtq_level(&q->next);
+		if (!fmtq_may_start(q->level, q->busy, level)) {
 			pthread_cond_wait(&q->cond, &q->lock);
-		if (!q->ret) {
-			if (level > q->level)
-				q->level = level;
-			q->busy++;
-			got = 1;
+			continue;
 		}
+		*e = q->next;
+		*file = q->next_file;
+		q->have_next = 0;
+		if (level > q->level)
+			q->level = level;
+		q->busy++;
+		got = 1;
+		break;
 	}
 	pthread_mutex_unlock(&q->lock);
 	return got;

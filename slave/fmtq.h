@@ -31,7 +31,17 @@ struct fmtq {
 	uint64_t files;       /* files walked: the next file's number */
 	uint32_t level;       /* the level of the entries being made */
 	unsigned busy;        /* entries taken and not done */
-	int ret;              /* the first error */
+	/*
+	 * The walk's next entry, drawn but not taken: it waits here, not in
+	 * a thread, until it may start, so that every entry drawn and not
+	 * done is a busy one (an entry a thread held while it waited was not
+	 * counted, and a file could start before the folder that thread was
+	 * to make: ENOENT on ext4 one run in eight).
+	 */
+	int have_next;
+	struct fstree_entry next;
+	uint64_t next_file;
+	int ret; /* the first error */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "slave/fmtq.h"
 
@@ -181,8 +182,16 @@ static int make(void *arg, const struct fstree_entry *e, uint64_t file)
 	if (e->is_dir ? e->index >= NDIRS : file >= NFILES)
 		return -ERANGE;
 	if (e->is_dir) {
+		struct timespec ts = { 0, 20000 };
+
 		sn->dir_start[e->index] = t;
 		sn->dir_level[e->index] = e->level;
+		/*
+		 * A folder takes a while (a mkdir on ext4), so that threads
+		 * waiting for its level wake while others finish: an entry a
+		 * waiting thread held once went unmade while a file started.
+		 */
+		nanosleep(&ts, NULL);
 		sn->dir_end[e->index] = atomic_fetch_add(&sn->seq, 1);
 	} else {
 		sn->file_start[file] = t;
@@ -235,6 +244,68 @@ static void test_run(void **state)
 			if (sn->dir_level[b] < sn->dir_level[a])
 				assert_true(sn->dir_end[b] < sn->dir_start[a]);
 	free(sn);
+}
+
+/*
+ * A thread that waits for a level holds no entry. Tree: one folder of
+ * level 1 (L1), one of level 2 (L2), then files. The main thread takes
+ * L1; a second thread asks for the next entry (L2) and waits; the main
+ * thread ends L1 and asks again before that thread has run: it must get
+ * L2 (or, if the other got it first, a file only once L2 is done). Once
+ * a waiting thread drew L2 and held it, the main thread took a file at
+ * once, before L2 was made: ENOENT on ext4.
+ */
+struct waiter {
+	struct fmtq *q;
+	atomic_int l2_done;
+	atomic_int early; /* a file taken before L2 was done */
+};
+
+static void take_all(struct waiter *w)
+{
+	struct fstree_entry e;
+	uint64_t file;
+
+	while (fmtq_take(w->q, &e, &file)) {
+		if (e.is_dir && e.level == 2)
+			atomic_store(&w->l2_done, 1);
+		else if (!e.is_dir && !atomic_load(&w->l2_done))
+			atomic_store(&w->early, 1);
+		fmtq_done(w->q, 0);
+	}
+}
+
+static void *waiter_main(void *arg)
+{
+	take_all(arg);
+	return NULL;
+}
+
+static void test_waiting_thread(void **state)
+{
+	struct fstree_shape s = shape(2, 1, 2);
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct fstree_entry e;
+	struct waiter w = { 0 };
+	struct fmtq q;
+	uint64_t file;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(fstree_check(&s, NULL, NULL, 0), 0);
+	fmtq_init(&q, &s, 0, 0, NULL, 0);
+	w.q = &q;
+	assert_int_equal(fmtq_take(&q, &e, &file), 1);
+	assert_true(e.is_dir && e.level == 1);
+	assert_int_equal(pthread_create(&t, NULL, waiter_main, &w), 0);
+	nanosleep(&ts, NULL); /* it waits for L1 by now */
+	assert_int_equal(fmtq_done(&q, 0), 0);
+	take_all(&w);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(atomic_load(&w.l2_done), 1);
+	assert_int_equal(atomic_load(&w.early), 0);
+	assert_int_equal(q.files, 2);
+	fmtq_destroy(&q);
 }
 
 /* A failure stops the walk and names the entry; 1 and 64 threads run. */
@@ -301,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_may_start),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_run_fail),
+		cmocka_unit_test(test_waiting_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
