@@ -502,6 +502,12 @@ static uint64_t end_of(const struct fsphase *fs, unsigned seq)
 	       (uint64_t)(seq - fs->first + 1) * fs->interval_ns;
 }
 
+const int *fsphase_dirfds(const struct fsphase *fs, unsigned *n)
+{
+	*n = fs->plan->nfsds;
+	return fs->dirfd;
+}
+
 int fsphase_wait_ms(const struct fsphase *fs, int most)
 {
 	uint64_t now = time_mono_ns(), end, ms;
@@ -613,6 +619,10 @@ static void send_next(struct session *s)
 	pi->cpu_sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&ph->ru_last.ru_stime);
 	pi->cores = s->hello.cores;
 	ph->ru_last = ru;
+	if (ph->tele_open) {
+		telemetry_tick(&ph->tele, time_mono_ns());
+		telemetry_fill(&ph->tele, pi->seq, pi);
+	}
 	pi->first_io_ns =
 		first ? prepare_mono_to_master(first,
 					       (int64_t)time_real_ns() -

@@ -36,6 +36,12 @@ void fsphase_go(struct fsphase *fs, uint64_t mono_start, unsigned first);
 int fsphase_collect(struct session *s);
 /* How long the main loop may wait, at most most ms: to the next end. */
 int fsphase_wait_ms(const struct fsphase *fs, int most);
+/*
+ * Each fsd's tree (its anchor, or this slave's subtree of it): n folder
+ * fds, open while the phase is; device telemetry samples the block
+ * devices under them.
+ */
+const int *fsphase_dirfds(const struct fsphase *fs, unsigned *n);
 /* Monotonic time of the phase's first operation, 0 for none yet. */
 uint64_t fsphase_first_io(struct fsphase *fs);
 /*

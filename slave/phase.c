@@ -149,6 +149,8 @@ static int phase_validate_maps(struct session *s, char *err, size_t errlen)
 static int phase_prepare_fs(struct session *s, char *err, size_t errlen)
 {
 	struct phase *ph = &s->ph;
+	const int *fds;
+	unsigned nfds;
 	int ret;
 
 	ph->size = calloc(1, sizeof(uint64_t));
@@ -162,6 +164,12 @@ static int phase_prepare_fs(struct session *s, char *err, size_t errlen)
 	ret = fsphase_prepare(s, err, errlen);
 	if (ret < 0)
 		return ret;
+	/* The devices under the trees, the host's CPU, PSI and NIC. */
+	fds = fsphase_dirfds(ph->fs, &nfds);
+	telemetry_open(&ph->tele, fds, nfds, ph->plan.nic);
+	ph->tele_open = 1;
+	for (unsigned i = 0; i < ph->tele.nwarn; i++)
+		tele_warn_once(s, ph->tele.warn[i]);
 	ph->active = 1;
 	return 0;
 }
@@ -328,13 +336,13 @@ int phase_go(struct session *s, const struct proto_go *go, char *err,
 	delta = slave_start - (int64_t)now_real;
 	mono_start = delta > 0 ? now_mono + (uint64_t)delta : now_mono;
 	getrusage(RUSAGE_SELF, &ph->ru_last);
+	/* Samples at the intervals' boundaries (phase_collect). */
+	telemetry_start(&ph->tele, mono_start, go->first_interval,
+			ph->plan.interval_ns);
 	if (ph->fs) {
 		fsphase_go(ph->fs, mono_start, go->first_interval);
 		return 1;
 	}
-	/* Samples at the intervals' boundaries (phase_collect). */
-	telemetry_start(&ph->tele, mono_start, go->first_interval,
-			ph->plan.interval_ns);
 	for (unsigned i = 0; i < ph->slots.nworkers; i++)
 		worker_go(ph->workers[i], mono_start, go->first_interval);
 	return 1;
@@ -676,9 +684,11 @@ int phase_wait_ms(const struct session *s, int most)
 {
 	const struct phase *ph = &s->ph;
 
-	if (ph->active && ph->started && ph->fs)
-		return fsphase_wait_ms(ph->fs, most);
-	if (!ph->active || !ph->started || !ph->tele_open)
+	if (!ph->active || !ph->started)
+		return most;
+	if (ph->fs)
+		most = fsphase_wait_ms(ph->fs, most);
+	if (!ph->tele_open)
 		return most;
 	return telemetry_due_ms(&ph->tele, time_mono_ns(), most);
 }
@@ -690,6 +700,8 @@ void phase_collect(struct session *s)
 	int all_done = 1;
 
 	if (ph->fs) {
+		if (ph->tele_open)
+			telemetry_tick(&ph->tele, time_mono_ns());
 		if (fsphase_collect(s))
 			phase_end(s);
 		return;

@@ -13,6 +13,8 @@
 # - slave_ops.csv: each slave's interval rows add up to ops.csv's
 #   intervals (late rows included) and to its per_slave counts
 #   (check_slave_ops.py);
+# - on ext4, devices.csv has the loop device under the tree for every
+#   slave and measured interval of the fs run phases;
 # - shared=yes: both slaves on one tree, which is exactly the tree once;
 # - format=clean with a foreign file in a slave's tree refuses, exits
 #   non-0, names the file, and deletes nothing of that tree;
@@ -246,6 +248,27 @@ if command -v mkfs.ext4 > /dev/null && [ "$(id -u)" -eq 0 ]; then
 			--files-present "$(find "$FS_MNT/a/$s" -name 'vdb_f*.file' | wc -l)" ||
 			fail "ext4: the tree of $s holds a name Vdbench's has not"
 	done
+	# Device telemetry in fs phases: every slave's measured interval of
+	# the run phases has a devices.csv row of the loop device under the
+	# tree (whatever it wrote: ext4 may write back later).
+	/usr/bin/python3 - "$TMP/counts_ext4" "$(basename "$FS_LOOP")" <<'PY' ||
+import csv, json, sys
+d, dev = sys.argv[1], sys.argv[2]
+s = json.load(open(d + "/summary.json"))
+rows = list(csv.DictReader(open(d + "/devices.csv")))
+n = 0
+for run in ("rdd", "rdc"):
+    ivs = sorted({int(r["interval"]) for r in csv.DictReader(open(d + "/ops.csv"))
+                  if r["run"] == run and r["phase"] == "measure"})
+    assert ivs, run
+    for slave in ("local-1", "local-2"):
+        got = {int(r["interval"]) for r in rows
+               if r["run"] == run and r["slave"] == slave and r["device"] == dev}
+        assert got == set(ivs), (run, slave, sorted(got), ivs)
+        n += len(got)
+print("ok: ext4: %d device rows of %s in the fs run phases" % (n, dev))
+PY
+		fail_show "$TMP/counts_ext4.txt" "ext4: no device telemetry in the fs phases"
 else
 	echo "ext4 part skipped: needs root and mkfs.ext4"
 fi
