@@ -110,6 +110,27 @@ int fs_val_maps(struct session *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* "file REL is gone": the first file of fsd i with keys and no file. */
+static void first_gone(const struct fsphase *fs, unsigned i, char *out,
+		       size_t len)
+{
+	const struct fsval_map *m = fs->val[i];
+	const struct fsplan_tree *t = &fs->tree[i];
+	char rel[FSTREE_PATH_MAX];
+
+	for (uint64_t f = 0; f < m->nfiles && f < t->nfiles; f++) {
+		int known = 0;
+
+		for (uint64_t b = m->base[f]; b < m->base[f + 1] && !known; b++)
+			known = m->gen[b] != 0;
+		if (!known || fsplan_bit(t->fexist, f) ||
+		    fsplan_file_path(t, f, rel, sizeof(rel)) < 0)
+			continue;
+		snprintf(out, len, "file %s is gone", rel);
+		return;
+	}
+}
+
 /*
  * At a phase's end: the journals durable, and a journal that failed or a
  * validate=only pass that verified fewer blocks than its map expected
@@ -134,10 +155,14 @@ static void val_end_checks(struct session *s)
 		} else if (p->validate != PROTO_VALIDATE_ONLY) {
 			continue;
 		} else if (verified < fs->v0[i][3]) {
+			char gone[FSTREE_PATH_MAX + 32] = "";
+
+			first_gone(fs, i, gone, sizeof(gone));
 			snprintf(text, sizeof(text),
-				 "data validation: fsd %s: validate=only verified %llu of the %llu blocks the map expected (a file gone, cut or unreadable?)",
+				 "data validation: fsd %s: validate=only verified %llu of the %llu blocks the map expected (%s)",
 				 m->fsd, (unsigned long long)verified,
-				 (unsigned long long)fs->v0[i][3]);
+				 (unsigned long long)fs->v0[i][3],
+				 gone[0] ? gone : "a file cut or unreadable?");
 			ret = -EIO;
 		} else if (!fs->v0[i][3] && m->base[m->nfiles]) {
 			if (m->jfd >= 0)

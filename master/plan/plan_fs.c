@@ -22,8 +22,6 @@
 
 /* Proto's bound on a slave's operations in flight for one fwd. */
 #define FS_THREADS_MAX 4096
-/* A validate=only pass reads 128 KiB at a time (Vdbench's format size). */
-#define VERIFY_XFER (128u * 1024u)
 
 static int hd_of(const int *slave_hd, unsigned s)
 {
@@ -365,7 +363,7 @@ static int plan_verify_fwds(const struct params *p, const int *map,
 		o->target = o->fsd;
 		o->op = PROTO_FSOP_READ;
 		o->nxfer = 1;
-		o->xfer[0].size = VERIFY_XFER;
+		o->xfer[0].size = PLAN_FS_VERIFY_XFER;
 		o->xfer[0].pct = 100;
 		o->fileio = PROTO_FILEIO_SEQ;
 		o->fileselect = PROTO_FSEL_ONCE;

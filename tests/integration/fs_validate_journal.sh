@@ -16,6 +16,8 @@
 # - the two slaves' journals swapped, a journal cut to its header, and a
 #   journal replayed against another tree shape are each refused: the
 #   run fails naming the journal, never "0 mismatches";
+# - a keyed file deleted between the runs fails the validate=only run,
+#   naming the file;
 # - validate=only with format= is refused with FILE:LINE:COLUMN.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fs_lib.sh"
@@ -139,7 +141,17 @@ run verify
 [ "$rc" -eq 0 ] || fail_show "$TMP/verify.txt" "restored: exited $rc"
 echo "ok: the restored journals verify clean"
 
-# 5. validate=only takes no format=.
+# 5. A keyed file deleted behind lockstep's back: the pass verified fewer
+# blocks than the journal expects, and says which file is gone.
+GONE=vdb.1_1.dir/vdb_f0001.file
+rm "$SHM/a/local-2/$GONE"
+run verify
+[ "$rc" -ne 0 ] || fail_show "$TMP/verify.txt" "gone: exited 0"
+grep -q "slave local-2: data validation: fsd fsd1: validate=only verified [0-9]* of the [0-9]* blocks the map expected (file $GONE is gone)" \
+	"$TMP/verify.txt" || fail_show "$TMP/verify.txt" "gone: no message naming $GONE"
+echo "ok: a deleted file: exit $rc, $GONE named"
+
+# 6. validate=only takes no format=.
 vdb bad 3 "rd=rv,fwd=mix,format=yes,validate=only"
 set +e
 "$LOCKSTEP" check "$TMP/bad.vdb" > "$TMP/bad.txt" 2>&1
