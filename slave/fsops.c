@@ -175,14 +175,14 @@ static void format_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
 }
 
 /* validate=yes: a format write's headers, and its result in the map. */
-static void format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
-			 size_t n)
+static int format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
+			size_t n)
 {
 	struct fs_thread *th = arg;
 
-	/* A journal error ends the phase with it (fsphase_validate_end). */
-	(void)fsval_stamp(th->fs->val[th->fwd], file, buf, at, n,
-			  th->fs->slave_id, time_real_ns());
+	/* A journal error stops the format before the write goes out. */
+	return fsval_stamp(th->fs->val[th->fwd], file, buf, at, n,
+			   th->fs->slave_id, time_real_ns());
 }
 
 static void format_wrote(void *arg, uint64_t file, uint64_t at, size_t n,

@@ -4,9 +4,11 @@
  * of another of each is refused, as is a cut or foreign header); a map
  * journaled, freed and opened again holds the same keys; a file's forget
  * and a format's forget of the whole tree are kept; a write in flight
- * when the journal ended is forgotten, never claimed.
+ * when the journal ended is forgotten, never claimed; a journal that
+ * cannot be written stops the write (its error sticks).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -243,6 +245,26 @@ static void test_inflight(void **state)
 	fsval_free_all(&list);
 }
 
+/* A journal that cannot be written: the write must not go out. */
+static void test_full(void **state)
+{
+	struct fx *x = *state;
+	struct fsval_map *list = NULL, *m;
+	static unsigned char buf[4 * B];
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+	if (full < 0)
+		skip();
+	m = open_ok(x, &list, &x->t, "s1");
+	assert_true(dup2(full, m->jfd) == m->jfd);
+	close(full);
+	assert_int_equal(fsval_stamp(m, 0, buf, 0, B, 0x1234, 42), -ENOSPC);
+	/* Sticky: every later stamp says so too. */
+	assert_int_equal(fsval_stamp(m, 0, buf, 0, B, 0x1234, 42), -ENOSPC);
+	assert_int_equal(fsjnl_sync(m), -ENOSPC);
+	fsval_free_all(&list);
+}
+
 /* A cut, foreign or non-journal file is refused. */
 static void test_foreign(void **state)
 {
@@ -265,6 +287,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_inflight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
 	};
 
