@@ -722,12 +722,13 @@ static void test_plan_validate(void **state)
  * folder; the validate=only rd is one pass (a format-like phase, named
  * "rd2 validate") whose plan is validate=only with, per fsd, one thread
  * reading every file once in order, 128 KiB at a time (Vdbench's
- * journal_recovery run).
+ * journal_recovery run), over the whole tree (no totalsize= or wss=).
  */
 static void test_plan_validate_only(void **state)
 {
 	struct params *p = parse_ok(
-		"validate=yes\njournal=/var/j\n" FSD1 "fsd=fsd2,anchor=/mnt/b\n"
+		"validate=yes\njournal=/var/j\n" FSD1
+		"fsd=fsd2,anchor=/mnt/b,totalsize=8k,wss=4k\n"
 		"fwd=fwd1,fsd=(fsd1,fsd2),rdpct=50,fileio=random,xfersize=4k,threads=4\n"
 		"rd=rd1,fwd=fwd1,format=yes\n"
 		"rd=rd2,fwd=fwd1,validate=only\n");
@@ -743,6 +744,8 @@ static void test_plan_validate_only(void **state)
 		assert_false(ph[i].verify);
 		assert_int_equal(a.validate, PROTO_VALIDATE_YES);
 		assert_string_equal(a.journal, "/var/j");
+		assert_int_equal(a.fsds[1].totalsize, 8192);
+		assert_int_equal(a.fsds[1].wss, 4096);
 		proto_msg_free(
 			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
 	}
@@ -757,6 +760,9 @@ static void test_plan_validate_only(void **state)
 	for (uint32_t i = 0; i < a.nfwds; i++) {
 		assert_int_equal(a.fwds[i].fsd, i);
 		assert_int_equal(a.fsds[i].format, PROTO_FSFMT_NONE);
+		/* Every file there is read, whatever subset held keys. */
+		assert_int_equal(a.fsds[i].totalsize, 0);
+		assert_int_equal(a.fsds[i].wss, 0);
 		assert_int_equal(a.fwds[i].op, PROTO_FSOP_READ);
 		assert_int_equal(a.fwds[i].mixed, 0);
 		assert_int_equal(a.fwds[i].fileio, PROTO_FILEIO_SEQ);

@@ -169,6 +169,9 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	/* Each slave draws its subsets from its own files (Vdbench's). */
 	o->totalsize = d->totalsize;
 	o->wss = d->wss;
+	/* validate=only reads every file there, whatever held its keys. */
+	if (ph->verify)
+		o->totalsize = o->wss = 0;
 	if (d->shared) {
 		/* Vdbench's shared anchor: every n-th file per slave. */
 		for (unsigned s = 0; s < nslaves; s++) {
