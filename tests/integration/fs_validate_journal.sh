@@ -154,18 +154,7 @@ master=$!
 PIDS+=($master)
 kill_slave "$master" local-1 "$TMP/crash.txt"
 [ "$rc" -ne 0 ] || fail_show "$TMP/crash.txt" "the run that lost a slave exited 0"
-inflight=$(/usr/bin/python3 - "$J/fsd1.local-1.fsjnl" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()[176:]
-pend = set()
-for (r,) in struct.iter_unpack("<Q", d[:len(d) // 8 * 8]):
-    if r & 0xff == 1:
-        pend.add(r >> 16)
-    elif r & 0xff in (2, 3):
-        pend.discard(r >> 16)
-print(len(pend))
-PY
-)
+inflight=$(/usr/bin/python3 "$HERE/jnl_pending.py" 176 "$J/fsd1.local-1.fsjnl")
 vdb verify 3 "rd=rv,fwd=mix,validate=only,interval=1"
 run verify
 [ "$rc" -eq 0 ] || fail_show "$TMP/verify.txt" "after the kill: exited $rc"

@@ -221,18 +221,7 @@ grep -q "slave local-1 is gone, so its part of the sds has no owner" "$TMP/crash
 # header: block << 16 | generation << 8 | type, 1 intent, 2 done, 3
 # forget). Almost always some; a kill between two batches of writes may
 # leave none, and the slave must then say nothing of the kind.
-inflight=$(python3 - "$J/sd1.local-1.jnl" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()[160:]
-pend = set()
-for (r,) in struct.iter_unpack("<Q", d[:len(d) // 8 * 8]):
-    if r & 0xff == 1:
-        pend.add(r >> 16)
-    elif r & 0xff in (2, 3):
-        pend.discard(r >> 16)
-print(len(pend))
-PY
-)
+inflight=$(/usr/bin/python3 "$HERE/jnl_pending.py" 160 "$J/sd1.local-1.jnl")
 flip 10
 flip 3500
 run verify 60
