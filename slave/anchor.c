@@ -502,8 +502,11 @@ static int make_file(int dirfd, const struct fstree_entry *e, uint64_t file,
 			ret = -ECANCELED;
 			goto out;
 		}
-		if (run && run->stamp)
-			run->stamp(run->arg, file, own, at, n);
+		if (run && run->stamp) {
+			ret = run->stamp(run->arg, file, own, at, n);
+			if (ret < 0)
+				goto out;
+		}
 		t0 = time_mono_ns();
 		w = pwrite(fd, buf, n, (off_t)at);
 		if (run && run->stamp)

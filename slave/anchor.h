@@ -47,9 +47,11 @@ struct anchor_run {
 	 * data before it goes out (file: its number in the walk's files,
 	 * buf: n writable bytes for offset at), wrote when it came back
 	 * (got: bytes written or -errno). NULL: the fixed pattern goes out.
+	 * A stamp that fails (-errno: its journal) stops the format with
+	 * that error before the write goes out.
 	 */
-	void (*stamp)(void *arg, uint64_t file, void *buf, uint64_t at,
-		      size_t n);
+	int (*stamp)(void *arg, uint64_t file, void *buf, uint64_t at,
+		     size_t n);
 	void (*wrote)(void *arg, uint64_t file, uint64_t at, size_t n,
 		      int64_t got);
 	/* totalsize=: bits of this slave's files (in the tree's order) a

@@ -94,8 +94,11 @@ struct fsphase {
 	struct fsval_map **val;
 	/* validate_id() of this slave's name, in every header it writes. */
 	uint16_t slave_id;
-	/* Per fsd: its map's written, verified, mismatched at prepare. */
-	uint64_t (*v0)[3];
+	/*
+	 * Per fsd: its map's written, verified, mismatched at prepare, and
+	 * (validate=only) the blocks it expected then.
+	 */
+	uint64_t (*v0)[4];
 	int status; /* a format's error, -errno */
 	char err[PROTO_TEXT_LEN];
 	int efd;

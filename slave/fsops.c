@@ -175,13 +175,14 @@ static void format_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
 }
 
 /* validate=yes: a format write's headers, and its result in the map. */
-static void format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
-			 size_t n)
+static int format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
+			size_t n)
 {
 	struct fs_thread *th = arg;
 
-	fsval_stamp(th->fs->val[th->fwd], file, buf, at, n, th->fs->slave_id,
-		    time_real_ns());
+	/* A journal error stops the format before the write goes out. */
+	return fsval_stamp(th->fs->val[th->fwd], file, buf, at, n,
+			   th->fs->slave_id, time_real_ns());
 }
 
 static void format_wrote(void *arg, uint64_t file, uint64_t at, size_t n,
@@ -398,9 +399,13 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 			break;
 		if (paces_transfers(w) && pace(fs, th->fwd, w->rate) < 0)
 			break;
-		if (vm && !rd)
-			fsval_stamp(vm, f, th->buf, at, len, fs->slave_id,
-				    time_real_ns());
+		/* A write its journal does not hold never goes out. */
+		if (vm && !rd &&
+		    (got = fsval_stamp(vm, f, th->buf, at, len, fs->slave_id,
+				       time_real_ns())) < 0) {
+			ret = (int)got;
+			break;
+		}
 		t0 = time_mono_ns();
 		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at);
 		t1 = time_mono_ns();

@@ -1,36 +1,47 @@
 /*
  * A file-system phase's data validation (validate=yes with fwd=): what it
- * refuses, each fsd's key map from the session (slave/fsval.h), the
- * mismatches logged in full, and the counts per fsd in phase_end.
+ * refuses, each fsd's key map from the session (slave/fsval.h, replayed
+ * from its journal with journal=, slave/fsjnl.h), the mismatches logged
+ * in full, the counts per fsd in phase_end, and what a validate=only
+ * pass must have verified.
  */
 #include "slave/fsphase.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/log.h"
 #include "slave/fsint.h"
+#include "slave/fsjnl.h"
 #include "slave/fsval.h"
 #include "slave/outbox.h"
+#include "slave/target.h"
 
 /*
- * What fs data validation keeps exact, else refused: no validate=only
- * pass and no journal (the key maps live in the session), no operation
- * whose effect on a file's contents the map does not follow.
+ * What fs data validation keeps exact, else refused: no operation whose
+ * effect on a file's contents the map does not follow; a validate=only
+ * pass only reads.
  */
 int fs_val_check(const struct proto_plan *p, char *err, size_t errlen)
 {
 	if (!p->validate)
 		return 0;
-	if (p->validate != PROTO_VALIDATE_YES || p->journal[0]) {
+	if (p->validate == PROTO_VALIDATE_ONLY && p->format) {
 		snprintf(err, errlen,
-			 "phase %s: file-system data validation runs without %s",
-			 p->name,
-			 p->journal[0] ? "a journal" : "a validate=only pass");
+			 "phase %s: a validate=only pass formats nothing",
+			 p->name);
 		return -EINVAL;
 	}
-	for (uint32_t i = 0; i < p->nfwds; i++)
+	for (uint32_t i = 0; i < p->nfwds; i++) {
+		if (p->validate == PROTO_VALIDATE_ONLY &&
+		    (p->fwds[i].op != PROTO_FSOP_READ || p->fwds[i].mixed)) {
+			snprintf(err, errlen,
+				 "fwd %s: a validate=only pass only reads",
+				 p->fwds[i].name);
+			return -EINVAL;
+		}
 		if (p->fwds[i].op == PROTO_FSOP_COPY ||
 		    p->fwds[i].op == PROTO_FSOP_MOVE) {
 			snprintf(err, errlen,
@@ -40,6 +51,7 @@ int fs_val_check(const struct proto_plan *p, char *err, size_t errlen)
 								    "move");
 			return -EINVAL;
 		}
+	}
 	return 0;
 }
 
@@ -59,24 +71,118 @@ int fs_val_maps(struct session *s, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	fs->slave_id = (uint16_t)validate_id(s->hello.name);
+	if (p->journal[0]) {
+		int ret = target_check_journal(p->journal, &s->policy, err,
+					       errlen);
+
+		if (ret < 0)
+			return ret;
+	}
 	for (unsigned i = 0; i < p->nfsds; i++) {
 		const struct proto_fsd *f = &p->fsds[i];
 		struct fsval_map *m;
+		int ret = fsval_open(&s->fsvals, f->name, fs->path[i],
+				     &fs->tree[i], f->share_no, f->share_count,
+				     p->journal, s->hello.name, &m, err,
+				     errlen);
 
-		if (fsval_get(&s->fsvals, f->name, fs->path[i], &fs->tree[i],
-			      f->share_no, f->share_count, &m) < 0) {
-			snprintf(err, errlen,
-				 "fsd %s: out of memory for its key map",
-				 f->name);
-			return -ENOMEM;
-		}
+		if (ret < 0)
+			return ret;
 		m->nbad = m->nlogged = 0;
 		fs->val[i] = m;
 		fs->v0[i][0] = atomic_load(&m->written);
 		fs->v0[i][1] = atomic_load(&m->verified);
 		fs->v0[i][2] = atomic_load(&m->mismatched);
+		if (p->validate == PROTO_VALIDATE_ONLY)
+			fs->v0[i][3] = fsval_known(m);
+		if (m->inflight && !m->inflight_told) {
+			char text[PROTO_TEXT_LEN];
+
+			snprintf(text, sizeof(text),
+				 "fsd %s: %llu blocks were being written when journal %s ended: either content may be there, so they are not verified",
+				 m->fsd, (unsigned long long)m->inflight,
+				 m->jpath);
+			log_warn("%s", text);
+			outbox_log(s, LOG_WARN, text);
+			m->inflight_told = 1;
+		}
 	}
 	return 0;
+}
+
+/* "file REL is gone": the first file of fsd i with keys and no file. */
+static void first_gone(const struct fsphase *fs, unsigned i, char *out,
+		       size_t len)
+{
+	const struct fsval_map *m = fs->val[i];
+	const struct fsplan_tree *t = &fs->tree[i];
+	char rel[FSTREE_PATH_MAX];
+
+	for (uint64_t f = 0; f < m->nfiles && f < t->nfiles; f++) {
+		int known = 0;
+
+		for (uint64_t b = m->base[f]; b < m->base[f + 1] && !known; b++)
+			known = m->gen[b] != 0;
+		if (!known || fsplan_bit(t->fexist, f) ||
+		    fsplan_file_path(t, f, rel, sizeof(rel)) < 0)
+			continue;
+		snprintf(out, len, "file %s is gone", rel);
+		return;
+	}
+}
+
+/*
+ * At a phase's end: the journals durable, and a journal that failed or a
+ * validate=only pass that verified fewer blocks than its map expected
+ * (a file gone or cut, a journal emptied or of nothing) is the phase's
+ * error, never "0 mismatches".
+ */
+static void val_end_checks(struct session *s)
+{
+	struct fsphase *fs = s->ph.fs;
+	const struct proto_plan *p = &s->ph.plan;
+
+	for (unsigned i = 0; i < fs->nfsds && fs->val[i]; i++) {
+		struct fsval_map *m = fs->val[i];
+		uint64_t verified = atomic_load(&m->verified) - fs->v0[i][1];
+		char text[PROTO_TEXT_LEN], from[PROTO_TEXT_LEN / 2];
+		int ret = fsjnl_sync(m);
+
+		if (ret < 0) {
+			snprintf(text, sizeof(text),
+				 "fsd %s: journal %s failed (%s): its keys are not to be trusted",
+				 m->fsd, m->jpath, strerror(-ret));
+		} else if (p->validate != PROTO_VALIDATE_ONLY) {
+			continue;
+		} else if (verified < fs->v0[i][3]) {
+			char gone[FSTREE_PATH_MAX + 32] = "";
+
+			first_gone(fs, i, gone, sizeof(gone));
+			snprintf(text, sizeof(text),
+				 "data validation: fsd %s: validate=only verified %llu of the %llu blocks the map expected (%s)",
+				 m->fsd, (unsigned long long)verified,
+				 (unsigned long long)fs->v0[i][3],
+				 gone[0] ? gone : "a file cut or unreadable?");
+			ret = -EIO;
+		} else if (!fs->v0[i][3] && m->base[m->nfiles]) {
+			if (m->jfd >= 0)
+				snprintf(from, sizeof(from), "journal %s",
+					 m->jpath);
+			else
+				snprintf(from, sizeof(from),
+					 "this run (no journal=)");
+			snprintf(text, sizeof(text),
+				 "data validation: fsd %s: %s records no block written by this slave, so validate=only had nothing to verify (was the journal emptied, cut or deleted?)",
+				 m->fsd, from);
+			ret = -ENODATA;
+		} else {
+			continue;
+		}
+		log_error("%s", text);
+		outbox_log(s, LOG_ERROR, text);
+		if (!s->ph.status)
+			s->ph.status = ret;
+	}
 }
 
 /* Log, in full, the mismatches the threads kept since the last call. */
@@ -120,6 +226,7 @@ void fsphase_validate_end(struct session *s, struct proto_phase_end *pe)
 	if (!fs || !fs->val)
 		return;
 	fs_val_log(s);
+	val_end_checks(s);
 	/* Per fsd: vs[].t is the fsd's index in an fs plan. */
 	pe->val_sds = calloc(fs->nfsds ? fs->nfsds : 1, sizeof(*pe->val_sds));
 	if (!pe->val_sds) {

@@ -8,6 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slave/fsjnl.h"
+
+/* Journal records made at once (on the thread's stack). */
+#define RECS 256
+
 uint64_t fsval_span(uint64_t at, uint64_t len, uint64_t *first)
 {
 	uint64_t b0 = (at + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
@@ -43,6 +48,8 @@ static int same_tree(const struct fsval_map *m, const char *fsd,
 
 static void map_free(struct fsval_map *m)
 {
+	fsjnl_close(m);
+	pthread_mutex_destroy(&m->jlock);
 	free(m->base);
 	free(m->id);
 	free(m->gen);
@@ -60,6 +67,8 @@ static struct fsval_map *map_new(const char *fsd, const char *path,
 	if (!m)
 		return NULL;
 	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->jlock, NULL);
+	m->jfd = -1;
 	snprintf(m->fsd, sizeof(m->fsd), "%s", fsd);
 	snprintf(m->path, sizeof(m->path), "%s", path);
 	m->share_no = share_no;
@@ -88,11 +97,13 @@ static struct fsval_map *map_new(const char *fsd, const char *path,
 	return m;
 }
 
-int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
-	      const struct fsplan_tree *t, uint32_t share_no,
-	      uint32_t share_count, struct fsval_map **out)
+int fsval_open(struct fsval_map **list, const char *fsd, const char *path,
+	       const struct fsplan_tree *t, uint32_t share_no,
+	       uint32_t share_count, const char *journal, const char *slave,
+	       struct fsval_map **out, char *err, size_t errlen)
 {
 	struct fsval_map **at = list, *m;
+	int ret;
 
 	for (; *at; at = &(*at)->next)
 		if (!strcmp((*at)->fsd, fsd))
@@ -103,8 +114,18 @@ int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
 	}
 	/* Another tree under that name: nothing of the old one holds. */
 	m = map_new(fsd, path, t, share_no, share_count);
-	if (!m)
+	if (!m) {
+		snprintf(err, errlen, "fsd %s: out of memory for its key map",
+			 fsd);
 		return -ENOMEM;
+	}
+	if (journal[0]) {
+		ret = fsjnl_open(m, journal, slave, *at != NULL, err, errlen);
+		if (ret < 0) {
+			map_free(m);
+			return ret;
+		}
+	}
 	if (*at) {
 		m->next = (*at)->next;
 		map_free(*at);
@@ -112,6 +133,25 @@ int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
 	*at = m;
 	*out = m;
 	return 0;
+}
+
+int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
+	      const struct fsplan_tree *t, uint32_t share_no,
+	      uint32_t share_count, struct fsval_map **out)
+{
+	char err[PROTO_TEXT_LEN];
+
+	return fsval_open(list, fsd, path, t, share_no, share_count, "", "",
+			  out, err, sizeof(err));
+}
+
+uint64_t fsval_known(const struct fsval_map *m)
+{
+	uint64_t n = 0;
+
+	for (uint64_t b = 0; b < m->base[m->nfiles]; b++)
+		n += m->gen[b] != 0;
+	return n;
 }
 
 void fsval_free_all(struct fsval_map **list)
@@ -126,12 +166,33 @@ void fsval_free_all(struct fsval_map **list)
 
 void fsval_forget(struct fsval_map *m, uint64_t f)
 {
-	if (f < m->nfiles)
-		memset(m->gen + m->base[f], 0, m->base[f + 1] - m->base[f]);
+	uint64_t recs[RECS];
+	size_t n = 0;
+	int any = 0;
+
+	if (f >= m->nfiles)
+		return;
+	/* The journal forgets what the map knew (it has nothing else). */
+	for (uint64_t b = m->base[f]; m->jfd >= 0 && b < m->base[f + 1]; b++) {
+		if (!m->gen[b])
+			continue;
+		recs[n++] = validate_rec(b, 0, VALIDATE_REC_FORGET);
+		any = 1;
+		if (n == RECS) {
+			(void)fsjnl_append(m, recs, n, 0);
+			n = 0;
+		}
+	}
+	if (any) {
+		(void)fsjnl_append(m, recs, n, 0);
+		(void)fsjnl_sync(m);
+	}
+	memset(m->gen + m->base[f], 0, m->base[f + 1] - m->base[f]);
 }
 
 void fsval_forget_all(struct fsval_map *m)
 {
+	(void)fsjnl_restart(m);
 	memset(m->gen, 0, m->base[m->nfiles]);
 }
 
@@ -144,18 +205,36 @@ static uint64_t blocks(const struct fsval_map *m, uint64_t f, uint8_t **gen)
 	return m->base[f + 1] - m->base[f];
 }
 
-void fsval_stamp(const struct fsval_map *m, uint64_t f, void *buf, uint64_t at,
-		 uint64_t len, uint16_t slave, uint64_t time_ns)
+int fsval_stamp(struct fsval_map *m, uint64_t f, void *buf, uint64_t at,
+		uint64_t len, uint16_t slave, uint64_t time_ns)
 {
 	uint8_t *gen;
 	uint64_t nb = blocks(m, f, &gen), b0;
-	uint64_t n = fsval_span(at, len, &b0);
+	uint64_t n = fsval_span(at, len, &b0), recs[RECS];
+	size_t nr = 0;
+	int ret = 0;
 
-	for (uint64_t k = 0; k < n && b0 + k < nb; k++)
+	for (uint64_t k = 0; k < n && b0 + k < nb; k++) {
+		uint8_t g = validate_gen_next(gen[b0 + k]);
+
 		validate_fill((unsigned char *)buf + (b0 + k) * VALIDATE_BLOCK -
 				      at,
-			      b0 + k, m->id[f], slave,
-			      validate_gen_next(gen[b0 + k]), time_ns);
+			      b0 + k, m->id[f], slave, g, time_ns);
+		if (m->jfd < 0)
+			continue;
+		recs[nr++] = validate_rec(m->base[f] + b0 + k, g,
+					  VALIDATE_REC_INTENT);
+		if (nr == RECS) {
+			ret = fsjnl_append(m, recs, nr, 0);
+			nr = 0;
+		}
+	}
+	/* The intents are durable before the write goes out. */
+	if (m->jfd >= 0 && !ret)
+		ret = fsjnl_append(m, recs, nr, 1);
+	if (m->jfd >= 0 && !ret && !nr)
+		ret = fsjnl_sync(m);
+	return ret;
 }
 
 void fsval_wrote(struct fsval_map *m, uint64_t f, uint64_t at, uint64_t len,
@@ -168,6 +247,9 @@ void fsval_wrote(struct fsval_map *m, uint64_t f, uint64_t at, uint64_t len,
 	uint64_t first = at / VALIDATE_BLOCK;
 	uint64_t end = (at + len + VALIDATE_BLOCK - 1) / VALIDATE_BLOCK;
 
+	uint64_t recs[RECS];
+	size_t nr = 0;
+
 	for (uint64_t b = first; b < end && b < nb; b++) {
 		if (b >= w0 && b < w0 + w) {
 			gen[b] = validate_gen_next(gen[b]);
@@ -175,7 +257,18 @@ void fsval_wrote(struct fsval_map *m, uint64_t f, uint64_t at, uint64_t len,
 		} else {
 			gen[b] = 0; /* partly written, or not at all */
 		}
+		if (m->jfd < 0)
+			continue;
+		recs[nr++] = validate_rec(m->base[f] + b, gen[b],
+					  gen[b] ? VALIDATE_REC_DONE :
+						   VALIDATE_REC_FORGET);
+		if (nr == RECS) {
+			(void)fsjnl_append(m, recs, nr, 0);
+			nr = 0;
+		}
 	}
+	/* Made durable with the next intents, or at the phase's end. */
+	(void)fsjnl_append(m, recs, nr, 0);
 }
 
 unsigned fsval_verify(struct fsval_map *m, uint64_t f, const void *buf,

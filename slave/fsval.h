@@ -55,6 +55,13 @@ struct fsval_map {
 	pthread_mutex_t lock; /* bad, nbad */
 	struct fsval_bad bad[FSVAL_LOG_MAX];
 	unsigned nbad, nlogged;
+	/* journal=DIR (slave/fsjnl.h): its descriptor, -1 without */
+	int jfd;
+	char jpath[PROTO_PATH_LEN + PROTO_NAME_LEN * 2 + 16];
+	atomic_int jerr;       /* first journal error (-errno), sticky */
+	pthread_mutex_t jlock; /* appends */
+	uint64_t inflight;     /* blocks in flight at its end, forgotten */
+	int inflight_told;
 	struct fsval_map *next;
 };
 
@@ -76,6 +83,19 @@ uint32_t fsval_file_id(const char *fsd, const char *rel);
 int fsval_get(struct fsval_map **list, const char *fsd, const char *path,
 	      const struct fsplan_tree *t, uint32_t share_no,
 	      uint32_t share_count, struct fsval_map **out);
+/*
+ * fsval_get with journal=DIR (journal "": none): a map made on first use
+ * in the run opens DIR/<fsd>.<slave>.fsjnl and replays it (a journal of
+ * another fsd, slave, share or tree is refused); one made anew for
+ * another tree in the run starts its journal afresh. 0 with *out, or
+ * -errno with a message.
+ */
+int fsval_open(struct fsval_map **list, const char *fsd, const char *path,
+	       const struct fsplan_tree *t, uint32_t share_no,
+	       uint32_t share_count, const char *journal, const char *slave,
+	       struct fsval_map **out, char *err, size_t errlen);
+/* The blocks m expects a generation of: what validate=only must verify. */
+uint64_t fsval_known(const struct fsval_map *m);
 /* Free every map of the list; *list becomes NULL. */
 void fsval_free_all(struct fsval_map **list);
 
@@ -87,10 +107,12 @@ void fsval_forget_all(struct fsval_map *m);
 /*
  * A write of len bytes at at of file f is about to go out from buf:
  * stamp each whole block with its next generation (slave slave, written
- * at time_ns of CLOCK_REALTIME). buf changes only in its headers.
+ * at time_ns of CLOCK_REALTIME). buf changes only in its headers. With a
+ * journal, the intents are made durable first: 0, or the journal's
+ * error (then the write must not go out).
  */
-void fsval_stamp(const struct fsval_map *m, uint64_t f, void *buf, uint64_t at,
-		 uint64_t len, uint16_t slave, uint64_t time_ns);
+int fsval_stamp(struct fsval_map *m, uint64_t f, void *buf, uint64_t at,
+		uint64_t len, uint16_t slave, uint64_t time_ns);
 /*
  * That write came back with got (bytes written, or -errno): the whole
  * blocks written take their new generation, every other block it

@@ -56,7 +56,7 @@ static ssize_t read_all(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+int valmap_write_all(int fd, const void *buf, size_t len)
 {
 	size_t put = 0;
 
@@ -210,7 +210,8 @@ static int journal_open(struct valmap *m, const char *dir, const char *slave,
 		h.layout = m->layout;
 		snprintf(h.sd, sizeof(h.sd), "%s", m->sd);
 		snprintf(h.slave, sizeof(h.slave), "%s", slave);
-		if (ftruncate(fd, 0) < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
+		if (ftruncate(fd, 0) < 0 ||
+		    valmap_write_all(fd, &h, sizeof(h)) < 0 ||
 		    fdatasync(fd) < 0) {
 			ret = -errno;
 			snprintf(err, errlen, "journal %s: %s", file,
@@ -290,7 +291,7 @@ int valmap_journal(struct valmap *m, const uint64_t *recs, size_t n)
 
 	if (ret < 0 || m->jfd < 0 || !n)
 		return ret;
-	ret = write_all(m->jfd, recs, n * sizeof(*recs));
+	ret = valmap_write_all(m->jfd, recs, n * sizeof(*recs));
 	if (ret == 0 && fdatasync(m->jfd) < 0)
 		ret = -errno;
 	if (ret < 0)

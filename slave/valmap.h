@@ -74,6 +74,8 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
  * Walks the whole map.
  */
 uint64_t valmap_known(const struct valmap *m);
+/* Write all len bytes of buf to fd (EINTR retried): 0 or -errno. */
+int valmap_write_all(int fd, const void *buf, size_t len);
 /* Append n records to the journal and fdatasync it; 0 or -errno (kept). */
 int valmap_journal(struct valmap *m, const uint64_t *recs, size_t n);
 /* Keep a mismatch for the log (the first VALMAP_LOG_MAX of a phase). */

@@ -857,7 +857,10 @@ static const char man_vdbench[] =
 	"writing it, which is `-vw`). `-j`, `-jr` and `-jn` set "
 	"`validate=yes` with `journal=` the current folder: a journal "
 	"there is replayed (`-jr`); entries are always made durable, so "
-	"`-jn` journals as `-j` does. `--OPTION ...` is any option of "
+	"`-jn` journals as `-j` does. Vdbench's journal recovery run, "
+	"which `-jr` puts before the first rd (every block or file read "
+	"and verified), is an rd with `validate=only` in lockstep, given "
+	"in the parameter file (`lockstep-params(5)`, DATA VALIDATION). `--OPTION ...` is any option of "
 	"`lockstep run` (lockstep-run(1)). Any other Vdbench option "
 	"(`-vr`, `-c`, `-t`, `-l`, `-m`, `-p`, `-d`, `-r`, ...) is refused "
 	"by name, exit 1.\n";

@@ -383,8 +383,12 @@ static void test_refused(void **state)
 		  "4:8: rd=rd1: forxfersize 6144 is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)" },
 		{ FSD1 FWD1 "rd=rd1,warmup=(steady,10)\n",
 		  "3:8: rd=rd1: warmup=steady is not run with fwd= yet (issue 32): give a time" },
-		{ "validate=yes\njournal=/var/j\n" FSD1 FWD1 RD1,
-		  "2:9: rd=rd1: journal= keeps block validation across runs; file-system validation (fwd=) keeps its keys in the slaves for one run and takes no journal" },
+		{ "validate=yes\n" FSD1 FWD1
+		  "rd=rd1,format=yes,validate=only\n",
+		  "4:8: rd=rd1: validate=only reads every file of its fsds once, as fast as it can: it takes no format=, for-loops, operations= or fwdrate= other than max (give them their own rd)" },
+		{ "validate=yes\n" FSD1 FWD1
+		  "rd=rd1,fwdrate=10,validate=only\n",
+		  "4:28: rd=rd1: validate=only reads every file of its fsds once, as fast as it can: it takes no format=, for-loops, operations= or fwdrate= other than max (give them their own rd)" },
 		{ "validate=yes\n" FSD1
 		  "fwd=fwd1,fsd=fsd1,xfersize=(4k,50,6k,50)\n" RD1,
 		  "3:1: fwd=fwd1: xfersize 6144 is not a multiple of 4k, as validate=yes needs (one key per 4 KiB block of a file)" },
@@ -393,6 +397,8 @@ static void test_refused(void **state)
 		  "4:1: fwd=fwd1: validate=yes does not follow what operation=move does to a file's contents" },
 		{ "validate=yes\n" FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
 		  "3:10: fwd=fwd1: fileio=(random,shared) may not be used with validate=yes (Vdbench's rule: threads writing one file at once leave no key to follow)" },
+		{ "fsd=fsd1,anchor=/mnt/a,journal=/j\n" FWD1 RD1,
+		  "1:24: journal= is not supported: give journal=DIR among the general parameters: with validate=yes it journals every fsd's key maps" },
 		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
 		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
 	};
@@ -706,6 +712,66 @@ static void test_plan_validate(void **state)
 		proto_msg_free(
 			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
 	}
+	free(ph);
+	params_free(&p);
+}
+
+/*
+ * journal= and validate=only with fwd=: every plan carries the journal
+ * folder; the validate=only rd is one pass (a format-like phase, named
+ * "rd2 validate") whose plan is validate=only with, per fsd, one thread
+ * reading every file once in order, 128 KiB at a time (Vdbench's
+ * journal_recovery run), over the whole tree (no totalsize= or wss=).
+ */
+static void test_plan_validate_only(void **state)
+{
+	struct params *p = parse_ok(
+		"validate=yes\njournal=/var/j\n" FSD1
+		"fsd=fsd2,anchor=/mnt/b,totalsize=8k,wss=4k\n"
+		"fwd=fwd1,fsd=(fsd1,fsd2),rdpct=50,fileio=random,xfersize=4k,threads=4\n"
+		"rd=rd1,fwd=fwd1,format=yes\n"
+		"rd=rd2,fwd=fwd1,validate=only\n");
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	ph = phases_ok(p, &n);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < 2; i++) {
+		plan_ok(p, &ph[i], 0, "h1", &a);
+		assert_false(ph[i].verify);
+		assert_int_equal(a.validate, PROTO_VALIDATE_YES);
+		assert_string_equal(a.journal, "/var/j");
+		assert_int_equal(a.fsds[1].totalsize, 8192);
+		assert_int_equal(a.fsds[1].wss, 4096);
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	}
+	assert_true(ph[2].verify);
+	assert_string_equal(ph[2].name, "rd2 validate");
+	plan_ok(p, &ph[2], 0, "h1", &a);
+	assert_int_equal(a.validate, PROTO_VALIDATE_ONLY);
+	assert_string_equal(a.journal, "/var/j");
+	assert_int_equal(a.format, 0);
+	assert_int_equal(a.nfsds, 2);
+	assert_int_equal(a.nfwds, 2);
+	for (uint32_t i = 0; i < a.nfwds; i++) {
+		assert_int_equal(a.fwds[i].fsd, i);
+		assert_int_equal(a.fsds[i].format, PROTO_FSFMT_NONE);
+		/* Every file there is read, whatever subset held keys. */
+		assert_int_equal(a.fsds[i].totalsize, 0);
+		assert_int_equal(a.fsds[i].wss, 0);
+		assert_int_equal(a.fwds[i].op, PROTO_FSOP_READ);
+		assert_int_equal(a.fwds[i].mixed, 0);
+		assert_int_equal(a.fwds[i].fileio, PROTO_FILEIO_SEQ);
+		assert_int_equal(a.fwds[i].fileselect, PROTO_FSEL_ONCE);
+		assert_int_equal(a.fwds[i].threads, 1);
+		assert_int_equal(a.fwds[i].nxfer, 1);
+		assert_int_equal(a.fwds[i].xfer[0].size, 128 * 1024);
+		assert_true(a.fwds[i].rate == 0);
+	}
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
 	free(ph);
 	params_free(&p);
 }
@@ -1166,6 +1232,7 @@ int main(void)
 		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_curve_phases),
 		cmocka_unit_test(test_plan_validate),
+		cmocka_unit_test(test_plan_validate_only),
 		cmocka_unit_test(test_format_words),
 		cmocka_unit_test(test_plan_errors),
 		cmocka_unit_test(test_loop_errors),

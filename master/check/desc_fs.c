@@ -244,7 +244,11 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 	desc_u64(d, "intervals", ph->intervals);
 	desc_u64(d, "warmup_intervals", ph->warmup_intervals);
 	desc_dbl(d, "pause", ph->pause_s);
-	if (fmt) {
+	desc_boolean(d, "validate_only", ph->verify);
+	if (ph->verify) {
+		SHOWN(d,
+		      " reads every file once and verifies its keyed blocks (validate=only) of:");
+	} else if (fmt) {
 		desc_str(d, "format",
 			 ph->fs_format == PROTO_FSFMT_CLEAN   ? "clean" :
 			 ph->fs_format == PROTO_FSFMT_RESTART ? "restart" :
@@ -293,8 +297,10 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 			SHOWN(d, " %s", p->fsd[f].name);
 	}
 	desc_end(d);
-	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN &&
-	    !(ph->fs_format_flags & PROTO_FSFMT_DIRS))
+	if (ph->verify)
+		TEXT(d, ", %g KiB reads", PLAN_FS_VERIFY_XFER / 1024.0);
+	else if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN &&
+		 !(ph->fs_format_flags & PROTO_FSFMT_DIRS))
 		TEXT(d, ", %g KiB writes", p->fs_format_xfer / 1024.0);
 	/* A clean is one thread (Vdbench's cleanupOldFiles too). */
 	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN)

@@ -145,19 +145,16 @@ int fsd_count_expand(struct parser *p)
 
 /*
  * validate=yes with fwd=: what the slaves' key maps (slave/fsval.h) keep
- * exact. Refused: journal= (the maps live in the slaves for the run),
- * copy and move (their effect on a file's contents is not followed),
- * fileio=(random,shared) (Vdbench's rule) and
+ * exact. Refused: copy and move (their effect on a file's contents is
+ * not followed), fileio=(random,shared) (Vdbench's rule) and
  * transfers that are not whole 4 KiB blocks (one key per block).
+ * journal= journals the maps (slave/fsjnl.h); validate=only is one pass
+ * that reads every file of the rd's fsds once (fs_validate_only).
  */
 int fs_validate(struct parser *p, const struct params_rd *rd)
 {
 	const struct params *pa = p->out;
 
-	if (pa->journal[0])
-		return perr(p, pa->journal_pos,
-			    "rd=%s: journal= keeps block validation across runs; file-system validation (fwd=) keeps its keys in the slaves for one run and takes no journal",
-			    rd->name);
 	for (size_t i = 0; i < rd->nfwd; i++) {
 		const struct params_fwd *w = &pa->fwd[rd->fwd[i]];
 
@@ -419,8 +416,8 @@ int rd_set_fwdrate(struct parser *p, const struct kw *kw, void *obj,
 
 /* rd keywords of a wd= run that mean nothing to an fwd= run yet. */
 static const char *const not_with_fwd[] = {
-	"iorate",     "slo",          "sloprecision", "maxdata",  "validate",
-	"forseekpct", "forcompratio", "forrhpct",     "forwhpct", "forhitarea",
+	"iorate",       "slo",      "sloprecision", "maxdata",    "forseekpct",
+	"forcompratio", "forrhpct", "forwhpct",     "forhitarea",
 };
 
 /*
@@ -540,6 +537,19 @@ int fs_rd_finish(struct parser *p, struct params_rd *rd)
 			    rd->name);
 	if (pa->validate && fs_validate(p, rd))
 		return -EINVAL;
+	/*
+	 * validate=only (Vdbench's journal_recovery run, which "will
+	 * sequentially read and validate all modified data"): every file
+	 * of the rd's fsds read once, at max; nothing else of the rd runs.
+	 */
+	if (rd->validate_only &&
+	    (rd->format != PARAMS_FORMAT_NO || rd->nloop || rd->nops ||
+	     rd->fwdrate > 0 || rd->fwdrate_curve))
+		return perr(p,
+			    rd->format != PARAMS_FORMAT_NO ? rd->format_pos :
+							     rd->validate_pos,
+			    "rd=%s: validate=only reads every file of its fsds once, as fast as it can: it takes no format=, for-loops, operations= or fwdrate= other than max (give them their own rd)",
+			    rd->name);
 	if (fs_loops(p, rd))
 		return -EINVAL;
 	return check_fwd_skews(p, rd) ? -EINVAL : 1;

@@ -596,6 +596,22 @@ static int fs_phases(const struct params *p, const struct params_rd *rd,
 	bool first = true;
 
 	base->fs = true;
+	/* validate=only: one pass reading every file once (plan_fs.c). */
+	if (rd->validate_only) {
+		struct plan_phase *x = phase_add(a, base);
+
+		if (!x)
+			return -1;
+		format_phase(p, rd, x);
+		memcpy(x->name, base->name, sizeof(x->name));
+		name_add(x->name, " validate");
+		x->verify = true;
+		x->format_bytes = 0;
+		x->format_unsized = 0;
+		x->fs_format = PROTO_FSFMT_NONE;
+		x->fs_format_flags = 0;
+		return 0;
+	}
 	if (fs_tree_formats(rd))
 		return fs_tree_phases(p, rd, base, a);
 	/* The for-loops (fs_rd.c fs_loops): a run phase per value. */

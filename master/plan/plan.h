@@ -36,6 +36,8 @@
  * working set once; its elapsed_s is only this upper bound.
  */
 #define PLAN_FORMAT_BOUND_S (24 * 3600.0)
+/* A file-system validate=only pass reads 128 KiB at a time (plan_fs.c). */
+#define PLAN_FS_VERIFY_XFER (128u * 1024u)
 
 /* Command-line overrides of every rd's timing (Vdbench -e, -w, -i); < 0 = unset. */
 struct plan_overrides {

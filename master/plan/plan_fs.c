@@ -188,6 +188,9 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	/* Each slave draws its subsets from its own files (Vdbench's). */
 	o->totalsize = d->totalsize;
 	o->wss = d->wss;
+	/* validate=only reads every file there, whatever held its keys. */
+	if (ph->verify)
+		o->totalsize = o->wss = 0;
 	if (d->shared) {
 		/* Vdbench's shared anchor: every n-th file per slave. */
 		for (unsigned s = 0; s < nslaves; s++) {
@@ -358,6 +361,40 @@ static int plan_fwds(const struct params *p, const struct plan_phase *ph,
 	return 0;
 }
 
+/*
+ * A validate=only pass (Vdbench's journal_recovery run): on each fsd of
+ * the rd this slave uses, one thread reads every file once, in the
+ * tree's order, to its end, verifying each keyed block.
+ */
+static int plan_verify_fwds(const struct params *p, const int *map,
+			    struct proto_plan *out)
+{
+	unsigned k = 0;
+
+	out->fwds = calloc(out->nfsds ? out->nfsds : 1, sizeof(*out->fwds));
+	if (!out->fwds)
+		return -ENOMEM;
+	for (unsigned f = 0; f < p->nfsd; f++) {
+		struct proto_fwd *o;
+
+		if (map[f] < 0)
+			continue;
+		o = &out->fwds[k++];
+		snprintf(o->name, sizeof(o->name), "validate");
+		o->fsd = (uint32_t)map[f];
+		o->target = o->fsd;
+		o->op = PROTO_FSOP_READ;
+		o->nxfer = 1;
+		o->xfer[0].size = PLAN_FS_VERIFY_XFER;
+		o->xfer[0].pct = 100;
+		o->fileio = PROTO_FILEIO_SEQ;
+		o->fileselect = PROTO_FSEL_ONCE;
+		o->threads = 1;
+	}
+	out->nfwds = k;
+	return 0;
+}
+
 void plan_header(const struct params *p, const struct plan_phase *ph,
 		 unsigned phase_no, const int *slave_hd, unsigned slave,
 		 const char *engine, struct proto_plan *out)
@@ -405,11 +442,18 @@ int plan_fs_for_slave(const struct params *p, const struct plan_phase *ph,
 	if (!map)
 		return -ENOMEM;
 	plan_header(p, ph, phase_no, slave_hd, slave, engine, out);
-	/* The key maps live in the slaves for the run: no journal. */
-	out->validate = p->validate ? PROTO_VALIDATE_YES : PROTO_VALIDATE_OFF;
+	/* The key maps, journaled with journal= (slave/fsjnl.h). */
+	out->validate = ph->verify  ? PROTO_VALIDATE_ONLY :
+			p->validate ? PROTO_VALIDATE_YES :
+				      PROTO_VALIDATE_OFF;
+	if (out->validate)
+		snprintf(out->journal, sizeof(out->journal), "%s", p->journal);
+	out->format = out->format && !ph->verify;
 	ret = plan_fsds(p, ph, slave_hd, slave, nslaves, slave_name, map, out,
 			err, errlen);
-	if (!ret && ph->kind != PLAN_FORMAT)
+	if (!ret && ph->verify)
+		ret = plan_verify_fwds(p, map, out);
+	else if (!ret && ph->kind != PLAN_FORMAT)
 		ret = plan_fwds(p, ph, slave_hd, slave, nslaves, map, out, err,
 				errlen);
 	/*

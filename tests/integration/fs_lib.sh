@@ -1,6 +1,6 @@
 # Helpers of the file-system run tests (fs_run.sh, fs_copymove.sh,
-# fs_clean_shared.sh, fs_subsets.sh, fs_validate.sh, fs_format_threads.sh),
-# sourced after lib.sh.
+# fs_clean_shared.sh, fs_subsets.sh, fs_validate.sh, fs_format_threads.sh,
+# fs_validate_journal.sh), sourced after lib.sh.
 
 # run NAME: lockstep run $TMP/NAME.vdb into $TMP/NAME with two local
 # slaves; sets rc; fails on a sanitizer report.
@@ -42,4 +42,20 @@ refused() {
 	grep -q "$TMP/$name.vdb:$want" "$TMP/$name.txt" ||
 		fail_show "$TMP/$name.txt" "$name: not refused at $want"
 	echo "ok: $name refused at $want"
+}
+
+# val_figures RUNDIR RUN: "written verified mismatches" of summary.json's
+# run RUN, whose validation has one fsd, fsd1, adding up to its totals.
+val_figures() {
+	/usr/bin/python3 - "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+r = [r for r in s["runs"] if r["name"] == sys.argv[2]][0]
+v = r["validation"]
+sds = v["sds"]
+assert [x["fsd"] for x in sds] == ["fsd1"], sds
+assert (sds[0]["written"], sds[0]["verified"], sds[0]["mismatched"]) == (
+    v["blocks_written"], v["blocks_verified"], v["mismatches"]), v
+print(v["blocks_written"], v["blocks_verified"], v["mismatches"])
+PY
 }

@@ -10,8 +10,8 @@
 #   one file's block copied over another's: lockstep reports a corrupt
 #   block and a misdirected one at exactly those files and offsets and
 #   nowhere else, counts them in summary.json, and exits 4 (degraded);
-# - refused with FILE:LINE:COLUMN: journal= with fwd=, an xfersize that
-#   is not whole 4 KiB blocks, operation=copy.
+# - refused with FILE:LINE:COLUMN: an xfersize that is not whole 4 KiB
+#   blocks, operation=copy (journal= runs: fs_validate_journal.sh).
 source "$(dirname "$0")/lib.sh"
 # fs_lib.sh's refused; its run is replaced by this file's below.
 source "$(dirname "$0")/fs_lib.sh"
@@ -40,35 +40,20 @@ rd=rd2,fwd=rd,fwdrate=max,format=no,elapsed=2,interval=1${3:-}
 VDB
 }
 
-# figures RUNDIR RUN: "written verified mismatches" of summary.json's run.
-figures() {
-	/usr/bin/python3 - "$@" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1] + "/summary.json"))
-r = [r for r in s["runs"] if r["name"] == sys.argv[2]][0]
-v = r["validation"]
-sds = v["sds"]
-assert [x["fsd"] for x in sds] == ["fsd1"], sds
-assert (sds[0]["written"], sds[0]["verified"], sds[0]["mismatched"]) == (
-    v["blocks_written"], v["blocks_verified"], v["mismatches"]), v
-print(v["blocks_written"], v["blocks_verified"], v["mismatches"])
-PY
-}
-
 # 1. Clean.
 mkdir "$SHM/a1"
 vdb clean "$SHM/a1"
 run clean
 [ "$rc" -eq 0 ] || fail_show "$TMP/clean.txt" "clean: exited $rc"
-read -r w v x < <(figures "$TMP/clean" rd1)
+read -r w v x < <(val_figures "$TMP/clean" rd1)
 [ "$w" -gt 0 ] && [ "$v" -gt 0 ] && [ "$x" -eq 0 ] ||
 	fail_show "$TMP/clean.txt" "clean rd1: $w written, $v verified, $x mismatches"
-read -r w2 v2 x2 < <(figures "$TMP/clean" rd2)
+read -r w2 v2 x2 < <(val_figures "$TMP/clean" rd2)
 [ "$w2" -eq 0 ] && [ "$v2" -gt 0 ] && [ "$x2" -eq 0 ] ||
 	fail_show "$TMP/clean.txt" "clean rd2: $w2 written, $v2 verified, $x2 mismatches"
 # The format keyed every block of both slaves' trees: 3 x 16k + 3 x 32k
 # per folder or its mirror, whatever the draws: at least 6 x 4 blocks.
-read -r wf _ _ < <(figures "$TMP/clean" "rd1 format")
+read -r wf _ _ < <(val_figures "$TMP/clean" "rd1 format")
 [ "$wf" -ge 48 ] || fail_show "$TMP/clean.txt" "the format keyed $wf blocks"
 grep -q "data validation: fsd .* offset" "$TMP/clean.txt" &&
 	fail_show "$TMP/clean.txt" "clean: a mismatch reported"
@@ -103,8 +88,8 @@ want="local-1: $VICTIM 4096: corrupt
 local-2: $MISDIR 8192: misdirected"
 [ "$got" = "$want" ] ||
 	fail_show "$TMP/corrupt.txt" "corrupt: reported [$got], expected [$want]"
-read -r _ v1 x1 < <(figures "$TMP/corrupt" rd1)
-read -r _ v2 x2 < <(figures "$TMP/corrupt" rd2)
+read -r _ v1 x1 < <(val_figures "$TMP/corrupt" rd1)
+read -r _ v2 x2 < <(val_figures "$TMP/corrupt" rd2)
 [ "$x1" -eq 0 ] && [ "$x2" -gt 0 ] && [ "$v2" -ge "$x2" ] ||
 	fail_show "$TMP/corrupt.txt" "corrupt: mismatches rd1 $x1, rd2 $x2 of $v2"
 echo "ok: corrupt: exactly [$(echo $want)] reported ($x2 mismatches), exit 4"
@@ -112,8 +97,6 @@ echo "ok: corrupt: exactly [$(echo $want)] reported ($x2 mismatches), exit 4"
 # 3. What it cannot keep exact is refused where it is written
 # (fs_lib.sh's refused).
 FSD="fsd=fsd1,anchor=$SHM/a1,depth=1,width=2,files=3,size=16k"
-refused journal "2:9:" validate=yes "journal=$TMP/j" "$FSD" \
-	"fwd=f,fsd=fsd1,operation=read" "rd=r,fwd=f,elapsed=2"
 refused xfer "3:1:" validate=yes "$FSD" \
 	"fwd=f,fsd=fsd1,operation=read,xfersize=6k" "rd=r,fwd=f,elapsed=2"
 refused copy "4:1:" validate=yes \

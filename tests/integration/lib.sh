@@ -36,6 +36,29 @@ fail_show() {
 	fail "$@"
 }
 
+# kill_slave MASTER NAME CONSOLE: once the master (a pid in the
+# background) has a slave NAME and CONSOLE shows a line of the run, wait
+# 2 s (its I/O in full flight) and SIGKILL that slave; then wait for the
+# master (bounded) and set rc to its exit status.
+kill_slave() {
+	local master=$1 name=$2 console=$3 victim=""
+	for _ in $(seq 100); do
+		# (ps fails while the master has no children yet)
+		victim=$(ps -o pid=,args= --ppid "$master" |
+			awk -v n="$name" 'index($0, n) {print $1}' | head -1 || true)
+		[ -n "$victim" ] && grep -q "^ *[0-9]" "$console" && break
+		sleep 0.1
+	done
+	[ -n "$victim" ] || fail_show "$console" "no slave $name under the master"
+	sleep 2
+	kill -9 "$victim"
+	set +e
+	timeout 60 tail --pid="$master" -f /dev/null
+	wait "$master"
+	rc=$?
+	set -e
+}
+
 # dump_dom HTML OUT: the DOM a headless Chromium builds from HTML (the
 # page's script run) into OUT. Returns 2 when chromium is not installed,
 # fails the test when it does not exit 0; its processes are killed.

@@ -211,21 +211,7 @@ vdb crash 100000 "rd=rdc,wd=wd1,elapsed=6,interval=1" \
 	2> "$TMP/crash.err" &
 master=$!
 PIDS+=($master)
-victim=""
-for _ in $(seq 100); do
-	# (ps fails while the master has no children yet)
-	victim=$(ps -o pid=,args= --ppid "$master" | awk '/local-1/ {print $1}' | head -1 || true)
-	[ -n "$victim" ] && grep -q "^ *[0-9]" "$TMP/crash.txt" && break
-	sleep 0.1
-done
-[ -n "$victim" ] || fail "no slave local-1 under the master"
-sleep 2 # writes in full flight
-kill -9 "$victim"
-set +e
-timeout 60 tail --pid=$master -f /dev/null
-wait $master
-rc=$?
-set -e
+kill_slave "$master" local-1 "$TMP/crash.txt"
 # The next rd would cut the sd anew: it is not run, the run is aborted.
 [ "$rc" -eq 2 ] || { fail_show "$TMP/crash.err" "run that lost a slave exited $rc, expected 2"; }
 grep -q "slave local-1 is gone, so its part of the sds has no owner" "$TMP/crash.err" ||
@@ -235,18 +221,7 @@ grep -q "slave local-1 is gone, so its part of the sds has no owner" "$TMP/crash
 # header: block << 16 | generation << 8 | type, 1 intent, 2 done, 3
 # forget). Almost always some; a kill between two batches of writes may
 # leave none, and the slave must then say nothing of the kind.
-inflight=$(python3 - "$J/sd1.local-1.jnl" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()[160:]
-pend = set()
-for (r,) in struct.iter_unpack("<Q", d[:len(d) // 8 * 8]):
-    if r & 0xff == 1:
-        pend.add(r >> 16)
-    elif r & 0xff in (2, 3):
-        pend.discard(r >> 16)
-print(len(pend))
-PY
-)
+inflight=$(/usr/bin/python3 "$HERE/jnl_pending.py" 160 "$J/sd1.local-1.jnl")
 flip 10
 flip 3500
 run verify 60
