@@ -191,14 +191,15 @@ static void count_note(void *arg, enum anchor_event ev, uint64_t lat_ns,
 	atomic_fetch_add(&told_bytes, bytes);
 }
 
-static void count_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
-			size_t n)
+static int count_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
+		       size_t n)
 {
 	(void)arg;
 	(void)buf;
 	(void)at;
 	if (file < 36)
 		atomic_fetch_add(&file_bytes[file], n);
+	return 0;
 }
 
 static void count_wrote(void *arg, uint64_t file, uint64_t at, size_t n,

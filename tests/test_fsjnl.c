@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "tests/cmocka_skip.h"
 #include "slave/fsjnl.h"
 #include "slave/fsval.h"
 
@@ -291,5 +292,5 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_foreign, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return ls_run_group(tests, NULL, NULL);
 }

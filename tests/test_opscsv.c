@@ -85,6 +85,8 @@ static void env_done(struct env *e)
 	free(e->r.fs);
 	snprintf(path, sizeof(path), "%s/ops.csv", e->dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/slave_ops.csv", e->dir);
+	unlink(path);
 	assert_int_equal(rmdir(e->dir), 0);
 }
 
