@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 17
+#define PROTO_VERSION 18
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -459,6 +459,12 @@ struct proto_fwd {
 	 * start of the file list, Vdbench's distPoisson; 0 = uniform.
 	 */
 	double midpoint;
+	/*
+	 * PROTO_O_*: how its operations open files, the master's choice of
+	 * the rd's openflags=, else the fwd's, else its fsd's (protocol 18;
+	 * before, the fsd's openflags).
+	 */
+	uint32_t openflags;
 };
 
 /* master -> slave: one phase to prepare. Arrays are malloc'd by decode. */

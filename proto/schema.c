@@ -193,6 +193,7 @@ static const struct field fwd_fields[] = {
 	SCALAR(struct proto_fwd, "sa", F_U64, stopafter),
 	BOUNDED(struct proto_fwd, "sp", stopafter_pct, 100),
 	SCALAR(struct proto_fwd, "pm", F_DBL, midpoint),
+	SCALAR(struct proto_fwd, "of", F_U32, openflags),
 };
 TAB(fwd_tab, struct proto_fwd, fwd_fields);
 

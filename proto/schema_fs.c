@@ -81,6 +81,9 @@ static int fwd_check(const struct proto_plan *p, const struct proto_fwd *w,
 		bad = "fi: shared files with random fileselect";
 	else if (!w->threads || w->threads > 4096)
 		bad = "th: threads not in 1..4096";
+	else if (w->openflags &
+		 ~(uint32_t)(PROTO_O_DIRECT | PROTO_O_DSYNC | PROTO_O_SYNC))
+		bad = "of: unknown open flags";
 	else if ((w->op == PROTO_FSOP_COPY || w->op == PROTO_FSOP_MOVE) &&
 		 w->target >= p->nfsds)
 		bad = "tg: destination fsd index out of range";

@@ -350,15 +350,16 @@ static int name_op(struct fsring *r, int pfd, uint32_t op, const char *last)
 	return ret > 0 ? 0 : ret;
 }
 
-static int open_flags(const struct proto_fsd *f)
+/* The open(2) flags of an fwd's opens of data (the master's choice). */
+static int open_flags(const struct proto_fwd *w)
 {
 	int fl = 0;
 
-	if (f->openflags & PROTO_O_DIRECT)
+	if (w->openflags & PROTO_O_DIRECT)
 		fl |= O_DIRECT;
-	if (f->openflags & PROTO_O_DSYNC)
+	if (w->openflags & PROTO_O_DSYNC)
 		fl |= O_DSYNC;
-	if (f->openflags & PROTO_O_SYNC)
+	if (w->openflags & PROTO_O_SYNC)
 		fl |= O_SYNC;
 	return fl;
 }
@@ -471,8 +472,7 @@ static int file_op(struct fs_thread *th, const struct proto_fwd *w, int pfd,
 		   uint64_t *resume)
 {
 	struct fsphase *fs = th->fs;
-	const struct proto_fsd *f = &fs->plan->fsds[w->fsd];
-	int create = w->op == PROTO_FSOP_CREATE, fl = open_flags(f);
+	int create = w->op == PROTO_FSOP_CREATE, fl = open_flags(w);
 	uint32_t op = create ? PROTO_FSOP_CREATE : PROTO_FSOP_OPEN;
 	int anew = fsplan_delete_first(w, resume, size);
 	int fd, ret = 0;
@@ -566,17 +566,14 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 	int in, out, ret = 0, c;
 
 	t0 = time_mono_ns();
-	in = fsring_open(r, sp, sname,
-			 O_RDONLY | open_flags(&fs->plan->fsds[sf]), 0);
+	in = fsring_open(r, sp, sname, O_RDONLY | open_flags(w), 0);
 	fs_record(fs, PROTO_FSOP_OPEN, sf, t0, time_mono_ns(), 0,
 		  in < 0 ? in : 0);
 	if (in < 0)
 		return in;
 	t0 = time_mono_ns();
 	out = fsring_open(r, dp, dname,
-			  O_WRONLY | O_CREAT | O_EXCL |
-				  open_flags(&fs->plan->fsds[df]),
-			  0644);
+			  O_WRONLY | O_CREAT | O_EXCL | open_flags(w), 0644);
 	fs_record(fs, PROTO_FSOP_OPEN, df, t0, time_mono_ns(), 0,
 		  out < 0 ? out : 0);
 	*dst_now = out >= 0 || out == -EEXIST;

@@ -475,6 +475,58 @@ static void test_phases(void **state)
 	}
 }
 
+/*
+ * Which openflags= open an fwd's files (Vdbench's FwgEntry): the rd's,
+ * else the fwd's, else the fsd's; on fwd=format openflags= is refused
+ * (lockstep's format writes through the page cache).
+ */
+static void test_fwd_openflags(void **state)
+{
+	static const char *const rds[] = {
+		"rd=rd1,fwd=*,fwdrate=max,format=no,elapsed=2,interval=1\n",
+		"rd=rd1,fwd=*,fwdrate=max,format=no,elapsed=2,interval=1,openflags=o_sync\n",
+	};
+	static const uint32_t want[2][2] = {
+		{ PROTO_O_DIRECT, PROTO_O_DSYNC }, /* the fwd's, the fsd's */
+		{ PROTO_O_SYNC, PROTO_O_SYNC },    /* the rd's over both */
+	};
+	char text[1024];
+
+	(void)state;
+	for (int r = 0; r < 2; r++) {
+		struct params *p;
+		struct plan_phase *ph;
+		struct proto_plan a;
+		size_t n;
+
+		snprintf(text, sizeof(text), "%s%s",
+			 "fsd=f1,anchor=/mnt/a,depth=1,width=1,files=2,openflags=o_dsync\n"
+			 "fwd=own,fsd=f1,operation=read,openflags=o_direct\n"
+			 "fwd=inh,fsd=f1,operation=read\n",
+			 rds[r]);
+		p = parse_ok(text);
+		ph = phases_ok(p, &n);
+		assert_int_equal(n, 1);
+		assert_int_equal(plan_fs_for_slave(p, &ph[0], 1, NULL, 0, 1,
+						   "local-1", "uring", &a, err,
+						   sizeof(err)),
+				 0);
+		assert_int_equal(a.nfwds, 2);
+		assert_string_equal(a.fwds[0].name, "own");
+		assert_int_equal(a.fwds[0].openflags, want[r][0]);
+		assert_int_equal(a.fwds[1].openflags, want[r][1]);
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+		free(ph);
+		params_free(&p);
+	}
+	parse_err_at("fsd=f1,anchor=/mnt/a\n"
+		     "fwd=format,openflags=o_direct\n"
+		     "fwd=r,fsd=f1\n"
+		     "rd=rd1,fwd=r,fwdrate=max,format=yes,elapsed=2,interval=1\n",
+		     "2:12: fwd=format openflags=: lockstep's format writes through the page cache and does not run openflags= yet (Vdbench opens the format's files with them); give it on the fwds that run after the format");
+}
+
 /* Two slaves on two hosts, an fwd on both and one on h2 only. */
 static const char two[] =
 	"hd=h1\nhd=h2\n"
@@ -1228,6 +1280,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_fwd_openflags),
 		cmocka_unit_test(test_plan_two_slaves),
 		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_curve_phases),

@@ -559,8 +559,10 @@ static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
  * from fwd=default's); its threads= (fwd=default's when not given, as
  * Vdbench clones fwd=default) are the threads that format each tree on
  * each slave, at most FORMAT_THREADS_MAX; without fwd=format
- * Vdbench's 8. openflags= are an fwd's (refused: give them on the fsd
- * or rd). Returns 1: kept in params, not stored as an fwd.
+ * Vdbench's 8. openflags= on its line is refused: a format's writes
+ * go through the page cache, whatever the fsd's or rd's say (Vdbench
+ * opens them with the flags). Returns 1: kept in params, not stored as
+ * an fwd.
  */
 static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 {
@@ -590,8 +592,20 @@ static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 	}
 	pa->format_fwd = true;
 	pa->fs_format_xfer = at.line ? fwd->xfer[0].size : 128 * 1024;
+	if (params_seen(p, "openflags").line)
+		return perr(p, params_seen(p, "openflags"),
+			    "fwd=format openflags=: lockstep's format writes through the page cache and does not run openflags= yet (Vdbench opens the format's files with them); give it on the fwds that run after the format");
 	pa->fs_format_threads = fwd->threads;
 	return 1;
+}
+
+int fwd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it)
+{
+	struct params_fwd *fwd = obj;
+
+	fwd->openflags_set = true;
+	return sd_parse_openflags(p, kw, it, &fwd->openflags);
 }
 
 int fwd_finish(struct parser *p)

@@ -339,6 +339,12 @@ struct params_fwd {
 	uint64_t stopafter;             /* stopafter=N transfers; 0 = none */
 	unsigned stopafter_pct;         /* stopafter=P%; 0 = none */
 	double midpoint; /* fileselect=poisson (3), midpoint=N; 0 = none */
+	/*
+	 * openflags= (PARAMS_O_*): replaces its fsds' for its operations,
+	 * an rd's replaces it (Vdbench's FwgEntry).
+	 */
+	unsigned openflags;
+	bool openflags_set;
 	struct params_pos pos, rdpct_pos, target_pos, skew_pos, fileio_pos;
 };
 

@@ -449,6 +449,8 @@ int fwd_set_target(struct parser *p, const struct kw *kw, void *obj,
 		   const struct item *it);
 int fwd_set_stopafter(struct parser *p, const struct kw *kw, void *obj,
 		      const struct item *it);
+int fwd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
+		      const struct item *it);
 int fwd_finish(struct parser *p);
 int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
 	       const struct item *it);

@@ -178,6 +178,7 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 		o->sizes[i].pct = d->nsizes == 1 ? 100 : d->pct[i];
 	}
 	o->seed = 0;
+	/* A run phase's fwds carry their own (fill_fwd). */
 	o->openflags = proto_openflags(rd->openflags_set ? rd->openflags :
 							   d->openflags);
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
@@ -295,6 +296,10 @@ static int fill_fwd(const struct params *p, const struct plan_phase *ph,
 		    d->fileio_delete ? PROTO_FILEIO_SEQ_DELETE :
 				       PROTO_FILEIO_SEQ;
 	o->fileselect = d->fileselect;
+	o->openflags = proto_openflags(
+		rd->openflags_set ? rd->openflags :
+		d->openflags_set  ? d->openflags :
+				    p->fsd[fsd].openflags);
 	/* Vdbench's split, rounded down, at least 1 (fwd_thread_adjust). */
 	o->threads = th ? th : 1;
 	if (o->threads > FS_THREADS_MAX)

@@ -14,7 +14,10 @@
 #   intervals (late rows included) and to its per_slave counts
 #   (check_slave_ops.py);
 # - on ext4, devices.csv has the loop device under the tree for every
-#   slave and measured interval of the fs run phases;
+#   slave and measured interval of the fs run phases; an fwd's
+#   openflags=o_direct opens its files O_DIRECT (512-byte reads fail on
+#   4 KiB sectors),
+#   an rd's openflags= replaces it;
 # - shared=yes: both slaves on one tree, which is exactly the tree once;
 # - format=clean with a foreign file in a slave's tree refuses, exits
 #   non-0, names the file, and deletes nothing of that tree;
@@ -237,8 +240,8 @@ echo "ok: the link was not followed: $writes writes in the tree, $errs failed, t
 # 6. The same counts on ext4 in a loop file.
 if command -v mkfs.ext4 > /dev/null && [ "$(id -u)" -eq 0 ]; then
 	truncate -s 64m "$TMP/ext4.img"
-	mkfs.ext4 -q -F "$TMP/ext4.img"
-	FS_LOOP=$(losetup -f --show "$TMP/ext4.img")
+	mkfs.ext4 -q -F -b 4096 "$TMP/ext4.img"
+	FS_LOOP=$(losetup -f --show --sector-size 4096 "$TMP/ext4.img")
 	mkdir "$FS_MNT"
 	mount "$FS_LOOP" "$FS_MNT"
 	mkdir "$FS_MNT/a"
@@ -269,6 +272,30 @@ for run in ("rdd", "rdc"):
 print("ok: ext4: %d device rows of %s in the fs run phases" % (n, dev))
 PY
 		fail_show "$TMP/counts_ext4.txt" "ext4: no device telemetry in the fs phases"
+	# An fwd's openflags= open its files, an rd's replaces it: on the
+	# loop device's 4 KiB sectors O_DIRECT reads of 512 bytes fail
+	# (EINVAL), buffered or O_SYNC ones do not; judged on summary.json's
+	# read errors.
+	for v in fwd rd; do
+		rdo=
+		[ "$v" = rd ] && rdo=",openflags=o_sync"
+		cat > "$TMP/of_$v.vdb" <<VDB
+fsd=fsd1,anchor=$FS_MNT/a,depth=2,width=3,files=4,sizes=(8k,50,16k,50)
+fwd=dio,fsd=fsd1,operation=read,xfersize=512,fileio=random,fileselect=random,threads=1,openflags=o_direct
+rd=rd1,fwd=dio,fwdrate=100,format=no,elapsed=1,interval=1$rdo
+VDB
+		run "of_$v"
+		errs=$(/usr/bin/python3 -c "import json; r=json.load(open('$TMP/of_$v/summary.json'))['runs'][0]['totals']; print(r['errors'], r['read_ops'])")
+		read -r e n <<< "$errs"
+		if [ "$v" = fwd ]; then
+			[ "$e" -gt 0 ] && [ "$rc" -ne 0 ] ||
+				fail_show "$TMP/of_$v.txt" "fwd openflags=o_direct: $e read errors, exit $rc"
+		else
+			[ "$e" -eq 0 ] && [ "$n" -gt 0 ] && [ "$rc" -eq 0 ] ||
+				fail_show "$TMP/of_$v.txt" "rd openflags=o_sync over the fwd's: $e errors of $n reads, exit $rc"
+		fi
+		echo "ok: openflags= of the $v: $e read errors, $n reads, exit $rc"
+	done
 else
 	echo "ext4 part skipped: needs root and mkfs.ext4"
 fi
