@@ -1,4 +1,9 @@
 /*
+ * (Over 800 lines on purpose: the tree's safety rules - the marker, a
+ * foreign entry refused, no link followed - and the format and clean
+ * that must obey them are one concern, in one file, so that no path of
+ * either escapes a check. The threads' walk is fmtq.c.)
+ *
  * An fsd= anchor on the slave (see anchor.h): format and clean its tree
  * with every path resolved beneath the anchor and no symbolic link
  * followed.

@@ -1,4 +1,8 @@
 /*
+ * (Over 800 lines on purpose: a block rd's phases and a file-system
+ * rd's share the loop, timing, curve and format helpers here; the
+ * per-slave halves are plan_slave.c and plan_fs.c.)
+ *
  * The planner, first half: parameters -> phases. Phases carry every value
  * a reader (and `lockstep check`) needs: timing, loops, curves, format
  * passes, resolved workload values. The per-slave plans are in
