@@ -453,17 +453,19 @@ static int make_file(int dirfd, const struct fstree_entry *e, uint64_t file,
 	const unsigned char *buf = pattern();
 	const struct anchor_run *run = st ? st->run : NULL;
 	size_t chunk = run && run->xfer ? run->xfer : ANCHOR_CHUNK;
+	int fl = run ? run->oflags : 0;
 	unsigned char *own = NULL;
 	struct stat sb;
 	uint64_t at, t0 = time_mono_ns();
 	int fd, ret = 0, made = 0;
 
 	/* O_EXCL first: a create is told only for a file this made. */
-	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT | O_EXCL | fl,
+			   0644);
 	if (fd >= 0)
 		made = 1;
 	else if (fd == -EEXIST)
-		fd = anchor_openat(dirfd, e->path, O_WRONLY, 0);
+		fd = anchor_openat(dirfd, e->path, O_WRONLY | fl, 0);
 	if (made || fd < 0)
 		note(st, ANCHOR_EV_CREATE, t0, 0, fd < 0 ? fd : 0);
 	if (fd < 0)
@@ -482,9 +484,10 @@ static int make_file(int dirfd, const struct fstree_entry *e, uint64_t file,
 	}
 	at = (uint64_t)sb.st_size;
 	/* Each write's headers differ; a larger write repeats the pattern. */
-	if ((run && run->stamp) || chunk > ANCHOR_CHUNK) {
-		own = malloc(chunk);
-		if (!own) {
+	if ((run && run->stamp) || chunk > ANCHOR_CHUNK || (fl & O_DIRECT)) {
+		/* Aligned for O_DIRECT; freed by free(). */
+		if (posix_memalign((void **)&own, 4096, chunk)) {
+			own = NULL;
 			ret = -ENOMEM;
 			goto out;
 		}

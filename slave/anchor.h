@@ -69,6 +69,13 @@ struct anchor_run {
 	 * stamp and wrote are called from each of them.
 	 */
 	uint32_t threads;
+	/*
+	 * O_DIRECT, O_DSYNC, O_SYNC: how the files are opened (the rd's,
+	 * fwd=format's or the fsd's openflags=, as Vdbench opens a format's
+	 * files). With O_DIRECT the writes come from an aligned buffer; a
+	 * file whose size is not whole sectors then fails (EINVAL).
+	 */
+	int oflags;
 };
 
 /* A format's writes without fwd=format xfersize= (Vdbench's 128k). */

@@ -185,6 +185,26 @@ static int format_stamp(void *arg, uint64_t file, void *buf, uint64_t at,
 			   th->fs->slave_id, time_real_ns());
 }
 
+/* The open(2) flags of PROTO_O_* bits (the master's choice). */
+static int oflags_of(uint32_t bits)
+{
+	int fl = 0;
+
+	if (bits & PROTO_O_DIRECT)
+		fl |= O_DIRECT;
+	if (bits & PROTO_O_DSYNC)
+		fl |= O_DSYNC;
+	if (bits & PROTO_O_SYNC)
+		fl |= O_SYNC;
+	return fl;
+}
+
+/* An fwd's opens of data. */
+static int open_flags(const struct proto_fwd *w)
+{
+	return oflags_of(w->openflags);
+}
+
 static void format_wrote(void *arg, uint64_t file, uint64_t at, size_t n,
 			 int64_t got)
 {
@@ -216,6 +236,7 @@ void *fs_format_thread(void *arg)
 			.dirs_only = (f->format_flags & PROTO_FSFMT_DIRS) != 0,
 			.xfer = f->format_xfer,
 			.threads = f->format_threads,
+			.oflags = oflags_of(f->openflags),
 		};
 		struct anchor_stats st = { .run = &run };
 
@@ -348,20 +369,6 @@ static int name_op(struct fsring *r, int pfd, uint32_t op, const char *last)
 		break;
 	}
 	return ret > 0 ? 0 : ret;
-}
-
-/* The open(2) flags of an fwd's opens of data (the master's choice). */
-static int open_flags(const struct proto_fwd *w)
-{
-	int fl = 0;
-
-	if (w->openflags & PROTO_O_DIRECT)
-		fl |= O_DIRECT;
-	if (w->openflags & PROTO_O_DSYNC)
-		fl |= O_DSYNC;
-	if (w->openflags & PROTO_O_SYNC)
-		fl |= O_SYNC;
-	return fl;
 }
 
 /*

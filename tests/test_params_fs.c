@@ -344,7 +344,7 @@ static void test_refused(void **state)
 		{ FSD1 "fwd=format,xfersize=32m\n" FWD1 RD1,
 		  "2:21: xfersize=32m is out of range 512..1m" },
 		{ FSD1 "fwd=format,fsd=fsd1,operation=write\n" FWD1 RD1,
-		  "2:12: fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): fsd= means nothing there" },
+		  "2:12: fwd=format takes xfersize=, threads= and openflags= only (the settings of every format; Vdbench uses no other): fsd= means nothing there" },
 		{ FSD1 "fwd=format\nfwd=format\n" FWD1 RD1,
 		  "3:1: fwd=format is given twice" },
 		{ FSD1 FWD1 "rd=rd1,format=(yes,complete)\n",
@@ -477,8 +477,8 @@ static void test_phases(void **state)
 
 /*
  * Which openflags= open an fwd's files (Vdbench's FwgEntry): the rd's,
- * else the fwd's, else the fsd's; on fwd=format openflags= is refused
- * (lockstep's format writes through the page cache).
+ * else the fwd's, else the fsd's; a format's files: fwd=format's over
+ * the fsd's.
  */
 static void test_fwd_openflags(void **state)
 {
@@ -520,11 +520,36 @@ static void test_fwd_openflags(void **state)
 		free(ph);
 		params_free(&p);
 	}
-	parse_err_at("fsd=f1,anchor=/mnt/a\n"
-		     "fwd=format,openflags=o_direct\n"
-		     "fwd=r,fsd=f1\n"
-		     "rd=rd1,fwd=r,fwdrate=max,format=yes,elapsed=2,interval=1\n",
-		     "2:12: fwd=format openflags=: lockstep's format writes through the page cache and does not run openflags= yet (Vdbench opens the format's files with them); give it on the fwds that run after the format");
+	/* A format's: fwd=format's over the fsd's, not its fwds'. */
+	{
+		struct params *p = parse_ok(
+			"fsd=f1,anchor=/mnt/a,openflags=o_dsync\n"
+			"fwd=format,openflags=o_direct\n"
+			"fwd=r,fsd=f1,openflags=o_sync\n"
+			"rd=rd1,fwd=r,fwdrate=max,format=yes,elapsed=2,interval=1\n");
+		struct plan_phase *ph;
+		struct proto_plan a;
+		size_t n;
+
+		ph = phases_ok(p, &n);
+		assert_int_equal(n, 2);
+		assert_int_equal(plan_fs_for_slave(p, &ph[0], 1, NULL, 0, 1,
+						   "local-1", "uring", &a, err,
+						   sizeof(err)),
+				 0);
+		assert_int_equal(a.fsds[0].openflags, PROTO_O_DIRECT);
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+		assert_int_equal(plan_fs_for_slave(p, &ph[1], 1, NULL, 0, 1,
+						   "local-1", "uring", &a, err,
+						   sizeof(err)),
+				 0);
+		assert_int_equal(a.fwds[0].openflags, PROTO_O_SYNC);
+		proto_msg_free(
+			&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+		free(ph);
+		params_free(&p);
+	}
 }
 
 /* Two slaves on two hosts, an fwd on both and one on h2 only. */

@@ -559,10 +559,8 @@ static bool same_shape(const struct params_fsd *a, const struct params_fsd *b)
  * from fwd=default's); its threads= (fwd=default's when not given, as
  * Vdbench clones fwd=default) are the threads that format each tree on
  * each slave, at most FORMAT_THREADS_MAX; without fwd=format
- * Vdbench's 8. openflags= on its line is refused: a format's writes
- * go through the page cache, whatever the fsd's or rd's say (Vdbench
- * opens them with the flags). Returns 1: kept in params, not stored as
- * an fwd.
+ * Vdbench's 8; its openflags= open the format's files, over the fsds'
+ * (an rd's over it). Returns 1: kept in params, not stored as an fwd.
  */
 static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 {
@@ -580,7 +578,7 @@ static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 
 		if (kp.line)
 			return perr(p, kp,
-				    "fwd=format takes xfersize= and threads= only (the settings of every format; Vdbench uses no other): %s= means nothing there",
+				    "fwd=format takes xfersize=, threads= and openflags= only (the settings of every format; Vdbench uses no other): %s= means nothing there",
 				    not_format[i]);
 	}
 	if (fwd->threads < 1 || fwd->threads > FORMAT_THREADS_MAX) {
@@ -592,10 +590,9 @@ static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 	}
 	pa->format_fwd = true;
 	pa->fs_format_xfer = at.line ? fwd->xfer[0].size : 128 * 1024;
-	if (params_seen(p, "openflags").line)
-		return perr(p, params_seen(p, "openflags"),
-			    "fwd=format openflags=: lockstep's format writes through the page cache and does not run openflags= yet (Vdbench opens the format's files with them); give it on the fwds that run after the format");
 	pa->fs_format_threads = fwd->threads;
+	pa->fs_format_openflags = fwd->openflags;
+	pa->fs_format_openflags_set = fwd->openflags_set;
 	return 1;
 }
 

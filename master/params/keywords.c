@@ -564,7 +564,7 @@ static const struct kw fwd_kws[] = {
 	KW("stopafter", fwd_set_stopafter,
 	   "N, or P%: a read or write moves to another file after N transfers, or after P percent of the file's bytes (at least one transfer). With fileio=sequential the next visit of a file goes on where the last stopped, from its start after its end (Vdbench's append). Default: sequential reads and writes the whole file, random one transfer per xfersize block of it, at most 100"),
 	KW("openflags", fwd_set_openflags,
-	   "as the fsd's openflags=, for this fwd's operations: it replaces its fsds' and an rd's openflags= replaces it (Vdbench's FwgEntry); refused on fwd=format (a format writes through the page cache)"),
+	   "as the fsd's openflags=, for this fwd's operations: it replaces its fsds' and an rd's openflags= replaces it (Vdbench's FwgEntry); on fwd=format, the format's files' (over the fsds', an rd's over it)"),
 };
 
 static const struct kw rd_kws[] = {

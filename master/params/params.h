@@ -544,6 +544,9 @@ struct params {
 	bool format_fwd;
 	uint32_t fs_format_xfer;
 	uint32_t fs_format_threads;
+	/* fwd=format openflags= (PARAMS_O_*): a format's, over the fsds'. */
+	unsigned fs_format_openflags;
+	bool fs_format_openflags_set;
 	bool validate;              /* validate=yes */
 	/*
 	 * concatenatesds=yes (Vdbench's): each wd's sds, in the order it

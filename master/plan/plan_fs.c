@@ -178,9 +178,16 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 		o->sizes[i].pct = d->nsizes == 1 ? 100 : d->pct[i];
 	}
 	o->seed = 0;
-	/* A run phase's fwds carry their own (fill_fwd). */
-	o->openflags = proto_openflags(rd->openflags_set ? rd->openflags :
-							   d->openflags);
+	/*
+	 * How a format opens its files (Vdbench's FwgEntry for fwd=format:
+	 * the rd's openflags=, else fwd=format's, else the fsd's). A run
+	 * phase's fwds carry their own (fill_fwd).
+	 */
+	o->openflags = proto_openflags(
+		rd->openflags_set ? rd->openflags :
+		ph->kind == PLAN_FORMAT && p->fs_format_openflags_set ?
+				    p->fs_format_openflags :
+				    d->openflags);
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
 	o->format_flags = ph->fs_format_flags;
 	o->format_xfer = p->fs_format_xfer;

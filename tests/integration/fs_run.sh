@@ -16,7 +16,7 @@
 # - on ext4, devices.csv has the loop device under the tree for every
 #   slave and measured interval of the fs run phases; an fwd's
 #   openflags=o_direct opens its files O_DIRECT (512-byte reads fail on
-#   4 KiB sectors),
+#   4 KiB sectors), fwd=format's a format's (6000-byte files fail),
 #   an rd's openflags= replaces it;
 # - shared=yes: both slaves on one tree, which is exactly the tree once;
 # - format=clean with a foreign file in a slave's tree refuses, exits
@@ -295,6 +295,30 @@ VDB
 				fail_show "$TMP/of_$v.txt" "rd openflags=o_sync over the fwd's: $e errors of $n reads, exit $rc"
 		fi
 		echo "ok: openflags= of the $v: $e read errors, $n reads, exit $rc"
+	done
+	# A format opens its files with fwd=format's openflags= (an rd's
+	# over it): 6000-byte files cannot be written O_DIRECT on 4 KiB
+	# sectors, with O_SYNC they are.
+	for v in fwd rd; do
+		rdo=
+		[ "$v" = rd ] && rdo=",openflags=o_sync"
+		mkdir -p "$FS_MNT/f_$v"
+		cat > "$TMP/fo_$v.vdb" <<VDB
+fsd=fsd1,anchor=$FS_MNT/f_$v,depth=1,width=2,files=2,sizes=(6000)
+fwd=format,openflags=o_direct
+fwd=r,fsd=fsd1,operation=read
+rd=rd1,fwd=r,fwdrate=max,format=only,elapsed=2,interval=1$rdo
+VDB
+		run "fo_$v"
+		n=$(find "$FS_MNT/f_$v" -name 'vdb_f*.file' -size 6000c | wc -l)
+		if [ "$v" = fwd ]; then
+			[ "$rc" -ne 0 ] && grep -q "Invalid argument" "$TMP/fo_$v.txt" ||
+				fail_show "$TMP/fo_$v.txt" "fwd=format openflags=o_direct: exit $rc, no EINVAL"
+		else
+			[ "$rc" -eq 0 ] && [ "$n" -eq 8 ] ||
+				fail_show "$TMP/fo_$v.txt" "rd openflags=o_sync over fwd=format's: exit $rc, $n whole files of 8"
+		fi
+		echo "ok: a format's openflags= of the $v: exit $rc, $n whole files"
 	done
 else
 	echo "ext4 part skipped: needs root and mkfs.ext4"
