@@ -147,7 +147,7 @@ echo "ok: the restored journals verify clean"
 # 5. A slave killed (SIGKILL) while it writes: the run stops; the next
 # run forgets the blocks its journal has intents without dones for
 # (either content may be there) and verifies the rest, clean.
-vdb crash 3 "rd=rdc,fwd=mix,fwdrate=max,format=no,elapsed=60,interval=1"
+vdb crash 3 "rd=rdc,fwd=mix,fwdrate=max,format=no,elapsed=15,interval=1"
 "$LOCKSTEP" run "$TMP/crash.vdb" -o "$TMP/crash" --local-slaves 2 \
 	> "$TMP/crash.txt" 2>&1 &
 master=$!
