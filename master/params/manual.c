@@ -168,7 +168,10 @@ static const char params_body[] =
 	"`fwd=default`'s, as Vdbench clones it). They share the walk: "
 	"every folder first, level by level, then the files, each with "
 	"the number it has in the walk whichever thread makes it; the "
-	"fsds are formatted one after the other.\n"
+	"fsds are formatted one after the other. The format opens its "
+	"files with the rd's `openflags=`, else `fwd=format`'s, else "
+	"the fsd's; an fwd's operations with the rd's, else the fwd's, "
+	"else the fsd's (Vdbench's rule).\n"
 	"- `totalsize=` and `workingsetsize=` on an fsd make each slave "
 	"format, and its fwds use, only a subset of its files, drawn as "
 	"Vdbench draws it (java.util.Random, seed 0); each takes bytes or "
@@ -593,8 +596,10 @@ static const char *const kind_intro[KIND_NR] = {
 		     "A file system workload, Vdbench's: one operation on "
 		     "the files of one or more fsds, with the `wd=` lines. "
 		     "`fwd=format` is not a workload: its `xfersize=` is "
-		     "every format's write size, and it takes `threads=1` "
-		     "and nothing else.\n",
+		     "every format's write size, its `threads=` the "
+		     "format's threads on each slave (1..64) and its "
+		     "`openflags=` how the format opens its files; it "
+		     "takes nothing else.\n",
 	[KIND_RD] = "## rd=NAME\n"
 		    "A run: one or more phases of its wds, one after another "
 		    "(see HOW PHASES RUN).\n",
