@@ -85,9 +85,9 @@
 #define PROTO_STREAM_MAX_BYTES                                   \
 	((size_t)PROTO_NAME_LEN + PROTO_MAX_STREAM_TARGETS * 5 + \
 	 PROTO_MAX_XFER * 32 + PROTO_MAX_ZONES * 16 + 256)
-#define PROTO_FSD_MAX_BYTES                                                   \
-	((size_t)2 * PROTO_NAME_LEN + PROTO_PATH_LEN + PROTO_FSD_SIZES * 24 + \
-	 256)
+#define PROTO_FSD_MAX_BYTES                                \
+	((size_t)2 * PROTO_NAME_LEN + 2 * PROTO_PATH_LEN + \
+	 PROTO_FSD_SIZES * 24 + 256)
 #define PROTO_FWD_MAX_BYTES ((size_t)PROTO_NAME_LEN + PROTO_MAX_XFER * 32 + 256)
 #define PROTO_MAX_TO_SLAVE                                    \
 	((size_t)PROTO_MAX_TARGETS * PROTO_TARGET_MAX_BYTES + \
@@ -413,6 +413,11 @@ struct proto_fsd {
 	uint32_t format_flags;
 	uint32_t format_xfer;
 	uint32_t format_threads;
+	/*
+	 * journal=DIR of the fsd (validate=yes): where this slave journals
+	 * its key maps, over the plan's journal; "" = the plan's.
+	 */
+	char journal[PROTO_PATH_LEN];
 };
 
 enum proto_fileio {

@@ -175,6 +175,7 @@ static const struct field fsd_fields[] = {
 	SCALAR(struct proto_fsd, "ff", F_U32, format_flags),
 	SCALAR(struct proto_fsd, "fx", F_U32, format_xfer),
 	SCALAR(struct proto_fsd, "ft", F_U32, format_threads),
+	STRING(struct proto_fsd, "jd", journal),
 };
 TAB(fsd_tab, struct proto_fsd, fsd_fields);
 

@@ -71,21 +71,20 @@ int fs_val_maps(struct session *s, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	fs->slave_id = (uint16_t)validate_id(s->hello.name);
-	if (p->journal[0]) {
-		int ret = target_check_journal(p->journal, &s->policy, err,
-					       errlen);
+	for (unsigned i = 0; i < p->nfsds; i++) {
+		const struct proto_fsd *f = &p->fsds[i];
+		/* The fsd's own journal folder, else the plan's. */
+		const char *jdir = f->journal[0] ? f->journal : p->journal;
+		struct fsval_map *m;
+		int ret = jdir[0] ? target_check_journal(jdir, &s->policy, err,
+							 errlen) :
+				    0;
 
 		if (ret < 0)
 			return ret;
-	}
-	for (unsigned i = 0; i < p->nfsds; i++) {
-		const struct proto_fsd *f = &p->fsds[i];
-		struct fsval_map *m;
-		int ret = fsval_open(&s->fsvals, f->name, fs->path[i],
-				     &fs->tree[i], f->share_no, f->share_count,
-				     p->journal, s->hello.name, &m, err,
-				     errlen);
-
+		ret = fsval_open(&s->fsvals, f->name, fs->path[i], &fs->tree[i],
+				 f->share_no, f->share_count, jdir,
+				 s->hello.name, &m, err, errlen);
 		if (ret < 0)
 			return ret;
 		m->nbad = m->nlogged = 0;

@@ -397,8 +397,6 @@ static void test_refused(void **state)
 		  "4:1: fwd=fwd1: validate=yes does not follow what operation=move does to a file's contents" },
 		{ "validate=yes\n" FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
 		  "3:10: fwd=fwd1: fileio=(random,shared) may not be used with validate=yes (Vdbench's rule: threads writing one file at once leave no key to follow)" },
-		{ "fsd=fsd1,anchor=/mnt/a,journal=/j\n" FWD1 RD1,
-		  "1:24: journal= is not supported: give journal=DIR among the general parameters: with validate=yes it journals every fsd's key maps" },
 		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
 		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
 	};
@@ -550,6 +548,49 @@ static void test_fwd_openflags(void **state)
 		free(ph);
 		params_free(&p);
 	}
+}
+
+/*
+ * An fsd's journal= (Vdbench's jnl_dir_name): its key maps' folder,
+ * over the general journal=; it needs validate=yes and an absolute
+ * folder.
+ */
+static void test_fsd_journal(void **state)
+{
+	struct params *p = parse_ok(
+		"validate=yes\njournal=/var/j\n"
+		"fsd=f1,anchor=/mnt/a,journal=/var/own\n"
+		"fsd=f2,anchor=/mnt/b\n"
+		"fwd=r,fsd=(f1,f2),operation=read\n"
+		"rd=rd1,fwd=r,fwdrate=max,format=no,elapsed=2,interval=1\n");
+	struct plan_phase *ph;
+	struct proto_plan a;
+	size_t n;
+
+	(void)state;
+	assert_string_equal(p->fsd[0].journal, "/var/own");
+	ph = phases_ok(p, &n);
+	assert_int_equal(plan_fs_for_slave(p, &ph[0], 1, NULL, 0, 1, "local-1",
+					   "uring", &a, err, sizeof(err)),
+			 0);
+	assert_string_equal(a.journal, "/var/j");
+	assert_string_equal(a.fsds[0].journal, "/var/own");
+	assert_string_equal(a.fsds[1].journal, "");
+	proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN, .u.plan = a });
+	free(ph);
+	params_free(&p);
+	parse_err_at("fsd=f1,anchor=/mnt/a,journal=j\n",
+		     "1:30: journal=j is not an absolute folder (for example journal=/var/lib/lockstep/journal)");
+	p = parse_ok(
+		"fsd=f1,anchor=/mnt/a,journal=/var/own\n"
+		"fwd=r,fsd=f1\n"
+		"rd=rd1,fwd=r,fwdrate=max,format=no,elapsed=2,interval=1\n");
+	assert_int_equal(plan_phases(p, NULL, &ph, &n, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(
+		strstr(err,
+		       "fsd=f1 journal=/var/own journals its data validation: it needs validate=yes"));
+	params_free(&p);
 }
 
 /* Two slaves on two hosts, an fwd on both and one on h2 only. */
@@ -1306,6 +1347,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_fwd_openflags),
+		cmocka_unit_test(test_fsd_journal),
 		cmocka_unit_test(test_plan_two_slaves),
 		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_curve_phases),

@@ -596,6 +596,15 @@ static int format_fwd(struct parser *p, const struct params_fwd *fwd)
 	return 1;
 }
 
+int fsd_set_journal(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it)
+{
+	struct params_fsd *fsd = obj;
+
+	return params_journal_value(p, kw, it, fsd->journal,
+				    sizeof(fsd->journal), &fsd->journal_pos);
+}
+
 int fwd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 		      const struct item *it)
 {

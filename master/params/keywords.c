@@ -299,27 +299,36 @@ static int set_validate(struct parser *p, const struct kw *kw, void *obj,
 }
 
 /* journal=DIR (Vdbench's name): where slaves journal validation maps. */
-static int set_journal(struct parser *p, const struct kw *kw, void *obj,
-		       const struct item *it)
+int params_journal_value(struct parser *p, const struct kw *kw,
+			 const struct item *it, char *dst, size_t len,
+			 struct params_pos *pos)
 {
-	struct params *pa = obj;
 	const struct val *v = values_single(p, kw, it);
 
 	if (!v)
 		return -EINVAL;
-	pa->journal_pos = v->pos;
+	*pos = v->pos;
 	if (val_is(v, "no")) {
-		pa->journal[0] = '\0';
+		dst[0] = '\0';
 		return 0;
 	}
-	if (!v->len || v->s[0] != '/' || v->len >= sizeof(pa->journal) ||
+	if (!v->len || v->s[0] != '/' || v->len >= len ||
 	    memchr(v->s, '\0', v->len))
 		return perr(p, v->pos,
 			    "journal=%.*s is not an absolute folder (for example journal=/var/lib/lockstep/journal)",
 			    show(v->len), v->s);
-	memcpy(pa->journal, v->s, v->len);
-	pa->journal[v->len] = '\0';
+	memcpy(dst, v->s, v->len);
+	dst[v->len] = '\0';
 	return 0;
+}
+
+static int set_journal(struct parser *p, const struct kw *kw, void *obj,
+		       const struct item *it)
+{
+	struct params *pa = obj;
+
+	return params_journal_value(p, kw, it, pa->journal, sizeof(pa->journal),
+				    &pa->journal_pos);
 }
 
 #define WHY_DEDUP \
@@ -529,8 +538,8 @@ static const struct kw fsd_kws[] = {
 	{ .name = "wss", .set = fsd_set_bytes, .alias_of = "workingsetsize" },
 	KW("count", fsd_set_count,
 	   "(start,n): the line is n fsds (Vdbench's FsdEntry), each with the number start, start+1, ... appended to its name and to its anchor= (after a '/' the anchor ends in): fsd=f,anchor=/mnt/a,count=(1,3) is f1, f2 and f3 on /mnt/a1, /mnt/a2 and /mnt/a3; an fwd names them, or fsd=f* for all; at most 10000"),
-	UNSUPPORTED("journal",
-		    "give journal=DIR among the general parameters: with validate=yes it journals every fsd's key maps"),
+	KW("journal", fsd_set_journal,
+	   "an absolute folder where each slave journals this fsd's key maps (DIR/<fsd>.<slave>.fsjnl) with validate=yes, instead of the general journal='s (Vdbench's fsd journal=); no: the general one"),
 	UNSUPPORTED("dedupratio", WHY_DEDUP),
 	UNSUPPORTED("dedupunit", WHY_DEDUP),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),

@@ -277,7 +277,9 @@ struct params_fsd {
 	uint64_t wss;       /* workingsetsize= bytes; 0 = every file */
 	/* totalsize= was given (0 too): an rd's fortotal=N% takes N% of it */
 	bool totalsize_given;
-	struct params_pos pos, anchor_pos, totalsize_pos, wss_pos;
+	/* journal=DIR: its key maps' journals, over the general journal= */
+	char journal[PARAMS_PATH_MAX];
+	struct params_pos pos, anchor_pos, totalsize_pos, wss_pos, journal_pos;
 };
 
 /*

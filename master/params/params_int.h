@@ -451,6 +451,15 @@ int fwd_set_stopafter(struct parser *p, const struct kw *kw, void *obj,
 		      const struct item *it);
 int fwd_set_openflags(struct parser *p, const struct kw *kw, void *obj,
 		      const struct item *it);
+int fsd_set_journal(struct parser *p, const struct kw *kw, void *obj,
+		    const struct item *it);
+/*
+ * A journal= value: an absolute folder into dst (len bytes), or "" for
+ * no; its position into pos. 0, or -EINVAL said with FILE:LINE:COL.
+ */
+int params_journal_value(struct parser *p, const struct kw *kw,
+			 const struct item *it, char *dst, size_t len,
+			 struct params_pos *pos);
 int fwd_finish(struct parser *p);
 int rd_set_fwd(struct parser *p, const struct kw *kw, void *obj,
 	       const struct item *it);

@@ -193,6 +193,9 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 	o->format_xfer = p->fs_format_xfer;
 	/* params bounds it by 64, the bound the slave enforces. */
 	o->format_threads = p->fs_format_threads;
+	/* Its own journal folder, over the plan's (validate=yes only). */
+	if (p->validate)
+		snprintf(o->journal, sizeof(o->journal), "%s", d->journal);
 	/* Each slave draws its subsets from its own files (Vdbench's). */
 	o->totalsize = d->totalsize;
 	o->wss = d->wss;

@@ -213,6 +213,11 @@ int plan_validate_check(const struct params *p, const struct plan_phase *ph,
 		return plan_err(p, p->journal_pos, err, errlen,
 				"journal=%s journals data validation: it needs validate=yes",
 				p->journal);
+	for (size_t f = 0; f < p->nfsd; f++)
+		if (p->fsd[f].journal[0] && !p->validate)
+			return plan_err(p, p->fsd[f].journal_pos, err, errlen,
+					"fsd=%s journal=%s journals its data validation: it needs validate=yes",
+					p->fsd[f].name, p->fsd[f].journal);
 	for (size_t r = 0; r < p->nrd; r++)
 		if (p->rd[r].validate_only && !p->validate)
 			return plan_err(p, p->rd[r].validate_pos, err, errlen,

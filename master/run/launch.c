@@ -101,7 +101,8 @@ static void allow_once(const char **v, unsigned *n, const char *path)
 
 const char **launch_allow_luns(const struct params *p, unsigned *n)
 {
-	const char **v = calloc(p->nsd + p->nfsd + p->nwd + 1, sizeof(*v));
+	/* Each lun, anchor, replay file and journal folder, once. */
+	const char **v = calloc(p->nsd + 2 * p->nfsd + p->nwd + 1, sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; v && i < p->nsd; i++)
@@ -111,8 +112,11 @@ const char **launch_allow_luns(const struct params *p, unsigned *n)
 	for (size_t i = 0; v && i < p->nwd; i++)
 		if (p->wd[i].replay[0])
 			allow_once(v, n, p->wd[i].replay);
+	for (size_t i = 0; v && i < p->nfsd; i++)
+		if (p->fsd[i].journal[0])
+			allow_once(v, n, p->fsd[i].journal);
 	if (v && p->journal[0])
-		v[(*n)++] = p->journal;
+		allow_once(v, n, p->journal);
 	return v;
 }
 

@@ -190,4 +190,28 @@ set -e
 [ "$rc" -ne 0 ] && grep -q "$TMP/bad.vdb:5:[0-9]*: rd=rv: validate=only" "$TMP/bad.txt" ||
 	fail_show "$TMP/bad.txt" "validate=only with format= not refused at its place"
 echo "ok: validate=only with format= refused"
+
+# 8. An fsd's own journal= (Vdbench's fsd journal=): its journals go to
+# its folder, not the general one, and a validate=only run replays them.
+O="$SHM/own"
+mkdir "$SHM/b"
+for name in owrite overify; do
+	rd="rd=rd1,fwd=w,fwdrate=max,format=yes,elapsed=2,interval=1"
+	[ "$name" = overify ] && rd="rd=rv,fwd=w,validate=only,interval=1"
+	cat > "$TMP/$name.vdb" <<VDB
+validate=yes
+fsd=fsd1,anchor=$SHM/b,depth=1,width=2,files=3,sizes=(16k),journal=$O
+fwd=w,fsd=fsd1,operation=write,xfersize=4k,fileio=random,fileselect=random,threads=2
+$rd
+VDB
+	run "$name"
+	[ "$rc" -eq 0 ] || fail_show "$TMP/$name.txt" "$name: exited $rc"
+done
+[ "$(ls "$O" | sort | tr '\n' ' ')" = "fsd1.local-1.fsjnl fsd1.local-2.fsjnl " ] ||
+	fail "the fsd's journals: $(ls "$O")"
+K3=$(known "$O/fsd1.local-1.fsjnl" "$O/fsd1.local-2.fsjnl")
+read -r _ v x < <(val_figures "$TMP/overify" "rv validate")
+[ "$K3" -ge 12 ] && [ "$v" -eq "$K3" ] && [ "$x" -eq 0 ] ||
+	fail_show "$TMP/overify.txt" "fsd journal=: $v verified of $K3, $x mismatches"
+echo "ok: an fsd's journal=: $K3 keys in $O, all verified, 0 mismatches"
 echo "PASS"
