@@ -27,6 +27,29 @@ const struct val *values_single(struct parser *p, const struct kw *kw,
 	return &it->val[0];
 }
 
+int params_journal_value(struct parser *p, const struct kw *kw,
+			 const struct item *it, char *dst, size_t len,
+			 struct params_pos *pos)
+{
+	const struct val *v = values_single(p, kw, it);
+
+	if (!v)
+		return -EINVAL;
+	*pos = v->pos;
+	if (val_is(v, "no")) {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (!v->len || v->s[0] != '/' || v->len >= len ||
+	    memchr(v->s, '\0', v->len))
+		return perr(p, v->pos,
+			    "journal=%.*s is not an absolute folder (for example journal=/var/lib/lockstep/journal)",
+			    show(v->len), v->s);
+	memcpy(dst, v->s, v->len);
+	dst[v->len] = '\0';
+	return 0;
+}
+
 int values_number(struct parser *p, const struct kw *kw, const struct val *v,
 		  double *out)
 {
