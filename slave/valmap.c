@@ -437,6 +437,29 @@ void valmap_io_failed(struct valmap_io *v, unsigned t, uint64_t offset,
 	}
 }
 
+/*
+ * Block b (the k-th of buf) was being written at a crash: whether what
+ * is there may be its old content, whole. With an old generation, only
+ * if the block verifies as that generation: a header of the old one
+ * over damaged data is a mismatch, not a write that did not land (it
+ * once hid a byte flipped after the crash). Unknown before (old 0):
+ * anything may be there.
+ */
+static int old_landed(struct valmap_io *v, const struct valmap *m,
+		      const void *buf, uint32_t k, uint64_t b)
+{
+	uint16_t old = validate_alt_old(m->alt, m->nalt, b);
+	struct validate_found f;
+
+	if (old == VALIDATE_NO_ALT)
+		return 0;
+	if (old == 0)
+		return 1;
+	return dedupval_check(v->dg,
+			      (const uint8_t *)buf + (size_t)k * VALIDATE_BLOCK,
+			      b, m->sd_id, (uint8_t)old, &f) == VALIDATE_OK;
+}
+
 unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 			  uint64_t offset, uint32_t len)
 {
@@ -459,6 +482,7 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 					      (size_t)k * VALIDATE_BLOCK,
 				      b, m->sd_id, e, &f);
 		if (m->nalt && kind != VALIDATE_OK &&
+		    old_landed(v, m, buf, k, b) &&
 		    validate_alt_accept(m->alt, m->nalt, b,
 					dedupval_found_gen(v->dg, b, kind, &f,
 							   validate_alt_old(m->alt,
