@@ -25,9 +25,12 @@ echo "a=\$a v=\$v"
 echo "b=\$b"
 SH
 # The change: its times recorded around the write, by the command itself.
+# The new level is renamed into place: a probe reading while '>' has
+# emptied the file would read nothing (an unparsed sample, once in CI).
 cat > "$TMP/fix.sh" <<SH
 date +%s%N > "$TMP/t0"
-echo 0 > "$LEVEL"
+echo 0 > "$LEVEL.new"
+mv "$LEVEL.new" "$LEVEL"
 date +%s%N > "$TMP/t1"
 SH
 # The hang: the shell and a background child, both in its process group.
