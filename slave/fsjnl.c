@@ -67,12 +67,9 @@ int fsjnl_check(struct fsjnl_hdr *h, size_t got, const struct fsval_map *m,
 		return -EINVAL;
 	}
 	h->fsd[sizeof(h->fsd) - 1] = h->slave[sizeof(h->slave) - 1] = 0;
-	if (strcmp(h->slave, slave) || h->slave_id != validate_id(slave)) {
-		snprintf(err, errlen,
-			 "journal %s belongs to slave %s, not %s (copied or renamed?): refused",
-			 file, log_escape(h->slave, who, sizeof(who)), slave);
+	if (valmap_journal_owner(file, h->slave, h->slave_id, slave, err,
+				 errlen) < 0)
 		return -EINVAL;
-	}
 	if (strcmp(h->fsd, m->fsd)) {
 		snprintf(err, errlen,
 			 "journal %s belongs to fsd %s, not %s (copied or renamed?): refused",

@@ -56,6 +56,20 @@ static ssize_t read_all(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+int valmap_journal_owner(const char *file, const char *hslave,
+			 uint32_t hslave_id, const char *slave, char *err,
+			 size_t errlen)
+{
+	char who[4 * PROTO_NAME_LEN];
+
+	if (!strcmp(hslave, slave) && hslave_id == validate_id(slave))
+		return 0;
+	snprintf(err, errlen,
+		 "journal %s belongs to slave %s, not %s (copied or renamed?): refused",
+		 file, log_escape(hslave, who, sizeof(who)), slave);
+	return -EINVAL;
+}
+
 int valmap_write_all(int fd, const void *buf, size_t len)
 {
 	size_t put = 0;
@@ -118,7 +132,7 @@ static int check_header(struct jnl_hdr *h, ssize_t got, const struct valmap *m,
 			const char *slave, const char *file, char *err,
 			size_t errlen)
 {
-	char who[4 * PROTO_NAME_LEN], sd[4 * PROTO_NAME_LEN];
+	char sd[4 * PROTO_NAME_LEN];
 
 	if (got == (ssize_t)sizeof(*h) &&
 	    memcmp(h->magic, JNL_MAGIC_V1, 8) == 0) {
@@ -134,12 +148,9 @@ static int check_header(struct jnl_hdr *h, ssize_t got, const struct valmap *m,
 		return -EINVAL;
 	}
 	h->sd[sizeof(h->sd) - 1] = h->slave[sizeof(h->slave) - 1] = 0;
-	if (strcmp(h->slave, slave) || h->slave_id != validate_id(slave)) {
-		snprintf(err, errlen,
-			 "journal %s belongs to slave %s, not %s (copied or renamed?): refused",
-			 file, log_escape(h->slave, who, sizeof(who)), slave);
+	if (valmap_journal_owner(file, h->slave, h->slave_id, slave, err,
+				 errlen) < 0)
 		return -EINVAL;
-	}
 	if (strcmp(h->sd, m->sd) || h->sd_id != m->sd_id) {
 		snprintf(err, errlen,
 			 "journal %s belongs to sd %s, not %s (copied or renamed?): refused",

@@ -74,6 +74,14 @@ int valmap_get(struct valmap **list, const char *sd, const char *path,
  * Walks the whole map.
  */
 uint64_t valmap_known(const struct valmap *m);
+/*
+ * A journal's header names slave hslave (id hslave_id): 0 when that is
+ * this slave, else -EINVAL with err naming the file (block and file-
+ * system journals alike).
+ */
+int valmap_journal_owner(const char *file, const char *hslave,
+			 uint32_t hslave_id, const char *slave, char *err,
+			 size_t errlen);
 /* Write all len bytes of buf to fd (EINTR retried): 0 or -errno. */
 int valmap_write_all(int fd, const void *buf, size_t len);
 /* Append n records to the journal and fdatasync it; 0 or -errno (kept). */
