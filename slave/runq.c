@@ -8,17 +8,21 @@
 #include <unistd.h>
 #include "slave/runq.h"
 
-uint64_t runq_thread(void)
+int runq_open(void)
+{
+	return open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+}
+
+uint64_t runq_read(int fd)
 {
 	char buf[128];
 	uint64_t on_cpu, wait;
 	ssize_t n;
-	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	/* At offset 0 the seq_file makes the line afresh. */
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return 0;
 	buf[n] = 0;

@@ -13,7 +13,14 @@
 
 #include <stdint.h>
 
-/* The calling thread's run-queue wait since it started, ns; 0 unknown. */
-uint64_t runq_thread(void);
+/*
+ * The calling thread's schedstat, opened once (-1: not known here): the
+ * open walks procfs, tens of microseconds a worker should not spend at
+ * its start (docs/PERFORMANCE.md, start skew) or at every roll.
+ */
+int runq_open(void);
+
+/* The run-queue wait since the thread started, ns, of fd; 0 unknown. */
+uint64_t runq_read(int fd);
 
 #endif

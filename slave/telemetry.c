@@ -361,6 +361,16 @@ void telemetry_start(struct telemetry *t, uint64_t start, uint32_t first,
 		     uint64_t interval_ns)
 {
 	t->next_ns = start ? start : 1;
+	/*
+	 * The base is read before the start, not at it: reading every
+	 * counter at the start took a core from the workers just when they
+	 * go, and spread their first I/Os (docs/PERFORMANCE.md, start skew).
+	 * Nothing of the phase runs before the start, so the first interval
+	 * loses nothing; its span says how long it was.
+	 */
+	t->base_ns = t->next_ns > TELEMETRY_BASE_LEAD_NS ?
+			     t->next_ns - TELEMETRY_BASE_LEAD_NS :
+			     1;
 	t->next_seq = first;
 	t->interval_ns = interval_ns;
 	t->based = 0;
@@ -370,13 +380,13 @@ void telemetry_start(struct telemetry *t, uint64_t start, uint32_t first,
 
 int telemetry_due_ms(const struct telemetry *t, uint64_t now, int most)
 {
-	uint64_t ms;
+	uint64_t due = t->based ? t->next_ns : t->base_ns, ms;
 
 	if (!t->next_ns)
 		return most;
-	if (now >= t->next_ns)
+	if (now >= due)
 		return 0;
-	ms = (t->next_ns - now + 999999) / 1000000;
+	ms = (due - now + 999999) / 1000000;
 	return ms < (uint64_t)most ? (int)ms : most;
 }
 
@@ -386,7 +396,15 @@ void telemetry_tick(struct telemetry *t, uint64_t now)
 	uint64_t late;
 	uint32_t seq;
 
-	if (!t->next_ns || now < t->next_ns || !t->interval_ns)
+	if (!t->next_ns || !t->interval_ns)
+		return;
+	if (!t->based && now >= t->base_ns && now < t->next_ns) {
+		take_base(t, now); /* before the start: its first interval */
+		t->based = 1;
+		t->next_ns += t->interval_ns;
+		return;
+	}
+	if (now < t->next_ns)
 		return;
 	late = (now - t->next_ns) / t->interval_ns; /* boundaries missed */
 	if (!t->based) {

@@ -37,6 +37,8 @@ enum {
 enum { TELE_NET_RXB, TELE_NET_TXB, TELE_NET_RXP, TELE_NET_TXP, TELE_NNET };
 
 #define TELEMETRY_PENDING 4
+/* How long before the start the base is read (telemetry_start). */
+#define TELEMETRY_BASE_LEAD_NS (3 * 1000000ull)
 
 struct telemetry_dev {
 	char name[PROTO_DEV_NAME_LEN];
@@ -55,8 +57,11 @@ struct telemetry {
 	uint64_t tick_ns; /* one USER_HZ tick of /proc/stat */
 	uint64_t cpu_last[5], psi_last[3], net_last[TELE_NNET];
 	uint64_t last_ns; /* monotonic time of the last sample, 0: none */
-	/* The schedule: next sample at next_ns (0: none), ending next_seq. */
-	uint64_t next_ns, interval_ns;
+	/*
+	 * The schedule: the base at base_ns (a little before the start),
+	 * next sample at next_ns (0: none), ending next_seq.
+	 */
+	uint64_t base_ns, next_ns, interval_ns;
 	uint32_t next_seq;
 	int based;
 	/* Samples waiting for their interval to be sent, by seq. */

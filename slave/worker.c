@@ -101,7 +101,8 @@ struct worker {
 	unsigned inflight;
 	uint64_t wake_armed; /* the boundary given to engine->wake_at */
 	int validating;      /* cfg.vmap given */
-	uint64_t runq_last;  /* runq_thread() at the last interval's start */
+	uint64_t runq_last;  /* runq_read() at the last interval's start */
+	int runq_fd;         /* runq_open() of the worker thread, -1: none */
 	struct valmap_io val;
 	FILE *iotrace; /* LOCKSTEP_IOTRACE (iotrace.h), or NULL */
 	struct worker_interval *cur;
@@ -137,7 +138,7 @@ static void queue_done(struct worker *w, struct worker_interval *done)
 static int roll_interval(struct worker *w, unsigned next_seq)
 {
 	struct worker_interval *done = w->cur, *fresh;
-	uint64_t q = runq_thread();
+	uint64_t q = runq_read(w->runq_fd);
 
 	/* Read at each roll: the interval's share of the thread's wait. */
 	done->runq_ns = q > w->runq_last ? q - w->runq_last : 0;
@@ -558,7 +559,6 @@ static int run(struct worker *w)
 	if (atomic_load(&w->stop))
 		return 0;
 	w->cur->seq = seq;
-	w->runq_last = runq_thread();
 	ret = tsched_start(&w->ts, w->dist, start, w->cfg.seed);
 	if (ret < 0)
 		return ret;
@@ -568,6 +568,7 @@ static int run(struct worker *w)
 	if (ret < 0)
 		goto out;
 	atomic_store(&w->first_io, now);
+	w->runq_last = runq_read(w->runq_fd); /* after the first I/Os */
 
 	while (!atomic_load(&w->stop)) {
 		uint64_t wake = next_b > now ? next_b - now : 1;
@@ -649,6 +650,7 @@ static void *worker_main(void *arg)
 	(void)prio_restore();
 	/* Woken at intended times: no 50 us of slack (this thread's only). */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	w->runq_fd = runq_open();
 	ret = setup(w);
 
 	pthread_mutex_lock(&w->lock);
@@ -671,6 +673,8 @@ static void *worker_main(void *arg)
 
 static void worker_free(struct worker *w)
 {
+	if (w->runq_fd >= 0)
+		close(w->runq_fd);
 	wival_free_list(w->head);
 	wival_free_list(w->spare);
 	if (w->ectx)
@@ -705,6 +709,7 @@ int worker_start(const struct worker_cfg *cfg, struct worker **wp, char *err,
 	if (!w)
 		return -ENOMEM;
 	w->cfg = *cfg;
+	w->runq_fd = -1;
 	atomic_init(&w->limit, cfg->intervals);
 	w->err = err;
 	w->errlen = errlen;

@@ -96,36 +96,43 @@ static void test_nic_ok(void **state)
 }
 
 /*
- * The real /proc/stat sampled on a schedule of 50 ms intervals from t0
- * (times given, not waited for): the base at t0, interval 0's sample at
- * its end, then a tick that comes 1.5 intervals late, which belongs to
- * the last interval that ended (2) and spans both; interval 1 has none.
- * CPU time is there, no device is (no target was given).
+ * The real /proc/stat sampled on a schedule of 50 ms intervals from
+ * start (times given, not waited for): the base TELEMETRY_BASE_LEAD_NS
+ * before the start (not at it, where the workers go), interval 0's sample
+ * at its end spanning the lead too, then a tick that comes 1.5 intervals
+ * late, which belongs to the last interval that ended (2) and spans both;
+ * interval 1 has none. CPU time is there, no device is (no target was
+ * given). A start already passed (a rejoin) takes the base at once.
  */
 static void test_schedule(void **state)
 {
-	const uint64_t I = 50000000;
+	const uint64_t I = 50000000, L = TELEMETRY_BASE_LEAD_NS;
 	struct telemetry t;
 	struct proto_interval pi;
-	uint64_t t0 = time_mono_ns();
+	uint64_t t0 = time_mono_ns(), start = t0 + I;
 
 	(void)state;
 	telemetry_open(&t, NULL, 0, "");
-	telemetry_start(&t, t0 + I, 0, I);
-	assert_int_equal(telemetry_due_ms(&t, t0, 1000), 50);
+	telemetry_start(&t, start, 0, I);
+	assert_int_equal(telemetry_due_ms(&t, t0, 1000), (I - L) / 1000000);
 	assert_int_equal(telemetry_due_ms(&t, t0, 20), 20);
-	telemetry_tick(&t, t0); /* not due: nothing */
+	telemetry_tick(&t, t0);            /* not due: nothing */
+	telemetry_tick(&t, start - L - 1); /* nor yet */
 	memset(&pi, 0, sizeof(pi));
 	telemetry_fill(&t, 0, &pi);
 	assert_int_equal(pi.tele, 0);
-	t0 += I;
-	telemetry_tick(&t, t0); /* the base */
-	assert_int_equal(telemetry_due_ms(&t, t0, 1000), 50);
+	telemetry_tick(&t, start - L); /* the base, before the start */
+	assert_int_equal(telemetry_due_ms(&t, start - L, 1000),
+			 (I + L) / 1000000);
+	assert_int_equal(telemetry_due_ms(&t, start, 1000), 50);
+	telemetry_tick(&t, start); /* the start itself: nothing to read */
+	telemetry_fill(&t, 0, &pi);
+	assert_int_equal(pi.tele, 0);
 	usleep(20000);
-	telemetry_tick(&t, t0 + I);
+	telemetry_tick(&t, start + I);
 	telemetry_fill(&t, 0, &pi);
 	assert_true(pi.tele & PROTO_TELE_CPU);
-	assert_int_equal(pi.tele_span_ns, I);
+	assert_int_equal(pi.tele_span_ns, I + L);
 	assert_int_equal(pi.ndevs, 0);
 	assert_int_equal(pi.nic[0], 0);
 	assert_true(pi.host_cpu_ns[0] + pi.host_cpu_ns[1] + pi.host_cpu_ns[2] +
@@ -133,14 +140,25 @@ static void test_schedule(void **state)
 		    0);
 	telemetry_fill(&t, 0, &pi); /* taken once */
 	assert_int_equal(pi.tele, 0);
-	telemetry_tick(&t, t0 + 3 * I + I / 2);
+	telemetry_tick(&t, start + 3 * I + I / 2);
 	telemetry_fill(&t, 1, &pi);
 	assert_int_equal(pi.tele, 0);
 	telemetry_fill(&t, 2, &pi);
 	assert_true(pi.tele & PROTO_TELE_CPU);
 	assert_int_equal(pi.tele_span_ns, 2 * I + I / 2);
 	/* The next is due at interval 3's end. */
-	assert_int_equal(telemetry_due_ms(&t, t0 + 3 * I + I / 2, 1000), 25);
+	assert_int_equal(telemetry_due_ms(&t, start + 3 * I + I / 2, 1000), 25);
+
+	/* Joined late: interval 4 of the same schedule, started already. */
+	telemetry_start(&t, start + 4 * I, 4, I);
+	assert_int_equal(telemetry_due_ms(&t, start + 4 * I + I / 2, 1000), 0);
+	telemetry_tick(&t, start + 4 * I + I / 2); /* the base, at once */
+	assert_int_equal(telemetry_due_ms(&t, start + 4 * I + I / 2, 1000), 25);
+	usleep(20000);
+	telemetry_tick(&t, start + 5 * I);
+	telemetry_fill(&t, 4, &pi);
+	assert_true(pi.tele & PROTO_TELE_CPU);
+	assert_int_equal(pi.tele_span_ns, I / 2);
 	telemetry_close(&t);
 }
 
