@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 18
+#define PROTO_VERSION 19
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64
@@ -360,7 +360,8 @@ enum proto_fsformat {
 #define PROTO_FSFMT_DIRS 1u     /* a format makes the folders, no files */
 #define PROTO_FSFMT_LIMITED 2u  /* a format stopped at its end is done */
 #define PROTO_FSFMT_COMPLETE 4u /* a run takes the tree as complete */
-#define PROTO_FSFMT_FLAGS 7u
+#define PROTO_FSFMT_ANCHOR 8u   /* make the anchor when it is missing */
+#define PROTO_FSFMT_FLAGS 15u
 /* proto_fsd.format_xfer: the largest format write (PARAMS' too). */
 #define PROTO_FSFMT_XFER_MAX (16u * 1024 * 1024)
 /* proto_fsd.format_threads: the most threads of a slave's format. */

@@ -98,6 +98,18 @@ struct anchor_stats {
 int anchor_open(const char *path, char *err, size_t errlen);
 
 /*
+ * create_anchors=yes: make the folders of the absolute path that are
+ * missing, the anchor last (mode 0755). The folders that exist are
+ * walked as the kernel resolves them, as anchor_open() and the --allow
+ * check do; from the first missing one on, each folder is made and then
+ * opened with O_NOFOLLOW before the next is made in it, so nothing is
+ * made through a link that appears meanwhile. A "." or ".." component is
+ * refused. Returns the folders made (0: the anchor was there), or -errno
+ * with a message in err.
+ */
+int anchor_make(const char *path, char *err, size_t errlen);
+
+/*
  * Open rel (relative, no "." or ".." components) beneath the anchor's
  * descriptor dirfd with flags and mode, following no symbolic link.
  * Returns a descriptor the caller closes, or -errno: -ELOOP for a link on

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,76 @@ int anchor_open(const char *path, char *err, size_t errlen)
 		return -e;
 	}
 	return fd;
+}
+
+int anchor_make(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX], *comp, *next;
+	int cur, fd, made = 0, missing = 0, e = 0;
+
+	if (path[0] != '/' || strlen(path) >= sizeof(buf)) {
+		snprintf(err, errlen, "anchor=%s: not an absolute path", path);
+		return -EINVAL;
+	}
+	/* Refused before anything is made. */
+	if (strstr(path, "/./") || strstr(path, "/../") ||
+	    (strlen(path) >= 2 && !strcmp(path + strlen(path) - 2, "/.")) ||
+	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/.."))) {
+		snprintf(err, errlen,
+			 "anchor=%s: create_anchors=yes could not make it: %s (no \".\" or \"..\" in an anchor)",
+			 path, strerror(EINVAL));
+		return -EINVAL;
+	}
+	strcpy(buf, path);
+	cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0)
+		e = errno;
+	for (comp = buf + 1; !e && comp && *comp; comp = next) {
+		next = strchr(comp, '/');
+		if (next)
+			while (*next == '/')
+				*next++ = '\0';
+		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+			e = EINVAL;
+			break;
+		}
+		/* Walked as resolved while it exists; not through a link after. */
+		fd = openat(cur, comp,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+				    (missing ? O_NOFOLLOW : 0));
+		if (fd < 0 && errno == ENOENT) {
+			missing = 1;
+			if (!mkdirat(cur, comp, 0755))
+				made++;
+			else if (errno != EEXIST) { /* EEXIST: made meanwhile */
+				e = errno;
+				break;
+			}
+			fd = openat(cur, comp,
+				    O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					    O_CLOEXEC);
+		}
+		if (fd < 0) {
+			e = errno == ENOTDIR && missing ? ELOOP : errno;
+			break;
+		}
+		close(cur);
+		cur = fd;
+	}
+	if (cur >= 0)
+		close(cur);
+	if (e) {
+		snprintf(err, errlen,
+			 "anchor=%s: create_anchors=yes could not make it: %s%s",
+			 path, strerror(e),
+			 e == EINVAL ?
+				 " (no \".\" or \"..\" in an anchor)" :
+			 e == ELOOP ?
+				 " (a symbolic link where a folder was made)" :
+				 "");
+		return -e;
+	}
+	return made;
 }
 
 /* The fallback: one component at a time, O_NOFOLLOW at each. */

@@ -405,6 +405,20 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		ret = check_allow(s, f, err, errlen);
 		if (ret < 0)
 			return ret;
+		/* create_anchors=yes; a clean has nothing to make. */
+		if ((f->format_flags & PROTO_FSFMT_ANCHOR) &&
+		    !(p->format && f->format == PROTO_FSFMT_CLEAN)) {
+			ret = anchor_make(f->anchor, why, sizeof(why));
+			if (ret < 0) {
+				snprintf(err, errlen, "fsd %s: %s", f->name,
+					 why);
+				return ret;
+			}
+			if (ret > 0)
+				log_info("fsd %s: made anchor=%s (%d folder%s, create_anchors=yes)",
+					 f->name, f->anchor, ret,
+					 ret == 1 ? "" : "s");
+		}
 		ret = open_tree(f, make, &fs->path[i], err, errlen);
 		if (ret < 0)
 			return ret;

@@ -549,6 +549,50 @@ static void test_symlink_walk(void **state)
 	run_symlink(state, 1);
 }
 
+/*
+ * create_anchors=yes: the missing folders are made, the anchor last, and
+ * a second call makes none; a link among the folders that exist is
+ * walked (the --allow check resolved it the same way); a file in the
+ * way, a "." or ".." component and a relative path are refused, and
+ * nothing is made past the refusal.
+ */
+static void test_make(void **state)
+{
+	struct fx *f = *state;
+	char path[512], link[512], err[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/new/a/b", f->base);
+	assert_int_equal(anchor_make(path, err, sizeof(err)), 3);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(anchor_make(path, err, sizeof(err)), 0);
+	assert_int_equal(anchor_make(f->anchor, err, sizeof(err)), 0);
+
+	/* base/via -> base/outside: base/via/x is made in outside. */
+	snprintf(link, sizeof(link), "%s/via", f->base);
+	assert_int_equal(symlink(f->outside, link), 0);
+	snprintf(path, sizeof(path), "%s/via/x//y/", f->base);
+	assert_int_equal(anchor_make(path, err, sizeof(err)), 2);
+	snprintf(path, sizeof(path), "%s/x/y", f->outside);
+	assert_int_equal(stat(path, &st), 0);
+
+	/* A file where a folder should be. */
+	snprintf(path, sizeof(path), "%s/anchor/file", f->base);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0644)), 0);
+	snprintf(path, sizeof(path), "%s/anchor/file/sub", f->base);
+	assert_int_equal(anchor_make(path, err, sizeof(err)), -ENOTDIR);
+	assert_non_null(strstr(err, "create_anchors=yes could not make it"));
+
+	snprintf(path, sizeof(path), "%s/new2/../escape", f->base);
+	assert_int_equal(anchor_make(path, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no \".\" or \"..\""));
+	snprintf(path, sizeof(path), "%s/new2", f->base);
+	assert_int_equal(stat(path, &st), -1); /* not made before the ".." */
+	assert_int_equal(anchor_make("rel/dir", err, sizeof(err)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -571,6 +615,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink, fx_setup,
 						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_walk, fx_setup,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_make, fx_setup,
 						fx_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

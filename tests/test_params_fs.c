@@ -397,8 +397,10 @@ static void test_refused(void **state)
 		  "4:1: fwd=fwd1: validate=yes does not follow what operation=move does to a file's contents" },
 		{ "validate=yes\n" FSD1 "fwd=fwd1,fileio=(random,shared)\n" RD1,
 		  "3:10: fwd=fwd1: fileio=(random,shared) may not be used with validate=yes (Vdbench's rule: threads writing one file at once leave no key to follow)" },
-		{ "create_anchors=yes\n" FSD1 FWD1 RD1,
-		  "1:1: create_anchors= is not supported: lockstep does not run it yet (issue 32)" },
+		{ FSD1 FWD1 "rd=rd1,fwd=fwd1,mount=x\n",
+		  "3:17: mount= is not supported: it would run mount commands as root on every slave: give them as the rd's startcmd= (run on one slave of each host, started with --allow-commands)" },
+		{ "create_anchors=maybe\n" FSD1 FWD1 RD1,
+		  "1:16: create_anchors=maybe is not supported (use yes or no)" },
 	};
 
 	(void)state;
@@ -591,6 +593,51 @@ static void test_fsd_journal(void **state)
 		strstr(err,
 		       "fsd=f1 journal=/var/own journals its data validation: it needs validate=yes"));
 	params_free(&p);
+}
+
+/*
+ * create_anchors=yes (general, Vdbench's): every fsd of every phase,
+ * format and run, tells the slave it may make its anchor; without it
+ * none does.
+ */
+static void test_create_anchors(void **state)
+{
+	static const char *const text[2] = {
+		"fsd=f1,anchor=/mnt/a\nfsd=f2,anchor=/mnt/b\n"
+		"fwd=r,fsd=(f1,f2),operation=read\n"
+		"rd=rd1,fwd=r,fwdrate=max,format=yes,elapsed=2,interval=1\n",
+		"create_anchors=yes\n"
+		"fsd=f1,anchor=/mnt/a\nfsd=f2,anchor=/mnt/b\n"
+		"fwd=r,fsd=(f1,f2),operation=read\n"
+		"rd=rd1,fwd=r,fwdrate=max,format=yes,elapsed=2,interval=1\n",
+	};
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct params *p = parse_ok(text[on]);
+		struct plan_phase *ph;
+		struct proto_plan a;
+		size_t n;
+
+		assert_int_equal(p->create_anchors, on);
+		ph = phases_ok(p, &n);
+		assert_int_equal(n, 2); /* the format, then the run */
+		for (size_t k = 0; k < n; k++) {
+			assert_int_equal(plan_fs_for_slave(p, &ph[k], 1, NULL,
+							   0, 1, "local-1",
+							   "uring", &a, err,
+							   sizeof(err)),
+					 0);
+			for (uint32_t f = 0; f < a.nfsds; f++)
+				assert_int_equal(a.fsds[f].format_flags &
+							 PROTO_FSFMT_ANCHOR,
+						 on ? PROTO_FSFMT_ANCHOR : 0);
+			proto_msg_free(&(struct proto_msg){ .type = PROTO_PLAN,
+							    .u.plan = a });
+		}
+		free(ph);
+		params_free(&p);
+	}
 }
 
 /* Two slaves on two hosts, an fwd on both and one on h2 only. */
@@ -1348,6 +1395,7 @@ int main(void)
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_fwd_openflags),
 		cmocka_unit_test(test_fsd_journal),
+		cmocka_unit_test(test_create_anchors),
 		cmocka_unit_test(test_plan_two_slaves),
 		cmocka_unit_test(test_plan_loops),
 		cmocka_unit_test(test_curve_phases),

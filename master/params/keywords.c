@@ -348,7 +348,8 @@ static const struct kw general_kws[] = {
 		"lockstep does not abort on a missed skew"),
 	KW("concatenatesds", set_concat,
 	   "yes: Vdbench's sd concatenation: the sds of each wd, in the order its sd= names them, are one address space (their sizes added, range= and seekpct= of the wd over the whole of it, a sequential wd walking the first sd, then the next); an I/O that would straddle two sds goes to the start of the next one instead, Vdbench's rule; the wd's threads= (or the rd's forthreads=) are its I/Os in flight, split evenly over the slaves that have every one of its sds. Not with threads=, range=, hitarea=, offset= or align= on the sds, rhpct=/whpct=, hotband=, random_distribution=, streams= or stride= on the wds, forrhpct=/forwhpct=/forhitarea=, validate=yes, or an sd in two wds of one rd; each sd must hold the largest xfersize whole, and size= neither creates nor extends a file (Vdbench's rule). no (default)"),
-	UNSUPPORTED("create_anchors", WHY_FS),
+	KWF("create_anchors", set_yesno, struct params, create_anchors,
+	    "yes: a slave makes an fsd's anchor folder, and the missing folders above it, when it is not there (Vdbench's); only where its --allow allows the anchor, never through a symbolic link it would have to make a folder beyond, and not for format=clean; no (default): the anchor must exist"),
 	UNSUPPORTED("dedupsets", WHY_DEDUP),
 	UNSUPPORTED("deduphotsets", WHY_DEDUP),
 	UNSUPPORTED("dedupflipflop", WHY_DEDUP),
@@ -398,7 +399,7 @@ static const struct kw hd_kws[] = {
 	  .size = sizeof(((struct params_hd *)0)->lockstep),
 	  .alias_of = "lockstep" },
 	UNSUPPORTED("clients", "start more slaves with slaves= instead"),
-	UNSUPPORTED("mount", WHY_FS),
+	UNSUPPORTED("mount", WHY_MOUNT),
 };
 
 static const struct kw sd_kws[] = {
@@ -491,7 +492,7 @@ static const struct kw wd_kws[] = {
 	}
 static const struct kw fsd_kws[] = {
 	KW("anchor", fsd_set_anchor,
-	   "the folder the tree is made in, an absolute path that must exist on the slaves (lockstep does not make it: Vdbench's create_anchors= is refused) and that lockstep-slave(1)'s --allow must allow; each slave an fwd runs on gets its own subtree ANCHOR/SLAVE unless shared=yes"),
+	   "the folder the tree is made in, an absolute path that must exist on the slaves (or general create_anchors=yes makes it) and that lockstep-slave(1)'s --allow must allow; each slave an fwd runs on gets its own subtree ANCHOR/SLAVE unless shared=yes"),
 	FS_SHAPE("depth", depth,
 		 "levels of folders below the anchor (default 1), each folder named vdb.LEVEL_INDEX.dir as Vdbench names them"),
 	FS_SHAPE("width", width, "folders in each folder (default 1)"),
@@ -621,7 +622,7 @@ static const struct kw rd_kws[] = {
 	   "as the sd's openflags=, for every sd of its phases: it replaces the sds' and the wds' (Vdbench's rule)"),
 	UNSUPPORTED("replay",
 		    "Vdbench's replay groups are not supported: give replay=FILE on a wd= (lockstep's form)"),
-	UNSUPPORTED("mount", WHY_FS),
+	UNSUPPORTED("mount", WHY_MOUNT),
 	KW("operations", rd_set_operations,
 	   "with fwd=: the operations every fwd of the rd runs instead of its operation=, Vdbench's RD_entry: each fwd runs each of them on each of its fsds at once, its threads= and its share of fwdrate= split evenly over them; copy and move need the fwd's target=, and an fwd with rdpct= takes only one, read or write. Not with foroperation="),
 	{ .name = "operation",

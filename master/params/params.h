@@ -556,6 +556,12 @@ struct params {
 	 */
 	bool concat;
 	struct params_pos concat_pos;
+	/*
+	 * create_anchors=yes (Vdbench's): a slave makes an fsd's anchor
+	 * folder, and the folders above it that are missing, when it is
+	 * not there (its --allow must allow the anchor all the same).
+	 */
+	bool create_anchors;
 	char journal[PARAMS_PATH_MAX]; /* journal=DIR; "" = no journal */
 	char nic[16]; /* nic=: the interface every slave samples; "" none */
 	struct params_pos validate_pos, journal_pos; /* where given */

@@ -182,8 +182,9 @@ struct numkind {
 /* iorate=max inside a list of rates, until the list is stored. */
 #define IORATE_MAX_MARK (-1.0)
 
-/* Vdbench file-system keywords lockstep does not run yet (issue 32). */
-#define WHY_FS "lockstep does not run it yet (issue 32)"
+/* Vdbench's mount= (hd, rd), refused. */
+#define WHY_MOUNT \
+	"it would run mount commands as root on every slave: give them as the rd's startcmd= (run on one slave of each host, started with --allow-commands)"
 
 /* How many characters of a value to quote back in a message. */
 static inline int show(size_t len)

@@ -190,6 +190,8 @@ static int fill_fsd(const struct params *p, const struct plan_phase *ph,
 				    d->openflags);
 	o->format = ph->kind == PLAN_FORMAT ? ph->fs_format : 0;
 	o->format_flags = ph->fs_format_flags;
+	if (p->create_anchors) /* Vdbench's create_anchors=yes */
+		o->format_flags |= PROTO_FSFMT_ANCHOR;
 	o->format_xfer = p->fs_format_xfer;
 	/* params bounds it by 64, the bound the slave enforces. */
 	o->format_threads = p->fs_format_threads;

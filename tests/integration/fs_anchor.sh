@@ -34,8 +34,8 @@ timeout 30 mount -t ext4 "$FS_LOOP" "$FS_MNT" || fail "mount $FS_LOOP"
 
 LS_ANCHOR_DIR=$FS_MNT timeout 60 "$ANCHOR_TEST" >"$TMP/anchor.log" 2>&1 ||
 	fail_show "$TMP/anchor.log" "test_anchor failed on ext4"
-grep -q 'PASSED.*10 test' "$TMP/anchor.log" ||
-	fail_show "$TMP/anchor.log" "test_anchor did not pass its 10 tests"
+grep -q 'PASSED.*11 test' "$TMP/anchor.log" ||
+	fail_show "$TMP/anchor.log" "test_anchor did not pass its 11 tests"
 # Each test removed its folders: the file system holds only lost+found.
 left=$(find "$FS_MNT" -mindepth 1 -maxdepth 1 ! -name lost+found | head -3)
 [ -z "$left" ] || fail "left on ext4: $left"
