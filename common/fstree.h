@@ -7,8 +7,8 @@
  * exactly as Vdbench draws it, so that seed 0 (Vdbench's) reproduces
  * Vdbench's tree byte for byte. Pure: no file is looked at. The master
  * uses it to plan (counts, bytes) and the slave to format and clean an
- * anchor (slave/anchor.c); the marker text lockstep writes into an anchor
- * it formats is made and checked here too.
+ * anchor (slave/anchor_format.c, slave/anchor.c); the marker text lockstep
+ * writes into an anchor it formats is made and checked here too.
  */
 #ifndef LOCKSTEP_COMMON_FSTREE_H
 #define LOCKSTEP_COMMON_FSTREE_H

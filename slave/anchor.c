@@ -1,19 +1,14 @@
 /*
- * (Over 800 lines on purpose: the tree's safety rules - the marker, a
- * foreign entry refused, no link followed - and the format and clean
- * that must obey them are one concern, in one file, so that no path of
- * either escapes a check. The threads' walk is fmtq.c.)
- *
- * An fsd= anchor on the slave (see anchor.h): format and clean its tree
- * with every path resolved beneath the anchor and no symbolic link
- * followed.
+ * An fsd= anchor on the slave (see anchor.h): its marker, the walks that
+ * look at its tree (a foreign entry refused, no link followed) and its
+ * clean, with every path resolved beneath the anchor and no symbolic link
+ * followed. The format is anchor_format.c, on these rules (anchor_int.h).
  */
 #include "slave/anchor.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,31 +17,10 @@
 #include <unistd.h>
 
 #include "common/timeutil.h"
-#include "slave/fmtq.h"
+#include "slave/anchor_int.h"
 
-/* The pattern's bytes: Vdbench's format xfersize (128k). */
-#define ANCHOR_CHUNK ANCHOR_FORMAT_XFER
 /* The marker is small; a larger one is not ours. */
 #define ANCHOR_MARKER_MAX 4096
-
-/* Tell the phase (st->run) about one event that began at t0. */
-static void note(const struct anchor_stats *st, enum anchor_event ev,
-		 uint64_t t0, uint64_t bytes, int err)
-{
-	if (st && st->run && st->run->note)
-		st->run->note(st->run->arg, ev, time_mono_ns() - t0, bytes,
-			      err);
-}
-
-static int stopped(const struct anchor_stats *st)
-{
-	return st && st->run && st->run->stop && *st->run->stop;
-}
-
-static int shared(const struct anchor_stats *st)
-{
-	return st && st->run && st->run->share_count > 1;
-}
 
 /* 1 the marker matches shape, 0 there is none, -ESTALE it differs. */
 static int marker_read(int dirfd, const struct fstree_shape *shape)
@@ -76,7 +50,7 @@ int anchor_marker(int dirfd, const struct fstree_shape *shape)
 	return marker_read(dirfd, shape);
 }
 
-static int marker_write(int dirfd, const struct fstree_shape *shape)
+int anchor_marker_write(int dirfd, const struct fstree_shape *shape)
 {
 	char text[ANCHOR_MARKER_MAX];
 	int fd, len, ret = 0;
@@ -186,16 +160,17 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 			s->ours_files++;
 			if (s->remove == 2)
 				continue;
-			if (s->remove && stopped(s->st)) {
+			if (s->remove && anchor_stopped(s->st)) {
 				ret = -ECANCELED;
 			} else if (s->remove && unlinkat(fd, name, 0)) {
 				ret = -errno;
-				note(s->st, ANCHOR_EV_DELETE, t0, 0, ret);
+				anchor_note(s->st, ANCHOR_EV_DELETE, t0, 0,
+					    ret);
 				snprintf(s->err, s->errlen, "%s: %s", path,
 					 strerror(-ret));
 			} else if (s->remove && s->st) {
 				s->st->files_removed++;
-				note(s->st, ANCHOR_EV_DELETE, t0, 0, 0);
+				anchor_note(s->st, ANCHOR_EV_DELETE, t0, 0, 0);
 			}
 		} else {
 			int sub = openat(fd, name,
@@ -224,13 +199,14 @@ static int scan_dir(struct scan *s, int fd, const char *rel, uint32_t level)
 					/* Another's entries, or its rmdir. */
 				} else if (r) {
 					ret = r;
-					note(s->st, ANCHOR_EV_RMDIR, t0, 0,
-					     ret);
+					anchor_note(s->st, ANCHOR_EV_RMDIR, t0,
+						    0, ret);
 					snprintf(s->err, s->errlen, "%s: %s",
 						 path, strerror(-ret));
 				} else if (s->st) {
 					s->st->dirs_removed++;
-					note(s->st, ANCHOR_EV_RMDIR, t0, 0, 0);
+					anchor_note(s->st, ANCHOR_EV_RMDIR, t0,
+						    0, 0);
 				}
 			}
 		}
@@ -253,7 +229,7 @@ static int scan_tree(struct scan *s, int dirfd)
 }
 
 /* 1 with the anchor's first entry's name in buf, 0 if empty, or -errno. */
-static int first_entry(int dirfd, char *buf, size_t len)
+int anchor_first_entry(int dirfd, char *buf, size_t len)
 {
 	struct dirent *de;
 	DIR *d;
@@ -294,7 +270,16 @@ static int refuse_foreign(struct scan *s, int dirfd, const char *path,
 	return -ENOTEMPTY;
 }
 
-static int remove_tree(int dirfd, const char *path,
+int anchor_refuse_foreign(int dirfd, const char *path,
+			  const struct fstree_shape *shape, const char *tail,
+			  char *err, size_t errlen)
+{
+	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
+
+	return refuse_foreign(&s, dirfd, path, tail);
+}
+
+int anchor_remove_tree(int dirfd, const char *path,
 		       const struct fstree_shape *shape,
 		       struct anchor_stats *st, char *err, size_t errlen)
 {
@@ -312,13 +297,12 @@ static int remove_tree(int dirfd, const char *path,
 	return ret;
 }
 
-static const char *why(int ret);
 static int clean_shared(int dirfd, const char *path,
 			const struct fstree_shape *shape,
 			struct anchor_stats *st, char *err, size_t errlen);
 
 /* The error of a marker that differs (-ESTALE) or cannot be read. */
-static int marker_refused(const char *path, int ret, char *err, size_t errlen)
+int anchor_marker_refused(const char *path, int ret, char *err, size_t errlen)
 {
 	if (ret == -ESTALE)
 		snprintf(err, errlen,
@@ -328,7 +312,7 @@ static int marker_refused(const char *path, int ret, char *err, size_t errlen)
 			 path, FSTREE_MARKER);
 	else
 		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
-			 why(ret));
+			 anchor_why(ret));
 	return ret;
 }
 
@@ -361,21 +345,21 @@ int anchor_clean(int dirfd, const char *path, const struct fstree_shape *shape,
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (shared(st))
+	if (anchor_shared(st))
 		return clean_shared(dirfd, path, shape, st, err, errlen);
 	ret = marker_read(dirfd, shape);
 	if (ret == 0)
 		return no_marker(path, err, errlen);
 	if (ret < 0)
-		return marker_refused(path, ret, err, errlen);
-	ret = remove_tree(dirfd, path, shape, st, err, errlen);
+		return anchor_marker_refused(path, ret, err, errlen);
+	ret = anchor_remove_tree(dirfd, path, shape, st, err, errlen);
 	if (ret)
 		return ret;
 	return marker_remove(dirfd, path, err, errlen);
 }
 
 /* Split rel into its folder (NULL for the anchor) and last name. */
-static int open_parent(int dirfd, const char *rel, const char **last)
+int anchor_open_parent(int dirfd, const char *rel, const char **last)
 {
 	char dir[FSTREE_PATH_MAX];
 	const char *slash = strrchr(rel, '/');
@@ -392,152 +376,7 @@ static int open_parent(int dirfd, const char *rel, const char **last)
 	return anchor_openat(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
 }
 
-static int make_dir(int dirfd, const struct fstree_entry *e,
-		    struct anchor_stats *st)
-{
-	const char *last;
-	struct stat sb;
-	int pfd, ret = 0;
-
-	uint64_t t0;
-
-	pfd = open_parent(dirfd, e->path, &last);
-	if (pfd < 0)
-		return pfd;
-	t0 = time_mono_ns();
-	if (!mkdirat(pfd, last, 0755)) {
-		note(st, ANCHOR_EV_MKDIR, t0, 0, 0);
-		if (st)
-			st->dirs_made++;
-	} else if (errno != EEXIST) {
-		ret = -errno;
-		note(st, ANCHOR_EV_MKDIR, t0, 0, ret);
-	} else if (fstatat(pfd, last, &sb, AT_SYMLINK_NOFOLLOW)) {
-		ret = -errno;
-	} else if (!S_ISDIR(sb.st_mode)) {
-		/* A link here is never followed: it is an error. */
-		ret = S_ISLNK(sb.st_mode) ? -ELOOP : -ENOTDIR;
-	}
-	close(pfd);
-	return ret;
-}
-
-static unsigned char pattern_buf[ANCHOR_CHUNK];
-
-static void pattern_fill(void)
-{
-	uint64_t x = 0x9E3779B97F4A7C15ull;
-
-	/* Not zeros: a file system must store every block. */
-	for (size_t i = 0; i < sizeof(pattern_buf); i += 8) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		memcpy(pattern_buf + i, &x, 8);
-	}
-}
-
-/* Filled once, whichever format thread comes first. */
-static const unsigned char *pattern(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, pattern_fill);
-	return pattern_buf;
-}
-
-/* File number file of the walk (validation's key): made, or completed. */
-static int make_file(int dirfd, const struct fstree_entry *e, uint64_t file,
-		     struct anchor_stats *st)
-{
-	const unsigned char *buf = pattern();
-	const struct anchor_run *run = st ? st->run : NULL;
-	size_t chunk = run && run->xfer ? run->xfer : ANCHOR_CHUNK;
-	int fl = run ? run->oflags : 0;
-	unsigned char *own = NULL;
-	struct stat sb;
-	uint64_t at, t0 = time_mono_ns();
-	int fd, ret = 0, made = 0;
-
-	/* O_EXCL first: a create is told only for a file this made. */
-	fd = anchor_openat(dirfd, e->path, O_WRONLY | O_CREAT | O_EXCL | fl,
-			   0644);
-	if (fd >= 0)
-		made = 1;
-	else if (fd == -EEXIST)
-		fd = anchor_openat(dirfd, e->path, O_WRONLY | fl, 0);
-	if (made || fd < 0)
-		note(st, ANCHOR_EV_CREATE, t0, 0, fd < 0 ? fd : 0);
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, &sb)) {
-		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		ret = -EINVAL;
-		goto out;
-	}
-	if ((uint64_t)sb.st_size > e->size) {
-		ret = -EFBIG;
-		goto out;
-	}
-	at = (uint64_t)sb.st_size;
-	/* Each write's headers differ; a larger write repeats the pattern. */
-	if ((run && run->stamp) || chunk > ANCHOR_CHUNK || (fl & O_DIRECT)) {
-		/* Aligned for O_DIRECT; freed by free(). */
-		if (posix_memalign((void **)&own, 4096, chunk)) {
-			own = NULL;
-			ret = -ENOMEM;
-			goto out;
-		}
-		for (size_t k = 0; k < chunk; k += ANCHOR_CHUNK)
-			memcpy(own + k, buf,
-			       chunk - k < ANCHOR_CHUNK ? chunk - k :
-							  ANCHOR_CHUNK);
-		buf = own;
-	}
-	if (st && at == 0 && e->size > 0)
-		st->files_made++;
-	else if (st && at < e->size)
-		st->files_completed++;
-	while (at < e->size) {
-		size_t n = e->size - at < chunk ? (size_t)(e->size - at) :
-						  chunk;
-		ssize_t w;
-
-		if (stopped(st)) {
-			ret = -ECANCELED;
-			goto out;
-		}
-		if (run && run->stamp) {
-			ret = run->stamp(run->arg, file, own, at, n);
-			if (ret < 0)
-				goto out;
-		}
-		t0 = time_mono_ns();
-		w = pwrite(fd, buf, n, (off_t)at);
-		if (run && run->stamp)
-			run->wrote(run->arg, file, at, n, w < 0 ? -errno : w);
-		note(st, ANCHOR_EV_WRITE, t0, w > 0 ? (uint64_t)w : 0,
-		     w < 0  ? -errno :
-		     w == 0 ? -EIO :
-			      0);
-		if (w <= 0) {
-			ret = w < 0 ? -errno : -EIO;
-			goto out;
-		}
-		at += (uint64_t)w;
-		if (st)
-			st->bytes_written += (uint64_t)w;
-	}
-out:
-	free(own);
-	close(fd);
-	return ret;
-}
-
-static const char *why(int ret)
+const char *anchor_why(int ret)
 {
 	switch (ret) {
 	case -ELOOP:
@@ -555,100 +394,6 @@ static const char *why(int ret)
 	default:
 		return strerror(-ret);
 	}
-}
-
-/* One format thread: its descriptor and its own counts. */
-struct maker {
-	int dirfd;
-	struct anchor_stats st;
-};
-
-static int make_one(void *ctx, const struct fstree_entry *e, uint64_t file)
-{
-	struct maker *m = ctx;
-
-	return stopped(&m->st) ? -ECANCELED :
-	       e->is_dir       ? make_dir(m->dirfd, e, &m->st) :
-				 make_file(m->dirfd, e, file, &m->st);
-}
-
-/*
- * Every folder and this slave's files, in the tree's order, by
- * run->threads threads sharing the walk (fmtq.h): each file keeps its
- * number in the walk whichever thread makes it.
- */
-static int make_tree(int dirfd, const char *path,
-		     const struct fstree_shape *shape, struct anchor_stats *st,
-		     char *err, size_t errlen)
-{
-	const struct anchor_run *run = st ? st->run : NULL;
-	unsigned n = run && run->threads > 1 ? run->threads : 1;
-	char bad[FSTREE_PATH_MAX];
-	struct maker *m;
-	struct fmtq q;
-	int ret;
-
-	if (n > FMTQ_THREADS_MAX)
-		n = FMTQ_THREADS_MAX;
-	m = calloc(n, sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
-		m[i].dirfd = dirfd;
-		m[i].st.run = run;
-	}
-	fmtq_init(&q, shape, shared(st) ? run->share_no : 0,
-		  shared(st) ? run->share_count : 0, run ? run->only : NULL,
-		  run && run->dirs_only);
-	ret = fmtq_run(&q, n, make_one, m, sizeof(*m), bad, sizeof(bad));
-	for (unsigned i = 0; st && i < n; i++) {
-		st->dirs_made += m[i].st.dirs_made;
-		st->files_made += m[i].st.files_made;
-		st->files_completed += m[i].st.files_completed;
-		st->bytes_written += m[i].st.bytes_written;
-	}
-	if (st)
-		st->files_walked += q.files;
-	if (ret && *bad)
-		snprintf(err, errlen, "anchor=%s: %s: %s", path, bad, why(ret));
-	else if (ret)
-		snprintf(err, errlen, "anchor=%s: a format thread: %s", path,
-			 why(ret));
-	fmtq_destroy(&q);
-	free(m);
-	return ret;
-}
-
-/*
- * shared=yes: the tree is made by several slaves at once, so none of
- * them may clean it first or find it empty. Slave 0 checks the marker
- * (one of another tree is refused) and writes it; every slave refuses a
- * foreign entry, makes the folders missing (another's EEXIST is fine)
- * and makes or completes its own files, as format=restart.
- */
-static int format_shared(int dirfd, const char *path,
-			 const struct fstree_shape *shape,
-			 struct anchor_stats *st, char *err, size_t errlen)
-{
-	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
-	int ret = marker_read(dirfd, shape);
-
-	if (ret < 0)
-		return marker_refused(path, ret, err, errlen);
-	ret = refuse_foreign(&s, dirfd, path,
-			     "lockstep formats only an empty folder or one it "
-			     "formatted");
-	if (ret)
-		return ret;
-	if (st->run->share_no == 0) {
-		ret = marker_write(dirfd, shape);
-		if (ret) {
-			snprintf(err, errlen, "anchor=%s: %s: %s", path,
-				 FSTREE_MARKER, why(ret));
-			return ret;
-		}
-	}
-	return make_tree(dirfd, path, shape, st, err, errlen);
 }
 
 /* Remove this slave's files of a shared=yes tree (ENOENT: gone). */
@@ -671,23 +416,23 @@ static int remove_own(int dirfd, const char *path,
 
 		if (e->is_dir)
 			continue;
-		if (stopped(st)) {
+		if (anchor_stopped(st)) {
 			ret = -ECANCELED;
 			break;
 		}
-		pfd = open_parent(dirfd, e->path, &last);
+		pfd = anchor_open_parent(dirfd, e->path, &last);
 		ret = pfd < 0 ? pfd : unlinkat(pfd, last, 0) ? -errno : 0;
 		if (pfd >= 0)
 			close(pfd);
 		if (!ret) {
 			st->files_removed++;
-			note(st, ANCHOR_EV_DELETE, t0, 0, 0);
+			anchor_note(st, ANCHOR_EV_DELETE, t0, 0, 0);
 		} else if (ret == -ENOENT) {
 			ret = 0;
 		} else {
-			note(st, ANCHOR_EV_DELETE, t0, 0, ret);
+			anchor_note(st, ANCHOR_EV_DELETE, t0, 0, ret);
 			snprintf(err, errlen, "anchor=%s: %s: %s", path,
-				 e->path, why(ret));
+				 e->path, anchor_why(ret));
 		}
 	}
 	free(e);
@@ -718,7 +463,7 @@ static int clean_shared(int dirfd, const char *path,
 	int marker = marker_read(dirfd, shape), ret;
 
 	if (marker < 0)
-		return marker_refused(path, marker, err, errlen);
+		return anchor_marker_refused(path, marker, err, errlen);
 	ret = refuse_foreign(&s, dirfd, path, "nothing was removed");
 	if (ret || (!marker && !s.ours))
 		return ret;
@@ -747,64 +492,11 @@ static int clean_shared(int dirfd, const char *path,
 				 ANCHOR_SHARED_WAIT_S);
 			return -ETIMEDOUT;
 		}
-		if (stopped(st))
+		if (anchor_stopped(st))
 			return -ECANCELED;
 		nanosleep(&nap, NULL);
 	}
 	if (ret || st->run->share_no)
 		return ret;
 	return marker_remove(dirfd, path, err, errlen);
-}
-
-int anchor_format(int dirfd, const char *path, const struct fstree_shape *shape,
-		  int restart, struct anchor_stats *st, char *err,
-		  size_t errlen)
-{
-	struct scan s = { .shape = shape, .err = err, .errlen = errlen };
-	int ret;
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (shared(st))
-		return format_shared(dirfd, path, shape, st, err, errlen);
-	ret = marker_read(dirfd, shape);
-	if (ret < 0)
-		return marker_refused(path, ret, err, errlen);
-	if (ret == 0) {
-		/* Without the marker, even a vdb.* tree is not ours. */
-		char first[256];
-		int r = first_entry(dirfd, first, sizeof(first));
-
-		if (r < 0) {
-			snprintf(err, errlen, "anchor=%s: %s", path, why(r));
-			return r;
-		}
-		if (r) {
-			snprintf(err, errlen,
-				 "anchor=%s holds %s but no %s: lockstep formats "
-				 "only an empty folder or one it formatted",
-				 path, first, FSTREE_MARKER);
-			return -ENOTEMPTY;
-		}
-	} else if (restart) {
-		/* Nothing but lockstep's own tree may be in the way. */
-		int r = refuse_foreign(&s, dirfd, path,
-				       "lockstep formats only an empty folder "
-				       "or one it formatted");
-
-		if (r)
-			return r;
-	}
-	if (ret == 1 && !restart) {
-		ret = remove_tree(dirfd, path, shape, st, err, errlen);
-		if (ret)
-			return ret;
-	}
-	ret = marker_write(dirfd, shape);
-	if (ret) {
-		snprintf(err, errlen, "anchor=%s: %s: %s", path, FSTREE_MARKER,
-			 why(ret));
-		return ret;
-	}
-	return make_tree(dirfd, path, shape, st, err, errlen);
 }

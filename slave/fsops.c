@@ -1,11 +1,12 @@
 /*
  * The threads of a file-system phase (fsint.h): the format of every fsd
- * through slave/anchor.c, and the fwds' operations. Every path is opened
- * beneath the fsd's tree with anchor_openat (openat2 RESOLVE_BENEATH |
- * RESOLVE_NO_SYMLINKS); an operation on a name (delete, mkdir, rmdir,
- * getattr, setattr, access) acts on it in its folder opened that way, and
- * never follows a link as its last component. Plain system calls, one
- * operation in flight per thread (fwd.threads threads per fwd).
+ * through slave/anchor.h (anchor_format.c, anchor.c), and the fwds'
+ * operations. Every path is opened beneath the fsd's tree with
+ * anchor_openat (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS); an
+ * operation on a name (delete, mkdir, rmdir, getattr, setattr, access)
+ * acts on it in its folder opened that way, and never follows a link as
+ * its last component. Plain system calls, one operation in flight per
+ * thread (fwd.threads threads per fwd).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,14 +1,14 @@
 /*
- * Tests for slave/anchor.c on a real file system: format creates exactly
- * the tree (every file of its size, written, nothing else but the
- * marker), restart completes a partial tree, clean refuses a foreign
- * entry and an anchor it did not format and leaves everything, and a
- * symbolic link inside the anchor pointing outside is never followed (the
- * outside target stays as it was) and the error names it. Every case runs
- * with openat2 and with the O_NOFOLLOW walk. The anchors are made under
- * $LS_ANCHOR_DIR when set (tests/integration/fs_anchor.sh points it at an
- * ext4 in a loop file), else under /dev/shm (tmpfs) or /tmp; each test
- * removes what it made.
+ * Tests for slave/anchor.c and anchor_format.c on a real file system:
+ * format creates exactly the tree (every file of its size, written,
+ * nothing else but the marker), restart completes a partial tree, clean
+ * refuses a foreign entry and an anchor it did not format and leaves
+ * everything, and a symbolic link inside the anchor pointing outside is
+ * never followed (the outside target stays as it was) and the error names
+ * it. Every case runs with openat2 and with the O_NOFOLLOW walk. The
+ * anchors are made under $LS_ANCHOR_DIR when set
+ * (tests/integration/fs_anchor.sh points it at an ext4 in a loop file),
+ * else under /dev/shm (tmpfs) or /tmp; each test removes what it made.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,9 +1,10 @@
 /*
- * Unit tests for the planner (master/plan/plan.c): phases per rd (format,
- * warmup+measure, curve-max, curve-point), for-loop cross products with
- * their names, I/O rate lists, curve rates rounded as Vdbench does, the
- * resolved per-wd values, and per-slave plans: threads and rates split
- * over the slaves that run them, host= restrictions, sequential slices.
+ * Unit tests for the planner (master/plan/plan.c, plan_loop.c): phases per
+ * rd (format, warmup+measure, curve-max, curve-point), for-loop cross
+ * products with their names, I/O rate lists, curve rates rounded as
+ * Vdbench does, the resolved per-wd values, and per-slave plans: threads
+ * and rates split over the slaves that run them, host= restrictions,
+ * sequential slices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
