@@ -116,7 +116,8 @@ static int start(struct fsval_map *m, const char *slave)
 
 /*
  * Replay the records after the header into m's map; the blocks a crash
- * left in flight are forgotten, in the map and in the journal.
+ * left in flight keep both generations (m->alt) until a read settles
+ * which one is there.
  */
 static int replay(struct fsval_map *m, off_t size, char *err, size_t errlen)
 {
@@ -155,13 +156,22 @@ static int replay(struct fsval_map *m, off_t size, char *err, size_t errlen)
 			 strerror(errno));
 		goto out;
 	}
-	/* Either content may be there: never claimed (Vdbench's unknown). */
-	for (size_t i = 0; i < nalt; i++) {
-		m->gen[alt[i].block] = 0;
-		recs[i] = validate_rec(alt[i].block, 0, VALIDATE_REC_FORGET);
+	/*
+	 * Either content may be there: the map holds the write's, alt the
+	 * one before, until a read (fsval_verify) or a write settles which.
+	 */
+	free(m->alt);
+	m->alt = NULL;
+	m->nalt = 0;
+	if (nalt) {
+		m->alt = realloc(alt, nalt * sizeof(*alt));
+		if (!m->alt)
+			m->alt = alt;
+		alt = NULL;
+		m->nalt = nalt;
 	}
 	m->inflight = nalt;
-	ret = fsjnl_append(m, recs, nalt, 1);
+	ret = fsjnl_sync(m);
 	if (ret < 0)
 		snprintf(err, errlen, "journal %s: %s", m->jpath,
 			 strerror(-ret));

@@ -98,7 +98,7 @@ int fs_val_maps(struct session *s, char *err, size_t errlen)
 			char text[PROTO_TEXT_LEN];
 
 			snprintf(text, sizeof(text),
-				 "fsd %s: %llu blocks were being written when journal %s ended: either content may be there, so they are not verified",
+				 "fsd %s: %llu blocks were being written when journal %s ended: each must hold, whole, the content before that write or the one it wrote",
 				 m->fsd, (unsigned long long)m->inflight,
 				 m->jpath);
 			log_warn("%s", text);

@@ -60,8 +60,15 @@ struct fsval_map {
 	char jpath[PROTO_PATH_LEN + PROTO_NAME_LEN * 2 + 16];
 	atomic_int jerr;       /* first journal error (-errno), sticky */
 	pthread_mutex_t jlock; /* appends */
-	uint64_t inflight;     /* blocks in flight at its end, forgotten */
+	uint64_t inflight;     /* blocks in flight at its end */
 	int inflight_told;
+	/*
+	 * Those blocks (validate.h): the map holds the generation of the
+	 * write in flight, alt the one before it, until a read or a write
+	 * settles which (fsval_verify, fsval_wrote). Sorted, nalt entries.
+	 */
+	struct validate_alt *alt;
+	size_t nalt;
 	struct fsval_map *next;
 };
 

@@ -513,8 +513,16 @@ unsigned valmap_io_verify(struct valmap_io *v, unsigned t, const void *buf,
 		}
 		checked++;
 		if (kind == VALIDATE_OK) {
-			if (m->nalt)
+			/*
+			 * The write in flight landed: journaled, so that a
+			 * later run does not take the old content as right.
+			 */
+			if (m->nalt && validate_alt_old(m->alt, m->nalt, b) !=
+					       VALIDATE_NO_ALT) {
 				validate_alt_settle(m->alt, m->nalt, b);
+				note_rec(v, t,
+					 validate_rec(b, e, VALIDATE_REC_DONE));
+			}
 			continue;
 		}
 		bad++;

@@ -145,8 +145,10 @@ run verify
 echo "ok: the restored journals verify clean"
 
 # 5. A slave killed (SIGKILL) while it writes: the run stops; the next
-# run forgets the blocks its journal has intents without dones for
-# (either content may be there) and verifies the rest, clean.
+# run checks each block its journal has an intent without a done for as
+# either content, whole (the write's or the one before; a first write's
+# block is forgotten), and verifies the rest, clean: what it verified is
+# what the journals know after it.
 vdb crash 3 "rd=rdc,fwd=mix,fwdrate=max,format=no,elapsed=15,interval=1"
 "$LOCKSTEP" run "$TMP/crash.vdb" -o "$TMP/crash" --local-slaves 2 \
 	> "$TMP/crash.txt" 2>&1 &
@@ -169,7 +171,7 @@ if [ "$inflight" -gt 0 ]; then
 else
 	echo "note: the kill left no write in flight in the journal"
 fi
-echo "ok: after a kill: $inflight in flight forgotten, $v verified, 0 mismatches"
+echo "ok: after a kill: $inflight in flight settled, $v verified, 0 mismatches"
 
 # 6. A keyed file deleted behind lockstep's back: the pass verified fewer
 # blocks than the journal expects, and says which file is gone.
