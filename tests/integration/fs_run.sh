@@ -11,7 +11,9 @@
 #   summary) = the files on disk, per run and in total, and each
 #   slave's own (summary.json per_slave) = the files of its subtree;
 # - slave_ops.csv: each slave's interval rows add up to ops.csv's
-#   intervals (late rows included) and to its per_slave counts
+#   intervals (late rows included) and to its per_slave counts, and
+#   every row's rate, mbps and latency cells are its sums' within the
+#   printed digits, a cluster row's latency its slaves' merged
 #   (check_slave_ops.py);
 # - on ext4, devices.csv has the loop device under the tree for every
 #   slave and measured interval of the fs run phases; an fwd's
