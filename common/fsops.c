@@ -130,8 +130,10 @@ static void op_view(uint64_t count, uint64_t bytes, uint64_t errors,
 	v->count = count;
 	v->bytes = bytes;
 	v->errors = errors;
-	v->rate = (double)count / seconds;
-	v->mbps = (double)bytes / seconds / 1048576.0;
+	/* No seconds (a run that ended in its warmup): no rate, as
+	 * stats_view's, rather than inf or nan. */
+	v->rate = seconds > 0 ? (double)count / seconds : 0;
+	v->mbps = seconds > 0 ? (double)bytes / seconds / 1048576.0 : 0;
 	if (!h || !h->count)
 		return;
 	v->resp_ms = hist_mean(h) / 1e6;
@@ -195,7 +197,7 @@ void fsops_view(const struct fsops *fs, const struct stats *st, double seconds,
 		if (h)
 			resp_ns += (double)h->sum;
 	}
-	v->req_rate = (double)v->req_count / seconds;
+	v->req_rate = seconds > 0 ? (double)v->req_count / seconds : 0;
 	v->req_resp_ms = v->req_count ? resp_ns / (double)v->req_count / 1e6 :
 					0;
 	if (rw) {

@@ -119,7 +119,8 @@ struct fsops_view {
 
 /*
  * The view of fs (NULL: no operation other than read and write) with
- * st's reads and writes over seconds (> 0). Pure.
+ * st's reads and writes over seconds (0: rates 0, a run with no measured
+ * interval). Pure.
  */
 void fsops_view(const struct fsops *fs, const struct stats *st, double seconds,
 		struct fsops_view *v);

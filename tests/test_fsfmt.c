@@ -206,6 +206,39 @@ static void test_ops_csv(void **state)
 	unmake(x);
 }
 
+/*
+ * A run whose measured seconds are 0 (it ended in its warmup): its total
+ * rows say rates of 0, as the block totals (stats_view), not inf or nan.
+ */
+static void test_no_seconds(void **state)
+{
+	static const char *const want[] = {
+		"read,10,0.000,81920,0.0000,",
+		"write,4,0.000,16384,0.0000,",
+		"create,20,0.000,0,0.0000,",
+		"mkdir,6,0.000,0,0.0000,",
+	};
+	struct fixture *x = make();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	fsops_view(&x->fs, &x->st, 0, &x->fv);
+	assert_true(x->fv.req_rate == 0);
+	fsfmt_ops_rows(f, "", "rd1", "avg_2-1", "total", 0, 0, &x->fv,
+		       BIT(FSOPS_READ));
+	take(f, &buf);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("no '%s' in:\n%s", want[i], buf);
+	if (strstr(buf, "inf") || strstr(buf, "nan"))
+		fail_msg("inf or nan in:\n%s", buf);
+	free(buf);
+	unmake(x);
+}
+
 static void test_summary(void **state)
 {
 	struct fixture *x = make();
@@ -339,9 +372,12 @@ static void test_flatfile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fit),      cmocka_unit_test(test_console),
-		cmocka_unit_test(test_ops_csv),  cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_console),
+		cmocka_unit_test(test_ops_csv),
+		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_flatfile),
+		cmocka_unit_test(test_no_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, utc, NULL);

@@ -51,10 +51,11 @@ struct tele {
 };
 
 static const char dev_header[] =
-	"run,interval,phase,start_ns,end_ns,host,slave,device,r_s,w_s,"
-	"rmbps,wmbps,r_await_ms,w_await_ms,aqu_sz,util_pct,inflight,late\n";
+	"run,interval,phase,start_ns,end_ns,host,slave,device,span_ns,r_s,"
+	"w_s,rmbps,wmbps,r_await_ms,w_await_ms,aqu_sz,util_pct,inflight,"
+	"late\n";
 static const char host_header[] =
-	"run,interval,phase,start_ns,end_ns,host,slave,cpu_user_pct,"
+	"run,interval,phase,start_ns,end_ns,host,slave,span_ns,cpu_user_pct,"
 	"cpu_sys_pct,cpu_iowait_pct,cpu_steal_pct,cpu_idle_pct,"
 	"slave_cpu_pct,psi_cpu_some_pct,psi_mem_some_pct,psi_io_some_pct,"
 	"nic,rx_mbps,tx_mbps,rx_pps,tx_pps,late\n";
@@ -272,6 +273,7 @@ static void host_row(const struct run_view *rv, struct tele *T,
 		return;
 	row_head(f, rv, iv->seq, r->note, iv->start_ns, iv->end_ns,
 		 r->s->hello.host, r->s->hello.name);
+	fprintf(f, ",%llu", (unsigned long long)iv->tele_span_ns);
 	for (int i = 0; i < 5; i++)
 		num(f, h.cpu_pct[i], 2);
 	num(f, h.slave_cpu_pct, 2);
@@ -314,6 +316,9 @@ static void tele_slave_row(const struct run_view *rv, void *priv,
 			 r->s->hello.host, r->s->hello.name);
 		fputc(',', f);
 		csv_text(f, d->name);
+		/* the figures' seconds: not the interval's after a missed
+		 * sample, nor the first's (its base came before the start) */
+		fprintf(f, ",%llu", (unsigned long long)d->span_ns);
 		dev_cells(f, &g, r->late);
 	}
 	if (f && iv->ndevs)
@@ -368,7 +373,7 @@ static void tele_row(const struct run_view *rv, void *priv,
 		return;
 	row_head(f, rv, row->seq, row->warmup ? "warmup" : "measure",
 		 row->start_ns, row->end_ns, "cluster", "");
-	fputs(",all", f);
+	fputs(",all,", f); /* no span: its devices' spans may differ */
 	dev_cells(f, &g, 0);
 	results_wrote(rv, &T->dev);
 	results_flush(rv, &T->dev);

@@ -11,10 +11,14 @@
 #   summary) = the files on disk, per run and in total, and each
 #   slave's own (summary.json per_slave) = the files of its subtree;
 # - slave_ops.csv: each slave's interval rows add up to ops.csv's
-#   intervals (late rows included) and to its per_slave counts
+#   intervals (late rows included) and to its per_slave counts, and
+#   every row's rate, mbps and latency cells are its sums' within the
+#   printed digits, a cluster row's latency its slaves' merged
 #   (check_slave_ops.py);
 # - on ext4, devices.csv has the loop device under the tree for every
-#   slave and measured interval of the fs run phases; an fwd's
+#   slave and measured interval of the fs run phases, and an
+#   O_DIRECT write fwd's bytes are at most what the device wrote in
+#   each slave's rows (wmbps x span_ns); an fwd's
 #   openflags=o_direct opens its files O_DIRECT (512-byte reads fail on
 #   4 KiB sectors), fwd=format's a format's (6000-byte files fail),
 #   an rd's openflags= replaces it;
@@ -272,6 +276,55 @@ for run in ("rdd", "rdc"):
 print("ok: ext4: %d device rows of %s in the fs run phases" % (n, dev))
 PY
 		fail_show "$TMP/counts_ext4.txt" "ext4: no device telemetry in the fs phases"
+	# What O_DIRECT writes reach the device: over the run, the loop
+	# device's bytes written in each slave's rows (wmbps x span_ns, the
+	# span its rates are over) are at least the bytes both slaves wrote
+	# (ops.csv, every interval: rdw has no warmup), within the rounding
+	# of wmbps' 4 decimals. Both slaves run on this host with the same
+	# interval boundaries and sample the device after each: a write
+	# counted in an interval was on the device by its sample.
+	mkdir "$FS_MNT/dw"
+	cat > "$TMP/dw.vdb" <<VDB
+fsd=fsd1,anchor=$FS_MNT/dw,depth=1,width=2,files=4,sizes=16k
+fwd=dw,fsd=fsd1,operation=write,xfersize=4k,fileio=random,fileselect=random,threads=1,openflags=o_direct
+rd=rdw,fwd=dw,fwdrate=max,format=yes,elapsed=2,interval=1
+VDB
+	run dw
+	[ "$rc" -eq 0 ] || fail_show "$TMP/dw.txt" "dw: exited $rc"
+	/usr/bin/python3 "$HERE/check_slave_ops.py" "$TMP/dw" ||
+		fail_show "$TMP/dw.txt" "dw: slave_ops.csv does not add up"
+	/usr/bin/python3 - "$TMP/dw" "$(basename "$FS_LOOP")" <<'PY' ||
+import csv, json, sys
+d, dev = sys.argv[1], sys.argv[2]
+s = json.load(open(d + "/summary.json"))
+run = [r for r in s["runs"] if r["name"] == "rdw"][0]
+assert run["warmup_intervals"] == 0, run["warmup_intervals"]
+ops = [r for r in csv.DictReader(open(d + "/ops.csv"))
+       if r["run"] == "rdw" and r["operation"] == "write"]
+wrote = sum(int(r["bytes"]) for r in ops if r["phase"] != "total")
+tot = [int(r["bytes"]) for r in ops if r["phase"] == "total"]
+assert tot == [wrote] == [run["operations"]["write"]["bytes"]], (tot, wrote)
+assert wrote >= 100 * 4096, wrote
+ivs = {r["interval"] for r in ops if r["phase"] == "measure"}
+rows = [r for r in csv.DictReader(open(d + "/devices.csv"))
+        if r["run"] == "rdw" and r["device"] == dev]
+for slave in ("local-1", "local-2"):
+    mine = [r for r in rows if r["slave"] == slave]
+    assert {r["interval"] for r in mine} == ivs, (slave, mine, ivs)
+    # wmbps = sectors x 512 / 1048576 / span: printed to 4 decimals
+    got = sum(float(r["wmbps"]) * 1048576 * int(r["span_ns"]) / 1e9
+              for r in mine)
+    slack = sum(0.5e-4 * 1048576 * int(r["span_ns"]) / 1e9 for r in mine)
+    assert got + slack >= wrote, \
+        "%s: the device wrote %.0f bytes (+- %.0f), the slaves %d through " \
+        "O_DIRECT" % (slave, got, slack, wrote)
+    nominal = sum(float(r["wmbps"]) * 1048576 * float(run["interval_s"])
+                  for r in mine)
+    print("ok: dw: %s's rows of %s: %.0f bytes written (+- %.0f; x the "
+          "interval's seconds %.0f), the slaves' O_DIRECT writes %d" %
+          (slave, dev, got, slack, nominal, wrote))
+PY
+		fail_show "$TMP/dw.txt" "dw: the device wrote less than the O_DIRECT writes"
 	# An fwd's openflags= open its files, an rd's replaces it: on the
 	# loop device's 4 KiB sectors O_DIRECT reads of 512 bytes fail
 	# (EINVAL), buffered or O_SYNC ones do not; judged on summary.json's

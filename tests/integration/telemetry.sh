@@ -101,7 +101,14 @@ def check_devices(d, tol, util):
     s = json.load(open(d + "/summary.json"))
     t = s["runs"][0]["telemetry"]
     assert t["device_util_pct_max"] >= 90, t
-    assert abs(t["device_iops"] - md) <= 0.01 * md + 1, (t, md)
+    # summary.json's are the mean of every measured cluster row's (a
+    # slave's late interval leaves its row to the other's sample of the
+    # device), not only of those above: the 3 decimals' rounding apart.
+    allr = [float(c["r_s"]) + float(c["w_s"]) for c in cl.values()
+            if c["r_s"]]
+    assert t["device_intervals"] == len(allr), (t, len(allr))
+    mall = sum(allr) / len(allr)
+    assert abs(t["device_iops"] - mall) <= 1e-3 + 1e-12 * mall, (t, mall)
     return iv
 
 def host_rows(d):
