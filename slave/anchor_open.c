@@ -45,37 +45,41 @@ int anchor_open(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
+/* Whether path has a "." or ".." component. */
+static int has_dot(const char *p)
+{
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, "/");
+		len = strcspn(p, "/");
+		if ((len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
 int anchor_make(const char *path, char *err, size_t errlen)
 {
 	char buf[PATH_MAX], *comp, *next;
-	int cur, fd, made = 0, missing = 0, e = 0;
+	int cur = -1, fd, made = 0, missing = 0, e = 0;
 
 	if (path[0] != '/' || strlen(path) >= sizeof(buf)) {
 		snprintf(err, errlen, "anchor=%s: not an absolute path", path);
 		return -EINVAL;
 	}
-	/* Refused before anything is made. */
-	if (strstr(path, "/./") || strstr(path, "/../") ||
-	    (strlen(path) >= 2 && !strcmp(path + strlen(path) - 2, "/.")) ||
-	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/.."))) {
-		snprintf(err, errlen,
-			 "anchor=%s: create_anchors=yes could not make it: %s (no \".\" or \"..\" in an anchor)",
-			 path, strerror(EINVAL));
-		return -EINVAL;
-	}
 	strcpy(buf, path);
-	cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cur < 0)
+	if (has_dot(path)) /* refused before anything is made */
+		e = EINVAL;
+	else if ((cur = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		e = errno;
 	for (comp = buf + 1; !e && comp && *comp; comp = next) {
 		next = strchr(comp, '/');
 		if (next)
 			while (*next == '/')
 				*next++ = '\0';
-		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
-			e = EINVAL;
-			break;
-		}
 		/* Walked as resolved while it exists; not through a link after. */
 		fd = openat(cur, comp,
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC |

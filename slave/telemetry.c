@@ -361,16 +361,6 @@ void telemetry_start(struct telemetry *t, uint64_t start, uint32_t first,
 		     uint64_t interval_ns)
 {
 	t->next_ns = start ? start : 1;
-	/*
-	 * The base is read before the start, not at it: reading every
-	 * counter at the start took a core from the workers just when they
-	 * go, and spread their first I/Os (docs/PERFORMANCE.md, start skew).
-	 * Nothing of the phase runs before the start, so the first interval
-	 * loses nothing; its span says how long it was.
-	 */
-	t->base_ns = t->next_ns > TELEMETRY_BASE_LEAD_NS ?
-			     t->next_ns - TELEMETRY_BASE_LEAD_NS :
-			     1;
 	t->next_seq = first;
 	t->interval_ns = interval_ns;
 	t->based = 0;
@@ -378,9 +368,23 @@ void telemetry_start(struct telemetry *t, uint64_t start, uint32_t first,
 		t->pend[i].valid = 0;
 }
 
+/*
+ * When the base is due: before the start, not at it. Reading every counter
+ * at the start took a core from the workers just when they go, and spread
+ * their first I/Os (docs/PERFORMANCE.md, start skew). Nothing of the phase
+ * runs before the start, so the first interval loses nothing; its span
+ * says how long it was.
+ */
+static uint64_t base_due(const struct telemetry *t)
+{
+	return t->next_ns > TELEMETRY_BASE_LEAD_NS ?
+		       t->next_ns - TELEMETRY_BASE_LEAD_NS :
+		       1;
+}
+
 int telemetry_due_ms(const struct telemetry *t, uint64_t now, int most)
 {
-	uint64_t due = t->based ? t->next_ns : t->base_ns, ms;
+	uint64_t due = t->based ? t->next_ns : base_due(t), ms;
 
 	if (!t->next_ns)
 		return most;
@@ -398,7 +402,7 @@ void telemetry_tick(struct telemetry *t, uint64_t now)
 
 	if (!t->next_ns || !t->interval_ns)
 		return;
-	if (!t->based && now >= t->base_ns && now < t->next_ns) {
+	if (!t->based && now >= base_due(t) && now < t->next_ns) {
 		take_base(t, now); /* before the start: its first interval */
 		t->based = 1;
 		t->next_ns += t->interval_ns;

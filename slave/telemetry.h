@@ -58,10 +58,11 @@ struct telemetry {
 	uint64_t cpu_last[5], psi_last[3], net_last[TELE_NNET];
 	uint64_t last_ns; /* monotonic time of the last sample, 0: none */
 	/*
-	 * The schedule: the base at base_ns (a little before the start),
-	 * next sample at next_ns (0: none), ending next_seq.
+	 * The schedule: next sample at next_ns (0: none), ending next_seq;
+	 * until based, next_ns is the start and the base is due
+	 * TELEMETRY_BASE_LEAD_NS before it.
 	 */
-	uint64_t base_ns, next_ns, interval_ns;
+	uint64_t next_ns, interval_ns;
 	uint32_t next_seq;
 	int based;
 	/* Samples waiting for their interval to be sent, by seq. */
