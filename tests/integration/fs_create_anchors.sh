@@ -45,6 +45,11 @@ for s in local-1 local-2; do
 	n=$(files "$A/$s")
 	[ "$n" -eq 6 ] || fail_show "$TMP/made.txt" "$n files in $A/$s, not 2 x 3"
 done
+# The slaves say what they made: 3 folders in all (both prepare at once,
+# so either may have made any of them).
+n=$(sed -n "s|.*fsd fsd1: made anchor=$A (\([0-9]*\) folders\{0,1\}, create_anchors=yes)\$|\1|p" \
+	"$TMP/made/lockstep.log" | awk '{ s += $1 } END { print s + 0 }')
+[ "$n" -eq 3 ] || fail_show "$TMP/made/lockstep.log" "the slaves say they made $n folders, not 3"
 got=$(op "$TMP/made" "rd1 format" create)
 [ "$got" -eq 12 ] || fail_show "$TMP/made.txt" "the format counted $got creates, not 12"
 got=$(op "$TMP/made" rd1 read)

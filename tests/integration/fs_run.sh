@@ -318,6 +318,13 @@ for slave in ("local-1", "local-2"):
     assert got + slack >= wrote, \
         "%s: the device wrote %.0f bytes (+- %.0f), the slaves %d through " \
         "O_DIRECT" % (slave, got, slack, wrote)
+    # The host's figures are over the same two samples as the device's.
+    host = {r["interval"]: int(r["span_ns"])
+            for r in csv.DictReader(open(d + "/hoststats.csv"))
+            if r["run"] == "rdw" and r["slave"] == slave}
+    for r in mine:
+        assert host[r["interval"]] == int(r["span_ns"]), \
+            (slave, r["interval"], host, r["span_ns"])
     nominal = sum(float(r["wmbps"]) * 1048576 * float(run["interval_s"])
                   for r in mine)
     print("ok: dw: %s's rows of %s: %.0f bytes written (+- %.0f; x the "
