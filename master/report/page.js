@@ -356,6 +356,22 @@
 	}
 
 	/*
+	 * A fixed range for a log axis, widened to whole decades. uPlot
+	 * steps a log axis's ticks up from the range's low end; one just
+	 * under a decade (0.0098: 0.0108 rounds to 0.011, past 0.01) makes
+	 * 0.011 its step, which its rounding then never leaves: it pushed
+	 * ticks until "Invalid array length", the chart blank after 30 s.
+	 * A range that is not positive is left to uPlot (null: automatic).
+	 */
+	function decades(r) {
+		var lo = Math.floor(Math.log10(r[0]));
+		var hi = Math.ceil(Math.log10(r[1]));
+		if (!isFinite(lo) || !isFinite(hi))
+			return null;
+		return [Number("1e" + lo), Number("1e" + Math.max(hi, lo + 1))];
+	}
+
+	/*
 	 * One uPlot chart in parent. series: [{label, color, dash}], data as
 	 * uPlot wants it. opts: title, xlabel, ylabel, xlog, ylog, warm,
 	 * events (listEvents: also as a table), points, xvalues, from0 (x axis
@@ -397,7 +413,8 @@
 						return [0, top > 0 ? top : 1];
 					},
 				} : { time: false, distr: opts.xlog ? 3 : 1 },
-				y: opts.yrange ? { range: opts.yrange,
+				y: opts.yrange ? { range: opts.ylog ?
+					decades(opts.yrange) : opts.yrange,
 					distr: opts.ylog ? 3 : 1 } :
 					{ distr: opts.ylog ? 3 : 1 },
 			},
@@ -433,7 +450,13 @@
 			hooks: {
 				drawClear: [decorations(opts.warm || 0,
 					opts.events || [], opts.small)],
-				draw: opts.mark ? [markPoint(opts.mark)] : [],
+				/* The y scale as uPlot drew it, for a test: it
+				   is set when the chart is drawn (a microtask
+				   after the constructor), not before. */
+				draw: [function (u) {
+					box.setAttribute("data-y-range", u.scales.y.min +
+						"," + u.scales.y.max);
+				}].concat(opts.mark ? [markPoint(opts.mark)] : []),
 			},
 		};
 		/* What each series holds, for a test to compare with the
@@ -472,10 +495,8 @@
 		var u = new uPlot(o, data, box);
 		/* The legend without a cursor: each series' last value. */
 		u.setLegend({ idx: null });
-		/* The y scale as uPlot drew it (3: logarithmic), for a test. */
+		/* The y scale's kind (3: logarithmic), for a test. */
 		box.setAttribute("data-y-distr", String(u.scales.y.distr || 1));
-		box.setAttribute("data-y-range", u.scales.y.min + "," +
-			u.scales.y.max);
 		if (opts.mark)
 			box.setAttribute("data-mark", opts.mark.x + "," + opts.mark.y);
 		charts.push({ box: box, plot: u, colors: series.filter(function (s) {

@@ -27,7 +27,7 @@ chrome() {
 	[ "$rc" -eq 0 ] || { tail -20 "$TMP/$name.log"; fail "chromium ($name) exited $rc"; }
 	# The messages go into the failure itself: CI keeps no folder.
 	local msgs
-	msgs=$(grep -a ":CONSOLE" "$TMP/$name.log" | head -5 | cut -c1-400 || true)
+	msgs=$(grep -a ":CONSOLE" "$TMP/$name.log" | head -5 | cut -c1-2500 || true)
 	[ -z "$msgs" ] ||
 		fail "console messages while loading the page ($name): $msgs"
 }
