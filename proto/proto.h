@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include "common/hist.h"
 
-#define PROTO_VERSION 19
+#define PROTO_VERSION 20
 
 #define PROTO_ID_LEN 37 /* uuid text + NUL */
 #define PROTO_NAME_LEN 64

@@ -58,7 +58,7 @@ struct fs_thread {
 	pthread_t tid;
 	int joinable;
 	struct fsphase *fs;
-	unsigned fwd; /* a run thread's fwd */
+	unsigned fwd; /* a run thread's fwd, a format thread's fsd */
 	struct workload_rng rng;
 	unsigned char *buf; /* its transfers' data, the fwd's largest */
 	struct fsring ring; /* a run thread's, set up on its thread */

@@ -214,58 +214,62 @@ static void format_wrote(void *arg, uint64_t file, uint64_t at, size_t n,
 	fsval_wrote(th->fs->val[th->fwd], file, at, n, got);
 }
 
-/* The format of every fsd in turn (format=yes, restart, clean). */
+/*
+ * The format of fsd th->fwd (format=yes, restart, clean): a thread an
+ * fsd, all at once, each running its fd[].ft threads (anchor_format), as
+ * Vdbench runs every anchor's format threads side by side. The first
+ * error stops the other fsds' formats too (a stop is -ECANCELED, not
+ * an error), as the format of the fsds in turn did not go on.
+ */
 void *fs_format_thread(void *arg)
 {
 	struct fs_thread *th = arg;
 	struct fsphase *fs = th->fs;
 	const struct proto_plan *plan = fs->plan;
+	const unsigned i = th->fwd; /* the fsd, also of its events */
+	const struct proto_fsd *f = &plan->fsds[i];
 	char err[PROTO_TEXT_LEN] = "";
 	int ret = 0;
+	struct anchor_run run = {
+		.note = format_note,
+		.arg = th,
+		.stop = &fs->stop,
+		.share_no = f->share_no,
+		.share_count = f->share_count,
+		.only = fs->tree[i].total,
+		.dirs_only = (f->format_flags & PROTO_FSFMT_DIRS) != 0,
+		.xfer = f->format_xfer,
+		.threads = f->format_threads,
+		.oflags = oflags_of(f->openflags),
+	};
+	struct anchor_stats st = { .run = &run };
 
 	if (fs_wait_go(fs) < 0)
 		goto out;
-	for (unsigned i = 0; i < fs->nfsds && !ret && !fs->stop; i++) {
-		const struct proto_fsd *f = &plan->fsds[i];
-		struct anchor_run run = {
-			.note = format_note,
-			.arg = th,
-			.stop = &fs->stop,
-			.share_no = f->share_no,
-			.share_count = f->share_count,
-			.only = fs->tree[i].total,
-			.dirs_only = (f->format_flags & PROTO_FSFMT_DIRS) != 0,
-			.xfer = f->format_xfer,
-			.threads = f->format_threads,
-			.oflags = oflags_of(f->openflags),
-		};
-		struct anchor_stats st = { .run = &run };
-
-		th->fwd = i; /* the fsd of its events */
-		if (fs->val) {
-			run.stamp = format_stamp;
-			run.wrote = format_wrote;
-			/* A clean deletes, a format rewrites or keeps. */
-			if (f->format != PROTO_FSFMT_RESTART)
-				fsval_forget_all(fs->val[i]);
-		}
-		if (f->format == PROTO_FSFMT_YES ||
-		    f->format == PROTO_FSFMT_RESTART)
-			ret = anchor_format(fs->dirfd[i], fs->path[i],
-					    &fs->shape[i],
-					    f->format == PROTO_FSFMT_RESTART,
-					    &st, err, sizeof(err));
-		else if (f->format == PROTO_FSFMT_CLEAN)
-			ret = anchor_clean(fs->dirfd[i], fs->path[i],
-					   &fs->shape[i], &st, err,
-					   sizeof(err));
-		if (ret && ret != -ECANCELED) {
-			pthread_mutex_lock(&fs->lock);
+	if (fs->val) {
+		run.stamp = format_stamp;
+		run.wrote = format_wrote;
+		/* A clean deletes, a format rewrites or keeps. */
+		if (f->format != PROTO_FSFMT_RESTART)
+			fsval_forget_all(fs->val[i]);
+	}
+	if (f->format == PROTO_FSFMT_YES || f->format == PROTO_FSFMT_RESTART)
+		ret = anchor_format(fs->dirfd[i], fs->path[i], &fs->shape[i],
+				    f->format == PROTO_FSFMT_RESTART, &st, err,
+				    sizeof(err));
+	else if (f->format == PROTO_FSFMT_CLEAN)
+		ret = anchor_clean(fs->dirfd[i], fs->path[i], &fs->shape[i],
+				   &st, err, sizeof(err));
+	if (ret && ret != -ECANCELED) {
+		pthread_mutex_lock(&fs->lock);
+		if (!fs->status) {
 			fs->status = ret;
 			snprintf(fs->err, sizeof(fs->err), "fsd %s: %s",
 				 f->name, err[0] ? err : strerror(-ret));
-			pthread_mutex_unlock(&fs->lock);
 		}
+		fs->stop = 1;
+		pthread_cond_broadcast(&fs->cond);
+		pthread_mutex_unlock(&fs->lock);
 	}
 out:
 	tell_done(fs);

@@ -254,14 +254,14 @@ static int alloc_fs(struct fsphase *fs, const struct proto_plan *p)
 	return 0;
 }
 
-/* Start nthreads threads: one format thread, or the fwds' threads. */
+/* Start nthreads threads: a format thread an fsd, or the fwds'. */
 static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 			 size_t errlen)
 {
 	const struct proto_plan *p = fs->plan;
 	unsigned k = 0;
 
-	fs->th = calloc(nthreads, sizeof(*fs->th));
+	fs->th = calloc(nthreads ? nthreads : 1, sizeof(*fs->th));
 	if (!fs->th)
 		return -ENOMEM;
 	for (uint32_t i = 0; k < nthreads; i++) {
@@ -275,7 +275,7 @@ static int start_threads(struct fsphase *fs, unsigned nthreads, char *err,
 			th->fs = fs;
 			for (unsigned c = 0; c < FS_DIRCACHE; c++)
 				th->dc[c].fd = -1;
-			th->fwd = p->format ? 0 : i;
+			th->fwd = i; /* a format's: its fsd */
 			workload_rng_seed(&th->rng,
 					  time_real_ns() ^ ((uint64_t)k << 32));
 			if (len) {
@@ -389,6 +389,9 @@ int fsphase_prepare(struct session *s, char *err, size_t errlen)
 		ret = check_fwds(p, &threads, err, errlen);
 		if (ret < 0)
 			return ret;
+	} else {
+		/* A format thread an fsd: the fsds at once (Vdbench's). */
+		threads = p->nfsds;
 	}
 	for (unsigned i = 0; i < p->nfsds; i++) {
 		const struct proto_fsd *f = &p->fsds[i];

@@ -593,17 +593,17 @@ static void test_plan_of_fs(void **state)
 	assert_int_equal(out.slots, 6);
 	assert_int_equal(out.xfer_min, 1);
 	assert_int_equal(out.xfer_max, 65536);
-	/* A format pass: writes, one thread (the slave's), a loose write. */
+	/* A format pass: writes, a thread an fsd, a loose write. */
 	p.nfwds = 0;
 	plausible_plan_of(&p, 4, &out);
 	assert_int_equal(out.fsops, 1u << PROTO_FSOP_WRITE);
-	assert_int_equal(out.slots, 1);
+	assert_int_equal(out.slots, 2);
 	assert_int_equal(out.xfer_max, PLAUSIBLE_FS_FORMAT_XFER);
-	/* fwd=format threads=: the fsds in turn, the most threads. */
+	/* fwd=format threads=: the fsds at once, their threads summed. */
 	fsd[0].format_threads = 8;
 	fsd[1].format_threads = 3;
 	plausible_plan_of(&p, 4, &out);
-	assert_int_equal(out.slots, 8);
+	assert_int_equal(out.slots, 11);
 	fsd[0].format_threads = 0;
 	fsd[1].format_threads = 0;
 	/* A block plan has none. */

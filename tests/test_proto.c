@@ -937,8 +937,8 @@ static void test_version(void **state)
 	kuint(&f, "s", 1);
 	kuint(&f, "t1", 2);
 	expect(&f, -EPROTO,
-	       "protocol version 20 not supported (this "
-	       "lockstep speaks 19)");
+	       "protocol version 21 not supported (this "
+	       "lockstep speaks 20)");
 
 	/* Version 4 (no clock-datagram port in ping, no validation in plan
 	 * and phase_end) is refused. */
@@ -959,7 +959,7 @@ static void test_version(void **state)
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "hello");
 	expect(&f, -EPROTO,
-	       "protocol version 4 not supported (this lockstep speaks 19), "
+	       "protocol version 4 not supported (this lockstep speaks 20), "
 	       "from lockstep 0.1.0");
 	/* Only a hello's version is quoted, and only printable bytes. */
 	frame_init(&f);
@@ -967,7 +967,7 @@ static void test_version(void **state)
 	kstr(&f, "ver", "0.1.0");
 	kuint(&f, "v", 4);
 	kstr(&f, "t", "ping");
-	expect(&f, -EPROTO, "(this lockstep speaks 19)");
+	expect(&f, -EPROTO, "(this lockstep speaks 20)");
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);
 	kstr(&f, "ver", "a\nb");
@@ -1008,7 +1008,7 @@ static void test_version(void **state)
 	kstr(&f, "t", "something-from-the-future");
 	kuint(&f, "zz", 1);
 	kuint(&f, "v", PROTO_VERSION + 1);
-	expect(&f, -EPROTO, "version 20");
+	expect(&f, -EPROTO, "version 21");
 
 	frame_init(&f);
 	msgpack_pack_map(&f.pk, 3);

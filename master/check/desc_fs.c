@@ -304,7 +304,7 @@ void describe_fs_phase(struct desc *d, const struct params *p,
 		TEXT(d, ", %g KiB writes", p->fs_format_xfer / 1024.0);
 	/* A clean is one thread (Vdbench's cleanupOldFiles too). */
 	if (fmt && ph->fs_format != PROTO_FSFMT_CLEAN)
-		TEXT(d, ", %u thread%s a slave", p->fs_format_threads,
+		TEXT(d, ", %u thread%s an fsd a slave", p->fs_format_threads,
 		     p->fs_format_threads == 1 ? "" : "s");
 	if (fmt && (ph->fs_format_flags & PROTO_FSFMT_LIMITED))
 		TEXT(d, ", interval=%g, until done or elapsed=%g\n",

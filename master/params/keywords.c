@@ -540,7 +540,7 @@ static const struct kw fwd_kws[] = {
 	KW("fileselect", fwd_set_fileselect,
 	   "how files are picked: sequential (default, Vdbench's: in the tree's order, again and again), random, once (each file once, in order, then the fwd is done; with random, (random,once): each file once in random order), poisson (random, skewed to the start of the file list: Vdbench's distPoisson with midpoint 3, about 2/3 of the picks in the first third of the files) or midpoint=N (the same with N: the larger, the more skewed); a list such as (random,midpoint=5) as Vdbench takes it. A skew with sequential or once is refused (Vdbench ignores it there)"),
 	KW("threads", fwd_set_threads,
-	   "operations in flight (default 1), Vdbench's: the fwd's total, split evenly over its fsds and the slaves that run it, at least 1 each. On fwd=format: the threads that format each fsd's tree on each slave, 1..64 (Vdbench's 8 without fwd=format; fwd=default's when fwd=format gives none): folders first, level by level, then files, each file keeping its number in the tree's walk"),
+	   "operations in flight (default 1), Vdbench's: the fwd's total, split evenly over its fsds and the slaves that run it, at least 1 each. On fwd=format: the threads that format each fsd's tree on each slave (its fsds at once), 1..64 (Vdbench's 8 without fwd=format; fwd=default's when fwd=format gives none): folders first, level by level, then files, each file keeping its number in the tree's walk"),
 	KW("skew", fwd_set_skew,
 	   "the fwd's share of the rd's fwdrate= in percent; the fwds without one split what the others leave"),
 	KW("host", fwd_set_host,

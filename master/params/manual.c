@@ -597,7 +597,8 @@ static const char *const kind_intro[KIND_NR] = {
 		     "the files of one or more fsds, with the `wd=` lines. "
 		     "`fwd=format` is not a workload: its `xfersize=` is "
 		     "every format's write size, its `threads=` the "
-		     "format's threads on each slave (1..64) and its "
+		     "format's threads for each fsd on each slave "
+		     "(1..64; a slave formats its fsds at once) and its "
 		     "`openflags=` how the format opens its files; it "
 		     "takes nothing else.\n",
 	[KIND_RD] = "## rd=NAME\n"

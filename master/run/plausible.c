@@ -20,8 +20,6 @@ static const char *const dir_name[2] = { "read", "write" };
 static void fs_plan_of(const struct proto_plan *p, struct plausible_plan *out)
 {
 	if (!p->nfwds) {
-		uint64_t most = PLAUSIBLE_FS_FORMAT_THREADS;
-
 		out->fsops = UINT32_C(1) << PROTO_FSOP_WRITE;
 		out->xfer_min = 1;
 		out->xfer_max = PLAUSIBLE_FS_FORMAT_XFER;
@@ -29,11 +27,11 @@ static void fs_plan_of(const struct proto_plan *p, struct plausible_plan *out)
 			/* fwd=format xfersize= may write more at a time. */
 			if (p->fsds[f].format_xfer > out->xfer_max)
 				out->xfer_max = p->fsds[f].format_xfer;
-			/* The fsds one after the other, each its threads. */
-			if (p->fsds[f].format_threads > most)
-				most = p->fsds[f].format_threads;
+			/* The fsds at once, each with its threads. */
+			out->slots += p->fsds[f].format_threads ?
+					      p->fsds[f].format_threads :
+					      PLAUSIBLE_FS_FORMAT_THREADS;
 		}
-		out->slots += most;
 		return;
 	}
 	for (uint32_t f = 0; f < p->nfwds; f++) {

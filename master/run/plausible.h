@@ -69,9 +69,9 @@
 #define PLAUSIBLE_NET_PPS 1000000000ull
 /*
  * A file-system format pass (a plan with fsds and no fwds): a slave
- * formats every fsd in turn (slave/fsops.c), each with its fd[].ft
- * threads (0: PLAUSIBLE_FS_FORMAT_THREADS), so its slots are the most
- * of them; it writes 128 KiB at a time, or fd[].fx: a loose bound on
+ * formats its fsds at once (slave/fsops.c), each with its fd[].ft
+ * threads (0: PLAUSIBLE_FS_FORMAT_THREADS), so its slots are their
+ * sum; it writes 128 KiB at a time, or fd[].fx: a loose bound on
  * the write.
  * A file's last transfer is shorter than xfersize, so any file-system
  * phase's smallest transfer is one byte.

@@ -10,7 +10,7 @@
 #   format keyed with 0 mismatches (the keys follow the files' numbers in
 #   the walk, whichever thread made them);
 # - threads=1 still makes the same tree;
-# - without fwd=format the plan says Vdbench's 8 threads a slave;
+# - without fwd=format the plan says Vdbench's 8 threads an fsd a slave;
 # - threads=0 and threads=1000 are refused with FILE:LINE:COLUMN.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/fs_lib.sh"
@@ -122,10 +122,10 @@ plan() {
 		fail_show "$TMP/plan.txt" "check refused"
 }
 plan
-grep -q "8 threads a slave" "$TMP/plan.txt" ||
+grep -q "8 threads an fsd a slave" "$TMP/plan.txt" ||
 	fail_show "$TMP/plan.txt" "no fwd=format: not Vdbench's 8 threads"
 plan "fwd=format,threads=3"
-grep -q "3 threads a slave" "$TMP/plan.txt" ||
+grep -q "3 threads an fsd a slave" "$TMP/plan.txt" ||
 	fail_show "$TMP/plan.txt" "threads=3 not in the plan"
 echo "ok: the plan says 8 threads without fwd=format, 3 with threads=3"
 

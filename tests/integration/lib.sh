@@ -91,6 +91,45 @@ run_bounded() {
 	set -e
 }
 
+# frozen_ext4 SIZE: an ext4 of SIZE in a loop file mounted at $TMP/mnt
+# for file I/O (never block I/O to its device), for tests that freeze
+# it (fsfreeze); sets MNT and FLOOP. Skips the test (77) without root,
+# fsfreeze or mkfs.ext4. The caller's EXIT trap calls frozen_ext4_down.
+frozen_ext4() {
+	if [ "$(id -u)" -ne 0 ] || ! command -v fsfreeze > /dev/null ||
+		! command -v mkfs.ext4 > /dev/null; then
+		echo "SKIP: needs root, fsfreeze and mkfs.ext4"
+		exit 77
+	fi
+	MNT=$TMP/mnt
+	truncate -s "$1" "$TMP/fs.img"
+	mkfs.ext4 -q -F "$TMP/fs.img"
+	FLOOP=$(losetup -f --show "$TMP/fs.img")
+	mkdir "$MNT"
+	mount "$FLOOP" "$MNT"
+}
+
+# frozen_ext4_down: thawed, every process with a file open in it killed
+# (a run's slave outlives its master by a moment), unmounted, detached.
+frozen_ext4_down() {
+	local fd t p
+	[ -n "${MNT:-}" ] || return 0
+	fsfreeze -u "$MNT" 2> /dev/null || true
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		mountpoint -q "$MNT" || break
+		for fd in /proc/[0-9]*/fd/*; do
+			t=$(readlink "$fd" 2> /dev/null) || continue
+			case $t in "$MNT"/*)
+				p=${fd#/proc/}
+				kill -9 "${p%%/*}" 2> /dev/null || true
+				;;
+			esac
+		done
+		umount "$MNT" 2> /dev/null || sleep 0.5
+	done
+	[ -z "${FLOOP:-}" ] || losetup -d "$FLOOP" 2> /dev/null || true
+}
+
 # free_port_pair ADDR: a port P on ADDR with P+1 free too (a master's
 # ROUTER and PUB), for tests whose daemons must know the port before the
 # master starts. Fails the test when none is found.

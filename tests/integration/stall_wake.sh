@@ -12,26 +12,8 @@
 # device: the writes go through the mounted file system.
 source "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v fsfreeze > /dev/null ||
-	! command -v mkfs.ext4 > /dev/null; then
-	echo "SKIP: needs root, fsfreeze and mkfs.ext4"
-	exit 77
-fi
-MNT=$TMP/mnt
-FLOOP=
-stall_down() {
-	fsfreeze -u "$MNT" 2> /dev/null || true
-	mountpoint -q "$MNT" && umount "$MNT"
-	[ -n "$FLOOP" ] && losetup -d "$FLOOP" 2> /dev/null
-	cleanup
-}
-trap stall_down EXIT
-
-truncate -s 128m "$TMP/fs.img"
-mkfs.ext4 -q -F "$TMP/fs.img"
-FLOOP=$(losetup -f --show "$TMP/fs.img")
-mkdir "$MNT"
-mount "$FLOOP" "$MNT"
+trap 'frozen_ext4_down; cleanup' EXIT
+frozen_ext4 128m
 fallocate -l 32m "$MNT/f.dat"
 
 cat > "$TMP/s.vdb" <<VDB

@@ -25,7 +25,7 @@ port=$(master_port "$TMP/v.err")
 "$ZSEND" "tcp://127.0.0.1:$port" "$OLDVER" || fail "zsend failed"
 wait_exit "$master" 30
 [ "$rc" -eq 1 ] || { fail_show "$TMP/v.err" "run with only mismatched slaves exited $rc, expected 1"; }
-grep -qF "refused a peer: protocol version 4 not supported (this lockstep speaks 19), from lockstep 0.1.0; this master is lockstep $MINE: run the same version on every host (\`lockstep run FILE --push\`" "$TMP/v.err" ||
+grep -qF "refused a peer: protocol version 4 not supported (this lockstep speaks 20), from lockstep 0.1.0; this master is lockstep $MINE: run the same version on every host (\`lockstep run FILE --push\`" "$TMP/v.err" ||
 	{ fail_show "$TMP/v.err" "no clear refusal of the protocol 4 slave"; }
 grep -qF "slave old2 (pid 4242 on testhost) refused: it runs lockstep 0.0.1, this master lockstep $MINE: run the same version on every host (\`lockstep run FILE --push\`" "$TMP/v.err" ||
 	{ fail_show "$TMP/v.err" "no clear refusal of the lockstep 0.0.1 slave"; }
