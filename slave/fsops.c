@@ -420,7 +420,8 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 			break;
 		}
 		t0 = time_mono_ns();
-		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at);
+		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at,
+				(open_flags(w) & O_DIRECT) != 0);
 		t1 = time_mono_ns();
 		/* Nothing at the offset: the file is shorter than its size
 		   (a create cut short). Vdbench reads a file only to its
@@ -598,7 +599,8 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 		if (len > size - at)
 			len = (uint32_t)(size - at);
 		t0 = time_mono_ns();
-		got = fsring_rw(r, 0, in, th->buf, len, at);
+		got = fsring_rw(r, 0, in, th->buf, len, at,
+				(open_flags(w) & O_DIRECT) != 0);
 		fs_record(fs, PROTO_FSOP_READ, sf, t0, time_mono_ns(),
 			  got > 0 ? (uint64_t)got : 0, got < 0 ? (int)got : 0);
 		if (got <= 0) {
@@ -606,7 +608,8 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 			break;
 		}
 		t0 = time_mono_ns();
-		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at);
+		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at,
+				(open_flags(w) & O_DIRECT) != 0);
 		fs_record(fs, PROTO_FSOP_WRITE, df, t0, time_mono_ns(),
 			  put > 0 ? (uint64_t)put : 0, put < 0 ? (int)put : 0);
 		if (put < 0 || put < got) {

@@ -152,10 +152,11 @@ int fsring_renameat(struct fsring *r, int from, const char *oldname, int to,
 }
 
 ssize_t fsring_rw(struct fsring *r, int write, int fd, void *buf, size_t len,
-		  uint64_t off)
+		  uint64_t off, int direct)
 {
-	struct io_uring_sqe *sqe = sqe_for(r,
-					   write ? FSRING_WRITE : FSRING_READ);
+	struct io_uring_sqe *sqe = direct ? sqe_for(r, write ? FSRING_WRITE :
+							       FSRING_READ) :
+					    NULL;
 
 	if (!sqe) {
 		ssize_t n = write ? pwrite(fd, buf, len, (off_t)off) :

@@ -2,12 +2,13 @@
  * A file-system thread's operations through its own io_uring, one at a
  * time (the thread waits for each), where the kernel has the opcode
  * (IORING_OP_OPENAT2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
- * RESOLVE_NO_MAGICLINKS, CLOSE, UNLINKAT, MKDIRAT, RENAMEAT, READ, WRITE,
- * as the ring's probe says), else the system call (an open then through
- * slave/anchor.h's anchor_openat, which walks where openat2 is missing).
- * statx and an open with O_CREAT are always system calls: the kernel
- * gives those to an io-wq worker, a hand-off that costs more than the
- * call (docs/PERFORMANCE.md).
+ * RESOLVE_NO_MAGICLINKS, CLOSE, UNLINKAT, MKDIRAT, RENAMEAT, and READ and
+ * WRITE of an O_DIRECT file, as the ring's probe says), else the system
+ * call (an open then through slave/anchor.h's anchor_openat, which walks
+ * where openat2 is missing). statx, an open with O_CREAT and a buffered
+ * read or write are always system calls: the kernel gives those to an
+ * io-wq worker (a tmpfs read, an ext4 or tmpfs write), a hand-off that
+ * costs more than the call, or does no better (docs/PERFORMANCE.md).
  * A ring that cannot be set up (memlock, an old kernel) leaves every
  * operation to the system calls. Each call returns what the system call
  * would, as -errno on failure.
@@ -54,8 +55,15 @@ int fsring_mkdirat(struct fsring *r, int dirfd, const char *name, mode_t mode);
 /* Rename name in folder from to name in folder to (renameat2 flags). */
 int fsring_renameat(struct fsring *r, int from, const char *oldname, int to,
 		    const char *newname, unsigned flags);
-/* pread or pwrite: bytes moved or -errno. */
+/*
+ * pread or pwrite: bytes moved or -errno. Through the ring only for a
+ * file opened O_DIRECT (direct); buffered, the system call: the kernel
+ * hands a buffered write (ext4, tmpfs) and a tmpfs read to an io-wq
+ * worker, 22 us a 4 KiB transfer against 2.5 us for the call, and an
+ * ext4 page-cache read through the ring is no faster than the call
+ * (docs/PERFORMANCE.md).
+ */
 ssize_t fsring_rw(struct fsring *r, int write, int fd, void *buf, size_t len,
-		  uint64_t off);
+		  uint64_t off, int direct);
 
 #endif

@@ -140,6 +140,9 @@ print("ok: mix: %d reads, %d writes: %.2f%% read (asked 70)" % (reads, writes, p
 PY
 /usr/bin/python3 "$HERE/check_slave_ops.py" "$TMP/mix" ||
 	fail_show "$TMP/mix.txt" "mix: slave_ops.csv does not add up"
+# Buffered transfers are system calls (the kernel hands them to io-wq).
+/usr/bin/python3 "$HERE/check_ring.py" "$TMP/mix" rd1 sys ||
+	fail_show "$TMP/mix.txt" "mix: buffered transfers not system calls"
 
 # 1b. The fs for-loops on the same tree: a run phase per combination of
 # forxfersize= and forrdpct= (the last turning fastest), each with every
@@ -293,6 +296,9 @@ VDB
 	[ "$rc" -eq 0 ] || fail_show "$TMP/dw.txt" "dw: exited $rc"
 	/usr/bin/python3 "$HERE/check_slave_ops.py" "$TMP/dw" ||
 		fail_show "$TMP/dw.txt" "dw: slave_ops.csv does not add up"
+	# O_DIRECT transfers go through the ring.
+	/usr/bin/python3 "$HERE/check_ring.py" "$TMP/dw" rdw ring ||
+		fail_show "$TMP/dw.txt" "dw: O_DIRECT transfers not through io_uring"
 	/usr/bin/python3 - "$TMP/dw" "$(basename "$FS_LOOP")" <<'PY' ||
 import csv, json, sys
 d, dev = sys.argv[1], sys.argv[2]
