@@ -389,6 +389,7 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 	struct fsphase *fs = th->fs;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
 	int rnd = !create && fsplan_random_io(w->fileio);
+	int direct = (open_flags(w) & O_DIRECT) != 0; /* fsring_rw's */
 	uint64_t at = resume && *resume < size ? *resume : 0, done = 0;
 	int ret = 0;
 
@@ -420,8 +421,7 @@ static int transfers(struct fs_thread *th, const struct proto_fwd *w,
 			break;
 		}
 		t0 = time_mono_ns();
-		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at,
-				(open_flags(w) & O_DIRECT) != 0);
+		got = fsring_rw(&th->ring, !rd, fd, th->buf, len, at, direct);
 		t1 = time_mono_ns();
 		/* Nothing at the offset: the file is shorter than its size
 		   (a create cut short). Vdbench reads a file only to its
@@ -576,6 +576,7 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 	unsigned sf = w->fsd, df = w->target;
 	const struct fsplan_xfer *x = &fs->xfer[th->fwd];
 	uint64_t size = fs->tree[sf].file_size[i], at = 0, t0;
+	int direct = (open_flags(w) & O_DIRECT) != 0; /* fsring_rw's */
 	int in, out, ret = 0, c;
 
 	t0 = time_mono_ns();
@@ -599,8 +600,7 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 		if (len > size - at)
 			len = (uint32_t)(size - at);
 		t0 = time_mono_ns();
-		got = fsring_rw(r, 0, in, th->buf, len, at,
-				(open_flags(w) & O_DIRECT) != 0);
+		got = fsring_rw(r, 0, in, th->buf, len, at, direct);
 		fs_record(fs, PROTO_FSOP_READ, sf, t0, time_mono_ns(),
 			  got > 0 ? (uint64_t)got : 0, got < 0 ? (int)got : 0);
 		if (got <= 0) {
@@ -608,8 +608,7 @@ static int copy_data(struct fs_thread *th, const struct proto_fwd *w,
 			break;
 		}
 		t0 = time_mono_ns();
-		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at,
-				(open_flags(w) & O_DIRECT) != 0);
+		put = fsring_rw(r, 1, out, th->buf, (size_t)got, at, direct);
 		fs_record(fs, PROTO_FSOP_WRITE, df, t0, time_mono_ns(),
 			  put > 0 ? (uint64_t)put : 0, put < 0 ? (int)put : 0);
 		if (put < 0 || put < got) {
